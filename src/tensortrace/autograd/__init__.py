@@ -6,7 +6,7 @@ autograd/generated/ from derivatives.yaml: the Backward Nodes in functions.py, t
 record the graph with them in variable_type.py); engine.py runs the graph backward;
 grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.autograd` it is also
 `torch.autograd`: backward, grad, Function, no_grad, enable_grad, set_grad_enabled,
-inference_mode.
+inference_mode; functional (jacobian, hessian, vjp, jvp, vhp, hvp) on first use.
 """
 
 from tensortrace.autograd.api import backward, grad
@@ -42,9 +42,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """torch.autograd.profiler (and profiler_util), imported on first use: nothing at import
-    needs them (Note [Subpackages imported on first use] in tensortrace/__init__.py)."""
-    if name in ("profiler", "profiler_util"):
+    """torch.autograd.profiler (and profiler_util) and torch.autograd.functional, imported on
+    first use: nothing at import needs them (Note [Subpackages imported on first use] in
+    tensortrace/__init__.py)."""
+    if name in ("profiler", "profiler_util", "functional"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

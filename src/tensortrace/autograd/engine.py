@@ -313,11 +313,18 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
     del buffer, inputs
     if not task.keep_graph:
         fn.release_variables()
+    # a C++ variable_list holds one handle per entry: a gradient returned for two inputs (as
+    # AddBackward0 returns grad) has two owners, so no buffer may accumulate into it in place
+    # (can_accumulate_inplace's use_count() == 1); here each entry gets its own handle
+    ids = [id(o) for o in outputs if o is not None]
+    shared = {i for i in ids if ids.count(i) > 1}
     for i, output in enumerate(outputs):
         edge = fn.next_edges_[i]
         nxt = edge.function
         if nxt is None:
             continue
+        if shared and id(output) in shared:
+            output = output.copy()
         task.dependencies[nxt] -= 1
         ready = task.dependencies[nxt] == 0
         if exec_info:

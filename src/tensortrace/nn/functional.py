@@ -469,6 +469,7 @@ def layer_norm(
 from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     _weighted_reduction,
     binary_cross_entropy,
+    huber_loss,
     kl_div,
     l1_loss,
     smooth_l1_loss,

@@ -1,5 +1,5 @@
 """The losses of torch.nn.functional added with nn-activations: l1_loss, binary_cross_entropy,
-smooth_l1_loss, kl_div.
+smooth_l1_loss, huber_loss, kl_div.
 
 Mirrors those functions of `torch/nn/functional.py` (split from functional.py, which re-exports
 them, to keep modules short): torch's size warnings and errors, the legacy size_average/reduce
@@ -100,6 +100,34 @@ def smooth_l1_loss(
     return torch._C._nn.smooth_l1_loss(
         expanded_input, expanded_target, _Reduction.get_enum(reduction), beta
     )
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    _warn_size(input, target)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    if weight is None:
+        return torch._C._nn.huber_loss(
+            expanded_input, expanded_target, _Reduction.get_enum(reduction), delta
+        )
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    unweighted_loss = torch._C._nn.huber_loss(
+        expanded_input, expanded_target, _Reduction.get_enum("none"), delta
+    )
+    weighted_loss = unweighted_loss * weight
+    if reduction == "none":
+        return weighted_loss
+    if reduction == "sum":
+        return torch.sum(weighted_loss)
+    if reduction == "mean":
+        return weighted_loss.mean()  # the mean over the elements, not over the weights
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def kl_div(

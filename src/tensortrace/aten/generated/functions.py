@@ -3309,6 +3309,34 @@ def smooth_l1_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_huber_loss = Overloads([(ops.huber_loss_out, Binder(ops.huber_loss_out.schema)), (ops.huber_loss, Binder(ops.huber_loss.schema))])
+
+
+@traced("dispatch", "at::huber_loss", FUNCTIONS_H, "at::huber_loss",
+        legacy="at::huber_loss (Functions.h)")
+def huber_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::huber_loss, overloads:
+    huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor
+    """
+    op, full = select_overload(_ov_huber_loss, args, kwargs, "at::huber_loss")
+    return op.call(*full)
+
+
+_ov_huber_loss_backward = Overloads([(ops.huber_loss_backward_out, Binder(ops.huber_loss_backward_out.schema)), (ops.huber_loss_backward, Binder(ops.huber_loss_backward.schema))])
+
+
+@traced("dispatch", "at::huber_loss_backward", FUNCTIONS_H, "at::huber_loss_backward",
+        legacy="at::huber_loss_backward (Functions.h)")
+def huber_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::huber_loss_backward, overloads:
+    huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)
+    huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor
+    """
+    op, full = select_overload(_ov_huber_loss_backward, args, kwargs, "at::huber_loss_backward")
+    return op.call(*full)
+
+
 _ov_kl_div = Overloads([(ops.kl_div, Binder(ops.kl_div.schema))])
 
 
@@ -6966,6 +6994,8 @@ FUNCTIONS: dict[str, Any] = {
     "binary_cross_entropy_backward": binary_cross_entropy_backward,
     "smooth_l1_loss": smooth_l1_loss,
     "smooth_l1_loss_backward": smooth_l1_loss_backward,
+    "huber_loss": huber_loss,
+    "huber_loss_backward": huber_loss_backward,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "log_sigmoid": log_sigmoid,

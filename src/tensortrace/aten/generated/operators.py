@@ -1717,6 +1717,18 @@ smooth_l1_loss_backward_grad_input = _register(
 smooth_l1_loss_backward = _register(
     FunctionSchema('smooth_l1_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False),), (_T6,), ()),
     {'func': 'smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'smooth_l1_loss_backward'}}})
+huber_loss_out = _register(
+    FunctionSchema('huber_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('delta', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss_out'}}})
+huber_loss = _register(
+    FunctionSchema('huber_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('delta', _T9, '1.0', False),), (_T6,), ()),
+    {'func': 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss'}}})
+huber_loss_backward_out = _register(
+    FunctionSchema('huber_loss_backward', 'out', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss_backward_out'}}})
+huber_loss_backward = _register(
+    FunctionSchema('huber_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False),), (_T6,), ()),
+    {'func': 'huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'huber_loss_backward'}}})
 kl_div = _register(
     FunctionSchema('kl_div', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('log_target', _T16, 'False', True),), (_T6,), ()),
     {'func': 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'kl_div'}}})
@@ -3620,6 +3632,10 @@ OPERATORS: list[OperatorHandle] = [
     smooth_l1_loss,
     smooth_l1_loss_backward_grad_input,
     smooth_l1_loss_backward,
+    huber_loss_out,
+    huber_loss,
+    huber_loss_backward_out,
+    huber_loss_backward,
     kl_div,
     binary_cross_entropy_with_logits,
     log_sigmoid,

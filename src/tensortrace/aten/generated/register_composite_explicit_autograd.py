@@ -144,6 +144,7 @@ ops.linalg_det.register(DispatchKey.CompositeExplicitAutograd, native_kernel("li
 ops.softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("softmax_out", ops.softmax_int_out))
 ops.log_softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("log_softmax_out", ops.log_softmax_int_out))
 ops.smooth_l1_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("smooth_l1_loss_backward", ops.smooth_l1_loss_backward))
+ops.huber_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("huber_loss_backward", ops.huber_loss_backward))
 ops.binary_cross_entropy_with_logits.register(DispatchKey.CompositeExplicitAutograd, native_kernel("binary_cross_entropy_with_logits", ops.binary_cross_entropy_with_logits))
 ops.bitwise_xor_Scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor_out", ops.bitwise_xor_Scalar_out))
 ops.bitwise_xor_Scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor", ops.bitwise_xor_Scalar))

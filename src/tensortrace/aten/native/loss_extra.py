@@ -1,9 +1,10 @@
-"""l1_loss, binary_cross_entropy (and its backward), smooth_l1_loss (and its backward), kl_div.
+"""l1_loss, binary_cross_entropy, smooth_l1_loss, huber_loss (each with its backward), kl_div.
 
 Mirrors `aten/src/ATen/native/Loss.cpp`. l1_loss and kl_div are composites reduced by
 apply_loss_reduction; binary_cross_entropy runs its kernel over the squeezed input and target
 (with torch's range checks), multiplies by the weight and reduces in place; smooth_l1_loss is
-structured as mse_loss is. The kernels are in native/cpu/loss_kernel.py.
+structured as mse_loss is; huber_loss is not structured (torch's huber_loss and huber_loss_out
+run the stub, then apply_loss_reduction). The kernels are in native/cpu/loss_kernel.py.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ HEADER = "aten/src/ATen/native/PointwiseOps.h"
 
 smooth_l1_stub = DECLARE_DISPATCH("smooth_l1_stub", "aten/src/ATen/native/BinaryOps.h")
 smooth_l1_backward_stub = DECLARE_DISPATCH("smooth_l1_backward_stub", HEADER)
+huber_stub = DECLARE_DISPATCH("huber_stub", "aten/src/ATen/native/BinaryOps.h")
+huber_backward_stub = DECLARE_DISPATCH("huber_backward_stub", HEADER)
 binary_cross_entropy_stub = DECLARE_DISPATCH(
     "binary_cross_entropy_stub", "aten/src/ATen/native/Loss.cpp"
 )
@@ -173,4 +176,64 @@ def smooth_l1_loss_backward(
     grad_input = at.zeros_like(self, memory_format="contiguous_format")
     return at.smooth_l1_loss_backward(
         grad_output, self, target, reduction, beta, grad_input=grad_input
+    )
+
+
+# ---- huber_loss ---------------------------------------------------------------------------------
+def _check_delta(delta: float) -> None:
+    TORCH_CHECK(delta > 0, "huber_loss does not support non-positive values for delta.")
+
+
+@native_function(SOURCE)
+def huber_loss(self: Tensor, target: Tensor, reduction: int = MEAN, delta: float = 1.0) -> Tensor:
+    _check_delta(delta)
+    loss = at.empty_like(self)
+    it = TensorIterator.borrowing_binary_op(loss, self, target)
+    huber_stub(it.device_type(), it, delta)
+    return apply_loss_reduction(loss, reduction)
+
+
+@native_function(SOURCE)
+def huber_loss_out(
+    self: Tensor, target: Tensor, reduction: int, delta: float, out: Tensor
+) -> Tensor:
+    _check_delta(delta)
+    it = TensorIterator.borrowing_binary_op(out, self, target)
+    huber_stub(it.device_type(), it, delta)
+    if reduction != NONE:
+        reduced = apply_loss_reduction(out, reduction)
+        out.resize_([])
+        out.copy_(reduced)
+    return out
+
+
+@native_function(SOURCE)
+def huber_loss_backward_out(
+    grad_output: Tensor,
+    self: Tensor,
+    target: Tensor,
+    reduction: int,
+    delta: float,
+    grad_input: Tensor,
+) -> Tensor:
+    norm = 1.0 / self.numel() if reduction == MEAN else 1.0
+    it = TensorIterator()
+    it.build(
+        TensorIteratorConfig()
+        .add_output(grad_input)
+        .add_const_input(self)
+        .add_const_input(target)
+        .add_const_input(grad_output)
+    )
+    huber_backward_stub(it.device_type(), it, norm, delta)
+    return grad_input
+
+
+@native_function(SOURCE)
+def huber_loss_backward(
+    grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, delta: float
+) -> Tensor:
+    grad_input = at.zeros_like(self, memory_format="contiguous_format")
+    return at.huber_loss_backward(
+        grad_output, self, target, reduction, delta, grad_input=grad_input
     )

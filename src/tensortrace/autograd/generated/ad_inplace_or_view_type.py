@@ -3288,6 +3288,30 @@ ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, Ker
     smooth_l1_loss_backward_grad_input, "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::huber_loss_out", INPLACE_OR_VIEW)
+def huber_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.huber_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.huber_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    huber_loss_out, "torch::ADInplaceOrView::huber_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::huber_loss_backward_out", INPLACE_OR_VIEW)
+def huber_loss_backward_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.huber_loss_backward_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.huber_loss_backward_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    huber_loss_backward_out, "torch::ADInplaceOrView::huber_loss_backward_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)
 def addcmul_out(ks: DispatchKeySet, *args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""

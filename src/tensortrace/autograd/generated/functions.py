@@ -2930,6 +2930,29 @@ class SmoothL1LossBackward0(TraceableFunction):
         {})
 
 
+def HuberLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.huber_loss_backward(grad, self, target, reduction, delta)"""
+    return at.huber_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['delta'])
+
+
+def HuberLossBackward0_target(v: dict[str, Any]) -> Any:
+    """target: at.huber_loss_backward(grad, target, self, reduction, delta)"""
+    return at.huber_loss_backward(v['grad'], v['target'], v['self'], v['reduction'], v['delta'])
+
+
+class HuberLossBackward0(TraceableFunction):
+    """huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'huber_loss',
+        (Formula(('self',), HuberLossBackward0_self, frozenset(['at', 'delta', 'grad', 'reduction', 'self', 'target'])),
+         Formula(('target',), HuberLossBackward0_target, frozenset(['at', 'delta', 'grad', 'reduction', 'self', 'target'])),),
+        ('self', 'target'),
+        {},
+        {})
+
+
 def BinaryCrossEntropyWithLogitsBackward0_self(v: dict[str, Any]) -> Any:
     """self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)"""
     return binary_cross_entropy_with_logits_backward(v['grad'], v['self'], v['target'], v['weight'], v['pos_weight'], v['reduction'])

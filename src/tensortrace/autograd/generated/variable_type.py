@@ -7508,6 +7508,74 @@ ops.smooth_l1_loss_backward.register(DispatchKey.Autograd, KernelFunction(
     smooth_l1_loss_backward, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
 
 
+_record_huber_loss_out = GraphRecording(ops.huber_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::huber_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def huber_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_huber_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.huber_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.huber_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    huber_loss_out, "torch::autograd::VariableType::huber_loss", with_keyset=True))
+
+
+_record_huber_loss = GraphRecording(ops.huber_loss, AutoDispatchBelowADInplaceOrView, nodes.HuberLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::huber_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def huber_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor: records HuberLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_huber_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.huber_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.huber_loss.register(DispatchKey.Autograd, KernelFunction(
+    huber_loss, "torch::autograd::VariableType::huber_loss", with_keyset=True))
+
+
+_record_huber_loss_backward_out = GraphRecording(ops.huber_loss_backward_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::huber_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def huber_loss_backward_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_huber_loss_backward_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.huber_loss_backward_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.huber_loss_backward_out.register(DispatchKey.Autograd, KernelFunction(
+    huber_loss_backward_out, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
+
+
+_record_huber_loss_backward = GraphRecording(ops.huber_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::huber_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def huber_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_huber_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.huber_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.huber_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    huber_loss_backward, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
+
+
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)
 
 

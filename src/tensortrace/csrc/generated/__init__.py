@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "30c685ca63767cd69a95b9b2a23cb9e269ad49dbd41640f90c9b26df11d1265b"
+INPUTS_SHA256 = "ff39503b89175c0a30ef985f154b0c92c52f7d10f9ed031db59c6a387dc93aab"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -1100,6 +1100,64 @@ def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- huber_loss --------------------------------------------------------------------------------
+parser_huber_loss = PythonArgParser.lazy([
+    'huber_loss(Tensor input, Tensor target, int64_t reduction=Mean, double delta=1.0, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_huber_loss", TORCH_FUNCTIONS_CPP, "dispatch_huber_loss", legacy="dispatch_huber_loss")
+def dispatch_huber_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """huber_loss(Tensor input, Tensor target, int64_t reduction=Mean, double delta=1.0, *, Tensor out=None): huber_loss, out= huber_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.huber_loss_out, 'huber_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['delta'] is not None:
+        call_kwargs['delta'] = kwargs['delta']
+    return at.huber_loss(**call_kwargs)
+
+structseqs_huber_loss = [(return_types.for_schema('huber_loss', ops.huber_loss.schema), return_types.for_schema('huber_loss_out', ops.huber_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_huber_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_huber_loss")
+def huber_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.huber_loss: THPVariable_huber_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.huber_loss",
+                                 {"python_name": "torch.huber_loss"})
+    self = None
+    r = parser_huber_loss.parse(args, kwargs)
+    a = r.args
+    # huber_loss(Tensor input, Tensor target, int64_t reduction=Mean, double delta=1.0, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    delta = a[3]
+    if delta is None:
+        delta = 1.0
+    if delta is not None:
+        delta = float(delta)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_huber_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'delta': delta, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- log_sigmoid -------------------------------------------------------------------------------
 parser_log_sigmoid = PythonArgParser.lazy([
     'log_sigmoid(Tensor input)',
@@ -1697,6 +1755,7 @@ FUNCTIONS: dict[str, Any] = {
     "l1_loss": l1_loss,
     "binary_cross_entropy": binary_cross_entropy,
     "smooth_l1_loss": smooth_l1_loss,
+    "huber_loss": huber_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
     "_pad_circular": _pad_circular,

@@ -1,5 +1,5 @@
 """The loss modules: MSELoss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, L1Loss, BCELoss,
-SmoothL1Loss, KLDivLoss.
+SmoothL1Loss, HuberLoss, KLDivLoss.
 
 Mirrors `torch/nn/modules/loss.py`: a loss module stores its reduction (and class weights as a
 buffer) and its forward is the nn.functional call.
@@ -141,6 +141,19 @@ class SmoothL1Loss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    __constants__ = ["reduction", "delta"]
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class KLDivLoss(_Loss):

@@ -1,8 +1,9 @@
-"""The CPU kernels of binary_cross_entropy (and backward) and smooth_l1 (and backward).
+"""The CPU kernels of binary_cross_entropy, smooth_l1 and huber (each with its backward).
 
 Mirrors the lambdas of `aten/src/ATen/native/Loss.cpp` (binary_cross_entropy_out_cpu's, with its
-input-range checks), `cpu/BinaryOpsKernel.cpp` (smooth_l1_kernel) and `cpu/PointwiseOpsKernel.cpp`
-(smooth_l1_backward_cpu_kernel), each one NumPy expression computed in opmath.
+input-range checks), `cpu/BinaryOpsKernel.cpp` (smooth_l1_kernel, huber_kernel) and
+`cpu/PointwiseOpsKernel.cpp` (smooth_l1_backward_cpu_kernel, huber_backward_cpu_kernel), each
+one NumPy expression computed in opmath.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.loss_extra import (
     binary_cross_entropy_backward_stub,
     binary_cross_entropy_stub,
+    huber_backward_stub,
+    huber_stub,
     smooth_l1_backward_stub,
     smooth_l1_stub,
 )
@@ -94,7 +97,44 @@ def smooth_l1_backward_cpu_kernel(it: TensorIteratorBase, norm: float, beta: flo
     cpu_kernel_vec(it, lambda out, x, y, g: store(out, math, x, y, g))
 
 
+@traced(
+    "kernel",
+    "at::native::(anonymous)::huber_kernel",
+    "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp",
+)
+def huber_kernel(it: TensorIteratorBase, delta: float) -> None:
+    dtype = it.dtype()
+    AT_DISPATCH_CHECK("huber_cpu", dtype, dtype in _FLOATS)
+    d: Any = scalar_to(delta, dtype)
+
+    def math(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        z = np.abs(x - y)
+        return np.where(z < d, 0.5 * z * z, d * (z - 0.5 * d))
+
+    cpu_kernel_vec(it, lambda out, x, y: store(out, math, x, y))
+
+
+@traced(
+    "kernel",
+    "at::native::(anonymous)::huber_backward_cpu_kernel",
+    "aten/src/ATen/native/cpu/PointwiseOpsKernel.cpp",
+)
+def huber_backward_cpu_kernel(it: TensorIteratorBase, norm: float, delta: float) -> None:
+    dtype = it.dtype(0)
+    AT_DISPATCH_CHECK("huber_backward_cpu_out", dtype, dtype in _FLOATS)
+    n: Any = scalar_to(norm, dtype)
+    d: Any = scalar_to(delta, dtype)
+
+    def math(x: np.ndarray, y: np.ndarray, g: np.ndarray) -> Any:
+        z = x - y
+        return np.where(z <= -d, -n * g * d, np.where(z >= d, n * g * d, n * z * g))
+
+    cpu_kernel_vec(it, lambda out, x, y, g: store(out, math, x, y, g))
+
+
 REGISTER_DISPATCH(binary_cross_entropy_stub, binary_cross_entropy_kernel)
 REGISTER_DISPATCH(binary_cross_entropy_backward_stub, binary_cross_entropy_backward_kernel)
 REGISTER_DISPATCH(smooth_l1_stub, smooth_l1_kernel)
 REGISTER_DISPATCH(smooth_l1_backward_stub, smooth_l1_backward_cpu_kernel)
+REGISTER_DISPATCH(huber_stub, huber_kernel)
+REGISTER_DISPATCH(huber_backward_stub, huber_backward_cpu_kernel)
