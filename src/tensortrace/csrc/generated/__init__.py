@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "30c685ca63767cd69a95b9b2a23cb9e269ad49dbd41640f90c9b26df11d1265b"
+INPUTS_SHA256 = "5eebde7a4cd505b2fdca75ab4f731d577524876072fbd81bb72108441bb986ae"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
