@@ -466,6 +466,16 @@ def layer_norm(
 
 
 # the losses of functional_loss.py (torch keeps them in functional.py)
+# the attention functions of functional_attention.py (torch keeps them in functional.py)
+from tensortrace.nn.functional_attention import (  # noqa: E402, F401
+    _canonical_mask,
+    _in_projection,
+    _in_projection_packed,
+    _mha_shape_check,
+    _none_or_dtype,
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
 from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     _weighted_reduction,
     binary_cross_entropy,

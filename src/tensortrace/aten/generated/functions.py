@@ -2280,6 +2280,20 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_baddbmm = Overloads([(ops.baddbmm, Binder(ops.baddbmm.schema)), (ops.baddbmm_out, Binder(ops.baddbmm_out.schema))])
+
+
+@traced("dispatch", "at::baddbmm", FUNCTIONS_H, "at::baddbmm",
+        legacy="at::baddbmm (Functions.h)")
+def baddbmm(*args: Any, **kwargs: Any) -> Any:
+    """at::baddbmm, overloads:
+    baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+    baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_baddbmm, args, kwargs, "at::baddbmm")
+    return op.call(*full)
+
+
 _ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema)), (ops.addmm_dtype, Binder(ops.addmm_dtype.schema)), (ops.addmm_dtype_out, Binder(ops.addmm_dtype_out.schema))])
 
 
@@ -3088,6 +3102,19 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
     softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_softmax, args, kwargs, "at::softmax")
+    return op.call(*full)
+
+
+_ov__safe_softmax = Overloads([(ops._safe_softmax, Binder(ops._safe_softmax.schema))])
+
+
+@traced("dispatch", "at::_safe_softmax", FUNCTIONS_H, "at::_safe_softmax",
+        legacy="at::_safe_softmax (Functions.h)")
+def _safe_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::_safe_softmax, overloads:
+    _safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov__safe_softmax, args, kwargs, "at::_safe_softmax")
     return op.call(*full)
 
 
@@ -5310,6 +5337,32 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_scaled_dot_product_attention = Overloads([(ops.scaled_dot_product_attention, Binder(ops.scaled_dot_product_attention.schema))])
+
+
+@traced("dispatch", "at::scaled_dot_product_attention", FUNCTIONS_H, "at::scaled_dot_product_attention",
+        legacy="at::scaled_dot_product_attention (Functions.h)")
+def scaled_dot_product_attention(*args: Any, **kwargs: Any) -> Any:
+    """at::scaled_dot_product_attention, overloads:
+    scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor
+    """
+    op, full = select_overload(_ov_scaled_dot_product_attention, args, kwargs, "at::scaled_dot_product_attention")
+    return op.call(*full)
+
+
+_ov__scaled_dot_product_attention_math = Overloads([(ops._scaled_dot_product_attention_math, Binder(ops._scaled_dot_product_attention_math.schema))])
+
+
+@traced("dispatch", "at::_scaled_dot_product_attention_math", FUNCTIONS_H, "at::_scaled_dot_product_attention_math",
+        legacy="at::_scaled_dot_product_attention_math (Functions.h)")
+def _scaled_dot_product_attention_math(*args: Any, **kwargs: Any) -> Any:
+    """at::_scaled_dot_product_attention_math, overloads:
+    _scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__scaled_dot_product_attention_math, args, kwargs, "at::_scaled_dot_product_attention_math")
+    return op.call(*full)
+
+
 _ov_dropout = Overloads([(ops.dropout, Binder(ops.dropout.schema))])
 
 
@@ -6919,6 +6972,7 @@ FUNCTIONS: dict[str, Any] = {
     "any": any,
     "mm": mm,
     "bmm": bmm,
+    "baddbmm": baddbmm,
     "addmm": addmm,
     "addmv": addmv,
     "addmv_": addmv_,
@@ -6978,6 +7032,7 @@ FUNCTIONS: dict[str, Any] = {
     "frac_": frac_,
     "_softmax": _softmax,
     "softmax": softmax,
+    "_safe_softmax": _safe_softmax,
     "_log_softmax": _log_softmax,
     "log_softmax": log_softmax,
     "_softmax_backward_data": _softmax_backward_data,
@@ -7144,6 +7199,8 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "scaled_dot_product_attention": scaled_dot_product_attention,
+    "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
     "ceil": ceil,

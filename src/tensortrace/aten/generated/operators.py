@@ -1282,6 +1282,15 @@ bmm = _register(
 bmm_out = _register(
     FunctionSchema('bmm', 'out', (Argument('self', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'bmm_out_cpu', 'CUDA': 'bmm_out_cuda'}}})
+baddbmm = _register(
+    FunctionSchema('baddbmm', '', (Argument('self', _T6, None, False), Argument('batch1', _T6, None, False), Argument('batch2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
+    {'func': 'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'baddbmm.out'}})
+baddbmm_ = _register(
+    FunctionSchema('baddbmm_', '', (Argument('self', _T8, None, False), Argument('batch1', _T6, None, False), Argument('batch2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T8,), ()),
+    {'func': 'baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'baddbmm.out'}})
+baddbmm_out = _register(
+    FunctionSchema('baddbmm', 'out', (Argument('self', _T6, None, False), Argument('batch1', _T6, None, False), Argument('batch2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'variants': 'function', 'dispatch': {'CPU': 'baddbmm_out_cpu', 'CUDA': 'baddbmm_out_cuda'}}})
 addmm_out = _register(
     FunctionSchema('addmm', 'out', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmm_out_cpu', 'CUDA': 'addmm_out_cuda'}}})
@@ -1639,6 +1648,9 @@ softmax_int = _register(
 softmax_int_out = _register(
     FunctionSchema('softmax', 'int_out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'softmax_out'}}})
+_safe_softmax = _register(
+    FunctionSchema('_safe_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
+    {'func': '_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_safe_softmax'}}})
 _log_softmax = _register(
     FunctionSchema('_log_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False),), (_T6,), ()),
     {'func': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_log_softmax.out', 'tags': 'core'}})
@@ -2416,6 +2428,12 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+scaled_dot_product_attention = _register(
+    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
+_scaled_dot_product_attention_math = _register(
+    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T27, 'None', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
+    {'func': '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)', **{'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': '_scaled_dot_product_attention_math'}}})
 dropout = _register(
     FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
     {'func': 'dropout(Tensor input, float p, bool train) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'dropout'}}})
@@ -3487,6 +3505,9 @@ OPERATORS: list[OperatorHandle] = [
     mm_out,
     bmm,
     bmm_out,
+    baddbmm,
+    baddbmm_,
+    baddbmm_out,
     addmm_out,
     addmm,
     addmm_,
@@ -3606,6 +3627,7 @@ OPERATORS: list[OperatorHandle] = [
     _softmax_out,
     softmax_int,
     softmax_int_out,
+    _safe_softmax,
     _log_softmax,
     _log_softmax_out,
     log_softmax_int,
@@ -3865,6 +3887,8 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    scaled_dot_product_attention,
+    _scaled_dot_product_attention_math,
     dropout,
     dropout_,
     ceil,

@@ -142,6 +142,7 @@ ops.normal_float_float.register(DispatchKey.CompositeExplicitAutograd, native_ke
 ops.normal_float_float_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("normal_out", ops.normal_float_float_out))
 ops.linalg_det.register(DispatchKey.CompositeExplicitAutograd, native_kernel("linalg_det", ops.linalg_det))
 ops.softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("softmax_out", ops.softmax_int_out))
+ops._safe_softmax.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_safe_softmax", ops._safe_softmax))
 ops.log_softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("log_softmax_out", ops.log_softmax_int_out))
 ops.smooth_l1_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("smooth_l1_loss_backward", ops.smooth_l1_loss_backward))
 ops.huber_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("huber_loss_backward", ops.huber_loss_backward))

@@ -172,6 +172,8 @@ ops.avg_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("av
 ops.adaptive_avg_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool1d", ops.adaptive_avg_pool1d))
 ops.max_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool2d", ops.max_pool2d))
 ops.adaptive_avg_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool2d_symint", ops.adaptive_avg_pool2d))
+ops.scaled_dot_product_attention.register(DispatchKey.CompositeImplicitAutograd, native_kernel("scaled_dot_product_attention", ops.scaled_dot_product_attention))
+ops._scaled_dot_product_attention_math.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_scaled_dot_product_attention_math", ops._scaled_dot_product_attention_math))
 ops.dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout", ops.dropout))
 ops.dropout_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout_", ops.dropout_))
 ops.square.register(DispatchKey.CompositeImplicitAutograd, native_kernel("square", ops.square))

@@ -2821,6 +2821,48 @@ def wrapper_CPU_bmm(*args: Any) -> Any:
 ops.bmm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bmm, "wrapper_CPU_bmm"))
 
 
+# ---- structured: baddbmm.out (meta: baddbmm, impl: baddbmm_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_baddbmm_out", REGISTER_CPU,
+        legacy="CPUType::baddbmm")
+def wrapper_CPU_baddbmm_out(*args: Any) -> Any:
+    """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm_out, "wrapper_CPU_baddbmm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_baddbmm", REGISTER_CPU,
+        legacy="CPUType::baddbmm")
+def wrapper_CPU_baddbmm(*args: Any) -> Any:
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm, "wrapper_CPU_baddbmm"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_baddbmm_", REGISTER_CPU,
+        legacy="CPUType::baddbmm_")
+def wrapper_CPU_baddbmm_(*args: Any) -> Any:
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm_, "wrapper_CPU_baddbmm_"))
+
+
 # ---- structured: addmm.out (meta: addmm, impl: addmm_out_cpu) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmm_out", REGISTER_CPU,

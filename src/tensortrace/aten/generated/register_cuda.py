@@ -2833,6 +2833,51 @@ def wrapper_CUDA_bmm(*args: Any) -> Any:
 ops.bmm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bmm, "wrapper_CUDA_bmm"))
 
 
+# ---- structured: baddbmm.out (meta: baddbmm, impl: baddbmm_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm_out", REGISTER_CUDA,
+        legacy="CUDAType::baddbmm")
+def wrapper_CUDA_baddbmm_out(*args: Any) -> Any:
+    """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm_out, "wrapper_CUDA_baddbmm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm", REGISTER_CUDA,
+        legacy="CUDAType::baddbmm")
+def wrapper_CUDA_baddbmm(*args: Any) -> Any:
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm, "wrapper_CUDA_baddbmm"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm_", REGISTER_CUDA,
+        legacy="CUDAType::baddbmm_")
+def wrapper_CUDA_baddbmm_(*args: Any) -> Any:
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm_')
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.baddbmm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm_, "wrapper_CUDA_baddbmm_"))
+
+
 # ---- structured: addmm.out (meta: addmm, impl: addmm_out_cuda) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmm_out", REGISTER_CUDA,

@@ -155,6 +155,8 @@ _ov_all = Overloads([(ops.all, Binder(ops.all.schema)), (ops.all_dims, Binder(op
 _ov_any = Overloads([(ops.any, Binder(ops.any.schema)), (ops.any_dims, Binder(ops.any_dims.schema)), (ops.any_dim, Binder(ops.any_dim.schema))])
 _ov_mm = Overloads([(ops.mm, Binder(ops.mm.schema))])
 _ov_bmm = Overloads([(ops.bmm, Binder(ops.bmm.schema))])
+_ov_baddbmm = Overloads([(ops.baddbmm, Binder(ops.baddbmm.schema))])
+_ov_baddbmm_ = Overloads([(ops.baddbmm_, Binder(ops.baddbmm_.schema))])
 _ov_addmm = Overloads([(ops.addmm, Binder(ops.addmm.schema))])
 _ov_addmm_ = Overloads([(ops.addmm_, Binder(ops.addmm_.schema))])
 _ov_addmv = Overloads([(ops.addmv, Binder(ops.addmv.schema))])
@@ -1737,6 +1739,24 @@ class TensorMethods:
         bmm(Tensor self, Tensor mat2) -> Tensor
         """
         op, full = select_overload(_ov_bmm, (self, *args), kwargs, "Tensor.bmm")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::baddbmm", TENSOR_BODY_H, "at::Tensor::baddbmm",
+            legacy="Tensor::baddbmm (TensorMethods.h)")
+    def baddbmm(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::baddbmm, overloads:
+        baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+        """
+        op, full = select_overload(_ov_baddbmm, (self, *args), kwargs, "Tensor.baddbmm")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::baddbmm_", TENSOR_BODY_H, "at::Tensor::baddbmm_",
+            legacy="Tensor::baddbmm_ (TensorMethods.h)")
+    def baddbmm_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::baddbmm_, overloads:
+        baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_baddbmm_, (self, *args), kwargs, "Tensor.baddbmm_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::addmm", TENSOR_BODY_H, "at::Tensor::addmm",
@@ -4238,6 +4258,8 @@ METHODS: tuple[str, ...] = (
     "any",
     "mm",
     "bmm",
+    "baddbmm",
+    "baddbmm_",
     "addmm",
     "addmm_",
     "addmv",

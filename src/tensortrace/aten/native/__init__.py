@@ -39,6 +39,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     linalg_norms,
     linear,
     linear_algebra,
+    linear_algebra_bmm,
     loss,
     loss_extra,
     loss_nll,
@@ -119,3 +120,4 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
 )
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
 from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402
+from tensortrace.aten.native.transformers import attention  # noqa: F401

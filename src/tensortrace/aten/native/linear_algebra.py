@@ -1,9 +1,9 @@
-"""Matrix products: mm, bmm, addmm, matmul for every rank combination, tensordot, outer, kron.
+"""Matrix products: mm, addmm, matmul for every rank combination, tensordot, outer, kron.
 
 Mirrors `aten/src/ATen/native/LinearAlgebra.cpp` (the structured mm/bmm/addmm kernels,
 addmm_impl_cpu_, the CompositeImplicitAutograd matmul with _matmul_impl, and the composites
-tensordot, inner, outer / ger, kron). addmv, mv and dot are Blas.cpp's (native/blas.py); the
-BLAS calls are in native/cpu/blas.py.
+tensordot, inner, outer / ger, kron). bmm and baddbmm are in linear_algebra_bmm.py; addmv, mv
+and dot are Blas.cpp's (native/blas.py); the BLAS calls are in native/cpu/blas.py.
 
 Note [matmul decomposes]
 matmul has no kernel of its own: it is CompositeImplicitAutograd, so aten::matmul's children
@@ -205,55 +205,6 @@ def addmm_out_cpu(
 @impl_function("mm_out_cpu", SOURCE, legacy="at::native::mm_out")
 def mm_out_cpu(it: TensorIteratorBase, self: Tensor, mat2: Tensor, result: Tensor) -> None:
     addmm_impl_cpu_(result, result, self, mat2, 0, 1)
-
-
-# ---- bmm -----------------------------------------------------------------------------------------
-@meta_function("bmm", SOURCE)
-def meta_bmm(it: TensorIteratorBase, self: Tensor, mat2: Tensor) -> None:
-    TORCH_CHECK(self.dim() == 3, "batch1 must be a 3D tensor")
-    TORCH_CHECK(mat2.dim() == 3, "batch2 must be a 3D tensor")
-    bs, contraction, rows = self.size(0), self.size(2), self.size(1)
-    output_size = [bs, rows, mat2.size(2)]
-    TORCH_CHECK(
-        mat2.size(0) == bs and mat2.size(1) == contraction,
-        "Expected size for first two dimensions of batch2 tensor to be: [",
-        bs,
-        ", ",
-        contraction,
-        "] but got: [",
-        mat2.size(0),
-        ", ",
-        mat2.size(1),
-        "].",
-    )
-    it.set_output_raw_strided(0, output_size, (), _options(mat2))
-    result = it.maybe_get_output(0)
-    TORCH_CHECK(
-        list(result.sizes()) == output_size,
-        "Expected an output tensor with shape ",
-        output_size,
-        " but got shape ",
-        list(result.sizes()),
-    )
-
-
-@impl_function("bmm_out_cpu", SOURCE, legacy="at::native::bmm_out")
-def bmm_out_cpu(it: TensorIteratorBase, batch1: Tensor, batch2: Tensor, result: Tensor) -> None:
-    batch1 = batch1.resolve_conj()
-    batch2 = batch2.resolve_conj()
-    if result.numel() == 0:
-        return
-    if batch1.size(2) == 0:
-        result.zero_()
-        return
-    dtype = batch1.scalar_type()
-    _check_dispatch_type("bmm", dtype)
-    # baddbmm_cpu_kernel<scalar_t>: result and batch2 are read as batch1's scalar_t
-    for t in (result, batch2):
-        TORCH_CHECK(
-            t.scalar_type() == dtype, "expected scalar type ", dtype, " but found ", t.scalar_type()
-        )
-    blas.gemm(1, batch1.numpy_view(), batch2.numpy_view(), 0, result.numpy_view())
 
 
 # ---- matmul (Note [matmul decomposes]) -----------------------------------------------------------

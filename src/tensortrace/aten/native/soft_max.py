@@ -99,6 +99,17 @@ def log_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tens
     return at._log_softmax(converted, dim, False)
 
 
+@native_function(SOURCE)
+def _safe_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
+    """softmax, with 0 (not NaN) along a row whose inputs are all -inf (a fully masked row of
+    attention)."""
+    out = at.softmax(self, dim, dtype)
+    masked = self.isneginf()
+    masked_rows = at.all(masked, dim, True)
+    zero = at.scalar_tensor(0.0, dtype=out.scalar_type(), device=out.device())
+    return at.where(masked_rows, zero, out)
+
+
 def _softmax_into(
     out: Tensor, self: Tensor, dim: int, dtype: ScalarType | None, log: bool
 ) -> Tensor:

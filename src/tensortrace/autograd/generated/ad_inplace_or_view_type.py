@@ -2544,6 +2544,30 @@ ops.bmm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     bmm_out, "torch::ADInplaceOrView::bmm_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::baddbmm_", INPLACE_OR_VIEW)
+def baddbmm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.baddbmm_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.baddbmm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    baddbmm_, "torch::ADInplaceOrView::baddbmm_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::baddbmm_out", INPLACE_OR_VIEW)
+def baddbmm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.baddbmm_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.baddbmm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    baddbmm_out, "torch::ADInplaceOrView::baddbmm_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::addmm_out", INPLACE_OR_VIEW)
 def addmm_out(ks: DispatchKeySet, *args: Any) -> Any:
     """addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""

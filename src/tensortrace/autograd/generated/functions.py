@@ -250,6 +250,35 @@ class AsStridedBackward1(TraceableFunction):
         {})
 
 
+def BaddbmmBackward0_batch1(v: dict[str, Any]) -> Any:
+    """batch1: maybe_multiply(grad.bmm(conj(batch2.transpose(1, 2))), conj(alpha))"""
+    return maybe_multiply(v['grad'].bmm(conj(v['batch2'].transpose(1, 2))), conj(v['alpha']))
+
+
+def BaddbmmBackward0_batch2(v: dict[str, Any]) -> Any:
+    """batch2: maybe_multiply(conj(batch1.transpose(1, 2)).bmm(grad), conj(alpha))"""
+    return maybe_multiply(conj(v['batch1'].transpose(1, 2)).bmm(v['grad']), conj(v['alpha']))
+
+
+def BaddbmmBackward0_self(v: dict[str, Any]) -> Any:
+    """self: maybe_multiply(grad, conj(beta))"""
+    return maybe_multiply(v['grad'], conj(v['beta']))
+
+
+class BaddbmmBackward0(TraceableFunction):
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'baddbmm',
+        (Formula(('batch1',), BaddbmmBackward0_batch1, frozenset(['alpha', 'batch2', 'conj', 'grad', 'maybe_multiply'])),
+         Formula(('batch2',), BaddbmmBackward0_batch2, frozenset(['alpha', 'batch1', 'conj', 'grad', 'maybe_multiply'])),
+         Formula(('self',), BaddbmmBackward0_self, frozenset(['beta', 'conj', 'grad', 'maybe_multiply'])),),
+        ('self', 'batch1', 'batch2'),
+        {},
+        {})
+
+
 def BmmBackward0_mat2(v: dict[str, Any]) -> Any:
     """mat2: conj(self.transpose(1, 2)).bmm(grad)"""
     return conj(v['self'].transpose(1, 2)).bmm(v['grad'])
@@ -2655,6 +2684,23 @@ class SoftmaxBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         '_softmax',
         (Formula(('self',), SoftmaxBackward0_self, frozenset(['at', 'dim', 'grad', 'result', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def SafeSoftmaxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._softmax_backward_data(grad, result, dim, self.scalar_type())"""
+    return at._softmax_backward_data(v['grad'], v['result'], v['dim'], v['self_scalar_type'])
+
+
+class SafeSoftmaxBackward0(TraceableFunction):
+    """_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_safe_softmax',
+        (Formula(('self',), SafeSoftmaxBackward0_self, frozenset(['at', 'dim', 'grad', 'result', 'self_scalar_type'])),),
         ('self',),
         {'self_scalar_type': ('self', 'scalar_type')},
         {})

@@ -5629,6 +5629,57 @@ ops.bmm_out.register(DispatchKey.Autograd, KernelFunction(
     bmm_out, "torch::autograd::VariableType::bmm", with_keyset=True))
 
 
+_record_baddbmm = GraphRecording(ops.baddbmm, AutoDispatchBelowADInplaceOrView, nodes.BaddbmmBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::baddbmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def baddbmm(ks: DispatchKeySet, *args: Any) -> Any:
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor: records BaddbmmBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_baddbmm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.baddbmm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.baddbmm.register(DispatchKey.Autograd, KernelFunction(
+    baddbmm, "torch::autograd::VariableType::baddbmm", with_keyset=True))
+
+
+_record_baddbmm_ = GraphRecording(ops.baddbmm_, AutoDispatchBelowAutograd, nodes.BaddbmmBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::baddbmm_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def baddbmm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!): records BaddbmmBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_baddbmm_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.baddbmm_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.baddbmm_.register(DispatchKey.Autograd, KernelFunction(
+    baddbmm_, "torch::autograd::VariableType::baddbmm_", with_keyset=True))
+
+
+_record_baddbmm_out = GraphRecording(ops.baddbmm_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::baddbmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def baddbmm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_baddbmm_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.baddbmm_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.baddbmm_out.register(DispatchKey.Autograd, KernelFunction(
+    baddbmm_out, "torch::autograd::VariableType::baddbmm", with_keyset=True))
+
+
 _record_addmm_out = GraphRecording(ops.addmm_out, AutoDispatchBelowAutograd, None)
 
 
@@ -7149,6 +7200,23 @@ def softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.softmax_int_out.register(DispatchKey.Autograd, KernelFunction(
     softmax_int_out, "torch::autograd::VariableType::softmax", with_keyset=True))
+
+
+_record__safe_softmax = GraphRecording(ops._safe_softmax, AutoDispatchBelowADInplaceOrView, nodes.SafeSoftmaxBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_safe_softmax", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _safe_softmax(ks: DispatchKeySet, *args: Any) -> Any:
+    """_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor: records SafeSoftmaxBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__safe_softmax(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._safe_softmax.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._safe_softmax.register(DispatchKey.Autograd, KernelFunction(
+    _safe_softmax, "torch::autograd::VariableType::_safe_softmax", with_keyset=True))
 
 
 _record__log_softmax = GraphRecording(ops._log_softmax, AutoDispatchBelowADInplaceOrView, nodes.LogSoftmaxBackward0)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "ff39503b89175c0a30ef985f154b0c92c52f7d10f9ed031db59c6a387dc93aab"
+INPUTS_SHA256 = "3c30c9abdca2c2677ecb76d80587dbc0a2a9014534797bd3c305dcc222a4882a"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

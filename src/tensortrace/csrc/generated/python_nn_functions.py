@@ -1641,6 +1641,73 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- scaled_dot_product_attention --------------------------------------------------------------
+parser_scaled_dot_product_attention = PythonArgParser.lazy([
+    'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? scale=None, bool enable_gqa=False)',
+])
+
+
+@traced("python", "dispatch_scaled_dot_product_attention", TORCH_FUNCTIONS_CPP, "dispatch_scaled_dot_product_attention", legacy="dispatch_scaled_dot_product_attention")
+def dispatch_scaled_dot_product_attention_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? scale=None, bool enable_gqa=False): scaled_dot_product_attention"""
+    call_kwargs = {}
+    call_kwargs['query'] = kwargs['query']
+    call_kwargs['key'] = kwargs['key']
+    call_kwargs['value'] = kwargs['value']
+    call_kwargs['attn_mask'] = kwargs['attn_mask']
+    if kwargs['dropout_p'] is not None:
+        call_kwargs['dropout_p'] = kwargs['dropout_p']
+    if kwargs['is_causal'] is not None:
+        call_kwargs['is_causal'] = kwargs['is_causal']
+    call_kwargs['scale'] = kwargs['scale']
+    if kwargs['enable_gqa'] is not None:
+        call_kwargs['enable_gqa'] = kwargs['enable_gqa']
+    return at.scaled_dot_product_attention(**call_kwargs)
+
+structseqs_scaled_dot_product_attention = [(return_types.for_schema('scaled_dot_product_attention', ops.scaled_dot_product_attention.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scaled_dot_product_attention", TORCH_FUNCTIONS_CPP, legacy="THPVariable_scaled_dot_product_attention")
+def scaled_dot_product_attention(*args: Any, **kwargs: Any) -> Any:
+    """torch.scaled_dot_product_attention: THPVariable_scaled_dot_product_attention"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.scaled_dot_product_attention",
+                                 {"python_name": "torch.scaled_dot_product_attention"})
+    self = None
+    r = parser_scaled_dot_product_attention.parse(args, kwargs)
+    a = r.args
+    # scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? scale=None, bool enable_gqa=False)
+    query = a[0]
+    if query is not None:
+        query = query.cdata
+    key = a[1]
+    if key is not None:
+        key = key.cdata
+    value = a[2]
+    if value is not None:
+        value = value.cdata
+    attn_mask = a[3]
+    if attn_mask is not None:
+        attn_mask = attn_mask.cdata
+    dropout_p = a[4]
+    if dropout_p is None:
+        dropout_p = 0.0
+    if dropout_p is not None:
+        dropout_p = float(dropout_p)
+    is_causal = a[5]
+    if is_causal is None:
+        is_causal = False
+    scale = a[6]
+    if scale is not None:
+        scale = float(scale)
+    enable_gqa = a[7]
+    if enable_gqa is None:
+        enable_gqa = False
+    result = dispatch_scaled_dot_product_attention_0(self, {'query': query, 'key': key, 'value': value, 'attn_mask': attn_mask, 'dropout_p': dropout_p, 'is_causal': is_causal, 'scale': scale, 'enable_gqa': enable_gqa})
+    return THPVariable_Wrap(result)
+
+
 # ---- one_hot -----------------------------------------------------------------------------------
 parser_one_hot = PythonArgParser.lazy([
     'one_hot(Tensor input, int64_t num_classes=-1)',
@@ -1768,6 +1835,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "scaled_dot_product_attention": scaled_dot_product_attention,
     "one_hot": one_hot,
     "pad_sequence": pad_sequence,
 }

@@ -7207,6 +7207,68 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- baddbmm -----------------------------------------------------------------------------------
+parser_baddbmm = PythonArgParser.lazy([
+    'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_baddbmm", TORCH_FUNCTIONS_CPP, "dispatch_baddbmm", legacy="dispatch_baddbmm")
+def dispatch_baddbmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None): baddbmm, out= baddbmm.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.baddbmm_out, 'baddbmm', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['batch1'] = kwargs['batch1']
+    call_kwargs['batch2'] = kwargs['batch2']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.baddbmm(**call_kwargs)
+
+structseqs_baddbmm = [(return_types.for_schema('baddbmm', ops.baddbmm.schema), return_types.for_schema('baddbmm_out', ops.baddbmm_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_baddbmm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_baddbmm")
+def baddbmm(*args: Any, **kwargs: Any) -> Any:
+    """torch.baddbmm: THPVariable_baddbmm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.baddbmm",
+                                 {"python_name": "torch.baddbmm"})
+    self = None
+    r = parser_baddbmm.parse(args, kwargs)
+    a = r.args
+    # baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    batch1 = a[1]
+    if batch1 is not None:
+        batch1 = batch1.cdata
+    batch2 = a[2]
+    if batch2 is not None:
+        batch2 = batch2.cdata
+    beta = a[3]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[4]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_baddbmm_0(self, {'self': self_, 'batch1': batch1, 'batch2': batch2, 'beta': beta, 'alpha': alpha, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- addmm -------------------------------------------------------------------------------------
 parser_addmm = PythonArgParser.lazy([
     'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
@@ -9165,6 +9227,44 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_softmax_0(self, {'self': self_, 'dim': dim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _safe_softmax -----------------------------------------------------------------------------
+parser__safe_softmax = PythonArgParser.lazy([
+    '_safe_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch__safe_softmax", TORCH_FUNCTIONS_CPP, "dispatch__safe_softmax", legacy="dispatch__safe_softmax")
+def dispatch__safe_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_safe_softmax(Tensor input, int64_t dim, ScalarType? dtype=None): _safe_softmax"""
+    return at._safe_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+structseqs__safe_softmax = [(return_types.for_schema('_safe_softmax', ops._safe_softmax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__safe_softmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable__safe_softmax")
+def _safe_softmax(*args: Any, **kwargs: Any) -> Any:
+    """torch._safe_softmax: THPVariable__safe_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._safe_softmax",
+                                 {"python_name": "torch._safe_softmax"})
+    self = None
+    r = parser__safe_softmax.parse(args, kwargs)
+    a = r.args
+    # _safe_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch__safe_softmax_0(self, {'self': self_, 'dim': dim, 'dtype': dtype})
     return THPVariable_Wrap(result)
 
 
@@ -15009,6 +15109,77 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _scaled_dot_product_attention_math --------------------------------------------------------
+parser__scaled_dot_product_attention_math = PythonArgParser.lazy([
+    '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, double? scale=None, bool enable_gqa=False)',
+])
+
+
+@traced("python", "dispatch__scaled_dot_product_attention_math", TORCH_FUNCTIONS_CPP, "dispatch__scaled_dot_product_attention_math", legacy="dispatch__scaled_dot_product_attention_math")
+def dispatch__scaled_dot_product_attention_math_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, double? scale=None, bool enable_gqa=False): _scaled_dot_product_attention_math"""
+    call_kwargs = {}
+    call_kwargs['query'] = kwargs['query']
+    call_kwargs['key'] = kwargs['key']
+    call_kwargs['value'] = kwargs['value']
+    call_kwargs['attn_mask'] = kwargs['attn_mask']
+    if kwargs['dropout_p'] is not None:
+        call_kwargs['dropout_p'] = kwargs['dropout_p']
+    if kwargs['is_causal'] is not None:
+        call_kwargs['is_causal'] = kwargs['is_causal']
+    call_kwargs['dropout_mask'] = kwargs['dropout_mask']
+    call_kwargs['scale'] = kwargs['scale']
+    if kwargs['enable_gqa'] is not None:
+        call_kwargs['enable_gqa'] = kwargs['enable_gqa']
+    return at._scaled_dot_product_attention_math(**call_kwargs)
+
+structseqs__scaled_dot_product_attention_math = [(return_types.for_schema('_scaled_dot_product_attention_math', ops._scaled_dot_product_attention_math.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__scaled_dot_product_attention_math", TORCH_FUNCTIONS_CPP, legacy="THPVariable__scaled_dot_product_attention_math")
+def _scaled_dot_product_attention_math(*args: Any, **kwargs: Any) -> Any:
+    """torch._scaled_dot_product_attention_math: THPVariable__scaled_dot_product_attention_math"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._scaled_dot_product_attention_math",
+                                 {"python_name": "torch._scaled_dot_product_attention_math"})
+    self = None
+    r = parser__scaled_dot_product_attention_math.parse(args, kwargs)
+    a = r.args
+    # _scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, double? scale=None, bool enable_gqa=False)
+    query = a[0]
+    if query is not None:
+        query = query.cdata
+    key = a[1]
+    if key is not None:
+        key = key.cdata
+    value = a[2]
+    if value is not None:
+        value = value.cdata
+    attn_mask = a[3]
+    if attn_mask is not None:
+        attn_mask = attn_mask.cdata
+    dropout_p = a[4]
+    if dropout_p is None:
+        dropout_p = 0.0
+    if dropout_p is not None:
+        dropout_p = float(dropout_p)
+    is_causal = a[5]
+    if is_causal is None:
+        is_causal = False
+    dropout_mask = a[6]
+    if dropout_mask is not None:
+        dropout_mask = dropout_mask.cdata
+    scale = a[7]
+    if scale is not None:
+        scale = float(scale)
+    enable_gqa = a[8]
+    if enable_gqa is None:
+        enable_gqa = False
+    result = dispatch__scaled_dot_product_attention_math_0(self, {'query': query, 'key': key, 'value': value, 'attn_mask': attn_mask, 'dropout_p': dropout_p, 'is_causal': is_causal, 'dropout_mask': dropout_mask, 'scale': scale, 'enable_gqa': enable_gqa})
+    return wrap_result(result, structseqs__scaled_dot_product_attention_math[0][0])
+
+
 # ---- dropout -----------------------------------------------------------------------------------
 parser_dropout = PythonArgParser.lazy([
     'dropout(Tensor input, double p, bool train)',
@@ -19516,6 +19687,7 @@ FUNCTIONS: dict[str, Any] = {
     "any": any,
     "mm": mm,
     "bmm": bmm,
+    "baddbmm": baddbmm,
     "addmm": addmm,
     "addmv": addmv,
     "addmv_": addmv_,
@@ -19561,6 +19733,7 @@ FUNCTIONS: dict[str, Any] = {
     "frac_": frac_,
     "_softmax": _softmax,
     "softmax": softmax,
+    "_safe_softmax": _safe_softmax,
     "_log_softmax": _log_softmax,
     "log_softmax": log_softmax,
     "_softmax_backward_data": _softmax_backward_data,
@@ -19687,6 +19860,7 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
     "ceil": ceil,
@@ -19919,6 +20093,7 @@ __all__ = [
     "any",
     "mm",
     "bmm",
+    "baddbmm",
     "addmm",
     "addmv",
     "addmv_",
@@ -19964,6 +20139,7 @@ __all__ = [
     "frac_",
     "_softmax",
     "softmax",
+    "_safe_softmax",
     "_log_softmax",
     "log_softmax",
     "_softmax_backward_data",
@@ -20090,6 +20266,7 @@ __all__ = [
     "adaptive_avg_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "_scaled_dot_product_attention_math",
     "dropout",
     "dropout_",
     "ceil",

@@ -5698,6 +5698,110 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- baddbmm -----------------------------------------------------------------------------------
+parser_baddbmm = PythonArgParser.lazy([
+    'baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+])
+
+
+@traced("python", "dispatch_baddbmm", VARIABLE_METHODS_CPP, "dispatch_baddbmm", legacy="dispatch_baddbmm")
+def dispatch_baddbmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1): baddbmm"""
+    call_kwargs = {}
+    call_kwargs['batch1'] = kwargs['batch1']
+    call_kwargs['batch2'] = kwargs['batch2']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.baddbmm(**call_kwargs)
+
+structseqs_baddbmm = [(return_types.for_schema('baddbmm', ops.baddbmm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_baddbmm", VARIABLE_METHODS_CPP, legacy="THPVariable_baddbmm")
+def baddbmm(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.baddbmm: THPVariable_baddbmm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.baddbmm",
+                                 {"python_name": "Tensor.baddbmm"})
+    self = args[0].cdata
+    r = parser_baddbmm.parse(args[1:], kwargs)
+    a = r.args
+    # baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)
+    batch1 = a[0]
+    if batch1 is not None:
+        batch1 = batch1.cdata
+    batch2 = a[1]
+    if batch2 is not None:
+        batch2 = batch2.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_baddbmm_0(self, {'batch1': batch1, 'batch2': batch2, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- baddbmm_ ----------------------------------------------------------------------------------
+parser_baddbmm_ = PythonArgParser.lazy([
+    'baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)',
+])
+
+
+@traced("python", "dispatch_baddbmm_", VARIABLE_METHODS_CPP, "dispatch_baddbmm_", legacy="dispatch_baddbmm_")
+def dispatch_baddbmm__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1): baddbmm_"""
+    call_kwargs = {}
+    call_kwargs['batch1'] = kwargs['batch1']
+    call_kwargs['batch2'] = kwargs['batch2']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.baddbmm_(**call_kwargs)
+
+structseqs_baddbmm_ = [(return_types.for_schema('baddbmm_', ops.baddbmm_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_baddbmm_", VARIABLE_METHODS_CPP, legacy="THPVariable_baddbmm_")
+def baddbmm_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.baddbmm_: THPVariable_baddbmm_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.baddbmm_",
+                                 {"python_name": "Tensor.baddbmm_"})
+    self = args[0].cdata
+    r = parser_baddbmm_.parse(args[1:], kwargs)
+    a = r.args
+    # baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)
+    batch1 = a[0]
+    if batch1 is not None:
+        batch1 = batch1.cdata
+    batch2 = a[1]
+    if batch2 is not None:
+        batch2 = batch2.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_baddbmm__0(self, {'batch1': batch1, 'batch2': batch2, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
 # ---- addmm -------------------------------------------------------------------------------------
 parser_addmm = PythonArgParser.lazy([
     'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
@@ -16119,6 +16223,8 @@ METHODS: dict[str, Any] = {
     "any": any,
     "mm": mm,
     "bmm": bmm,
+    "baddbmm": baddbmm,
+    "baddbmm_": baddbmm_,
     "addmm": addmm,
     "addmm_": addmm_,
     "addmv": addmv,

@@ -40,7 +40,9 @@ def _dispatch(name: str, t: Tensor) -> None:
 
 
 def _softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
-    shifted = x - np.max(x, axis=dim, keepdims=True)
+    # a row all -inf (attention's fully masked row) is NaN, silently as in C++
+    with np.errstate(invalid="ignore"):
+        shifted = x - np.max(x, axis=dim, keepdims=True)
     exp = np.exp(shifted)
     total = np.sum(exp, axis=dim, keepdims=True)
     if log:

@@ -109,6 +109,7 @@ cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.
 cuda_impl("cat_out_cpu", "cat_out_cuda", CUDA + "Shape.cu")
 cuda_impl("mm_out_cpu", "mm_out_cuda", CUDA + "Blas.cpp")
 cuda_impl("bmm_out_cpu", "bmm_out_cuda", CUDA + "Blas.cpp")
+cuda_impl("baddbmm_out_cpu", "baddbmm_out_cuda", CUDA + "Blas.cpp")
 cuda_impl("addmm_out_cpu", "addmm_out_cuda", CUDA + "Blas.cpp")
 cuda_impl("addmv_out_cpu", "addmv_out_cuda", CUDA + "Blas.cpp")
 cuda_native("trace_cpu", "trace_cuda", "TriangularOps.cu")

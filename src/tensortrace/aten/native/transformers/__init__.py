@@ -1,0 +1,1 @@
+"""The attention operators (`aten/src/ATen/native/transformers/`)."""
