@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "30c685ca63767cd69a95b9b2a23cb9e269ad49dbd41640f90c9b26df11d1265b"
+INPUTS_SHA256 = "fee4470113b712b3227c4bf5e611d455a19c29bf7d77201d012be99295a56268"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -736,8 +736,17 @@ def traced_79(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
         return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, dilation, groups), {})
     return wrapper
 
+# (input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=)
+def traced_80(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+    def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, output_padding=_d5, groups=_d6, dilation=_d7):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(input, weight, bias, stride, padding, output_padding, groups, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, output_padding, groups, dilation), {})
+    return wrapper
+
 # (it)
-def traced_80(fn_, site_, names_):
+def traced_81(fn_, site_, names_):
     def wrapper(it):
         rec_ = recorder.current
         if rec_ is None:
@@ -746,7 +755,7 @@ def traced_80(fn_, site_, names_):
     return wrapper
 
 # (it, *scalars)
-def traced_81(fn_, site_, names_):
+def traced_82(fn_, site_, names_):
     def wrapper(it, *scalars):
         rec_ = recorder.current
         if rec_ is None:
@@ -755,7 +764,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors)
-def traced_82(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -764,7 +773,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors, result, LU, pivots, info)
-def traced_83(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors, result, LU, pivots, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -773,7 +782,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v)
-def traced_84(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +791,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v, eigenvalues, eigenvectors)
-def traced_85(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v, eigenvalues, eigenvectors):
         rec_ = recorder.current
         if rec_ is None:
@@ -791,7 +800,7 @@ def traced_85(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors)
-def traced_86(fn_, site_, names_):
+def traced_87(fn_, site_, names_):
     def wrapper(it, A, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +809,7 @@ def traced_86(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors, inverse, info)
-def traced_87(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(it, A, check_errors, inverse, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +818,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver)
-def traced_88(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver):
         rec_ = recorder.current
         if rec_ is None:
@@ -818,7 +827,7 @@ def traced_88(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver, U, S, Vh)
-def traced_89(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver, U, S, Vh):
         rec_ = recorder.current
         if rec_ is None:
@@ -827,7 +836,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode)
-def traced_90(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(it, A, mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -836,7 +845,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode, Q, R)
-def traced_91(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     def wrapper(it, A, mode, Q, R):
         rec_ = recorder.current
         if rec_ is None:
@@ -845,7 +854,7 @@ def traced_91(fn_, site_, names_):
     return wrapper
 
 # (it, alpha_scalar)
-def traced_92(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     def wrapper(it, alpha_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -854,7 +863,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (it, batch1, batch2, result)
-def traced_93(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     def wrapper(it, batch1, batch2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -863,7 +872,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (it, beta)
-def traced_94(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(it, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +881,7 @@ def traced_94(fn_, site_, names_):
     return wrapper
 
 # (it, correction, take_sqrt)
-def traced_95(fn_, site_, names_):
+def traced_96(fn_, site_, names_):
     def wrapper(it, correction, take_sqrt):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +890,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (it, decimals)
-def traced_96(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(it, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -890,7 +899,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (it, exp_scalar)
-def traced_97(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +908,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_98(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(it, fill):
         rec_ = recorder.current
         if rec_ is None:
@@ -908,7 +917,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_99(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +926,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_100(fn_, site_, names_):
+def traced_101(fn_, site_, names_):
     def wrapper(it, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -926,7 +935,7 @@ def traced_100(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype)
-def traced_101(fn_, site_, names_):
+def traced_102(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +944,7 @@ def traced_101(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, grad_input)
-def traced_102(fn_, site_, names_):
+def traced_103(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -944,7 +953,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, out)
-def traced_103(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -953,7 +962,7 @@ def traced_103(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold)
-def traced_104(fn_, site_, names_):
+def traced_105(fn_, site_, names_):
     def wrapper(it, grad, self, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +971,7 @@ def traced_104(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold, grad_input)
-def traced_105(fn_, site_, names_):
+def traced_106(fn_, site_, names_):
     def wrapper(it, grad, self, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +980,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result)
-def traced_106(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -980,7 +989,7 @@ def traced_106(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
-def traced_107(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +998,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output)
-def traced_108(fn_, site_, names_):
+def traced_109(fn_, site_, names_):
     def wrapper(it, grad_output, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1007,7 @@ def traced_108(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output, grad_input)
-def traced_109(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     def wrapper(it, grad_output, output, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1007,7 +1016,7 @@ def traced_109(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self)
-def traced_110(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     def wrapper(it, grad_output, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1025,7 @@ def traced_110(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate, grad_input)
-def traced_111(fn_, site_, names_):
+def traced_112(fn_, site_, names_):
     def wrapper(it, grad_output, self, approximate, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1034,7 @@ def traced_111(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate=)
-def traced_112(fn_, site_, names_, _d3):
+def traced_113(fn_, site_, names_, _d3):
     def wrapper(it, grad_output, self, approximate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1043,7 @@ def traced_112(fn_, site_, names_, _d3):
     return wrapper
 
 # (it, grad_output, self, beta, threshold)
-def traced_113(fn_, site_, names_):
+def traced_114(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1052,7 @@ def traced_113(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, beta, threshold, grad_input)
-def traced_114(fn_, site_, names_):
+def traced_115(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1061,7 @@ def traced_114(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, grad_input)
-def traced_115(fn_, site_, names_):
+def traced_116(fn_, site_, names_):
     def wrapper(it, grad_output, self, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1070,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result)
-def traced_116(fn_, site_, names_):
+def traced_117(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1079,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result, grad_input)
-def traced_117(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1079,7 +1088,7 @@ def traced_117(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
-def traced_118(fn_, site_, names_):
+def traced_119(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1088,7 +1097,7 @@ def traced_118(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
-def traced_119(fn_, site_, names_):
+def traced_120(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1097,7 +1106,7 @@ def traced_119(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride)
-def traced_120(fn_, site_, names_):
+def traced_121(fn_, site_, names_):
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -1106,7 +1115,7 @@ def traced_120(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_121(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1124,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float)
-def traced_122(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1133,7 @@ def traced_122(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float, output)
-def traced_123(fn_, site_, names_):
+def traced_124(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1142,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction)
-def traced_124(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     def wrapper(it, input, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -1142,7 +1151,7 @@ def traced_124(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta)
-def traced_125(fn_, site_, names_):
+def traced_126(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1160,7 @@ def traced_125(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta, result)
-def traced_126(fn_, site_, names_):
+def traced_127(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1169,7 @@ def traced_126(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, result)
-def traced_127(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     def wrapper(it, input, target, reduction, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1169,7 +1178,7 @@ def traced_127(fn_, site_, names_):
     return wrapper
 
 # (it, lambd, gen)
-def traced_128(fn_, site_, names_):
+def traced_129(fn_, site_, names_):
     def wrapper(it, lambd, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1178,7 +1187,7 @@ def traced_128(fn_, site_, names_):
     return wrapper
 
 # (it, loop)
-def traced_129(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     def wrapper(it, loop):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +1196,7 @@ def traced_129(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_130(fn_, site_, names_):
+def traced_131(fn_, site_, names_):
     def wrapper(it, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +1205,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_131(fn_, site_, names_):
+def traced_132(fn_, site_, names_):
     def wrapper(it, min_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +1214,7 @@ def traced_131(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_132(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     def wrapper(it, min_, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1214,7 +1223,7 @@ def traced_132(fn_, site_, names_):
     return wrapper
 
 # (it, nan, posinf, neginf)
-def traced_133(fn_, site_, names_):
+def traced_134(fn_, site_, names_):
     def wrapper(it, nan, posinf, neginf):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +1232,7 @@ def traced_133(fn_, site_, names_):
     return wrapper
 
 # (it, non_blocking)
-def traced_134(fn_, site_, names_):
+def traced_135(fn_, site_, names_):
     def wrapper(it, non_blocking):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +1241,7 @@ def traced_134(fn_, site_, names_):
     return wrapper
 
 # (it, norm, beta)
-def traced_135(fn_, site_, names_):
+def traced_136(fn_, site_, names_):
     def wrapper(it, norm, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1241,7 +1250,7 @@ def traced_135(fn_, site_, names_):
     return wrapper
 
 # (it, ord_)
-def traced_136(fn_, site_, names_):
+def traced_137(fn_, site_, names_):
     def wrapper(it, ord_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1259,7 @@ def traced_136(fn_, site_, names_):
     return wrapper
 
 # (it, reduce)
-def traced_137(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     def wrapper(it, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -1259,7 +1268,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_138(fn_, site_, names_):
+def traced_139(fn_, site_, names_):
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1277,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (it, self)
-def traced_139(fn_, site_, names_):
+def traced_140(fn_, site_, names_):
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1286,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale)
-def traced_140(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1295,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale, out)
-def traced_141(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1304,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate, out)
-def traced_142(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(it, self, approximate, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1313,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate=)
-def traced_143(fn_, site_, names_, _d2):
+def traced_144(fn_, site_, names_, _d2):
     def wrapper(it, self, approximate=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1322,7 @@ def traced_143(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, beta, threshold)
-def traced_144(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     def wrapper(it, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1331,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold, out)
-def traced_145(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     def wrapper(it, self, beta, threshold, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1340,7 @@ def traced_145(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals)
-def traced_146(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     def wrapper(it, self, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1349,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals, out)
-def traced_147(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(it, self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1358,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype)
-def traced_148(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1367,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_149(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1376,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim)
-def traced_150(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1385,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype)
-def traced_151(fn_, site_, names_):
+def traced_152(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1394,7 @@ def traced_151(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_152(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1403,7 @@ def traced_152(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, min, max)
-def traced_153(fn_, site_, names_):
+def traced_154(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1412,7 @@ def traced_153(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, result)
-def traced_154(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1421,7 @@ def traced_154(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, values, indices)
-def traced_155(fn_, site_, names_):
+def traced_156(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1430,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, out)
-def traced_156(fn_, site_, names_):
+def traced_157(fn_, site_, names_):
     def wrapper(it, self, dim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1439,7 @@ def traced_156(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim=)
-def traced_157(fn_, site_, names_, _d2):
+def traced_158(fn_, site_, names_, _d2):
     def wrapper(it, self, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1448,7 @@ def traced_157(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, end, weight)
-def traced_158(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(it, self, end, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1457,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight, out)
-def traced_159(fn_, site_, names_):
+def traced_160(fn_, site_, names_):
     def wrapper(it, self, end, weight, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1466,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent)
-def traced_160(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(it, self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1475,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_161(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +1484,7 @@ def traced_161(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_162(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     def wrapper(it, self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1493,7 @@ def traced_162(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_163(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1502,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_164(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1511,7 @@ def traced_164(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_165(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1520,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_166(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1529,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_167(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1538,7 @@ def traced_167(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_168(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(it, self, mat2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1547,7 @@ def traced_168(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_169(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1556,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_170(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     def wrapper(it, self, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1565,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_171(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     def wrapper(it, self, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1574,7 @@ def traced_171(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_172(fn_, site_, names_):
+def traced_173(fn_, site_, names_):
     def wrapper(it, self, min):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1583,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_173(fn_, site_, names_):
+def traced_174(fn_, site_, names_):
     def wrapper(it, self, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1592,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_174(fn_, site_, names_):
+def traced_175(fn_, site_, names_):
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1601,7 @@ def traced_174(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_175(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     def wrapper(it, self, min, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1610,7 @@ def traced_175(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope)
-def traced_176(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     def wrapper(it, self, negative_slope):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1619,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope, out)
-def traced_177(fn_, site_, names_):
+def traced_178(fn_, site_, names_):
     def wrapper(it, self, negative_slope, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1628,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (it, self, other)
-def traced_178(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1637,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha)
-def traced_179(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1646,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_180(fn_, site_, names_):
+def traced_181(fn_, site_, names_):
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1655,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, out)
-def traced_181(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1664,7 @@ def traced_181(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode)
-def traced_182(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1673,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_183(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1682,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (it, self, out)
-def traced_184(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1691,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (it, self, result)
-def traced_185(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1700,7 @@ def traced_185(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
-def traced_186(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1709,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
-def traced_187(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1718,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index)
-def traced_188(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1727,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index, output, total_weight)
-def traced_189(fn_, site_, names_):
+def traced_190(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1736,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value)
-def traced_190(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +1745,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value, result)
-def traced_191(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1744,8 +1753,26 @@ def traced_191(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, self, tensor1, tensor2, value, result), {})
     return wrapper
 
+# (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
+def traced_193(fn_, site_, names_):
+    def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation), {})
+    return wrapper
+
+# (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
+def traced_194(fn_, site_, names_):
+    def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out), {})
+    return wrapper
+
 # (it, start, end, steps)
-def traced_192(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +1781,7 @@ def traced_192(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_193(fn_, site_, names_):
+def traced_196(fn_, site_, names_):
     def wrapper(it, start, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +1790,7 @@ def traced_193(fn_, site_, names_):
     return wrapper
 
 # (it, threshold, value)
-def traced_194(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     def wrapper(it, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +1799,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (it, value)
-def traced_195(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(it, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1781,7 +1808,7 @@ def traced_195(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_196(fn_, site_, names_):
+def traced_199(fn_, site_, names_):
     def wrapper(it, value_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +1817,7 @@ def traced_196(fn_, site_, names_):
     return wrapper
 
 # (it, weight)
-def traced_197(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     def wrapper(it, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1799,7 +1826,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (ks, *args)
-def traced_198(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(ks, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +1835,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (ks, self)
-def traced_199(fn_, site_, names_):
+def traced_202(fn_, site_, names_):
     def wrapper(ks, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1817,7 +1844,7 @@ def traced_199(fn_, site_, names_):
     return wrapper
 
 # (mat, result)
-def traced_200(fn_, site_, names_):
+def traced_203(fn_, site_, names_):
     def wrapper(mat, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1826,7 +1853,7 @@ def traced_200(fn_, site_, names_):
     return wrapper
 
 # (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_201(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_204(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +1862,7 @@ def traced_201(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (mean, std=, size=, generator=, out=)
-def traced_202(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_205(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1844,7 +1871,7 @@ def traced_202(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (meta, tensors, dim)
-def traced_203(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1853,7 +1880,7 @@ def traced_203(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_204(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1862,7 +1889,7 @@ def traced_204(fn_, site_, names_):
     return wrapper
 
 # (n, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_205(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_208(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1871,7 +1898,7 @@ def traced_205(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, out=)
-def traced_206(fn_, site_, names_, _d1, _d2):
+def traced_209(fn_, site_, names_, _d1, _d2):
     def wrapper(n, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1880,7 +1907,7 @@ def traced_206(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_207(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1889,7 +1916,7 @@ def traced_207(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_208(fn_, site_, names_, _d1, _d2):
+def traced_211(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1898,7 +1925,7 @@ def traced_208(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, out=)
-def traced_209(fn_, site_, names_, _d1):
+def traced_212(fn_, site_, names_, _d1):
     def wrapper(n, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1907,7 +1934,7 @@ def traced_209(fn_, site_, names_, _d1):
     return wrapper
 
 # (nbytes)
-def traced_210(fn_, site_, names_):
+def traced_213(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1916,7 +1943,7 @@ def traced_210(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_211(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_214(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1925,7 +1952,7 @@ def traced_211(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_212(fn_, site_, names_, _d1):
+def traced_215(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1934,7 +1961,7 @@ def traced_212(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_213(fn_, site_, names_):
+def traced_216(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1943,7 +1970,7 @@ def traced_213(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_214(fn_, site_, names_):
+def traced_217(fn_, site_, names_):
     def wrapper(out, self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1952,7 +1979,7 @@ def traced_214(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_215(fn_, site_, names_):
+def traced_218(fn_, site_, names_):
     def wrapper(output, buffer, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1961,7 +1988,7 @@ def traced_215(fn_, site_, names_):
     return wrapper
 
 # (output, input, weight, bias, mean, invstd)
-def traced_216(fn_, site_, names_):
+def traced_219(fn_, site_, names_):
     def wrapper(output, input, weight, bias, mean, invstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -1970,7 +1997,7 @@ def traced_216(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_217(fn_, site_, names_):
+def traced_220(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1979,7 +2006,7 @@ def traced_217(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_218(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1988,7 +2015,7 @@ def traced_218(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_219(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -1997,7 +2024,7 @@ def traced_219(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_220(fn_, site_, names_):
+def traced_223(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -2006,7 +2033,7 @@ def traced_220(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_221(fn_, site_, names_):
+def traced_224(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2015,7 +2042,7 @@ def traced_221(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_222(fn_, site_, names_, _d1):
+def traced_225(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2024,7 +2051,7 @@ def traced_222(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_223(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2033,7 +2060,7 @@ def traced_223(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_224(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2042,7 +2069,7 @@ def traced_224(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_225(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2051,7 +2078,7 @@ def traced_225(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_226(fn_, site_, names_):
+def traced_229(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -2060,7 +2087,7 @@ def traced_226(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_227(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2069,7 +2096,7 @@ def traced_227(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_228(fn_, site_, names_):
+def traced_231(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2078,7 +2105,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_229(fn_, site_, names_):
+def traced_232(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2087,7 +2114,7 @@ def traced_229(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_230(fn_, site_, names_):
+def traced_233(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -2096,7 +2123,7 @@ def traced_230(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_231(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -2105,7 +2132,7 @@ def traced_231(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_232(fn_, site_, names_):
+def traced_235(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2114,7 +2141,7 @@ def traced_232(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_233(fn_, site_, names_):
+def traced_236(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2123,7 +2150,7 @@ def traced_233(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_234(fn_, site_, names_):
+def traced_237(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2132,7 +2159,7 @@ def traced_234(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_235(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_238(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2141,7 +2168,7 @@ def traced_235(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_236(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -2150,7 +2177,7 @@ def traced_236(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_237(fn_, site_, names_, _d1):
+def traced_240(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2159,7 +2186,7 @@ def traced_237(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_238(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_241(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2168,7 +2195,7 @@ def traced_238(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_239(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2177,7 +2204,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_240(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2186,7 +2213,7 @@ def traced_240(fn_, site_, names_):
     return wrapper
 
 # (self, UPLO=)
-def traced_241(fn_, site_, names_, _d1):
+def traced_244(fn_, site_, names_, _d1):
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2195,7 +2222,7 @@ def traced_241(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_242(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2204,7 +2231,7 @@ def traced_242(fn_, site_, names_):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_243(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2213,7 +2240,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_244(fn_, site_, names_, _d1, _d2, _d3):
+def traced_247(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2222,7 +2249,7 @@ def traced_244(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_245(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_248(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2231,7 +2258,7 @@ def traced_245(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_246(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_249(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2240,7 +2267,7 @@ def traced_246(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_247(fn_, site_, names_):
+def traced_250(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -2249,7 +2276,7 @@ def traced_247(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_248(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2285,7 @@ def traced_248(fn_, site_, names_):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_249(fn_, site_, names_, _d2):
+def traced_252(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2294,7 @@ def traced_249(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_250(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2303,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_251(fn_, site_, names_):
+def traced_254(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2312,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_252(fn_, site_, names_, _d1, _d2, _d3):
+def traced_255(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2321,7 @@ def traced_252(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_253(fn_, site_, names_):
+def traced_256(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2330,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_254(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2339,7 @@ def traced_254(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_255(fn_, site_, names_, _d1):
+def traced_258(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2348,7 @@ def traced_255(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_256(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2357,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_257(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2366,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_258(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2375,7 @@ def traced_258(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_259(fn_, site_, names_, _d2):
+def traced_262(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2384,7 @@ def traced_259(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_260(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2393,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_261(fn_, site_, names_, _d3):
+def traced_264(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2402,7 @@ def traced_261(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_262(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2411,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_263(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2420,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_264(fn_, site_, names_, _d4):
+def traced_267(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2429,7 @@ def traced_264(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_265(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2438,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_266(fn_, site_, names_, _d5):
+def traced_269(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2447,7 @@ def traced_266(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_267(fn_, site_, names_, _d3):
+def traced_270(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2456,7 @@ def traced_267(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_268(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2465,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_269(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2474,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_270(fn_, site_, names_, _d3, _d4, _d5):
+def traced_273(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2483,7 @@ def traced_270(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_271(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2492,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_272(fn_, site_, names_):
+def traced_275(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2501,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_273(fn_, site_, names_, _d2):
+def traced_276(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2510,7 @@ def traced_273(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_274(fn_, site_, names_, _d2, _d3):
+def traced_277(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2519,7 @@ def traced_274(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_275(fn_, site_, names_):
+def traced_278(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2528,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_276(fn_, site_, names_, _d2, _d3, _d4):
+def traced_279(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2537,7 @@ def traced_276(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_277(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2546,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_278(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2555,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_279(fn_, site_, names_, _d2, _d3):
+def traced_282(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2564,7 @@ def traced_279(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_280(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2573,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_281(fn_, site_, names_, _d1):
+def traced_284(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2582,7 @@ def traced_281(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_282(fn_, site_, names_, _d1, _d2, _d3):
+def traced_285(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2591,7 @@ def traced_282(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_283(fn_, site_, names_, _d1, _d2):
+def traced_286(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2600,7 @@ def traced_283(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_284(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_287(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2609,7 @@ def traced_284(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_285(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2618,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_286(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2627,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_287(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2636,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_288(fn_, site_, names_, _d1):
+def traced_291(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2645,7 @@ def traced_288(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_289(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_292(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2654,7 @@ def traced_289(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_290(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_293(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2663,7 @@ def traced_290(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_291(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_294(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2672,7 @@ def traced_291(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, exponent)
-def traced_292(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2681,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_293(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2690,7 @@ def traced_293(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_294(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_297(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2699,7 @@ def traced_294(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_295(fn_, site_, names_, _d2):
+def traced_298(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2708,7 @@ def traced_295(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_296(fn_, site_, names_, _d1, _d2, _d3):
+def traced_299(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2717,7 @@ def traced_296(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_297(fn_, site_, names_, _d1):
+def traced_300(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2726,7 @@ def traced_297(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_298(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_301(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2735,7 @@ def traced_298(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_299(fn_, site_, names_, _d1, _d2):
+def traced_302(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2744,7 @@ def traced_299(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_300(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_303(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2753,7 @@ def traced_300(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_301(fn_, site_, names_):
+def traced_304(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2762,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_302(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2771,7 @@ def traced_302(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_303(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2780,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_304(fn_, site_, names_):
+def traced_307(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2789,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_305(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2798,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_306(fn_, site_, names_, _d2):
+def traced_309(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2807,7 @@ def traced_306(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_307(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2816,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_308(fn_, site_, names_, _d3):
+def traced_311(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2825,7 @@ def traced_308(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_309(fn_, site_, names_, _d3, _d4):
+def traced_312(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2834,7 @@ def traced_309(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_310(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2843,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_311(fn_, site_, names_, _d2, _d3, _d4):
+def traced_314(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2852,7 @@ def traced_311(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_312(fn_, site_, names_, _d1, _d2):
+def traced_315(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2861,7 @@ def traced_312(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_313(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_316(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2870,7 @@ def traced_313(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_314(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_317(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2879,7 @@ def traced_314(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_315(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_318(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2888,7 @@ def traced_315(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_316(fn_, site_, names_):
+def traced_319(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2897,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_317(fn_, site_, names_, _d1, _d2):
+def traced_320(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2906,7 @@ def traced_317(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_318(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2915,7 @@ def traced_318(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_319(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2924,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_320(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2933,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_321(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2942,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_322(fn_, site_, names_, _d4, _d5):
+def traced_325(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2951,7 @@ def traced_322(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_323(fn_, site_, names_, _d4, _d5, _d6):
+def traced_326(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2960,7 @@ def traced_323(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_324(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2969,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_325(fn_, site_, names_, _d1, _d2, _d3):
+def traced_328(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2978,7 @@ def traced_325(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_326(fn_, site_, names_, _d1):
+def traced_329(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2987,7 @@ def traced_326(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_327(fn_, site_, names_, _d1, _d2):
+def traced_330(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2996,7 @@ def traced_327(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_328(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +3005,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_329(fn_, site_, names_, _d1, _d2):
+def traced_332(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3014,7 @@ def traced_329(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_330(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3023,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_331(fn_, site_, names_, _d1, _d2, _d3):
+def traced_334(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3032,7 @@ def traced_331(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_332(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3041,7 @@ def traced_332(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_333(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3050,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_334(fn_, site_, names_):
+def traced_337(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3059,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (self, num_classes=)
-def traced_335(fn_, site_, names_, _d1):
+def traced_338(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3068,7 @@ def traced_335(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_336(fn_, site_, names_, _d2, _d3):
+def traced_339(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3077,7 @@ def traced_336(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_337(fn_, site_, names_, _d2, _d3, _d4):
+def traced_340(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3086,7 @@ def traced_337(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_338(fn_, site_, names_, _d1):
+def traced_341(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3095,7 @@ def traced_338(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_339(fn_, site_, names_, _d1, _d2, _d3):
+def traced_342(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3104,7 @@ def traced_339(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_340(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3113,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_341(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_344(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3122,7 @@ def traced_341(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_342(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3131,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_343(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3140,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_344(fn_, site_, names_):
+def traced_347(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3149,7 @@ def traced_344(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_345(fn_, site_, names_, _d2):
+def traced_348(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3158,7 @@ def traced_345(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_346(fn_, site_, names_, _d2):
+def traced_349(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3167,7 @@ def traced_346(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_347(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3176,7 @@ def traced_347(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_348(fn_, site_, names_):
+def traced_351(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3185,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_349(fn_, site_, names_, _d2):
+def traced_352(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3194,7 @@ def traced_349(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_350(fn_, site_, names_, _d2, _d3):
+def traced_353(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3203,7 @@ def traced_350(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_351(fn_, site_, names_, _d2, _d3, _d4):
+def traced_354(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3212,7 @@ def traced_351(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_352(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3221,7 @@ def traced_352(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_353(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3230,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_354(fn_, site_, names_, _d1):
+def traced_357(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3239,7 @@ def traced_354(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_355(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3248,7 @@ def traced_355(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_356(fn_, site_, names_):
+def traced_359(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3257,7 @@ def traced_356(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_357(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3266,7 @@ def traced_357(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_358(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3275,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_359(fn_, site_, names_, _d2):
+def traced_362(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3284,7 @@ def traced_359(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_360(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3293,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_361(fn_, site_, names_):
+def traced_364(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3302,7 @@ def traced_361(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_362(fn_, site_, names_, _d1, _d2):
+def traced_365(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3311,7 @@ def traced_362(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_363(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3320,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_364(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3329,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_365(fn_, site_, names_, _d3):
+def traced_368(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3338,7 @@ def traced_365(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_366(fn_, site_, names_, _d2, _d3):
+def traced_369(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3347,7 @@ def traced_366(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_367(fn_, site_, names_, _d2):
+def traced_370(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3356,7 @@ def traced_367(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_368(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3365,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_369(fn_, site_, names_):
+def traced_372(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3374,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_370(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3383,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_371(fn_, site_, names_):
+def traced_374(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3392,7 @@ def traced_371(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_372(fn_, site_, names_, _d2, _d3):
+def traced_375(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3401,7 @@ def traced_372(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_373(fn_, site_, names_, _d1, _d2, _d3):
+def traced_376(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3410,7 @@ def traced_373(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_374(fn_, site_, names_):
+def traced_377(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3419,7 @@ def traced_374(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_375(fn_, site_, names_, _d2):
+def traced_378(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3401,7 +3428,7 @@ def traced_375(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_376(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3437,7 @@ def traced_376(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_377(fn_, site_, names_):
+def traced_380(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3446,7 @@ def traced_377(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_378(fn_, site_, names_, _d2):
+def traced_381(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3455,7 @@ def traced_378(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_379(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3464,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_380(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_383(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3473,7 @@ def traced_380(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_381(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_384(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3482,7 @@ def traced_381(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_382(fn_, site_, names_, _d2):
+def traced_385(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3491,7 @@ def traced_382(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_383(fn_, site_, names_, _d2):
+def traced_386(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3500,7 @@ def traced_383(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_384(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3509,7 @@ def traced_384(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_385(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_388(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3518,7 @@ def traced_385(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_386(fn_, site_, names_):
+def traced_389(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3527,7 @@ def traced_386(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_387(fn_, site_, names_, _d3):
+def traced_390(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3536,7 @@ def traced_387(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_388(fn_, site_, names_, _d4):
+def traced_391(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3545,7 @@ def traced_388(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_389(fn_, site_, names_):
+def traced_392(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3554,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_390(fn_, site_, names_, _d1, _d2):
+def traced_393(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3563,7 @@ def traced_390(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_391(fn_, site_, names_, _d1, _d2, _d3):
+def traced_394(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3572,7 @@ def traced_391(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_392(fn_, site_, names_):
+def traced_395(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3581,7 @@ def traced_392(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_393(fn_, site_, names_):
+def traced_396(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3590,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_394(fn_, site_, names_, _d4):
+def traced_397(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3599,7 @@ def traced_394(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_395(fn_, site_, names_, _d2):
+def traced_398(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3608,7 @@ def traced_395(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_396(fn_, site_, names_, _d2):
+def traced_399(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3617,7 @@ def traced_396(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_397(fn_, site_, names_, _d2):
+def traced_400(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3626,7 @@ def traced_397(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_398(fn_, site_, names_, _d2, _d3):
+def traced_401(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3635,7 @@ def traced_398(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_399(fn_, site_, names_, _d1, _d2):
+def traced_402(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3644,7 @@ def traced_399(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_400(fn_, site_, names_, _d4):
+def traced_403(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3653,7 @@ def traced_400(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, reduction=)
-def traced_401(fn_, site_, names_, _d2):
+def traced_404(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3662,7 @@ def traced_401(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_402(fn_, site_, names_, _d2, _d3):
+def traced_405(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3671,7 @@ def traced_402(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_403(fn_, site_, names_, _d2, _d3, _d4):
+def traced_406(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3680,7 @@ def traced_403(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_404(fn_, site_, names_, _d2, _d3):
+def traced_407(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3689,7 @@ def traced_404(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_405(fn_, site_, names_, _d2, _d3, _d4):
+def traced_408(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3698,7 @@ def traced_405(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_406(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3707,7 @@ def traced_406(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_407(fn_, site_, names_):
+def traced_410(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3716,7 @@ def traced_407(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_408(fn_, site_, names_):
+def traced_411(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3725,7 @@ def traced_408(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_409(fn_, site_, names_, _d1):
+def traced_412(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3734,7 @@ def traced_409(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_410(fn_, site_, names_):
+def traced_413(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3743,7 @@ def traced_410(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_411(fn_, site_, names_):
+def traced_414(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3752,7 @@ def traced_411(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_412(fn_, site_, names_):
+def traced_415(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3761,7 @@ def traced_412(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_413(fn_, site_, names_):
+def traced_416(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3770,7 @@ def traced_413(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_414(fn_, site_, names_):
+def traced_417(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3779,7 @@ def traced_414(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_415(fn_, site_, names_):
+def traced_418(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3788,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_416(fn_, site_, names_, _d1, _d2, _d3):
+def traced_419(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3797,7 @@ def traced_416(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_417(fn_, site_, names_):
+def traced_420(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3806,7 @@ def traced_417(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_418(fn_, site_, names_):
+def traced_421(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3815,7 @@ def traced_418(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_419(fn_, site_, names_):
+def traced_422(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3824,7 @@ def traced_419(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_420(fn_, site_, names_, _d1, _d2, _d3):
+def traced_423(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3833,7 @@ def traced_420(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_424(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3842,7 @@ def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_425(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3851,7 @@ def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_423(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_426(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3860,7 @@ def traced_423(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_424(fn_, site_, names_):
+def traced_427(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3869,7 @@ def traced_424(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_425(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3878,7 @@ def traced_425(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_426(fn_, site_, names_, _d1, _d2):
+def traced_429(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3887,7 @@ def traced_426(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_427(fn_, site_, names_):
+def traced_430(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3896,7 @@ def traced_427(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_428(fn_, site_, names_):
+def traced_431(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3905,7 @@ def traced_428(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_429(fn_, site_, names_, _d2, _d3, _d4):
+def traced_432(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3914,7 @@ def traced_429(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_430(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_433(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3923,7 @@ def traced_430(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_431(fn_, site_, names_, _d2, _d3):
+def traced_434(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3932,7 @@ def traced_431(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_432(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_435(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3941,7 @@ def traced_432(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_433(fn_, site_, names_, _d3):
+def traced_436(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3950,7 @@ def traced_433(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_434(fn_, site_, names_):
+def traced_437(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3959,7 @@ def traced_434(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_435(fn_, site_, names_):
+def traced_438(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +3968,7 @@ def traced_435(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_436(fn_, site_, names_):
+def traced_439(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +3977,7 @@ def traced_436(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_437(fn_, site_, names_, _d2):
+def traced_440(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +3986,7 @@ def traced_437(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_438(fn_, site_, names_):
+def traced_441(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +3995,7 @@ def traced_438(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_439(fn_, site_, names_, _d1):
+def traced_442(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +4004,7 @@ def traced_439(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_440(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_443(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +4013,7 @@ def traced_440(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_441(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4022,7 @@ def traced_441(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_442(fn_, site_, names_):
+def traced_445(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4031,7 @@ def traced_442(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_443(fn_, site_, names_, _d1):
+def traced_446(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4040,7 @@ def traced_443(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_444(fn_, site_, names_, _d1, _d2):
+def traced_447(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4049,7 @@ def traced_444(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_445(fn_, site_, names_, _d1):
+def traced_448(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4058,7 @@ def traced_445(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_446(fn_, site_, names_):
+def traced_449(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4067,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_447(fn_, site_, names_):
+def traced_450(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -4049,7 +4076,7 @@ def traced_447(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_448(fn_, site_, names_):
+def traced_451(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4085,7 @@ def traced_448(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_449(fn_, site_, names_):
+def traced_452(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4094,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_450(fn_, site_, names_):
+def traced_453(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4103,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_451(fn_, site_, names_):
+def traced_454(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4112,7 @@ def traced_451(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_452(fn_, site_, names_, _d2, _d3, _d4):
+def traced_455(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4121,7 @@ def traced_452(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, index)
-def traced_453(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4130,7 @@ def traced_453(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_454(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4139,7 @@ def traced_454(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_455(fn_, site_, names_):
+def traced_458(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4148,7 @@ def traced_455(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_456(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4129,8 +4156,17 @@ def traced_456(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (x, oh, ow), {})
     return wrapper
 
+# (x, w, b, out_shape, stride, padding, dilation)
+def traced_460(fn_, site_, names_):
+    def wrapper(x, w, b, out_shape, stride, padding, dilation):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(x, w, b, out_shape, stride, padding, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, out_shape, stride, padding, dilation), {})
+    return wrapper
+
 # (x, w, b, stride, padding, dilation, groups)
-def traced_457(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4175,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_458(fn_, site_, names_):
+def traced_462(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4184,7 @@ def traced_458(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_459(fn_, site_, names_):
+def traced_463(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4193,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_460(fn_, site_, names_, _d2, _d3):
+def traced_464(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4202,7 @@ def traced_460(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_461(fn_, site_, names_, _d2, _d3, _d4):
+def traced_465(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4211,7 @@ def traced_461(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_462(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4220,7 @@ def traced_462(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_463(fn_, site_, names_, _d1, _d2, _d3):
+def traced_467(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,388 +4310,392 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_77,
     'input, weight, bias=': traced_78,
     'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_79,
-    'it': traced_80,
-    'it, *scalars': traced_81,
-    'it, A, B, left, check_errors': traced_82,
-    'it, A, B, left, check_errors, result, LU, pivots, info': traced_83,
-    'it, A, UPLO, compute_v': traced_84,
-    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_85,
-    'it, A, check_errors': traced_86,
-    'it, A, check_errors, inverse, info': traced_87,
-    'it, A, full_matrices, compute_uv, driver': traced_88,
-    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_89,
-    'it, A, mode': traced_90,
-    'it, A, mode, Q, R': traced_91,
-    'it, alpha_scalar': traced_92,
-    'it, batch1, batch2, result': traced_93,
-    'it, beta': traced_94,
-    'it, correction, take_sqrt': traced_95,
-    'it, decimals': traced_96,
-    'it, exp_scalar': traced_97,
-    'it, fill': traced_98,
-    'it, from_, to, gen': traced_99,
-    'it, gen': traced_100,
-    'it, grad, output, dim, input_dtype': traced_101,
-    'it, grad, output, dim, input_dtype, grad_input': traced_102,
-    'it, grad, output, dim, input_dtype, out': traced_103,
-    'it, grad, self, threshold': traced_104,
-    'it, grad, self, threshold, grad_input': traced_105,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_106,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_107,
-    'it, grad_output, output': traced_108,
-    'it, grad_output, output, grad_input': traced_109,
-    'it, grad_output, self': traced_110,
-    'it, grad_output, self, approximate, grad_input': traced_111,
-    'it, grad_output, self, approximate=': traced_112,
-    'it, grad_output, self, beta, threshold': traced_113,
-    'it, grad_output, self, beta, threshold, grad_input': traced_114,
-    'it, grad_output, self, grad_input': traced_115,
-    'it, grad_output, self, negative_slope, self_is_result': traced_116,
-    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_117,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_118,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_119,
-    'it, index_size, index_stride': traced_120,
-    'it, index_size, index_stride, accumulate': traced_121,
-    'it, input, dim, half_to_float': traced_122,
-    'it, input, dim, half_to_float, output': traced_123,
-    'it, input, target, reduction': traced_124,
-    'it, input, target, reduction, beta': traced_125,
-    'it, input, target, reduction, beta, result': traced_126,
-    'it, input, target, reduction, result': traced_127,
-    'it, lambd, gen': traced_128,
-    'it, loop': traced_129,
-    'it, max_': traced_130,
-    'it, min_': traced_131,
-    'it, min_, max_': traced_132,
-    'it, nan, posinf, neginf': traced_133,
-    'it, non_blocking': traced_134,
-    'it, norm, beta': traced_135,
-    'it, ord_': traced_136,
-    'it, reduce': traced_137,
-    'it, reduce, ident': traced_138,
-    'it, self': traced_139,
-    'it, self, alpha, scale, input_scale': traced_140,
-    'it, self, alpha, scale, input_scale, out': traced_141,
-    'it, self, approximate, out': traced_142,
-    'it, self, approximate=': traced_143,
-    'it, self, beta, threshold': traced_144,
-    'it, self, beta, threshold, out': traced_145,
-    'it, self, decimals': traced_146,
-    'it, self, decimals, out': traced_147,
-    'it, self, dim, dtype': traced_148,
-    'it, self, dim, dtype, result': traced_149,
-    'it, self, dim, keepdim': traced_150,
-    'it, self, dim, keepdim, dtype': traced_151,
-    'it, self, dim, keepdim, dtype, result': traced_152,
-    'it, self, dim, keepdim, min, max': traced_153,
-    'it, self, dim, keepdim, result': traced_154,
-    'it, self, dim, keepdim, values, indices': traced_155,
-    'it, self, dim, out': traced_156,
-    'it, self, dim=': traced_157,
-    'it, self, end, weight': traced_158,
-    'it, self, end, weight, out': traced_159,
-    'it, self, exponent': traced_160,
-    'it, self, exponent, out': traced_161,
-    'it, self, indices': traced_162,
-    'it, self, indices, result': traced_163,
-    'it, self, mat, vec, beta, alpha': traced_164,
-    'it, self, mat, vec, beta, alpha, result': traced_165,
-    'it, self, mat1, mat2, beta, alpha': traced_166,
-    'it, self, mat1, mat2, beta, alpha, result': traced_167,
-    'it, self, mat2': traced_168,
-    'it, self, mat2, result': traced_169,
-    'it, self, max': traced_170,
-    'it, self, max, out': traced_171,
-    'it, self, min': traced_172,
-    'it, self, min, max': traced_173,
-    'it, self, min, max, out': traced_174,
-    'it, self, min, out': traced_175,
-    'it, self, negative_slope': traced_176,
-    'it, self, negative_slope, out': traced_177,
-    'it, self, other': traced_178,
-    'it, self, other, alpha': traced_179,
-    'it, self, other, alpha, out': traced_180,
-    'it, self, other, out': traced_181,
-    'it, self, other, rounding_mode': traced_182,
-    'it, self, other, rounding_mode, out': traced_183,
-    'it, self, out': traced_184,
-    'it, self, result': traced_185,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_186,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_187,
-    'it, self, target, weight, reduction, ignore_index': traced_188,
-    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_189,
-    'it, self, tensor1, tensor2, value': traced_190,
-    'it, self, tensor1, tensor2, value, result': traced_191,
-    'it, start, end, steps': traced_192,
-    'it, start, size, step': traced_193,
-    'it, threshold, value': traced_194,
-    'it, value': traced_195,
-    'it, value_scalar': traced_196,
-    'it, weight': traced_197,
-    'ks, *args': traced_198,
-    'ks, self': traced_199,
-    'mat, result': traced_200,
-    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_201,
-    'mean, std=, size=, generator=, out=': traced_202,
-    'meta, tensors, dim': traced_203,
-    'meta, tensors, dim, result': traced_204,
-    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_205,
-    'n, generator=, out=': traced_206,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_207,
-    'n, m=, out=': traced_208,
-    'n, out=': traced_209,
-    'nbytes': traced_210,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_211,
-    'obj, warn_if_not_writeable=': traced_212,
-    'oldshape, oldstride, newshape': traced_213,
-    'out, self, dims': traced_214,
-    'output, buffer, input': traced_215,
-    'output, input, weight, bias, mean, invstd': traced_216,
-    'output, shape': traced_217,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_218,
-    'ptr, device': traced_219,
-    'real, imag': traced_220,
-    'real, imag, out': traced_221,
-    'repeats, output_size=': traced_222,
-    'result, a, b, dim': traced_223,
-    'result, input': traced_224,
-    'result, repeats': traced_225,
-    'result, rows, cols': traced_226,
-    'result, self, dim': traced_227,
-    'result, self, dim, index': traced_228,
-    'result, self, index': traced_229,
-    'result, self, k, upper': traced_230,
-    'result, self, mask': traced_231,
-    'result, self, n_sample, gen': traced_232,
-    'result, size': traced_233,
-    'result, tensors, dim': traced_234,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_235,
-    'rows': traced_236,
-    's, dtype=': traced_237,
-    's, dtype=, layout=, device=, pin_memory=': traced_238,
-    'self': traced_239,
-    'self, *args, **kwargs': traced_240,
-    'self, UPLO=': traced_241,
-    'self, args, kwargs': traced_242,
-    'self, axis0, axis1': traced_243,
-    'self, bins=, min=, max=': traced_244,
-    'self, bins=, min=, max=, out=': traced_245,
-    'self, bins=, range=, weight=, density=': traced_246,
-    'self, block': traced_247,
-    'self, block, context': traced_248,
-    'self, chunks, dim=': traced_249,
-    'self, config': traced_250,
-    'self, context': traced_251,
-    'self, correction=, fweights=, aweights=': traced_252,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_253,
-    'self, device, orig_size, stream': traced_254,
-    'self, diagonal=': traced_255,
-    'self, dim': traced_256,
-    'self, dim, correction, keepdim, out': traced_257,
-    'self, dim, dtype, out': traced_258,
-    'self, dim, dtype=': traced_259,
-    'self, dim, index': traced_260,
-    'self, dim, index, real_dim=': traced_261,
-    'self, dim, index, source': traced_262,
-    'self, dim, index, source, alpha': traced_263,
-    'self, dim, index, source, alpha=': traced_264,
-    'self, dim, index, source, reduce, include_self': traced_265,
-    'self, dim, index, source, reduce, include_self=': traced_266,
-    'self, dim, index, sparse_grad=': traced_267,
-    'self, dim, index, src': traced_268,
-    'self, dim, index, src, reduce': traced_269,
-    'self, dim, index, src=, value=, reduce=': traced_270,
-    'self, dim, index, value': traced_271,
-    'self, dim, keepdim, min_result, max_result': traced_272,
-    'self, dim, keepdim=': traced_273,
-    'self, dim, return_inverse=, return_counts=': traced_274,
-    'self, dim, sizes': traced_275,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_276,
-    'self, dim, start, length': traced_277,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_278,
-    'self, dim, unbiased=, keepdim=': traced_279,
-    'self, dim0, dim1': traced_280,
-    'self, dim=': traced_281,
-    'self, dim=, correction=, keepdim=': traced_282,
-    'self, dim=, descending=': traced_283,
-    'self, dim=, start=, end=, step=': traced_284,
-    'self, dims': traced_285,
-    'self, dst, src, pool': traced_286,
-    'self, dtype': traced_287,
-    'self, dtype=': traced_288,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_289,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_290,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_291,
-    'self, exponent': traced_292,
-    'self, exponent, out': traced_293,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_294,
-    'self, fill_value, wrap=': traced_295,
-    'self, from_=, to=, generator=': traced_296,
-    'self, generator=': traced_297,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_298,
-    'self, generator=, out=': traced_299,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_300,
-    'self, hist, bin_edges': traced_301,
-    'self, index': traced_302,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_303,
-    'self, index, py_value': traced_304,
-    'self, indices': traced_305,
-    'self, indices, dim=': traced_306,
-    'self, indices, max_norm, norm_type': traced_307,
-    'self, indices, values, accumulate=': traced_308,
-    'self, indices, values, accumulate=, unsafe=': traced_309,
-    'self, it, from_, to, gen': traced_310,
-    'self, k, dim=, largest=, sorted=': traced_311,
-    'self, k=, dims=': traced_312,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_313,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_314,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_315,
-    'self, kwargs': traced_316,
-    'self, lambd=, generator=': traced_317,
-    'self, mantissa, exponent': traced_318,
-    'self, mask': traced_319,
-    'self, mask, source': traced_320,
-    'self, mask, value': traced_321,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_322,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_323,
-    'self, mean, std, gen': traced_324,
-    'self, mean=, std=, generator=': traced_325,
-    'self, memory_format=': traced_326,
-    'self, min=, max=': traced_327,
-    'self, min_val, max_val, out': traced_328,
-    'self, min_val=, max_val=': traced_329,
-    'self, nan, posinf, neginf, out': traced_330,
-    'self, nan=, posinf=, neginf=': traced_331,
-    'self, nbytes': traced_332,
-    'self, nelements': traced_333,
-    'self, new_size': traced_334,
-    'self, num_classes=': traced_335,
-    'self, num_samples, replacement=, generator=': traced_336,
-    'self, num_samples, replacement=, generator=, out=': traced_337,
-    'self, offset=': traced_338,
-    'self, offset=, dim1=, dim2=': traced_339,
-    'self, op, ks, args': traced_340,
-    'self, ord=, dim=, keepdim=, dtype=': traced_341,
-    'self, orig': traced_342,
-    'self, other': traced_343,
-    'self, other, alpha, out': traced_344,
-    'self, other, alpha=': traced_345,
-    'self, other, dim=': traced_346,
-    'self, other, dims_self, dims_other': traced_347,
-    'self, other, out': traced_348,
-    'self, other, rounding_mode=': traced_349,
-    'self, other, rounding_mode=, out=': traced_350,
-    'self, other, rtol=, atol=, equal_nan=': traced_351,
-    'self, out': traced_352,
-    'self, out, a, b': traced_353,
-    'self, out=': traced_354,
-    'self, output_size': traced_355,
-    'self, p': traced_356,
-    'self, p, context': traced_357,
-    'self, p, gen': traced_358,
-    'self, p, generator=': traced_359,
-    'self, p, isRetry, ctx': traced_360,
-    'self, p, train': traced_361,
-    'self, p=, generator=': traced_362,
-    'self, p_, gen': traced_363,
-    'self, pad': traced_364,
-    'self, pad, mode, value=': traced_365,
-    'self, pad, mode=, value=': traced_366,
-    'self, pad, value=': traced_367,
-    'self, padding': traced_368,
-    'self, params, orig_size, context, split_remainder': traced_369,
-    'self, ptr': traced_370,
-    'self, repeats': traced_371,
-    'self, repeats, dim=, output_size=': traced_372,
-    'self, return_inverse=, return_counts=, dim=': traced_373,
-    'self, sections': traced_374,
-    'self, sections, dim=': traced_375,
-    'self, seq': traced_376,
-    'self, shape': traced_377,
-    'self, shifts, dims=': traced_378,
-    'self, size': traced_379,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_380,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_381,
-    'self, size, implicit=': traced_382,
-    'self, size, memory_format=': traced_383,
-    'self, size, stride': traced_384,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_385,
-    'self, size, stride, storage_offset': traced_386,
-    'self, size, stride, storage_offset=': traced_387,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_388,
-    'self, sizes, strides': traced_389,
-    'self, some=, compute_uv=': traced_390,
-    'self, sorted=, return_inverse=, return_counts=': traced_391,
-    'self, source': traced_392,
-    'self, source, destination': traced_393,
-    'self, source, storage_offset, size, stride=': traced_394,
-    'self, split_size, dim=': traced_395,
-    'self, split_sizes, dim=': traced_396,
-    'self, src, non_blocking=': traced_397,
-    'self, stable, dim=, descending=': traced_398,
-    'self, start_dim=, end_dim=': traced_399,
-    'self, storage, key_set, data_type, impl_type=': traced_400,
-    'self, target, reduction=': traced_401,
-    'self, target, reduction=, log_target=': traced_402,
-    'self, target, weight=, pos_weight=, reduction=': traced_403,
-    'self, target, weight=, reduction=': traced_404,
-    'self, target, weight=, reduction=, ignore_index=': traced_405,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_406,
-    'self, tensor': traced_407,
-    'self, tensor, out': traced_408,
-    'self, unbiased=': traced_409,
-    'self, value': traced_410,
-    'self, values, indices, dim, descending': traced_411,
-    'self, vec': traced_412,
-    'self, vec, out': traced_413,
-    'self, vec2': traced_414,
-    'self, weight, hist, bin_edges': traced_415,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_416,
-    'shape, numel': traced_417,
-    'size, allocator, ks, scalar_type': traced_418,
-    'size, device': traced_419,
-    'size, dtype=, device=, pin_memory=': traced_420,
-    'size, dtype=, layout=, device=, pin_memory=': traced_421,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_422,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_423,
-    'size, fill_value, out': traced_424,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_425,
-    'size, generator=, out=': traced_426,
-    'size, out': traced_427,
-    'size, stride, allocator, ks, scalar_type': traced_428,
-    'size, stride, dtype=, device=, pin_memory=': traced_429,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_430,
-    'start, end, step=, out=': traced_431,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_432,
-    'start, end, steps, out=': traced_433,
-    'storage': traced_434,
-    'storage, size_bytes': traced_435,
-    't': traced_436,
-    't, alloc, priority=': traced_437,
-    'tensor, data, sizes': traced_438,
-    'tensor, force=': traced_439,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_440,
-    'tensor_sizes, tensor_strides, sizes': traced_441,
-    'tensors': traced_442,
-    'tensors, dim=': traced_443,
-    'tensors, dim=, out=': traced_444,
-    'tensors, indexing=': traced_445,
-    'type1, type2': traced_446,
-    'value, self': traced_447,
-    'values, indices, self, dim, is_max': traced_448,
-    'values, indices, self, dim, keepdim': traced_449,
-    'values, indices, self, k, dim, largest, sorted': traced_450,
-    'var': traced_451,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_452,
-    'x, index': traced_453,
-    'x, k, s, p, d, oh, ow': traced_454,
-    'x, kw, sj, pj, dj, ow': traced_455,
-    'x, oh, ow': traced_456,
-    'x, w, b, stride, padding, dilation, groups': traced_457,
-    'x, windows, oh, ow': traced_458,
-    'x, y': traced_459,
-    'x1, x2, dim=, eps=': traced_460,
-    'x1, x2, p=, eps=, keepdim=': traced_461,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_462,
-    'y, x=, dx=, dim=': traced_463,
+    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_80,
+    'it': traced_81,
+    'it, *scalars': traced_82,
+    'it, A, B, left, check_errors': traced_83,
+    'it, A, B, left, check_errors, result, LU, pivots, info': traced_84,
+    'it, A, UPLO, compute_v': traced_85,
+    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_86,
+    'it, A, check_errors': traced_87,
+    'it, A, check_errors, inverse, info': traced_88,
+    'it, A, full_matrices, compute_uv, driver': traced_89,
+    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_90,
+    'it, A, mode': traced_91,
+    'it, A, mode, Q, R': traced_92,
+    'it, alpha_scalar': traced_93,
+    'it, batch1, batch2, result': traced_94,
+    'it, beta': traced_95,
+    'it, correction, take_sqrt': traced_96,
+    'it, decimals': traced_97,
+    'it, exp_scalar': traced_98,
+    'it, fill': traced_99,
+    'it, from_, to, gen': traced_100,
+    'it, gen': traced_101,
+    'it, grad, output, dim, input_dtype': traced_102,
+    'it, grad, output, dim, input_dtype, grad_input': traced_103,
+    'it, grad, output, dim, input_dtype, out': traced_104,
+    'it, grad, self, threshold': traced_105,
+    'it, grad, self, threshold, grad_input': traced_106,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_107,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_108,
+    'it, grad_output, output': traced_109,
+    'it, grad_output, output, grad_input': traced_110,
+    'it, grad_output, self': traced_111,
+    'it, grad_output, self, approximate, grad_input': traced_112,
+    'it, grad_output, self, approximate=': traced_113,
+    'it, grad_output, self, beta, threshold': traced_114,
+    'it, grad_output, self, beta, threshold, grad_input': traced_115,
+    'it, grad_output, self, grad_input': traced_116,
+    'it, grad_output, self, negative_slope, self_is_result': traced_117,
+    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_118,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_119,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_120,
+    'it, index_size, index_stride': traced_121,
+    'it, index_size, index_stride, accumulate': traced_122,
+    'it, input, dim, half_to_float': traced_123,
+    'it, input, dim, half_to_float, output': traced_124,
+    'it, input, target, reduction': traced_125,
+    'it, input, target, reduction, beta': traced_126,
+    'it, input, target, reduction, beta, result': traced_127,
+    'it, input, target, reduction, result': traced_128,
+    'it, lambd, gen': traced_129,
+    'it, loop': traced_130,
+    'it, max_': traced_131,
+    'it, min_': traced_132,
+    'it, min_, max_': traced_133,
+    'it, nan, posinf, neginf': traced_134,
+    'it, non_blocking': traced_135,
+    'it, norm, beta': traced_136,
+    'it, ord_': traced_137,
+    'it, reduce': traced_138,
+    'it, reduce, ident': traced_139,
+    'it, self': traced_140,
+    'it, self, alpha, scale, input_scale': traced_141,
+    'it, self, alpha, scale, input_scale, out': traced_142,
+    'it, self, approximate, out': traced_143,
+    'it, self, approximate=': traced_144,
+    'it, self, beta, threshold': traced_145,
+    'it, self, beta, threshold, out': traced_146,
+    'it, self, decimals': traced_147,
+    'it, self, decimals, out': traced_148,
+    'it, self, dim, dtype': traced_149,
+    'it, self, dim, dtype, result': traced_150,
+    'it, self, dim, keepdim': traced_151,
+    'it, self, dim, keepdim, dtype': traced_152,
+    'it, self, dim, keepdim, dtype, result': traced_153,
+    'it, self, dim, keepdim, min, max': traced_154,
+    'it, self, dim, keepdim, result': traced_155,
+    'it, self, dim, keepdim, values, indices': traced_156,
+    'it, self, dim, out': traced_157,
+    'it, self, dim=': traced_158,
+    'it, self, end, weight': traced_159,
+    'it, self, end, weight, out': traced_160,
+    'it, self, exponent': traced_161,
+    'it, self, exponent, out': traced_162,
+    'it, self, indices': traced_163,
+    'it, self, indices, result': traced_164,
+    'it, self, mat, vec, beta, alpha': traced_165,
+    'it, self, mat, vec, beta, alpha, result': traced_166,
+    'it, self, mat1, mat2, beta, alpha': traced_167,
+    'it, self, mat1, mat2, beta, alpha, result': traced_168,
+    'it, self, mat2': traced_169,
+    'it, self, mat2, result': traced_170,
+    'it, self, max': traced_171,
+    'it, self, max, out': traced_172,
+    'it, self, min': traced_173,
+    'it, self, min, max': traced_174,
+    'it, self, min, max, out': traced_175,
+    'it, self, min, out': traced_176,
+    'it, self, negative_slope': traced_177,
+    'it, self, negative_slope, out': traced_178,
+    'it, self, other': traced_179,
+    'it, self, other, alpha': traced_180,
+    'it, self, other, alpha, out': traced_181,
+    'it, self, other, out': traced_182,
+    'it, self, other, rounding_mode': traced_183,
+    'it, self, other, rounding_mode, out': traced_184,
+    'it, self, out': traced_185,
+    'it, self, result': traced_186,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_187,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_188,
+    'it, self, target, weight, reduction, ignore_index': traced_189,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_190,
+    'it, self, tensor1, tensor2, value': traced_191,
+    'it, self, tensor1, tensor2, value, result': traced_192,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_193,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_194,
+    'it, start, end, steps': traced_195,
+    'it, start, size, step': traced_196,
+    'it, threshold, value': traced_197,
+    'it, value': traced_198,
+    'it, value_scalar': traced_199,
+    'it, weight': traced_200,
+    'ks, *args': traced_201,
+    'ks, self': traced_202,
+    'mat, result': traced_203,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_204,
+    'mean, std=, size=, generator=, out=': traced_205,
+    'meta, tensors, dim': traced_206,
+    'meta, tensors, dim, result': traced_207,
+    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_208,
+    'n, generator=, out=': traced_209,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_210,
+    'n, m=, out=': traced_211,
+    'n, out=': traced_212,
+    'nbytes': traced_213,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_214,
+    'obj, warn_if_not_writeable=': traced_215,
+    'oldshape, oldstride, newshape': traced_216,
+    'out, self, dims': traced_217,
+    'output, buffer, input': traced_218,
+    'output, input, weight, bias, mean, invstd': traced_219,
+    'output, shape': traced_220,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_221,
+    'ptr, device': traced_222,
+    'real, imag': traced_223,
+    'real, imag, out': traced_224,
+    'repeats, output_size=': traced_225,
+    'result, a, b, dim': traced_226,
+    'result, input': traced_227,
+    'result, repeats': traced_228,
+    'result, rows, cols': traced_229,
+    'result, self, dim': traced_230,
+    'result, self, dim, index': traced_231,
+    'result, self, index': traced_232,
+    'result, self, k, upper': traced_233,
+    'result, self, mask': traced_234,
+    'result, self, n_sample, gen': traced_235,
+    'result, size': traced_236,
+    'result, tensors, dim': traced_237,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_238,
+    'rows': traced_239,
+    's, dtype=': traced_240,
+    's, dtype=, layout=, device=, pin_memory=': traced_241,
+    'self': traced_242,
+    'self, *args, **kwargs': traced_243,
+    'self, UPLO=': traced_244,
+    'self, args, kwargs': traced_245,
+    'self, axis0, axis1': traced_246,
+    'self, bins=, min=, max=': traced_247,
+    'self, bins=, min=, max=, out=': traced_248,
+    'self, bins=, range=, weight=, density=': traced_249,
+    'self, block': traced_250,
+    'self, block, context': traced_251,
+    'self, chunks, dim=': traced_252,
+    'self, config': traced_253,
+    'self, context': traced_254,
+    'self, correction=, fweights=, aweights=': traced_255,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_256,
+    'self, device, orig_size, stream': traced_257,
+    'self, diagonal=': traced_258,
+    'self, dim': traced_259,
+    'self, dim, correction, keepdim, out': traced_260,
+    'self, dim, dtype, out': traced_261,
+    'self, dim, dtype=': traced_262,
+    'self, dim, index': traced_263,
+    'self, dim, index, real_dim=': traced_264,
+    'self, dim, index, source': traced_265,
+    'self, dim, index, source, alpha': traced_266,
+    'self, dim, index, source, alpha=': traced_267,
+    'self, dim, index, source, reduce, include_self': traced_268,
+    'self, dim, index, source, reduce, include_self=': traced_269,
+    'self, dim, index, sparse_grad=': traced_270,
+    'self, dim, index, src': traced_271,
+    'self, dim, index, src, reduce': traced_272,
+    'self, dim, index, src=, value=, reduce=': traced_273,
+    'self, dim, index, value': traced_274,
+    'self, dim, keepdim, min_result, max_result': traced_275,
+    'self, dim, keepdim=': traced_276,
+    'self, dim, return_inverse=, return_counts=': traced_277,
+    'self, dim, sizes': traced_278,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_279,
+    'self, dim, start, length': traced_280,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_281,
+    'self, dim, unbiased=, keepdim=': traced_282,
+    'self, dim0, dim1': traced_283,
+    'self, dim=': traced_284,
+    'self, dim=, correction=, keepdim=': traced_285,
+    'self, dim=, descending=': traced_286,
+    'self, dim=, start=, end=, step=': traced_287,
+    'self, dims': traced_288,
+    'self, dst, src, pool': traced_289,
+    'self, dtype': traced_290,
+    'self, dtype=': traced_291,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_292,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_293,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_294,
+    'self, exponent': traced_295,
+    'self, exponent, out': traced_296,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_297,
+    'self, fill_value, wrap=': traced_298,
+    'self, from_=, to=, generator=': traced_299,
+    'self, generator=': traced_300,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_301,
+    'self, generator=, out=': traced_302,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_303,
+    'self, hist, bin_edges': traced_304,
+    'self, index': traced_305,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_306,
+    'self, index, py_value': traced_307,
+    'self, indices': traced_308,
+    'self, indices, dim=': traced_309,
+    'self, indices, max_norm, norm_type': traced_310,
+    'self, indices, values, accumulate=': traced_311,
+    'self, indices, values, accumulate=, unsafe=': traced_312,
+    'self, it, from_, to, gen': traced_313,
+    'self, k, dim=, largest=, sorted=': traced_314,
+    'self, k=, dims=': traced_315,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_316,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_317,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_318,
+    'self, kwargs': traced_319,
+    'self, lambd=, generator=': traced_320,
+    'self, mantissa, exponent': traced_321,
+    'self, mask': traced_322,
+    'self, mask, source': traced_323,
+    'self, mask, value': traced_324,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_325,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_326,
+    'self, mean, std, gen': traced_327,
+    'self, mean=, std=, generator=': traced_328,
+    'self, memory_format=': traced_329,
+    'self, min=, max=': traced_330,
+    'self, min_val, max_val, out': traced_331,
+    'self, min_val=, max_val=': traced_332,
+    'self, nan, posinf, neginf, out': traced_333,
+    'self, nan=, posinf=, neginf=': traced_334,
+    'self, nbytes': traced_335,
+    'self, nelements': traced_336,
+    'self, new_size': traced_337,
+    'self, num_classes=': traced_338,
+    'self, num_samples, replacement=, generator=': traced_339,
+    'self, num_samples, replacement=, generator=, out=': traced_340,
+    'self, offset=': traced_341,
+    'self, offset=, dim1=, dim2=': traced_342,
+    'self, op, ks, args': traced_343,
+    'self, ord=, dim=, keepdim=, dtype=': traced_344,
+    'self, orig': traced_345,
+    'self, other': traced_346,
+    'self, other, alpha, out': traced_347,
+    'self, other, alpha=': traced_348,
+    'self, other, dim=': traced_349,
+    'self, other, dims_self, dims_other': traced_350,
+    'self, other, out': traced_351,
+    'self, other, rounding_mode=': traced_352,
+    'self, other, rounding_mode=, out=': traced_353,
+    'self, other, rtol=, atol=, equal_nan=': traced_354,
+    'self, out': traced_355,
+    'self, out, a, b': traced_356,
+    'self, out=': traced_357,
+    'self, output_size': traced_358,
+    'self, p': traced_359,
+    'self, p, context': traced_360,
+    'self, p, gen': traced_361,
+    'self, p, generator=': traced_362,
+    'self, p, isRetry, ctx': traced_363,
+    'self, p, train': traced_364,
+    'self, p=, generator=': traced_365,
+    'self, p_, gen': traced_366,
+    'self, pad': traced_367,
+    'self, pad, mode, value=': traced_368,
+    'self, pad, mode=, value=': traced_369,
+    'self, pad, value=': traced_370,
+    'self, padding': traced_371,
+    'self, params, orig_size, context, split_remainder': traced_372,
+    'self, ptr': traced_373,
+    'self, repeats': traced_374,
+    'self, repeats, dim=, output_size=': traced_375,
+    'self, return_inverse=, return_counts=, dim=': traced_376,
+    'self, sections': traced_377,
+    'self, sections, dim=': traced_378,
+    'self, seq': traced_379,
+    'self, shape': traced_380,
+    'self, shifts, dims=': traced_381,
+    'self, size': traced_382,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_383,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_384,
+    'self, size, implicit=': traced_385,
+    'self, size, memory_format=': traced_386,
+    'self, size, stride': traced_387,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_388,
+    'self, size, stride, storage_offset': traced_389,
+    'self, size, stride, storage_offset=': traced_390,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_391,
+    'self, sizes, strides': traced_392,
+    'self, some=, compute_uv=': traced_393,
+    'self, sorted=, return_inverse=, return_counts=': traced_394,
+    'self, source': traced_395,
+    'self, source, destination': traced_396,
+    'self, source, storage_offset, size, stride=': traced_397,
+    'self, split_size, dim=': traced_398,
+    'self, split_sizes, dim=': traced_399,
+    'self, src, non_blocking=': traced_400,
+    'self, stable, dim=, descending=': traced_401,
+    'self, start_dim=, end_dim=': traced_402,
+    'self, storage, key_set, data_type, impl_type=': traced_403,
+    'self, target, reduction=': traced_404,
+    'self, target, reduction=, log_target=': traced_405,
+    'self, target, weight=, pos_weight=, reduction=': traced_406,
+    'self, target, weight=, reduction=': traced_407,
+    'self, target, weight=, reduction=, ignore_index=': traced_408,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_409,
+    'self, tensor': traced_410,
+    'self, tensor, out': traced_411,
+    'self, unbiased=': traced_412,
+    'self, value': traced_413,
+    'self, values, indices, dim, descending': traced_414,
+    'self, vec': traced_415,
+    'self, vec, out': traced_416,
+    'self, vec2': traced_417,
+    'self, weight, hist, bin_edges': traced_418,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_419,
+    'shape, numel': traced_420,
+    'size, allocator, ks, scalar_type': traced_421,
+    'size, device': traced_422,
+    'size, dtype=, device=, pin_memory=': traced_423,
+    'size, dtype=, layout=, device=, pin_memory=': traced_424,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_425,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_426,
+    'size, fill_value, out': traced_427,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_428,
+    'size, generator=, out=': traced_429,
+    'size, out': traced_430,
+    'size, stride, allocator, ks, scalar_type': traced_431,
+    'size, stride, dtype=, device=, pin_memory=': traced_432,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_433,
+    'start, end, step=, out=': traced_434,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_435,
+    'start, end, steps, out=': traced_436,
+    'storage': traced_437,
+    'storage, size_bytes': traced_438,
+    't': traced_439,
+    't, alloc, priority=': traced_440,
+    'tensor, data, sizes': traced_441,
+    'tensor, force=': traced_442,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_443,
+    'tensor_sizes, tensor_strides, sizes': traced_444,
+    'tensors': traced_445,
+    'tensors, dim=': traced_446,
+    'tensors, dim=, out=': traced_447,
+    'tensors, indexing=': traced_448,
+    'type1, type2': traced_449,
+    'value, self': traced_450,
+    'values, indices, self, dim, is_max': traced_451,
+    'values, indices, self, dim, keepdim': traced_452,
+    'values, indices, self, k, dim, largest, sorted': traced_453,
+    'var': traced_454,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_455,
+    'x, index': traced_456,
+    'x, k, s, p, d, oh, ow': traced_457,
+    'x, kw, sj, pj, dj, ow': traced_458,
+    'x, oh, ow': traced_459,
+    'x, w, b, out_shape, stride, padding, dilation': traced_460,
+    'x, w, b, stride, padding, dilation, groups': traced_461,
+    'x, windows, oh, ow': traced_462,
+    'x, y': traced_463,
+    'x1, x2, dim=, eps=': traced_464,
+    'x1, x2, p=, eps=, keepdim=': traced_465,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_466,
+    'y, x=, dx=, dim=': traced_467,
 }
