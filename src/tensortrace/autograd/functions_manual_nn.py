@@ -109,10 +109,11 @@ def elu_double_backward(
     ).mul(negative)
 
 
-def conv_bias_sizes(weight: Tensor) -> list[int]:
+def conv_bias_sizes(weight: Tensor, transposed: bool = False, groups: int = 1) -> list[int]:
     """bias->sym_sizes() of convolution's formula: a defined bias has one entry per output
-    channel (weight's first dim), which is all convolution_backward reads of it."""
-    return [weight.size(0)]
+    channel (weight's first dim, or weight.size(1) * groups for a transposed convolution's
+    (in, out / groups, ...) weight), which is all convolution_backward reads of it."""
+    return [weight.size(1) * groups] if transposed else [weight.size(0)]
 
 
 def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:

@@ -228,6 +228,11 @@ def conv1d(
     return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
 
+# torch.nn.functional binds these two to the torch functions themselves (_add_docstr)
+conv_transpose1d = torch.conv_transpose1d
+conv_transpose2d = torch.conv_transpose2d
+
+
 def max_pool1d_with_indices(
     input: Tensor,
     kernel_size: Any,

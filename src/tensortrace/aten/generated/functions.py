@@ -5181,6 +5181,46 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_conv_transpose1d = Overloads([(ops.conv_transpose1d, Binder(ops.conv_transpose1d.schema))])
+
+
+@traced("dispatch", "at::conv_transpose1d", FUNCTIONS_H, "at::conv_transpose1d",
+        legacy="at::conv_transpose1d (Functions.h)")
+def conv_transpose1d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv_transpose1d, overloads:
+    conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv_transpose1d, args, kwargs, "at::conv_transpose1d")
+    return op.call(*full)
+
+
+_ov_conv_transpose2d = Overloads([(ops.conv_transpose2d_input, Binder(ops.conv_transpose2d_input.schema))])
+
+
+@traced("dispatch", "at::conv_transpose2d", FUNCTIONS_H, "at::conv_transpose2d",
+        legacy="at::conv_transpose2d (Functions.h)")
+def conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv_transpose2d, overloads:
+    conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv_transpose2d, args, kwargs, "at::conv_transpose2d")
+    return op.call(*full)
+
+
+_ov_slow_conv_transpose2d = Overloads([(ops.slow_conv_transpose2d_out, Binder(ops.slow_conv_transpose2d_out.schema)), (ops.slow_conv_transpose2d, Binder(ops.slow_conv_transpose2d.schema))])
+
+
+@traced("dispatch", "at::slow_conv_transpose2d", FUNCTIONS_H, "at::slow_conv_transpose2d",
+        legacy="at::slow_conv_transpose2d (Functions.h)")
+def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv_transpose2d, overloads:
+    slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!)
+    slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv_transpose2d, args, kwargs, "at::slow_conv_transpose2d")
+    return op.call(*full)
+
+
 _ov_max_pool1d_with_indices = Overloads([(ops.max_pool1d_with_indices, Binder(ops.max_pool1d_with_indices.schema))])
 
 
@@ -7187,6 +7227,9 @@ FUNCTIONS: dict[str, Any] = {
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv_transpose1d": conv_transpose1d,
+    "conv_transpose2d": conv_transpose2d,
+    "slow_conv_transpose2d": slow_conv_transpose2d,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,

@@ -2392,6 +2392,18 @@ conv2d = _register(
 conv2d_padding = _register(
     FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+conv_transpose1d = _register(
+    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T36, '0', False), Argument('output_padding', _T36, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T36, '1', False),), (_T6,), ()),
+    {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
+conv_transpose2d_input = _register(
+    FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
+    {'func': 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose2d_symint'}}})
+slow_conv_transpose2d_out = _register(
+    FunctionSchema('slow_conv_transpose2d', 'out', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'slow_conv_transpose2d_structured_cpu', 'CUDA': 'slow_conv_transpose2d_structured_cuda'}}})
+slow_conv_transpose2d = _register(
+    FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
+    {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
@@ -3875,6 +3887,10 @@ OPERATORS: list[OperatorHandle] = [
     conv1d_padding,
     conv2d,
     conv2d_padding,
+    conv_transpose1d,
+    conv_transpose2d_input,
+    slow_conv_transpose2d_out,
+    slow_conv_transpose2d,
     max_pool1d_with_indices,
     max_pool1d,
     avg_pool1d,

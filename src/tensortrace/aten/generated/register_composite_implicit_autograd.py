@@ -166,6 +166,8 @@ ops.conv1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv1d
 ops.conv1d_padding.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv1d_padding_symint", ops.conv1d_padding))
 ops.conv2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_symint", ops.conv2d))
 ops.conv2d_padding.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_padding_symint", ops.conv2d_padding))
+ops.conv_transpose1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv_transpose1d_symint", ops.conv_transpose1d))
+ops.conv_transpose2d_input.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv_transpose2d_symint", ops.conv_transpose2d_input))
 ops.max_pool1d_with_indices.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool1d_with_indices", ops.max_pool1d_with_indices))
 ops.max_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool1d", ops.max_pool1d))
 ops.avg_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("avg_pool1d", ops.avg_pool1d))

@@ -4407,6 +4407,37 @@ def wrapper_CUDA_threshold_backward(*args: Any) -> Any:
 ops.threshold_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_backward, "wrapper_CUDA_threshold_backward"))
 
 
+# ---- structured: slow_conv_transpose2d.out (meta: slow_conv_transpose2d, impl: slow_conv_transpose2d_structured_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_slow_conv_transpose2d_out", REGISTER_CUDA,
+        legacy="CUDAType::slow_conv_transpose2d")
+def wrapper_CUDA_slow_conv_transpose2d_out(*args: Any) -> Any:
+    """slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((8, 'out'), (0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_CUDA_slow_conv_transpose2d_out')
+    op = StructuredKernel(list(args[8:9]))
+    op.kind = "out"
+    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, *args[:8], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.slow_conv_transpose2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d_out, "wrapper_CUDA_slow_conv_transpose2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_slow_conv_transpose2d", REGISTER_CUDA,
+        legacy="CUDAType::slow_conv_transpose2d")
+def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
+    """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_CUDA_slow_conv_transpose2d')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, *args[:8], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.slow_conv_transpose2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d, "wrapper_CUDA_slow_conv_transpose2d"))
+
+
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil_out", REGISTER_CUDA,

@@ -6,7 +6,8 @@ call at::convolution, which calls at::_convolution; convolution's derivative is
 convolution_backward, which returns (grad_input, grad_weight, grad_bias) for the output_mask.
 A 1-D convolution is viewed as a 2-D one (view1d_as_2d: input and weight unsqueezed at dim 2,
 stride 1 / padding 0 / dilation 1 prepended, the output squeezed back), as torch does on the CPU.
-The slow path of `ConvolutionMM2d.cpp` (convolution_mm2d.py) does the work.
+The slow path of `ConvolutionMM2d.cpp` (convolution_mm2d.py) does the work; a transposed
+convolution goes to at::slow_conv_transpose2d (naive_convolution_transpose2d.py), per group.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.native.conv_utils import _check_shape_forward, _sizes
 from tensortrace.aten.native.convolution_mm2d import _conv2d_backward_kernel, _conv2d_forward_kernel
+from tensortrace.aten.native.naive_convolution_transpose2d import conv_transpose2d_backward_kernel
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -50,101 +53,6 @@ def _expand_param_if_needed(values: Sequence[int] | int, name: str, dim: int) ->
         "]",
     )
     return vals
-
-
-def _sizes(t: Tensor) -> str:
-    return "[" + ", ".join(str(s) for s in t.sizes()) + "]"
-
-
-def _check_shape_forward(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: list[int],
-    padding: list[int],
-    dilation: list[int],
-    groups: int,
-) -> None:
-    """check_shape_forward of ConvUtils.h (non-transposed)."""
-    k = input.dim()
-    weight_dim = weight.dim()
-    TORCH_CHECK(all(p >= 0 for p in padding), "negative padding is not supported")
-    TORCH_CHECK(all(s > 0 for s in stride), "non-positive stride is not supported")
-    TORCH_CHECK(
-        all(d > 0 for d in dilation),
-        "dilation should be greater than zero, but got [",
-        ", ".join(str(d) for d in dilation),
-        "]",
-    )
-    TORCH_CHECK(
-        weight_dim == k,
-        "Expected ",
-        weight_dim,
-        "-dimensional input for ",
-        weight_dim,
-        "-dimensional weight ",
-        _sizes(weight),
-        ", but got ",
-        k,
-        "-dimensional input of size ",
-        _sizes(input),
-        " instead",
-    )
-    TORCH_CHECK(
-        weight.size(0) >= groups,
-        "Given groups=",
-        groups,
-        ", expected weight to be at least ",
-        groups,
-        " at dimension 0, but got weight of size ",
-        _sizes(weight),
-        " instead",
-    )
-    TORCH_CHECK(
-        weight.size(0) % groups == 0,
-        "Given groups=",
-        groups,
-        ", expected weight to be divisible by ",
-        groups,
-        " at dimension 0, but got weight of size [",
-        _sizes(weight),
-        "] instead",
-    )
-    TORCH_CHECK(
-        input.size(1) == weight.size(1) * groups,
-        "Given groups=",
-        groups,
-        ", weight of size ",
-        _sizes(weight),
-        ", expected input",
-        _sizes(input),
-        " to have ",
-        weight.size(1) * groups,
-        " channels, but got ",
-        input.size(1),
-        " channels instead",
-    )
-    TORCH_CHECK(
-        bias is None or (bias.dim() == 1 and bias.size(0) == weight.size(0)),
-        "Given weight of size ",
-        _sizes(weight),
-        ", expected bias to be 1-dimensional with ",
-        weight.size(0),
-        " elements, but got bias of size ",
-        _sizes(bias) if bias is not None else "[]",
-        " instead",
-    )
-    padded = [input.size(2 + i) + 2 * padding[i] for i in range(k - 2)]
-    kernel = [dilation[i] * (weight.size(2 + i) - 1) + 1 for i in range(k - 2)]
-    if any(kernel[i] > padded[i] for i in range(k - 2)):
-        TORCH_CHECK(
-            False,
-            "Calculated padded input size per channel: (",
-            " x ".join(str(p) for p in padded),
-            "). Kernel size: (",
-            " x ".join(str(x) for x in kernel),
-            "). Kernel size can't be greater than actual input size",
-        )
 
 
 def _from_numpy(arr: np.ndarray, like: Tensor) -> Tensor:
@@ -185,7 +93,10 @@ def _convolution(
     stride_ = _expand_param_if_needed(stride, "stride", dim)
     padding_ = _expand_param_if_needed(padding, "padding", dim)
     dilation_ = _expand_param_if_needed(dilation, "dilation", dim)
-    _check_shape_forward(input, weight, bias, stride_, padding_, dilation_, groups)
+    output_padding_ = _expand_param_if_needed(output_padding, "output_padding", dim)
+    _check_shape_forward(
+        input, weight, bias, stride_, padding_, dilation_, groups, transposed, output_padding_
+    )
     TORCH_CHECK(
         bias is None or bias.scalar_type() == input.scalar_type(),
         "Input type (",
@@ -197,7 +108,6 @@ def _convolution(
     TORCH_CHECK(
         k in (3, 4), "tensortrace implements 1D and 2D convolution only, got a ", k, "-D weight"
     )
-    TORCH_CHECK(not transposed, "tensortrace does not implement transposed convolution")
     TORCH_CHECK(
         input.scalar_type() == weight.scalar_type(),
         "expected scalar type ",
@@ -210,6 +120,12 @@ def _convolution(
         input = input.contiguous().unsqueeze(2)
         weight = weight.unsqueeze(2)
         stride_, padding_, dilation_ = [1, *stride_], [0, *padding_], [1, *dilation_]
+        output_padding_ = [0, *output_padding_]
+    if transposed:
+        output = _slow_conv_transpose2d(
+            input, weight, bias, stride_, padding_, output_padding_, dilation_, groups
+        )
+        return output.squeeze(2) if k == 3 else output
     out = _conv2d_forward_kernel(
         _np(input),
         _np(weight),
@@ -221,6 +137,45 @@ def _convolution(
     )
     output = _from_numpy(out, input)
     return output.squeeze(2) if k == 3 else output
+
+
+def _subtensor(t: Tensor, dim: int, groups: int, g: int) -> Tensor:
+    """subtensor of Convolution.cpp: the g-th of `groups` equal slices of dim, contiguous."""
+    n = t.size(dim) // groups
+    return t.narrow(dim, n * g, n).contiguous()
+
+
+def _slow_conv_transpose2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: list[int],
+    padding: list[int],
+    output_padding: list[int],
+    dilation: list[int],
+    groups: int,
+) -> Tensor:
+    """ConvBackend::SlowTranspose2d of _convolution: at::slow_conv_transpose2d, once per group
+    (_convolution_nogroup_backend on each subtensor, the outputs concatenated)."""
+    kernel_size = list(weight.sizes()[2:])
+    if groups == 1:
+        return at.slow_conv_transpose2d(
+            input, weight, kernel_size, bias, stride, padding, output_padding, dilation
+        )
+    outputs = [
+        at.slow_conv_transpose2d(
+            _subtensor(input, 1, groups, g),
+            _subtensor(weight, 0, groups, g),
+            kernel_size,
+            None if bias is None else _subtensor(bias, 0, groups, g),
+            stride,
+            padding,
+            output_padding,
+            dilation,
+        )
+        for g in range(groups)
+    ]
+    return at.cat(outputs, 1)
 
 
 @native_function(SOURCE, name="convolution")
@@ -266,7 +221,6 @@ def convolution_backward(
     groups: int,
     output_mask: Sequence[bool],
 ) -> tuple[Tensor, Tensor, Tensor]:
-    TORCH_CHECK(not transposed, "tensortrace does not implement transposed convolution")
     dim = weight.dim() - 2
     stride_, padding_ = _expand(stride, dim), _expand(padding, dim)
     dilation_ = _expand(dilation, dim)
@@ -277,7 +231,8 @@ def convolution_backward(
             weight.unsqueeze(2),
         )
         stride_, padding_, dilation_ = [1, *stride_], [0, *padding_], [1, *dilation_]
-    gi, gw, gb = _conv2d_backward_kernel(
+    backward_kernel = conv_transpose2d_backward_kernel if transposed else _conv2d_backward_kernel
+    gi, gw, gb = backward_kernel(
         _np(grad_output), _np(input), _np(weight), stride_, padding_, dilation_, groups, output_mask
     )
     grad_input = _from_numpy(gi, input) if gi is not None else Tensor()
@@ -367,6 +322,57 @@ def conv2d_padding_symint(
 ) -> Tensor:
     batched, is_batched = _batchify(input, 2, "conv2d")
     output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
+    return output if is_batched else output.squeeze(0)
+
+
+@native_function(SOURCE, name="conv_transpose1d_symint")
+def conv_transpose1d_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    output_padding: Sequence[int] = (0,),
+    groups: int = 1,
+    dilation: Sequence[int] = (1,),
+) -> Tensor:
+    return _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 1
+    )
+
+
+@native_function(SOURCE, name="conv_transpose2d_symint")
+def conv_transpose2d_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    output_padding: Sequence[int] = (0,),
+    groups: int = 1,
+    dilation: Sequence[int] = (1,),
+) -> Tensor:
+    return _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 2
+    )
+
+
+def _conv_transpose(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    output_padding: Sequence[int],
+    groups: int,
+    dilation: Sequence[int],
+    num_spatial_dims: int,
+) -> Tensor:
+    func_name = f"conv_transpose{num_spatial_dims}d"
+    batched, is_batched = _batchify(input, num_spatial_dims, func_name)
+    output = at.convolution(
+        batched, weight, bias, stride, padding, dilation, True, output_padding, groups
+    )
     return output if is_batched else output.squeeze(0)
 
 

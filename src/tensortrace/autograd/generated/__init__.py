@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "3c30c9abdca2c2677ecb76d80587dbc0a2a9014534797bd3c305dcc222a4882a"
+INPUTS_SHA256 = "b898bf74e5a80e85d42b01f700a7c8f9a7e7c3412094961437e8f6cde7b19488"
 
 MODULES: tuple[str, ...] = (
     "functions",

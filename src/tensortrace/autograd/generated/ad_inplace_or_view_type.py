@@ -3948,6 +3948,18 @@ ops.cumprod_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     cumprod_, "torch::ADInplaceOrView::cumprod_", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::slow_conv_transpose2d_out", INPLACE_OR_VIEW)
+def slow_conv_transpose2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.slow_conv_transpose2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::ceil_", INPLACE_OR_VIEW)
 def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!)"""

@@ -491,8 +491,8 @@ class CosBackward0(TraceableFunction):
 
 
 def ConvolutionBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
-    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
-    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
 
 
 class ConvolutionBackward0(TraceableFunction):
@@ -508,8 +508,8 @@ class ConvolutionBackward0(TraceableFunction):
 
 
 def ConvolutionBackward1_input_weight_bias(v: dict[str, Any]) -> Any:
-    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
-    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
 
 
 class ConvolutionBackward1(TraceableFunction):
@@ -520,6 +520,23 @@ class ConvolutionBackward1(TraceableFunction):
         '_convolution',
         (Formula(('input', 'weight', 'bias'), ConvolutionBackward1_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
         ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConvTranspose2DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, True, 1), stride, padding, dilation, True, output_padding, 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], True, 1), v['stride'], v['padding'], v['dilation'], True, v['output_padding'], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConvTranspose2DBackward0(TraceableFunction):
+    """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv_transpose2d',
+        (Formula(('self', 'weight', 'bias'), SlowConvTranspose2DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'output_padding', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
         {},
         {})
 

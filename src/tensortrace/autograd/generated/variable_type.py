@@ -9975,6 +9975,40 @@ ops._convolution.register(DispatchKey.Autograd, KernelFunction(
     _convolution, "torch::autograd::VariableType::_convolution", with_keyset=True))
 
 
+_record_slow_conv_transpose2d_out = GraphRecording(ops.slow_conv_transpose2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_transpose2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_transpose2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3]) or requires_grad(args[8])):
+        return _record_slow_conv_transpose2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.slow_conv_transpose2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_transpose2d_out.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_transpose2d_out, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+
+
+_record_slow_conv_transpose2d = GraphRecording(ops.slow_conv_transpose2d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvTranspose2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_transpose2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_transpose2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor: records SlowConvTranspose2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv_transpose2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv_transpose2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+
+
 _record_max_pool2d_with_indices = GraphRecording(ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackward0)
 
 

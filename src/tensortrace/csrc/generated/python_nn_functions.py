@@ -1491,6 +1491,74 @@ def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- slow_conv_transpose2d ---------------------------------------------------------------------
+parser_slow_conv_transpose2d = PythonArgParser.lazy([
+    'slow_conv_transpose2d(Tensor input, Tensor weight, SymIntArrayRef[2] kernel_size, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymIntArrayRef[2] dilation=1, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_slow_conv_transpose2d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv_transpose2d", legacy="dispatch_slow_conv_transpose2d")
+def dispatch_slow_conv_transpose2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv_transpose2d(Tensor input, Tensor weight, SymIntArrayRef[2] kernel_size, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymIntArrayRef[2] dilation=1, *, Tensor out=None): slow_conv_transpose2d, out= slow_conv_transpose2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.slow_conv_transpose2d_out, 'slow_conv_transpose2d', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.slow_conv_transpose2d(**call_kwargs)
+
+structseqs_slow_conv_transpose2d = [(return_types.for_schema('slow_conv_transpose2d', ops.slow_conv_transpose2d.schema), return_types.for_schema('slow_conv_transpose2d_out', ops.slow_conv_transpose2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv_transpose2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv_transpose2d")
+def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv_transpose2d: THPVariable_slow_conv_transpose2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv_transpose2d",
+                                 {"python_name": "torch.slow_conv_transpose2d"})
+    self = None
+    r = parser_slow_conv_transpose2d.parse(args, kwargs)
+    a = r.args
+    # slow_conv_transpose2d(Tensor input, Tensor weight, SymIntArrayRef[2] kernel_size, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymIntArrayRef[2] dilation=1, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    output_padding = a[6]
+    output_padding = r.intlist(6)  # None: the default
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    out = a[8]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_slow_conv_transpose2d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'dilation': dilation, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_pool2d_with_indices -------------------------------------------------------------------
 parser_max_pool2d_with_indices = PythonArgParser.lazy([
     'max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -1832,6 +1900,7 @@ FUNCTIONS: dict[str, Any] = {
     "reflection_pad2d": reflection_pad2d,
     "replication_pad1d": replication_pad1d,
     "replication_pad2d": replication_pad2d,
+    "slow_conv_transpose2d": slow_conv_transpose2d,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,

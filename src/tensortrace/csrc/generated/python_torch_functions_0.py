@@ -14818,6 +14818,136 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- conv_transpose1d --------------------------------------------------------------------------
+parser_conv_transpose1d = PythonArgParser.lazy([
+    'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1)',
+])
+
+
+@traced("python", "dispatch_conv_transpose1d", TORCH_FUNCTIONS_CPP, "dispatch_conv_transpose1d", legacy="dispatch_conv_transpose1d")
+def dispatch_conv_transpose1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1): conv_transpose1d"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.conv_transpose1d(**call_kwargs)
+
+structseqs_conv_transpose1d = [(return_types.for_schema('conv_transpose1d', ops.conv_transpose1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv_transpose1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv_transpose1d")
+def conv_transpose1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv_transpose1d: THPVariable_conv_transpose1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv_transpose1d",
+                                 {"python_name": "torch.conv_transpose1d"})
+    self = None
+    r = parser_conv_transpose1d.parse(args, kwargs)
+    a = r.args
+    # conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    padding = r.intlist(4)  # None: the default
+    output_padding = a[5]
+    output_padding = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_conv_transpose1d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
+# ---- conv_transpose2d --------------------------------------------------------------------------
+parser_conv_transpose2d = PythonArgParser.lazy([
+    'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, SymIntArrayRef[2] dilation=1)',
+])
+
+
+@traced("python", "dispatch_conv_transpose2d", TORCH_FUNCTIONS_CPP, "dispatch_conv_transpose2d", legacy="dispatch_conv_transpose2d")
+def dispatch_conv_transpose2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, SymIntArrayRef[2] dilation=1): conv_transpose2d.input"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.conv_transpose2d(**call_kwargs)
+
+structseqs_conv_transpose2d = [(return_types.for_schema('conv_transpose2d', ops.conv_transpose2d_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv_transpose2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv_transpose2d")
+def conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv_transpose2d: THPVariable_conv_transpose2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv_transpose2d",
+                                 {"python_name": "torch.conv_transpose2d"})
+    self = None
+    r = parser_conv_transpose2d.parse(args, kwargs)
+    a = r.args
+    # conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, SymIntArrayRef[2] dilation=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    padding = r.intlist(4)  # None: the default
+    output_padding = a[5]
+    output_padding = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_conv_transpose2d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_pool1d_with_indices -------------------------------------------------------------------
 parser_max_pool1d_with_indices = PythonArgParser.lazy([
     'max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)',
@@ -19854,6 +19984,8 @@ FUNCTIONS: dict[str, Any] = {
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv_transpose1d": conv_transpose1d,
+    "conv_transpose2d": conv_transpose2d,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
@@ -20260,6 +20392,8 @@ __all__ = [
     "_convolution",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "max_pool1d_with_indices",
     "max_pool1d",
     "avg_pool1d",

@@ -23,7 +23,7 @@ from tensortrace.nn.modules.activation import (
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
-from tensortrace.nn.modules.conv import Conv1d, Conv2d
+from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
@@ -99,6 +99,8 @@ __all__ = [
     "ConstantPad2d",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",

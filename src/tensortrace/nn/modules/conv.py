@@ -1,7 +1,9 @@
-"""nn.Conv1d and nn.Conv2d.
+"""nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d and nn.ConvTranspose2d.
 
-Mirrors `torch/nn/modules/conv.py` (_ConvNd, Conv1d and Conv2d, zeros padding mode): the weight
-(out_channels, in_channels // groups, *kernel_size) and bias are made with torch.empty and
+Mirrors `torch/nn/modules/conv.py` (_ConvNd, Conv1d, Conv2d, _ConvTransposeNd and its 1-D / 2-D
+classes, zeros padding mode): the weight (out_channels, in_channels // groups, *kernel_size), or
+(in_channels, out_channels // groups, *kernel_size) when transposed, and bias are made with
+torch.empty and
 filled by reset_parameters as torch does (kaiming_uniform_ with a=sqrt(5), the bias uniform in
 +-1/sqrt(fan_in)), so after manual_seed they are bit-equal to torch's.
 """
@@ -41,6 +43,8 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device: Any = None,
         dtype: Any = None,
+        transposed: bool = False,
+        output_padding: Any = 0,
     ) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
@@ -73,13 +77,15 @@ class _ConvNd(Module):
         self.stride = stride_
         self.padding = padding_
         self.dilation = dilation_
-        self.transposed = False
-        self.output_padding = (0,) * n
+        self.transposed = transposed
+        self.output_padding = _ntuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(
-            torch.empty((out_channels, in_channels // groups, *kernel_size_), **factory_kwargs)
-        )
+        if transposed:
+            weight_shape = (in_channels, out_channels // groups, *kernel_size_)
+        else:
+            weight_shape = (out_channels, in_channels // groups, *kernel_size_)
+        self.weight = Parameter(torch.empty(weight_shape, **factory_kwargs))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, **factory_kwargs))
         else:
@@ -100,6 +106,8 @@ class _ConvNd(Module):
             s += ", padding={padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
         if self.groups != 1:
             s += ", groups={groups}"
         if self.bias is None:
@@ -120,4 +128,105 @@ class Conv2d(_ConvNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.conv2d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(
+                f'Only "zeros" padding mode is supported for {self.__class__.__name__}'
+            )
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+            transposed=True,
+            output_padding=output_padding,
+        )
+
+    def _output_padding(self, input: torch.Tensor, output_size: Any) -> list[int]:
+        """The output_padding that makes the output output_size (torch's _output_padding)."""
+        if output_size is None:
+            return list(self.output_padding)
+        num_spatial_dims = self._n
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        output_size = list(output_size)
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(
+                f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must "
+                f"have {num_spatial_dims} or {num_non_spatial_dims + num_spatial_dims} elements "
+                f"(got {len(output_size)})"
+            )
+        min_sizes = [
+            (input.size(d + num_non_spatial_dims) - 1) * self.stride[d]
+            - 2 * self.padding[d]
+            + self.dilation[d] * (self.kernel_size[d] - 1)
+            + 1
+            for d in range(num_spatial_dims)
+        ]
+        max_sizes = [min_sizes[d] + self.stride[d] - 1 for d in range(num_spatial_dims)]
+        for size, min_size, max_size in zip(output_size, min_sizes, max_sizes):
+            if size < min_size or size > max_size:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes range "
+                    f"from {min_sizes} to {max_sizes} (for an input of {input.size()[2:]})"
+                )
+        return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _n = 1
+
+    def forward(self, input: torch.Tensor, output_size: Any = None) -> torch.Tensor:
+        output_padding = self._output_padding(input, output_size)
+        return F.conv_transpose1d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def forward(self, input: torch.Tensor, output_size: Any = None) -> torch.Tensor:
+        output_padding = self._output_padding(input, output_size)
+        return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
         )

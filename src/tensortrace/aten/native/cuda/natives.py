@@ -107,6 +107,11 @@ cuda_native("nonzero_cpu", "nonzero_cuda", "Nonzero.cu")
 
 cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.cu")
 cuda_impl("cat_out_cpu", "cat_out_cuda", CUDA + "Shape.cu")
+cuda_impl(
+    "slow_conv_transpose2d_structured_cpu",
+    "slow_conv_transpose2d_structured_cuda",
+    CUDA + "NaiveConvolutionTranspose2d.cu",
+)
 cuda_impl("mm_out_cpu", "mm_out_cuda", CUDA + "Blas.cpp")
 cuda_impl("bmm_out_cpu", "bmm_out_cuda", CUDA + "Blas.cpp")
 cuda_impl("baddbmm_out_cpu", "baddbmm_out_cuda", CUDA + "Blas.cpp")
