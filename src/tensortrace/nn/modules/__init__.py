@@ -59,6 +59,13 @@ from tensortrace.nn.modules.pooling import (
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from tensortrace.nn.modules.sparse import Embedding
+from tensortrace.nn.modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "BCELoss",
@@ -126,6 +133,11 @@ __all__ = [
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "Unflatten",
     "ZeroPad2d",
 ]
