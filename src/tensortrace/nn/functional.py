@@ -459,18 +459,8 @@ def batch_norm(
     )
 
 
-def layer_norm(
-    input: Tensor,
-    normalized_shape: Any,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-5,
-) -> Tensor:
-    """torch.layer_norm (aten::layer_norm > aten::native_layer_norm)."""
-    return torch.layer_norm(input, normalized_shape, weight, bias, eps, _CUDNN_ENABLED)
-
-
 # the losses of functional_loss.py (torch keeps them in functional.py)
+# layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     _canonical_mask,
@@ -489,3 +479,4 @@ from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     l1_loss,
     smooth_l1_loss,
 )
+from tensortrace.nn.functional_norm import group_norm, layer_norm  # noqa: E402, F401

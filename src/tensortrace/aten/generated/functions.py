@@ -6669,6 +6669,45 @@ def native_layer_norm_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_group_norm = Overloads([(ops.group_norm, Binder(ops.group_norm.schema))])
+
+
+@traced("dispatch", "at::group_norm", FUNCTIONS_H, "at::group_norm",
+        legacy="at::group_norm (Functions.h)")
+def group_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::group_norm, overloads:
+    group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor
+    """
+    op, full = select_overload(_ov_group_norm, args, kwargs, "at::group_norm")
+    return op.call(*full)
+
+
+_ov_native_group_norm = Overloads([(ops.native_group_norm, Binder(ops.native_group_norm.schema))])
+
+
+@traced("dispatch", "at::native_group_norm", FUNCTIONS_H, "at::native_group_norm",
+        legacy="at::native_group_norm (Functions.h)")
+def native_group_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::native_group_norm, overloads:
+    native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_group_norm, args, kwargs, "at::native_group_norm")
+    return op.call(*full)
+
+
+_ov_native_group_norm_backward = Overloads([(ops.native_group_norm_backward, Binder(ops.native_group_norm_backward.schema))])
+
+
+@traced("dispatch", "at::native_group_norm_backward", FUNCTIONS_H, "at::native_group_norm_backward",
+        legacy="at::native_group_norm_backward (Functions.h)")
+def native_group_norm_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::native_group_norm_backward, overloads:
+    native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_group_norm_backward, args, kwargs, "at::native_group_norm_backward")
+    return op.call(*full)
+
+
 _ov_batch_norm = Overloads([(ops.batch_norm, Binder(ops.batch_norm.schema))])
 
 
@@ -7335,6 +7374,9 @@ FUNCTIONS: dict[str, Any] = {
     "layer_norm": layer_norm,
     "native_layer_norm": native_layer_norm,
     "native_layer_norm_backward": native_layer_norm_backward,
+    "group_norm": group_norm,
+    "native_group_norm": native_group_norm,
+    "native_group_norm_backward": native_group_norm_backward,
     "batch_norm": batch_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,

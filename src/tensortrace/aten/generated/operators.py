@@ -3064,6 +3064,15 @@ native_layer_norm = _register(
 native_layer_norm_backward = _register(
     FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
+group_norm = _register(
+    FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
+    {'func': 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'group_norm'}}})
+native_group_norm = _register(
+    FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
+native_group_norm_backward = _register(
+    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
@@ -4111,6 +4120,9 @@ OPERATORS: list[OperatorHandle] = [
     layer_norm,
     native_layer_norm,
     native_layer_norm_backward,
+    group_norm,
+    native_group_norm,
+    native_group_norm_backward,
     batch_norm,
     _batch_norm_impl_index,
     native_batch_norm,

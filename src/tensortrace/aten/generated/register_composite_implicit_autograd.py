@@ -288,6 +288,7 @@ ops.pairwise_distance.register(DispatchKey.CompositeImplicitAutograd, native_ker
 ops.cosine_similarity.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cosine_similarity", ops.cosine_similarity))
 ops.embedding_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_backward_symint", ops.embedding_backward))
 ops.layer_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("layer_norm_symint", ops.layer_norm))
+ops.group_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("group_norm", ops.group_norm))
 ops.batch_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("batch_norm", ops.batch_norm))
 ops._batch_norm_impl_index.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_batch_norm_impl_index", ops._batch_norm_impl_index))
 ops.cudnn_is_acceptable.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cudnn_is_acceptable", ops.cudnn_is_acceptable))

@@ -186,6 +186,8 @@ ops.embedding_dense_backward.register(DispatchKey.CPU, native_kernel("embedding_
 ops.embedding_renorm_.register(DispatchKey.CPU, native_kernel("embedding_renorm_cpu_", ops.embedding_renorm_))
 ops.native_layer_norm.register(DispatchKey.CPU, native_kernel("layer_norm_cpu", ops.native_layer_norm))
 ops.native_layer_norm_backward.register(DispatchKey.CPU, native_kernel("layer_norm_backward_cpu", ops.native_layer_norm_backward))
+ops.native_group_norm.register(DispatchKey.CPU, native_kernel("native_group_norm", ops.native_group_norm))
+ops.native_group_norm_backward.register(DispatchKey.CPU, native_kernel("native_group_norm_backward", ops.native_group_norm_backward))
 ops.native_batch_norm.register(DispatchKey.CPU, native_kernel("batch_norm_cpu", ops.native_batch_norm))
 ops.native_batch_norm_backward.register(DispatchKey.CPU, native_kernel("batch_norm_backward_cpu", ops.native_batch_norm_backward))
 

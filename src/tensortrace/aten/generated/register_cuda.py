@@ -190,6 +190,8 @@ ops.embedding_dense_backward.register(DispatchKey.CUDA, native_kernel("embedding
 ops.embedding_renorm_.register(DispatchKey.CUDA, native_kernel("embedding_renorm_cuda_", ops.embedding_renorm_, ((0, 'self'), (1, 'indices'))))
 ops.native_layer_norm.register(DispatchKey.CUDA, native_kernel("layer_norm_cuda", ops.native_layer_norm, ((0, 'input'), (2, 'weight'), (3, 'bias'))))
 ops.native_layer_norm_backward.register(DispatchKey.CUDA, native_kernel("layer_norm_backward_cuda", ops.native_layer_norm_backward, ((0, 'grad_out'), (1, 'input'), (3, 'mean'), (4, 'rstd'), (5, 'weight'), (6, 'bias'))))
+ops.native_group_norm.register(DispatchKey.CUDA, native_kernel("native_group_norm", ops.native_group_norm, ((0, 'input'), (1, 'weight'), (2, 'bias'))))
+ops.native_group_norm_backward.register(DispatchKey.CUDA, native_kernel("native_group_norm_backward", ops.native_group_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'mean'), (3, 'rstd'), (4, 'weight'))))
 ops.native_batch_norm.register(DispatchKey.CUDA, native_kernel("batch_norm_cuda", ops.native_batch_norm, ((0, 'input'), (1, 'weight'), (2, 'bias'), (3, 'running_mean'), (4, 'running_var'))))
 ops.native_batch_norm_backward.register(DispatchKey.CUDA, native_kernel("batch_norm_backward_cuda", ops.native_batch_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'weight'), (3, 'running_mean'), (4, 'running_var'), (5, 'save_mean'), (6, 'save_invstd'))))
 

@@ -30,6 +30,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     embedding,
     fill,
     gated_linear_unit,
+    group_norm,
     histogram,
     identity_ops,
     index_ops,

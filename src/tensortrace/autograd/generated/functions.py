@@ -2820,6 +2820,23 @@ class NativeLayerNormBackward0(TraceableFunction):
         {})
 
 
+def NativeGroupNormBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.native_group_norm_backward(grad.contiguous(), input.contiguous(), result1, result2, weight, N, C, HxW, group, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.native_group_norm_backward(v['grad'].contiguous(), v['input'].contiguous(), v['result1'], v['result2'], v['weight'], v['N'], v['C'], v['HxW'], v['group'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class NativeGroupNormBackward0(TraceableFunction):
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'native_group_norm',
+        (Formula(('input', 'weight', 'bias'), NativeGroupNormBackward0_input_weight_bias, frozenset(['C', 'HxW', 'N', 'at', 'grad', 'grad_input_mask', 'group', 'input', 'result1', 'result2', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
 def EmbeddingBackward0_weight(v: dict[str, Any]) -> Any:
     """weight: at.embedding_backward(grad, indices, weight.sym_sizes()[0], padding_idx, scale_grad_by_freq, sparse)"""
     return at.embedding_backward(v['grad'], v['indices'], v['weight_sym_sizes'][0], v['padding_idx'], v['scale_grad_by_freq'], v['sparse'])

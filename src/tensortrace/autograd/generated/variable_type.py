@@ -11709,6 +11709,40 @@ ops.native_layer_norm_backward.register(DispatchKey.Autograd, KernelFunction(
     native_layer_norm_backward, "torch::autograd::VariableType::native_layer_norm_backward", with_keyset=True))
 
 
+_record_native_group_norm = GraphRecording(ops.native_group_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeGroupNormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_group_norm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_group_norm(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor): records NativeGroupNormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_native_group_norm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_group_norm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_group_norm.register(DispatchKey.Autograd, KernelFunction(
+    native_group_norm, "torch::autograd::VariableType::native_group_norm", with_keyset=True))
+
+
+_record_native_group_norm_backward = GraphRecording(ops.native_group_norm_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_group_norm_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_group_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_native_group_norm_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_group_norm_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_group_norm_backward.register(DispatchKey.Autograd, KernelFunction(
+    native_group_norm_backward, "torch::autograd::VariableType::native_group_norm_backward", with_keyset=True))
+
+
 _record_native_batch_norm = GraphRecording(ops.native_batch_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeBatchNormBackward0)
 
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "b898bf74e5a80e85d42b01f700a7c8f9a7e7c3412094961437e8f6cde7b19488"
+INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

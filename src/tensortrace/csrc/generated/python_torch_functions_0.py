@@ -19132,6 +19132,117 @@ def native_layer_norm(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_native_layer_norm[0][0])
 
 
+# ---- group_norm --------------------------------------------------------------------------------
+parser_group_norm = PythonArgParser.lazy([
+    'group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enabled=True)',
+])
+
+
+@traced("python", "dispatch_group_norm", TORCH_FUNCTIONS_CPP, "dispatch_group_norm", legacy="dispatch_group_norm")
+def dispatch_group_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enabled=True): group_norm"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['num_groups'] = kwargs['num_groups']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    if kwargs['cudnn_enabled'] is not None:
+        call_kwargs['cudnn_enabled'] = kwargs['cudnn_enabled']
+    return at.group_norm(**call_kwargs)
+
+structseqs_group_norm = [(return_types.for_schema('group_norm', ops.group_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_group_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_group_norm")
+def group_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.group_norm: THPVariable_group_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.group_norm",
+                                 {"python_name": "torch.group_norm"})
+    self = None
+    r = parser_group_norm.parse(args, kwargs)
+    a = r.args
+    # group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enabled=True)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    num_groups = a[1]
+    if num_groups is not None and (type(num_groups) is not int or not INT64_MIN <= num_groups <= INT64_MAX):
+        num_groups = int64_arg(num_groups)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    eps = a[4]
+    if eps is None:
+        eps = 1e-05
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enabled = a[5]
+    if cudnn_enabled is None:
+        cudnn_enabled = True
+    result = dispatch_group_norm_0(self, {'input': input, 'num_groups': num_groups, 'weight': weight, 'bias': bias, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
+    return THPVariable_Wrap(result)
+
+
+# ---- native_group_norm -------------------------------------------------------------------------
+parser_native_group_norm = PythonArgParser.lazy([
+    'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int64_t group, double eps)',
+])
+
+
+@traced("python", "dispatch_native_group_norm", TORCH_FUNCTIONS_CPP, "dispatch_native_group_norm", legacy="dispatch_native_group_norm")
+def dispatch_native_group_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int64_t group, double eps): native_group_norm"""
+    return at.native_group_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], N=kwargs['N'], C=kwargs['C'], HxW=kwargs['HxW'], group=kwargs['group'], eps=kwargs['eps'])
+
+structseqs_native_group_norm = [(return_types.for_schema('native_group_norm', ops.native_group_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_native_group_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_native_group_norm")
+def native_group_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.native_group_norm: THPVariable_native_group_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.native_group_norm",
+                                 {"python_name": "torch.native_group_norm"})
+    self = None
+    r = parser_native_group_norm.parse(args, kwargs)
+    a = r.args
+    # native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int64_t group, double eps)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    n_ = a[3]
+    if n_ is not None and (type(n_) is not int or not INT64_MIN <= n_ <= INT64_MAX):
+        n_ = int64_arg(n_)
+    c_ = a[4]
+    if c_ is not None and (type(c_) is not int or not INT64_MIN <= c_ <= INT64_MAX):
+        c_ = int64_arg(c_)
+    hxw_ = a[5]
+    if hxw_ is not None and (type(hxw_) is not int or not INT64_MIN <= hxw_ <= INT64_MAX):
+        hxw_ = int64_arg(hxw_)
+    group = a[6]
+    if group is not None and (type(group) is not int or not INT64_MIN <= group <= INT64_MAX):
+        group = int64_arg(group)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_native_group_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'N': n_, 'C': c_, 'HxW': hxw_, 'group': group, 'eps': eps})
+    return wrap_result(result, structseqs_native_group_norm[0][0])
+
+
 # ---- batch_norm --------------------------------------------------------------------------------
 parser_batch_norm = PythonArgParser.lazy([
     'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)',
@@ -20080,6 +20191,8 @@ FUNCTIONS: dict[str, Any] = {
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
     "native_layer_norm": native_layer_norm,
+    "group_norm": group_norm,
+    "native_group_norm": native_group_norm,
     "batch_norm": batch_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
@@ -20488,6 +20601,8 @@ __all__ = [
     "embedding_renorm_",
     "layer_norm",
     "native_layer_norm",
+    "group_norm",
+    "native_group_norm",
     "batch_norm",
     "_batch_norm_impl_index",
     "native_batch_norm",

@@ -40,7 +40,7 @@ from tensortrace.nn.modules.loss import (
     SmoothL1Loss,
 )
 from tensortrace.nn.modules.module import Module
-from tensortrace.nn.modules.normalization import LayerNorm
+from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm
 from tensortrace.nn.modules.padding import (
     ConstantPad1d,
     ConstantPad2d,
@@ -113,6 +113,7 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
+    "GroupNorm",
     "Identity",
     "LayerNorm",
     "Linear",
