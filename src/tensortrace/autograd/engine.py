@@ -161,7 +161,6 @@ def compute_dependencies(root: Node, task: GraphTask) -> None:
 def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = None) -> None:
     """Sum broadcast gradients to their input's shape, cast to its dtype (validate_outputs).
     An error names `fn`, the Node that returned the gradients (the roots' check names none)."""
-    prefix = f"Function {fn.name()} returned an " if fn is not None else ""
     TORCH_CHECK(
         len(grads) == len(edges),
         "invalid number of gradients - expected ",
@@ -179,9 +178,10 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = 
         if metadata is None:
             continue
         if grad.sizes() != metadata.shape:
+            # only where the shapes differ (rare) does the message name the Node
             TORCH_CHECK(
                 is_expandable_to(metadata.shape, grad.sizes()),
-                prefix,
+                f"Function {fn.name()} returned an " if fn is not None else "",
                 "invalid gradient at index ",
                 i,
                 " - got ",
@@ -316,8 +316,11 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
     # a C++ variable_list holds one handle per entry: a gradient returned for two inputs (as
     # AddBackward0 returns grad) has two owners, so no buffer may accumulate into it in place
     # (can_accumulate_inplace's use_count() == 1); here each entry gets its own handle
-    ids = [id(o) for o in outputs if o is not None]
-    shared = {i for i in ids if ids.count(i) > 1}
+    seen: set[int] = set()
+    shared: set[int] = set()
+    for o in outputs:
+        if o is not None:
+            (shared if id(o) in seen else seen).add(id(o))
     for i, output in enumerate(outputs):
         edge = fn.next_edges_[i]
         nxt = edge.function

@@ -62,6 +62,7 @@ from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for th
     split_with_sizes_backward,
     stack_tensors_backward,
     unbind_backward,
+    unsqueeze_multiple,
     unsqueeze_to,
 )
 from tensortrace.autograd.grad_mode import is_grad_enabled  # noqa: F401 - GradMode::is_enabled()
@@ -266,13 +267,6 @@ def mean_backward(
     is_all = dims is None or len(dims) == 0
     n = numel if is_all else _safe_size(sizes, dims)
     return sum_backward(grad, sizes, dims, keepdim).div(n)
-
-
-def unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
-    res = t
-    for d in sorted(_wrap_dims(dims, n_dims)):
-        res = res.unsqueeze(d)
-    return res
 
 
 def var_backward(grad: Tensor, self: Tensor, dims: Any, correction: Any, keepdim: bool) -> Tensor:

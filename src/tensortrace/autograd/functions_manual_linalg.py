@@ -16,14 +16,8 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.batch_linear_algebra import linalg_solve_is_vector_rhs
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.autograd.functions_manual_views import unsqueeze_multiple
 from tensortrace.c10.scalar_type import isComplexType
-
-
-def _unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
-    for d in sorted(maybe_wrap_dim(d, n_dims) for d in dims):
-        t = t.unsqueeze(d)
-    return t
 
 
 def linalg_vector_norm_backward(
@@ -41,8 +35,8 @@ def norm_backward(
     ndim = self.dim()
     p = 2.0 if p_ is None else float(p_)
     if not keepdim and ndim != 0:
-        grad = _unsqueeze_multiple(grad, dim, ndim)  # no dims: a 0-dim grad broadcasts
-        norm = _unsqueeze_multiple(norm, dim, ndim)
+        grad = unsqueeze_multiple(grad, dim, ndim)  # no dims: a 0-dim grad broadcasts
+        norm = unsqueeze_multiple(norm, dim, ndim)
     if p == 0.0:
         return Tensor()
     if p == 1.0:

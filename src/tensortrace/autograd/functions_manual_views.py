@@ -30,6 +30,14 @@ def _wrap_dims(dims: Any, ndim: int) -> list[int]:
     return [maybe_wrap_dim(d, ndim) for d in dims] if len(dims) else list(range(ndim))
 
 
+def unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
+    """FunctionsManual's unsqueeze_multiple: put back the dims a reduction removed."""
+    res = t
+    for d in sorted(_wrap_dims(dims, n_dims)):
+        res = res.unsqueeze(d)
+    return res
+
+
 def select_backward(grad: Tensor, sizes: Sequence[int], dim: int, index: int) -> Tensor:
     grad_input = _zeros(sizes, grad)
     grad_input.select(dim, index).copy_(grad)
