@@ -136,7 +136,8 @@ def empty_generic(
     tensor = make_tensor(Storage(storage_impl), ks, dtype)
     # Default TensorImpl has size [0]
     if len(size) != 1 or size[0] != 0:
-        tensor.unsafeGetTensorImpl().set_sizes_contiguous(tuple(size))
+        # tensor.unsafeGetTensorImpl(), read directly (Note [Direct reads on hot paths])
+        tensor.impl_.target_.set_sizes_contiguous(tuple(size))  # type: ignore[union-attr]
     return tensor
 
 

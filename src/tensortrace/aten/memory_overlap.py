@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.c10.exception import torchCheckFail
 
 
@@ -41,7 +41,9 @@ def is_non_overlapping_and_dense(sizes: tuple[int, ...], strides: tuple[int, ...
 
 
 def has_internal_overlap(t: Tensor) -> MemOverlap:
-    impl = t.unsafeGetTensorImpl()
+    impl = (
+        t.impl_.target_ or null_deref()
+    )  # unsafeGetTensorImpl() (Note [Direct reads on hot paths])
     # a contiguous tensor is non-overlapping and dense (TensorImpl caches both flags)
     if impl.is_contiguous_ or is_non_overlapping_and_dense(impl.sizes_, impl.strides_):
         return MemOverlap.No

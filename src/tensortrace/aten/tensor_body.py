@@ -31,20 +31,25 @@ else:
     _TensorMethods = object
 
 
-def _null() -> NoReturn:
+# The pointer of every undefined Tensor: a null intrusive_ptr is never changed in place (reset_
+# and copy() of it do nothing to it), so one is shared, as C++ shares UndefinedTensorImpl.
+_NULL_IMPL: intrusive_ptr[TensorImpl] = intrusive_ptr(None)
+
+
+def null_deref() -> NoReturn:
     raise RuntimeError("intrusive_ptr is null")  # what intrusive_ptr.get() raises
 
 
 # Note [Direct reads on hot paths]
 # Every accessor reads the TensorImpl straight from the pointer's field instead of calling
 # intrusive_ptr.get(): the same check (a null pointer raises as get() does) without a Python
-# call, which the seed expression would otherwise make ~75 times. `target_ or _null()` is that
+# call, which the seed expression would otherwise make ~75 times. `target_ or null_deref()` is that
 # check in one expression: a TensorImpl is always truthy (no __len__ or __bool__).
 class Tensor(_TensorMethods):
     __slots__ = ("impl_", "__weakref__")
 
     def __init__(self, impl: intrusive_ptr[TensorImpl] | None = None) -> None:
-        self.impl_: intrusive_ptr[TensorImpl] = impl if impl is not None else intrusive_ptr(None)
+        self.impl_: intrusive_ptr[TensorImpl] = impl if impl is not None else _NULL_IMPL
 
     # ---- ownership ---------------------------------------------------------------------------
     def copy(self) -> Tensor:
@@ -58,59 +63,59 @@ class Tensor(_TensorMethods):
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
     def unsafeGetTensorImpl(self) -> TensorImpl:
-        return self.impl_.target_ or _null()
+        return self.impl_.target_ or null_deref()
 
     def is_same(self, other: Tensor) -> bool:
         return self.impl_.target_ is other.impl_.target_
 
     def use_count(self) -> int:
-        return (self.impl_.target_ or _null()).refcount_
+        return (self.impl_.target_ or null_deref()).refcount_
 
     # ---- metadata, all read from the TensorImpl ------------------------------------------------
     def sizes(self) -> tuple[int, ...]:
-        return (self.impl_.target_ or _null()).sizes_
+        return (self.impl_.target_ or null_deref()).sizes_
 
     def strides(self) -> tuple[int, ...]:
-        return (self.impl_.target_ or _null()).strides_
+        return (self.impl_.target_ or null_deref()).strides_
 
     def size(self, dim: int) -> int:
-        return (self.impl_.target_ or _null()).sizes_[dim]
+        return (self.impl_.target_ or null_deref()).sizes_[dim]
 
     def stride(self, dim: int) -> int:
-        return (self.impl_.target_ or _null()).strides_[dim]
+        return (self.impl_.target_ or null_deref()).strides_[dim]
 
     def dim(self) -> int:
-        return len((self.impl_.target_ or _null()).sizes_)
+        return len((self.impl_.target_ or null_deref()).sizes_)
 
     def numel(self) -> int:
-        return (self.impl_.target_ or _null()).numel_
+        return (self.impl_.target_ or null_deref()).numel_
 
     def storage_offset(self) -> int:
-        return (self.impl_.target_ or _null()).storage_offset_
+        return (self.impl_.target_ or null_deref()).storage_offset_
 
     def scalar_type(self) -> ScalarType:
-        return (self.impl_.target_ or _null()).data_type_.scalar_type
+        return (self.impl_.target_ or null_deref()).data_type_.scalar_type
 
     def dtype(self) -> TypeMeta:
-        return (self.impl_.target_ or _null()).data_type_
+        return (self.impl_.target_ or null_deref()).data_type_
 
     def element_size(self) -> int:
-        return (self.impl_.target_ or _null()).data_type_.itemsize
+        return (self.impl_.target_ or null_deref()).data_type_.itemsize
 
     def device(self) -> Device:
-        return (self.impl_.target_ or _null()).device_opt_
+        return (self.impl_.target_ or null_deref()).device_opt_
 
     def is_cpu(self) -> bool:
-        return (self.impl_.target_ or _null()).device_opt_.is_cpu()
+        return (self.impl_.target_ or null_deref()).device_opt_.is_cpu()
 
     def key_set(self) -> DispatchKeySet:
-        return (self.impl_.target_ or _null()).key_set_
+        return (self.impl_.target_ or null_deref()).key_set_
 
     def is_contiguous(self) -> bool:
-        return (self.impl_.target_ or _null()).is_contiguous_
+        return (self.impl_.target_ or null_deref()).is_contiguous_
 
     def storage(self) -> Storage:
-        return (self.impl_.target_ or _null()).storage_
+        return (self.impl_.target_ or null_deref()).storage_
 
     def options(self) -> TensorOptions:
         impl = self.impl_.get()
@@ -125,7 +130,7 @@ class Tensor(_TensorMethods):
         )
 
     def data_ptr(self) -> int:
-        return (self.impl_.target_ or _null()).data()
+        return (self.impl_.target_ or null_deref()).data()
 
     def requires_grad(self) -> bool:
         meta = self.impl_.get().autograd_meta_
@@ -137,7 +142,7 @@ class Tensor(_TensorMethods):
         return isFloatingType(self.scalar_type())
 
     def is_complex(self) -> bool:
-        return isComplexType((self.impl_.target_ or _null()).data_type_.scalar_type)
+        return isComplexType((self.impl_.target_ or null_deref()).data_type_.scalar_type)
 
     def is_conj(self) -> bool:
         return self.impl_.get().is_conj()
@@ -152,7 +157,7 @@ class Tensor(_TensorMethods):
         self.impl_.get()._set_neg(value)
 
     def numpy_view(self) -> Any:
-        return (self.impl_.target_ or _null()).numpy_view()
+        return (self.impl_.target_ or null_deref()).numpy_view()
 
     def _trace_summary(self) -> dict[str, Any]:
         impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed

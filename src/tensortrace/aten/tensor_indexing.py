@@ -21,21 +21,23 @@ INDEXING_H = "aten/src/ATen/TensorIndexing.h"
 @traced("native", "at::indexing::applySelect", INDEXING_H, legacy="applySelect")
 def applySelect(self: Tensor, dim: int, index: int, real_dim: int = 0) -> Tensor:
     sizes = self.sizes()
-    TORCH_CHECK_INDEX(
-        not (index == 0 and dim == 0 and len(sizes) == 0),
-        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-        "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
-    )
+    if index == 0 and dim == 0 and not sizes:  # Note [TORCH_CHECK tests first]
+        TORCH_CHECK_INDEX(
+            False,
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+        )
     size = sizes[dim]
-    TORCH_CHECK_INDEX(
-        size > -1 - index and size > index,
-        "index ",
-        index,
-        " is out of bounds for dimension ",
-        real_dim,
-        " with size ",
-        size,
-    )
+    if not (size > -1 - index and size > index):
+        TORCH_CHECK_INDEX(
+            False,
+            "index ",
+            index,
+            " is out of bounds for dimension ",
+            real_dim,
+            " with size ",
+            size,
+        )
     # a negative index is not normalized here: aten::select handles it
     return self.select(dim, index)
 

@@ -311,13 +311,15 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
         self.permute_dimensions(self.perm_)
 
     def permute_dimensions(self, perm: Sequence[int]) -> None:
-        self.shape_ = [self.shape_[p] for p in perm]
+        # [shape[p] for p in perm], as map: a comprehension is a Python frame of its own
+        self.shape_ = list(map(self.shape_.__getitem__, perm))
         for op in self.operands_:
             if op.stride_bytes:
-                op.stride_bytes = [op.stride_bytes[p] for p in perm]
+                op.stride_bytes = list(map(op.stride_bytes.__getitem__, perm))
 
     def invert_perm(self, values: Sequence[int]) -> list[int]:
-        TORCH_INTERNAL_ASSERT(not self.has_coalesced_dimensions_)
+        if self.has_coalesced_dimensions_:  # Note [TORCH_CHECK tests first]
+            TORCH_INTERNAL_ASSERT(False)
         res = [0] * len(values)
         for dim, p in enumerate(self.perm_):
             res[p] = values[dim]
@@ -338,7 +340,8 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
                 element_size = elementSize(op.target_dtype)
                 op.stride_bytes = self.compatible_stride(element_size)
                 ndim = len(self.shape_)
-                inverted = all(self.perm_[j] == ndim - j - 1 for j in range(ndim))
+                # all(perm[j] == ndim - j - 1): the perm is the identity reversed
+                inverted = self.perm_ == list(range(ndim - 1, -1, -1))
                 tensor_shape = tuple(self.invert_perm(self.shape_))
                 if inverted:
                     # the loop order is plain row-major: a contiguous output fits it
@@ -364,9 +367,10 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
             shape0, shape1 = self.shape_[dim0], self.shape_[dim1]
             if shape0 == 1 or shape1 == 1:
                 return True
-            return all(
-                shape0 * op.stride_bytes[dim0] == op.stride_bytes[dim1] for op in self.operands_
-            )
+            for op in self.operands_:  # a loop, not all(...): no generator frame per call
+                if shape0 * op.stride_bytes[dim0] != op.stride_bytes[dim1]:
+                    return False
+            return True
 
         def replace_stride(dim0: int, dim1: int) -> None:
             for op in self.operands_:

@@ -116,8 +116,10 @@ class TensorIteratorLoops:
         return self.operands_[self.num_outputs_ + i].current_dtype
 
     def common_dtype(self) -> ScalarType:
-        TORCH_INTERNAL_ASSERT(self.common_dtype_ != U, "Queried for invalid common dtype!")
-        return self.common_dtype_
+        common_dtype = self.common_dtype_
+        if common_dtype == U:  # Note [TORCH_CHECK tests first]
+            TORCH_INTERNAL_ASSERT(False, "Queried for invalid common dtype!")
+        return common_dtype
 
     def device_type(self) -> Any:
         return self.common_device_.type_

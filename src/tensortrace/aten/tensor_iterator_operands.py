@@ -166,7 +166,8 @@ class TensorIteratorOperands:
         has_different_input_dtypes = has_different_output_dtypes = has_undefined_outputs = False
         for op in self.operands_:
             if op.target_dtype == U:  # not op.is_type_defined()
-                TORCH_INTERNAL_ASSERT(op.is_output, "Found type undefined input tensor!")
+                if not op.is_output:  # Note [TORCH_CHECK tests first]
+                    TORCH_INTERNAL_ASSERT(False, "Found type undefined input tensor!")
                 if config.static_dtype_ is not None:
                     op.target_dtype = config.static_dtype_
                 else:

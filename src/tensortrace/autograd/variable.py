@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import recorder, schema
 from tensortrace.trace.schema import VIEW_BASE
@@ -89,7 +89,7 @@ def set_gradient_edge(t: Tensor, grad_fn: Node, output_nr: int) -> None:
 
 
 def get_autograd_meta(t: Tensor) -> AutogradMeta | None:
-    return t.unsafeGetTensorImpl().autograd_meta_
+    return (t.impl_.target_ or null_deref()).autograd_meta_  # Note [Direct reads on hot paths]
 
 
 def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
@@ -108,25 +108,30 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
 
 def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     """Record that `tensor` is a view of `base` (Note [A view holds its base])."""
-    if tensor.is_same(base):
+    # the TensorImpls read directly (Note [Direct reads on hot paths]): every view op runs this
+    impl = tensor.impl_.target_ or null_deref()
+    base_impl = base.impl_.target_ or null_deref()
+    if impl is base_impl:
         # a view op that handed back its input (expand to the same sizes here): recording
         # the tensor as its own base would make it own itself, and never be freed
         return tensor
-    base_meta = get_autograd_meta(base)
+    base_meta = base_impl.autograd_meta_
     root = base_meta.base_ if base_meta is not None and base_meta.is_view_ else base
-    meta = impl_meta if (impl_meta := get_autograd_meta(tensor)) is not None else AutogradMeta()
+    root_impl = root.impl_.target_ or null_deref()
+    meta = impl.autograd_meta_
+    if meta is None:
+        meta = AutogradMeta()
     meta.is_view_ = True
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
-    impl = tensor.unsafeGetTensorImpl()
     if recorder.current is not None:
         recorder.current.instant(
             VIEW_BASE,
             "autograd",
             impl.trace_name,
-            {"object": impl.trace_name, "base": root.unsafeGetTensorImpl().trace_name},
+            {"object": impl.trace_name, "base": root_impl.trace_name},
         )
     impl.autograd_meta_ = meta
-    impl.set_version_counter(root.unsafeGetTensorImpl().version_counter())
+    impl.set_version_counter(root_impl.version_counter_)
     return tensor
 
 

@@ -220,9 +220,9 @@ def record_views(base: Tensor, result: Any) -> Any:
     """A view op: each output (each piece of split, unbind: `Tensor(a)[]`) records its base.
     An op that hands back its input itself (lift_fresh, resolve_conj) makes none: a tensor is
     never a view of itself (torch: `_base is None`), and would own itself."""
-    base_impl = base.unsafeGetTensorImpl()
+    base_impl = base.impl_.target_  # Note [Direct reads on hot paths]
     for view in result if isinstance(result, list) else (result,):
-        if view.unsafeGetTensorImpl() is not base_impl:
+        if view.impl_.target_ is not base_impl:
             as_view(base, view)
     return result
 

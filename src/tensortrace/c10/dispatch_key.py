@@ -144,6 +144,13 @@ def interned_keyset(mask: int) -> DispatchKeySet:
     return ks
 
 
+# DispatchKeySet(key) for each single key, interned: BackendSelect redispatches every factory
+# call to the one backend key it computed
+SINGLE_KEY_SETS: dict[DispatchKey, DispatchKeySet] = {
+    k: interned_keyset(1 << k) for k in DispatchKey
+}
+
+
 def _below(key: DispatchKey) -> DispatchKeySet:
     return DispatchKeySet((1 << key) - 1)
 

@@ -22,7 +22,8 @@ from typing import Any, Generic, TypeVar
 from tensortrace.trace import recorder
 from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE
 
-_ids = itertools.count(1)
+# every intrusive_ptr_target's number ("TensorImpl#7"), in order of construction
+object_ids = itertools.count(1)
 
 
 class intrusive_ptr_target:  # PyTorch's name
@@ -34,7 +35,7 @@ class intrusive_ptr_target:  # PyTorch's name
         # Both start at 0; make_intrusive sets them to 1 (weakcount_ is 1 while refcount_ > 0).
         self.refcount_ = 0
         self.weakcount_ = 0
-        self._id = next(_ids)
+        self._id = next(object_ids)
         # the name the trace gives it ("TensorImpl#7"), read for every event that names it:
         # made once, spelled as schema.object_ref spells it (written out: no call per object)
         self.trace_name: str = f"{type(self).__name__}#{self._id}"

@@ -18,7 +18,7 @@ import numpy as np
 
 from tensortrace.c10.allocator import Allocator, DataPtr
 from tensortrace.c10.device import Device
-from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target
+from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target, object_ids
 from tensortrace.trace import recorder, schema, traced
 
 
@@ -39,9 +39,12 @@ class StorageImpl(intrusive_ptr_target):
 
         Without a data_ptr the storage asks its allocator for `size_bytes` of memory.
         """
-        # the base constructor named, not super(): a method without a __class__ cell is traced
-        # by code swap (Note [Traced functions that cost nothing while idle])
-        intrusive_ptr_target.__init__(self)
+        # intrusive_ptr_target's constructor, written out: one call fewer per object, and no
+        # super() (a method with a __class__ cell is not traced by code swap, Note [Traced
+        # functions that cost nothing while idle]); make_intrusive sets the counts to 1
+        self.refcount_ = self.weakcount_ = 0
+        self._id = object_id = next(object_ids)
+        self.trace_name = f"{type(self).__name__}#{object_id}"
         if data_ptr is None:
             assert allocator is not None, "a StorageImpl without data needs an allocator"
             data_ptr = allocator.allocate(size_bytes)

@@ -21,7 +21,7 @@ from tensortrace.c10.dispatch_key import (
     autograd_related_keys,
     getAutogradRelatedKeySetFromBackend,
 )
-from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
+from tensortrace.c10.intrusive_ptr import intrusive_ptr_target, object_ids
 from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.trace import recorder, schema, traced
@@ -34,10 +34,9 @@ class VariableVersion:
     Autograd compares versions to detect that a saved tensor was modified in place.
     """
 
-    __slots__ = ("version",)
-
-    def __init__(self) -> None:
-        self.version = 0
+    # No __init__ and no __slots__: every TensorImpl makes one, and `VariableVersion()` then
+    # runs no Python code; the first bump() gives the instance its own count.
+    version = 0
 
     def bump(self) -> None:
         self.version += 1
@@ -97,9 +96,12 @@ class TensorImpl(intrusive_ptr_target):
         impl_type: ImplType | None = None,
     ) -> None:
         """A 1-dim, 0-size tensor backed by `storage`; its sizes are set afterwards."""
-        # the base constructor named, not super(): a method without a __class__ cell is traced
-        # by code swap (Note [Traced functions that cost nothing while idle])
-        intrusive_ptr_target.__init__(self)
+        # intrusive_ptr_target's constructor, written out: one call fewer per object, and no
+        # super() (a method with a __class__ cell is not traced by code swap, Note [Traced
+        # functions that cost nothing while idle]); make_intrusive sets the counts to 1
+        self.refcount_ = self.weakcount_ = 0
+        self._id = object_id = next(object_ids)
+        self.trace_name = f"{type(self).__name__}#{object_id}"
         self.storage_ = storage
         self.data_type_ = data_type
         # storage.unsafeGetStorageImpl().device(), read directly: every TensorImpl gets one

@@ -50,7 +50,10 @@ class Ellipsis_:  # a marker, like at::indexing::Ellipsis
 
 def _is_int_index(index: Any) -> bool:
     """THPUtils_checkLong: a Python or NumPy integer, not a bool."""
-    return isinstance(index, numbers.Integral) and not isinstance(index, bool)
+    # a plain int first: isinstance against the numbers ABC costs two Python-level calls
+    return type(index) is int or (
+        isinstance(index, numbers.Integral) and not isinstance(index, bool)
+    )
 
 
 # ---- the basic index kinds (TensorIndexing.h impl::) --------------------------------------------

@@ -216,7 +216,7 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     imports = (
         "from tensortrace.aten.dispatcher import KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
-        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet",
+        "from tensortrace.c10.dispatch_key import SINGLE_KEY_SETS, DispatchKey",
         "from tensortrace.c10.tensor_options import computeDispatchKey",
         "from tensortrace.trace import traced",
     )
@@ -238,7 +238,8 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             f"def {f.ident}(*args: Any) -> Any:",
             f'    """{s}"""',
             f"    key = computeDispatchKey(args[{dtype_i}], args[{layout_i}], args[{device_i}])",
-            f"    return ops.{f.ident}.redispatch(DispatchKeySet(key), *args)",
+            "    # DispatchKeySet(key), interned",
+            f"    return ops.{f.ident}.redispatch(SINGLE_KEY_SETS[key], *args)",
             "",
             "",
             f"ops.{f.ident}.register(DispatchKey.BackendSelect,",

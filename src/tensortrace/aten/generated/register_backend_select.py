@@ -12,7 +12,7 @@ from typing import Any
 
 from tensortrace.aten.dispatcher import KernelFunction
 from tensortrace.aten.generated import operators as ops
-from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
+from tensortrace.c10.dispatch_key import SINGLE_KEY_SETS, DispatchKey
 from tensortrace.c10.tensor_options import computeDispatchKey
 from tensortrace.trace import traced
 
@@ -24,7 +24,8 @@ REGISTER_BACKEND_SELECT = "build/aten/src/ATen/RegisterBackendSelect.cpp"
 def empty_memory_format(*args: Any) -> Any:
     """empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.empty_memory_format.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.empty_memory_format.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.empty_memory_format.register(DispatchKey.BackendSelect,
@@ -36,7 +37,8 @@ ops.empty_memory_format.register(DispatchKey.BackendSelect,
 def empty_strided(*args: Any) -> Any:
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.empty_strided.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.empty_strided.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.empty_strided.register(DispatchKey.BackendSelect,
@@ -48,7 +50,8 @@ ops.empty_strided.register(DispatchKey.BackendSelect,
 def rand_generator(*args: Any) -> Any:
     """rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.rand_generator.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.rand_generator.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.rand_generator.register(DispatchKey.BackendSelect,
@@ -60,7 +63,8 @@ ops.rand_generator.register(DispatchKey.BackendSelect,
 def rand(*args: Any) -> Any:
     """rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.rand.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.rand.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.rand.register(DispatchKey.BackendSelect,
@@ -72,7 +76,8 @@ ops.rand.register(DispatchKey.BackendSelect,
 def zeros(*args: Any) -> Any:
     """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.zeros.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.zeros.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.zeros.register(DispatchKey.BackendSelect,
@@ -84,7 +89,8 @@ ops.zeros.register(DispatchKey.BackendSelect,
 def ones(*args: Any) -> Any:
     """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.ones.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.ones.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.ones.register(DispatchKey.BackendSelect,
@@ -96,7 +102,8 @@ ops.ones.register(DispatchKey.BackendSelect,
 def full(*args: Any) -> Any:
     """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.full.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.full.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.full.register(DispatchKey.BackendSelect,
@@ -108,7 +115,8 @@ ops.full.register(DispatchKey.BackendSelect,
 def randn_generator(*args: Any) -> Any:
     """randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.randn_generator.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randn_generator.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randn_generator.register(DispatchKey.BackendSelect,
@@ -120,7 +128,8 @@ ops.randn_generator.register(DispatchKey.BackendSelect,
 def randn(*args: Any) -> Any:
     """randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.randn.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randn.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randn.register(DispatchKey.BackendSelect,
@@ -132,7 +141,8 @@ ops.randn.register(DispatchKey.BackendSelect,
 def randint_generator(*args: Any) -> Any:
     """randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.randint_generator.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randint_generator.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randint_generator.register(DispatchKey.BackendSelect,
@@ -144,7 +154,8 @@ ops.randint_generator.register(DispatchKey.BackendSelect,
 def randint(*args: Any) -> Any:
     """randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.randint.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randint.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randint.register(DispatchKey.BackendSelect,
@@ -156,7 +167,8 @@ ops.randint.register(DispatchKey.BackendSelect,
 def randint_low_generator(*args: Any) -> Any:
     """randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[4], args[5], args[6])
-    return ops.randint_low_generator.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randint_low_generator.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randint_low_generator.register(DispatchKey.BackendSelect,
@@ -168,7 +180,8 @@ ops.randint_low_generator.register(DispatchKey.BackendSelect,
 def randint_low(*args: Any) -> Any:
     """randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.randint_low.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randint_low.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randint_low.register(DispatchKey.BackendSelect,
@@ -180,7 +193,8 @@ ops.randint_low.register(DispatchKey.BackendSelect,
 def randperm(*args: Any) -> Any:
     """randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.randperm.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randperm.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randperm.register(DispatchKey.BackendSelect,
@@ -192,7 +206,8 @@ ops.randperm.register(DispatchKey.BackendSelect,
 def randperm_generator(*args: Any) -> Any:
     """randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.randperm_generator.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.randperm_generator.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.randperm_generator.register(DispatchKey.BackendSelect,
@@ -204,7 +219,8 @@ ops.randperm_generator.register(DispatchKey.BackendSelect,
 def arange(*args: Any) -> Any:
     """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.arange.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.arange.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.arange.register(DispatchKey.BackendSelect,
@@ -216,7 +232,8 @@ ops.arange.register(DispatchKey.BackendSelect,
 def arange_start(*args: Any) -> Any:
     """arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.arange_start.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.arange_start.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.arange_start.register(DispatchKey.BackendSelect,
@@ -228,7 +245,8 @@ ops.arange_start.register(DispatchKey.BackendSelect,
 def arange_start_step(*args: Any) -> Any:
     """arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.arange_start_step.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.arange_start_step.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.arange_start_step.register(DispatchKey.BackendSelect,
@@ -240,7 +258,8 @@ ops.arange_start_step.register(DispatchKey.BackendSelect,
 def linspace(*args: Any) -> Any:
     """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.linspace.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.linspace.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.linspace.register(DispatchKey.BackendSelect,
@@ -252,7 +271,8 @@ ops.linspace.register(DispatchKey.BackendSelect,
 def eye(*args: Any) -> Any:
     """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.eye.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.eye.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.eye.register(DispatchKey.BackendSelect,
@@ -264,7 +284,8 @@ ops.eye.register(DispatchKey.BackendSelect,
 def eye_m(*args: Any) -> Any:
     """eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
-    return ops.eye_m.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.eye_m.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.eye_m.register(DispatchKey.BackendSelect,
@@ -276,7 +297,8 @@ ops.eye_m.register(DispatchKey.BackendSelect,
 def scalar_tensor(*args: Any) -> Any:
     """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
-    return ops.scalar_tensor.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.scalar_tensor.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.scalar_tensor.register(DispatchKey.BackendSelect,
@@ -288,7 +310,8 @@ ops.scalar_tensor.register(DispatchKey.BackendSelect,
 def normal_float_float(*args: Any) -> Any:
     """normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[4], args[5], args[6])
-    return ops.normal_float_float.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.normal_float_float.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.normal_float_float.register(DispatchKey.BackendSelect,
@@ -300,7 +323,8 @@ ops.normal_float_float.register(DispatchKey.BackendSelect,
 def tril_indices(*args: Any) -> Any:
     """tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.tril_indices.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.tril_indices.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.tril_indices.register(DispatchKey.BackendSelect,
@@ -312,7 +336,8 @@ ops.tril_indices.register(DispatchKey.BackendSelect,
 def triu_indices(*args: Any) -> Any:
     """triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
-    return ops.triu_indices.redispatch(DispatchKeySet(key), *args)
+    # DispatchKeySet(key), interned
+    return ops.triu_indices.redispatch(SINGLE_KEY_SETS[key], *args)
 
 
 ops.triu_indices.register(DispatchKey.BackendSelect,

@@ -17,7 +17,7 @@ from tensortrace.aten.empty_tensor import (
     computeStorageNbytesContiguous,
 )
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
@@ -68,8 +68,10 @@ def setStrided(
                 "as_strided: Negative strides are not supported at the moment, got strides: ",
                 list(stride),
             )
-    impl = self.unsafeGetTensorImpl()
-    checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(), impl.storage_.nbytes())
+    impl = self.impl_.target_ or null_deref()  # Note [Direct reads on hot paths]
+    # impl.itemsize(), impl.storage_.nbytes(), read directly
+    nbytes = (impl.storage_.storage_impl_.target_ or null_deref()).size_bytes_
+    checkInBoundsForStorage(size, stride, storage_offset, impl.data_type_.itemsize, nbytes)
     if storage_offset < 0:
         torchCheckFail("Tensor: invalid storage offset ", storage_offset)
     impl.set_sizes_and_strides(tuple(size), tuple(stride), storage_offset)

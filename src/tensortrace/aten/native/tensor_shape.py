@@ -87,7 +87,8 @@ def as_strided_(
 @native_function(SOURCE, name="select_symint", legacy="at::native::select")
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     ndim = self.dim()
-    TORCH_CHECK_INDEX(ndim != 0, "select() cannot be applied to a 0-dim tensor.")
+    if ndim == 0:  # Note [TORCH_CHECK tests first]
+        TORCH_CHECK_INDEX(False, "select() cannot be applied to a 0-dim tensor.")
     dim = maybe_wrap_dim(dim, ndim)
     size = self.size(dim)
     if not -size <= index < size:  # Note [TORCH_CHECK tests first]: list(sizes) only then

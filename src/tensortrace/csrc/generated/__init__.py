@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
+INPUTS_SHA256 = "a0dfbcb26f38c2675ed51c63a5d1ce4c6ad04d08aea3b0fe1dbc01280df00add"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
