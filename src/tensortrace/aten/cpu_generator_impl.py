@@ -260,7 +260,7 @@ class CPUGeneratorImpl:
 
     def random_uint32(self, n: int) -> np.ndarray:
         """`n` consecutive random() values as a uint32 array."""
-        return self.engine_.random_uint32(n)
+        return self.engine_.random_raw(n).astype(np.uint32)  # engine_.random_uint32(n)
 
     def random_uint64(self, n: int) -> np.ndarray:
         """`n` consecutive random64() values as a uint64 array (2n engine words)."""

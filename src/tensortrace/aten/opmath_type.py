@@ -81,6 +81,25 @@ def scalar_to(
     which integers wrap as a C++ static_cast does (-1 as uint8 is 255).
 
     With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
+    # every binary op converts its alpha (and a wrapped number its value): the answer is a
+    # function of (value, its type, dtype, opmath), remembered. Zero is not remembered: 0.0 and
+    # -0.0 are equal keys that convert to different bits.
+    key = (value, type(value), dtype, opmath)
+    converted = _CONVERTED.get(key)
+    if converted is not None:
+        return converted
+    converted = _scalar_to(value, dtype, opmath)
+    if value != 0:
+        if len(_CONVERTED) > 256:  # any number can come here: keep the table small
+            _CONVERTED.clear()
+        _CONVERTED[key] = converted
+    return converted
+
+
+_CONVERTED: dict[tuple[object, type, ScalarType, bool], np.generic] = {}
+
+
+def _scalar_to(value: bool | int | float | complex, dtype: ScalarType, opmath: bool) -> np.generic:
     target = opmath_type(dtype) if opmath else dtype
     if isinstance(value, complex) or isComplexType(target):
         # c10::complex: each part checked (a nonzero imaginary part cannot become a real)

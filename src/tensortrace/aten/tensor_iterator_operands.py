@@ -26,6 +26,14 @@ from tensortrace.c10.scalar_type import ScalarType, canCast, isIntegralType
 from tensortrace.c10.tensor_options import TensorOptions
 from tensortrace.trace import traced
 
+_CPU_OPTIONS: dict[ScalarType, TensorOptions] = {}
+
+
+def _cpu_options(dtype: ScalarType) -> TensorOptions:
+    options = _CPU_OPTIONS[dtype] = TensorOptions(dtype, CPU)
+    return options
+
+
 _CPU_TYPE = DeviceType.CPU
 
 SOURCE = "aten/src/ATen/TensorIterator.cpp"
@@ -298,6 +306,8 @@ class TensorIteratorOperands:
         """The options of the output the caller gave (not of a common-dtype temporary)."""
         if op.original_tensor.impl_.target_ is not None:
             return op.original_tensor.options()
+        if op.device is CPU:  # the usual case: one shared (immutable) options object per dtype
+            return _CPU_OPTIONS.get(op.target_dtype) or _cpu_options(op.target_dtype)
         return TensorOptions(op.target_dtype, op.device)  # op.options(), written out
 
     def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:

@@ -53,6 +53,12 @@ class intrusive_ptr_target:  # PyTorch's name
 
 T = TypeVar("T", bound=intrusive_ptr_target)
 
+# Note [Pointers made in C]
+# make() and copy() run for every tensor, view and storage; `intrusive_ptr(target)` would run
+# __init__ as a Python call each time. They make the object with object.__new__ (C) and set its
+# one field, which is all __init__ does.
+_new_pointer = object.__new__
+
 
 class intrusive_ptr(Generic[T]):
     """An owning pointer to an intrusive_ptr_target. See Note [Python drives the refcounts]."""
@@ -82,7 +88,9 @@ class intrusive_ptr(Generic[T]):
             )
             recorder.current.tracked.add(target)  # Note [Values beside the events]
             recorder.current.changed.add(target)  # Note [What a step may have changed]
-        return intrusive_ptr(target)
+        ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
+        ptr.target_ = target
+        return ptr
 
     def get(self) -> T:
         target = self.target_
@@ -105,7 +113,9 @@ class intrusive_ptr(Generic[T]):
                 )
                 recorder.current.tracked.add(target)  # made before the trace, maybe
                 recorder.current.changed.add(target)
-        return intrusive_ptr(target)
+        ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
+        ptr.target_ = target
+        return ptr
 
     def reset_(self) -> None:
         """Drop this owner; at zero, release the target's resources (intrusive_ptr::reset_)."""

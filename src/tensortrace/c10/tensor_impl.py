@@ -215,9 +215,19 @@ class TensorImpl(intrusive_ptr_target):
         legacy="TensorImpl::set_sizes_contiguous",
     )
     def set_sizes_contiguous(self, new_size: tuple[int, ...]) -> None:
-        self.sizes_ = tuple(new_size)
-        self.strides_ = contiguous_strides(self.sizes_)
-        self.refresh_numel()
+        sizes = self.sizes_ = tuple(new_size)
+        # contiguous_strides(sizes) and refresh_numel() in one loop, as empty_tensor_restride
+        # computes them: every new tensor comes here
+        ndim = len(sizes)
+        strides = [1] * ndim
+        stride = numel = 1
+        for d in range(ndim - 1, -1, -1):
+            size = sizes[d]
+            strides[d] = stride
+            stride *= size if size > 1 else 1  # max(size, 1)
+            numel *= size
+        self.strides_ = tuple(strides)
+        self.numel_ = numel
         self.is_contiguous_ = True
         if recorder.current is not None:  # _record_meta's own test, made before the call
             self._record_meta()

@@ -75,6 +75,32 @@ def handle_th_errors(fn: F) -> F:
 _DTYPE_TEXTS: dict[Any, str] = {}
 
 
+@traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
+def THPVariable_dealloc(self: TensorBase) -> None:
+    """The handle is gone: drop its at::Tensor, which decrefs the TensorImpl (maybe to zero).
+
+    This is TensorBase.__del__: Python prints and drops whatever it raises.
+    """
+    try:
+        cdata = getattr(self, "cdata", None)
+        if cdata is None:
+            return
+        if recorder.current is not None and cdata.defined():
+            recorder.current.instant(
+                HANDLE_DEL,
+                "python",
+                f"_h{self._handle}",
+                {"handle": self._handle, "impl": cdata.unsafeGetTensorImpl().trace_name},
+            )
+        del self.cdata
+        del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
+    except KeyboardInterrupt:
+        # re-deliver Ctrl-C to the main thread so that it still stops the program
+        _thread.interrupt_main()
+    except Exception:  # pragma: no cover - only during interpreter teardown
+        pass
+
+
 class TensorBase:
     """torch._C.TensorBase: the handle Python code holds. `cdata` is its at::Tensor."""
 
@@ -93,15 +119,8 @@ class TensorBase:
         # `(*args, **kwargs) -> Any`) and the hand-written ones, set on the class at import
         def __getattr__(self, name: str) -> Any: ...
 
-    def __del__(self) -> None:
-        try:
-            THPVariable_dealloc(self)
-        except KeyboardInterrupt:
-            # Python prints and drops whatever __del__ raises: re-deliver Ctrl-C to the main
-            # thread so that it still stops the program
-            _thread.interrupt_main()
-        except Exception:  # pragma: no cover - only during interpreter teardown
-            pass
+    # CPython's tp_dealloc of a handle: THPVariable_dealloc itself, with no method around it
+    __del__ = THPVariable_dealloc
 
     # ---- identity and trace ----------------------------------------------------------------
     def _trace_summary(self) -> dict[str, Any]:
@@ -267,23 +286,6 @@ def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
 
 
 wrap = THPVariable_Wrap
-
-
-@traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
-def THPVariable_dealloc(self: TensorBase) -> None:
-    """The handle is gone: drop its at::Tensor, which decrefs the TensorImpl (maybe to zero)."""
-    cdata = getattr(self, "cdata", None)
-    if cdata is None:
-        return
-    if recorder.current is not None and cdata.defined():
-        recorder.current.instant(
-            HANDLE_DEL,
-            "python",
-            f"_h{self._handle}",
-            {"handle": self._handle, "impl": cdata.unsafeGetTensorImpl().trace_name},
-        )
-    del self.cdata
-    del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
 
 
 def THPVariable_Unpack(obj: TensorBase) -> AtTensor:

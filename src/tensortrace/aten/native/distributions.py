@@ -15,10 +15,10 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.aten.tensor_iterator import TensorIterator
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, torchCheckFail
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/Distributions.cpp"
 
@@ -36,7 +36,7 @@ _FINFO: dict[ScalarType, tuple[float, float]] = {}
 
 def _finfo(meta: TypeMeta) -> tuple[float, float]:
     """std::numeric_limits' lowest and max, made once per dtype (np.finfo costs ~1 us a call)."""
-    limits = _FINFO.get(meta.scalar_type)  # a ScalarType hashes in C, a TypeMeta in Python
+    limits = _FINFO.get(meta.scalar_type)  # hot callers try _FINFO.get(scalar_type) first
     if limits is None:
         info = np.finfo(meta.numpy)
         limits = _FINFO[meta.scalar_type] = (float(info.min), float(info.max))
@@ -47,15 +47,16 @@ def _finfo(meta: TypeMeta) -> tuple[float, float]:
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = None) -> Tensor:
     """uniform_impl_: check the range for the dtype, then run uniform_stub over the tensor.
     A complex tensor draws its real and imaginary parts as the float pairs of view_as_real."""
-    if self.is_complex():
+    impl = self.impl_.target_ or null_deref()  # Note [Direct reads on hot paths]
+    dtype = impl.data_type_.scalar_type  # self.scalar_type()
+    if isComplexType(dtype):  # self.is_complex()
         uniform_(at.view_as_real(self), from_, to, generator)
         return self
-    dtype = self.scalar_type()
     if not isFloatingType(dtype):  # Note [TORCH_CHECK tests first]: the f-string only then
         TORCH_CHECK_NOT_IMPLEMENTED(
             False, f"\"check_uniform_bounds\" not implemented for '{dtype}'"
         )
-    lo, hi = _finfo(self.dtype())
+    lo, hi = _FINFO.get(dtype) or _finfo(impl.data_type_)
     for value, name in ((from_, "from"), (to, "to")):
         if not lo <= value <= hi:
             torchCheckFail(name, " is out of bounds for ", dtype)
@@ -73,7 +74,7 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = 
             from_,
             " which result in to-from to exceed the limit",
         )
-    if self.numel() == 0:
+    if impl.numel_ == 0:  # self.numel()
         return self
     it = TensorIterator.borrowing_nullary_op(self)
     uniform_stub(it.device_type(), it, float(from_), float(to), generator)

@@ -322,7 +322,7 @@ def uniform_fill(
     """
     dtype = _check_out(out, _FLOATING_DTYPES, "uniform_kernel_cpu")
     from_, to = float(from_), float(to)
-    max_ = _max_value(dtype)
+    max_ = _MAX_VALUES.get(dtype) or _max_value(dtype)
     # Note [TORCH_CHECK tests first]: _type_name only when a check fails
     if not -max_ <= from_ <= max_:
         torchCheckFail("from is out of bounds for ", _type_name(dtype))
@@ -351,7 +351,7 @@ def uniform_fill(
         else:
             value = _uniform_real_float(gen.random_uint32(n), np.float32(from_), np.float32(to))
     out[...] = value  # static_cast<scalar_t>: round to nearest even
-    hit = out == _cast_bound(to, dtype)
+    hit = out == (_CAST_BOUNDS.get((to, dtype)) or _cast_bound(to, dtype))
     # "Clamp if the float->scalar_t cast rounded up to the upper bound"; hit.any() as the ufunc
     # reduction it runs, without ndarray.any's Python-level dispatch
     if np.logical_or.reduce(hit, axis=None):
