@@ -1,8 +1,8 @@
 """torch.optim: Optimizer and its algorithms (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax,
-NAdam, RAdam, ASGD, Rprop, LBFGS) and the learning-rate
-schedulers of torch.optim.lr_scheduler, built on the public tensortrace API (torch/optim)."""
+NAdam, RAdam, ASGD, Rprop, LBFGS), the learning-rate schedulers of torch.optim.lr_scheduler and
+the weight averaging of torch.optim.swa_utils, built on the public tensortrace API (torch/optim)."""
 
-from tensortrace.optim import lr_scheduler
+from tensortrace.optim import lr_scheduler, swa_utils
 from tensortrace.optim.adadelta import Adadelta
 from tensortrace.optim.adagrad import Adagrad
 from tensortrace.optim.adam import Adam
@@ -32,4 +32,5 @@ __all__ = [
     "RMSprop",
     "Rprop",
     "lr_scheduler",
+    "swa_utils",
 ]
