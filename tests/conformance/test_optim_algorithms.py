@@ -1,6 +1,7 @@
 """torch.optim's other algorithms against torch 2.13: Adadelta, Adamax, NAdam (with
-momentum_decay and decoupled_weight_decay), RAdam (with decoupled_weight_decay), ASGD, Rprop and
-LBFGS (fixed step and strong-Wolfe line search).
+momentum_decay and decoupled_weight_decay), RAdam (with decoupled_weight_decay), ASGD, Rprop,
+Adafactor (factored and vector second moments) and LBFGS (fixed step and strong-Wolfe line
+search).
 
 Two programs per optimizer and option set, each run by the harness in both libraries:
 - "exact": the parameters of an nn.Linear after each of 6 steps, then the state_dict and repr,
@@ -80,6 +81,11 @@ OPTIMIZERS = {
     "rprop": "torch.optim.Rprop(m.parameters())",
     "rprop_options": "torch.optim.Rprop(m.parameters(), lr=0.05, etas=(0.3, 1.5), "
     "step_sizes=(1e-3, 0.1), maximize=True)",
+    "adafactor": "torch.optim.Adafactor(m.parameters())",
+    "adafactor_options": "torch.optim.Adafactor(m.parameters(), lr=0.05, beta2_decay=-0.5, "
+    "eps=(1e-20, 1e-2), d=1.5, weight_decay=0.1, maximize=True)",
+    # d = 1 clips the update to RMS 1
+    "adafactor_clipped": "torch.optim.Adafactor(m.parameters(), lr=0.5, eps=(None, 0.5))",
     "two_groups": "torch.optim.NAdam([{'params': [m.weight]}, {'params': [m.bias], "
     "'lr': 0.1, 'betas': (0.5, 0.9)}], lr=0.01)",
 }
@@ -160,6 +166,7 @@ RESUMES = {
     "radam": "torch.optim.RAdam(M.parameters(), betas=(0.9, 0.5))",
     "asgd": "torch.optim.ASGD(M.parameters(), t0=1)",
     "rprop": "torch.optim.Rprop(M.parameters())",
+    "adafactor": "torch.optim.Adafactor(M.parameters(), weight_decay=0.1)",
 }
 
 
@@ -209,6 +216,17 @@ ERRORS = {
     "o = torch.optim.LBFGS(m.parameters(), line_search_fn='wolfe')\n"
     "o.step(lambda: m(torch.ones(1, 2)).sum().backward() or m(torch.ones(1, 2)).sum())",
     "lbfgs_no_closure": "torch.optim.LBFGS(torch.nn.Linear(2, 2).parameters()).step()",
+    "adafactor_lr": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), lr=-1)",
+    "adafactor_beta2_decay": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), "
+    "beta2_decay=0.5)",
+    "adafactor_eps1": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), "
+    "eps=(-1e-30, 1e-3))",
+    "adafactor_eps2": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), eps=(None, -1))",
+    "adafactor_d": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), d=0.5)",
+    "adafactor_weight_decay": "torch.optim.Adafactor(torch.nn.Linear(2, 2).parameters(), "
+    "weight_decay=-1)",
+    "adafactor_complex": "p = torch.nn.Parameter(torch.ones(2, dtype=torch.complex64))\n"
+    "o = torch.optim.Adafactor([p]); p.grad = torch.ones(2, dtype=torch.complex64); o.step()",
     "empty_params": "torch.optim.NAdam([])",
     "tensor_params": "torch.optim.Rprop(torch.ones(2))",
 }
@@ -223,7 +241,7 @@ DEFAULTS = """
 m = torch.nn.Linear(2, 1)
 out = []
 for make in (torch.optim.Adadelta, torch.optim.Adamax, torch.optim.NAdam, torch.optim.RAdam,
-             torch.optim.ASGD, torch.optim.Rprop, torch.optim.LBFGS):
+             torch.optim.ASGD, torch.optim.Rprop, torch.optim.LBFGS, torch.optim.Adafactor):
     o = make(m.parameters())
     out.append((repr(o), o.defaults, o.state_dict()))
 """

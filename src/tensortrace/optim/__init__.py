@@ -1,8 +1,10 @@
 """torch.optim: Optimizer and its algorithms (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax,
-NAdam, RAdam, ASGD, Rprop, LBFGS), the learning-rate schedulers of torch.optim.lr_scheduler and
-the weight averaging of torch.optim.swa_utils, built on the public tensortrace API (torch/optim)."""
+NAdam, RAdam, ASGD, Rprop, LBFGS, Adafactor), the learning-rate schedulers of
+torch.optim.lr_scheduler and the weight averaging of torch.optim.swa_utils, built on the public
+tensortrace API (torch/optim)."""
 
 from tensortrace.optim import lr_scheduler, swa_utils
+from tensortrace.optim._adafactor import Adafactor
 from tensortrace.optim.adadelta import Adadelta
 from tensortrace.optim.adagrad import Adagrad
 from tensortrace.optim.adam import Adam
@@ -21,6 +23,7 @@ __all__ = [
     "ASGD",
     "LBFGS",
     "SGD",
+    "Adafactor",
     "Adadelta",
     "Adagrad",
     "Adam",
@@ -34,3 +37,6 @@ __all__ = [
     "lr_scheduler",
     "swa_utils",
 ]
+
+# torch.optim sets it, as the module is private (_adafactor.py)
+Adafactor.__module__ = "tensortrace.optim"
