@@ -50,9 +50,11 @@ for i in range(8):
 out.append(opt.state_dict())
 """
 
-# Note [Optimizer floats]: tensortrace's add(alpha=), addcmul and sqrt kernels round some
-# elements differently from torch's vectorized CPU kernels (a fused multiply-add rounds once),
-# so even the optimizer's own arithmetic agrees to float32 rounding, not bit for bit
+# Note [Optimizer floats]: torch's vectorized CPU kernels for add(alpha=) and addcmul (which
+# may fuse the multiply and add) and for sqrt (not correctly rounded for about 1 element in
+# 200 on an AVX-512 CPU, where tensortrace's NumPy sqrt is) round some elements differently
+# from tensortrace's, so even the optimizer's own arithmetic agrees to float32 rounding, not
+# bit for bit
 STEP_RTOL, STEP_ATOL = 1e-6, 1e-8
 
 OPTIMIZERS = {

@@ -47,6 +47,7 @@ from tensortrace.optim.lr_scheduler_cyclic import (
     CyclicLR,
     OneCycleLR,
 )
+from tensortrace.optim.lr_scheduler_cyclic import _SchedulePhase as _SchedulePhase
 from tensortrace.optim.optimizer import Optimizer
 
 __all__ = [
