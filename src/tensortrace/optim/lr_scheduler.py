@@ -1,4 +1,4 @@
-"""torch.optim.lr_scheduler: LRScheduler and the schedules tutorials use, as torch 2.13 writes them.
+"""torch.optim.lr_scheduler: LRScheduler and its schedules, as torch 2.13 writes them.
 
 Mirrors `torch/optim/lr_scheduler.py`. A scheduler writes group["lr"] of its optimizer's param
 groups. Creating one (with last_epoch=-1) stores each group's lr as group["initial_lr"] (the
@@ -12,6 +12,10 @@ Note [Chainable lr floats]: a chainable lr is a running product, lr_t = lr_{t-1}
 which rounds differently from the closed form base_lr * prod(factor): 0.1 * 0.9 * 0.9 is not
 0.1 * 0.9**2. To equal torch's floats, each schedule must use the same recurrence and the same
 association of every product and quotient.
+
+The cyclical schedules (CyclicLR, CosineAnnealingWarmRestarts, OneCycleLR) are in
+lr_scheduler_cyclic.py, the schedulers of schedulers (SequentialLR, ChainedScheduler) in
+lr_scheduler_compose.py; this module re-exports them, as torch's one file holds them all.
 
 As in torch, the scheduler wraps optimizer.step so that it can tell (the second time step() is
 called) whether the optimizer stepped first, and warns if not: calling scheduler.step() first
@@ -37,6 +41,13 @@ from tensortrace.optim.lr_scheduler_base import (
     _warn_get_lr_called_within_step,
 )
 from tensortrace.optim.lr_scheduler_base import _LRScheduler as _LRScheduler  # pre-1.14 name
+from tensortrace.optim.lr_scheduler_compose import ChainedScheduler, SequentialLR
+from tensortrace.optim.lr_scheduler_cyclic import (
+    CosineAnnealingWarmRestarts,
+    CyclicLR,
+    OneCycleLR,
+)
+from tensortrace.optim.lr_scheduler_cyclic import _SchedulePhase as _SchedulePhase
 from tensortrace.optim.optimizer import Optimizer
 
 __all__ = [
@@ -47,8 +58,13 @@ __all__ = [
     "ConstantLR",
     "LinearLR",
     "ExponentialLR",
+    "SequentialLR",
     "CosineAnnealingLR",
+    "ChainedScheduler",
     "ReduceLROnPlateau",
+    "CyclicLR",
+    "CosineAnnealingWarmRestarts",
+    "OneCycleLR",
     "PolynomialLR",
     "LRScheduler",
 ]

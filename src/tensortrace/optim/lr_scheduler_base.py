@@ -28,6 +28,21 @@ EPOCH_DEPRECATION_WARNING = (
 )
 
 
+def _format_param(name: str, optimizer: Optimizer, param: Any) -> list[Any]:
+    """One value per param group: a list or tuple as given (of the right length), else repeated;
+    tensors are cloned."""
+    if isinstance(param, (list, tuple)):
+        if len(param) != len(optimizer.param_groups):
+            raise ValueError(
+                f"{name} must have the same length as optimizer.param_groups. "
+                f"{name} has {len(param)} values, param_groups has "
+                f"{len(optimizer.param_groups)}."
+            )
+    else:
+        param = [param] * len(optimizer.param_groups)
+    return [p.clone() if isinstance(p, torch.Tensor) else p for p in param]
+
+
 def _param_groups_val_list(optimizer: Optimizer, key: str) -> list[Any]:
     """[group[key] for each group], tensors cloned so the list never aliases the optimizer."""
     return [

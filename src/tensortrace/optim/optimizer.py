@@ -35,6 +35,32 @@ def _typename(obj: Any) -> str:
     return type(obj).__qualname__
 
 
+def _get_value(x: Any) -> Any:
+    """A hyperparameter or step as a Python number (item() of a tensor), as torch reads it."""
+    return x.item() if isinstance(x, torch.Tensor) else x
+
+
+def _to_scalar(x: Any) -> Any:
+    """A 1-element tensor hyperparameter as a 0-dim tensor; a Python number stays as it is."""
+    if isinstance(x, torch.Tensor) and x.dim() != 0:
+        return x.squeeze()
+    return x
+
+
+def _get_scalar_dtype() -> Any:
+    """The dtype of the state's step (and ASGD's eta and mu): float64 under that default dtype."""
+    return torch.float64 if torch.get_default_dtype() == torch.float64 else torch.float32
+
+
+def _single_tensor_only(name: str, **flags: Any) -> None:
+    """Only the single-tensor (for-loop) algorithm is modelled: the foreach, fused and capturable
+    variants compute the same update with other kernels."""
+    chosen = [k for k, v in flags.items() if v]
+    if chosen:
+        off = ", ".join(f"{k}=False" for k in flags)
+        raise NotImplementedError(f"tensortrace models the single-tensor {name} only ({off})")
+
+
 def _use_grad_for_differentiable(func: Callable[..., Any]) -> Callable[..., Any]:
     """step() runs with grad mode = the `differentiable` default (False: no graph is built)."""
 
