@@ -28,6 +28,11 @@ from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
+from tensortrace.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from tensortrace.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -226,9 +231,12 @@ __all__ = [
     "autograd",
     "enable_grad",
     "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
     "is_inference_mode_enabled",
     "no_grad",
+    "set_anomaly_enabled",
     "set_grad_enabled",
     *_DTYPES,
     *_functions,

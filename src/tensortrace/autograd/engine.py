@@ -22,8 +22,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
+from tensortrace.autograd.anomaly_mode import AnomalyMode, current_evaluating_node, print_stack
 from tensortrace.autograd.function import Edge, Node
 from tensortrace.autograd.functions_manual import sum_to
 from tensortrace.autograd.input_buffer import InputBuffer
@@ -313,6 +315,8 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
     del buffer, inputs
     if not task.keep_graph:
         fn.release_variables()
+    if AnomalyMode._enabled and AnomalyMode._check_nan:
+        check_nan(fn, outputs)
     # a C++ variable_list holds one handle per entry: a gradient returned for two inputs (as
     # AddBackward0 returns grad) has two owners, so no buffer may accumulate into it in place
     # (can_accumulate_inplace's use_count() == 1); here each entry gets its own handle
@@ -344,6 +348,30 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
         else:
             task.not_ready[nxt] = buf
     outputs.clear()
+
+
+def check_nan(fn: Node, outputs: list[Any]) -> None:
+    """evaluate_function under anomaly mode: no gradient a Node returns may hold a NaN."""
+    with grad_mode.set_grad_enabled(False):
+        for i, output in enumerate(outputs):
+            if output is not None and output.defined() and at.isnan(output).any().item():
+                raise RuntimeError(
+                    f"Function '{fn.name()}' returned nan values in its {i}th output."
+                )
+
+
+def _evaluate_anomaly(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
+    """thread_main's NodeGuard (the Node that Nodes made now take as parent) and, when the Node
+    fails, GraphTask::set_exception's print_stack (Note [Anomaly mode costs one flag test when
+    off])."""
+    outer, current_evaluating_node.node = current_evaluating_node.node, fn
+    try:
+        _evaluate_traced(task, fn, inputs, queue)
+    except Exception:
+        print_stack(fn)
+        raise
+    finally:
+        current_evaluating_node.node = outer
 
 
 def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
@@ -418,7 +446,10 @@ class Engine:
             try:
                 while not queue.empty():
                     fn, fn_inputs = queue.pop()
-                    _evaluate_traced(task, fn, fn_inputs, queue)
+                    if AnomalyMode._enabled:
+                        _evaluate_anomaly(task, fn, fn_inputs, queue)
+                    else:
+                        _evaluate_traced(task, fn, fn_inputs, queue)
                     del fn, fn_inputs
             finally:
                 queue.heap.clear()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd.anomaly_mode import AnomalyMode
 from tensortrace.autograd.variable import AutogradMeta
 from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
 from tensortrace.c10.exception import TORCH_CHECK
@@ -126,12 +127,19 @@ class SavedVariable:
             if grad_fn is not None:
                 name = _BACKWARD_SUFFIX.sub("", grad_fn.name())  # type: ignore[attr-defined]
                 message += f", which is output {self.output_nr_} of {name},"
-            message += (
-                f" is at version {current}; expected version {self.saved_version_} "
-                "instead. Hint: enable anomaly detection to find the operation that "
-                "failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            )
+            message += f" is at version {current}; expected version {self.saved_version_} instead."
+            if not AnomalyMode._enabled:
+                message += (
+                    " Hint: enable anomaly detection to find the operation that "
+                    "failed to compute its gradient, with "
+                    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+                )
+            else:
+                message += (
+                    " Hint: the backtrace further above shows the operation that failed to "
+                    "compute its gradient. The variable in question was changed in there or "
+                    "anywhere later. Good luck!"
+                )
             raise RuntimeError(message)
         if self.saved_original_:
             return self.data_
