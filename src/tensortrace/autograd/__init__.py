@@ -7,7 +7,7 @@ record the graph with them in variable_type.py); engine.py runs the graph backwa
 grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.autograd` it is also
 `torch.autograd`: backward, grad, Function, no_grad, enable_grad, set_grad_enabled,
 inference_mode, detect_anomaly, set_detect_anomaly; functional (jacobian, hessian, vjp, jvp,
-vhp, hvp) on first use.
+vhp, hvp) and graph (saved tensors hooks) on first use.
 """
 
 from tensortrace.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -49,7 +49,7 @@ def __getattr__(name: str) -> object:
     """torch.autograd.profiler (and profiler_util) and torch.autograd.functional, imported on
     first use: nothing at import needs them (Note [Subpackages imported on first use] in
     tensortrace/__init__.py)."""
-    if name in ("profiler", "profiler_util", "functional"):
+    if name in ("profiler", "profiler_util", "functional", "graph"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
