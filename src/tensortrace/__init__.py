@@ -26,6 +26,7 @@ finally:
         _gc.enable()
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
+from tensortrace import random as random  # torch.random
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
 from tensortrace.autograd.anomaly_mode import (
@@ -67,6 +68,7 @@ from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
+from tensortrace.random import get_rng_state, set_rng_state
 from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
@@ -205,6 +207,9 @@ __all__ = [
     "dtype",
     "get_default_dtype",
     "get_num_threads",
+    "get_rng_state",
+    "random",
+    "set_rng_state",
     "initial_seed",
     "is_tensor",
     "is_tracing",
