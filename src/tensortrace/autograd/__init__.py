@@ -45,6 +45,13 @@ __all__ = [
 ]
 
 
+def _is_checkpoint_valid() -> bool:
+    """torch.autograd._is_checkpoint_valid (utils/checkpoint.py's reentrant variant asks)."""
+    from tensortrace.autograd.engine import get_default_engine
+
+    return get_default_engine().is_checkpoint_valid()
+
+
 def __getattr__(name: str) -> object:
     """torch.autograd.profiler (and profiler_util) and torch.autograd.functional, imported on
     first use: nothing at import needs them (Note [Subpackages imported on first use] in

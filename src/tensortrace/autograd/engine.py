@@ -50,6 +50,9 @@ class ExecInfo:
         return self.needed or bool(self.captures)
 
 
+_graph_task_ids = itertools.count()
+
+
 class GraphTask:
     __slots__ = (
         "keep_graph",
@@ -59,6 +62,8 @@ class GraphTask:
         "exec_info",
         "captured_vars",
         "accumulate_grad",
+        "checkpoint_valid",
+        "id",
     )
 
     def __init__(self, keep_graph: bool, grad_mode_: bool) -> None:
@@ -69,6 +74,10 @@ class GraphTask:
         self.exec_info: dict[Node, ExecInfo] = {}
         self.captured_vars: list[Tensor | None] = []
         self.accumulate_grad = True
+        # CheckpointValidGuard: a reentrant checkpoint may run in this task's Nodes (no
+        # `inputs` to compute only, and the same holds for the task it runs inside)
+        self.checkpoint_valid = True
+        self.id = next(_graph_task_ids)  # GraphTask::id_ (torch._C._current_graph_task_id)
 
     def init_to_execute(
         self, graph_root: Node, outputs: Sequence[Edge], accumulate_grad: bool
@@ -442,6 +451,7 @@ class Engine:
         queue.push(graph_root, buffer)
         del buffer, graph_root, inputs
         outer, _current.task = _current.task, task
+        task.checkpoint_valid = not task.exec_info and (outer is None or outer.checkpoint_valid)
         with grad_mode.set_grad_enabled(create_graph):
             try:
                 while not queue.empty():
@@ -456,6 +466,13 @@ class Engine:
                 task.not_ready.clear()
                 _current.task = outer
         return task.captured_vars
+
+    def is_checkpoint_valid(self) -> bool:
+        """Engine::is_checkpoint_valid: False inside a backward that computes only some
+        inputs' gradients (autograd.grad, backward(inputs=...)), which a reentrant
+        checkpoint cannot serve."""
+        task = _current.task
+        return task is None or task.checkpoint_valid
 
 
 _engine = Engine()

@@ -65,8 +65,11 @@ def is_available() -> bool:
     return _functions.device_count() > 0
 
 
+_initialized = True  # torch.cuda._initialized: the emulated device needs no lazy init
+
+
 def is_initialized() -> bool:
-    return True
+    return _initialized
 
 
 def init() -> None:
