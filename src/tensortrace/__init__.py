@@ -77,6 +77,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import distributions as distributions
     from tensortrace import nn as nn
     from tensortrace import optim as optim
+    from tensortrace import testing as testing
     from tensortrace import utils as utils
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
     from tensortrace.csrc.python_torch_functions_manual import as_tensor as as_tensor
@@ -255,7 +256,7 @@ __all__ = [
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
 _LAZY_SUBMODULES = frozenset(
-    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "utils"}
+    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "testing", "utils"}
 )
 
 
