@@ -7,8 +7,9 @@ assign_parent, print_stack, _print_stack), the bindings `torch.set_anomaly_enabl
 `torch/autograd/anomaly_mode.py` (detect_anomaly, set_detect_anomaly).
 
 Note [Anomaly mode costs one flag test when off]
-With anomaly mode off, a Node's constructor tests `AnomalyMode._enabled` once and the engine
-tests it once per Node after the Node ran: nothing else. With it on, each Node made keeps the
+With anomaly mode off, a Node's constructor tests `AnomalyMode._enabled` once, the engine
+tests it once per backward (to pick how it runs each Node) and once per Node after the Node ran
+(evaluate_function's NaN check): nothing else. With it on, each Node made keeps the
 forward's Python stack in its `metadata["traceback_"]` (and, when made while the engine runs
 another Node, as a double backward does, that Node in `metadata["parent_"]`); after each Node
 runs its outputs are checked for NaN (when check_nan); and when a Node fails, the engine warns

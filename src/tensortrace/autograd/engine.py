@@ -452,14 +452,13 @@ class Engine:
         del buffer, graph_root, inputs
         outer, _current.task = _current.task, task
         task.checkpoint_valid = not task.exec_info and (outer is None or outer.checkpoint_valid)
+        # Note [Anomaly mode costs one flag test when off]: chosen once per backward
+        evaluate = _evaluate_anomaly if AnomalyMode._enabled else _evaluate_traced
         with grad_mode.set_grad_enabled(create_graph):
             try:
                 while not queue.empty():
                     fn, fn_inputs = queue.pop()
-                    if AnomalyMode._enabled:
-                        _evaluate_anomaly(task, fn, fn_inputs, queue)
-                    else:
-                        _evaluate_traced(task, fn, fn_inputs, queue)
+                    evaluate(task, fn, fn_inputs, queue)
                     del fn, fn_inputs
             finally:
                 queue.heap.clear()
