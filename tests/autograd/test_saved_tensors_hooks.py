@@ -1,9 +1,10 @@
 """Saved tensors hooks and the post-accumulate-grad hook against torch 2.13, program by program.
 
 torch.autograd.graph.saved_tensors_hooks / save_on_cpu / disable_saved_tensors_hooks (applied by
-SavedVariable as saved_variable.cpp does), Tensor.register_post_accumulate_grad_hook, and a
-Node's own hooks (register_hook, register_prehook). Each program runs in tensortrace and in torch
-(tests/conformance/harness.py) and leaves in `out` what is compared.
+SavedVariable as saved_variable.cpp does), Tensor.register_post_accumulate_grad_hook,
+torch.autograd.graph.Node and increment_version, and a Node's own hooks (register_hook,
+register_prehook). Each program runs in tensortrace and in torch (tests/conformance/harness.py)
+and leaves in `out` what is compared.
 """
 
 from __future__ import annotations
@@ -162,6 +163,31 @@ PROGRAMS: dict[str, str] = {
     "post_accumulate_grad_hook_no_grad": "torch.ones(2).register_post_accumulate_grad_hook(print)",
     "post_accumulate_grad_hook_non_leaf": "b = torch.ones(2, requires_grad=True)\n"
     "(b * 2).register_post_accumulate_grad_hook(print)",
+    # ---- torch.autograd.graph.Node, increment_version ----
+    "graph_node_isinstance": "class F(torch.autograd.Function):\n"
+    "    @staticmethod\n"
+    "    def forward(ctx, x):\n"
+    "        return x.clone()\n"
+    "    @staticmethod\n"
+    "    def backward(ctx, g):\n"
+    "        return g\n"
+    "x = torch.ones(2, requires_grad=True)\n"
+    "N = torch.autograd.graph.Node\n"
+    "y = x * 2\n"
+    "out = (isinstance(y.grad_fn, N), isinstance(y.grad_fn.next_functions[0][0], N),\n"
+    "       isinstance(F.apply(x).grad_fn, N), isinstance(1, N), issubclass(int, N))",
+    "increment_version": "x = torch.ones(2, requires_grad=True)\n"
+    "z = x.exp(); v = x._version\n"
+    "torch.autograd.graph.increment_version(x)\n"
+    "torch.autograd.graph.increment_version([x, z])\n"
+    "with torch.inference_mode():\n"
+    "    i = torch.ones(2)\n"
+    "torch.autograd.graph.increment_version(i)\n"
+    "out = x._version - v",
+    "increment_version_then_backward": "x = torch.ones(2, requires_grad=True)\n"
+    "z = x.exp()\n"
+    "torch.autograd.graph.increment_version(z)\n"
+    "z.sum().backward()",
     # ---- a Node's hooks ----
     "node_register_hook_and_prehook": "x = torch.tensor([1., 2.], requires_grad=True)\n"
     "y = x * 3\n"

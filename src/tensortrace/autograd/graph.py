@@ -3,16 +3,18 @@
 Mirrors `torch/autograd/graph.py`: saved_tensors_hooks (a pack/unpack pair for every tensor
 saved while it is active, applied by SavedVariable as saved_variable.cpp does), save_on_cpu
 (pack to the CPU, unpack back to the tensor's device) and disable_saved_tensors_hooks (any use
-of them raises the given message). Node is function.h's Node (autograd/function.py).
+of them raises the given message); increment_version; Node, the abstract class every grad_fn is
+an instance of (function.h's Nodes, autograd/function.py, and custom Functions' ctx objects).
 """
 
 from __future__ import annotations
 
+import abc
 import contextlib
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
-from tensortrace.autograd.function import Node
+from tensortrace.autograd import function as _function
 from tensortrace.autograd.python_saved_variable_hooks import (
     _pop_saved_tensors_default_hooks,
     _push_saved_tensors_default_hooks,
@@ -20,13 +22,64 @@ from tensortrace.autograd.python_saved_variable_hooks import (
     _saved_tensors_hooks_enable,
     _saved_tensors_hooks_get_disabled_error_message,
 )
+from tensortrace.autograd.saved_variable import is_inference_tensor
 
 __all__ = [
     "Node",
     "disable_saved_tensors_hooks",
+    "increment_version",
     "save_on_cpu",
     "saved_tensors_hooks",
 ]
+
+
+class Node(abc.ABC):
+    """What a grad_fn is: name(), next_functions, metadata, register_hook, register_prehook.
+    The Nodes of the engine (function.py's Node and its subclasses) and custom Functions'
+    ctx objects (BackwardCFunction) are its virtual subclasses, as in torch."""
+
+    @abc.abstractmethod
+    def name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def metadata(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def register_hook(self, fn: Callable[..., Any]) -> Any:
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def register_prehook(self, fn: Callable[..., Any]) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def __subclasshook__(cls, subclass: type) -> bool:
+        # import cycle: custom_function's Function is built on the autograd package
+        from tensortrace.autograd.custom_function import BackwardCFunction
+
+        if cls is Node and (
+            issubclass(subclass, _function.Node) or issubclass(subclass, BackwardCFunction)
+        ):
+            return True
+        return NotImplemented
+
+
+def increment_version(tensor: Any) -> None:
+    """Bump the version counter of a tensor (or of each of several) changed in place behind
+    autograd's back; an inference tensor has none and is left alone."""
+    from tensortrace.csrc.python_variable import TensorBase
+
+    tensors: Iterable[Any] = (tensor,) if isinstance(tensor, TensorBase) else tensor
+    for t in tensors:
+        if not is_inference_tensor(t.cdata):
+            t.cdata.unsafeGetTensorImpl().bump_version()
 
 
 class saved_tensors_hooks:  # noqa: N801 - torch's name
