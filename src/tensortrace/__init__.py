@@ -26,8 +26,14 @@ finally:
         _gc.enable()
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
+from tensortrace import random as random  # torch.random
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
+from tensortrace.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from tensortrace.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -62,6 +68,7 @@ from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
+from tensortrace.random import get_rng_state, set_rng_state
 from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
@@ -70,6 +77,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import distributions as distributions
     from tensortrace import nn as nn
     from tensortrace import optim as optim
+    from tensortrace import testing as testing
     from tensortrace import utils as utils
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
     from tensortrace.csrc.python_torch_functions_manual import as_tensor as as_tensor
@@ -200,6 +208,9 @@ __all__ = [
     "dtype",
     "get_default_dtype",
     "get_num_threads",
+    "get_rng_state",
+    "random",
+    "set_rng_state",
     "initial_seed",
     "is_tensor",
     "is_tracing",
@@ -226,9 +237,12 @@ __all__ = [
     "autograd",
     "enable_grad",
     "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
     "is_inference_mode_enabled",
     "no_grad",
+    "set_anomaly_enabled",
     "set_grad_enabled",
     *_DTYPES,
     *_functions,
@@ -242,7 +256,7 @@ __all__ = [
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
 _LAZY_SUBMODULES = frozenset(
-    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "utils"}
+    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "testing", "utils"}
 )
 
 

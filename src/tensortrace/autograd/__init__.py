@@ -6,9 +6,11 @@ autograd/generated/ from derivatives.yaml: the Backward Nodes in functions.py, t
 record the graph with them in variable_type.py); engine.py runs the graph backward;
 grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.autograd` it is also
 `torch.autograd`: backward, grad, Function, no_grad, enable_grad, set_grad_enabled,
-inference_mode; functional (jacobian, hessian, vjp, jvp, vhp, hvp) on first use.
+inference_mode, detect_anomaly, set_detect_anomaly; functional (jacobian, hessian, vjp, jvp,
+vhp, hvp) and graph (saved tensors hooks) on first use.
 """
 
+from tensortrace.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from tensortrace.autograd.api import backward, grad
 from tensortrace.autograd.custom_function import Function
 from tensortrace.autograd.function import Node
@@ -30,6 +32,7 @@ __all__ = [
     "GradcheckError",
     "Node",
     "backward",
+    "detect_anomaly",
     "enable_grad",
     "grad",
     "gradcheck",
@@ -37,15 +40,23 @@ __all__ = [
     "is_grad_enabled",
     "is_inference_mode_enabled",
     "no_grad",
+    "set_detect_anomaly",
     "set_grad_enabled",
 ]
+
+
+def _is_checkpoint_valid() -> bool:
+    """torch.autograd._is_checkpoint_valid (utils/checkpoint.py's reentrant variant asks)."""
+    from tensortrace.autograd.engine import get_default_engine
+
+    return get_default_engine().is_checkpoint_valid()
 
 
 def __getattr__(name: str) -> object:
     """torch.autograd.profiler (and profiler_util) and torch.autograd.functional, imported on
     first use: nothing at import needs them (Note [Subpackages imported on first use] in
     tensortrace/__init__.py)."""
-    if name in ("profiler", "profiler_util", "functional"):
+    if name in ("profiler", "profiler_util", "functional", "graph"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

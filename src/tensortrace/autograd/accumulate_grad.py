@@ -15,7 +15,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import UINT64_MAX, Node, check_input_count
 from tensortrace.autograd.variable import materialize_autograd_meta
-from tensortrace.csrc.python_variable import THPVariable_Wrap
+from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap
 
 
 class AccumulateGrad(Node):
@@ -51,7 +51,22 @@ class AccumulateGrad(Node):
             return []
         meta = materialize_autograd_meta(self.variable_)
         accumulate_grad(self.variable_, meta, new_grad, 1)
+        if meta.post_acc_grad_hooks_:
+            call_post_acc_grad_hooks(meta.post_acc_grad_hooks_, self.variable_)
         return []
+
+
+def call_post_acc_grad_hooks(hooks: dict[int, Any], variable: Tensor) -> None:
+    """PyFunctionTensorPostAccGradHooks (python_hook.cpp): each hook gets the leaf; one that
+    returns something else than None (or the leaf itself) is an error."""
+    tensor = THPVariable_Wrap(variable.copy())
+    for hook in list(hooks.values()):
+        res = hook(tensor)
+        if res is None or res is tensor:
+            continue
+        if not isinstance(res, TensorBase):  # check_single_result
+            raise TypeError(f"expected Variable, but hook returned '{type(res).__name__}'")
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:

@@ -22,8 +22,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
+from tensortrace.autograd.anomaly_mode import AnomalyMode, current_evaluating_node, print_stack
 from tensortrace.autograd.function import Edge, Node
 from tensortrace.autograd.functions_manual import sum_to
 from tensortrace.autograd.input_buffer import InputBuffer
@@ -48,6 +50,9 @@ class ExecInfo:
         return self.needed or bool(self.captures)
 
 
+_graph_task_ids = itertools.count()
+
+
 class GraphTask:
     __slots__ = (
         "keep_graph",
@@ -57,6 +62,8 @@ class GraphTask:
         "exec_info",
         "captured_vars",
         "accumulate_grad",
+        "checkpoint_valid",
+        "id",
     )
 
     def __init__(self, keep_graph: bool, grad_mode_: bool) -> None:
@@ -67,6 +74,10 @@ class GraphTask:
         self.exec_info: dict[Node, ExecInfo] = {}
         self.captured_vars: list[Tensor | None] = []
         self.accumulate_grad = True
+        # CheckpointValidGuard: a reentrant checkpoint may run in this task's Nodes (no
+        # `inputs` to compute only, and the same holds for the task it runs inside)
+        self.checkpoint_valid = True
+        self.id = next(_graph_task_ids)  # GraphTask::id_ (torch._C._current_graph_task_id)
 
     def init_to_execute(
         self, graph_root: Node, outputs: Sequence[Edge], accumulate_grad: bool
@@ -313,6 +324,8 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
     del buffer, inputs
     if not task.keep_graph:
         fn.release_variables()
+    if AnomalyMode._enabled and AnomalyMode._check_nan:
+        check_nan(fn, outputs)
     # a C++ variable_list holds one handle per entry: a gradient returned for two inputs (as
     # AddBackward0 returns grad) has two owners, so no buffer may accumulate into it in place
     # (can_accumulate_inplace's use_count() == 1); here each entry gets its own handle
@@ -344,6 +357,30 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
         else:
             task.not_ready[nxt] = buf
     outputs.clear()
+
+
+def check_nan(fn: Node, outputs: list[Any]) -> None:
+    """evaluate_function under anomaly mode: no gradient a Node returns may hold a NaN."""
+    with grad_mode.set_grad_enabled(False):
+        for i, output in enumerate(outputs):
+            if output is not None and output.defined() and at.isnan(output).any().item():
+                raise RuntimeError(
+                    f"Function '{fn.name()}' returned nan values in its {i}th output."
+                )
+
+
+def _evaluate_anomaly(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
+    """thread_main's NodeGuard (the Node that Nodes made now take as parent) and, when the Node
+    fails, GraphTask::set_exception's print_stack (Note [Anomaly mode costs one flag test when
+    off])."""
+    outer, current_evaluating_node.node = current_evaluating_node.node, fn
+    try:
+        _evaluate_traced(task, fn, inputs, queue)
+    except Exception:
+        print_stack(fn)
+        raise
+    finally:
+        current_evaluating_node.node = outer
 
 
 def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
@@ -414,17 +451,27 @@ class Engine:
         queue.push(graph_root, buffer)
         del buffer, graph_root, inputs
         outer, _current.task = _current.task, task
+        task.checkpoint_valid = not task.exec_info and (outer is None or outer.checkpoint_valid)
+        # Note [Anomaly mode costs one flag test when off]: chosen once per backward
+        evaluate = _evaluate_anomaly if AnomalyMode._enabled else _evaluate_traced
         with grad_mode.set_grad_enabled(create_graph):
             try:
                 while not queue.empty():
                     fn, fn_inputs = queue.pop()
-                    _evaluate_traced(task, fn, fn_inputs, queue)
+                    evaluate(task, fn, fn_inputs, queue)
                     del fn, fn_inputs
             finally:
                 queue.heap.clear()
                 task.not_ready.clear()
                 _current.task = outer
         return task.captured_vars
+
+    def is_checkpoint_valid(self) -> bool:
+        """Engine::is_checkpoint_valid: False inside a backward that computes only some
+        inputs' gradients (autograd.grad, backward(inputs=...)), which a reentrant
+        checkpoint cannot serve."""
+        task = _current.task
+        return task is None or task.checkpoint_valid
 
 
 _engine = Engine()

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd.anomaly_mode import AnomalyMode, record_node
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc.python_variable import THPVariable_Wrap
 
@@ -104,6 +105,8 @@ class Node:
         self.retains_grad_hooks_: dict[int, Callable[..., Any]] = {}
         self.post_hooks_: dict[int, Callable[..., Any]] = {}
         self.metadata_: dict[str, Any] | None = None
+        if AnomalyMode._enabled:  # Note [Anomaly mode costs one flag test when off]
+            record_node(self)
 
     # ---- the graph ---------------------------------------------------------------------------
     def name(self) -> str:

@@ -16,8 +16,18 @@ a fresh tensor whose grad_fn is the Node itself (what double backward needs).
 from __future__ import annotations
 
 import re
+import weakref
+from typing import Any
 
+from tensortrace.aten.saved_tensor_hooks import SavedTensorDefaultHooks
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd import grad_mode
+from tensortrace.autograd.accumulate_grad import grad_accumulator
+from tensortrace.autograd.anomaly_mode import AnomalyMode
+from tensortrace.autograd.python_saved_variable_hooks import (
+    PySavedVariableHooks,
+    get_default_hooks,
+)
 from tensortrace.autograd.variable import AutogradMeta
 from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
 from tensortrace.c10.exception import TORCH_CHECK
@@ -75,10 +85,13 @@ class SavedVariable:
         "saved_original_",
         "grad_fn_",
         "was_default_constructed_",
+        "hooks_",
+        "grad_accumulator_",
     )
 
     def __init__(self, variable: Tensor | None = None, is_output: bool = False) -> None:
         self.was_default_constructed_ = variable is None or not variable.defined()
+        self.hooks_: PySavedVariableHooks | None = None
         if self.was_default_constructed_:
             self.data_ = Tensor()
             return
@@ -97,7 +110,17 @@ class SavedVariable:
         self.requires_grad_ = bool(meta is not None and meta.requires_grad_)
         self.is_leaf_ = meta is None or meta.grad_fn_ is None
         self.is_output_ = is_output
-        self.grad_fn_ = None
+        self.grad_fn_: Any = None
+        self.saved_original_ = False
+        # Note [Saved tensor hooks cost one flag test until first used]
+        if SavedTensorDefaultHooks.is_initialized and SavedTensorDefaultHooks.is_enabled():
+            hooks = get_default_hooks()
+            # a wrapped number (the 2 of `x * 2`) is never handed to the user's hooks
+            if hooks is not None and not impl.is_wrapped_number_:
+                self.save_metadata(variable)
+                self.set_hooks_and_pack_data(hooks, variable)
+                self.data_ = Tensor()
+                return
         if is_output:
             # Note [A saved output keeps only its data]
             self.saved_original_ = False
@@ -106,9 +129,54 @@ class SavedVariable:
             self.saved_original_ = True
             self.data_ = variable.copy()  # an owner: the input stays alive with the graph
 
+    def save_metadata(self, data: Tensor) -> None:
+        """What unpack needs to rebuild the tensor the hooks give back as this one."""
+        self.grad_accumulator_ = None
+        if self.is_leaf_:
+            if self.requires_grad_:
+                self.grad_accumulator_ = weakref.ref(grad_accumulator(data))
+        elif not self.is_output_:
+            self.grad_fn_ = data.unsafeGetTensorImpl().autograd_meta_.grad_fn_  # type: ignore[union-attr]
+
+    def set_hooks_and_pack_data(self, hooks: PySavedVariableHooks, data: Tensor) -> None:
+        self.hooks_ = hooks
+        version_counter = data.unsafeGetTensorImpl().version_counter_
+        version = version_counter.version
+        with grad_mode.no_grad():
+            hooks.call_pack_hook(data.detach() if self.saved_original_ else data)
+        TORCH_CHECK(
+            version == version_counter.version,
+            "A saved tensor pack hook is modifying its input in place. Tensors provided as "
+            "input to pack hook cannot be modified by in-place operations as this can lead to "
+            "unexpected side-effects. Please open an issue if you need to perform in-place "
+            "operations on the input to a pack hook.",
+        )
+
+    def unpack_with_hooks(self, hooks: PySavedVariableHooks, saved_for: object) -> Tensor:
+        """unpack() when the tensor went through pack/unpack hooks: no version check (the
+        hooks may have copied it); the tensor the unpack hook returns, made this saved
+        tensor's again (its grad_fn and output_nr, or the leaf's AccumulateGrad)."""
+        grad_fn = self.grad_fn_
+        if not self.is_leaf_ and grad_fn is None:
+            grad_fn = saved_for
+        data = hooks.call_unpack_hook()
+        if grad_fn is None and not self.requires_grad_ and not data.requires_grad():
+            return data
+        var = tensor_data(data)  # make_variable: a new TensorImpl on the data
+        meta = AutogradMeta(requires_grad=True if grad_fn is not None else self.requires_grad_)
+        if grad_fn is not None:
+            meta.grad_fn_ = grad_fn
+            meta.output_nr_ = self.output_nr_
+        else:
+            meta.grad_accumulator_ = self.grad_accumulator_
+        var.unsafeGetTensorImpl().autograd_meta_ = meta
+        return var
+
     def unpack(self, saved_for: object = None) -> Tensor:
         if self.was_default_constructed_:
             return Tensor()
+        if self.hooks_ is not None:
+            return self.unpack_with_hooks(self.hooks_, saved_for)
         TORCH_CHECK(self.data_.defined(), ERR_BACKWARD_TWICE)
         data_meta = self.data_.unsafeGetTensorImpl().autograd_meta_
         if self.saved_original_:
@@ -126,12 +194,19 @@ class SavedVariable:
             if grad_fn is not None:
                 name = _BACKWARD_SUFFIX.sub("", grad_fn.name())  # type: ignore[attr-defined]
                 message += f", which is output {self.output_nr_} of {name},"
-            message += (
-                f" is at version {current}; expected version {self.saved_version_} "
-                "instead. Hint: enable anomaly detection to find the operation that "
-                "failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            )
+            message += f" is at version {current}; expected version {self.saved_version_} instead."
+            if not AnomalyMode._enabled:
+                message += (
+                    " Hint: enable anomaly detection to find the operation that "
+                    "failed to compute its gradient, with "
+                    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+                )
+            else:
+                message += (
+                    " Hint: the backtrace further above shows the operation that failed to "
+                    "compute its gradient. The variable in question was changed in there or "
+                    "anywhere later. Good luck!"
+                )
             raise RuntimeError(message)
         if self.saved_original_:
             return self.data_
@@ -145,7 +220,9 @@ class SavedVariable:
         return var
 
     def reset_data(self) -> None:
-        """Node::release_variables: the graph is freed, the data goes."""
+        """Node::release_variables: the graph is freed, the data (or the packed object) goes."""
+        self.hooks_ = None
+        self.grad_fn_ = None
         self.data_ = Tensor()
 
     def _trace_summary(self) -> str:

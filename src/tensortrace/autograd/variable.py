@@ -32,7 +32,8 @@ class AutogradMeta:
 
     A non-leaf holds its grad_fn (an owning edge to the Node that made it) and its output_nr; a
     leaf that requires grad holds its AccumulateGrad weakly (grad_accumulator_), as torch does,
-    so a dropped graph frees it. hooks_ are the tensor's own hooks (register_hook on a leaf).
+    so a dropped graph frees it. hooks_ are the tensor's own hooks (register_hook on a leaf),
+    post_acc_grad_hooks_ those AccumulateGrad runs after it wrote `.grad`.
     """
 
     __slots__ = (
@@ -45,6 +46,7 @@ class AutogradMeta:
         "grad_accumulator_",
         "retains_grad_",
         "hooks_",
+        "post_acc_grad_hooks_",
         "attr_version_",
     )
 
@@ -58,6 +60,9 @@ class AutogradMeta:
         self.grad_accumulator_: weakref.ref[AccumulateGrad] | None = None
         self.retains_grad_ = False
         self.hooks_: dict[int, tuple[int, object]] = {}
+        # register_post_accumulate_grad_hook's hooks (torch keeps them on the Python tensor,
+        # as _post_accumulate_grad_hooks, and its C++ hook holds that dict)
+        self.post_acc_grad_hooks_: dict[int, Any] | None = None
         # a view's grad_fn is valid for this version of the data it shares with its base
         self.attr_version_ = 0
 

@@ -79,12 +79,12 @@ class Generator:
         return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)), dtype=_uint8())
 
     def set_state(self, new_state: Any) -> Generator:
-        TORCH_CHECK(
-            isinstance(new_state, TensorBase),
-            "expected a torch.ByteTensor, but got ",
-            type(new_state).__name__,
-        )
-        self._cdata.set_state(new_state.numpy().tobytes())
+        """THPGenerator_setState, then check_rng_state: a uint8 CPU tensor of the state."""
+        if not isinstance(new_state, TensorBase):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not _uint8() or new_state.device.type != "cpu":
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        self._cdata.set_state(new_state.contiguous().numpy().tobytes())
         return self
 
     def __repr__(self) -> str:

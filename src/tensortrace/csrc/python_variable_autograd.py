@@ -223,6 +223,25 @@ def register_hook(self: TensorBase, hook: Callable[..., Any]) -> RemovableHandle
     return handle
 
 
+@handle_th_errors
+def register_post_accumulate_grad_hook(
+    self: TensorBase, hook: Callable[..., Any]
+) -> RemovableHandle:
+    """Tensor.register_post_accumulate_grad_hook (torch/_tensor.py): hook(tensor) runs after
+    the leaf's AccumulateGrad wrote its .grad."""
+    var = self.cdata
+    if not var.requires_grad():
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    meta = materialize_autograd_meta(var)
+    if meta.grad_fn_ is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if meta.post_acc_grad_hooks_ is None:
+        meta.post_acc_grad_hooks_ = {}
+    handle = RemovableHandle(meta.post_acc_grad_hooks_)
+    meta.post_acc_grad_hooks_[handle.id] = hook
+    return handle
+
+
 def backward(
     self: TensorBase,
     gradient: Any = None,
@@ -365,6 +384,7 @@ METHODS: dict[str, Any] = {
     "requires_grad_": requires_grad_,
     "retain_grad": retain_grad,
     "register_hook": register_hook,
+    "register_post_accumulate_grad_hook": register_post_accumulate_grad_hook,
     "backward": backward,
     "is_inference": is_inference,
     "_make_subclass": staticmethod(_make_subclass),

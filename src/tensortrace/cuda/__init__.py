@@ -30,6 +30,8 @@ from tensortrace.c10.cuda.cuda_caching_allocator import allocator as _allocator
 from tensortrace.c10.cuda.cuda_caching_allocator import cudaMemGetInfo
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
+from tensortrace.csrc.dtype import contiguous_format
+from tensortrace.csrc.generator import Generator
 from tensortrace.cuda import memory
 from tensortrace.cuda.memory import (
     caching_allocator_alloc,
@@ -63,8 +65,11 @@ def is_available() -> bool:
     return _functions.device_count() > 0
 
 
+_initialized = True  # torch.cuda._initialized: the emulated device needs no lazy init
+
+
 def is_initialized() -> bool:
-    return True
+    return _initialized
 
 
 def init() -> None:
@@ -287,6 +292,25 @@ def initial_seed() -> int:
     return getDefaultCUDAGenerator(current_device()).current_seed()
 
 
+def _rng_device_index(device: Any) -> int:
+    if isinstance(device, str):
+        device = Device(device)
+    elif isinstance(device, int):
+        device = Device("cuda", device)
+    index = device.index
+    return current_device() if index is None else index
+
+
+def get_rng_state(device: Any = "cuda") -> Any:
+    """The device's generator state, as a uint8 tensor (torch/cuda/random.py)."""
+    return Generator._wrap(getDefaultCUDAGenerator(_rng_device_index(device))).get_state()
+
+
+def set_rng_state(new_state: Any, device: Any = "cuda") -> None:
+    new_state_copy = new_state.clone(memory_format=contiguous_format)
+    Generator._wrap(getDefaultCUDAGenerator(_rng_device_index(device))).set_state(new_state_copy)
+
+
 def _record_stream(tensor: Any, stream: Stream) -> None:
     """Tensor.record_stream(stream): the caching allocator keeps the tensor's block from being
     reused by another stream until the work queued on `stream` is done."""
@@ -313,7 +337,9 @@ __all__ = [
     "get_device_properties",
     "get_per_process_memory_fraction",
     "init",
+    "get_rng_state",
     "initial_seed",
+    "set_rng_state",
     "is_available",
     "is_initialized",
     "manual_seed",
