@@ -38,8 +38,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-import numpy as np
-
+from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import traced
 
@@ -153,8 +152,12 @@ def _run_chunk(tid: int, f: Callable[[int, int], None], begin: int, end: int) ->
     saved = _state.thread_num, _state.in_parallel_region
     _state.thread_num, _state.in_parallel_region = tid, True
     try:
-        with np.errstate(all="ignore"):  # each thread has its own NumPy error state
+        # with np.errstate(all="ignore"): each thread has its own NumPy error state
+        token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
+        try:
             f(begin, end)
+        finally:
+            NUMPY_ERROR_STATE.reset(token)
     finally:
         _state.thread_num, _state.in_parallel_region = saved
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.aten.opmath_type import to_opmath
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.trace import traced
@@ -39,8 +40,13 @@ def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray | 
 
 
 def _run(it: TensorIteratorBase, loop: VectorizedLoop) -> None:
-    with np.errstate(all="ignore"):  # C++ kernels do not trap on overflow or 0/0 either
+    # with np.errstate(all="ignore"): C++ kernels do not trap on overflow or 0/0 either
+    # (Note [The error state set directly])
+    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)
+    try:
         it.for_each(loop)  # in parallel above GRAIN_SIZE elements, as cpu_kernel's for_each
+    finally:
+        NUMPY_ERROR_STATE.reset(token)
     it.cast_outputs()
 
 
