@@ -4192,8 +4192,17 @@ def traced_463(fn_, site_, names_, _d1):
         return recorder.call_traced(rec_, site_, fn_, names_, (tensors, indexing), {})
     return wrapper
 
-# (type1, type2)
+# (to_type, arg, device_type)
 def traced_464(fn_, site_, names_):
+    def wrapper(to_type, arg, device_type):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(to_type, arg, device_type)
+        return recorder.call_traced(rec_, site_, fn_, names_, (to_type, arg, device_type), {})
+    return wrapper
+
+# (type1, type2)
+def traced_465(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4211,7 @@ def traced_464(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_465(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4220,7 @@ def traced_465(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_466(fn_, site_, names_):
+def traced_467(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4229,7 @@ def traced_466(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_467(fn_, site_, names_):
+def traced_468(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4238,7 @@ def traced_467(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_468(fn_, site_, names_):
+def traced_469(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4247,7 @@ def traced_468(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_469(fn_, site_, names_):
+def traced_470(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -4246,8 +4255,17 @@ def traced_469(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (var,), {})
     return wrapper
 
+# (w, *args)
+def traced_471(fn_, site_, names_):
+    def wrapper(w, *args):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(w, *args)
+        return recorder.call_traced(rec_, site_, fn_, names_, (w, *args), {})
+    return wrapper
+
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_470(fn_, site_, names_, _d2, _d3, _d4):
+def traced_472(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4274,7 @@ def traced_470(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, index)
-def traced_471(fn_, site_, names_):
+def traced_473(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4283,7 @@ def traced_471(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_472(fn_, site_, names_):
+def traced_474(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4292,7 @@ def traced_472(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_473(fn_, site_, names_):
+def traced_475(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4301,7 @@ def traced_473(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_474(fn_, site_, names_):
+def traced_476(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4310,7 @@ def traced_474(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_475(fn_, site_, names_):
+def traced_477(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4319,7 @@ def traced_475(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_476(fn_, site_, names_):
+def traced_478(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4328,7 @@ def traced_476(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_477(fn_, site_, names_):
+def traced_479(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4337,7 @@ def traced_477(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_478(fn_, site_, names_):
+def traced_480(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4346,7 @@ def traced_478(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_479(fn_, site_, names_, _d2, _d3):
+def traced_481(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4355,7 @@ def traced_479(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_480(fn_, site_, names_, _d2, _d3, _d4):
+def traced_482(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4364,7 @@ def traced_480(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_481(fn_, site_, names_):
+def traced_483(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4373,7 @@ def traced_481(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_482(fn_, site_, names_, _d1, _d2, _d3):
+def traced_484(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4829,23 +4847,25 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'tensors, dim=': traced_461,
     'tensors, dim=, out=': traced_462,
     'tensors, indexing=': traced_463,
-    'type1, type2': traced_464,
-    'value, self': traced_465,
-    'values, indices, self, dim, is_max': traced_466,
-    'values, indices, self, dim, keepdim': traced_467,
-    'values, indices, self, k, dim, largest, sorted': traced_468,
-    'var': traced_469,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_470,
-    'x, index': traced_471,
-    'x, k, s, p, d, oh, ow': traced_472,
-    'x, kw, sj, pj, dj, ow': traced_473,
-    'x, oh, ow': traced_474,
-    'x, w, b, out_shape, stride, padding, dilation': traced_475,
-    'x, w, b, stride, padding, dilation, groups': traced_476,
-    'x, windows, oh, ow': traced_477,
-    'x, y': traced_478,
-    'x1, x2, dim=, eps=': traced_479,
-    'x1, x2, p=, eps=, keepdim=': traced_480,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_481,
-    'y, x=, dx=, dim=': traced_482,
+    'to_type, arg, device_type': traced_464,
+    'type1, type2': traced_465,
+    'value, self': traced_466,
+    'values, indices, self, dim, is_max': traced_467,
+    'values, indices, self, dim, keepdim': traced_468,
+    'values, indices, self, k, dim, largest, sorted': traced_469,
+    'var': traced_470,
+    'w, *args': traced_471,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_472,
+    'x, index': traced_473,
+    'x, k, s, p, d, oh, ow': traced_474,
+    'x, kw, sj, pj, dj, ow': traced_475,
+    'x, oh, ow': traced_476,
+    'x, w, b, out_shape, stride, padding, dilation': traced_477,
+    'x, w, b, stride, padding, dilation, groups': traced_478,
+    'x, windows, oh, ow': traced_479,
+    'x, y': traced_480,
+    'x1, x2, dim=, eps=': traced_481,
+    'x1, x2, p=, eps=, keepdim=': traced_482,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_483,
+    'y, x=, dx=, dim=': traced_484,
 }
