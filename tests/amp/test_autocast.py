@@ -5,7 +5,7 @@ run. Here: the key sets a dispatch computes (no autocast key while autocast is o
 device's key while it is on), the trace (the Autocast kernel's frame above autograd's, the
 operator tree torch.profiler records), what only AutocastCUDA does (float32 softmax, sum and
 layer_norm, norm's appended dtype, binary_cross_entropy refused), and the warnings and the
-disabled behaviour of autocast("cuda") without a device, compared with
+disabled behaviour of autocast("cuda") and GradScaler("cuda") without a device, compared with
 torch in a subprocess with TENSORTRACE_CUDA_DEVICES=0.
 """
 
@@ -166,11 +166,23 @@ out = []
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     ctx = torch.autocast("cuda")
+    scaler = torch.amp.GradScaler("cuda")
+    old = torch.cuda.amp.GradScaler()
 out.append([(w.category.__name__, str(w.message)) for w in caught])
 with ctx:
     a = torch.ones(2, 2)
     out.append([str(torch.mm(a, a).dtype), torch.is_autocast_enabled("cuda")])
-out.append([torch.cuda.amp.common.amp_definitely_not_available(),
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=1.0)
+loss = model(torch.ones(3, 2)).sum()
+scaled = scaler.scale(loss)
+scaled.backward()
+w0 = model.weight.detach().clone()
+ret = scaler.step(opt)
+scaler.update()
+out.append([scaled is loss, ret, scaler.get_scale(), scaler.state_dict(), scaler.is_enabled(),
+            old.is_enabled(), bool(torch.equal(w0, model.weight.detach())),
+            torch.cuda.amp.common.amp_definitely_not_available(),
             torch.cuda.is_bf16_supported()])
 print(json.dumps(out))
 """
@@ -183,7 +195,7 @@ def _run(module: str, env: dict[str, str]) -> Any:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_without_a_device_cuda_autocast_warns_and_disables_itself_as_torch_does() -> None:
+def test_without_a_device_cuda_amp_warns_and_disables_itself_as_torch_does() -> None:
     pytest.importorskip("torch")
     ours = _run("tensortrace", dict(os.environ, TENSORTRACE_CUDA_DEVICES="0", PYTHONPATH=SRC))
     assert ours == _run("torch", dict(os.environ))
@@ -191,3 +203,4 @@ def test_without_a_device_cuda_autocast_warns_and_disables_itself_as_torch_does(
         "UserWarning",
         "CUDA is not available or torch_xla is imported. Disabling autocast.",
     ]
+    assert ours[2][:5] == [True, None, 1.0, {}, False]

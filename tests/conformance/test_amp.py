@@ -1,4 +1,4 @@
-"""Automatic mixed precision against torch 2.13: autocast and the recipe's forward pass.
+"""Automatic mixed precision against torch 2.13: autocast, GradScaler and the recipe's loop.
 
 Every program runs on the CPU and on the emulated CUDA device (conftest.py); torch here is a
 CPU build, so the device-agnostic programs take their device type from a tensor
@@ -25,6 +25,37 @@ model = torch.nn.Sequential(
 ).to(dev)
 data = [(torch.randn(6, 8), torch.randn(6, 4)) for _ in range(5)]
 """
+
+# The recipe (https://pytorch.org/tutorials/recipes/recipes/amp_recipe.html): autocast for the
+# forward pass and the loss, GradScaler for backward, step and update. Step 2's loss is made
+# inf: its step is skipped and the scale backs off; with growth_interval=2 it grows again.
+RECIPE = (
+    MODEL
+    + """
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+scaler = torch.amp.GradScaler(dev, init_scale=2.0**16, growth_interval=2)
+losses, scales, dtypes, returned = [], [], [], []
+for i, (inp, target) in enumerate(data):
+    opt.zero_grad()
+    with torch.autocast(device_type=dev, dtype=torch.float16):
+        output = model(inp)
+        loss = torch.nn.functional.mse_loss(output, target)
+    dtypes.append((output.dtype, loss.dtype))
+    if i == 2:
+        loss = loss * float("inf")
+    scaler.scale(loss).backward()
+    returned.append(scaler.step(opt))
+    scaler.update()
+    losses.append(round(loss.item(), 4))
+    scales.append(scaler.get_scale())
+out = (losses, scales, dtypes, returned, scaler.state_dict(),
+       [p.detach() for p in model.parameters()], [p.grad.dtype for p in model.parameters()])
+"""
+)
+
+
+def test_the_recipes_training_loop_with_autocast_and_grad_scaler() -> None:
+    check(RECIPE, rtol=1e-3, atol=1e-4)  # float16 gradients: rounding order differs
 
 
 def test_the_recipes_loop_in_bfloat16_without_a_scaler() -> None:
@@ -225,6 +256,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter('always')
     unsupported = torch.autocast('cpu', dtype=torch.float32)
     old_cpu = torch.cpu.amp.autocast()
+    old_cpu_scaler = torch.cpu.amp.GradScaler()
     old_cuda = torch.cuda.amp.autocast
     torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)
     torch.cuda.amp.custom_bwd(lambda ctx, g: g)
@@ -233,9 +265,139 @@ with unsupported:
 with old_cpu:
     z = torch.mm(torch.ones(2, 2, device='cpu'), torch.ones(2, 2, device='cpu'))
 out = ([(w.category.__name__, str(w.message)) for w in caught], unsupported._enabled, y.dtype,
-       old_cpu.device, old_cpu.fast_dtype, z.dtype,
+       old_cpu.device, old_cpu.fast_dtype, z.dtype, old_cpu_scaler.is_enabled(),
        isinstance(old_cpu, torch.amp.autocast), issubclass(old_cuda, torch.amp.autocast))
 """
+    )
+
+
+SCALER = """
+x = torch.randn(4, 3); dev = x.device.type
+model = torch.nn.Linear(3, 2).to(dev)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler(dev, init_scale=1024.0, growth_factor=4.0, backoff_factor=0.25,
+                              growth_interval=1)
+"""
+
+
+def test_grad_scaler_unscale_then_clip_then_step() -> None:
+    check(
+        SCALER
+        + """
+before = scaler.get_scale()
+loss = model(x).pow(2).mean()
+scaled = scaler.scale(loss)
+scaled.backward()
+scaled_grad = model.weight.grad.clone()
+scaler.unscale_(opt)
+norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+scaler.step(opt)
+scaler.update()
+out = (before, scaled, scaled_grad, model.weight.grad, norm, model.weight.detach(),
+       scaler.get_scale(), scaler._get_growth_tracker(), scaler.state_dict())
+""",
+        rtol=1e-5,
+        atol=1e-6,
+    )
+
+
+def test_grad_scaler_skips_the_step_on_nan_and_backs_off() -> None:
+    check(
+        SCALER
+        + """
+w0 = model.weight.detach().clone()
+loss = model(x).sum() * float('nan')
+scaler.scale(loss).backward()
+ret = scaler.step(opt)
+scaler.update()
+out = (ret, torch.equal(w0, model.weight.detach()), scaler.get_scale(),
+       scaler.state_dict()['_growth_tracker'])
+"""
+    )
+
+
+def test_grad_scaler_scales_lists_and_keeps_its_state() -> None:
+    check(
+        SCALER
+        + """
+a, b = torch.ones(2), torch.full((3,), 2.0)
+listed = scaler.scale([a, (b, a)])
+state = scaler.state_dict()
+other = torch.amp.GradScaler(dev)
+other.load_state_dict(state)
+other.set_growth_factor(3.0); other.set_backoff_factor(0.125); other.set_growth_interval(7)
+scaler.update(new_scale=8.0)
+out = (listed, type(listed[1]).__name__, state, other.get_scale(), other.get_growth_factor(),
+       other.get_backoff_factor(), other.get_growth_interval(), other.is_enabled(),
+       scaler.get_scale(), torch.amp.GradScaler(dev, enabled=False).state_dict(),
+       torch.amp.GradScaler(dev, enabled=False).get_scale(),
+       torch.amp.GradScaler(dev, init_scale=3.0).get_scale())
+"""
+    )
+
+
+@pytest.mark.parametrize(
+    "misuse",
+    [
+        "scaler.update()",
+        "scaler.step(opt)",
+        "scaler.unscale_(opt)",
+        "scaler.scale(model(x).sum()).backward(); scaler.unscale_(opt); scaler.unscale_(opt)",
+        "scaler.scale(model(x).sum()).backward(); scaler.step(opt); scaler.step(opt)",
+        "scaler.scale(model(x).sum()).backward(); scaler.step(opt); scaler.unscale_(opt)",
+        "scaler.scale(model(x).sum()).backward(); scaler.step(opt, closure=None)",
+        "scaler.scale(3)",
+        "scaler.load_state_dict({})",
+        "torch.amp.GradScaler(dev, growth_factor=1.0)",
+        "torch.amp.GradScaler(dev, backoff_factor=1.0)",
+        "model.to(torch.float16); scaler.scale(model(x.half()).float().sum()).backward(); "
+        "scaler.step(opt)",
+        "scaler.scale(model(x).sum()); scaler.update(new_scale=torch.ones(2))",
+    ],
+)
+def test_grad_scaler_misuse(misuse: str) -> None:
+    check(SCALER + misuse)
+
+
+def test_the_amp_aten_ops() -> None:
+    check(
+        """
+g1 = torch.tensor([1.0, 2.0, 4.0]); g2 = torch.tensor([[8.0], [16.0]])
+found = torch.zeros(()); inv = torch.full((), 0.25)
+torch._amp_foreach_non_finite_check_and_unscale_([g1, g2], found, inv)
+clean = found.item()
+h = torch.tensor([1.0, float('inf')], dtype=torch.float16)
+torch._amp_foreach_non_finite_check_and_unscale_([h], found, inv)
+scale = torch.full((), 2.0 ** 127); tracker = torch.zeros((), dtype=torch.int32)
+mixed = [torch.ones(2), torch.ones(2).double(), torch.ones(2).bfloat16()]
+torch._amp_foreach_non_finite_check_and_unscale_(mixed, torch.zeros(()), inv)
+steps = []
+for inf in (0.0, 0.0, 1.0, 0.0, 0.0):
+    r = torch._amp_update_scale_(scale, tracker, torch.full((), inf), 2.0, 0.5, 2)
+    steps.append((scale.item(), tracker.item(), r is scale))
+out = (g1, g2, clean, found, h, mixed, steps)
+"""
+    )
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "torch._amp_foreach_non_finite_check_and_unscale_([g], torch.zeros(()).double(), inv)",
+        "torch._amp_foreach_non_finite_check_and_unscale_([g], torch.zeros(2), inv)",
+        "torch._amp_foreach_non_finite_check_and_unscale_([g], found, inv.long())",
+        "torch._amp_foreach_non_finite_check_and_unscale_([g, g.int()], found, inv)",
+        "torch._amp_foreach_non_finite_check_and_unscale_([g.bool()], found, inv)",
+        "torch._amp_update_scale_(inv, torch.zeros(()), found, 2.0, 0.5, 2)",
+        "torch._amp_update_scale_(inv.double(), torch.zeros((), dtype=torch.int32), found, "
+        "2.0, 0.5, 2)",
+        "torch._amp_update_scale_(inv, torch.zeros(2, dtype=torch.int32), found, 2.0, 0.5, 2)",
+    ],
+)
+def test_the_amp_aten_ops_reject_bad_arguments(bad: str) -> None:
+    check(
+        "g = torch.ones(3); found = torch.zeros(()); inv = torch.ones(())\n"
+        "torch._amp_foreach_non_finite_check_and_unscale_([], found, inv)\n" + bad
     )
 
 

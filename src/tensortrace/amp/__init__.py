@@ -1,4 +1,4 @@
-"""torch.amp: automatic mixed precision (autocast).
+"""torch.amp: automatic mixed precision (autocast) and gradient scaling (GradScaler).
 
 Mirrors `torch/amp/__init__.py`.
 """
@@ -11,12 +11,14 @@ from tensortrace.amp.autocast_mode import (
     custom_fwd,
     is_autocast_available,
 )
+from tensortrace.amp.grad_scaler import GradScaler
 
 __all__ = [
     "autocast",
     "custom_bwd",
     "custom_fwd",
     "is_autocast_available",
+    "GradScaler",
     "_enter_autocast",
     "_exit_autocast",
 ]

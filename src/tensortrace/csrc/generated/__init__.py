@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
+INPUTS_SHA256 = "92feeac160eb4e86e9073b6b555ebbda395f59f0103df914e48beb446801dc3c"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -2,10 +2,12 @@
 
 from tensortrace.cuda.amp.autocast_mode import autocast, custom_bwd, custom_fwd
 from tensortrace.cuda.amp.common import amp_definitely_not_available
+from tensortrace.cuda.amp.grad_scaler import GradScaler
 
 __all__ = [
     "amp_definitely_not_available",
     "autocast",
     "custom_bwd",
     "custom_fwd",
+    "GradScaler",
 ]
