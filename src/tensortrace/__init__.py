@@ -24,11 +24,13 @@ try:
 finally:
     if _gc_was_enabled:
         _gc.enable()
+from tensortrace import amp as amp  # torch.amp
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import random as random  # torch.random
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
+from tensortrace.amp import autocast  # torch.autocast (torch/__init__.py imports it from amp)
 from tensortrace.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -46,8 +48,20 @@ from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # torch.device
+from tensortrace.csrc import autocast_mode as _autocast_mode
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
+from tensortrace.csrc.autocast_mode import (
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
     contiguous_format,
@@ -73,7 +87,8 @@ from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
-    from tensortrace import cuda as cuda  # the lazily imported subpackages (below)
+    from tensortrace import cpu as cpu  # the lazily imported subpackages (below)
+    from tensortrace import cuda as cuda
     from tensortrace import distributions as distributions
     from tensortrace import nn as nn
     from tensortrace import optim as optim
@@ -90,7 +105,10 @@ _trace_values.install()  # the recorder reads tensor values (Note [Values beside
 autograd = _autograd  # torch.autograd
 
 # torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
-_C = _types.SimpleNamespace(_nn=_nn_functions)
+# and what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp)
+_C = _types.SimpleNamespace(
+    _nn=_nn_functions, _is_autocast_available=_autocast_mode._is_autocast_available
+)
 
 __version__ = "0.1.0"
 
@@ -244,6 +262,17 @@ __all__ = [
     "no_grad",
     "set_anomaly_enabled",
     "set_grad_enabled",
+    "amp",
+    "autocast",
+    "autocast_decrement_nesting",
+    "autocast_increment_nesting",
+    "clear_autocast_cache",
+    "get_autocast_dtype",
+    "is_autocast_cache_enabled",
+    "is_autocast_enabled",
+    "set_autocast_cache_enabled",
+    "set_autocast_dtype",
+    "set_autocast_enabled",
     *_DTYPES,
     *_functions,
     *_functional.__all__,
@@ -256,7 +285,7 @@ __all__ = [
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
 _LAZY_SUBMODULES = frozenset(
-    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "testing", "utils"}
+    {"accelerator", "cpu", "cuda", "distributions", "nn", "optim", "profiler", "testing", "utils"}
 )
 
 

@@ -32,6 +32,7 @@ from tensortrace.c10.dispatch_key import (
     KEY_NAMES,
     DispatchKey,
     DispatchKeySet,
+    autocast_dispatch_keyset,
     default_included_set,
     interned_keyset,
     key_at_index,
@@ -145,7 +146,9 @@ class OperatorHandle:
         Backend (CPU, CUDA): direct, then CompositeExplicitAutograd, then
         CompositeImplicitAutograd. AutogradCPU / AutogradCUDA: direct, then Autograd, then
         CompositeImplicitAutograd.
-        BackendSelect and ADInplaceOrView: direct, else fall through.
+        BackendSelect, ADInplaceOrView, AutocastCPU and AutocastCUDA: direct, else fall through
+        (autocast_mode.cpp registers a fallthrough for every other op: `TORCH_LIBRARY_IMPL(_,
+        AutocastCPU, m) { m.fallback(makeFallthrough()); }`).
         """
         made: dict[DispatchKey, KernelFunction] = {}
         for key, given in self.registered.items():
@@ -175,7 +178,12 @@ class OperatorHandle:
             )
             if kernel is not None:
                 table[autograd_key] = kernel
-        for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView):
+        for key in (
+            DispatchKey.BackendSelect,
+            DispatchKey.ADInplaceOrView,
+            DispatchKey.AutocastCPU,
+            DispatchKey.AutocastCUDA,
+        ):
             table[key] = reg.get(key, FALLTHROUGH)
         for key in (DispatchKey.Conjugate, DispatchKey.Negative):
             fallback = _FALLBACKS.get(key)
@@ -227,8 +235,9 @@ class OperatorHandle:
         table = self.dispatch_table  # computed here (and _mask with it) after a registration
         candidates = ks.repr_ & self._mask
         if candidates == 0:
-            # only the always-included keys: no tensor argument chose a backend
-            only_defaults = not ks.repr_ & ~default_included_set.repr_
+            # only the always-included keys (and autocast's, Note [Autocast keys in the local
+            # include set]): no tensor argument chose a backend
+            only_defaults = not ks.repr_ & ~(default_included_set | autocast_dispatch_keyset).repr_
             if only_defaults and DispatchKey.Undefined in table:
                 return DispatchKey.Undefined, table[DispatchKey.Undefined]
             raise NotImplementedError(self._missing_kernel_message(ks))
@@ -237,7 +246,10 @@ class OperatorHandle:
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
         # the keys that fall through (BackendSelect, ADInplaceOrView) are not the backend
-        backend = ks.remove(DispatchKey.BackendSelect).remove(DispatchKey.ADInplaceOrView)
+        backend = (
+            ks.remove(DispatchKey.BackendSelect).remove(DispatchKey.ADInplaceOrView)
+            - autocast_dispatch_keyset
+        )
         available = ", ".join(str(k) for k in self.registered)
         name = f"aten::{self.schema.full_name}"  # the overload too: 'aten::addmm.dtype'
         return (

@@ -3,8 +3,9 @@
 Mirrors `c10/core/DispatchKey.h` and `c10/core/DispatchKeySet.h`. Keys are ordered by priority
 (a higher value is tried first), in the same relative order as PyTorch's. Only the keys this
 runtime uses are modelled: the CPU and CUDA backends (and Meta), BackendSelect, Conjugate,
-Negative, ADInplaceOrView
-and the autograd keys, plus the alias keys that native_functions.yaml may register kernels under.
+Negative, ADInplaceOrView, the autograd keys and the autocast keys (AutocastCPU, AutocastCUDA:
+above autograd, so autocast casts before autograd records), plus the alias keys that
+native_functions.yaml may register kernels under.
 The per-backend keys keep BackendComponent's order (CPUBit < CUDABit < MetaBit), so a set holding
 CPU and CUDA picks CUDA, as c10 does.
 """
@@ -30,6 +31,8 @@ class DispatchKey(IntEnum):
     AutogradCPU = 9
     AutogradCUDA = 10
     AutogradMeta = 11
+    AutocastCPU = 12  # after Tracer in PyTorch's order, which this runtime does not model
+    AutocastCUDA = 13
     # alias keys: registration targets that fill several runtime keys (not runtime keys)
     Autograd = 100
     CompositeImplicitAutograd = 101
@@ -169,6 +172,19 @@ after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
 # BackendSelect and ADInplaceOrView are always candidates; their fallthroughs skip them.
 default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView])
 autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)
+
+
+# Note [Autocast keys in the local include set]
+# In PyTorch every TensorImpl carries its backend's autocast key
+# (getAutocastRelatedKeySetFromBackend), the thread-local *excluded* set holds all the autocast
+# keys by default (default_excluded_set), and set_autocast_enabled(device, True) takes that
+# device's key out of it. Here tensors carry no autocast key and set_autocast_enabled puts the
+# key into the thread-local *included* set instead (aten/autocast_mode.py). The key sets a
+# dispatch computes are the same while autocast is off (no autocast key: the hot path does the
+# same mask arithmetic as before and no trace changes) and the same kernels run while it is on,
+# with one difference: an op on CUDA tensors inside autocast("cpu") also visits the
+# AutocastCPU kernel, which casts nothing that is not on the CPU (is_autocast_eligible).
+autocast_dispatch_keyset = DispatchKeySet([DispatchKey.AutocastCPU, DispatchKey.AutocastCUDA])
 
 
 _AUTOGRAD_KEY_OF_BACKEND = {

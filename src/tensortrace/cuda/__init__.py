@@ -32,7 +32,7 @@ from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
 from tensortrace.csrc.dtype import contiguous_format
 from tensortrace.csrc.generator import Generator
-from tensortrace.cuda import memory
+from tensortrace.cuda import amp, memory
 from tensortrace.cuda.memory import (
     caching_allocator_alloc,
     caching_allocator_delete,
@@ -103,6 +103,16 @@ def get_device_name(device: Any = None) -> str:
 def get_device_capability(device: Any = None) -> tuple[int, int]:
     prop = get_device_properties(device)
     return prop.major, prop.minor
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """Whether the current device computes in bfloat16: compute capability 8.0 (Ampere) and
+    up, or, `including_emulation`, any device (torch/cuda/__init__.py)."""
+    if not is_available():
+        return False
+    if get_device_properties(current_device()).major >= 8:
+        return True
+    return including_emulation
 
 
 @dataclass(frozen=True)
@@ -322,6 +332,7 @@ __all__ = [
     "Event",
     "OutOfMemoryError",
     "Stream",
+    "amp",
     "caching_allocator_alloc",
     "caching_allocator_delete",
     "current_device",
@@ -340,6 +351,7 @@ __all__ = [
     "get_rng_state",
     "initial_seed",
     "set_rng_state",
+    "is_bf16_supported",
     "is_available",
     "is_initialized",
     "manual_seed",

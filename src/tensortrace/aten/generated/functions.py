@@ -3625,6 +3625,32 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__amp_foreach_non_finite_check_and_unscale_ = Overloads([(ops._amp_foreach_non_finite_check_and_unscale_, Binder(ops._amp_foreach_non_finite_check_and_unscale_.schema))])
+
+
+@traced("dispatch", "at::_amp_foreach_non_finite_check_and_unscale_", FUNCTIONS_H, "at::_amp_foreach_non_finite_check_and_unscale_",
+        legacy="at::_amp_foreach_non_finite_check_and_unscale_ (Functions.h)")
+def _amp_foreach_non_finite_check_and_unscale_(*args: Any, **kwargs: Any) -> Any:
+    """at::_amp_foreach_non_finite_check_and_unscale_, overloads:
+    _amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()
+    """
+    op, full = select_overload(_ov__amp_foreach_non_finite_check_and_unscale_, args, kwargs, "at::_amp_foreach_non_finite_check_and_unscale_")
+    return op.call(*full)
+
+
+_ov__amp_update_scale_ = Overloads([(ops._amp_update_scale_, Binder(ops._amp_update_scale_.schema))])
+
+
+@traced("dispatch", "at::_amp_update_scale_", FUNCTIONS_H, "at::_amp_update_scale_",
+        legacy="at::_amp_update_scale_ (Functions.h)")
+def _amp_update_scale_(*args: Any, **kwargs: Any) -> Any:
+    """at::_amp_update_scale_, overloads:
+    _amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__amp_update_scale_, args, kwargs, "at::_amp_update_scale_")
+    return op.call(*full)
+
+
 _ov_isin = Overloads([(ops.isin_Tensor_Tensor, Binder(ops.isin_Tensor_Tensor.schema)), (ops.isin_Tensor_Scalar, Binder(ops.isin_Tensor_Scalar.schema)), (ops.isin_Scalar_Tensor, Binder(ops.isin_Scalar_Tensor.schema))])
 
 
@@ -7149,6 +7175,8 @@ FUNCTIONS: dict[str, Any] = {
     "isnan": isnan,
     "isinf": isinf,
     "isfinite": isfinite,
+    "_amp_foreach_non_finite_check_and_unscale_": _amp_foreach_non_finite_check_and_unscale_,
+    "_amp_update_scale_": _amp_update_scale_,
     "isin": isin,
     "conj_physical": conj_physical,
     "conj_physical_": conj_physical_,

@@ -49,14 +49,15 @@ _T31 = Type('int', is_list=True, optional=True)  # int[]?
 _T32 = Type('Tensor', alias='c!')  # Tensor(c!)
 _T33 = Type('Tensor', alias='d!')  # Tensor(d!)
 _T34 = Type('int', is_list=True, list_size=1)  # int[1]
-_T35 = Type('float', is_list=True, optional=True)  # float[]?
-_T36 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
-_T37 = Type('float', optional=True)  # float?
-_T38 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
-_T39 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
-_T40 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
-_T41 = Type('bool', is_list=True, list_size=3)  # bool[3]
-_T42 = Type('int', is_list=True, list_size=2)  # int[2]
+_T35 = Type('Tensor', is_list=True, alias='a!')  # Tensor(a!)[]
+_T36 = Type('float', is_list=True, optional=True)  # float[]?
+_T37 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
+_T38 = Type('float', optional=True)  # float?
+_T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
+_T40 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
+_T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
+_T43 = Type('int', is_list=True, list_size=2)  # int[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -1876,6 +1877,12 @@ isinf = _register(
 isfinite = _register(
     FunctionSchema('isfinite', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isfinite(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'isfinite'}, 'tags': 'pointwise'}})
+_amp_foreach_non_finite_check_and_unscale_ = _register(
+    FunctionSchema('_amp_foreach_non_finite_check_and_unscale_', '', (Argument('self', _T35, None, False), Argument('found_inf', _T30, None, False), Argument('inv_scale', _T6, None, False),), (), ()),
+    {'func': '_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()', **{'variants': 'function', 'dispatch': {'CUDA': '_amp_foreach_non_finite_check_and_unscale_cuda_', 'CPU': '_amp_foreach_non_finite_check_and_unscale_cpu_'}}})
+_amp_update_scale_ = _register(
+    FunctionSchema('_amp_update_scale_', '', (Argument('self', _T8, None, False), Argument('growth_tracker', _T30, None, False), Argument('found_inf', _T6, None, False), Argument('scale_growth_factor', _T9, None, False), Argument('scale_backoff_factor', _T9, None, False), Argument('growth_interval', _T11, None, False),), (_T8,), ()),
+    {'func': '_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CUDA': '_amp_update_scale_cuda_', 'CPU': '_amp_update_scale_cpu_'}}})
 isin_Tensor_Tensor = _register(
     FunctionSchema('isin', 'Tensor_Tensor', (Argument('elements', _T6, None, False), Argument('test_elements', _T6, None, False), Argument('assume_unique', _T16, 'False', True), Argument('invert', _T16, 'False', True),), (_T6,), ()),
     {'func': 'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
@@ -1988,7 +1995,7 @@ histogram_bins_tensor = _register(
     FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 histogram_bin_ct = _register(
-    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T35, 'None', True), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T36, 'None', True), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 new_empty_strided = _register(
     FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -2021,7 +2028,7 @@ flipud = _register(
     FunctionSchema('flipud', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
 roll = _register(
-    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T36, None, False), Argument('dims', _T34, '[]', False),), (_T6,), ()),
+    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T37, None, False), Argument('dims', _T34, '[]', False),), (_T6,), ()),
     {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
 rot90 = _register(
     FunctionSchema('rot90', '', (Argument('self', _T6, None, False), Argument('k', _T11, '1', False), Argument('dims', _T20, '[0,1]', False),), (_T6,), ()),
@@ -2132,34 +2139,34 @@ _pad_circular = _register(
     FunctionSchema('_pad_circular', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False),), (_T6,), ()),
     {'func': '_pad_circular(Tensor self, SymInt[] pad) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_circular_symint'}}})
 _pad_enum = _register(
-    FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T37, 'None', False),), (_T6,), ()),
+    FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T38, 'None', False),), (_T6,), ()),
     {'func': '_pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_enum_symint'}}})
 pad = _register(
-    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T25, '"constant"', False), Argument('value', _T37, 'None', False),), (_T6,), ()),
+    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T25, '"constant"', False), Argument('value', _T38, 'None', False),), (_T6,), ()),
     {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
 reflection_pad1d = _register(
-    FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
     {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d'}}})
 reflection_pad1d_backward = _register(
-    FunctionSchema('reflection_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('reflection_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
     {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d_backward'}}})
 reflection_pad2d = _register(
-    FunctionSchema('reflection_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('reflection_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_cpu'}}})
 reflection_pad2d_backward = _register(
-    FunctionSchema('reflection_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('reflection_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_backward_cpu'}}})
 replication_pad1d = _register(
-    FunctionSchema('replication_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('replication_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
     {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d'}}})
 replication_pad1d_backward = _register(
-    FunctionSchema('replication_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('replication_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
     {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d_backward'}}})
 replication_pad2d = _register(
-    FunctionSchema('replication_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('replication_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d'}}})
 replication_pad2d_backward = _register(
-    FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
@@ -2375,34 +2382,34 @@ convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
-    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T40, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T41, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
 conv1d = _register(
-    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T36, '0', False), Argument('dilation', _T36, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv1d_symint'}}})
 conv1d_padding = _register(
-    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T36, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv1d_padding_symint'}}})
 conv2d = _register(
-    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
 conv2d_padding = _register(
-    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
 conv_transpose1d = _register(
-    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T36, '0', False), Argument('output_padding', _T36, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T36, '1', False),), (_T6,), ()),
+    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('output_padding', _T37, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T37, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
 conv_transpose2d_input = _register(
-    FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
+    FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose2d_symint'}}})
 slow_conv_transpose2d_out = _register(
-    FunctionSchema('slow_conv_transpose2d', 'out', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('slow_conv_transpose2d', 'out', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'slow_conv_transpose2d_structured_cpu', 'CUDA': 'slow_conv_transpose2d_structured_cuda'}}})
 slow_conv_transpose2d = _register(
-    FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
+    FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
@@ -2417,34 +2424,34 @@ adaptive_avg_pool1d = _register(
     FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool1d'}}})
 max_pool2d = _register(
-    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('dilation', _T42, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
-    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('dilation', _T42, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
-    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, None, False), Argument('padding', _T42, None, False), Argument('dilation', _T42, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('dilation', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
-    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
     {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
-    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, None, False), Argument('padding', _T42, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
     {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
-    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
 _adaptive_avg_pool2d = _register(
-    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False),), (_T6,), ()),
+    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
 scaled_dot_product_attention = _register(
-    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
 _scaled_dot_product_attention_math = _register(
-    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T27, 'None', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
+    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T27, 'None', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
     {'func': '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)', **{'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': '_scaled_dot_product_attention_math'}}})
 dropout = _register(
     FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
@@ -2984,13 +2991,13 @@ less__Tensor = _register(
     FunctionSchema('less_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
 nan_to_num = _register(
-    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False),), (_T6,), ()),
+    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False),), (_T6,), ()),
     {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
 nan_to_num_ = _register(
-    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False),), (_T8,), ()),
+    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False),), (_T8,), ()),
     {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
 nan_to_num_out = _register(
-    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
 isposinf = _register(
     FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -3062,7 +3069,7 @@ native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 group_norm = _register(
     FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
@@ -3071,7 +3078,7 @@ native_group_norm = _register(
     FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
-    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
@@ -3083,7 +3090,7 @@ native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -3724,6 +3731,8 @@ OPERATORS: list[OperatorHandle] = [
     isnan,
     isinf,
     isfinite,
+    _amp_foreach_non_finite_check_and_unscale_,
+    _amp_update_scale_,
     isin_Tensor_Tensor,
     isin_Tensor_Scalar,
     isin_Scalar_Tensor,

@@ -107,6 +107,8 @@ ops.huber_loss.register(DispatchKey.CPU, native_kernel("huber_loss", ops.huber_l
 ops.huber_loss_backward_out.register(DispatchKey.CPU, native_kernel("huber_loss_backward_out", ops.huber_loss_backward_out))
 ops.log_sigmoid_forward.register(DispatchKey.CPU, native_kernel("log_sigmoid_forward_cpu", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CPU, native_kernel("isnan", ops.isnan))
+ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.CPU, native_kernel("_amp_foreach_non_finite_check_and_unscale_cpu_", ops._amp_foreach_non_finite_check_and_unscale_))
+ops._amp_update_scale_.register(DispatchKey.CPU, native_kernel("_amp_update_scale_cpu_", ops._amp_update_scale_))
 ops.isin_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Tensor))
 ops.isin_Tensor_Scalar.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Scalar))
 ops.isin_Scalar_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Scalar_Tensor))

@@ -111,6 +111,8 @@ ops.huber_loss.register(DispatchKey.CUDA, native_kernel("huber_loss", ops.huber_
 ops.huber_loss_backward_out.register(DispatchKey.CUDA, native_kernel("huber_loss_backward_out", ops.huber_loss_backward_out, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.log_sigmoid_forward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_forward_cuda", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CUDA, native_kernel("isnan", ops.isnan))
+ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.CUDA, native_kernel("_amp_foreach_non_finite_check_and_unscale_cuda_", ops._amp_foreach_non_finite_check_and_unscale_, ((0, 'self'), (1, 'found_inf'), (2, 'inv_scale'))))
+ops._amp_update_scale_.register(DispatchKey.CUDA, native_kernel("_amp_update_scale_cuda_", ops._amp_update_scale_, ((0, 'self'), (1, 'growth_tracker'), (2, 'found_inf'))))
 ops.isin_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Tensor, ((0, 'elements'), (1, 'test_elements'))))
 ops.isin_Tensor_Scalar.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Scalar))
 ops.isin_Scalar_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Scalar_Tensor))

@@ -9,6 +9,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     activation_extra,
     adaptive_average_pooling,
     aliases,
+    amp_kernels,
     batch_linear_algebra,
     batch_norm,
     binary_ops,
@@ -93,6 +94,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
+    amp_grad_scaler_kernels,
     batch_linear_algebra_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,
@@ -121,6 +123,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     unary_ops_kernel,
     unary_ops_math_kernel,
 )
+from tensortrace.aten.native.cuda import amp_kernels as cuda_amp_kernels  # noqa: F401, E402
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
 from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402
 from tensortrace.aten.native.transformers import attention  # noqa: F401

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "a0dfbcb26f38c2675ed51c63a5d1ce4c6ad04d08aea3b0fe1dbc01280df00add"
+INPUTS_SHA256 = "fcf09b005aa02de2f7d3efa4a1ea95bd663c997fbee51ff3aff72a99021f4b65"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -8188,6 +8188,40 @@ ops.isinf.register(DispatchKey.Autograd, KernelFunction(
     isinf, "torch::autograd::VariableType::isinf", with_keyset=True))
 
 
+_record__amp_foreach_non_finite_check_and_unscale_ = GraphRecording(ops._amp_foreach_non_finite_check_and_unscale_, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_amp_foreach_non_finite_check_and_unscale_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _amp_foreach_non_finite_check_and_unscale_(ks: DispatchKeySet, *args: Any) -> Any:
+    """_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> (): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__amp_foreach_non_finite_check_and_unscale_(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._amp_foreach_non_finite_check_and_unscale_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.Autograd, KernelFunction(
+    _amp_foreach_non_finite_check_and_unscale_, "torch::autograd::VariableType::_amp_foreach_non_finite_check_and_unscale_", with_keyset=True))
+
+
+_record__amp_update_scale_ = GraphRecording(ops._amp_update_scale_, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_amp_update_scale_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _amp_update_scale_(ks: DispatchKeySet, *args: Any) -> Any:
+    """_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__amp_update_scale_(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._amp_update_scale_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._amp_update_scale_.register(DispatchKey.Autograd, KernelFunction(
+    _amp_update_scale_, "torch::autograd::VariableType::_amp_update_scale_", with_keyset=True))
+
+
 _record_isin_Tensor_Tensor = GraphRecording(ops.isin_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
 
 

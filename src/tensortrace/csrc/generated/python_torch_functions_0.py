@@ -10208,6 +10208,89 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _amp_foreach_non_finite_check_and_unscale_ ------------------------------------------------
+parser__amp_foreach_non_finite_check_and_unscale_ = PythonArgParser.lazy([
+    '_amp_foreach_non_finite_check_and_unscale_(TensorList input, Tensor found_inf, Tensor inv_scale)',
+])
+
+
+@traced("python", "dispatch__amp_foreach_non_finite_check_and_unscale_", TORCH_FUNCTIONS_CPP, "dispatch__amp_foreach_non_finite_check_and_unscale_", legacy="dispatch__amp_foreach_non_finite_check_and_unscale_")
+def dispatch__amp_foreach_non_finite_check_and_unscale__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_amp_foreach_non_finite_check_and_unscale_(TensorList input, Tensor found_inf, Tensor inv_scale): _amp_foreach_non_finite_check_and_unscale_"""
+    return at._amp_foreach_non_finite_check_and_unscale_(self=kwargs['self'], found_inf=kwargs['found_inf'], inv_scale=kwargs['inv_scale'])
+
+structseqs__amp_foreach_non_finite_check_and_unscale_ = [(return_types.for_schema('_amp_foreach_non_finite_check_and_unscale_', ops._amp_foreach_non_finite_check_and_unscale_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__amp_foreach_non_finite_check_and_unscale_", TORCH_FUNCTIONS_CPP, legacy="THPVariable__amp_foreach_non_finite_check_and_unscale_")
+def _amp_foreach_non_finite_check_and_unscale_(*args: Any, **kwargs: Any) -> Any:
+    """torch._amp_foreach_non_finite_check_and_unscale_: THPVariable__amp_foreach_non_finite_check_and_unscale_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._amp_foreach_non_finite_check_and_unscale_",
+                                 {"python_name": "torch._amp_foreach_non_finite_check_and_unscale_"})
+    self = None
+    r = parser__amp_foreach_non_finite_check_and_unscale_.parse(args, kwargs)
+    a = r.args
+    # _amp_foreach_non_finite_check_and_unscale_(TensorList input, Tensor found_inf, Tensor inv_scale)
+    self_ = None if a[0] is None else convert(r, 0)
+    found_inf = a[1]
+    if found_inf is not None:
+        found_inf = found_inf.cdata
+    inv_scale = a[2]
+    if inv_scale is not None:
+        inv_scale = inv_scale.cdata
+    result = dispatch__amp_foreach_non_finite_check_and_unscale__0(self, {'self': self_, 'found_inf': found_inf, 'inv_scale': inv_scale})
+    return wrap_result(result, structseqs__amp_foreach_non_finite_check_and_unscale_[0][0])
+
+
+# ---- _amp_update_scale_ ------------------------------------------------------------------------
+parser__amp_update_scale_ = PythonArgParser.lazy([
+    '_amp_update_scale_(Tensor input, Tensor growth_tracker, Tensor found_inf, double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval)',
+])
+
+
+@traced("python", "dispatch__amp_update_scale_", TORCH_FUNCTIONS_CPP, "dispatch__amp_update_scale_", legacy="dispatch__amp_update_scale_")
+def dispatch__amp_update_scale__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_amp_update_scale_(Tensor input, Tensor growth_tracker, Tensor found_inf, double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval): _amp_update_scale_"""
+    return at._amp_update_scale_(self=kwargs['self'], growth_tracker=kwargs['growth_tracker'], found_inf=kwargs['found_inf'], scale_growth_factor=kwargs['scale_growth_factor'], scale_backoff_factor=kwargs['scale_backoff_factor'], growth_interval=kwargs['growth_interval'])
+
+structseqs__amp_update_scale_ = [(return_types.for_schema('_amp_update_scale_', ops._amp_update_scale_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__amp_update_scale_", TORCH_FUNCTIONS_CPP, legacy="THPVariable__amp_update_scale_")
+def _amp_update_scale_(*args: Any, **kwargs: Any) -> Any:
+    """torch._amp_update_scale_: THPVariable__amp_update_scale_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._amp_update_scale_",
+                                 {"python_name": "torch._amp_update_scale_"})
+    self = None
+    r = parser__amp_update_scale_.parse(args, kwargs)
+    a = r.args
+    # _amp_update_scale_(Tensor input, Tensor growth_tracker, Tensor found_inf, double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    growth_tracker = a[1]
+    if growth_tracker is not None:
+        growth_tracker = growth_tracker.cdata
+    found_inf = a[2]
+    if found_inf is not None:
+        found_inf = found_inf.cdata
+    scale_growth_factor = a[3]
+    if scale_growth_factor is not None:
+        scale_growth_factor = float(scale_growth_factor)
+    scale_backoff_factor = a[4]
+    if scale_backoff_factor is not None:
+        scale_backoff_factor = float(scale_backoff_factor)
+    growth_interval = a[5]
+    if growth_interval is not None and (type(growth_interval) is not int or not INT64_MIN <= growth_interval <= INT64_MAX):
+        growth_interval = int64_arg(growth_interval)
+    result = dispatch__amp_update_scale__0(self, {'self': self_, 'growth_tracker': growth_tracker, 'found_inf': found_inf, 'scale_growth_factor': scale_growth_factor, 'scale_backoff_factor': scale_backoff_factor, 'growth_interval': growth_interval})
+    return THPVariable_Wrap(result)
+
+
 # ---- isin --------------------------------------------------------------------------------------
 parser_isin = PythonArgParser.lazy([
     'isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False)',
@@ -19995,6 +20078,8 @@ FUNCTIONS: dict[str, Any] = {
     "isnan": isnan,
     "isinf": isinf,
     "isfinite": isfinite,
+    "_amp_foreach_non_finite_check_and_unscale_": _amp_foreach_non_finite_check_and_unscale_,
+    "_amp_update_scale_": _amp_update_scale_,
     "isin": isin,
     "conj_physical": conj_physical,
     "conj_physical_": conj_physical_,
@@ -20405,6 +20490,8 @@ __all__ = [
     "isnan",
     "isinf",
     "isfinite",
+    "_amp_foreach_non_finite_check_and_unscale_",
+    "_amp_update_scale_",
     "isin",
     "conj_physical",
     "conj_physical_",

@@ -20,24 +20,32 @@ SOURCE = "aten/src/ATen/native/CPUBlas.cpp"
 
 def _scaled(alpha: Any, product: np.ndarray, beta: Any, c: np.ndarray) -> np.ndarray:
     """alpha * product + beta * c, where beta == 0 ignores c (its NaNs do not propagate)."""
-    out = product if alpha == 1 else product * np.asarray(alpha).astype(c.dtype)
+    out = product if alpha == 1 else product * np.asarray(alpha).astype(product.dtype)
     if beta != 0:
-        out = out + c * np.asarray(beta).astype(c.dtype)
+        out = out + c.astype(product.dtype) * np.asarray(beta).astype(product.dtype)
     return out
+
+
+def _product(a: np.ndarray, b: np.ndarray, out_dtype: np.dtype) -> np.ndarray:
+    """a @ b; float16 and bfloat16 accumulate in float32 (their opmath type, as the reduced
+    precision gemm does) and are rounded once, when the result is stored."""
+    if out_dtype.itemsize == 2 and out_dtype.kind != "i" and out_dtype.kind != "u":
+        return np.matmul(a.astype(np.float32), b.astype(np.float32))
+    return np.matmul(a, b, dtype=out_dtype)
 
 
 @traced("kernel", "at::native::cpublas::gemm", SOURCE, legacy="THBlas_gemm")
 def gemm(alpha: Any, a: np.ndarray, b: np.ndarray, beta: Any, c: np.ndarray) -> None:
     """c = alpha * (a @ b) + beta * c for (m, k) @ (k, n) matrices (or batches of them)."""
     with np.errstate(all="ignore"):
-        c[...] = _scaled(alpha, np.matmul(a, b, dtype=c.dtype), beta, c)
+        c[...] = _scaled(alpha, _product(a, b, c.dtype), beta, c)
 
 
 @traced("kernel", "at::native::cpublas::gemv", SOURCE, legacy="THBlas_gemv")
 def gemv(alpha: Any, a: np.ndarray, x: np.ndarray, beta: Any, y: np.ndarray) -> None:
     """y = alpha * (a @ x) + beta * y for an (m, n) matrix and an (n,) vector."""
     with np.errstate(all="ignore"):
-        y[...] = _scaled(alpha, np.matmul(a, x, dtype=y.dtype), beta, y)
+        y[...] = _scaled(alpha, _product(a, x, y.dtype), beta, y)
 
 
 @traced(
