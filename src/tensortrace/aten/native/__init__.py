@@ -7,6 +7,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
     activation_extra,
+    activation_more,
     adaptive_average_pooling,
     aliases,
     batch_linear_algebra,
@@ -93,6 +94,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
+    activation_more_kernel,
     batch_linear_algebra_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
+INPUTS_SHA256 = "f4125b482fc37a2d781b614fcf4f2028bf5bcaadd75947dc3d7d2147aa4f8848"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -2546,6 +2546,285 @@ class MishBackward0(TraceableFunction):
         {})
 
 
+def CeluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, 1, 1.0 / float(alpha), False, self)"""
+    return at.elu_backward(v['grad'], v['alpha'], 1, 1.0 / float(v['alpha']), False, v['self'])
+
+
+class CeluBackward0(TraceableFunction):
+    """celu(Tensor self, Scalar alpha=1.0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'celu',
+        (Formula(('self',), CeluBackward0_self, frozenset(['alpha', 'at', 'float', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CeluBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, 1, 1.0 / float(alpha), True, result)"""
+    return at.elu_backward(v['grad'], v['alpha'], 1, 1.0 / float(v['alpha']), True, v['result'])
+
+
+class CeluBackward1(TraceableFunction):
+    """celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'celu_',
+        (Formula(('self',), CeluBackward1_self, frozenset(['alpha', 'at', 'float', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardswishBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardswish_backward(grad, self)"""
+    return at.hardswish_backward(v['grad'], v['self'])
+
+
+class HardswishBackward0(TraceableFunction):
+    """hardswish(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardswish',
+        (Formula(('self',), HardswishBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardswishBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.hardswish_backward(grad, self)"""
+    return at.hardswish_backward(v['grad'], v['self'])
+
+
+def HardswishBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.where(at.logical_and(self.gt(-3.0), self.lt(3.0)), grad.mul(grad_output).div(3.0), at.zeros([], dtype=self.scalar_type(), device=self.device()))"""
+    return at.where(at.logical_and(v['self'].gt(-3.0), v['self'].lt(3.0)), v['grad'].mul(v['grad_output']).div(3.0), at.zeros([], dtype=v['self_scalar_type'], device=v['self'].device()))
+
+
+class HardswishBackwardBackward0(TraceableFunction):
+    """hardswish_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardswish_backward',
+        (Formula(('grad_output',), HardswishBackwardBackward0_grad_output, frozenset(['at', 'grad', 'self'])),
+         Formula(('self',), HardswishBackwardBackward0_self, frozenset(['at', 'grad', 'grad_output', 'self', 'self_scalar_type'])),),
+        ('grad_output', 'self'),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def HardsigmoidBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardsigmoid_backward(grad, self)"""
+    return at.hardsigmoid_backward(v['grad'], v['self'])
+
+
+class HardsigmoidBackward0(TraceableFunction):
+    """hardsigmoid(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardsigmoid',
+        (Formula(('self',), HardsigmoidBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ThresholdBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.threshold_backward(grad, self, threshold)"""
+    return at.threshold_backward(v['grad'], v['self'], v['threshold'])
+
+
+class ThresholdBackward0(TraceableFunction):
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'threshold',
+        (Formula(('self',), ThresholdBackward0_self, frozenset(['at', 'grad', 'self', 'threshold'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ThresholdBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.threshold_backward(grad, self, threshold)"""
+    return at.threshold_backward(v['grad'], v['self'], v['threshold'])
+
+
+class ThresholdBackward1(TraceableFunction):
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'threshold_',
+        (Formula(('self',), ThresholdBackward1_self, frozenset(['at', 'grad', 'self', 'threshold'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftshrinkBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.softshrink_backward(grad, self, lambd)"""
+    return at.softshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+class SoftshrinkBackward0(TraceableFunction):
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'softshrink',
+        (Formula(('self',), SoftshrinkBackward0_self, frozenset(['at', 'grad', 'lambd', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftshrinkBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.softshrink_backward(grad, self, lambd)"""
+    return at.softshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+def SoftshrinkBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class SoftshrinkBackwardBackward0(TraceableFunction):
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'softshrink_backward',
+        (Formula(('grad_output',), SoftshrinkBackwardBackward0_grad_output, frozenset(['at', 'grad', 'lambd', 'self'])),
+         Formula(('self',), SoftshrinkBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def HardshrinkBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardshrink_backward(grad, self, lambd)"""
+    return at.hardshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+class HardshrinkBackward0(TraceableFunction):
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardshrink',
+        (Formula(('self',), HardshrinkBackward0_self, frozenset(['at', 'grad', 'lambd', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardshrinkBackwardBackward0_grad_out(v: dict[str, Any]) -> Any:
+    """grad_out: at.hardshrink_backward(grad, self, lambd)"""
+    return at.hardshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+def HardshrinkBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class HardshrinkBackwardBackward0(TraceableFunction):
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardshrink_backward',
+        (Formula(('grad_out',), HardshrinkBackwardBackward0_grad_out, frozenset(['at', 'grad', 'lambd', 'self'])),
+         Formula(('self',), HardshrinkBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_out', 'self'),
+        {},
+        {})
+
+
+def PreluKernelBackward0_self_weight(v: dict[str, Any]) -> Any:
+    """self, weight: at._prelu_kernel_backward(grad, self, weight) if grad.defined() else (None, None)"""
+    return at._prelu_kernel_backward(v['grad'], v['self'], v['weight']) if v['grad'].defined() else (None, None)
+
+
+class PreluKernelBackward0(TraceableFunction):
+    """_prelu_kernel(Tensor self, Tensor weight) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_prelu_kernel',
+        (Formula(('self', 'weight'), PreluKernelBackward0_self_weight, frozenset(['at', 'grad', 'self', 'weight'])),),
+        ('self', 'weight'),
+        {},
+        {})
+
+
+def RreluWithNoiseBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['self'], v['noise'], v['lower'], v['upper'], v['training'], False)
+
+
+class RreluWithNoiseBackward0(TraceableFunction):
+    """rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise',
+        (Formula(('self',), RreluWithNoiseBackward0_self, frozenset(['at', 'grad', 'lower', 'noise', 'self', 'training', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RreluWithNoiseBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.rrelu_with_noise_backward(grad, result, noise, lower, upper, training, True)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['result'], v['noise'], v['lower'], v['upper'], v['training'], True)
+
+
+class RreluWithNoiseBackward1(TraceableFunction):
+    """rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise_',
+        (Formula(('self',), RreluWithNoiseBackward1_self, frozenset(['at', 'grad', 'lower', 'noise', 'result', 'training', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RreluWithNoiseBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['self'], v['noise'], v['lower'], v['upper'], v['training'], False)
+
+
+def RreluWithNoiseBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class RreluWithNoiseBackwardBackward0(TraceableFunction):
+    """rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise_backward',
+        (Formula(('grad_output',), RreluWithNoiseBackwardBackward0_grad_output, frozenset(['at', 'grad', 'lower', 'noise', 'self', 'training', 'upper'])),
+         Formula(('self',), RreluWithNoiseBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
 def SoftplusBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.softplus_backward(grad, self, beta, threshold)"""
     return at.softplus_backward(v['grad'], v['self'], v['beta'], v['threshold'])

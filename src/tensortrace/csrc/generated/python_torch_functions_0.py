@@ -5426,6 +5426,461 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- selu --------------------------------------------------------------------------------------
+parser_selu = PythonArgParser.lazy([
+    'selu(Tensor input)',
+])
+
+
+@traced("python", "dispatch_selu", TORCH_FUNCTIONS_CPP, "dispatch_selu", legacy="dispatch_selu")
+def dispatch_selu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """selu(Tensor input): selu"""
+    return at.selu(self=kwargs['self'])
+
+structseqs_selu = [(return_types.for_schema('selu', ops.selu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_selu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_selu")
+def selu(*args: Any, **kwargs: Any) -> Any:
+    """torch.selu: THPVariable_selu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.selu",
+                                 {"python_name": "torch.selu"})
+    self = None
+    r = parser_selu.parse(args, kwargs)
+    a = r.args
+    # selu(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_selu_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- selu_ -------------------------------------------------------------------------------------
+parser_selu_ = PythonArgParser.lazy([
+    'selu_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_selu_", TORCH_FUNCTIONS_CPP, "dispatch_selu_", legacy="dispatch_selu_")
+def dispatch_selu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """selu_(Tensor input): selu_"""
+    return at.selu_(self=kwargs['self'])
+
+structseqs_selu_ = [(return_types.for_schema('selu_', ops.selu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_selu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_selu_")
+def selu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.selu_: THPVariable_selu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.selu_",
+                                 {"python_name": "torch.selu_"})
+    self = None
+    r = parser_selu_.parse(args, kwargs)
+    a = r.args
+    # selu_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_selu__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- celu --------------------------------------------------------------------------------------
+parser_celu = PythonArgParser.lazy([
+    'celu(Tensor input, Scalar alpha=1.0)',
+])
+
+
+@traced("python", "dispatch_celu", TORCH_FUNCTIONS_CPP, "dispatch_celu", legacy="dispatch_celu")
+def dispatch_celu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """celu(Tensor input, Scalar alpha=1.0): celu"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.celu(**call_kwargs)
+
+structseqs_celu = [(return_types.for_schema('celu', ops.celu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_celu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_celu")
+def celu(*args: Any, **kwargs: Any) -> Any:
+    """torch.celu: THPVariable_celu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.celu",
+                                 {"python_name": "torch.celu"})
+    self = None
+    r = parser_celu.parse(args, kwargs)
+    a = r.args
+    # celu(Tensor input, Scalar alpha=1.0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1.0
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_celu_0(self, {'self': self_, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- celu_ -------------------------------------------------------------------------------------
+parser_celu_ = PythonArgParser.lazy([
+    'celu_(Tensor input, Scalar alpha=1.0)',
+])
+
+
+@traced("python", "dispatch_celu_", TORCH_FUNCTIONS_CPP, "dispatch_celu_", legacy="dispatch_celu_")
+def dispatch_celu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """celu_(Tensor input, Scalar alpha=1.0): celu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.celu_(**call_kwargs)
+
+structseqs_celu_ = [(return_types.for_schema('celu_', ops.celu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_celu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_celu_")
+def celu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.celu_: THPVariable_celu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.celu_",
+                                 {"python_name": "torch.celu_"})
+    self = None
+    r = parser_celu_.parse(args, kwargs)
+    a = r.args
+    # celu_(Tensor input, Scalar alpha=1.0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1.0
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_celu__0(self, {'self': self_, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- threshold ---------------------------------------------------------------------------------
+parser_threshold = PythonArgParser.lazy([
+    'threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_threshold", TORCH_FUNCTIONS_CPP, "dispatch_threshold", legacy="dispatch_threshold")
+def dispatch_threshold_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None): threshold, out= threshold.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.threshold_out, 'threshold', False, self, kwargs, out)
+    return at.threshold(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
+
+structseqs_threshold = [(return_types.for_schema('threshold', ops.threshold.schema), return_types.for_schema('threshold_out', ops.threshold_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_threshold", TORCH_FUNCTIONS_CPP, legacy="THPVariable_threshold")
+def threshold(*args: Any, **kwargs: Any) -> Any:
+    """torch.threshold: THPVariable_threshold"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.threshold",
+                                 {"python_name": "torch.threshold"})
+    self = None
+    r = parser_threshold.parse(args, kwargs)
+    a = r.args
+    # threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    threshold = a[1]
+    if threshold is not None and type(threshold) is not float:
+        threshold = scalar_arg(threshold)
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_threshold_0(self, {'self': self_, 'threshold': threshold, 'value': value, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- threshold_ --------------------------------------------------------------------------------
+parser_threshold_ = PythonArgParser.lazy([
+    'threshold_(Tensor input, Scalar threshold, Scalar value)',
+])
+
+
+@traced("python", "dispatch_threshold_", TORCH_FUNCTIONS_CPP, "dispatch_threshold_", legacy="dispatch_threshold_")
+def dispatch_threshold__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """threshold_(Tensor input, Scalar threshold, Scalar value): threshold_"""
+    return at.threshold_(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
+
+structseqs_threshold_ = [(return_types.for_schema('threshold_', ops.threshold_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_threshold_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_threshold_")
+def threshold_(*args: Any, **kwargs: Any) -> Any:
+    """torch.threshold_: THPVariable_threshold_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.threshold_",
+                                 {"python_name": "torch.threshold_"})
+    self = None
+    r = parser_threshold_.parse(args, kwargs)
+    a = r.args
+    # threshold_(Tensor input, Scalar threshold, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    threshold = a[1]
+    if threshold is not None and type(threshold) is not float:
+        threshold = scalar_arg(threshold)
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_threshold__0(self, {'self': self_, 'threshold': threshold, 'value': value})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardshrink --------------------------------------------------------------------------------
+parser_hardshrink = PythonArgParser.lazy([
+    'hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hardshrink", TORCH_FUNCTIONS_CPP, "dispatch_hardshrink", legacy="dispatch_hardshrink")
+def dispatch_hardshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None): hardshrink, out= hardshrink.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hardshrink_out, 'hardshrink', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lambd'] is not None:
+        call_kwargs['lambd'] = kwargs['lambd']
+    return at.hardshrink(**call_kwargs)
+
+structseqs_hardshrink = [(return_types.for_schema('hardshrink', ops.hardshrink.schema), return_types.for_schema('hardshrink_out', ops.hardshrink_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardshrink", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardshrink")
+def hardshrink(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardshrink: THPVariable_hardshrink"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardshrink",
+                                 {"python_name": "torch.hardshrink"})
+    self = None
+    r = parser_hardshrink.parse(args, kwargs)
+    a = r.args
+    # hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lambd = a[1]
+    if lambd is None:
+        lambd = 0.5
+    elif type(lambd) is not float:
+        lambd = scalar_arg(lambd)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hardshrink_0(self, {'self': self_, 'lambd': lambd, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- prelu -------------------------------------------------------------------------------------
+parser_prelu = PythonArgParser.lazy([
+    'prelu(Tensor input, Tensor weight)',
+])
+
+
+@traced("python", "dispatch_prelu", TORCH_FUNCTIONS_CPP, "dispatch_prelu", legacy="dispatch_prelu")
+def dispatch_prelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """prelu(Tensor input, Tensor weight): prelu"""
+    return at.prelu(self=kwargs['self'], weight=kwargs['weight'])
+
+structseqs_prelu = [(return_types.for_schema('prelu', ops.prelu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_prelu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_prelu")
+def prelu(*args: Any, **kwargs: Any) -> Any:
+    """torch.prelu: THPVariable_prelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.prelu",
+                                 {"python_name": "torch.prelu"})
+    self = None
+    r = parser_prelu.parse(args, kwargs)
+    a = r.args
+    # prelu(Tensor input, Tensor weight)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    result = dispatch_prelu_0(self, {'self': self_, 'weight': weight})
+    return THPVariable_Wrap(result)
+
+
+# ---- _prelu_kernel -----------------------------------------------------------------------------
+parser__prelu_kernel = PythonArgParser.lazy([
+    '_prelu_kernel(Tensor input, Tensor weight)',
+])
+
+
+@traced("python", "dispatch__prelu_kernel", TORCH_FUNCTIONS_CPP, "dispatch__prelu_kernel", legacy="dispatch__prelu_kernel")
+def dispatch__prelu_kernel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_prelu_kernel(Tensor input, Tensor weight): _prelu_kernel"""
+    return at._prelu_kernel(self=kwargs['self'], weight=kwargs['weight'])
+
+structseqs__prelu_kernel = [(return_types.for_schema('_prelu_kernel', ops._prelu_kernel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__prelu_kernel", TORCH_FUNCTIONS_CPP, legacy="THPVariable__prelu_kernel")
+def _prelu_kernel(*args: Any, **kwargs: Any) -> Any:
+    """torch._prelu_kernel: THPVariable__prelu_kernel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._prelu_kernel",
+                                 {"python_name": "torch._prelu_kernel"})
+    self = None
+    r = parser__prelu_kernel.parse(args, kwargs)
+    a = r.args
+    # _prelu_kernel(Tensor input, Tensor weight)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    result = dispatch__prelu_kernel_0(self, {'self': self_, 'weight': weight})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu -------------------------------------------------------------------------------------
+parser_rrelu = PythonArgParser.lazy([
+    'rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_rrelu", TORCH_FUNCTIONS_CPP, "dispatch_rrelu", legacy="dispatch_rrelu")
+def dispatch_rrelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None): rrelu"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu(**call_kwargs)
+
+structseqs_rrelu = [(return_types.for_schema('rrelu', ops.rrelu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu")
+def rrelu(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu: THPVariable_rrelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu",
+                                 {"python_name": "torch.rrelu"})
+    self = None
+    r = parser_rrelu.parse(args, kwargs)
+    a = r.args
+    # rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lower = a[1]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[2]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[3]
+    if training is None:
+        training = False
+    generator = None if a[4] is None else convert(r, 4)
+    result = dispatch_rrelu_0(self, {'self': self_, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu_ ------------------------------------------------------------------------------------
+parser_rrelu_ = PythonArgParser.lazy([
+    'rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_rrelu_", TORCH_FUNCTIONS_CPP, "dispatch_rrelu_", legacy="dispatch_rrelu_")
+def dispatch_rrelu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None): rrelu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu_(**call_kwargs)
+
+structseqs_rrelu_ = [(return_types.for_schema('rrelu_', ops.rrelu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu_")
+def rrelu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu_: THPVariable_rrelu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu_",
+                                 {"python_name": "torch.rrelu_"})
+    self = None
+    r = parser_rrelu_.parse(args, kwargs)
+    a = r.args
+    # rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lower = a[1]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[2]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[3]
+    if training is None:
+        training = False
+    generator = None if a[4] is None else convert(r, 4)
+    result = dispatch_rrelu__0(self, {'self': self_, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
 # ---- clamp -------------------------------------------------------------------------------------
 parser_clamp = PythonArgParser.lazy([
     'clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)',
@@ -19899,6 +20354,17 @@ FUNCTIONS: dict[str, Any] = {
     "abs_": abs_,
     "relu": relu,
     "relu_": relu_,
+    "selu": selu,
+    "selu_": selu_,
+    "celu": celu,
+    "celu_": celu_,
+    "threshold": threshold,
+    "threshold_": threshold_,
+    "hardshrink": hardshrink,
+    "prelu": prelu,
+    "_prelu_kernel": _prelu_kernel,
+    "rrelu": rrelu,
+    "rrelu_": rrelu_,
     "clamp": clamp,
     "clamp_": clamp_,
     "clamp_min": clamp_min,
@@ -20309,6 +20775,17 @@ __all__ = [
     "abs_",
     "relu",
     "relu_",
+    "selu",
+    "selu_",
+    "celu",
+    "celu_",
+    "threshold",
+    "threshold_",
+    "hardshrink",
+    "prelu",
+    "_prelu_kernel",
+    "rrelu",
+    "rrelu_",
     "clamp",
     "clamp_",
     "clamp_min",

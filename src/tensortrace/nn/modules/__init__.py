@@ -20,6 +20,19 @@ from tensortrace.nn.modules.activation import (
     Tanh,
     Tanhshrink,
 )
+from tensortrace.nn.modules.activation_extra import (
+    CELU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    PReLU,
+    RReLU,
+    Softmax2d,
+    Softmin,
+    Softshrink,
+    Threshold,
+)
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
@@ -68,6 +81,17 @@ from tensortrace.nn.modules.transformer import (
 )
 
 __all__ = [
+    "CELU",
+    "SELU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "PReLU",
+    "RReLU",
+    "Softmax2d",
+    "Softmin",
+    "Softshrink",
+    "Threshold",
     "BCELoss",
     "KLDivLoss",
     "L1Loss",

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten.cuda import empty_tensor
+from tensortrace.aten.cuda.cuda_generator_impl import getDefaultCUDAGenerator
+from tensortrace.aten.native.activation_more import _rrelu_with_noise_out
 from tensortrace.aten.native.cuda import blas  # noqa: F401 - registers the Blas.cpp natives
 from tensortrace.aten.native.registry import (
     IMPL_FUNCTIONS,
@@ -156,3 +158,32 @@ cuda_native(
 )
 cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
 cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
+
+
+# ---- more of torch.nn's activations and losses (nn-act-loss3) ---------------------------------
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_out_cuda(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any,
+    upper: Any,
+    training: bool,
+    generator: Any,
+    out: Tensor,
+) -> Tensor:
+    """The training path draws from the CUDA generator (Note [The emulated CUDA generator])."""
+    return _rrelu_with_noise_out(
+        self,
+        noise,
+        lower,
+        upper,
+        training,
+        generator,
+        out,
+        getDefaultCUDAGenerator,
+        "rrelu_with_noise_out_cuda",
+    )
+
+
+cuda_native("rrelu_with_noise_cpu", "rrelu_with_noise_cuda", "RreluWithNoise.cu")
+cuda_native("rrelu_with_noise_cpu_", "rrelu_with_noise_cuda_", "RreluWithNoise.cu")
