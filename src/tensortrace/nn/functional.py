@@ -459,8 +459,8 @@ def batch_norm(
     )
 
 
-# the losses of functional_loss.py and the activations of functional_activation.py (torch
-# keeps them in functional.py)
+# the losses of functional_loss.py and functional_loss_margin.py, the activations of
+# functional_activation.py (torch keeps them in functional.py)
 # layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
@@ -481,4 +481,5 @@ from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     l1_loss,
     smooth_l1_loss,
 )
+from tensortrace.nn.functional_loss_margin import *  # noqa: E402, F403
 from tensortrace.nn.functional_norm import group_norm, layer_norm  # noqa: E402, F401

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f4125b482fc37a2d781b614fcf4f2028bf5bcaadd75947dc3d7d2147aa4f8848"
+INPUTS_SHA256 = "2e719740c697b55230e57d7ca57e0cede625ddeb207bfdef138ac9749c50dbd0"
 
 MODULES: tuple[str, ...] = (
     "operators",

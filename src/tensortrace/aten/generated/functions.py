@@ -3685,6 +3685,169 @@ def huber_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_cosine_embedding_loss = Overloads([(ops.cosine_embedding_loss, Binder(ops.cosine_embedding_loss.schema))])
+
+
+@traced("dispatch", "at::cosine_embedding_loss", FUNCTIONS_H, "at::cosine_embedding_loss",
+        legacy="at::cosine_embedding_loss (Functions.h)")
+def cosine_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::cosine_embedding_loss, overloads:
+    cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_cosine_embedding_loss, args, kwargs, "at::cosine_embedding_loss")
+    return op.call(*full)
+
+
+_ov_margin_ranking_loss = Overloads([(ops.margin_ranking_loss, Binder(ops.margin_ranking_loss.schema))])
+
+
+@traced("dispatch", "at::margin_ranking_loss", FUNCTIONS_H, "at::margin_ranking_loss",
+        legacy="at::margin_ranking_loss (Functions.h)")
+def margin_ranking_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::margin_ranking_loss, overloads:
+    margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_margin_ranking_loss, args, kwargs, "at::margin_ranking_loss")
+    return op.call(*full)
+
+
+_ov_hinge_embedding_loss = Overloads([(ops.hinge_embedding_loss, Binder(ops.hinge_embedding_loss.schema))])
+
+
+@traced("dispatch", "at::hinge_embedding_loss", FUNCTIONS_H, "at::hinge_embedding_loss",
+        legacy="at::hinge_embedding_loss (Functions.h)")
+def hinge_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::hinge_embedding_loss, overloads:
+    hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_hinge_embedding_loss, args, kwargs, "at::hinge_embedding_loss")
+    return op.call(*full)
+
+
+_ov_triplet_margin_loss = Overloads([(ops.triplet_margin_loss, Binder(ops.triplet_margin_loss.schema))])
+
+
+@traced("dispatch", "at::triplet_margin_loss", FUNCTIONS_H, "at::triplet_margin_loss",
+        legacy="at::triplet_margin_loss (Functions.h)")
+def triplet_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::triplet_margin_loss, overloads:
+    triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_triplet_margin_loss, args, kwargs, "at::triplet_margin_loss")
+    return op.call(*full)
+
+
+_ov_poisson_nll_loss = Overloads([(ops.poisson_nll_loss, Binder(ops.poisson_nll_loss.schema))])
+
+
+@traced("dispatch", "at::poisson_nll_loss", FUNCTIONS_H, "at::poisson_nll_loss",
+        legacy="at::poisson_nll_loss (Functions.h)")
+def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::poisson_nll_loss, overloads:
+    poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+    """
+    op, full = select_overload(_ov_poisson_nll_loss, args, kwargs, "at::poisson_nll_loss")
+    return op.call(*full)
+
+
+_ov_soft_margin_loss = Overloads([(ops.soft_margin_loss_out, Binder(ops.soft_margin_loss_out.schema)), (ops.soft_margin_loss, Binder(ops.soft_margin_loss.schema))])
+
+
+@traced("dispatch", "at::soft_margin_loss", FUNCTIONS_H, "at::soft_margin_loss",
+        legacy="at::soft_margin_loss (Functions.h)")
+def soft_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::soft_margin_loss, overloads:
+    soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_soft_margin_loss, args, kwargs, "at::soft_margin_loss")
+    return op.call(*full)
+
+
+_ov_soft_margin_loss_backward = Overloads([(ops.soft_margin_loss_backward_grad_input, Binder(ops.soft_margin_loss_backward_grad_input.schema)), (ops.soft_margin_loss_backward, Binder(ops.soft_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::soft_margin_loss_backward", FUNCTIONS_H, "at::soft_margin_loss_backward",
+        legacy="at::soft_margin_loss_backward (Functions.h)")
+def soft_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::soft_margin_loss_backward, overloads:
+    soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)
+    soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+    """
+    op, full = select_overload(_ov_soft_margin_loss_backward, args, kwargs, "at::soft_margin_loss_backward")
+    return op.call(*full)
+
+
+_ov_multi_margin_loss = Overloads([(ops.multi_margin_loss_out, Binder(ops.multi_margin_loss_out.schema)), (ops.multi_margin_loss, Binder(ops.multi_margin_loss.schema))])
+
+
+@traced("dispatch", "at::multi_margin_loss", FUNCTIONS_H, "at::multi_margin_loss",
+        legacy="at::multi_margin_loss (Functions.h)")
+def multi_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::multi_margin_loss, overloads:
+    multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multi_margin_loss, args, kwargs, "at::multi_margin_loss")
+    return op.call(*full)
+
+
+_ov_multi_margin_loss_backward = Overloads([(ops.multi_margin_loss_backward_grad_input, Binder(ops.multi_margin_loss_backward_grad_input.schema)), (ops.multi_margin_loss_backward, Binder(ops.multi_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::multi_margin_loss_backward", FUNCTIONS_H, "at::multi_margin_loss_backward",
+        legacy="at::multi_margin_loss_backward (Functions.h)")
+def multi_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::multi_margin_loss_backward, overloads:
+    multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)
+    multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multi_margin_loss_backward, args, kwargs, "at::multi_margin_loss_backward")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss = Overloads([(ops.multilabel_margin_loss_out, Binder(ops.multilabel_margin_loss_out.schema)), (ops.multilabel_margin_loss, Binder(ops.multilabel_margin_loss.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss", FUNCTIONS_H, "at::multilabel_margin_loss",
+        legacy="at::multilabel_margin_loss (Functions.h)")
+def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss, overloads:
+    multilabel_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss, args, kwargs, "at::multilabel_margin_loss")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss_forward = Overloads([(ops.multilabel_margin_loss_forward_output, Binder(ops.multilabel_margin_loss_forward_output.schema)), (ops.multilabel_margin_loss_forward, Binder(ops.multilabel_margin_loss_forward.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss_forward", FUNCTIONS_H, "at::multilabel_margin_loss_forward",
+        legacy="at::multilabel_margin_loss_forward (Functions.h)")
+def multilabel_margin_loss_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss_forward, overloads:
+    multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))
+    multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss_forward, args, kwargs, "at::multilabel_margin_loss_forward")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss_backward = Overloads([(ops.multilabel_margin_loss_backward_grad_input, Binder(ops.multilabel_margin_loss_backward_grad_input.schema)), (ops.multilabel_margin_loss_backward, Binder(ops.multilabel_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss_backward", FUNCTIONS_H, "at::multilabel_margin_loss_backward",
+        legacy="at::multilabel_margin_loss_backward (Functions.h)")
+def multilabel_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss_backward, overloads:
+    multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)
+    multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss_backward, args, kwargs, "at::multilabel_margin_loss_backward")
+    return op.call(*full)
+
+
 _ov_kl_div = Overloads([(ops.kl_div, Binder(ops.kl_div.schema))])
 
 
@@ -7475,6 +7638,18 @@ FUNCTIONS: dict[str, Any] = {
     "smooth_l1_loss_backward": smooth_l1_loss_backward,
     "huber_loss": huber_loss,
     "huber_loss_backward": huber_loss_backward,
+    "cosine_embedding_loss": cosine_embedding_loss,
+    "margin_ranking_loss": margin_ranking_loss,
+    "hinge_embedding_loss": hinge_embedding_loss,
+    "triplet_margin_loss": triplet_margin_loss,
+    "poisson_nll_loss": poisson_nll_loss,
+    "soft_margin_loss": soft_margin_loss,
+    "soft_margin_loss_backward": soft_margin_loss_backward,
+    "multi_margin_loss": multi_margin_loss,
+    "multi_margin_loss_backward": multi_margin_loss_backward,
+    "multilabel_margin_loss": multilabel_margin_loss,
+    "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
+    "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "log_sigmoid": log_sigmoid,

@@ -1840,6 +1840,63 @@ huber_loss_backward_out = _register(
 huber_loss_backward = _register(
     FunctionSchema('huber_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False),), (_T6,), ()),
     {'func': 'huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'huber_loss_backward'}}})
+cosine_embedding_loss = _register(
+    FunctionSchema('cosine_embedding_loss', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '0.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cosine_embedding_loss'}}})
+margin_ranking_loss = _register(
+    FunctionSchema('margin_ranking_loss', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '0.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'margin_ranking_loss'}}})
+hinge_embedding_loss = _register(
+    FunctionSchema('hinge_embedding_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '1.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'hinge_embedding_loss'}}})
+triplet_margin_loss = _register(
+    FunctionSchema('triplet_margin_loss', '', (Argument('anchor', _T6, None, False), Argument('positive', _T6, None, False), Argument('negative', _T6, None, False), Argument('margin', _T9, '1.0', False), Argument('p', _T9, '2', False), Argument('eps', _T9, '1e-06', False), Argument('swap', _T16, 'False', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'triplet_margin_loss'}}})
+poisson_nll_loss = _register(
+    FunctionSchema('poisson_nll_loss', '', (Argument('input', _T6, None, False), Argument('target', _T6, None, False), Argument('log_input', _T16, None, False), Argument('full', _T16, None, False), Argument('eps', _T9, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
+    {'func': 'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'poisson_nll_loss'}}})
+soft_margin_loss_out = _register(
+    FunctionSchema('soft_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_out'}}})
+soft_margin_loss = _register(
+    FunctionSchema('soft_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss'}}})
+soft_margin_loss_backward_grad_input = _register(
+    FunctionSchema('soft_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_backward_out'}}})
+soft_margin_loss_backward = _register(
+    FunctionSchema('soft_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
+    {'func': 'soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_backward'}}})
+multi_margin_loss_out = _register(
+    FunctionSchema('multi_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, '1', False), Argument('margin', _T14, '1', False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_out', 'CUDA': 'multi_margin_loss_cuda_out'}}})
+multi_margin_loss = _register(
+    FunctionSchema('multi_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, '1', False), Argument('margin', _T14, '1', False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu', 'CUDA': 'multi_margin_loss_cuda'}}})
+multi_margin_loss_backward_grad_input = _register(
+    FunctionSchema('multi_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, None, False), Argument('margin', _T14, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_backward_out', 'CUDA': 'multi_margin_loss_cuda_backward_out'}}})
+multi_margin_loss_backward = _register(
+    FunctionSchema('multi_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, None, False), Argument('margin', _T14, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_backward', 'CUDA': 'multi_margin_loss_cuda_backward'}}})
+multilabel_margin_loss_out = _register(
+    FunctionSchema('multilabel_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'multilabel_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss_out'}}})
+multilabel_margin_loss = _register(
+    FunctionSchema('multilabel_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss'}}})
+multilabel_margin_loss_forward_output = _register(
+    FunctionSchema('multilabel_margin_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('output', _T8, None, True), Argument('is_target', _T25, None, True),), (_T8, _T25,), ()),
+    {'func': 'multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_out_cpu', 'CUDA': 'multilabel_margin_loss_forward_out_cuda'}}})
+multilabel_margin_loss_forward = _register(
+    FunctionSchema('multilabel_margin_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6, _T6,), ('output', 'is_target',)),
+    {'func': 'multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_cpu', 'CUDA': 'multilabel_margin_loss_forward_cuda'}}})
+multilabel_margin_loss_backward_grad_input = _register(
+    FunctionSchema('multilabel_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('is_target', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_backward_cpu_out', 'CUDA': 'multilabel_margin_loss_backward_cuda_out'}}})
+multilabel_margin_loss_backward = _register(
+    FunctionSchema('multilabel_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('is_target', _T6, None, False),), (_T6,), ()),
+    {'func': 'multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_backward_cpu', 'CUDA': 'multilabel_margin_loss_backward_cuda'}}})
 kl_div = _register(
     FunctionSchema('kl_div', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('log_target', _T16, 'False', True),), (_T6,), ()),
     {'func': 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'kl_div'}}})
@@ -3811,6 +3868,25 @@ OPERATORS: list[OperatorHandle] = [
     huber_loss,
     huber_loss_backward_out,
     huber_loss_backward,
+    cosine_embedding_loss,
+    margin_ranking_loss,
+    hinge_embedding_loss,
+    triplet_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss_out,
+    soft_margin_loss,
+    soft_margin_loss_backward_grad_input,
+    soft_margin_loss_backward,
+    multi_margin_loss_out,
+    multi_margin_loss,
+    multi_margin_loss_backward_grad_input,
+    multi_margin_loss_backward,
+    multilabel_margin_loss_out,
+    multilabel_margin_loss,
+    multilabel_margin_loss_forward_output,
+    multilabel_margin_loss_forward,
+    multilabel_margin_loss_backward_grad_input,
+    multilabel_margin_loss_backward,
     kl_div,
     binary_cross_entropy_with_logits,
     log_sigmoid,

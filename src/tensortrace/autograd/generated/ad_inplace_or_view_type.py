@@ -3504,6 +3504,78 @@ ops.huber_loss_backward_out.register(DispatchKey.ADInplaceOrView, KernelFunction
     huber_loss_backward_out, "torch::ADInplaceOrView::huber_loss_backward_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_out", INPLACE_OR_VIEW)
+def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.soft_margin_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.soft_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    soft_margin_loss_out, "torch::ADInplaceOrView::soft_margin_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.soft_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_out", INPLACE_OR_VIEW)
+def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multi_margin_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multi_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multi_margin_loss_out, "torch::ADInplaceOrView::multi_margin_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multi_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", INPLACE_OR_VIEW)
+def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multilabel_margin_loss_forward_output.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multilabel_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)
 def addcmul_out(ks: DispatchKeySet, *args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""

@@ -3312,6 +3312,57 @@ class HuberLossBackward0(TraceableFunction):
         {})
 
 
+def SoftMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.soft_margin_loss_backward(grad, self, target, reduction)"""
+    return at.soft_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'])
+
+
+class SoftMarginLossBackward0(TraceableFunction):
+    """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'soft_margin_loss',
+        (Formula(('self',), SoftMarginLossBackward0_self, frozenset(['at', 'grad', 'reduction', 'self', 'target'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MultiMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)"""
+    return at.multi_margin_loss_backward(v['grad'], v['self'], v['target'], v['p'], v['margin'], v['weight'], v['reduction'])
+
+
+class MultiMarginLossBackward0(TraceableFunction):
+    """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'multi_margin_loss',
+        (Formula(('self',), MultiMarginLossBackward0_self, frozenset(['at', 'grad', 'margin', 'p', 'reduction', 'self', 'target', 'weight'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MultilabelMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target)"""
+    return at.multilabel_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['is_target'])
+
+
+class MultilabelMarginLossBackward0(TraceableFunction):
+    """multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'multilabel_margin_loss_forward',
+        (Formula(('self',), MultilabelMarginLossBackward0_self, frozenset(['at', 'grad', 'is_target', 'reduction', 'self', 'target'])),),
+        ('self',),
+        {},
+        {})
+
+
 def BinaryCrossEntropyWithLogitsBackward0_self(v: dict[str, Any]) -> Any:
     """self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)"""
     return binary_cross_entropy_with_logits_backward(v['grad'], v['self'], v['target'], v['weight'], v['pos_weight'], v['reduction'])

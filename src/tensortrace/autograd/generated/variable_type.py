@@ -8120,6 +8120,210 @@ ops.huber_loss_backward.register(DispatchKey.Autograd, KernelFunction(
     huber_loss_backward, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
 
 
+_record_soft_margin_loss_out = GraphRecording(ops.soft_margin_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_soft_margin_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.soft_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_out, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+
+
+_record_soft_margin_loss = GraphRecording(ops.soft_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor: records SoftMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_soft_margin_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.soft_margin_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+
+
+_record_soft_margin_loss_backward_grad_input = GraphRecording(ops.soft_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_soft_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.soft_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+
+
+_record_soft_margin_loss_backward = GraphRecording(ops.soft_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_soft_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.soft_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_backward, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+
+
+_record_multi_margin_loss_out = GraphRecording(ops.multi_margin_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[6])):
+        return _record_multi_margin_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multi_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_out, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+
+
+_record_multi_margin_loss = GraphRecording(ops.multi_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.MultiMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor: records MultiMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_multi_margin_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multi_margin_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+
+
+_record_multi_margin_loss_backward_grad_input = GraphRecording(ops.multi_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5]) or requires_grad(args[7])):
+        return _record_multi_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multi_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+
+
+_record_multi_margin_loss_backward = GraphRecording(ops.multi_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_multi_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multi_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_forward_output = GraphRecording(ops.multilabel_margin_loss_forward_output, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_multilabel_margin_loss_forward_output(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multilabel_margin_loss_forward_output.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_forward = GraphRecording(ops.multilabel_margin_loss_forward, AutoDispatchBelowADInplaceOrView, nodes.MultilabelMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor): records MultilabelMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_multilabel_margin_loss_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multilabel_margin_loss_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_forward.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_forward, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_backward_grad_input = GraphRecording(ops.multilabel_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_multilabel_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multilabel_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_backward = GraphRecording(ops.multilabel_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_multilabel_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multilabel_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_backward, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
+
+
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)
 
 

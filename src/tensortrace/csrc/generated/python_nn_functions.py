@@ -1469,6 +1469,177 @@ def huber_loss(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- soft_margin_loss --------------------------------------------------------------------------
+parser_soft_margin_loss = PythonArgParser.lazy([
+    'soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_soft_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_soft_margin_loss", legacy="dispatch_soft_margin_loss")
+def dispatch_soft_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None): soft_margin_loss, out= soft_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.soft_margin_loss_out, 'soft_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.soft_margin_loss(**call_kwargs)
+
+structseqs_soft_margin_loss = [(return_types.for_schema('soft_margin_loss', ops.soft_margin_loss.schema), return_types.for_schema('soft_margin_loss_out', ops.soft_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_soft_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_soft_margin_loss")
+def soft_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.soft_margin_loss: THPVariable_soft_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.soft_margin_loss",
+                                 {"python_name": "torch.soft_margin_loss"})
+    self = None
+    r = parser_soft_margin_loss.parse(args, kwargs)
+    a = r.args
+    # soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_soft_margin_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- multi_margin_loss -------------------------------------------------------------------------
+parser_multi_margin_loss = PythonArgParser.lazy([
+    'multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_multi_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_multi_margin_loss", legacy="dispatch_multi_margin_loss")
+def dispatch_multi_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None): multi_margin_loss, out= multi_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multi_margin_loss_out, 'multi_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.multi_margin_loss(**call_kwargs)
+
+structseqs_multi_margin_loss = [(return_types.for_schema('multi_margin_loss', ops.multi_margin_loss.schema), return_types.for_schema('multi_margin_loss_out', ops.multi_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multi_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multi_margin_loss")
+def multi_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.multi_margin_loss: THPVariable_multi_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multi_margin_loss",
+                                 {"python_name": "torch.multi_margin_loss"})
+    self = None
+    r = parser_multi_margin_loss.parse(args, kwargs)
+    a = r.args
+    # multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    p = a[2]
+    if p is None:
+        p = 1
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    margin = a[3]
+    if margin is None:
+        margin = 1
+    elif type(margin) is not float:
+        margin = scalar_arg(margin)
+    weight = a[4]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[5]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_multi_margin_loss_0(self, {'self': self_, 'target': target, 'p': p, 'margin': margin, 'weight': weight, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- multilabel_margin_loss --------------------------------------------------------------------
+parser_multilabel_margin_loss = PythonArgParser.lazy([
+    'multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_multilabel_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_multilabel_margin_loss", legacy="dispatch_multilabel_margin_loss")
+def dispatch_multilabel_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None): multilabel_margin_loss, out= multilabel_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multilabel_margin_loss_out, 'multilabel_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.multilabel_margin_loss(**call_kwargs)
+
+structseqs_multilabel_margin_loss = [(return_types.for_schema('multilabel_margin_loss', ops.multilabel_margin_loss.schema), return_types.for_schema('multilabel_margin_loss_out', ops.multilabel_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multilabel_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multilabel_margin_loss")
+def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.multilabel_margin_loss: THPVariable_multilabel_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multilabel_margin_loss",
+                                 {"python_name": "torch.multilabel_margin_loss"})
+    self = None
+    r = parser_multilabel_margin_loss.parse(args, kwargs)
+    a = r.args
+    # multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_multilabel_margin_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- log_sigmoid -------------------------------------------------------------------------------
 parser_log_sigmoid = PythonArgParser.lazy([
     'log_sigmoid(Tensor input)',
@@ -2209,6 +2380,9 @@ FUNCTIONS: dict[str, Any] = {
     "binary_cross_entropy": binary_cross_entropy,
     "smooth_l1_loss": smooth_l1_loss,
     "huber_loss": huber_loss,
+    "soft_margin_loss": soft_margin_loss,
+    "multi_margin_loss": multi_margin_loss,
+    "multilabel_margin_loss": multilabel_margin_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
     "_pad_circular": _pad_circular,

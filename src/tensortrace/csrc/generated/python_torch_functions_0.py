@@ -9903,6 +9903,288 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- cosine_embedding_loss ---------------------------------------------------------------------
+parser_cosine_embedding_loss = PythonArgParser.lazy([
+    'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_cosine_embedding_loss", TORCH_FUNCTIONS_CPP, "dispatch_cosine_embedding_loss", legacy="dispatch_cosine_embedding_loss")
+def dispatch_cosine_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean): cosine_embedding_loss"""
+    call_kwargs = {}
+    call_kwargs['input1'] = kwargs['input1']
+    call_kwargs['input2'] = kwargs['input2']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.cosine_embedding_loss(**call_kwargs)
+
+structseqs_cosine_embedding_loss = [(return_types.for_schema('cosine_embedding_loss', ops.cosine_embedding_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosine_embedding_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cosine_embedding_loss")
+def cosine_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.cosine_embedding_loss: THPVariable_cosine_embedding_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cosine_embedding_loss",
+                                 {"python_name": "torch.cosine_embedding_loss"})
+    self = None
+    r = parser_cosine_embedding_loss.parse(args, kwargs)
+    a = r.args
+    # cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    target = a[2]
+    if target is not None:
+        target = target.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 0.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[4]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_cosine_embedding_loss_0(self, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- margin_ranking_loss -----------------------------------------------------------------------
+parser_margin_ranking_loss = PythonArgParser.lazy([
+    'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_margin_ranking_loss", TORCH_FUNCTIONS_CPP, "dispatch_margin_ranking_loss", legacy="dispatch_margin_ranking_loss")
+def dispatch_margin_ranking_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean): margin_ranking_loss"""
+    call_kwargs = {}
+    call_kwargs['input1'] = kwargs['input1']
+    call_kwargs['input2'] = kwargs['input2']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.margin_ranking_loss(**call_kwargs)
+
+structseqs_margin_ranking_loss = [(return_types.for_schema('margin_ranking_loss', ops.margin_ranking_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_margin_ranking_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_margin_ranking_loss")
+def margin_ranking_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.margin_ranking_loss: THPVariable_margin_ranking_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.margin_ranking_loss",
+                                 {"python_name": "torch.margin_ranking_loss"})
+    self = None
+    r = parser_margin_ranking_loss.parse(args, kwargs)
+    a = r.args
+    # margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    target = a[2]
+    if target is not None:
+        target = target.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 0.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[4]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_margin_ranking_loss_0(self, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- hinge_embedding_loss ----------------------------------------------------------------------
+parser_hinge_embedding_loss = PythonArgParser.lazy([
+    'hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_hinge_embedding_loss", TORCH_FUNCTIONS_CPP, "dispatch_hinge_embedding_loss", legacy="dispatch_hinge_embedding_loss")
+def dispatch_hinge_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean): hinge_embedding_loss"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.hinge_embedding_loss(**call_kwargs)
+
+structseqs_hinge_embedding_loss = [(return_types.for_schema('hinge_embedding_loss', ops.hinge_embedding_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hinge_embedding_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hinge_embedding_loss")
+def hinge_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.hinge_embedding_loss: THPVariable_hinge_embedding_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hinge_embedding_loss",
+                                 {"python_name": "torch.hinge_embedding_loss"})
+    self = None
+    r = parser_hinge_embedding_loss.parse(args, kwargs)
+    a = r.args
+    # hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    margin = a[2]
+    if margin is None:
+        margin = 1.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_hinge_embedding_loss_0(self, {'self': self_, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- triplet_margin_loss -----------------------------------------------------------------------
+parser_triplet_margin_loss = PythonArgParser.lazy([
+    'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_triplet_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_triplet_margin_loss", legacy="dispatch_triplet_margin_loss")
+def dispatch_triplet_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean): triplet_margin_loss"""
+    call_kwargs = {}
+    call_kwargs['anchor'] = kwargs['anchor']
+    call_kwargs['positive'] = kwargs['positive']
+    call_kwargs['negative'] = kwargs['negative']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    if kwargs['swap'] is not None:
+        call_kwargs['swap'] = kwargs['swap']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.triplet_margin_loss(**call_kwargs)
+
+structseqs_triplet_margin_loss = [(return_types.for_schema('triplet_margin_loss', ops.triplet_margin_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triplet_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triplet_margin_loss")
+def triplet_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.triplet_margin_loss: THPVariable_triplet_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triplet_margin_loss",
+                                 {"python_name": "torch.triplet_margin_loss"})
+    self = None
+    r = parser_triplet_margin_loss.parse(args, kwargs)
+    a = r.args
+    # triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean)
+    anchor = a[0]
+    if anchor is not None:
+        anchor = anchor.cdata
+    positive = a[1]
+    if positive is not None:
+        positive = positive.cdata
+    negative = a[2]
+    if negative is not None:
+        negative = negative.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 1.0
+    if margin is not None:
+        margin = float(margin)
+    p = a[4]
+    if p is None:
+        p = 2
+    if p is not None:
+        p = float(p)
+    eps = a[5]
+    if eps is None:
+        eps = 1e-06
+    if eps is not None:
+        eps = float(eps)
+    swap = a[6]
+    if swap is None:
+        swap = False
+    reduction = a[7]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_triplet_margin_loss_0(self, {'anchor': anchor, 'positive': positive, 'negative': negative, 'margin': margin, 'p': p, 'eps': eps, 'swap': swap, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- poisson_nll_loss --------------------------------------------------------------------------
+parser_poisson_nll_loss = PythonArgParser.lazy([
+    'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction)',
+])
+
+
+@traced("python", "dispatch_poisson_nll_loss", TORCH_FUNCTIONS_CPP, "dispatch_poisson_nll_loss", legacy="dispatch_poisson_nll_loss")
+def dispatch_poisson_nll_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction): poisson_nll_loss"""
+    return at.poisson_nll_loss(input=kwargs['input'], target=kwargs['target'], log_input=kwargs['log_input'], full=kwargs['full'], eps=kwargs['eps'], reduction=kwargs['reduction'])
+
+structseqs_poisson_nll_loss = [(return_types.for_schema('poisson_nll_loss', ops.poisson_nll_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_poisson_nll_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_poisson_nll_loss")
+def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.poisson_nll_loss: THPVariable_poisson_nll_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.poisson_nll_loss",
+                                 {"python_name": "torch.poisson_nll_loss"})
+    self = None
+    r = parser_poisson_nll_loss.parse(args, kwargs)
+    a = r.args
+    # poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    log_input = a[2]
+    full = a[3]
+    eps = a[4]
+    if eps is not None:
+        eps = float(eps)
+    reduction = a[5]
+    if reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_poisson_nll_loss_0(self, {'input': input, 'target': target, 'log_input': log_input, 'full': full, 'eps': eps, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
 # ---- kl_div ------------------------------------------------------------------------------------
 parser_kl_div = PythonArgParser.lazy([
     'kl_div(Tensor input, Tensor target, int64_t reduction=Mean, *, bool log_target=False)',
@@ -20445,6 +20727,11 @@ FUNCTIONS: dict[str, Any] = {
     "log_softmax": log_softmax,
     "_softmax_backward_data": _softmax_backward_data,
     "_log_softmax_backward_data": _log_softmax_backward_data,
+    "cosine_embedding_loss": cosine_embedding_loss,
+    "margin_ranking_loss": margin_ranking_loss,
+    "hinge_embedding_loss": hinge_embedding_loss,
+    "triplet_margin_loss": triplet_margin_loss,
+    "poisson_nll_loss": poisson_nll_loss,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "addcmul": addcmul,
@@ -20866,6 +21153,11 @@ __all__ = [
     "log_softmax",
     "_softmax_backward_data",
     "_log_softmax_backward_data",
+    "cosine_embedding_loss",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "triplet_margin_loss",
+    "poisson_nll_loss",
     "kl_div",
     "binary_cross_entropy_with_logits",
     "addcmul",

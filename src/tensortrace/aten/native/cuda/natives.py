@@ -187,3 +187,20 @@ def rrelu_with_noise_out_cuda(
 
 cuda_native("rrelu_with_noise_cpu", "rrelu_with_noise_cuda", "RreluWithNoise.cu")
 cuda_native("rrelu_with_noise_cpu_", "rrelu_with_noise_cuda_", "RreluWithNoise.cu")
+cuda_native("multi_margin_loss_cpu", "multi_margin_loss_cuda", "MultiMarginLoss.cu")
+cuda_native("multi_margin_loss_cpu_out", "multi_margin_loss_cuda_out", "MultiMarginLoss.cu")
+cuda_native(
+    "multi_margin_loss_cpu_backward", "multi_margin_loss_cuda_backward", "MultiMarginLoss.cu"
+)
+cuda_native(
+    "multi_margin_loss_cpu_backward_out",
+    "multi_margin_loss_cuda_backward_out",
+    "MultiMarginLoss.cu",
+)
+for _cpu, _cuda in (
+    ("multilabel_margin_loss_forward_cpu", "multilabel_margin_loss_forward_cuda"),
+    ("multilabel_margin_loss_forward_out_cpu", "multilabel_margin_loss_forward_out_cuda"),
+    ("multilabel_margin_loss_backward_cpu", "multilabel_margin_loss_backward_cuda"),
+    ("multilabel_margin_loss_backward_cpu_out", "multilabel_margin_loss_backward_cuda_out"),
+):
+    cuda_native(_cpu, _cuda, "MultiLabelMarginCriterion.cu")
