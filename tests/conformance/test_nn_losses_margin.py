@@ -220,6 +220,17 @@ GRADS["double_precision"] = (
     "torch.tensor([[1, -1, 0, 0], [2, 3, -1, 0], [0, 1, 2, -1]])) + F.soft_margin_loss(x, "
     "torch.ones(3, 4)); l.backward(); out = (l, x.grad)"
 )
+GRADS["double_backward_soft_margin"] = (
+    "x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True); "
+    "t = torch.randn(3, 4, dtype=torch.float64).sign(); res = []\n"
+    "for r in R:\n"
+    "    go = torch.rand(3, 4, dtype=torch.float64, requires_grad=True) if r == 'none' else "
+    "torch.rand((), dtype=torch.float64, requires_grad=True)\n"
+    "    g, = torch.autograd.grad(F.soft_margin_loss(x * 2, t, reduction=r), x, go, "
+    "create_graph=True)\n"
+    "    res.append((g.grad_fn.name(), torch.autograd.grad((g * g).sum(), [x, go])))\n"
+    "out = res"
+)
 
 TRAINING = """
 torch.manual_seed(0)

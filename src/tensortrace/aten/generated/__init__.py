@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2e719740c697b55230e57d7ca57e0cede625ddeb207bfdef138ac9749c50dbd0"
+INPUTS_SHA256 = "887a80b0488d688e68c6dbc47f5cbeda6743a201693f1e9ceb61914b5959e7e1"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -63,6 +63,8 @@ from tensortrace.autograd.functions_manual import (
     sgn_backward,
     sigmoid_backward,
     slice_backward_wrapper,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
     split_backward,
     split_with_sizes_backward,
@@ -3325,6 +3327,29 @@ class SoftMarginLossBackward0(TraceableFunction):
         'soft_margin_loss',
         (Formula(('self',), SoftMarginLossBackward0_self, frozenset(['at', 'grad', 'reduction', 'self', 'target'])),),
         ('self',),
+        {},
+        {})
+
+
+def SoftMarginLossBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: soft_margin_loss_double_backward_grad_output(grad, grad_output, self, target, reduction)"""
+    return soft_margin_loss_double_backward_grad_output(v['grad'], v['grad_output'], v['self'], v['target'], v['reduction'])
+
+
+def SoftMarginLossBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: soft_margin_loss_double_backward(grad.mul(grad_output), self, target, reduction)"""
+    return soft_margin_loss_double_backward(v['grad'].mul(v['grad_output']), v['self'], v['target'], v['reduction'])
+
+
+class SoftMarginLossBackwardBackward0(TraceableFunction):
+    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'soft_margin_loss_backward',
+        (Formula(('grad_output',), SoftMarginLossBackwardBackward0_grad_output, frozenset(['grad', 'grad_output', 'reduction', 'self', 'soft_margin_loss_double_backward_grad_output', 'target'])),
+         Formula(('self',), SoftMarginLossBackwardBackward0_self, frozenset(['grad', 'grad_output', 'reduction', 'self', 'soft_margin_loss_double_backward', 'target'])),),
+        ('grad_output', 'self'),
         {},
         {})
 

@@ -8171,13 +8171,13 @@ ops.soft_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFu
     soft_margin_loss_backward_grad_input, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
 
 
-_record_soft_margin_loss_backward = GraphRecording(ops.soft_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+_record_soft_margin_loss_backward = GraphRecording(ops.soft_margin_loss_backward, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackwardBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::soft_margin_loss_backward", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def soft_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
-    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor: records NotImplemented"""
+    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor: records SoftMarginLossBackwardBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
         return _record_soft_margin_loss_backward(ks, args)
     with AutoDispatchBelowADInplaceOrView():
