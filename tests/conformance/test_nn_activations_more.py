@@ -148,6 +148,14 @@ GRADS["prelu_single_weight"] = (
     "m = nn.PReLU(); x = torch.randn(5, 2, requires_grad=True); y = m(x); y.sum().backward(); "
     "out = (x.grad, m.weight.grad)"
 )
+GRADS["double_backward_prelu"] = (
+    "x = torch.randn(2, 3, 4, dtype=torch.float64, requires_grad=True); "
+    "w = torch.tensor([0.25, -0.1, 0.5], dtype=torch.float64, requires_grad=True); "
+    "y = F.prelu(x, w); gx, gw = torch.autograd.grad((y * y).sum(), [x, w], create_graph=True);"
+    " a = torch.autograd.grad((gx * gx).sum() + gw.sum(), [x, w], retain_graph=True); "
+    "b = torch.autograd.grad(gx.sum(), [x, w], retain_graph=True); "
+    "c = torch.autograd.grad(gw.sum(), [x, w]); out = (gx.grad_fn.name(), a, b, c)"
+)
 GRADS["double_backward_threshold_shrink"] = (
     "x = torch.randn(6, dtype=torch.float64, requires_grad=True); "
     "gs = [torch.autograd.grad(f(x).sum(), x, create_graph=True)[0] for f in "

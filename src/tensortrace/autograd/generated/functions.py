@@ -2770,6 +2770,35 @@ class PreluKernelBackward0(TraceableFunction):
         {})
 
 
+def PreluKernelBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: ((at.where(self.ge(0), grads[0], grads[0].mul(weight).add(grads[1].mul(self))) if (grads[1] is not None and grads[1].defined()) else at.where(self.ge(0), grads[0], grads[0].mul(weight))) if (grads[0] is not None and grads[0].defined()) else at.where(self.ge(0), at.zeros([], dtype=grad_output.scalar_type(), device=grad_output.device()), grads[1].mul(self)))"""
+    return (at.where(v['self'].ge(0), v['grads'][0], v['grads'][0].mul(v['weight']).add(v['grads'][1].mul(v['self']))) if v['grads'][1] is not None and v['grads'][1].defined() else at.where(v['self'].ge(0), v['grads'][0], v['grads'][0].mul(v['weight']))) if v['grads'][0] is not None and v['grads'][0].defined() else at.where(v['self'].ge(0), at.zeros([], dtype=v['grad_output_scalar_type'], device=v['grad_output'].device()), v['grads'][1].mul(v['self']))
+
+
+def PreluKernelBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.where(self.ge(0), at.zeros([], dtype=self.scalar_type(), device=self.device()), grad_output.mul(grads[1])) if (grads[1] is not None and grads[1].defined()) else at.zeros_like(self)"""
+    return at.where(v['self'].ge(0), at.zeros([], dtype=v['self_scalar_type'], device=v['self'].device()), v['grad_output'].mul(v['grads'][1])) if v['grads'][1] is not None and v['grads'][1].defined() else at.zeros_like(v['self'])
+
+
+def PreluKernelBackwardBackward0_weight(v: dict[str, Any]) -> Any:
+    """weight: at.where(self.ge(0), at.zeros([], dtype=weight.scalar_type(), device=weight.device()), grad_output.mul(grads[0])) if (grads[0] is not None and grads[0].defined()) else at.zeros_like(self)"""
+    return at.where(v['self'].ge(0), at.zeros([], dtype=v['weight_scalar_type'], device=v['weight'].device()), v['grad_output'].mul(v['grads'][0])) if v['grads'][0] is not None and v['grads'][0].defined() else at.zeros_like(v['self'])
+
+
+class PreluKernelBackwardBackward0(TraceableFunction):
+    """_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_prelu_kernel_backward',
+        (Formula(('grad_output',), PreluKernelBackwardBackward0_grad_output, frozenset(['at', 'grad_output', 'grad_output_scalar_type', 'grads', 'self', 'weight'])),
+         Formula(('self',), PreluKernelBackwardBackward0_self, frozenset(['at', 'grad_output', 'grads', 'self', 'self_scalar_type'])),
+         Formula(('weight',), PreluKernelBackwardBackward0_weight, frozenset(['at', 'grad_output', 'grads', 'self', 'weight', 'weight_scalar_type'])),),
+        ('grad_output', 'self', 'weight'),
+        {'grad_output_scalar_type': ('grad_output', 'scalar_type'), 'self_scalar_type': ('self', 'scalar_type'), 'weight_scalar_type': ('weight', 'scalar_type')},
+        {})
+
+
 def RreluWithNoiseBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)"""
     return at.rrelu_with_noise_backward(v['grad'], v['self'], v['noise'], v['lower'], v['upper'], v['training'], False)

@@ -4563,13 +4563,13 @@ ops._prelu_kernel.register(DispatchKey.Autograd, KernelFunction(
     _prelu_kernel, "torch::autograd::VariableType::_prelu_kernel", with_keyset=True))
 
 
-_record__prelu_kernel_backward = GraphRecording(ops._prelu_kernel_backward, AutoDispatchBelowADInplaceOrView, None)
+_record__prelu_kernel_backward = GraphRecording(ops._prelu_kernel_backward, AutoDispatchBelowADInplaceOrView, nodes.PreluKernelBackwardBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_prelu_kernel_backward", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _prelu_kernel_backward(ks: DispatchKeySet, *args: Any) -> Any:
-    """_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor): records NotImplemented"""
+    """_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor): records PreluKernelBackwardBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
         return _record__prelu_kernel_backward(ks, args)
     with AutoDispatchBelowADInplaceOrView():

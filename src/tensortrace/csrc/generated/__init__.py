@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "887a80b0488d688e68c6dbc47f5cbeda6743a201693f1e9ceb61914b5959e7e1"
+INPUTS_SHA256 = "8286522799fb29d908ab3f01c41b32a5e6cf9bca4b141c1f5d11dcc28170b120"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
