@@ -24,7 +24,7 @@ from tensortrace.aten.native.cpu.distribution_templates import _uniform_real_dou
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.scalar_ops import scalar_to_tensor
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import (
     TensorIterator,
     TensorIteratorBase,
@@ -318,7 +318,7 @@ def _rrelu_with_noise_train(
     st = input.scalar_type()
     opmath = np.float64 if st == ScalarType.Double else np.float32
     lower, upper = float(opmath(float(lower_))), float(opmath(float(upper_)))
-    tmp_tensor = output.contiguous()
+    tmp_tensor = expect_contiguous(output)
     x = input.numpy_view().reshape(-1)
     negative = x <= 0
     with gen.mutex_:
@@ -360,7 +360,7 @@ def _rrelu_with_noise_out(
             f"\"{name}\" not implemented for '{st}'",
         )
         gen = generator if generator is not None else default_generator()
-        _rrelu_with_noise_train(output, self.contiguous(), noise, lower, upper, gen)
+        _rrelu_with_noise_train(output, expect_contiguous(self), noise, lower, upper, gen)
         return output
     lower_tensor = scalar_to_tensor(lower)
     upper_tensor = scalar_to_tensor(upper)
@@ -392,6 +392,9 @@ def rrelu_with_noise_out_cpu(
     )
 
 
+_CPU = (getDefaultCPUGenerator, "rrelu_with_noise_out_cpu")
+
+
 @native_function(SOURCE)
 def rrelu_with_noise_cpu(
     self: Tensor,
@@ -402,7 +405,9 @@ def rrelu_with_noise_cpu(
     generator: Any = None,
 ) -> Tensor:
     output = at.empty_like(self, memory_format="contiguous_format")
-    return at.rrelu_with_noise(self, noise, lower, upper, training, generator, out=output)
+    return _rrelu_with_noise_out(
+        self, noise, lower, upper, training, generator, output, *_CPU
+    )  # at::native::rrelu_with_noise_out_cpu, called directly
 
 
 @native_function(SOURCE)
@@ -414,7 +419,7 @@ def rrelu_with_noise_cpu_(
     training: bool = False,
     generator: Any = None,
 ) -> Tensor:
-    return at.rrelu_with_noise(self, noise, lower, upper, training, generator, out=self)
+    return _rrelu_with_noise_out(self, noise, lower, upper, training, generator, self, *_CPU)
 
 
 @native_function(SOURCE)

@@ -128,14 +128,17 @@ def triplet_margin_loss(
 def poisson_nll_loss(
     input: Tensor, target: Tensor, log_input: bool, full: bool, eps: float, reduction: int
 ) -> Tensor:
+    # the operands in the order the C++ expressions evaluate them (right to left)
     if log_input:
-        loss = at.exp(input).sub(target.mul(input))
+        target_input = target.mul(input)
+        loss = at.exp(input).sub(target_input)
     else:
-        loss = input.sub(target.mul(at.log(input.add(eps))))
+        target_log = target.mul(at.log(input.add(eps)))
+        loss = input.sub(target_log)
     if full:
-        stirling_term = (
-            target.mul(at.log(target)).sub(target).add(at.log(target.mul(2 * math.pi)).mul(0.5))
-        )
+        # target * log(target) - target + 0.5 * log(2 * pi * target)
+        half_log = at.log(target.mul(2 * math.pi)).mul(0.5)
+        stirling_term = target.mul(at.log(target)).sub(target).add(half_log)
         loss = loss.add_(stirling_term.masked_fill(target.le(1), 0))
     return apply_loss_reduction(loss, reduction)
 

@@ -16,7 +16,7 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.loss import MEAN, NONE
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -163,11 +163,13 @@ def multi_margin_loss_out_cpu_template(
     if input.numel() == 0:
         return
     _check_floating(input.scalar_type(), "multi_margin_loss_cpu_kernel")
-    weight_contiguous = weight.contiguous() if weight is not None and weight.defined() else None
+    weight_contiguous = (
+        expect_contiguous(weight) if weight is not None and weight.defined() else None
+    )
     multi_margin_loss_cpu_kernel(
         output,
-        input.contiguous(),
-        target.contiguous(),
+        expect_contiguous(input),
+        expect_contiguous(target),
         p,
         margin,
         weight_contiguous,
@@ -257,12 +259,14 @@ def multi_margin_loss_backward_out_cpu_template(
     if input.numel() == 0:
         return
     _check_floating(input.scalar_type(), "multi_margin_loss_backward_cpu_kernel")
-    weight_contiguous = weight.contiguous() if weight is not None and weight.defined() else None
+    weight_contiguous = (
+        expect_contiguous(weight) if weight is not None and weight.defined() else None
+    )
     multi_margin_loss_backward_cpu_kernel(
         grad_input,
         grad_output,
-        input.contiguous(),
-        target.contiguous(),
+        expect_contiguous(input),
+        expect_contiguous(target),
         p,
         margin,
         weight_contiguous,

@@ -21,7 +21,7 @@ from tensortrace.aten.native.loss_multi_margin import (
     multilabel_margin_loss_shape_check,
 )
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -94,7 +94,13 @@ def multilabel_margin_loss_forward_out_cpu(
     _check_target_range(target, dim, "argument #2 'target'")
     _check_floating(input.scalar_type(), "multilabel_margin_loss_forward_out_frame")
     multilabel_margin_loss_forward_out_frame(
-        input.contiguous(), target.contiguous(), output, is_target, reduction, nframe, dim
+        expect_contiguous(input),
+        expect_contiguous(target),
+        output,
+        is_target,
+        reduction,
+        nframe,
+        dim,
     )
     return output, is_target
 
@@ -199,10 +205,10 @@ def multilabel_margin_loss_backward_cpu_out(
     multilabel_margin_loss_backward_out_frame(
         grad_input,
         grad_output,
-        input.contiguous(),
-        target.contiguous(),
+        expect_contiguous(input),
+        expect_contiguous(target),
         reduction,
-        is_target.contiguous(),
+        expect_contiguous(is_target),
         nframe,
         dim,
     )

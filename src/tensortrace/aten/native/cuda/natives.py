@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.cuda import empty_tensor
 from tensortrace.aten.cuda.cuda_generator_impl import getDefaultCUDAGenerator
 from tensortrace.aten.native.activation_more import _rrelu_with_noise_out
@@ -185,8 +186,36 @@ def rrelu_with_noise_out_cuda(
     )
 
 
-cuda_native("rrelu_with_noise_cpu", "rrelu_with_noise_cuda", "RreluWithNoise.cu")
-cuda_native("rrelu_with_noise_cpu_", "rrelu_with_noise_cuda_", "RreluWithNoise.cu")
+_CUDA_RRELU = (getDefaultCUDAGenerator, "rrelu_with_noise_out_cuda")
+
+
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_cuda(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any = 0.125,
+    upper: Any = 1.0 / 3.0,
+    training: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    output = at.empty_like(self, memory_format="contiguous_format")
+    return _rrelu_with_noise_out(
+        self, noise, lower, upper, training, generator, output, *_CUDA_RRELU
+    )
+
+
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_cuda_(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any = 0.125,
+    upper: Any = 1.0 / 3.0,
+    training: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    return _rrelu_with_noise_out(self, noise, lower, upper, training, generator, self, *_CUDA_RRELU)
+
+
 cuda_native("multi_margin_loss_cpu", "multi_margin_loss_cuda", "MultiMarginLoss.cu")
 cuda_native("multi_margin_loss_cpu_out", "multi_margin_loss_cuda_out", "MultiMarginLoss.cu")
 cuda_native(
