@@ -61,6 +61,9 @@ ACTIVATIONS = {
     "training=True); out = (x, z, w, a is x, b is z, c is w)",
     "rrelu_generator_state": "torch.manual_seed(3); a = F.rrelu(-torch.rand(6), training=True); "
     "torch.manual_seed(3); b = F.rrelu(-torch.rand(6), training=True); out = (a, b)",
+    "rrelu_generator_argument": "g = torch.Generator().manual_seed(7); x = torch.randn(5) - 1; "
+    "out = (torch.rrelu(x, 0.1, 0.3, True, g), torch.rrelu(x, 0.1, 0.3, True, g), "
+    "F.rrelu(torch.tensor([float('nan'), -1., 0., 2.]), training=True))",
     "softmin": "x = torch.randn(3, 4); out = (F.softmin(x, 0), F.softmin(x, dim=1), "
     "F.softmin(x, -1, dtype=torch.float64), nn.Softmin(dim=1)(x))",
     "softmin_implicit_dim": "import warnings\nwith warnings.catch_warnings(record=True) as w:\n"

@@ -74,6 +74,12 @@ LOSSES = {
     "[F.multilabel_margin_loss(x[0], y[0]), F.multilabel_margin_loss(x[0], y[0], "
     "reduction='none'), F.multilabel_margin_loss(x.double(), y), "
     "torch._C._nn.multilabel_margin_loss(x, y, 0)]",
+    "scalar_inputs": "out = (F.multi_margin_loss(torch.tensor(0.5), torch.tensor(0)), "
+    "F.multi_margin_loss(torch.tensor(0.5), torch.tensor(0), reduction='none'), "
+    "F.multilabel_margin_loss(torch.tensor(0.5), torch.tensor(0)), "
+    "F.multilabel_margin_loss(torch.randn(0, 3), torch.zeros(0, 3, dtype=torch.long), "
+    "reduction='none'), F.cosine_embedding_loss(torch.randn(4), torch.randn(4), "
+    "torch.tensor(1.), reduction='none'))",
     "legacy_arguments": "x = torch.randn(4, 5); y = torch.tensor([0, 4, 2, 2]); "
     "t = torch.randn(4, 5).sign(); out = (F.multi_margin_loss(x, y, size_average=False), "
     "F.soft_margin_loss(x, t, reduce=False), F.hinge_embedding_loss(x, t, size_average=False), "
@@ -219,6 +225,11 @@ GRADS["double_precision"] = (
     "l = F.multi_margin_loss(x, torch.tensor([0, 3, 1]), p=2) + F.multilabel_margin_loss(x, "
     "torch.tensor([[1, -1, 0, 0], [2, 3, -1, 0], [0, 1, 2, -1]])) + F.soft_margin_loss(x, "
     "torch.ones(3, 4)); l.backward(); out = (l, x.grad)"
+)
+GRADS["multilabel_margin_repeated_targets"] = (
+    "x = torch.randn(2, 4, requires_grad=True); l = F.multilabel_margin_loss(x, "
+    "torch.tensor([[1, 1, 2, -1], [3, 0, 3, 0]]), reduction='sum'); l.backward(); "
+    "out = (l, x.grad)"
 )
 GRADS["double_backward_soft_margin"] = (
     "x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True); "
