@@ -112,6 +112,9 @@ ERRORS = {
     "rrelu_bounds": "F.rrelu(torch.randn(3), 0.5, 0.1)",
     "rrelu_int": "F.rrelu(torch.arange(4))",
     "softmax2d_dims": "nn.Softmax2d()(torch.randn(3))",
+    "hardsigmoid_double_backward": "x = torch.randn(3, requires_grad=True); "
+    "g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True); "
+    "torch.autograd.grad(g.sum(), x)",
     "rrelu_inplace_leaf": "F.rrelu(torch.randn(3, requires_grad=True), inplace=True)",
 }
 

@@ -165,6 +165,13 @@ ERRORS = {
     "torch.tensor([[1, 2, -1, 0]] * 3, dtype=torch.int32))",
     "multilabel_margin_int": "F.multilabel_margin_loss(torch.arange(4), torch.tensor([1, -1, 0, "
     "0]))",
+    # torch has no derivative for these backward ops: double backward raises
+    "multi_margin_double_backward": "x = torch.randn(3, 4, requires_grad=True); "
+    "g, = torch.autograd.grad(F.multi_margin_loss(x, torch.tensor([0, 1, 2])), x, "
+    "create_graph=True); torch.autograd.grad(g.sum(), x)",
+    "multilabel_margin_double_backward": "x = torch.randn(3, 4, requires_grad=True); "
+    "g, = torch.autograd.grad(F.multilabel_margin_loss(x, torch.tensor([[0, -1, 0, 0]] * 3)), x,"
+    " create_graph=True); torch.autograd.grad(g.sum(), x)",
     "bad_reduction": "F.soft_margin_loss(torch.rand(2), torch.rand(2), reduction='avg')",
 }
 
