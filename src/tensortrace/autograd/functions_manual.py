@@ -47,6 +47,8 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
     infinitely_differentiable_silu_backward,
     max_pool_double_backward,
     mse_loss_double_backward,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
 )
 from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for the formulas

@@ -1,5 +1,5 @@
-"""The backward helpers of torch.nn's formulas: softmax, mse_loss, binary_cross_entropy_with_logits,
-silu, mish, elu, convolution, max_pool and embedding.
+"""The backward helpers of torch.nn's formulas: softmax, mse_loss, soft_margin_loss,
+binary_cross_entropy_with_logits, silu, mish, elu, convolution, max_pool and embedding.
 
 Mirrors the nn section of `torch/csrc/autograd/FunctionsManual.cpp` (softmax_double_backward,
 mse_loss_double_backward, binary_cross_entropy_with_logits_backward, ...).
@@ -30,6 +30,29 @@ def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Ten
     if reduction == 1:  # at::Reduction::Mean
         grad_input = grad_input.div(input.numel())
     return grad_input
+
+
+def soft_margin_loss_double_backward(
+    grad: Tensor, input: Tensor, target: Tensor, reduction: int
+) -> Tensor:
+    """d(soft_margin_loss_backward)/d(input): grad * target^2 * z / (z + 1)^2, z = exp(-input *
+    target) (divided by numel for 'mean')."""
+    z = input.mul(target.neg()).exp()
+    zplus1 = z.add(1)
+    grad_input = grad.mul(target.mul(target)).mul(z).div(zplus1.mul(zplus1))
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input = grad_input.div(input.numel())
+    return grad_input
+
+
+def soft_margin_loss_double_backward_grad_output(
+    grad: Tensor, grad_output: Tensor, input: Tensor, target: Tensor, reduction: int
+) -> Tensor:
+    """d(soft_margin_loss_backward)/d(grad_output)."""
+    if reduction == 0:  # at::Reduction::None
+        return at.soft_margin_loss_backward(grad, input, target, reduction)
+    r = at.soft_margin_loss_backward(at.ones_like(grad_output), input, target, reduction)
+    return r.mul(grad).sum()
 
 
 def binary_cross_entropy_with_logits_backward(

@@ -459,9 +459,11 @@ def batch_norm(
     )
 
 
-# the losses of functional_loss.py (torch keeps them in functional.py)
+# the losses of functional_loss.py and functional_loss_margin.py, the activations of
+# functional_activation.py (torch keeps them in functional.py)
 # layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
+from tensortrace.nn.functional_activation import *  # noqa: E402, F403
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     _canonical_mask,
     _in_projection,
@@ -479,4 +481,5 @@ from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     l1_loss,
     smooth_l1_loss,
 )
+from tensortrace.nn.functional_loss_margin import *  # noqa: E402, F403
 from tensortrace.nn.functional_norm import group_norm, layer_norm  # noqa: E402, F401

@@ -1706,6 +1706,327 @@ def relu6_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_selu = Overloads([(ops.selu, Binder(ops.selu.schema))])
+
+
+@traced("dispatch", "at::selu", FUNCTIONS_H, "at::selu",
+        legacy="at::selu (Functions.h)")
+def selu(*args: Any, **kwargs: Any) -> Any:
+    """at::selu, overloads:
+    selu(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_selu, args, kwargs, "at::selu")
+    return op.call(*full)
+
+
+_ov_selu_ = Overloads([(ops.selu_, Binder(ops.selu_.schema))])
+
+
+@traced("dispatch", "at::selu_", FUNCTIONS_H, "at::selu_",
+        legacy="at::selu_ (Functions.h)")
+def selu_(*args: Any, **kwargs: Any) -> Any:
+    """at::selu_, overloads:
+    selu_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_selu_, args, kwargs, "at::selu_")
+    return op.call(*full)
+
+
+_ov_celu = Overloads([(ops.celu, Binder(ops.celu.schema))])
+
+
+@traced("dispatch", "at::celu", FUNCTIONS_H, "at::celu",
+        legacy="at::celu (Functions.h)")
+def celu(*args: Any, **kwargs: Any) -> Any:
+    """at::celu, overloads:
+    celu(Tensor self, Scalar alpha=1.0) -> Tensor
+    """
+    op, full = select_overload(_ov_celu, args, kwargs, "at::celu")
+    return op.call(*full)
+
+
+_ov_celu_ = Overloads([(ops.celu_, Binder(ops.celu_.schema))])
+
+
+@traced("dispatch", "at::celu_", FUNCTIONS_H, "at::celu_",
+        legacy="at::celu_ (Functions.h)")
+def celu_(*args: Any, **kwargs: Any) -> Any:
+    """at::celu_, overloads:
+    celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_celu_, args, kwargs, "at::celu_")
+    return op.call(*full)
+
+
+_ov_hardswish = Overloads([(ops.hardswish, Binder(ops.hardswish.schema)), (ops.hardswish_out, Binder(ops.hardswish_out.schema))])
+
+
+@traced("dispatch", "at::hardswish", FUNCTIONS_H, "at::hardswish",
+        legacy="at::hardswish (Functions.h)")
+def hardswish(*args: Any, **kwargs: Any) -> Any:
+    """at::hardswish, overloads:
+    hardswish(Tensor self) -> Tensor
+    hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardswish, args, kwargs, "at::hardswish")
+    return op.call(*full)
+
+
+_ov_hardswish_ = Overloads([(ops.hardswish_, Binder(ops.hardswish_.schema))])
+
+
+@traced("dispatch", "at::hardswish_", FUNCTIONS_H, "at::hardswish_",
+        legacy="at::hardswish_ (Functions.h)")
+def hardswish_(*args: Any, **kwargs: Any) -> Any:
+    """at::hardswish_, overloads:
+    hardswish_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardswish_, args, kwargs, "at::hardswish_")
+    return op.call(*full)
+
+
+_ov_hardswish_backward = Overloads([(ops.hardswish_backward, Binder(ops.hardswish_backward.schema))])
+
+
+@traced("dispatch", "at::hardswish_backward", FUNCTIONS_H, "at::hardswish_backward",
+        legacy="at::hardswish_backward (Functions.h)")
+def hardswish_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::hardswish_backward, overloads:
+    hardswish_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_hardswish_backward, args, kwargs, "at::hardswish_backward")
+    return op.call(*full)
+
+
+_ov_hardsigmoid = Overloads([(ops.hardsigmoid, Binder(ops.hardsigmoid.schema)), (ops.hardsigmoid_out, Binder(ops.hardsigmoid_out.schema))])
+
+
+@traced("dispatch", "at::hardsigmoid", FUNCTIONS_H, "at::hardsigmoid",
+        legacy="at::hardsigmoid (Functions.h)")
+def hardsigmoid(*args: Any, **kwargs: Any) -> Any:
+    """at::hardsigmoid, overloads:
+    hardsigmoid(Tensor self) -> Tensor
+    hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardsigmoid, args, kwargs, "at::hardsigmoid")
+    return op.call(*full)
+
+
+_ov_hardsigmoid_ = Overloads([(ops.hardsigmoid_, Binder(ops.hardsigmoid_.schema))])
+
+
+@traced("dispatch", "at::hardsigmoid_", FUNCTIONS_H, "at::hardsigmoid_",
+        legacy="at::hardsigmoid_ (Functions.h)")
+def hardsigmoid_(*args: Any, **kwargs: Any) -> Any:
+    """at::hardsigmoid_, overloads:
+    hardsigmoid_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardsigmoid_, args, kwargs, "at::hardsigmoid_")
+    return op.call(*full)
+
+
+_ov_hardsigmoid_backward = Overloads([(ops.hardsigmoid_backward, Binder(ops.hardsigmoid_backward.schema)), (ops.hardsigmoid_backward_grad_input, Binder(ops.hardsigmoid_backward_grad_input.schema))])
+
+
+@traced("dispatch", "at::hardsigmoid_backward", FUNCTIONS_H, "at::hardsigmoid_backward",
+        legacy="at::hardsigmoid_backward (Functions.h)")
+def hardsigmoid_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::hardsigmoid_backward, overloads:
+    hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor
+    hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardsigmoid_backward, args, kwargs, "at::hardsigmoid_backward")
+    return op.call(*full)
+
+
+_ov_threshold = Overloads([(ops.threshold, Binder(ops.threshold.schema)), (ops.threshold_out, Binder(ops.threshold_out.schema))])
+
+
+@traced("dispatch", "at::threshold", FUNCTIONS_H, "at::threshold",
+        legacy="at::threshold (Functions.h)")
+def threshold(*args: Any, **kwargs: Any) -> Any:
+    """at::threshold, overloads:
+    threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+    threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_threshold, args, kwargs, "at::threshold")
+    return op.call(*full)
+
+
+_ov_threshold_ = Overloads([(ops.threshold_, Binder(ops.threshold_.schema))])
+
+
+@traced("dispatch", "at::threshold_", FUNCTIONS_H, "at::threshold_",
+        legacy="at::threshold_ (Functions.h)")
+def threshold_(*args: Any, **kwargs: Any) -> Any:
+    """at::threshold_, overloads:
+    threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_threshold_, args, kwargs, "at::threshold_")
+    return op.call(*full)
+
+
+_ov_softshrink = Overloads([(ops.softshrink, Binder(ops.softshrink.schema)), (ops.softshrink_out, Binder(ops.softshrink_out.schema))])
+
+
+@traced("dispatch", "at::softshrink", FUNCTIONS_H, "at::softshrink",
+        legacy="at::softshrink (Functions.h)")
+def softshrink(*args: Any, **kwargs: Any) -> Any:
+    """at::softshrink, overloads:
+    softshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+    softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_softshrink, args, kwargs, "at::softshrink")
+    return op.call(*full)
+
+
+_ov_softshrink_backward = Overloads([(ops.softshrink_backward, Binder(ops.softshrink_backward.schema)), (ops.softshrink_backward_grad_input, Binder(ops.softshrink_backward_grad_input.schema))])
+
+
+@traced("dispatch", "at::softshrink_backward", FUNCTIONS_H, "at::softshrink_backward",
+        legacy="at::softshrink_backward (Functions.h)")
+def softshrink_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::softshrink_backward, overloads:
+    softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor
+    softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_softshrink_backward, args, kwargs, "at::softshrink_backward")
+    return op.call(*full)
+
+
+_ov_hardshrink = Overloads([(ops.hardshrink, Binder(ops.hardshrink.schema)), (ops.hardshrink_out, Binder(ops.hardshrink_out.schema))])
+
+
+@traced("dispatch", "at::hardshrink", FUNCTIONS_H, "at::hardshrink",
+        legacy="at::hardshrink (Functions.h)")
+def hardshrink(*args: Any, **kwargs: Any) -> Any:
+    """at::hardshrink, overloads:
+    hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+    hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardshrink, args, kwargs, "at::hardshrink")
+    return op.call(*full)
+
+
+_ov_hardshrink_backward = Overloads([(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema)), (ops.hardshrink_backward_grad_input, Binder(ops.hardshrink_backward_grad_input.schema))])
+
+
+@traced("dispatch", "at::hardshrink_backward", FUNCTIONS_H, "at::hardshrink_backward",
+        legacy="at::hardshrink_backward (Functions.h)")
+def hardshrink_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::hardshrink_backward, overloads:
+    hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor
+    hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardshrink_backward, args, kwargs, "at::hardshrink_backward")
+    return op.call(*full)
+
+
+_ov_prelu = Overloads([(ops.prelu, Binder(ops.prelu.schema))])
+
+
+@traced("dispatch", "at::prelu", FUNCTIONS_H, "at::prelu",
+        legacy="at::prelu (Functions.h)")
+def prelu(*args: Any, **kwargs: Any) -> Any:
+    """at::prelu, overloads:
+    prelu(Tensor self, Tensor weight) -> Tensor
+    """
+    op, full = select_overload(_ov_prelu, args, kwargs, "at::prelu")
+    return op.call(*full)
+
+
+_ov__prelu_kernel = Overloads([(ops._prelu_kernel, Binder(ops._prelu_kernel.schema))])
+
+
+@traced("dispatch", "at::_prelu_kernel", FUNCTIONS_H, "at::_prelu_kernel",
+        legacy="at::_prelu_kernel (Functions.h)")
+def _prelu_kernel(*args: Any, **kwargs: Any) -> Any:
+    """at::_prelu_kernel, overloads:
+    _prelu_kernel(Tensor self, Tensor weight) -> Tensor
+    """
+    op, full = select_overload(_ov__prelu_kernel, args, kwargs, "at::_prelu_kernel")
+    return op.call(*full)
+
+
+_ov__prelu_kernel_backward = Overloads([(ops._prelu_kernel_backward, Binder(ops._prelu_kernel_backward.schema))])
+
+
+@traced("dispatch", "at::_prelu_kernel_backward", FUNCTIONS_H, "at::_prelu_kernel_backward",
+        legacy="at::_prelu_kernel_backward (Functions.h)")
+def _prelu_kernel_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_prelu_kernel_backward, overloads:
+    _prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__prelu_kernel_backward, args, kwargs, "at::_prelu_kernel_backward")
+    return op.call(*full)
+
+
+_ov_rrelu = Overloads([(ops.rrelu, Binder(ops.rrelu.schema))])
+
+
+@traced("dispatch", "at::rrelu", FUNCTIONS_H, "at::rrelu",
+        legacy="at::rrelu (Functions.h)")
+def rrelu(*args: Any, **kwargs: Any) -> Any:
+    """at::rrelu, overloads:
+    rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_rrelu, args, kwargs, "at::rrelu")
+    return op.call(*full)
+
+
+_ov_rrelu_ = Overloads([(ops.rrelu_, Binder(ops.rrelu_.schema))])
+
+
+@traced("dispatch", "at::rrelu_", FUNCTIONS_H, "at::rrelu_",
+        legacy="at::rrelu_ (Functions.h)")
+def rrelu_(*args: Any, **kwargs: Any) -> Any:
+    """at::rrelu_, overloads:
+    rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rrelu_, args, kwargs, "at::rrelu_")
+    return op.call(*full)
+
+
+_ov_rrelu_with_noise = Overloads([(ops.rrelu_with_noise, Binder(ops.rrelu_with_noise.schema)), (ops.rrelu_with_noise_out, Binder(ops.rrelu_with_noise_out.schema))])
+
+
+@traced("dispatch", "at::rrelu_with_noise", FUNCTIONS_H, "at::rrelu_with_noise",
+        legacy="at::rrelu_with_noise (Functions.h)")
+def rrelu_with_noise(*args: Any, **kwargs: Any) -> Any:
+    """at::rrelu_with_noise, overloads:
+    rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+    rrelu_with_noise.out(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rrelu_with_noise, args, kwargs, "at::rrelu_with_noise")
+    return op.call(*full)
+
+
+_ov_rrelu_with_noise_ = Overloads([(ops.rrelu_with_noise_, Binder(ops.rrelu_with_noise_.schema))])
+
+
+@traced("dispatch", "at::rrelu_with_noise_", FUNCTIONS_H, "at::rrelu_with_noise_",
+        legacy="at::rrelu_with_noise_ (Functions.h)")
+def rrelu_with_noise_(*args: Any, **kwargs: Any) -> Any:
+    """at::rrelu_with_noise_, overloads:
+    rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rrelu_with_noise_, args, kwargs, "at::rrelu_with_noise_")
+    return op.call(*full)
+
+
+_ov_rrelu_with_noise_backward = Overloads([(ops.rrelu_with_noise_backward, Binder(ops.rrelu_with_noise_backward.schema))])
+
+
+@traced("dispatch", "at::rrelu_with_noise_backward", FUNCTIONS_H, "at::rrelu_with_noise_backward",
+        legacy="at::rrelu_with_noise_backward (Functions.h)")
+def rrelu_with_noise_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::rrelu_with_noise_backward, overloads:
+    rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor
+    """
+    op, full = select_overload(_ov_rrelu_with_noise_backward, args, kwargs, "at::rrelu_with_noise_backward")
+    return op.call(*full)
+
+
 _ov_gelu = Overloads([(ops.gelu_out, Binder(ops.gelu_out.schema)), (ops.gelu, Binder(ops.gelu.schema))])
 
 
@@ -3361,6 +3682,169 @@ def huber_loss_backward(*args: Any, **kwargs: Any) -> Any:
     huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor
     """
     op, full = select_overload(_ov_huber_loss_backward, args, kwargs, "at::huber_loss_backward")
+    return op.call(*full)
+
+
+_ov_cosine_embedding_loss = Overloads([(ops.cosine_embedding_loss, Binder(ops.cosine_embedding_loss.schema))])
+
+
+@traced("dispatch", "at::cosine_embedding_loss", FUNCTIONS_H, "at::cosine_embedding_loss",
+        legacy="at::cosine_embedding_loss (Functions.h)")
+def cosine_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::cosine_embedding_loss, overloads:
+    cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_cosine_embedding_loss, args, kwargs, "at::cosine_embedding_loss")
+    return op.call(*full)
+
+
+_ov_margin_ranking_loss = Overloads([(ops.margin_ranking_loss, Binder(ops.margin_ranking_loss.schema))])
+
+
+@traced("dispatch", "at::margin_ranking_loss", FUNCTIONS_H, "at::margin_ranking_loss",
+        legacy="at::margin_ranking_loss (Functions.h)")
+def margin_ranking_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::margin_ranking_loss, overloads:
+    margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_margin_ranking_loss, args, kwargs, "at::margin_ranking_loss")
+    return op.call(*full)
+
+
+_ov_hinge_embedding_loss = Overloads([(ops.hinge_embedding_loss, Binder(ops.hinge_embedding_loss.schema))])
+
+
+@traced("dispatch", "at::hinge_embedding_loss", FUNCTIONS_H, "at::hinge_embedding_loss",
+        legacy="at::hinge_embedding_loss (Functions.h)")
+def hinge_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::hinge_embedding_loss, overloads:
+    hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_hinge_embedding_loss, args, kwargs, "at::hinge_embedding_loss")
+    return op.call(*full)
+
+
+_ov_triplet_margin_loss = Overloads([(ops.triplet_margin_loss, Binder(ops.triplet_margin_loss.schema))])
+
+
+@traced("dispatch", "at::triplet_margin_loss", FUNCTIONS_H, "at::triplet_margin_loss",
+        legacy="at::triplet_margin_loss (Functions.h)")
+def triplet_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::triplet_margin_loss, overloads:
+    triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_triplet_margin_loss, args, kwargs, "at::triplet_margin_loss")
+    return op.call(*full)
+
+
+_ov_poisson_nll_loss = Overloads([(ops.poisson_nll_loss, Binder(ops.poisson_nll_loss.schema))])
+
+
+@traced("dispatch", "at::poisson_nll_loss", FUNCTIONS_H, "at::poisson_nll_loss",
+        legacy="at::poisson_nll_loss (Functions.h)")
+def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::poisson_nll_loss, overloads:
+    poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+    """
+    op, full = select_overload(_ov_poisson_nll_loss, args, kwargs, "at::poisson_nll_loss")
+    return op.call(*full)
+
+
+_ov_soft_margin_loss = Overloads([(ops.soft_margin_loss_out, Binder(ops.soft_margin_loss_out.schema)), (ops.soft_margin_loss, Binder(ops.soft_margin_loss.schema))])
+
+
+@traced("dispatch", "at::soft_margin_loss", FUNCTIONS_H, "at::soft_margin_loss",
+        legacy="at::soft_margin_loss (Functions.h)")
+def soft_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::soft_margin_loss, overloads:
+    soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_soft_margin_loss, args, kwargs, "at::soft_margin_loss")
+    return op.call(*full)
+
+
+_ov_soft_margin_loss_backward = Overloads([(ops.soft_margin_loss_backward_grad_input, Binder(ops.soft_margin_loss_backward_grad_input.schema)), (ops.soft_margin_loss_backward, Binder(ops.soft_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::soft_margin_loss_backward", FUNCTIONS_H, "at::soft_margin_loss_backward",
+        legacy="at::soft_margin_loss_backward (Functions.h)")
+def soft_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::soft_margin_loss_backward, overloads:
+    soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)
+    soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+    """
+    op, full = select_overload(_ov_soft_margin_loss_backward, args, kwargs, "at::soft_margin_loss_backward")
+    return op.call(*full)
+
+
+_ov_multi_margin_loss = Overloads([(ops.multi_margin_loss_out, Binder(ops.multi_margin_loss_out.schema)), (ops.multi_margin_loss, Binder(ops.multi_margin_loss.schema))])
+
+
+@traced("dispatch", "at::multi_margin_loss", FUNCTIONS_H, "at::multi_margin_loss",
+        legacy="at::multi_margin_loss (Functions.h)")
+def multi_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::multi_margin_loss, overloads:
+    multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multi_margin_loss, args, kwargs, "at::multi_margin_loss")
+    return op.call(*full)
+
+
+_ov_multi_margin_loss_backward = Overloads([(ops.multi_margin_loss_backward_grad_input, Binder(ops.multi_margin_loss_backward_grad_input.schema)), (ops.multi_margin_loss_backward, Binder(ops.multi_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::multi_margin_loss_backward", FUNCTIONS_H, "at::multi_margin_loss_backward",
+        legacy="at::multi_margin_loss_backward (Functions.h)")
+def multi_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::multi_margin_loss_backward, overloads:
+    multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)
+    multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multi_margin_loss_backward, args, kwargs, "at::multi_margin_loss_backward")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss = Overloads([(ops.multilabel_margin_loss_out, Binder(ops.multilabel_margin_loss_out.schema)), (ops.multilabel_margin_loss, Binder(ops.multilabel_margin_loss.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss", FUNCTIONS_H, "at::multilabel_margin_loss",
+        legacy="at::multilabel_margin_loss (Functions.h)")
+def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss, overloads:
+    multilabel_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss, args, kwargs, "at::multilabel_margin_loss")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss_forward = Overloads([(ops.multilabel_margin_loss_forward_output, Binder(ops.multilabel_margin_loss_forward_output.schema)), (ops.multilabel_margin_loss_forward, Binder(ops.multilabel_margin_loss_forward.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss_forward", FUNCTIONS_H, "at::multilabel_margin_loss_forward",
+        legacy="at::multilabel_margin_loss_forward (Functions.h)")
+def multilabel_margin_loss_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss_forward, overloads:
+    multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))
+    multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss_forward, args, kwargs, "at::multilabel_margin_loss_forward")
+    return op.call(*full)
+
+
+_ov_multilabel_margin_loss_backward = Overloads([(ops.multilabel_margin_loss_backward_grad_input, Binder(ops.multilabel_margin_loss_backward_grad_input.schema)), (ops.multilabel_margin_loss_backward, Binder(ops.multilabel_margin_loss_backward.schema))])
+
+
+@traced("dispatch", "at::multilabel_margin_loss_backward", FUNCTIONS_H, "at::multilabel_margin_loss_backward",
+        legacy="at::multilabel_margin_loss_backward (Functions.h)")
+def multilabel_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::multilabel_margin_loss_backward, overloads:
+    multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)
+    multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor
+    """
+    op, full = select_overload(_ov_multilabel_margin_loss_backward, args, kwargs, "at::multilabel_margin_loss_backward")
     return op.call(*full)
 
 
@@ -7037,6 +7521,30 @@ FUNCTIONS: dict[str, Any] = {
     "softplus_backward": softplus_backward,
     "relu6": relu6,
     "relu6_": relu6_,
+    "selu": selu,
+    "selu_": selu_,
+    "celu": celu,
+    "celu_": celu_,
+    "hardswish": hardswish,
+    "hardswish_": hardswish_,
+    "hardswish_backward": hardswish_backward,
+    "hardsigmoid": hardsigmoid,
+    "hardsigmoid_": hardsigmoid_,
+    "hardsigmoid_backward": hardsigmoid_backward,
+    "threshold": threshold,
+    "threshold_": threshold_,
+    "softshrink": softshrink,
+    "softshrink_backward": softshrink_backward,
+    "hardshrink": hardshrink,
+    "hardshrink_backward": hardshrink_backward,
+    "prelu": prelu,
+    "_prelu_kernel": _prelu_kernel,
+    "_prelu_kernel_backward": _prelu_kernel_backward,
+    "rrelu": rrelu,
+    "rrelu_": rrelu_,
+    "rrelu_with_noise": rrelu_with_noise,
+    "rrelu_with_noise_": rrelu_with_noise_,
+    "rrelu_with_noise_backward": rrelu_with_noise_backward,
     "gelu": gelu,
     "gelu_": gelu_,
     "gelu_backward": gelu_backward,
@@ -7156,6 +7664,18 @@ FUNCTIONS: dict[str, Any] = {
     "smooth_l1_loss_backward": smooth_l1_loss_backward,
     "huber_loss": huber_loss,
     "huber_loss_backward": huber_loss_backward,
+    "cosine_embedding_loss": cosine_embedding_loss,
+    "margin_ranking_loss": margin_ranking_loss,
+    "hinge_embedding_loss": hinge_embedding_loss,
+    "triplet_margin_loss": triplet_margin_loss,
+    "poisson_nll_loss": poisson_nll_loss,
+    "soft_margin_loss": soft_margin_loss,
+    "soft_margin_loss_backward": soft_margin_loss_backward,
+    "multi_margin_loss": multi_margin_loss,
+    "multi_margin_loss_backward": multi_margin_loss_backward,
+    "multilabel_margin_loss": multilabel_margin_loss,
+    "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
+    "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "log_sigmoid": log_sigmoid,

@@ -39,12 +39,12 @@ _T21 = Type('Tensor', is_list=True, alias='a')  # Tensor(a)[]
 _T22 = Type('MemoryFormat')  # MemoryFormat
 _T23 = Type('Storage')  # Storage
 _T24 = Type('str', optional=True)  # str?
-_T25 = Type('str')  # str
-_T26 = Type('Scalar', optional=True)  # Scalar?
-_T27 = Type('Tensor', optional=True)  # Tensor?
-_T28 = Type('Tensor', is_list=True, elem_optional=True)  # Tensor?[]
-_T29 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
-_T30 = Type('Tensor', alias='b!')  # Tensor(b!)
+_T25 = Type('Tensor', alias='b!')  # Tensor(b!)
+_T26 = Type('str')  # str
+_T27 = Type('Scalar', optional=True)  # Scalar?
+_T28 = Type('Tensor', optional=True)  # Tensor?
+_T29 = Type('Tensor', is_list=True, elem_optional=True)  # Tensor?[]
+_T30 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
 _T31 = Type('int', is_list=True, optional=True)  # int[]?
 _T32 = Type('Tensor', alias='c!')  # Tensor(c!)
 _T33 = Type('Tensor', alias='d!')  # Tensor(d!)
@@ -971,20 +971,119 @@ relu6 = _register(
 relu6_ = _register(
     FunctionSchema('relu6_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'relu6_(Tensor(a!) self) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'relu6_'}}})
+selu = _register(
+    FunctionSchema('selu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'selu(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'selu'}, 'tags': 'pointwise'}})
+selu_ = _register(
+    FunctionSchema('selu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'selu_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'selu_'}, 'tags': 'pointwise'}})
+celu = _register(
+    FunctionSchema('celu', '', (Argument('self', _T6, None, False), Argument('alpha', _T14, '1.0', False),), (_T6,), ()),
+    {'func': 'celu(Tensor self, Scalar alpha=1.0) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'celu'}, 'tags': 'pointwise'}})
+celu_ = _register(
+    FunctionSchema('celu_', '', (Argument('self', _T8, None, False), Argument('alpha', _T14, '1.0', False),), (_T8,), ()),
+    {'func': 'celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'celu_'}, 'tags': 'pointwise'}})
+hardswish = _register(
+    FunctionSchema('hardswish', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'hardswish(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish'}}})
+hardswish_ = _register(
+    FunctionSchema('hardswish_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'hardswish_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_'}}})
+hardswish_out = _register(
+    FunctionSchema('hardswish', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_out'}}})
+hardswish_backward = _register(
+    FunctionSchema('hardswish_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'hardswish_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_backward'}}})
+hardsigmoid = _register(
+    FunctionSchema('hardsigmoid', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'hardsigmoid(Tensor self) -> Tensor', **{'structured_delegate': 'hardsigmoid.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': 'pointwise'}})
+hardsigmoid_ = _register(
+    FunctionSchema('hardsigmoid_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'hardsigmoid_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'hardsigmoid.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': 'pointwise'}})
+hardsigmoid_out = _register(
+    FunctionSchema('hardsigmoid', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardsigmoid_out'}}})
+hardsigmoid_backward = _register(
+    FunctionSchema('hardsigmoid_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor', **{'structured_delegate': 'hardsigmoid_backward.grad_input', 'python_module': 'nn'}})
+hardsigmoid_backward_grad_input = _register(
+    FunctionSchema('hardsigmoid_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardsigmoid_backward_out'}}})
+threshold = _register(
+    FunctionSchema('threshold', '', (Argument('self', _T6, None, False), Argument('threshold', _T14, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
+    {'func': 'threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'structured_delegate': 'threshold.out', 'tags': 'pointwise'}})
+threshold_ = _register(
+    FunctionSchema('threshold_', '', (Argument('self', _T8, None, False), Argument('threshold', _T14, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
+    {'func': 'threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'structured_delegate': 'threshold.out'}})
+threshold_out = _register(
+    FunctionSchema('threshold', 'out', (Argument('self', _T6, None, False), Argument('threshold', _T14, None, False), Argument('value', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'threshold_out'}}})
+softshrink = _register(
+    FunctionSchema('softshrink', '', (Argument('self', _T6, None, False), Argument('lambd', _T14, '0.5', False),), (_T6,), ()),
+    {'func': 'softshrink(Tensor self, Scalar lambd=0.5) -> Tensor', **{'structured_delegate': 'softshrink.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': 'pointwise'}})
+softshrink_out = _register(
+    FunctionSchema('softshrink', 'out', (Argument('self', _T6, None, False), Argument('lambd', _T14, '0.5', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'softshrink_out'}}})
+softshrink_backward = _register(
+    FunctionSchema('softshrink_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('lambd', _T14, None, False),), (_T6,), ()),
+    {'func': 'softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor', **{'structured_delegate': 'softshrink_backward.grad_input', 'python_module': 'nn'}})
+softshrink_backward_grad_input = _register(
+    FunctionSchema('softshrink_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('lambd', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'softshrink_backward_out'}}})
+hardshrink = _register(
+    FunctionSchema('hardshrink', '', (Argument('self', _T6, None, False), Argument('lambd', _T14, '0.5', False),), (_T6,), ()),
+    {'func': 'hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor', **{'structured_delegate': 'hardshrink.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise'}})
+hardshrink_out = _register(
+    FunctionSchema('hardshrink', 'out', (Argument('self', _T6, None, False), Argument('lambd', _T14, '0.5', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'hardshrink_out'}}})
+hardshrink_backward = _register(
+    FunctionSchema('hardshrink_backward', '', (Argument('grad_out', _T6, None, False), Argument('self', _T6, None, False), Argument('lambd', _T14, None, False),), (_T6,), ()),
+    {'func': 'hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor', **{'structured_delegate': 'hardshrink_backward.grad_input', 'variants': 'function, method'}})
+hardshrink_backward_grad_input = _register(
+    FunctionSchema('hardshrink_backward', 'grad_input', (Argument('grad_out', _T6, None, False), Argument('self', _T6, None, False), Argument('lambd', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'hardshrink_backward_out'}}})
+prelu = _register(
+    FunctionSchema('prelu', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False),), (_T6,), ()),
+    {'func': 'prelu(Tensor self, Tensor weight) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'prelu'}}})
+_prelu_kernel = _register(
+    FunctionSchema('_prelu_kernel', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False),), (_T6,), ()),
+    {'func': '_prelu_kernel(Tensor self, Tensor weight) -> Tensor', **{'dispatch': {'CPU, CUDA': '_prelu_kernel'}}})
+_prelu_kernel_backward = _register(
+    FunctionSchema('_prelu_kernel_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('weight', _T6, None, False),), (_T6, _T6,), ()),
+    {'func': '_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': '_prelu_kernel_backward'}}})
+rrelu = _register(
+    FunctionSchema('rrelu', '', (Argument('self', _T6, None, False), Argument('lower', _T14, '0.125', False), Argument('upper', _T14, '0.3333333333333333', False), Argument('training', _T16, 'False', False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'rrelu'}, 'tags': ['pointwise', 'nondeterministic_seeded']}})
+rrelu_ = _register(
+    FunctionSchema('rrelu_', '', (Argument('self', _T8, None, False), Argument('lower', _T14, '0.125', False), Argument('upper', _T14, '0.3333333333333333', False), Argument('training', _T16, 'False', False), Argument('generator', _T7, 'None', False),), (_T8,), ()),
+    {'func': 'rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'rrelu_'}}})
+rrelu_with_noise = _register(
+    FunctionSchema('rrelu_with_noise', '', (Argument('self', _T6, None, False), Argument('noise', _T25, None, False), Argument('lower', _T14, '0.125', False), Argument('upper', _T14, '0.3333333333333333', False), Argument('training', _T16, 'False', False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'rrelu_with_noise_cpu', 'CUDA': 'rrelu_with_noise_cuda'}, 'tags': 'nondeterministic_seeded'}})
+rrelu_with_noise_ = _register(
+    FunctionSchema('rrelu_with_noise_', '', (Argument('self', _T8, None, False), Argument('noise', _T25, None, False), Argument('lower', _T14, '0.125', False), Argument('upper', _T14, '0.3333333333333333', False), Argument('training', _T16, 'False', False), Argument('generator', _T7, 'None', False),), (_T8,), ()),
+    {'func': 'rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)', **{'python_module': 'nn', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'rrelu_with_noise_cpu_', 'CUDA': 'rrelu_with_noise_cuda_'}}})
+rrelu_with_noise_out = _register(
+    FunctionSchema('rrelu_with_noise', 'out', (Argument('self', _T6, None, False), Argument('noise', _T25, None, False), Argument('lower', _T14, '0.125', False), Argument('upper', _T14, '0.3333333333333333', False), Argument('training', _T16, 'False', False), Argument('generator', _T7, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'rrelu_with_noise.out(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'rrelu_with_noise_out_cpu', 'CUDA': 'rrelu_with_noise_out_cuda'}}})
+rrelu_with_noise_backward = _register(
+    FunctionSchema('rrelu_with_noise_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('noise', _T6, None, False), Argument('lower', _T14, None, False), Argument('upper', _T14, None, False), Argument('training', _T16, None, False), Argument('self_is_result', _T16, None, False),), (_T6,), ()),
+    {'func': 'rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'rrelu_with_noise_backward'}}})
 gelu_out = _register(
-    FunctionSchema('gelu', 'out', (Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('gelu', 'out', (Argument('self', _T6, None, False), Argument('approximate', _T26, "'none'", True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'gelu_out_cpu', 'CUDA': 'gelu_out_cuda'}}})
 gelu_ = _register(
-    FunctionSchema('gelu_', '', (Argument('self', _T8, None, False), Argument('approximate', _T25, "'none'", True),), (_T8,), ()),
+    FunctionSchema('gelu_', '', (Argument('self', _T8, None, False), Argument('approximate', _T26, "'none'", True),), (_T8,), ()),
     {'func': "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", **{'structured_delegate': 'gelu.out', 'device_check': 'NoCheck', 'python_module': 'nn'}})
 gelu = _register(
-    FunctionSchema('gelu', '', (Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True),), (_T6,), ()),
+    FunctionSchema('gelu', '', (Argument('self', _T6, None, False), Argument('approximate', _T26, "'none'", True),), (_T6,), ()),
     {'func': "gelu(Tensor self, *, str approximate='none') -> Tensor", **{'structured_delegate': 'gelu.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': ['core', 'pointwise']}})
 gelu_backward_grad_input = _register(
-    FunctionSchema('gelu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('gelu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T26, "'none'", True), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': "gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!)", **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU': 'gelu_backward_out_cpu', 'CUDA': 'gelu_backward_out_cuda'}}})
 gelu_backward = _register(
-    FunctionSchema('gelu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True),), (_T6,), ()),
+    FunctionSchema('gelu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T26, "'none'", True),), (_T6,), ()),
     {'func': "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", **{'structured_delegate': 'gelu_backward.grad_input', 'python_module': 'nn', 'tags': 'pointwise'}})
 silu = _register(
     FunctionSchema('silu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1014,22 +1113,22 @@ mish_backward = _register(
     FunctionSchema('mish_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'mish_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mish_backward'}}})
 clamp_out = _register(
-    FunctionSchema('clamp', 'out', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('clamp', 'out', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_out'}, 'tags': 'pointwise'}})
 clamp_Tensor_out = _register(
-    FunctionSchema('clamp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('clamp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T28, 'None', False), Argument('max', _T28, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_Tensor_out'}, 'tags': 'pointwise'}})
 clamp = _register(
-    FunctionSchema('clamp', '', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('clamp', '', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
     {'func': 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
 clamp_Tensor = _register(
-    FunctionSchema('clamp', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('clamp', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T28, 'None', False), Argument('max', _T28, 'None', False),), (_T6,), ()),
     {'func': 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
 clamp_ = _register(
-    FunctionSchema('clamp_', '', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
+    FunctionSchema('clamp_', '', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
     {'func': 'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp__Tensor = _register(
-    FunctionSchema('clamp_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
+    FunctionSchema('clamp_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T28, 'None', False), Argument('max', _T28, 'None', False),), (_T8,), ()),
     {'func': 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp_min_out = _register(
     FunctionSchema('clamp_min', 'out', (Argument('self', _T6, None, False), Argument('min', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -1119,19 +1218,19 @@ as_strided_ = _register(
     FunctionSchema('as_strided_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T8,), ()),
     {'func': 'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'as_strided__symint'}}})
 index_Tensor = _register(
-    FunctionSchema('index', 'Tensor', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False),), (_T6,), ()),
+    FunctionSchema('index', 'Tensor', (Argument('self', _T6, None, False), Argument('indices', _T29, None, False),), (_T6,), ()),
     {'func': 'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'index.Tensor_out', 'precomputed': ['indices -> DimVector sizes, DimVector strides']}})
 index_Tensor_out = _register(
-    FunctionSchema('index', 'Tensor_out', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('index', 'Tensor_out', (Argument('self', _T6, None, False), Argument('indices', _T29, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'precomputed': ['indices -> DimVector sizes, DimVector strides'], 'dispatch': {'CPU, CUDA': 'index_out'}}})
 index_put_ = _register(
-    FunctionSchema('index_put_', '', (Argument('self', _T8, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T8,), ()),
+    FunctionSchema('index_put_', '', (Argument('self', _T8, None, False), Argument('indices', _T29, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T8,), ()),
     {'func': 'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put_'}}})
 index_put = _register(
-    FunctionSchema('index_put', '', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('index_put', '', (Argument('self', _T6, None, False), Argument('indices', _T29, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T6,), ()),
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
 _index_put_impl_ = _register(
-    FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
+    FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T29, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
     {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
 nonzero = _register(
     FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1140,10 +1239,10 @@ sum = _register(
     FunctionSchema('sum', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
 sum_dim_IntList = _register(
-    FunctionSchema('sum', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('sum', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'sum.IntList_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 sum_IntList_out = _register(
-    FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
 trace = _register(
     FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1152,10 +1251,10 @@ mean = _register(
     FunctionSchema('mean', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mean'}, 'tags': ['core', 'reduction']}})
 mean_dim = _register(
-    FunctionSchema('mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'mean.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 mean_out = _register(
-    FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
@@ -1176,7 +1275,7 @@ max_dim = _register(
     FunctionSchema('max', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'max.dim_max', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 max_dim_max = _register(
-    FunctionSchema('max', 'dim_max', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('max', _T8, None, True), Argument('max_values', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    FunctionSchema('max', 'dim_max', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('max', _T8, None, True), Argument('max_values', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
     {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'max_out'}}})
 min = _register(
     FunctionSchema('min', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1188,7 +1287,7 @@ min_dim = _register(
     FunctionSchema('min', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 min_dim_min = _register(
-    FunctionSchema('min', 'dim_min', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('min', _T8, None, True), Argument('min_indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    FunctionSchema('min', 'dim_min', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('min', _T8, None, True), Argument('min_indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
     {'func': 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'min_out'}}})
 argmax = _register(
     FunctionSchema('argmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
@@ -1203,25 +1302,25 @@ argmin_out = _register(
     FunctionSchema('argmin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmin_out'}}})
 var_dim = _register(
-    FunctionSchema('var', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('var', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
 var_correction = _register(
-    FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
 var_correction_out = _register(
-    FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
 std_dim = _register(
-    FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
 std_correction = _register(
-    FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
 std_correction_out = _register(
-    FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
@@ -1419,22 +1518,22 @@ bernoulli_p = _register(
     FunctionSchema('bernoulli', 'p', (Argument('self', _T6, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
 linalg_vector_norm = _register(
-    FunctionSchema('linalg_vector_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_vector_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_vector_norm.out'}})
 linalg_vector_norm_out = _register(
-    FunctionSchema('linalg_vector_norm', 'out', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('linalg_vector_norm', 'out', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_vector_norm_out'}}})
 linalg_matrix_norm = _register(
     FunctionSchema('linalg_matrix_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, None, False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
 linalg_matrix_norm_str_ord = _register(
-    FunctionSchema('linalg_matrix_norm', 'str_ord', (Argument('self', _T6, None, False), Argument('ord', _T25, "'fro'", False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_matrix_norm', 'str_ord', (Argument('self', _T6, None, False), Argument('ord', _T26, "'fro'", False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
 linalg_norm = _register(
-    FunctionSchema('linalg_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T26, 'None', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T27, 'None', False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
 linalg_norm_ord_str = _register(
-    FunctionSchema('linalg_norm', 'ord_str', (Argument('self', _T6, None, False), Argument('ord', _T25, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_norm', 'ord_str', (Argument('self', _T6, None, False), Argument('ord', _T26, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
 linalg_svdvals = _register(
     FunctionSchema('linalg_svdvals', '', (Argument('A', _T6, None, False), Argument('driver', _T24, 'None', True),), (_T6,), ()),
@@ -1455,7 +1554,7 @@ linalg_inv_ex = _register(
     FunctionSchema('linalg_inv_ex', '', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('inverse', 'info',)),
     {'func': 'linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_inv_ex.inverse'}})
 linalg_inv_ex_inverse = _register(
-    FunctionSchema('linalg_inv_ex', 'inverse', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True), Argument('inverse', _T8, None, True), Argument('info', _T30, None, True),), (_T8, _T30,), ('inverse', 'info',)),
+    FunctionSchema('linalg_inv_ex', 'inverse', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True), Argument('inverse', _T8, None, True), Argument('info', _T25, None, True),), (_T8, _T25,), ('inverse', 'info',)),
     {'func': 'linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_inv_ex_out'}}})
 linalg_inv = _register(
     FunctionSchema('linalg_inv', '', (Argument('A', _T6, None, False),), (_T6,), ()),
@@ -1467,40 +1566,40 @@ _linalg_solve_ex = _register(
     FunctionSchema('_linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6, _T6, _T6,), ('result', 'LU', 'pivots', 'info',)),
     {'func': '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)', **{'structured_delegate': '_linalg_solve_ex.result'}})
 _linalg_solve_ex_result = _register(
-    FunctionSchema('_linalg_solve_ex', 'result', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('LU', _T30, None, True), Argument('pivots', _T32, None, True), Argument('info', _T33, None, True),), (_T8, _T30, _T32, _T33,), ('result', 'LU', 'pivots', 'info',)),
+    FunctionSchema('_linalg_solve_ex', 'result', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('LU', _T25, None, True), Argument('pivots', _T32, None, True), Argument('info', _T33, None, True),), (_T8, _T25, _T32, _T33,), ('result', 'LU', 'pivots', 'info',)),
     {'func': '_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_solve_ex_out'}}})
 linalg_solve_ex = _register(
     FunctionSchema('linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('result', 'info',)),
     {'func': 'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex'}}})
 linalg_solve_ex_out = _register(
-    FunctionSchema('linalg_solve_ex', 'out', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('info', _T30, None, True),), (_T8, _T30,), ('result', 'info',)),
+    FunctionSchema('linalg_solve_ex', 'out', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('info', _T25, None, True),), (_T8, _T25,), ('result', 'info',)),
     {'func': 'linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex_out'}}})
 linalg_solve = _register(
     FunctionSchema('linalg_solve', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True),), (_T6,), ()),
     {'func': 'linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve'}}})
 linalg_qr = _register(
-    FunctionSchema('linalg_qr', '', (Argument('A', _T6, None, False), Argument('mode', _T25, "'reduced'", False),), (_T6, _T6,), ('Q', 'R',)),
+    FunctionSchema('linalg_qr', '', (Argument('A', _T6, None, False), Argument('mode', _T26, "'reduced'", False),), (_T6, _T6,), ('Q', 'R',)),
     {'func': "linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_qr.out'}})
 linalg_qr_out = _register(
-    FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T25, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T30, None, True),), (_T8, _T30,), ('Q', 'R',)),
+    FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T26, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T25, None, True),), (_T8, _T25,), ('Q', 'R',)),
     {'func': "linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_qr_out'}}})
 _linalg_eigh = _register(
-    FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T25, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T26, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'structured_delegate': '_linalg_eigh.eigenvalues'}})
 _linalg_eigh_eigenvalues = _register(
-    FunctionSchema('_linalg_eigh', 'eigenvalues', (Argument('A', _T6, None, False), Argument('UPLO', _T25, '"L"', False), Argument('compute_v', _T16, 'True', False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T30, None, True),), (_T8, _T30,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('_linalg_eigh', 'eigenvalues', (Argument('A', _T6, None, False), Argument('UPLO', _T26, '"L"', False), Argument('compute_v', _T16, 'True', False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T25, None, True),), (_T8, _T25,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_eigh_out'}}})
 linalg_eigh = _register(
-    FunctionSchema('linalg_eigh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T25, '"L"', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('linalg_eigh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T26, '"L"', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': 'linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigh'}}})
 linalg_eigvalsh = _register(
-    FunctionSchema('linalg_eigvalsh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T25, '"L"', False),), (_T6,), ()),
+    FunctionSchema('linalg_eigvalsh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T26, '"L"', False),), (_T6,), ()),
     {'func': 'linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigvalsh'}}})
 _linalg_svd = _register(
     FunctionSchema('_linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
     {'func': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)', **{'variants': 'function', 'structured_delegate': '_linalg_svd.U'}})
 _linalg_svd_U = _register(
-    FunctionSchema('_linalg_svd', 'U', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True), Argument('U', _T8, None, True), Argument('S', _T30, None, True), Argument('Vh', _T32, None, True),), (_T8, _T30, _T32,), ('U', 'S', 'Vh',)),
+    FunctionSchema('_linalg_svd', 'U', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True), Argument('U', _T8, None, True), Argument('S', _T25, None, True), Argument('Vh', _T32, None, True),), (_T8, _T25, _T32,), ('U', 'S', 'Vh',)),
     {'func': '_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_svd_out'}}})
 linalg_svd = _register(
     FunctionSchema('linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
@@ -1524,7 +1623,7 @@ aminmax = _register(
     FunctionSchema('aminmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ('min', 'max',)),
     {'func': 'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)', **{'device_check': 'NoCheck', 'structured_delegate': 'aminmax.out', 'variants': 'function, method'}})
 aminmax_out = _register(
-    FunctionSchema('aminmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('min', _T8, None, True), Argument('max', _T30, None, True),), (_T8, _T30,), ('min', 'max',)),
+    FunctionSchema('aminmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('min', _T8, None, True), Argument('max', _T25, None, True),), (_T8, _T25,), ('min', 'max',)),
     {'func': 'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'aminmax_out'}}})
 exponential_ = _register(
     FunctionSchema('exponential_', '', (Argument('self', _T8, None, False), Argument('lambd', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
@@ -1677,25 +1776,25 @@ _log_softmax_backward_data_out = _register(
     FunctionSchema('_log_softmax_backward_data', 'out', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_backward_cpu_out', 'CUDA': 'log_softmax_backward_cuda_out'}}})
 nll_loss_forward = _register(
-    FunctionSchema('nll_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False),), (_T6, _T6,), ('output', 'total_weight',)),
+    FunctionSchema('nll_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False),), (_T6, _T6,), ('output', 'total_weight',)),
     {'func': 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_forward.output'}})
 nll_loss_forward_output = _register(
-    FunctionSchema('nll_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('output', _T8, None, True), Argument('total_weight', _T30, None, True),), (_T8, _T30,), ()),
+    FunctionSchema('nll_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('output', _T8, None, True), Argument('total_weight', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_forward_out_cpu', 'CUDA': 'nll_loss_forward_out_cuda'}}})
 nll_loss_backward = _register(
-    FunctionSchema('nll_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('nll_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False),), (_T6,), ()),
     {'func': 'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_backward.grad_input'}})
 nll_loss_backward_grad_input = _register(
-    FunctionSchema('nll_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nll_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_backward_out_cpu', 'CUDA': 'nll_loss_backward_out_cuda'}}})
 nll_loss = _register(
-    FunctionSchema('nll_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
+    FunctionSchema('nll_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_symint'}}})
 nll_loss_nd = _register(
-    FunctionSchema('nll_loss_nd', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
+    FunctionSchema('nll_loss_nd', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_nd_symint'}}})
 cross_entropy_loss = _register(
-    FunctionSchema('cross_entropy_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False), Argument('label_smoothing', _T9, '0.0', False),), (_T6,), ()),
+    FunctionSchema('cross_entropy_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False), Argument('label_smoothing', _T9, '0.0', False),), (_T6,), ()),
     {'func': 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'cross_entropy_loss_symint'}}})
 mse_loss = _register(
     FunctionSchema('mse_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
@@ -1713,10 +1812,10 @@ l1_loss = _register(
     FunctionSchema('l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'l1_loss'}}})
 binary_cross_entropy = _register(
-    FunctionSchema('binary_cross_entropy', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    FunctionSchema('binary_cross_entropy', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_cpu', 'CUDA': 'binary_cross_entropy_cuda'}}})
 binary_cross_entropy_backward = _register(
-    FunctionSchema('binary_cross_entropy_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    FunctionSchema('binary_cross_entropy_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_backward_cpu', 'CUDA': 'binary_cross_entropy_backward_cuda'}}})
 smooth_l1_loss_out = _register(
     FunctionSchema('smooth_l1_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('beta', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -1742,11 +1841,68 @@ huber_loss_backward_out = _register(
 huber_loss_backward = _register(
     FunctionSchema('huber_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False),), (_T6,), ()),
     {'func': 'huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'huber_loss_backward'}}})
+cosine_embedding_loss = _register(
+    FunctionSchema('cosine_embedding_loss', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '0.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cosine_embedding_loss'}}})
+margin_ranking_loss = _register(
+    FunctionSchema('margin_ranking_loss', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '0.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'margin_ranking_loss'}}})
+hinge_embedding_loss = _register(
+    FunctionSchema('hinge_embedding_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('margin', _T9, '1.0', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'hinge_embedding_loss'}}})
+triplet_margin_loss = _register(
+    FunctionSchema('triplet_margin_loss', '', (Argument('anchor', _T6, None, False), Argument('positive', _T6, None, False), Argument('negative', _T6, None, False), Argument('margin', _T9, '1.0', False), Argument('p', _T9, '2', False), Argument('eps', _T9, '1e-06', False), Argument('swap', _T16, 'False', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'triplet_margin_loss'}}})
+poisson_nll_loss = _register(
+    FunctionSchema('poisson_nll_loss', '', (Argument('input', _T6, None, False), Argument('target', _T6, None, False), Argument('log_input', _T16, None, False), Argument('full', _T16, None, False), Argument('eps', _T9, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
+    {'func': 'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'poisson_nll_loss'}}})
+soft_margin_loss_out = _register(
+    FunctionSchema('soft_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_out'}}})
+soft_margin_loss = _register(
+    FunctionSchema('soft_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss'}}})
+soft_margin_loss_backward_grad_input = _register(
+    FunctionSchema('soft_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_backward_out'}}})
+soft_margin_loss_backward = _register(
+    FunctionSchema('soft_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
+    {'func': 'soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'soft_margin_loss_backward'}}})
+multi_margin_loss_out = _register(
+    FunctionSchema('multi_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, '1', False), Argument('margin', _T14, '1', False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_out', 'CUDA': 'multi_margin_loss_cuda_out'}}})
+multi_margin_loss = _register(
+    FunctionSchema('multi_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, '1', False), Argument('margin', _T14, '1', False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu', 'CUDA': 'multi_margin_loss_cuda'}}})
+multi_margin_loss_backward_grad_input = _register(
+    FunctionSchema('multi_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, None, False), Argument('margin', _T14, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_backward_out', 'CUDA': 'multi_margin_loss_cuda_backward_out'}}})
+multi_margin_loss_backward = _register(
+    FunctionSchema('multi_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('p', _T14, None, False), Argument('margin', _T14, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multi_margin_loss_cpu_backward', 'CUDA': 'multi_margin_loss_cuda_backward'}}})
+multilabel_margin_loss_out = _register(
+    FunctionSchema('multilabel_margin_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'multilabel_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss_out'}}})
+multilabel_margin_loss = _register(
+    FunctionSchema('multilabel_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss'}}})
+multilabel_margin_loss_forward_output = _register(
+    FunctionSchema('multilabel_margin_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('output', _T8, None, True), Argument('is_target', _T25, None, True),), (_T8, _T25,), ()),
+    {'func': 'multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_out_cpu', 'CUDA': 'multilabel_margin_loss_forward_out_cuda'}}})
+multilabel_margin_loss_forward = _register(
+    FunctionSchema('multilabel_margin_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6, _T6,), ('output', 'is_target',)),
+    {'func': 'multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_cpu', 'CUDA': 'multilabel_margin_loss_forward_cuda'}}})
+multilabel_margin_loss_backward_grad_input = _register(
+    FunctionSchema('multilabel_margin_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('is_target', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_backward_cpu_out', 'CUDA': 'multilabel_margin_loss_backward_cuda_out'}}})
+multilabel_margin_loss_backward = _register(
+    FunctionSchema('multilabel_margin_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('is_target', _T6, None, False),), (_T6,), ()),
+    {'func': 'multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_backward_cpu', 'CUDA': 'multilabel_margin_loss_backward_cuda'}}})
 kl_div = _register(
     FunctionSchema('kl_div', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('log_target', _T16, 'False', True),), (_T6,), ()),
     {'func': 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'kl_div'}}})
 binary_cross_entropy_with_logits = _register(
-    FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('pos_weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('pos_weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'binary_cross_entropy_with_logits'}}})
 log_sigmoid = _register(
     FunctionSchema('log_sigmoid', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1755,7 +1911,7 @@ log_sigmoid_forward = _register(
     FunctionSchema('log_sigmoid_forward', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('output', 'buffer',)),
     {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
 linear = _register(
-    FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
 addcmul_out = _register(
     FunctionSchema('addcmul', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -1878,10 +2034,10 @@ isfinite = _register(
     FunctionSchema('isfinite', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isfinite(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'isfinite'}, 'tags': 'pointwise'}})
 _amp_foreach_non_finite_check_and_unscale_ = _register(
-    FunctionSchema('_amp_foreach_non_finite_check_and_unscale_', '', (Argument('self', _T35, None, False), Argument('found_inf', _T30, None, False), Argument('inv_scale', _T6, None, False),), (), ()),
+    FunctionSchema('_amp_foreach_non_finite_check_and_unscale_', '', (Argument('self', _T35, None, False), Argument('found_inf', _T25, None, False), Argument('inv_scale', _T6, None, False),), (), ()),
     {'func': '_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()', **{'variants': 'function', 'dispatch': {'CUDA': '_amp_foreach_non_finite_check_and_unscale_cuda_', 'CPU': '_amp_foreach_non_finite_check_and_unscale_cpu_'}}})
 _amp_update_scale_ = _register(
-    FunctionSchema('_amp_update_scale_', '', (Argument('self', _T8, None, False), Argument('growth_tracker', _T30, None, False), Argument('found_inf', _T6, None, False), Argument('scale_growth_factor', _T9, None, False), Argument('scale_backoff_factor', _T9, None, False), Argument('growth_interval', _T11, None, False),), (_T8,), ()),
+    FunctionSchema('_amp_update_scale_', '', (Argument('self', _T8, None, False), Argument('growth_tracker', _T25, None, False), Argument('found_inf', _T6, None, False), Argument('scale_growth_factor', _T9, None, False), Argument('scale_backoff_factor', _T9, None, False), Argument('growth_interval', _T11, None, False),), (_T8,), ()),
     {'func': '_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CUDA': '_amp_update_scale_cuda_', 'CPU': '_amp_update_scale_cpu_'}}})
 isin_Tensor_Tensor = _register(
     FunctionSchema('isin', 'Tensor_Tensor', (Argument('elements', _T6, None, False), Argument('test_elements', _T6, None, False), Argument('assume_unique', _T16, 'False', True), Argument('invert', _T16, 'False', True),), (_T6,), ()),
@@ -1965,7 +2121,7 @@ frexp_Tensor = _register(
     FunctionSchema('frexp', 'Tensor', (Argument('self', _T6, None, False),), (_T6, _T6,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
 frexp_Tensor_out = _register(
-    FunctionSchema('frexp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('mantissa', _T8, None, True), Argument('exponent', _T30, None, True),), (_T8, _T30,), ('mantissa', 'exponent',)),
+    FunctionSchema('frexp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('mantissa', _T8, None, True), Argument('exponent', _T25, None, True),), (_T8, _T25,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)', **{'dispatch': {'CPU, CUDA': 'frexp_out'}}})
 trapezoid_x = _register(
     FunctionSchema('trapezoid', 'x', (Argument('y', _T6, None, False), Argument('x', _T6, None, False), Argument('dim', _T11, '-1', True),), (_T6,), ()),
@@ -1980,7 +2136,7 @@ cumulative_trapezoid_dx = _register(
     FunctionSchema('cumulative_trapezoid', 'dx', (Argument('y', _T6, None, False), Argument('dx', _T14, '1', True), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
 cov = _register(
-    FunctionSchema('cov', '', (Argument('self', _T6, None, False), Argument('correction', _T11, '1', True), Argument('fweights', _T27, 'None', True), Argument('aweights', _T27, 'None', True),), (_T6,), ()),
+    FunctionSchema('cov', '', (Argument('self', _T6, None, False), Argument('correction', _T11, '1', True), Argument('fweights', _T28, 'None', True), Argument('aweights', _T28, 'None', True),), (_T6,), ()),
     {'func': 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'cov'}}})
 corrcoef = _register(
     FunctionSchema('corrcoef', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1992,10 +2148,10 @@ histc_out = _register(
     FunctionSchema('histc', 'out', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'histogram_histc_out', 'CUDA': '_histc_out_cuda'}}})
 histogram_bins_tensor = _register(
-    FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T28, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 histogram_bin_ct = _register(
-    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T36, 'None', True), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T36, 'None', True), Argument('weight', _T28, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 new_empty_strided = _register(
     FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -2142,7 +2298,7 @@ _pad_enum = _register(
     FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T38, 'None', False),), (_T6,), ()),
     {'func': '_pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_enum_symint'}}})
 pad = _register(
-    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T25, '"constant"', False), Argument('value', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T26, '"constant"', False), Argument('value', _T38, 'None', False),), (_T6,), ()),
     {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
 reflection_pad1d = _register(
     FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
@@ -2184,16 +2340,16 @@ scatter__value = _register(
     FunctionSchema('scatter_', 'value', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_reduce = _register(
-    FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T25, None, True),), (_T6,), ()),
+    FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
     {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
 scatter__reduce = _register(
-    FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T25, None, True),), (_T8,), ()),
+    FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
     {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_value_reduce = _register(
-    FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T25, None, True),), (_T6,), ()),
+    FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
     {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
 scatter__value_reduce = _register(
-    FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T25, None, True),), (_T8,), ()),
+    FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
     {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_add = _register(
     FunctionSchema('scatter_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
@@ -2211,10 +2367,10 @@ index_add = _register(
     FunctionSchema('index_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_add'}}})
 index_reduce_ = _register(
-    FunctionSchema('index_reduce_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T25, None, False), Argument('include_self', _T16, 'True', True),), (_T8,), ()),
+    FunctionSchema('index_reduce_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T26, None, False), Argument('include_self', _T16, 'True', True),), (_T8,), ()),
     {'func': 'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_reduce_cpu_'}}})
 index_reduce = _register(
-    FunctionSchema('index_reduce', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T25, None, False), Argument('include_self', _T16, 'True', True),), (_T6,), ()),
+    FunctionSchema('index_reduce', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T26, None, False), Argument('include_self', _T16, 'True', True),), (_T6,), ()),
     {'func': 'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_reduce'}}})
 index_copy_ = _register(
     FunctionSchema('index_copy_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
@@ -2274,16 +2430,16 @@ equal = _register(
     FunctionSchema('equal', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T16,), ()),
     {'func': 'equal(Tensor self, Tensor other) -> bool', **{'tags': ['data_dependent_output', 'pointwise'], 'variants': 'method, function', 'dispatch': {'CPU': 'cpu_equal', 'CUDA': 'cuda_equal'}}})
 clip = _register(
-    FunctionSchema('clip', '', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('clip', '', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
     {'func': 'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
 clip_Tensor = _register(
-    FunctionSchema('clip', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('clip', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T28, 'None', False), Argument('max', _T28, 'None', False),), (_T6,), ()),
     {'func': 'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
 clip_ = _register(
-    FunctionSchema('clip_', '', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
+    FunctionSchema('clip_', '', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
     {'func': 'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
 clip__Tensor = _register(
-    FunctionSchema('clip_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
+    FunctionSchema('clip_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T28, 'None', False), Argument('max', _T28, 'None', False),), (_T8,), ()),
     {'func': 'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
 nonzero_numpy = _register(
     FunctionSchema('nonzero_numpy', '', (Argument('self', _T6, None, False),), (_T18,), ()),
@@ -2292,7 +2448,7 @@ where = _register(
     FunctionSchema('where', '', (Argument('condition', _T6, None, False),), (_T18,), ()),
     {'func': 'where(Tensor condition) -> Tensor[]', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
 einsum = _register(
-    FunctionSchema('einsum', '', (Argument('equation', _T25, None, False), Argument('tensors', _T18, None, False), Argument('path', _T31, 'None', True),), (_T6,), ()),
+    FunctionSchema('einsum', '', (Argument('equation', _T26, None, False), Argument('tensors', _T18, None, False), Argument('path', _T31, 'None', True),), (_T6,), ()),
     {'func': 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'einsum'}}})
 tensordot = _register(
     FunctionSchema('tensordot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dims_self', _T20, None, False), Argument('dims_other', _T20, None, False),), (_T6,), ()),
@@ -2331,7 +2487,7 @@ meshgrid = _register(
     FunctionSchema('meshgrid', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
 meshgrid_indexing = _register(
-    FunctionSchema('meshgrid', 'indexing', (Argument('tensors', _T18, None, False), Argument('indexing', _T25, None, True),), (_T18,), ()),
+    FunctionSchema('meshgrid', 'indexing', (Argument('tensors', _T18, None, False), Argument('indexing', _T26, None, True),), (_T18,), ()),
     {'func': 'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
 repeat_interleave_Tensor = _register(
     FunctionSchema('repeat_interleave', 'Tensor', (Argument('repeats', _T6, None, False), Argument('output_size', _T13, 'None', True),), (_T6,), ()),
@@ -2379,37 +2535,37 @@ count_nonzero = _register(
     FunctionSchema('count_nonzero', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 convolution = _register(
-    FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
     FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T41, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
-    FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
+    FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
 conv1d = _register(
-    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv1d_symint'}}})
 conv1d_padding = _register(
-    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv1d_padding_symint'}}})
 conv2d = _register(
-    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
 conv2d_padding = _register(
-    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
 conv_transpose1d = _register(
-    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('output_padding', _T37, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T37, '1', False),), (_T6,), ()),
+    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('output_padding', _T37, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T37, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
 conv_transpose2d_input = _register(
-    FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
+    FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose2d_symint'}}})
 slow_conv_transpose2d_out = _register(
-    FunctionSchema('slow_conv_transpose2d', 'out', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('slow_conv_transpose2d', 'out', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'slow_conv_transpose2d_structured_cpu', 'CUDA': 'slow_conv_transpose2d_structured_cuda'}}})
 slow_conv_transpose2d = _register(
-    FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
+    FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
@@ -2448,10 +2604,10 @@ _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
 scaled_dot_product_attention = _register(
-    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
 _scaled_dot_product_attention_math = _register(
-    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T27, 'None', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
+    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T28, 'None', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
     {'func': '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)', **{'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': '_scaled_dot_product_attention_math'}}})
 dropout = _register(
     FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
@@ -3063,34 +3219,34 @@ embedding_renorm_ = _register(
     FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
     {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
 layer_norm = _register(
-    FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
+    FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
 native_layer_norm = _register(
-    FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 group_norm = _register(
-    FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
+    FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
     {'func': 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'group_norm'}}})
 native_group_norm = _register(
-    FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
-    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
-    FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
+    FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
 _batch_norm_impl_index = _register(
-    FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
+    FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
 native_batch_norm = _register(
-    FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -3108,19 +3264,19 @@ rnn_relu_input = _register(
     FunctionSchema('rnn_relu', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
     {'func': 'rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu'}}})
 lstm_cell = _register(
-    FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6, _T6,), ()),
+    FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6, _T6,), ()),
     {'func': 'lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm_cell'}}})
 gru_cell = _register(
-    FunctionSchema('gru_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('gru_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6,), ()),
     {'func': 'gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'gru_cell'}}})
 rnn_tanh_cell = _register(
-    FunctionSchema('rnn_tanh_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('rnn_tanh_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6,), ()),
     {'func': 'rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_tanh_cell'}}})
 rnn_relu_cell = _register(
-    FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
+    FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6,), ()),
     {'func': 'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu_cell'}}})
 pad_sequence = _register(
-    FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T25, '"right"', False),), (_T6,), ()),
+    FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T26, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
 
 # every operator, in the YAML's order
@@ -3429,6 +3585,39 @@ OPERATORS: list[OperatorHandle] = [
     softplus_backward,
     relu6,
     relu6_,
+    selu,
+    selu_,
+    celu,
+    celu_,
+    hardswish,
+    hardswish_,
+    hardswish_out,
+    hardswish_backward,
+    hardsigmoid,
+    hardsigmoid_,
+    hardsigmoid_out,
+    hardsigmoid_backward,
+    hardsigmoid_backward_grad_input,
+    threshold,
+    threshold_,
+    threshold_out,
+    softshrink,
+    softshrink_out,
+    softshrink_backward,
+    softshrink_backward_grad_input,
+    hardshrink,
+    hardshrink_out,
+    hardshrink_backward,
+    hardshrink_backward_grad_input,
+    prelu,
+    _prelu_kernel,
+    _prelu_kernel_backward,
+    rrelu,
+    rrelu_,
+    rrelu_with_noise,
+    rrelu_with_noise_,
+    rrelu_with_noise_out,
+    rrelu_with_noise_backward,
     gelu_out,
     gelu_,
     gelu,
@@ -3686,6 +3875,25 @@ OPERATORS: list[OperatorHandle] = [
     huber_loss,
     huber_loss_backward_out,
     huber_loss_backward,
+    cosine_embedding_loss,
+    margin_ranking_loss,
+    hinge_embedding_loss,
+    triplet_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss_out,
+    soft_margin_loss,
+    soft_margin_loss_backward_grad_input,
+    soft_margin_loss_backward,
+    multi_margin_loss_out,
+    multi_margin_loss,
+    multi_margin_loss_backward_grad_input,
+    multi_margin_loss_backward,
+    multilabel_margin_loss_out,
+    multilabel_margin_loss,
+    multilabel_margin_loss_forward_output,
+    multilabel_margin_loss_forward,
+    multilabel_margin_loss_backward_grad_input,
+    multilabel_margin_loss_backward,
     kl_div,
     binary_cross_entropy_with_logits,
     log_sigmoid,

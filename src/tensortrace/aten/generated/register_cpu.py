@@ -66,6 +66,15 @@ ops.hardtanh_backward.register(DispatchKey.CPU, native_kernel("hardtanh_backward
 ops.hardtanh_.register(DispatchKey.CPU, native_kernel("hardtanh_", ops.hardtanh_))
 ops.log_sigmoid_backward_grad_input.register(DispatchKey.CPU, native_kernel("log_sigmoid_backward_cpu_out", ops.log_sigmoid_backward_grad_input))
 ops.log_sigmoid_backward.register(DispatchKey.CPU, native_kernel("log_sigmoid_backward_cpu", ops.log_sigmoid_backward))
+ops.hardswish.register(DispatchKey.CPU, native_kernel("hardswish", ops.hardswish))
+ops.hardswish_.register(DispatchKey.CPU, native_kernel("hardswish_", ops.hardswish_))
+ops.hardswish_out.register(DispatchKey.CPU, native_kernel("hardswish_out", ops.hardswish_out))
+ops.hardswish_backward.register(DispatchKey.CPU, native_kernel("hardswish_backward", ops.hardswish_backward))
+ops._prelu_kernel.register(DispatchKey.CPU, native_kernel("_prelu_kernel", ops._prelu_kernel))
+ops._prelu_kernel_backward.register(DispatchKey.CPU, native_kernel("_prelu_kernel_backward", ops._prelu_kernel_backward))
+ops.rrelu_with_noise.register(DispatchKey.CPU, native_kernel("rrelu_with_noise_cpu", ops.rrelu_with_noise))
+ops.rrelu_with_noise_.register(DispatchKey.CPU, native_kernel("rrelu_with_noise_cpu_", ops.rrelu_with_noise_))
+ops.rrelu_with_noise_out.register(DispatchKey.CPU, native_kernel("rrelu_with_noise_out_cpu", ops.rrelu_with_noise_out))
 ops.mish_backward.register(DispatchKey.CPU, native_kernel("mish_backward", ops.mish_backward))
 ops.where_self_out.register(DispatchKey.CPU, native_kernel("where_self_out", ops.where_self_out))
 ops.where_self.register(DispatchKey.CPU, native_kernel("where", ops.where_self))
@@ -105,6 +114,14 @@ ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("
 ops.huber_loss_out.register(DispatchKey.CPU, native_kernel("huber_loss_out", ops.huber_loss_out))
 ops.huber_loss.register(DispatchKey.CPU, native_kernel("huber_loss", ops.huber_loss))
 ops.huber_loss_backward_out.register(DispatchKey.CPU, native_kernel("huber_loss_backward_out", ops.huber_loss_backward_out))
+ops.multi_margin_loss_out.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu_out", ops.multi_margin_loss_out))
+ops.multi_margin_loss.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu", ops.multi_margin_loss))
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu_backward_out", ops.multi_margin_loss_backward_grad_input))
+ops.multi_margin_loss_backward.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu_backward", ops.multi_margin_loss_backward))
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_forward_out_cpu", ops.multilabel_margin_loss_forward_output))
+ops.multilabel_margin_loss_forward.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_forward_cpu", ops.multilabel_margin_loss_forward))
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_backward_cpu_out", ops.multilabel_margin_loss_backward_grad_input))
+ops.multilabel_margin_loss_backward.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_backward_cpu", ops.multilabel_margin_loss_backward))
 ops.log_sigmoid_forward.register(DispatchKey.CPU, native_kernel("log_sigmoid_forward_cpu", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CPU, native_kernel("isnan", ops.isnan))
 ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.CPU, native_kernel("_amp_foreach_non_finite_check_and_unscale_cpu_", ops._amp_foreach_non_finite_check_and_unscale_))
@@ -1881,6 +1898,235 @@ def wrapper_CPU_softplus_backward(*args: Any) -> Any:
 
 
 ops.softplus_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softplus_backward, "wrapper_CPU_softplus_backward"))
+
+
+# ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: hardsigmoid_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_out", REGISTER_CPU,
+        legacy="CPUType::hardsigmoid")
+def wrapper_CPU_hardsigmoid_out(*args: Any) -> Any:
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_out, "wrapper_CPU_hardsigmoid_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid", REGISTER_CPU,
+        legacy="CPUType::hardsigmoid")
+def wrapper_CPU_hardsigmoid(*args: Any) -> Any:
+    """hardsigmoid(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid, "wrapper_CPU_hardsigmoid"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_", REGISTER_CPU,
+        legacy="CPUType::hardsigmoid_")
+def wrapper_CPU_hardsigmoid_(*args: Any) -> Any:
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_, "wrapper_CPU_hardsigmoid_"))
+
+
+# ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: hardsigmoid_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::hardsigmoid_backward")
+def wrapper_CPU_hardsigmoid_backward_grad_input(*args: Any) -> Any:
+    """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_backward_grad_input, "wrapper_CPU_hardsigmoid_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_backward", REGISTER_CPU,
+        legacy="CPUType::hardsigmoid_backward")
+def wrapper_CPU_hardsigmoid_backward(*args: Any) -> Any:
+    """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_backward, "wrapper_CPU_hardsigmoid_backward"))
+
+
+# ---- structured: threshold.out (meta: threshold, impl: threshold_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_threshold_out", REGISTER_CPU,
+        legacy="CPUType::threshold")
+def wrapper_CPU_threshold_out(*args: Any) -> Any:
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_out, "wrapper_CPU_threshold_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_threshold", REGISTER_CPU,
+        legacy="CPUType::threshold")
+def wrapper_CPU_threshold(*args: Any) -> Any:
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold, "wrapper_CPU_threshold"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_threshold_", REGISTER_CPU,
+        legacy="CPUType::threshold_")
+def wrapper_CPU_threshold_(*args: Any) -> Any:
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_, "wrapper_CPU_threshold_"))
+
+
+# ---- structured: softshrink.out (meta: softshrink, impl: softshrink_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_softshrink_out", REGISTER_CPU,
+        legacy="CPUType::softshrink")
+def wrapper_CPU_softshrink_out(*args: Any) -> Any:
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_out, "wrapper_CPU_softshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_softshrink", REGISTER_CPU,
+        legacy="CPUType::softshrink")
+def wrapper_CPU_softshrink(*args: Any) -> Any:
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink, "wrapper_CPU_softshrink"))
+
+
+# ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: softshrink_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_softshrink_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::softshrink_backward")
+def wrapper_CPU_softshrink_backward_grad_input(*args: Any) -> Any:
+    """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_backward_grad_input, "wrapper_CPU_softshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_softshrink_backward", REGISTER_CPU,
+        legacy="CPUType::softshrink_backward")
+def wrapper_CPU_softshrink_backward(*args: Any) -> Any:
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_backward, "wrapper_CPU_softshrink_backward"))
+
+
+# ---- structured: hardshrink.out (meta: hardshrink, impl: hardshrink_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardshrink_out", REGISTER_CPU,
+        legacy="CPUType::hardshrink")
+def wrapper_CPU_hardshrink_out(*args: Any) -> Any:
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_out, "wrapper_CPU_hardshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardshrink", REGISTER_CPU,
+        legacy="CPUType::hardshrink")
+def wrapper_CPU_hardshrink(*args: Any) -> Any:
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink, "wrapper_CPU_hardshrink"))
+
+
+# ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: hardshrink_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardshrink_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::hardshrink_backward")
+def wrapper_CPU_hardshrink_backward_grad_input(*args: Any) -> Any:
+    """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_backward_grad_input, "wrapper_CPU_hardshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hardshrink_backward", REGISTER_CPU,
+        legacy="CPUType::hardshrink_backward")
+def wrapper_CPU_hardshrink_backward(*args: Any) -> Any:
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_backward, "wrapper_CPU_hardshrink_backward"))
 
 
 # ---- structured: gelu.out (meta: gelu, impl: gelu_out_cpu) --------------------

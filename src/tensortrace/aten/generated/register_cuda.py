@@ -68,6 +68,15 @@ ops.hardtanh_backward.register(DispatchKey.CUDA, native_kernel("hardtanh_backwar
 ops.hardtanh_.register(DispatchKey.CUDA, native_kernel("hardtanh_", ops.hardtanh_))
 ops.log_sigmoid_backward_grad_input.register(DispatchKey.CUDA, native_kernel("log_sigmoid_backward_cuda_out", ops.log_sigmoid_backward_grad_input, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'buffer'))))
 ops.log_sigmoid_backward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_backward_cuda", ops.log_sigmoid_backward, ((0, 'grad_output'), (1, 'self'), (2, 'buffer'))))
+ops.hardswish.register(DispatchKey.CUDA, native_kernel("hardswish", ops.hardswish))
+ops.hardswish_.register(DispatchKey.CUDA, native_kernel("hardswish_", ops.hardswish_))
+ops.hardswish_out.register(DispatchKey.CUDA, native_kernel("hardswish_out", ops.hardswish_out))
+ops.hardswish_backward.register(DispatchKey.CUDA, native_kernel("hardswish_backward", ops.hardswish_backward, ((0, 'grad_output'), (1, 'self'))))
+ops._prelu_kernel.register(DispatchKey.CUDA, native_kernel("_prelu_kernel", ops._prelu_kernel, ((0, 'self'), (1, 'weight'))))
+ops._prelu_kernel_backward.register(DispatchKey.CUDA, native_kernel("_prelu_kernel_backward", ops._prelu_kernel_backward, ((0, 'grad_output'), (1, 'self'), (2, 'weight'))))
+ops.rrelu_with_noise.register(DispatchKey.CUDA, native_kernel("rrelu_with_noise_cuda", ops.rrelu_with_noise, ((0, 'self'), (1, 'noise'))))
+ops.rrelu_with_noise_.register(DispatchKey.CUDA, native_kernel("rrelu_with_noise_cuda_", ops.rrelu_with_noise_, ((0, 'self'), (1, 'noise'))))
+ops.rrelu_with_noise_out.register(DispatchKey.CUDA, native_kernel("rrelu_with_noise_out_cuda", ops.rrelu_with_noise_out, ((6, 'out'), (0, 'self'), (1, 'noise'))))
 ops.mish_backward.register(DispatchKey.CUDA, native_kernel("mish_backward", ops.mish_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.where_self_out.register(DispatchKey.CUDA, native_kernel("where_self_out", ops.where_self_out))
 ops.where_self.register(DispatchKey.CUDA, native_kernel("where", ops.where_self))
@@ -109,6 +118,14 @@ ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel(
 ops.huber_loss_out.register(DispatchKey.CUDA, native_kernel("huber_loss_out", ops.huber_loss_out, ((4, 'out'), (0, 'self'), (1, 'target'))))
 ops.huber_loss.register(DispatchKey.CUDA, native_kernel("huber_loss", ops.huber_loss, ((0, 'self'), (1, 'target'))))
 ops.huber_loss_backward_out.register(DispatchKey.CUDA, native_kernel("huber_loss_backward_out", ops.huber_loss_backward_out, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
+ops.multi_margin_loss_out.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_out", ops.multi_margin_loss_out, ((6, 'out'), (0, 'self'), (1, 'target'), (4, 'weight'))))
+ops.multi_margin_loss.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda", ops.multi_margin_loss, ((0, 'self'), (1, 'target'), (4, 'weight'))))
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward_out", ops.multi_margin_loss_backward_grad_input, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
+ops.multi_margin_loss_backward.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward", ops.multi_margin_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_out_cuda", ops.multilabel_margin_loss_forward_output, ((3, 'output'), (4, 'is_target'), (0, 'self'), (1, 'target'))))
+ops.multilabel_margin_loss_forward.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_cuda", ops.multilabel_margin_loss_forward, ((0, 'self'), (1, 'target'))))
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_backward_cuda_out", ops.multilabel_margin_loss_backward_grad_input, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (4, 'is_target'))))
+ops.multilabel_margin_loss_backward.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_backward_cuda", ops.multilabel_margin_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (4, 'is_target'))))
 ops.log_sigmoid_forward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_forward_cuda", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CUDA, native_kernel("isnan", ops.isnan))
 ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.CUDA, native_kernel("_amp_foreach_non_finite_check_and_unscale_cuda_", ops._amp_foreach_non_finite_check_and_unscale_, ((0, 'self'), (1, 'found_inf'), (2, 'inv_scale'))))
@@ -1887,6 +1904,235 @@ def wrapper_CUDA_softplus_backward(*args: Any) -> Any:
 
 
 ops.softplus_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_backward, "wrapper_CUDA_softplus_backward"))
+
+
+# ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: hardsigmoid_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_out", REGISTER_CUDA,
+        legacy="CUDAType::hardsigmoid")
+def wrapper_CUDA_hardsigmoid_out(*args: Any) -> Any:
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_out, "wrapper_CUDA_hardsigmoid_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid", REGISTER_CUDA,
+        legacy="CUDAType::hardsigmoid")
+def wrapper_CUDA_hardsigmoid(*args: Any) -> Any:
+    """hardsigmoid(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid, "wrapper_CUDA_hardsigmoid"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_", REGISTER_CUDA,
+        legacy="CUDAType::hardsigmoid_")
+def wrapper_CUDA_hardsigmoid_(*args: Any) -> Any:
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_, "wrapper_CUDA_hardsigmoid_"))
+
+
+# ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: hardsigmoid_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::hardsigmoid_backward")
+def wrapper_CUDA_hardsigmoid_backward_grad_input(*args: Any) -> Any:
+    """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_backward_grad_input, "wrapper_CUDA_hardsigmoid_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_backward", REGISTER_CUDA,
+        legacy="CUDAType::hardsigmoid_backward")
+def wrapper_CUDA_hardsigmoid_backward(*args: Any) -> Any:
+    """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_backward, "wrapper_CUDA_hardsigmoid_backward"))
+
+
+# ---- structured: threshold.out (meta: threshold, impl: threshold_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_threshold_out", REGISTER_CUDA,
+        legacy="CUDAType::threshold")
+def wrapper_CUDA_threshold_out(*args: Any) -> Any:
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_out, "wrapper_CUDA_threshold_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_threshold", REGISTER_CUDA,
+        legacy="CUDAType::threshold")
+def wrapper_CUDA_threshold(*args: Any) -> Any:
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold, "wrapper_CUDA_threshold"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_threshold_", REGISTER_CUDA,
+        legacy="CUDAType::threshold_")
+def wrapper_CUDA_threshold_(*args: Any) -> Any:
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_, "wrapper_CUDA_threshold_"))
+
+
+# ---- structured: softshrink.out (meta: softshrink, impl: softshrink_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softshrink_out", REGISTER_CUDA,
+        legacy="CUDAType::softshrink")
+def wrapper_CUDA_softshrink_out(*args: Any) -> Any:
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_out, "wrapper_CUDA_softshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softshrink", REGISTER_CUDA,
+        legacy="CUDAType::softshrink")
+def wrapper_CUDA_softshrink(*args: Any) -> Any:
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink, "wrapper_CUDA_softshrink"))
+
+
+# ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: softshrink_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softshrink_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::softshrink_backward")
+def wrapper_CUDA_softshrink_backward_grad_input(*args: Any) -> Any:
+    """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_backward_grad_input, "wrapper_CUDA_softshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softshrink_backward", REGISTER_CUDA,
+        legacy="CUDAType::softshrink_backward")
+def wrapper_CUDA_softshrink_backward(*args: Any) -> Any:
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softshrink_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_backward, "wrapper_CUDA_softshrink_backward"))
+
+
+# ---- structured: hardshrink.out (meta: hardshrink, impl: hardshrink_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink_out", REGISTER_CUDA,
+        legacy="CUDAType::hardshrink")
+def wrapper_CUDA_hardshrink_out(*args: Any) -> Any:
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_out, "wrapper_CUDA_hardshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink", REGISTER_CUDA,
+        legacy="CUDAType::hardshrink")
+def wrapper_CUDA_hardshrink(*args: Any) -> Any:
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink, "wrapper_CUDA_hardshrink"))
+
+
+# ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: hardshrink_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::hardshrink_backward")
+def wrapper_CUDA_hardshrink_backward_grad_input(*args: Any) -> Any:
+    """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_backward_grad_input, "wrapper_CUDA_hardshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink_backward", REGISTER_CUDA,
+        legacy="CUDAType::hardshrink_backward")
+def wrapper_CUDA_hardshrink_backward(*args: Any) -> Any:
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_backward, "wrapper_CUDA_hardshrink_backward"))
 
 
 # ---- structured: gelu.out (meta: gelu, impl: gelu_out_cuda) --------------------

@@ -126,6 +126,10 @@ _ov_abs = Overloads([(ops.abs, Binder(ops.abs.schema))])
 _ov_abs_ = Overloads([(ops.abs_, Binder(ops.abs_.schema))])
 _ov_relu = Overloads([(ops.relu, Binder(ops.relu.schema))])
 _ov_relu_ = Overloads([(ops.relu_, Binder(ops.relu_.schema))])
+_ov_hardshrink = Overloads([(ops.hardshrink, Binder(ops.hardshrink.schema))])
+_ov_hardshrink_backward = Overloads([(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema))])
+_ov_hardshrink_backward_self_later = [(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema))]
+_ov_prelu = Overloads([(ops.prelu, Binder(ops.prelu.schema))])
 _ov_clamp = Overloads([(ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))])
 _ov_clamp_ = Overloads([(ops.clamp_, Binder(ops.clamp_.schema)), (ops.clamp__Tensor, Binder(ops.clamp__Tensor.schema))])
 _ov_clamp_min = Overloads([(ops.clamp_min, Binder(ops.clamp_min.schema)), (ops.clamp_min_Tensor, Binder(ops.clamp_min_Tensor.schema))])
@@ -1462,6 +1466,38 @@ class TensorMethods:
         relu_(Tensor(a!) self) -> Tensor(a!)
         """
         op, full = select_overload(_ov_relu_, (self, *args), kwargs, "Tensor.relu_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hardshrink", TENSOR_BODY_H, "at::Tensor::hardshrink",
+            legacy="Tensor::hardshrink (TensorMethods.h)")
+    def hardshrink(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hardshrink, overloads:
+        hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+        """
+        op, full = select_overload(_ov_hardshrink, (self, *args), kwargs, "Tensor.hardshrink")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hardshrink_backward", TENSOR_BODY_H, "at::Tensor::hardshrink_backward",
+            legacy="Tensor::hardshrink_backward (TensorMethods.h)")
+    def hardshrink_backward(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hardshrink_backward, overloads:
+        hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor
+        """
+        if not args:
+            named = {**kwargs, "self": self}
+            for op, binder in _ov_hardshrink_backward_self_later:
+                if binder.matches((), named):
+                    return op.call(*binder.bind((), named))
+        op, full = select_overload(_ov_hardshrink_backward, (self, *args), kwargs, "Tensor.hardshrink_backward")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::prelu", TENSOR_BODY_H, "at::Tensor::prelu",
+            legacy="Tensor::prelu (TensorMethods.h)")
+    def prelu(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::prelu, overloads:
+        prelu(Tensor self, Tensor weight) -> Tensor
+        """
+        op, full = select_overload(_ov_prelu, (self, *args), kwargs, "Tensor.prelu")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::clamp", TENSOR_BODY_H, "at::Tensor::clamp",
@@ -4230,6 +4266,9 @@ METHODS: tuple[str, ...] = (
     "abs_",
     "relu",
     "relu_",
+    "hardshrink",
+    "hardshrink_backward",
+    "prelu",
     "clamp",
     "clamp_",
     "clamp_min",

@@ -7,6 +7,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
     activation_extra,
+    activation_more,
     adaptive_average_pooling,
     aliases,
     amp_kernels,
@@ -45,6 +46,9 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     linear_algebra_bmm,
     loss,
     loss_extra,
+    loss_margin,
+    loss_multi_margin,
+    loss_multilabel_margin,
     loss_nll,
     max_pooling,
     naive_convolution_transpose2d,
@@ -94,6 +98,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
+    activation_more_kernel,
     amp_grad_scaler_kernels,
     batch_linear_algebra_kernel,
     binary_ops_extra_kernel,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "fcf09b005aa02de2f7d3efa4a1ea95bd663c997fbee51ff3aff72a99021f4b65"
+INPUTS_SHA256 = "d1230c4ef3a534b4fcfde92b881d7d5bb87a0f0905976faa8ed15d5c0b014547"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -1980,6 +1980,174 @@ ops.softplus_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFun
     softplus_backward_grad_input, "torch::ADInplaceOrView::softplus_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::celu_", INPLACE_OR_VIEW)
+def celu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.celu_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.celu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    celu_, "torch::ADInplaceOrView::celu_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardswish_", INPLACE_OR_VIEW)
+def hardswish_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardswish_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardswish_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardswish_, "torch::ADInplaceOrView::hardswish_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardswish_out", INPLACE_OR_VIEW)
+def hardswish_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardswish_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardswish_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardswish_out, "torch::ADInplaceOrView::hardswish_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardsigmoid_", INPLACE_OR_VIEW)
+def hardsigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardsigmoid_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardsigmoid_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardsigmoid_, "torch::ADInplaceOrView::hardsigmoid_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardsigmoid_out", INPLACE_OR_VIEW)
+def hardsigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardsigmoid_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardsigmoid_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardsigmoid_out, "torch::ADInplaceOrView::hardsigmoid_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardsigmoid_backward_grad_input", INPLACE_OR_VIEW)
+def hardsigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardsigmoid_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardsigmoid_backward_grad_input, "torch::ADInplaceOrView::hardsigmoid_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::threshold_", INPLACE_OR_VIEW)
+def threshold_(ks: DispatchKeySet, *args: Any) -> Any:
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.threshold_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.threshold_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    threshold_, "torch::ADInplaceOrView::threshold_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::threshold_out", INPLACE_OR_VIEW)
+def threshold_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.threshold_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.threshold_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    threshold_out, "torch::ADInplaceOrView::threshold_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::softshrink_out", INPLACE_OR_VIEW)
+def softshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.softshrink_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.softshrink_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    softshrink_out, "torch::ADInplaceOrView::softshrink_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::softshrink_backward_grad_input", INPLACE_OR_VIEW)
+def softshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.softshrink_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.softshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    softshrink_backward_grad_input, "torch::ADInplaceOrView::softshrink_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardshrink_out", INPLACE_OR_VIEW)
+def hardshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardshrink_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardshrink_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardshrink_out, "torch::ADInplaceOrView::hardshrink_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardshrink_backward_grad_input", INPLACE_OR_VIEW)
+def hardshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardshrink_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardshrink_backward_grad_input, "torch::ADInplaceOrView::hardshrink_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rrelu_with_noise_", INPLACE_OR_VIEW)
+def rrelu_with_noise_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rrelu_with_noise_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rrelu_with_noise_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rrelu_with_noise_, "torch::ADInplaceOrView::rrelu_with_noise_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rrelu_with_noise_out", INPLACE_OR_VIEW)
+def rrelu_with_noise_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise.out(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rrelu_with_noise_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rrelu_with_noise_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rrelu_with_noise_out, "torch::ADInplaceOrView::rrelu_with_noise_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::gelu_out", INPLACE_OR_VIEW)
 def gelu_out(ks: DispatchKeySet, *args: Any) -> Any:
     """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)"""
@@ -3334,6 +3502,78 @@ def huber_loss_backward_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.huber_loss_backward_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     huber_loss_backward_out, "torch::ADInplaceOrView::huber_loss_backward_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_out", INPLACE_OR_VIEW)
+def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.soft_margin_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.soft_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    soft_margin_loss_out, "torch::ADInplaceOrView::soft_margin_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.soft_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_out", INPLACE_OR_VIEW)
+def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multi_margin_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multi_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multi_margin_loss_out, "torch::ADInplaceOrView::multi_margin_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multi_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", INPLACE_OR_VIEW)
+def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multilabel_margin_loss_forward_output.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
+def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.multilabel_margin_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)

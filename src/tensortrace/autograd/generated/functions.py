@@ -63,6 +63,8 @@ from tensortrace.autograd.functions_manual import (
     sgn_backward,
     sigmoid_backward,
     slice_backward_wrapper,
+    soft_margin_loss_double_backward,
+    soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
     split_backward,
     split_with_sizes_backward,
@@ -2546,6 +2548,314 @@ class MishBackward0(TraceableFunction):
         {})
 
 
+def CeluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, 1, 1.0 / float(alpha), False, self)"""
+    return at.elu_backward(v['grad'], v['alpha'], 1, 1.0 / float(v['alpha']), False, v['self'])
+
+
+class CeluBackward0(TraceableFunction):
+    """celu(Tensor self, Scalar alpha=1.0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'celu',
+        (Formula(('self',), CeluBackward0_self, frozenset(['alpha', 'at', 'float', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CeluBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, 1, 1.0 / float(alpha), True, result)"""
+    return at.elu_backward(v['grad'], v['alpha'], 1, 1.0 / float(v['alpha']), True, v['result'])
+
+
+class CeluBackward1(TraceableFunction):
+    """celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'celu_',
+        (Formula(('self',), CeluBackward1_self, frozenset(['alpha', 'at', 'float', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardswishBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardswish_backward(grad, self)"""
+    return at.hardswish_backward(v['grad'], v['self'])
+
+
+class HardswishBackward0(TraceableFunction):
+    """hardswish(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardswish',
+        (Formula(('self',), HardswishBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardswishBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.hardswish_backward(grad, self)"""
+    return at.hardswish_backward(v['grad'], v['self'])
+
+
+def HardswishBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.where(at.logical_and(self.gt(-3.0), self.lt(3.0)), grad.mul(grad_output).div(3.0), at.zeros([], dtype=self.scalar_type(), device=self.device()))"""
+    return at.where(at.logical_and(v['self'].gt(-3.0), v['self'].lt(3.0)), v['grad'].mul(v['grad_output']).div(3.0), at.zeros([], dtype=v['self_scalar_type'], device=v['self'].device()))
+
+
+class HardswishBackwardBackward0(TraceableFunction):
+    """hardswish_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardswish_backward',
+        (Formula(('grad_output',), HardswishBackwardBackward0_grad_output, frozenset(['at', 'grad', 'self'])),
+         Formula(('self',), HardswishBackwardBackward0_self, frozenset(['at', 'grad', 'grad_output', 'self', 'self_scalar_type'])),),
+        ('grad_output', 'self'),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def HardsigmoidBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardsigmoid_backward(grad, self)"""
+    return at.hardsigmoid_backward(v['grad'], v['self'])
+
+
+class HardsigmoidBackward0(TraceableFunction):
+    """hardsigmoid(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardsigmoid',
+        (Formula(('self',), HardsigmoidBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ThresholdBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.threshold_backward(grad, self, threshold)"""
+    return at.threshold_backward(v['grad'], v['self'], v['threshold'])
+
+
+class ThresholdBackward0(TraceableFunction):
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'threshold',
+        (Formula(('self',), ThresholdBackward0_self, frozenset(['at', 'grad', 'self', 'threshold'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ThresholdBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.threshold_backward(grad, self, threshold)"""
+    return at.threshold_backward(v['grad'], v['self'], v['threshold'])
+
+
+class ThresholdBackward1(TraceableFunction):
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'threshold_',
+        (Formula(('self',), ThresholdBackward1_self, frozenset(['at', 'grad', 'self', 'threshold'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftshrinkBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.softshrink_backward(grad, self, lambd)"""
+    return at.softshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+class SoftshrinkBackward0(TraceableFunction):
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'softshrink',
+        (Formula(('self',), SoftshrinkBackward0_self, frozenset(['at', 'grad', 'lambd', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftshrinkBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.softshrink_backward(grad, self, lambd)"""
+    return at.softshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+def SoftshrinkBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class SoftshrinkBackwardBackward0(TraceableFunction):
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'softshrink_backward',
+        (Formula(('grad_output',), SoftshrinkBackwardBackward0_grad_output, frozenset(['at', 'grad', 'lambd', 'self'])),
+         Formula(('self',), SoftshrinkBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def HardshrinkBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardshrink_backward(grad, self, lambd)"""
+    return at.hardshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+class HardshrinkBackward0(TraceableFunction):
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardshrink',
+        (Formula(('self',), HardshrinkBackward0_self, frozenset(['at', 'grad', 'lambd', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardshrinkBackwardBackward0_grad_out(v: dict[str, Any]) -> Any:
+    """grad_out: at.hardshrink_backward(grad, self, lambd)"""
+    return at.hardshrink_backward(v['grad'], v['self'], v['lambd'])
+
+
+def HardshrinkBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class HardshrinkBackwardBackward0(TraceableFunction):
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardshrink_backward',
+        (Formula(('grad_out',), HardshrinkBackwardBackward0_grad_out, frozenset(['at', 'grad', 'lambd', 'self'])),
+         Formula(('self',), HardshrinkBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_out', 'self'),
+        {},
+        {})
+
+
+def PreluKernelBackward0_self_weight(v: dict[str, Any]) -> Any:
+    """self, weight: at._prelu_kernel_backward(grad, self, weight) if grad.defined() else (None, None)"""
+    return at._prelu_kernel_backward(v['grad'], v['self'], v['weight']) if v['grad'].defined() else (None, None)
+
+
+class PreluKernelBackward0(TraceableFunction):
+    """_prelu_kernel(Tensor self, Tensor weight) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_prelu_kernel',
+        (Formula(('self', 'weight'), PreluKernelBackward0_self_weight, frozenset(['at', 'grad', 'self', 'weight'])),),
+        ('self', 'weight'),
+        {},
+        {})
+
+
+def PreluKernelBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: ((at.where(self.ge(0), grads[0], grads[0].mul(weight).add(grads[1].mul(self))) if (grads[1] is not None and grads[1].defined()) else at.where(self.ge(0), grads[0], grads[0].mul(weight))) if (grads[0] is not None and grads[0].defined()) else at.where(self.ge(0), at.zeros([], dtype=grad_output.scalar_type(), device=grad_output.device()), grads[1].mul(self)))"""
+    return (at.where(v['self'].ge(0), v['grads'][0], v['grads'][0].mul(v['weight']).add(v['grads'][1].mul(v['self']))) if v['grads'][1] is not None and v['grads'][1].defined() else at.where(v['self'].ge(0), v['grads'][0], v['grads'][0].mul(v['weight']))) if v['grads'][0] is not None and v['grads'][0].defined() else at.where(v['self'].ge(0), at.zeros([], dtype=v['grad_output_scalar_type'], device=v['grad_output'].device()), v['grads'][1].mul(v['self']))
+
+
+def PreluKernelBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.where(self.ge(0), at.zeros([], dtype=self.scalar_type(), device=self.device()), grad_output.mul(grads[1])) if (grads[1] is not None and grads[1].defined()) else at.zeros_like(self)"""
+    return at.where(v['self'].ge(0), at.zeros([], dtype=v['self_scalar_type'], device=v['self'].device()), v['grad_output'].mul(v['grads'][1])) if v['grads'][1] is not None and v['grads'][1].defined() else at.zeros_like(v['self'])
+
+
+def PreluKernelBackwardBackward0_weight(v: dict[str, Any]) -> Any:
+    """weight: at.where(self.ge(0), at.zeros([], dtype=weight.scalar_type(), device=weight.device()), grad_output.mul(grads[0])) if (grads[0] is not None and grads[0].defined()) else at.zeros_like(self)"""
+    return at.where(v['self'].ge(0), at.zeros([], dtype=v['weight_scalar_type'], device=v['weight'].device()), v['grad_output'].mul(v['grads'][0])) if v['grads'][0] is not None and v['grads'][0].defined() else at.zeros_like(v['self'])
+
+
+class PreluKernelBackwardBackward0(TraceableFunction):
+    """_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_prelu_kernel_backward',
+        (Formula(('grad_output',), PreluKernelBackwardBackward0_grad_output, frozenset(['at', 'grad_output', 'grad_output_scalar_type', 'grads', 'self', 'weight'])),
+         Formula(('self',), PreluKernelBackwardBackward0_self, frozenset(['at', 'grad_output', 'grads', 'self', 'self_scalar_type'])),
+         Formula(('weight',), PreluKernelBackwardBackward0_weight, frozenset(['at', 'grad_output', 'grads', 'self', 'weight', 'weight_scalar_type'])),),
+        ('grad_output', 'self', 'weight'),
+        {'grad_output_scalar_type': ('grad_output', 'scalar_type'), 'self_scalar_type': ('self', 'scalar_type'), 'weight_scalar_type': ('weight', 'scalar_type')},
+        {})
+
+
+def RreluWithNoiseBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['self'], v['noise'], v['lower'], v['upper'], v['training'], False)
+
+
+class RreluWithNoiseBackward0(TraceableFunction):
+    """rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise',
+        (Formula(('self',), RreluWithNoiseBackward0_self, frozenset(['at', 'grad', 'lower', 'noise', 'self', 'training', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RreluWithNoiseBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.rrelu_with_noise_backward(grad, result, noise, lower, upper, training, True)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['result'], v['noise'], v['lower'], v['upper'], v['training'], True)
+
+
+class RreluWithNoiseBackward1(TraceableFunction):
+    """rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise_',
+        (Formula(('self',), RreluWithNoiseBackward1_self, frozenset(['at', 'grad', 'lower', 'noise', 'result', 'training', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RreluWithNoiseBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, False)"""
+    return at.rrelu_with_noise_backward(v['grad'], v['self'], v['noise'], v['lower'], v['upper'], v['training'], False)
+
+
+def RreluWithNoiseBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class RreluWithNoiseBackwardBackward0(TraceableFunction):
+    """rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rrelu_with_noise_backward',
+        (Formula(('grad_output',), RreluWithNoiseBackwardBackward0_grad_output, frozenset(['at', 'grad', 'lower', 'noise', 'self', 'training', 'upper'])),
+         Formula(('self',), RreluWithNoiseBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
 def SoftplusBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.softplus_backward(grad, self, beta, threshold)"""
     return at.softplus_backward(v['grad'], v['self'], v['beta'], v['threshold'])
@@ -3029,6 +3339,80 @@ class HuberLossBackward0(TraceableFunction):
         (Formula(('self',), HuberLossBackward0_self, frozenset(['at', 'delta', 'grad', 'reduction', 'self', 'target'])),
          Formula(('target',), HuberLossBackward0_target, frozenset(['at', 'delta', 'grad', 'reduction', 'self', 'target'])),),
         ('self', 'target'),
+        {},
+        {})
+
+
+def SoftMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.soft_margin_loss_backward(grad, self, target, reduction)"""
+    return at.soft_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'])
+
+
+class SoftMarginLossBackward0(TraceableFunction):
+    """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'soft_margin_loss',
+        (Formula(('self',), SoftMarginLossBackward0_self, frozenset(['at', 'grad', 'reduction', 'self', 'target'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftMarginLossBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: soft_margin_loss_double_backward_grad_output(grad, grad_output, self, target, reduction)"""
+    return soft_margin_loss_double_backward_grad_output(v['grad'], v['grad_output'], v['self'], v['target'], v['reduction'])
+
+
+def SoftMarginLossBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: soft_margin_loss_double_backward(grad.mul(grad_output), self, target, reduction)"""
+    return soft_margin_loss_double_backward(v['grad'].mul(v['grad_output']), v['self'], v['target'], v['reduction'])
+
+
+class SoftMarginLossBackwardBackward0(TraceableFunction):
+    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'soft_margin_loss_backward',
+        (Formula(('grad_output',), SoftMarginLossBackwardBackward0_grad_output, frozenset(['grad', 'grad_output', 'reduction', 'self', 'soft_margin_loss_double_backward_grad_output', 'target'])),
+         Formula(('self',), SoftMarginLossBackwardBackward0_self, frozenset(['grad', 'grad_output', 'reduction', 'self', 'soft_margin_loss_double_backward', 'target'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def MultiMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)"""
+    return at.multi_margin_loss_backward(v['grad'], v['self'], v['target'], v['p'], v['margin'], v['weight'], v['reduction'])
+
+
+class MultiMarginLossBackward0(TraceableFunction):
+    """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'multi_margin_loss',
+        (Formula(('self',), MultiMarginLossBackward0_self, frozenset(['at', 'grad', 'margin', 'p', 'reduction', 'self', 'target', 'weight'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MultilabelMarginLossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target)"""
+    return at.multilabel_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['is_target'])
+
+
+class MultilabelMarginLossBackward0(TraceableFunction):
+    """multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'multilabel_margin_loss_forward',
+        (Formula(('self',), MultilabelMarginLossBackward0_self, frozenset(['at', 'grad', 'is_target', 'reduction', 'self', 'target'])),),
+        ('self',),
         {},
         {})
 

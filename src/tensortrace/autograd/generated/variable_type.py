@@ -4172,6 +4172,482 @@ ops.softplus_backward.register(DispatchKey.Autograd, KernelFunction(
     softplus_backward, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
 
 
+_record_celu = GraphRecording(ops.celu, AutoDispatchBelowADInplaceOrView, nodes.CeluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::celu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def celu(ks: DispatchKeySet, *args: Any) -> Any:
+    """celu(Tensor self, Scalar alpha=1.0) -> Tensor: records CeluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_celu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.celu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.celu.register(DispatchKey.Autograd, KernelFunction(
+    celu, "torch::autograd::VariableType::celu", with_keyset=True))
+
+
+_record_celu_ = GraphRecording(ops.celu_, AutoDispatchBelowAutograd, nodes.CeluBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::celu_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def celu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!): records CeluBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_celu_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.celu_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.celu_.register(DispatchKey.Autograd, KernelFunction(
+    celu_, "torch::autograd::VariableType::celu_", with_keyset=True))
+
+
+_record_hardswish = GraphRecording(ops.hardswish, AutoDispatchBelowADInplaceOrView, nodes.HardswishBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardswish", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardswish(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish(Tensor self) -> Tensor: records HardswishBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardswish(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardswish.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardswish.register(DispatchKey.Autograd, KernelFunction(
+    hardswish, "torch::autograd::VariableType::hardswish", with_keyset=True))
+
+
+_record_hardswish_ = GraphRecording(ops.hardswish_, AutoDispatchBelowAutograd, nodes.HardswishBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardswish_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardswish_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish_(Tensor(a!) self) -> Tensor(a!): records HardswishBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardswish_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardswish_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardswish_.register(DispatchKey.Autograd, KernelFunction(
+    hardswish_, "torch::autograd::VariableType::hardswish_", with_keyset=True))
+
+
+_record_hardswish_out = GraphRecording(ops.hardswish_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardswish", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardswish_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardswish_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardswish_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardswish_out.register(DispatchKey.Autograd, KernelFunction(
+    hardswish_out, "torch::autograd::VariableType::hardswish", with_keyset=True))
+
+
+_record_hardswish_backward = GraphRecording(ops.hardswish_backward, AutoDispatchBelowADInplaceOrView, nodes.HardswishBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardswish_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardswish_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardswish_backward(Tensor grad_output, Tensor self) -> Tensor: records HardswishBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardswish_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardswish_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardswish_backward.register(DispatchKey.Autograd, KernelFunction(
+    hardswish_backward, "torch::autograd::VariableType::hardswish_backward", with_keyset=True))
+
+
+_record_hardsigmoid = GraphRecording(ops.hardsigmoid, AutoDispatchBelowADInplaceOrView, nodes.HardsigmoidBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardsigmoid", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardsigmoid(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid(Tensor self) -> Tensor: records HardsigmoidBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardsigmoid(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardsigmoid.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardsigmoid.register(DispatchKey.Autograd, KernelFunction(
+    hardsigmoid, "torch::autograd::VariableType::hardsigmoid", with_keyset=True))
+
+
+_record_hardsigmoid_ = GraphRecording(ops.hardsigmoid_, AutoDispatchBelowAutograd, nodes.HardsigmoidBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardsigmoid_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardsigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!): records HardsigmoidBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardsigmoid_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardsigmoid_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardsigmoid_.register(DispatchKey.Autograd, KernelFunction(
+    hardsigmoid_, "torch::autograd::VariableType::hardsigmoid_", with_keyset=True))
+
+
+_record_hardsigmoid_out = GraphRecording(ops.hardsigmoid_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardsigmoid", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardsigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardsigmoid_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardsigmoid_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardsigmoid_out.register(DispatchKey.Autograd, KernelFunction(
+    hardsigmoid_out, "torch::autograd::VariableType::hardsigmoid", with_keyset=True))
+
+
+_record_hardsigmoid_backward = GraphRecording(ops.hardsigmoid_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardsigmoid_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardsigmoid_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardsigmoid_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardsigmoid_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardsigmoid_backward.register(DispatchKey.Autograd, KernelFunction(
+    hardsigmoid_backward, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True))
+
+
+_record_hardsigmoid_backward_grad_input = GraphRecording(ops.hardsigmoid_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardsigmoid_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardsigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_hardsigmoid_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardsigmoid_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    hardsigmoid_backward_grad_input, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True))
+
+
+_record_threshold = GraphRecording(ops.threshold, AutoDispatchBelowADInplaceOrView, nodes.ThresholdBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::threshold", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def threshold(ks: DispatchKeySet, *args: Any) -> Any:
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor: records ThresholdBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_threshold(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.threshold.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.threshold.register(DispatchKey.Autograd, KernelFunction(
+    threshold, "torch::autograd::VariableType::threshold", with_keyset=True))
+
+
+_record_threshold_ = GraphRecording(ops.threshold_, AutoDispatchBelowAutograd, nodes.ThresholdBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::threshold_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def threshold_(ks: DispatchKeySet, *args: Any) -> Any:
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!): records ThresholdBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_threshold_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.threshold_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.threshold_.register(DispatchKey.Autograd, KernelFunction(
+    threshold_, "torch::autograd::VariableType::threshold_", with_keyset=True))
+
+
+_record_threshold_out = GraphRecording(ops.threshold_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::threshold", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def threshold_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_threshold_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.threshold_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.threshold_out.register(DispatchKey.Autograd, KernelFunction(
+    threshold_out, "torch::autograd::VariableType::threshold", with_keyset=True))
+
+
+_record_softshrink = GraphRecording(ops.softshrink, AutoDispatchBelowADInplaceOrView, nodes.SoftshrinkBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::softshrink", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softshrink(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor: records SoftshrinkBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_softshrink(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.softshrink.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softshrink.register(DispatchKey.Autograd, KernelFunction(
+    softshrink, "torch::autograd::VariableType::softshrink", with_keyset=True))
+
+
+_record_softshrink_out = GraphRecording(ops.softshrink_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softshrink", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_softshrink_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.softshrink_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softshrink_out.register(DispatchKey.Autograd, KernelFunction(
+    softshrink_out, "torch::autograd::VariableType::softshrink", with_keyset=True))
+
+
+_record_softshrink_backward = GraphRecording(ops.softshrink_backward, AutoDispatchBelowADInplaceOrView, nodes.SoftshrinkBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::softshrink_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softshrink_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor: records SoftshrinkBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_softshrink_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.softshrink_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softshrink_backward.register(DispatchKey.Autograd, KernelFunction(
+    softshrink_backward, "torch::autograd::VariableType::softshrink_backward", with_keyset=True))
+
+
+_record_softshrink_backward_grad_input = GraphRecording(ops.softshrink_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softshrink_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_softshrink_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.softshrink_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softshrink_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    softshrink_backward_grad_input, "torch::autograd::VariableType::softshrink_backward", with_keyset=True))
+
+
+_record_hardshrink = GraphRecording(ops.hardshrink, AutoDispatchBelowADInplaceOrView, nodes.HardshrinkBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardshrink", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardshrink(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor: records HardshrinkBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardshrink(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardshrink.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardshrink.register(DispatchKey.Autograd, KernelFunction(
+    hardshrink, "torch::autograd::VariableType::hardshrink", with_keyset=True))
+
+
+_record_hardshrink_out = GraphRecording(ops.hardshrink_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardshrink", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_hardshrink_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardshrink_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardshrink_out.register(DispatchKey.Autograd, KernelFunction(
+    hardshrink_out, "torch::autograd::VariableType::hardshrink", with_keyset=True))
+
+
+_record_hardshrink_backward = GraphRecording(ops.hardshrink_backward, AutoDispatchBelowADInplaceOrView, nodes.HardshrinkBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardshrink_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardshrink_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor: records HardshrinkBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardshrink_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardshrink_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardshrink_backward.register(DispatchKey.Autograd, KernelFunction(
+    hardshrink_backward, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True))
+
+
+_record_hardshrink_backward_grad_input = GraphRecording(ops.hardshrink_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardshrink_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_hardshrink_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardshrink_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardshrink_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    hardshrink_backward_grad_input, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True))
+
+
+_record__prelu_kernel = GraphRecording(ops._prelu_kernel, AutoDispatchBelowADInplaceOrView, nodes.PreluKernelBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_prelu_kernel", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _prelu_kernel(ks: DispatchKeySet, *args: Any) -> Any:
+    """_prelu_kernel(Tensor self, Tensor weight) -> Tensor: records PreluKernelBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__prelu_kernel(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._prelu_kernel.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._prelu_kernel.register(DispatchKey.Autograd, KernelFunction(
+    _prelu_kernel, "torch::autograd::VariableType::_prelu_kernel", with_keyset=True))
+
+
+_record__prelu_kernel_backward = GraphRecording(ops._prelu_kernel_backward, AutoDispatchBelowADInplaceOrView, nodes.PreluKernelBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_prelu_kernel_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _prelu_kernel_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor): records PreluKernelBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__prelu_kernel_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._prelu_kernel_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._prelu_kernel_backward.register(DispatchKey.Autograd, KernelFunction(
+    _prelu_kernel_backward, "torch::autograd::VariableType::_prelu_kernel_backward", with_keyset=True))
+
+
+_record_rrelu_with_noise = GraphRecording(ops.rrelu_with_noise, AutoDispatchBelowADInplaceOrView, nodes.RreluWithNoiseBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rrelu_with_noise", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rrelu_with_noise(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor: records RreluWithNoiseBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_rrelu_with_noise(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.rrelu_with_noise.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rrelu_with_noise.register(DispatchKey.Autograd, KernelFunction(
+    rrelu_with_noise, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True))
+
+
+_record_rrelu_with_noise_ = GraphRecording(ops.rrelu_with_noise_, AutoDispatchBelowAutograd, nodes.RreluWithNoiseBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::rrelu_with_noise_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rrelu_with_noise_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!): records RreluWithNoiseBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_rrelu_with_noise_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rrelu_with_noise_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rrelu_with_noise_.register(DispatchKey.Autograd, KernelFunction(
+    rrelu_with_noise_, "torch::autograd::VariableType::rrelu_with_noise_", with_keyset=True))
+
+
+_record_rrelu_with_noise_out = GraphRecording(ops.rrelu_with_noise_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::rrelu_with_noise", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rrelu_with_noise_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise.out(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[6])):
+        return _record_rrelu_with_noise_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rrelu_with_noise_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rrelu_with_noise_out.register(DispatchKey.Autograd, KernelFunction(
+    rrelu_with_noise_out, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True))
+
+
+_record_rrelu_with_noise_backward = GraphRecording(ops.rrelu_with_noise_backward, AutoDispatchBelowADInplaceOrView, nodes.RreluWithNoiseBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rrelu_with_noise_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rrelu_with_noise_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor: records RreluWithNoiseBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_rrelu_with_noise_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.rrelu_with_noise_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rrelu_with_noise_backward.register(DispatchKey.Autograd, KernelFunction(
+    rrelu_with_noise_backward, "torch::autograd::VariableType::rrelu_with_noise_backward", with_keyset=True))
+
+
 _record_gelu_out = GraphRecording(ops.gelu_out, AutoDispatchBelowAutograd, None)
 
 
@@ -7642,6 +8118,210 @@ def huber_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.huber_loss_backward.register(DispatchKey.Autograd, KernelFunction(
     huber_loss_backward, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
+
+
+_record_soft_margin_loss_out = GraphRecording(ops.soft_margin_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_soft_margin_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.soft_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_out, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+
+
+_record_soft_margin_loss = GraphRecording(ops.soft_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor: records SoftMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_soft_margin_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.soft_margin_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+
+
+_record_soft_margin_loss_backward_grad_input = GraphRecording(ops.soft_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_soft_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.soft_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+
+
+_record_soft_margin_loss_backward = GraphRecording(ops.soft_margin_loss_backward, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::soft_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def soft_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor: records SoftMarginLossBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_soft_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.soft_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.soft_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    soft_margin_loss_backward, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+
+
+_record_multi_margin_loss_out = GraphRecording(ops.multi_margin_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[6])):
+        return _record_multi_margin_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multi_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_out, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+
+
+_record_multi_margin_loss = GraphRecording(ops.multi_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.MultiMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor: records MultiMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_multi_margin_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multi_margin_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+
+
+_record_multi_margin_loss_backward_grad_input = GraphRecording(ops.multi_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5]) or requires_grad(args[7])):
+        return _record_multi_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multi_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+
+
+_record_multi_margin_loss_backward = GraphRecording(ops.multi_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multi_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multi_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_multi_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multi_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multi_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_forward_output = GraphRecording(ops.multilabel_margin_loss_forward_output, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_multilabel_margin_loss_forward_output(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multilabel_margin_loss_forward_output.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_forward = GraphRecording(ops.multilabel_margin_loss_forward, AutoDispatchBelowADInplaceOrView, nodes.MultilabelMarginLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor, Tensor): records MultilabelMarginLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_multilabel_margin_loss_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multilabel_margin_loss_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_forward.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_forward, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_backward_grad_input = GraphRecording(ops.multilabel_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_multilabel_margin_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.multilabel_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
+
+
+_record_multilabel_margin_loss_backward = GraphRecording(ops.multilabel_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::multilabel_margin_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def multilabel_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_multilabel_margin_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.multilabel_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.multilabel_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    multilabel_margin_loss_backward, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
 
 
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)

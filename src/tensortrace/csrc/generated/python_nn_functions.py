@@ -498,6 +498,317 @@ def relu6_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- hardswish ---------------------------------------------------------------------------------
+parser_hardswish = PythonArgParser.lazy([
+    'hardswish(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hardswish", TORCH_FUNCTIONS_CPP, "dispatch_hardswish", legacy="dispatch_hardswish")
+def dispatch_hardswish_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardswish(Tensor input, *, Tensor out=None): hardswish, out= hardswish.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hardswish_out, 'hardswish', False, self, kwargs, out)
+    return at.hardswish(self=kwargs['self'])
+
+structseqs_hardswish = [(return_types.for_schema('hardswish', ops.hardswish.schema), return_types.for_schema('hardswish_out', ops.hardswish_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardswish", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardswish")
+def hardswish(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardswish: THPVariable_hardswish"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardswish",
+                                 {"python_name": "torch.hardswish"})
+    self = None
+    r = parser_hardswish.parse(args, kwargs)
+    a = r.args
+    # hardswish(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hardswish_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardswish_ --------------------------------------------------------------------------------
+parser_hardswish_ = PythonArgParser.lazy([
+    'hardswish_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_hardswish_", TORCH_FUNCTIONS_CPP, "dispatch_hardswish_", legacy="dispatch_hardswish_")
+def dispatch_hardswish__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardswish_(Tensor input): hardswish_"""
+    return at.hardswish_(self=kwargs['self'])
+
+structseqs_hardswish_ = [(return_types.for_schema('hardswish_', ops.hardswish_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardswish_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardswish_")
+def hardswish_(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardswish_: THPVariable_hardswish_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardswish_",
+                                 {"python_name": "torch.hardswish_"})
+    self = None
+    r = parser_hardswish_.parse(args, kwargs)
+    a = r.args
+    # hardswish_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_hardswish__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardsigmoid -------------------------------------------------------------------------------
+parser_hardsigmoid = PythonArgParser.lazy([
+    'hardsigmoid(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hardsigmoid", TORCH_FUNCTIONS_CPP, "dispatch_hardsigmoid", legacy="dispatch_hardsigmoid")
+def dispatch_hardsigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardsigmoid(Tensor input, *, Tensor out=None): hardsigmoid, out= hardsigmoid.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hardsigmoid_out, 'hardsigmoid', False, self, kwargs, out)
+    return at.hardsigmoid(self=kwargs['self'])
+
+structseqs_hardsigmoid = [(return_types.for_schema('hardsigmoid', ops.hardsigmoid.schema), return_types.for_schema('hardsigmoid_out', ops.hardsigmoid_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardsigmoid", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardsigmoid")
+def hardsigmoid(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardsigmoid: THPVariable_hardsigmoid"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardsigmoid",
+                                 {"python_name": "torch.hardsigmoid"})
+    self = None
+    r = parser_hardsigmoid.parse(args, kwargs)
+    a = r.args
+    # hardsigmoid(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hardsigmoid_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardsigmoid_ ------------------------------------------------------------------------------
+parser_hardsigmoid_ = PythonArgParser.lazy([
+    'hardsigmoid_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_hardsigmoid_", TORCH_FUNCTIONS_CPP, "dispatch_hardsigmoid_", legacy="dispatch_hardsigmoid_")
+def dispatch_hardsigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardsigmoid_(Tensor input): hardsigmoid_"""
+    return at.hardsigmoid_(self=kwargs['self'])
+
+structseqs_hardsigmoid_ = [(return_types.for_schema('hardsigmoid_', ops.hardsigmoid_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardsigmoid_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardsigmoid_")
+def hardsigmoid_(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardsigmoid_: THPVariable_hardsigmoid_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardsigmoid_",
+                                 {"python_name": "torch.hardsigmoid_"})
+    self = None
+    r = parser_hardsigmoid_.parse(args, kwargs)
+    a = r.args
+    # hardsigmoid_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_hardsigmoid__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- softshrink --------------------------------------------------------------------------------
+parser_softshrink = PythonArgParser.lazy([
+    'softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_softshrink", TORCH_FUNCTIONS_CPP, "dispatch_softshrink", legacy="dispatch_softshrink")
+def dispatch_softshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None): softshrink, out= softshrink.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.softshrink_out, 'softshrink', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lambd'] is not None:
+        call_kwargs['lambd'] = kwargs['lambd']
+    return at.softshrink(**call_kwargs)
+
+structseqs_softshrink = [(return_types.for_schema('softshrink', ops.softshrink.schema), return_types.for_schema('softshrink_out', ops.softshrink_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_softshrink", TORCH_FUNCTIONS_CPP, legacy="THPVariable_softshrink")
+def softshrink(*args: Any, **kwargs: Any) -> Any:
+    """torch.softshrink: THPVariable_softshrink"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.softshrink",
+                                 {"python_name": "torch.softshrink"})
+    self = None
+    r = parser_softshrink.parse(args, kwargs)
+    a = r.args
+    # softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lambd = a[1]
+    if lambd is None:
+        lambd = 0.5
+    elif type(lambd) is not float:
+        lambd = scalar_arg(lambd)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_softshrink_0(self, {'self': self_, 'lambd': lambd, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu_with_noise --------------------------------------------------------------------------
+parser_rrelu_with_noise = PythonArgParser.lazy([
+    'rrelu_with_noise(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_rrelu_with_noise", TORCH_FUNCTIONS_CPP, "dispatch_rrelu_with_noise", legacy="dispatch_rrelu_with_noise")
+def dispatch_rrelu_with_noise_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu_with_noise(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor out=None): rrelu_with_noise, out= rrelu_with_noise.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.rrelu_with_noise_out, 'rrelu_with_noise', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['noise'] = kwargs['noise']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu_with_noise(**call_kwargs)
+
+structseqs_rrelu_with_noise = [(return_types.for_schema('rrelu_with_noise', ops.rrelu_with_noise.schema), return_types.for_schema('rrelu_with_noise_out', ops.rrelu_with_noise_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu_with_noise", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu_with_noise")
+def rrelu_with_noise(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu_with_noise: THPVariable_rrelu_with_noise"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu_with_noise",
+                                 {"python_name": "torch.rrelu_with_noise"})
+    self = None
+    r = parser_rrelu_with_noise.parse(args, kwargs)
+    a = r.args
+    # rrelu_with_noise(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    noise = a[1]
+    if noise is not None:
+        noise = noise.cdata
+    lower = a[2]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[3]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[4]
+    if training is None:
+        training = False
+    generator = None if a[5] is None else convert(r, 5)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_rrelu_with_noise_0(self, {'self': self_, 'noise': noise, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu_with_noise_ -------------------------------------------------------------------------
+parser_rrelu_with_noise_ = PythonArgParser.lazy([
+    'rrelu_with_noise_(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_rrelu_with_noise_", TORCH_FUNCTIONS_CPP, "dispatch_rrelu_with_noise_", legacy="dispatch_rrelu_with_noise_")
+def dispatch_rrelu_with_noise__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu_with_noise_(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None): rrelu_with_noise_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['noise'] = kwargs['noise']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu_with_noise_(**call_kwargs)
+
+structseqs_rrelu_with_noise_ = [(return_types.for_schema('rrelu_with_noise_', ops.rrelu_with_noise_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu_with_noise_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu_with_noise_")
+def rrelu_with_noise_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu_with_noise_: THPVariable_rrelu_with_noise_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu_with_noise_",
+                                 {"python_name": "torch.rrelu_with_noise_"})
+    self = None
+    r = parser_rrelu_with_noise_.parse(args, kwargs)
+    a = r.args
+    # rrelu_with_noise_(Tensor input, Tensor noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    noise = a[1]
+    if noise is not None:
+        noise = noise.cdata
+    lower = a[2]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[3]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[4]
+    if training is None:
+        training = False
+    generator = None if a[5] is None else convert(r, 5)
+    result = dispatch_rrelu_with_noise__0(self, {'self': self_, 'noise': noise, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
 # ---- gelu_ -------------------------------------------------------------------------------------
 parser_gelu_ = PythonArgParser.lazy([
     "gelu_(Tensor input, *, str approximate='none')",
@@ -1155,6 +1466,177 @@ def huber_loss(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_huber_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'delta': delta, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- soft_margin_loss --------------------------------------------------------------------------
+parser_soft_margin_loss = PythonArgParser.lazy([
+    'soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_soft_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_soft_margin_loss", legacy="dispatch_soft_margin_loss")
+def dispatch_soft_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None): soft_margin_loss, out= soft_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.soft_margin_loss_out, 'soft_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.soft_margin_loss(**call_kwargs)
+
+structseqs_soft_margin_loss = [(return_types.for_schema('soft_margin_loss', ops.soft_margin_loss.schema), return_types.for_schema('soft_margin_loss_out', ops.soft_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_soft_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_soft_margin_loss")
+def soft_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.soft_margin_loss: THPVariable_soft_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.soft_margin_loss",
+                                 {"python_name": "torch.soft_margin_loss"})
+    self = None
+    r = parser_soft_margin_loss.parse(args, kwargs)
+    a = r.args
+    # soft_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_soft_margin_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- multi_margin_loss -------------------------------------------------------------------------
+parser_multi_margin_loss = PythonArgParser.lazy([
+    'multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_multi_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_multi_margin_loss", legacy="dispatch_multi_margin_loss")
+def dispatch_multi_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None): multi_margin_loss, out= multi_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multi_margin_loss_out, 'multi_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.multi_margin_loss(**call_kwargs)
+
+structseqs_multi_margin_loss = [(return_types.for_schema('multi_margin_loss', ops.multi_margin_loss.schema), return_types.for_schema('multi_margin_loss_out', ops.multi_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multi_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multi_margin_loss")
+def multi_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.multi_margin_loss: THPVariable_multi_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multi_margin_loss",
+                                 {"python_name": "torch.multi_margin_loss"})
+    self = None
+    r = parser_multi_margin_loss.parse(args, kwargs)
+    a = r.args
+    # multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    p = a[2]
+    if p is None:
+        p = 1
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    margin = a[3]
+    if margin is None:
+        margin = 1
+    elif type(margin) is not float:
+        margin = scalar_arg(margin)
+    weight = a[4]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[5]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_multi_margin_loss_0(self, {'self': self_, 'target': target, 'p': p, 'margin': margin, 'weight': weight, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- multilabel_margin_loss --------------------------------------------------------------------
+parser_multilabel_margin_loss = PythonArgParser.lazy([
+    'multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_multilabel_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_multilabel_margin_loss", legacy="dispatch_multilabel_margin_loss")
+def dispatch_multilabel_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None): multilabel_margin_loss, out= multilabel_margin_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multilabel_margin_loss_out, 'multilabel_margin_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.multilabel_margin_loss(**call_kwargs)
+
+structseqs_multilabel_margin_loss = [(return_types.for_schema('multilabel_margin_loss', ops.multilabel_margin_loss.schema), return_types.for_schema('multilabel_margin_loss_out', ops.multilabel_margin_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multilabel_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multilabel_margin_loss")
+def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.multilabel_margin_loss: THPVariable_multilabel_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multilabel_margin_loss",
+                                 {"python_name": "torch.multilabel_margin_loss"})
+    self = None
+    r = parser_multilabel_margin_loss.parse(args, kwargs)
+    a = r.args
+    # multilabel_margin_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_multilabel_margin_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -1877,6 +2359,13 @@ FUNCTIONS: dict[str, Any] = {
     "softplus": softplus,
     "relu6": relu6,
     "relu6_": relu6_,
+    "hardswish": hardswish,
+    "hardswish_": hardswish_,
+    "hardsigmoid": hardsigmoid,
+    "hardsigmoid_": hardsigmoid_,
+    "softshrink": softshrink,
+    "rrelu_with_noise": rrelu_with_noise,
+    "rrelu_with_noise_": rrelu_with_noise_,
     "gelu_": gelu_,
     "gelu": gelu,
     "silu": silu,
@@ -1891,6 +2380,9 @@ FUNCTIONS: dict[str, Any] = {
     "binary_cross_entropy": binary_cross_entropy,
     "smooth_l1_loss": smooth_l1_loss,
     "huber_loss": huber_loss,
+    "soft_margin_loss": soft_margin_loss,
+    "multi_margin_loss": multi_margin_loss,
+    "multilabel_margin_loss": multilabel_margin_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
     "_pad_circular": _pad_circular,

@@ -5426,6 +5426,461 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- selu --------------------------------------------------------------------------------------
+parser_selu = PythonArgParser.lazy([
+    'selu(Tensor input)',
+])
+
+
+@traced("python", "dispatch_selu", TORCH_FUNCTIONS_CPP, "dispatch_selu", legacy="dispatch_selu")
+def dispatch_selu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """selu(Tensor input): selu"""
+    return at.selu(self=kwargs['self'])
+
+structseqs_selu = [(return_types.for_schema('selu', ops.selu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_selu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_selu")
+def selu(*args: Any, **kwargs: Any) -> Any:
+    """torch.selu: THPVariable_selu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.selu",
+                                 {"python_name": "torch.selu"})
+    self = None
+    r = parser_selu.parse(args, kwargs)
+    a = r.args
+    # selu(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_selu_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- selu_ -------------------------------------------------------------------------------------
+parser_selu_ = PythonArgParser.lazy([
+    'selu_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_selu_", TORCH_FUNCTIONS_CPP, "dispatch_selu_", legacy="dispatch_selu_")
+def dispatch_selu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """selu_(Tensor input): selu_"""
+    return at.selu_(self=kwargs['self'])
+
+structseqs_selu_ = [(return_types.for_schema('selu_', ops.selu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_selu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_selu_")
+def selu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.selu_: THPVariable_selu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.selu_",
+                                 {"python_name": "torch.selu_"})
+    self = None
+    r = parser_selu_.parse(args, kwargs)
+    a = r.args
+    # selu_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_selu__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- celu --------------------------------------------------------------------------------------
+parser_celu = PythonArgParser.lazy([
+    'celu(Tensor input, Scalar alpha=1.0)',
+])
+
+
+@traced("python", "dispatch_celu", TORCH_FUNCTIONS_CPP, "dispatch_celu", legacy="dispatch_celu")
+def dispatch_celu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """celu(Tensor input, Scalar alpha=1.0): celu"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.celu(**call_kwargs)
+
+structseqs_celu = [(return_types.for_schema('celu', ops.celu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_celu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_celu")
+def celu(*args: Any, **kwargs: Any) -> Any:
+    """torch.celu: THPVariable_celu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.celu",
+                                 {"python_name": "torch.celu"})
+    self = None
+    r = parser_celu.parse(args, kwargs)
+    a = r.args
+    # celu(Tensor input, Scalar alpha=1.0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1.0
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_celu_0(self, {'self': self_, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- celu_ -------------------------------------------------------------------------------------
+parser_celu_ = PythonArgParser.lazy([
+    'celu_(Tensor input, Scalar alpha=1.0)',
+])
+
+
+@traced("python", "dispatch_celu_", TORCH_FUNCTIONS_CPP, "dispatch_celu_", legacy="dispatch_celu_")
+def dispatch_celu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """celu_(Tensor input, Scalar alpha=1.0): celu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.celu_(**call_kwargs)
+
+structseqs_celu_ = [(return_types.for_schema('celu_', ops.celu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_celu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_celu_")
+def celu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.celu_: THPVariable_celu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.celu_",
+                                 {"python_name": "torch.celu_"})
+    self = None
+    r = parser_celu_.parse(args, kwargs)
+    a = r.args
+    # celu_(Tensor input, Scalar alpha=1.0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1.0
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_celu__0(self, {'self': self_, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- threshold ---------------------------------------------------------------------------------
+parser_threshold = PythonArgParser.lazy([
+    'threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_threshold", TORCH_FUNCTIONS_CPP, "dispatch_threshold", legacy="dispatch_threshold")
+def dispatch_threshold_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None): threshold, out= threshold.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.threshold_out, 'threshold', False, self, kwargs, out)
+    return at.threshold(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
+
+structseqs_threshold = [(return_types.for_schema('threshold', ops.threshold.schema), return_types.for_schema('threshold_out', ops.threshold_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_threshold", TORCH_FUNCTIONS_CPP, legacy="THPVariable_threshold")
+def threshold(*args: Any, **kwargs: Any) -> Any:
+    """torch.threshold: THPVariable_threshold"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.threshold",
+                                 {"python_name": "torch.threshold"})
+    self = None
+    r = parser_threshold.parse(args, kwargs)
+    a = r.args
+    # threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    threshold = a[1]
+    if threshold is not None and type(threshold) is not float:
+        threshold = scalar_arg(threshold)
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_threshold_0(self, {'self': self_, 'threshold': threshold, 'value': value, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- threshold_ --------------------------------------------------------------------------------
+parser_threshold_ = PythonArgParser.lazy([
+    'threshold_(Tensor input, Scalar threshold, Scalar value)',
+])
+
+
+@traced("python", "dispatch_threshold_", TORCH_FUNCTIONS_CPP, "dispatch_threshold_", legacy="dispatch_threshold_")
+def dispatch_threshold__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """threshold_(Tensor input, Scalar threshold, Scalar value): threshold_"""
+    return at.threshold_(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
+
+structseqs_threshold_ = [(return_types.for_schema('threshold_', ops.threshold_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_threshold_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_threshold_")
+def threshold_(*args: Any, **kwargs: Any) -> Any:
+    """torch.threshold_: THPVariable_threshold_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.threshold_",
+                                 {"python_name": "torch.threshold_"})
+    self = None
+    r = parser_threshold_.parse(args, kwargs)
+    a = r.args
+    # threshold_(Tensor input, Scalar threshold, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    threshold = a[1]
+    if threshold is not None and type(threshold) is not float:
+        threshold = scalar_arg(threshold)
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_threshold__0(self, {'self': self_, 'threshold': threshold, 'value': value})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardshrink --------------------------------------------------------------------------------
+parser_hardshrink = PythonArgParser.lazy([
+    'hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hardshrink", TORCH_FUNCTIONS_CPP, "dispatch_hardshrink", legacy="dispatch_hardshrink")
+def dispatch_hardshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None): hardshrink, out= hardshrink.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hardshrink_out, 'hardshrink', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lambd'] is not None:
+        call_kwargs['lambd'] = kwargs['lambd']
+    return at.hardshrink(**call_kwargs)
+
+structseqs_hardshrink = [(return_types.for_schema('hardshrink', ops.hardshrink.schema), return_types.for_schema('hardshrink_out', ops.hardshrink_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardshrink", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardshrink")
+def hardshrink(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardshrink: THPVariable_hardshrink"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardshrink",
+                                 {"python_name": "torch.hardshrink"})
+    self = None
+    r = parser_hardshrink.parse(args, kwargs)
+    a = r.args
+    # hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lambd = a[1]
+    if lambd is None:
+        lambd = 0.5
+    elif type(lambd) is not float:
+        lambd = scalar_arg(lambd)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hardshrink_0(self, {'self': self_, 'lambd': lambd, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- prelu -------------------------------------------------------------------------------------
+parser_prelu = PythonArgParser.lazy([
+    'prelu(Tensor input, Tensor weight)',
+])
+
+
+@traced("python", "dispatch_prelu", TORCH_FUNCTIONS_CPP, "dispatch_prelu", legacy="dispatch_prelu")
+def dispatch_prelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """prelu(Tensor input, Tensor weight): prelu"""
+    return at.prelu(self=kwargs['self'], weight=kwargs['weight'])
+
+structseqs_prelu = [(return_types.for_schema('prelu', ops.prelu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_prelu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_prelu")
+def prelu(*args: Any, **kwargs: Any) -> Any:
+    """torch.prelu: THPVariable_prelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.prelu",
+                                 {"python_name": "torch.prelu"})
+    self = None
+    r = parser_prelu.parse(args, kwargs)
+    a = r.args
+    # prelu(Tensor input, Tensor weight)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    result = dispatch_prelu_0(self, {'self': self_, 'weight': weight})
+    return THPVariable_Wrap(result)
+
+
+# ---- _prelu_kernel -----------------------------------------------------------------------------
+parser__prelu_kernel = PythonArgParser.lazy([
+    '_prelu_kernel(Tensor input, Tensor weight)',
+])
+
+
+@traced("python", "dispatch__prelu_kernel", TORCH_FUNCTIONS_CPP, "dispatch__prelu_kernel", legacy="dispatch__prelu_kernel")
+def dispatch__prelu_kernel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_prelu_kernel(Tensor input, Tensor weight): _prelu_kernel"""
+    return at._prelu_kernel(self=kwargs['self'], weight=kwargs['weight'])
+
+structseqs__prelu_kernel = [(return_types.for_schema('_prelu_kernel', ops._prelu_kernel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__prelu_kernel", TORCH_FUNCTIONS_CPP, legacy="THPVariable__prelu_kernel")
+def _prelu_kernel(*args: Any, **kwargs: Any) -> Any:
+    """torch._prelu_kernel: THPVariable__prelu_kernel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._prelu_kernel",
+                                 {"python_name": "torch._prelu_kernel"})
+    self = None
+    r = parser__prelu_kernel.parse(args, kwargs)
+    a = r.args
+    # _prelu_kernel(Tensor input, Tensor weight)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    result = dispatch__prelu_kernel_0(self, {'self': self_, 'weight': weight})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu -------------------------------------------------------------------------------------
+parser_rrelu = PythonArgParser.lazy([
+    'rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_rrelu", TORCH_FUNCTIONS_CPP, "dispatch_rrelu", legacy="dispatch_rrelu")
+def dispatch_rrelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None): rrelu"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu(**call_kwargs)
+
+structseqs_rrelu = [(return_types.for_schema('rrelu', ops.rrelu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu")
+def rrelu(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu: THPVariable_rrelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu",
+                                 {"python_name": "torch.rrelu"})
+    self = None
+    r = parser_rrelu.parse(args, kwargs)
+    a = r.args
+    # rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lower = a[1]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[2]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[3]
+    if training is None:
+        training = False
+    generator = None if a[4] is None else convert(r, 4)
+    result = dispatch_rrelu_0(self, {'self': self_, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- rrelu_ ------------------------------------------------------------------------------------
+parser_rrelu_ = PythonArgParser.lazy([
+    'rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_rrelu_", TORCH_FUNCTIONS_CPP, "dispatch_rrelu_", legacy="dispatch_rrelu_")
+def dispatch_rrelu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None): rrelu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['lower'] is not None:
+        call_kwargs['lower'] = kwargs['lower']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['training'] is not None:
+        call_kwargs['training'] = kwargs['training']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.rrelu_(**call_kwargs)
+
+structseqs_rrelu_ = [(return_types.for_schema('rrelu_', ops.rrelu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rrelu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rrelu_")
+def rrelu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rrelu_: THPVariable_rrelu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rrelu_",
+                                 {"python_name": "torch.rrelu_"})
+    self = None
+    r = parser_rrelu_.parse(args, kwargs)
+    a = r.args
+    # rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    lower = a[1]
+    if lower is None:
+        lower = 0.125
+    elif type(lower) is not float:
+        lower = scalar_arg(lower)
+    upper = a[2]
+    if upper is None:
+        upper = 0.3333333333333333
+    elif type(upper) is not float:
+        upper = scalar_arg(upper)
+    training = a[3]
+    if training is None:
+        training = False
+    generator = None if a[4] is None else convert(r, 4)
+    result = dispatch_rrelu__0(self, {'self': self_, 'lower': lower, 'upper': upper, 'training': training, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
 # ---- clamp -------------------------------------------------------------------------------------
 parser_clamp = PythonArgParser.lazy([
     'clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)',
@@ -9445,6 +9900,288 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch__log_softmax_backward_data_0(self, {'grad_output': grad_output, 'output': output, 'dim': dim, 'input_dtype': input_dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- cosine_embedding_loss ---------------------------------------------------------------------
+parser_cosine_embedding_loss = PythonArgParser.lazy([
+    'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_cosine_embedding_loss", TORCH_FUNCTIONS_CPP, "dispatch_cosine_embedding_loss", legacy="dispatch_cosine_embedding_loss")
+def dispatch_cosine_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean): cosine_embedding_loss"""
+    call_kwargs = {}
+    call_kwargs['input1'] = kwargs['input1']
+    call_kwargs['input2'] = kwargs['input2']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.cosine_embedding_loss(**call_kwargs)
+
+structseqs_cosine_embedding_loss = [(return_types.for_schema('cosine_embedding_loss', ops.cosine_embedding_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosine_embedding_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cosine_embedding_loss")
+def cosine_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.cosine_embedding_loss: THPVariable_cosine_embedding_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cosine_embedding_loss",
+                                 {"python_name": "torch.cosine_embedding_loss"})
+    self = None
+    r = parser_cosine_embedding_loss.parse(args, kwargs)
+    a = r.args
+    # cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    target = a[2]
+    if target is not None:
+        target = target.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 0.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[4]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_cosine_embedding_loss_0(self, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- margin_ranking_loss -----------------------------------------------------------------------
+parser_margin_ranking_loss = PythonArgParser.lazy([
+    'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_margin_ranking_loss", TORCH_FUNCTIONS_CPP, "dispatch_margin_ranking_loss", legacy="dispatch_margin_ranking_loss")
+def dispatch_margin_ranking_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean): margin_ranking_loss"""
+    call_kwargs = {}
+    call_kwargs['input1'] = kwargs['input1']
+    call_kwargs['input2'] = kwargs['input2']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.margin_ranking_loss(**call_kwargs)
+
+structseqs_margin_ranking_loss = [(return_types.for_schema('margin_ranking_loss', ops.margin_ranking_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_margin_ranking_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_margin_ranking_loss")
+def margin_ranking_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.margin_ranking_loss: THPVariable_margin_ranking_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.margin_ranking_loss",
+                                 {"python_name": "torch.margin_ranking_loss"})
+    self = None
+    r = parser_margin_ranking_loss.parse(args, kwargs)
+    a = r.args
+    # margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, int64_t reduction=Mean)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    target = a[2]
+    if target is not None:
+        target = target.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 0.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[4]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_margin_ranking_loss_0(self, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- hinge_embedding_loss ----------------------------------------------------------------------
+parser_hinge_embedding_loss = PythonArgParser.lazy([
+    'hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_hinge_embedding_loss", TORCH_FUNCTIONS_CPP, "dispatch_hinge_embedding_loss", legacy="dispatch_hinge_embedding_loss")
+def dispatch_hinge_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean): hinge_embedding_loss"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.hinge_embedding_loss(**call_kwargs)
+
+structseqs_hinge_embedding_loss = [(return_types.for_schema('hinge_embedding_loss', ops.hinge_embedding_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hinge_embedding_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hinge_embedding_loss")
+def hinge_embedding_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.hinge_embedding_loss: THPVariable_hinge_embedding_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hinge_embedding_loss",
+                                 {"python_name": "torch.hinge_embedding_loss"})
+    self = None
+    r = parser_hinge_embedding_loss.parse(args, kwargs)
+    a = r.args
+    # hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    margin = a[2]
+    if margin is None:
+        margin = 1.0
+    if margin is not None:
+        margin = float(margin)
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_hinge_embedding_loss_0(self, {'self': self_, 'target': target, 'margin': margin, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- triplet_margin_loss -----------------------------------------------------------------------
+parser_triplet_margin_loss = PythonArgParser.lazy([
+    'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_triplet_margin_loss", TORCH_FUNCTIONS_CPP, "dispatch_triplet_margin_loss", legacy="dispatch_triplet_margin_loss")
+def dispatch_triplet_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean): triplet_margin_loss"""
+    call_kwargs = {}
+    call_kwargs['anchor'] = kwargs['anchor']
+    call_kwargs['positive'] = kwargs['positive']
+    call_kwargs['negative'] = kwargs['negative']
+    if kwargs['margin'] is not None:
+        call_kwargs['margin'] = kwargs['margin']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    if kwargs['swap'] is not None:
+        call_kwargs['swap'] = kwargs['swap']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.triplet_margin_loss(**call_kwargs)
+
+structseqs_triplet_margin_loss = [(return_types.for_schema('triplet_margin_loss', ops.triplet_margin_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triplet_margin_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triplet_margin_loss")
+def triplet_margin_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.triplet_margin_loss: THPVariable_triplet_margin_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triplet_margin_loss",
+                                 {"python_name": "torch.triplet_margin_loss"})
+    self = None
+    r = parser_triplet_margin_loss.parse(args, kwargs)
+    a = r.args
+    # triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, double p=2, double eps=1e-06, bool swap=False, int64_t reduction=Mean)
+    anchor = a[0]
+    if anchor is not None:
+        anchor = anchor.cdata
+    positive = a[1]
+    if positive is not None:
+        positive = positive.cdata
+    negative = a[2]
+    if negative is not None:
+        negative = negative.cdata
+    margin = a[3]
+    if margin is None:
+        margin = 1.0
+    if margin is not None:
+        margin = float(margin)
+    p = a[4]
+    if p is None:
+        p = 2
+    if p is not None:
+        p = float(p)
+    eps = a[5]
+    if eps is None:
+        eps = 1e-06
+    if eps is not None:
+        eps = float(eps)
+    swap = a[6]
+    if swap is None:
+        swap = False
+    reduction = a[7]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_triplet_margin_loss_0(self, {'anchor': anchor, 'positive': positive, 'negative': negative, 'margin': margin, 'p': p, 'eps': eps, 'swap': swap, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- poisson_nll_loss --------------------------------------------------------------------------
+parser_poisson_nll_loss = PythonArgParser.lazy([
+    'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction)',
+])
+
+
+@traced("python", "dispatch_poisson_nll_loss", TORCH_FUNCTIONS_CPP, "dispatch_poisson_nll_loss", legacy="dispatch_poisson_nll_loss")
+def dispatch_poisson_nll_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction): poisson_nll_loss"""
+    return at.poisson_nll_loss(input=kwargs['input'], target=kwargs['target'], log_input=kwargs['log_input'], full=kwargs['full'], eps=kwargs['eps'], reduction=kwargs['reduction'])
+
+structseqs_poisson_nll_loss = [(return_types.for_schema('poisson_nll_loss', ops.poisson_nll_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_poisson_nll_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_poisson_nll_loss")
+def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.poisson_nll_loss: THPVariable_poisson_nll_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.poisson_nll_loss",
+                                 {"python_name": "torch.poisson_nll_loss"})
+    self = None
+    r = parser_poisson_nll_loss.parse(args, kwargs)
+    a = r.args
+    # poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    log_input = a[2]
+    full = a[3]
+    eps = a[4]
+    if eps is not None:
+        eps = float(eps)
+    reduction = a[5]
+    if reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_poisson_nll_loss_0(self, {'input': input, 'target': target, 'log_input': log_input, 'full': full, 'eps': eps, 'reduction': reduction})
     return THPVariable_Wrap(result)
 
 
@@ -19982,6 +20719,17 @@ FUNCTIONS: dict[str, Any] = {
     "abs_": abs_,
     "relu": relu,
     "relu_": relu_,
+    "selu": selu,
+    "selu_": selu_,
+    "celu": celu,
+    "celu_": celu_,
+    "threshold": threshold,
+    "threshold_": threshold_,
+    "hardshrink": hardshrink,
+    "prelu": prelu,
+    "_prelu_kernel": _prelu_kernel,
+    "rrelu": rrelu,
+    "rrelu_": rrelu_,
     "clamp": clamp,
     "clamp_": clamp_,
     "clamp_min": clamp_min,
@@ -20062,6 +20810,11 @@ FUNCTIONS: dict[str, Any] = {
     "log_softmax": log_softmax,
     "_softmax_backward_data": _softmax_backward_data,
     "_log_softmax_backward_data": _log_softmax_backward_data,
+    "cosine_embedding_loss": cosine_embedding_loss,
+    "margin_ranking_loss": margin_ranking_loss,
+    "hinge_embedding_loss": hinge_embedding_loss,
+    "triplet_margin_loss": triplet_margin_loss,
+    "poisson_nll_loss": poisson_nll_loss,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "addcmul": addcmul,
@@ -20394,6 +21147,17 @@ __all__ = [
     "abs_",
     "relu",
     "relu_",
+    "selu",
+    "selu_",
+    "celu",
+    "celu_",
+    "threshold",
+    "threshold_",
+    "hardshrink",
+    "prelu",
+    "_prelu_kernel",
+    "rrelu",
+    "rrelu_",
     "clamp",
     "clamp_",
     "clamp_min",
@@ -20474,6 +21238,11 @@ __all__ = [
     "log_softmax",
     "_softmax_backward_data",
     "_log_softmax_backward_data",
+    "cosine_embedding_loss",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "triplet_margin_loss",
+    "poisson_nll_loss",
     "kl_div",
     "binary_cross_entropy_with_logits",
     "addcmul",

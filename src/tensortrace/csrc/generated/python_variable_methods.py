@@ -4377,6 +4377,75 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- hardshrink --------------------------------------------------------------------------------
+parser_hardshrink = PythonArgParser.lazy([
+    'hardshrink(Scalar lambd=0.5)',
+])
+
+
+@traced("python", "dispatch_hardshrink", VARIABLE_METHODS_CPP, "dispatch_hardshrink", legacy="dispatch_hardshrink")
+def dispatch_hardshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardshrink(Scalar lambd=0.5): hardshrink"""
+    call_kwargs = {}
+    if kwargs['lambd'] is not None:
+        call_kwargs['lambd'] = kwargs['lambd']
+    return self.hardshrink(**call_kwargs)
+
+structseqs_hardshrink = [(return_types.for_schema('hardshrink', ops.hardshrink.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardshrink", VARIABLE_METHODS_CPP, legacy="THPVariable_hardshrink")
+def hardshrink(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.hardshrink: THPVariable_hardshrink"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.hardshrink",
+                                 {"python_name": "Tensor.hardshrink"})
+    self = args[0].cdata
+    r = parser_hardshrink.parse(args[1:], kwargs)
+    a = r.args
+    # hardshrink(Scalar lambd=0.5)
+    lambd = a[0]
+    if lambd is None:
+        lambd = 0.5
+    elif type(lambd) is not float:
+        lambd = scalar_arg(lambd)
+    result = dispatch_hardshrink_0(self, {'lambd': lambd})
+    return THPVariable_Wrap(result)
+
+
+# ---- prelu -------------------------------------------------------------------------------------
+parser_prelu = PythonArgParser.lazy([
+    'prelu(Tensor weight)',
+])
+
+
+@traced("python", "dispatch_prelu", VARIABLE_METHODS_CPP, "dispatch_prelu", legacy="dispatch_prelu")
+def dispatch_prelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """prelu(Tensor weight): prelu"""
+    return self.prelu(weight=kwargs['weight'])
+
+structseqs_prelu = [(return_types.for_schema('prelu', ops.prelu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_prelu", VARIABLE_METHODS_CPP, legacy="THPVariable_prelu")
+def prelu(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.prelu: THPVariable_prelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.prelu",
+                                 {"python_name": "Tensor.prelu"})
+    self = args[0].cdata
+    r = parser_prelu.parse(args[1:], kwargs)
+    a = r.args
+    # prelu(Tensor weight)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    result = dispatch_prelu_0(self, {'weight': weight})
+    return THPVariable_Wrap(result)
+
+
 # ---- clamp -------------------------------------------------------------------------------------
 parser_clamp = PythonArgParser.lazy([
     'clamp(Tensor? min=None, Tensor? max=None)',
@@ -16196,6 +16265,8 @@ METHODS: dict[str, Any] = {
     "abs_": abs_,
     "relu": relu,
     "relu_": relu_,
+    "hardshrink": hardshrink,
+    "prelu": prelu,
     "clamp": clamp,
     "clamp_": clamp_,
     "clamp_min": clamp_min,

@@ -20,6 +20,19 @@ from tensortrace.nn.modules.activation import (
     Tanh,
     Tanhshrink,
 )
+from tensortrace.nn.modules.activation_extra import (
+    CELU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    PReLU,
+    RReLU,
+    Softmax2d,
+    Softmin,
+    Softshrink,
+    Threshold,
+)
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
@@ -31,13 +44,23 @@ from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm
@@ -68,6 +91,27 @@ from tensortrace.nn.modules.transformer import (
 )
 
 __all__ = [
+    "CELU",
+    "SELU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "PReLU",
+    "RReLU",
+    "Softmax2d",
+    "Softmin",
+    "Softshrink",
+    "Threshold",
+    "CosineEmbeddingLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "MarginRankingLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "PoissonNLLLoss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
     "BCELoss",
     "KLDivLoss",
     "L1Loss",

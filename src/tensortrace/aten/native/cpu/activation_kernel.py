@@ -67,6 +67,8 @@ def log_sigmoid_cpu_kernel(output: Tensor, buffer: Tensor, input: Tensor) -> Non
 @traced("kernel", "at::native::(anonymous)::threshold_kernel", SOURCE)
 def threshold_kernel(it: TensorIteratorBase, threshold: Any, value: Any) -> None:
     dtype = it.common_dtype()
+    # AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16): no bool, no complex
+    AT_DISPATCH_CHECK("threshold_cpu", dtype, dtype != ScalarType.Bool and not isComplexType(dtype))
     th, val = scalar_to(threshold, dtype), scalar_to(value, dtype)
 
     def loop(out: np.ndarray, x: np.ndarray, other: np.ndarray) -> None:

@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.cuda import empty_tensor
+from tensortrace.aten.cuda.cuda_generator_impl import getDefaultCUDAGenerator
+from tensortrace.aten.native.activation_more import _rrelu_with_noise_out
 from tensortrace.aten.native.cuda import blas  # noqa: F401 - registers the Blas.cpp natives
 from tensortrace.aten.native.registry import (
     IMPL_FUNCTIONS,
@@ -156,3 +159,77 @@ cuda_native(
 )
 cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
 cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
+
+
+# ---- more of torch.nn's activations and losses (nn-act-loss3) ---------------------------------
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_out_cuda(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any,
+    upper: Any,
+    training: bool,
+    generator: Any,
+    out: Tensor,
+) -> Tensor:
+    """The training path draws from the CUDA generator (Note [The emulated CUDA generator])."""
+    return _rrelu_with_noise_out(
+        self,
+        noise,
+        lower,
+        upper,
+        training,
+        generator,
+        out,
+        getDefaultCUDAGenerator,
+        "rrelu_with_noise_out_cuda",
+    )
+
+
+_CUDA_RRELU = (getDefaultCUDAGenerator, "rrelu_with_noise_out_cuda")
+
+
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_cuda(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any = 0.125,
+    upper: Any = 1.0 / 3.0,
+    training: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    output = at.empty_like(self, memory_format="contiguous_format")
+    return _rrelu_with_noise_out(
+        self, noise, lower, upper, training, generator, output, *_CUDA_RRELU
+    )
+
+
+@native_function(CUDA + "RreluWithNoise.cu")
+def rrelu_with_noise_cuda_(
+    self: Tensor,
+    noise: Tensor,
+    lower: Any = 0.125,
+    upper: Any = 1.0 / 3.0,
+    training: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    return _rrelu_with_noise_out(self, noise, lower, upper, training, generator, self, *_CUDA_RRELU)
+
+
+cuda_native("multi_margin_loss_cpu", "multi_margin_loss_cuda", "MultiMarginLoss.cu")
+cuda_native("multi_margin_loss_cpu_out", "multi_margin_loss_cuda_out", "MultiMarginLoss.cu")
+cuda_native(
+    "multi_margin_loss_cpu_backward", "multi_margin_loss_cuda_backward", "MultiMarginLoss.cu"
+)
+cuda_native(
+    "multi_margin_loss_cpu_backward_out",
+    "multi_margin_loss_cuda_backward_out",
+    "MultiMarginLoss.cu",
+)
+for _cpu, _cuda in (
+    ("multilabel_margin_loss_forward_cpu", "multilabel_margin_loss_forward_cuda"),
+    ("multilabel_margin_loss_forward_out_cpu", "multilabel_margin_loss_forward_out_cuda"),
+    ("multilabel_margin_loss_backward_cpu", "multilabel_margin_loss_backward_cuda"),
+    ("multilabel_margin_loss_backward_cpu_out", "multilabel_margin_loss_backward_cuda_out"),
+):
+    cuda_native(_cpu, _cuda, "MultiLabelMarginCriterion.cu")
