@@ -461,6 +461,7 @@ def batch_norm(
 
 # the losses of functional_loss.py (torch keeps them in functional.py)
 # layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
+# interpolate and the upsample functions of functional_interpolate.py (the same)
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     _canonical_mask,
@@ -470,6 +471,12 @@ from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     _none_or_dtype,
     multi_head_attention_forward,
     scaled_dot_product_attention,
+)
+from tensortrace.nn.functional_interpolate import (  # noqa: E402, F401
+    interpolate,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
 )
 from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     _weighted_reduction,

@@ -5377,6 +5377,122 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_upsample_linear1d = Overloads([(ops.upsample_linear1d_vec, Binder(ops.upsample_linear1d_vec.schema)), (ops.upsample_linear1d_out, Binder(ops.upsample_linear1d_out.schema)), (ops.upsample_linear1d, Binder(ops.upsample_linear1d.schema))])
+
+
+@traced("dispatch", "at::upsample_linear1d", FUNCTIONS_H, "at::upsample_linear1d",
+        legacy="at::upsample_linear1d (Functions.h)")
+def upsample_linear1d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_linear1d, overloads:
+    upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_linear1d, args, kwargs, "at::upsample_linear1d")
+    return op.call(*full)
+
+
+_ov_upsample_bilinear2d = Overloads([(ops.upsample_bilinear2d_vec, Binder(ops.upsample_bilinear2d_vec.schema)), (ops.upsample_bilinear2d_out, Binder(ops.upsample_bilinear2d_out.schema)), (ops.upsample_bilinear2d, Binder(ops.upsample_bilinear2d.schema))])
+
+
+@traced("dispatch", "at::upsample_bilinear2d", FUNCTIONS_H, "at::upsample_bilinear2d",
+        legacy="at::upsample_bilinear2d (Functions.h)")
+def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bilinear2d, overloads:
+    upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bilinear2d, args, kwargs, "at::upsample_bilinear2d")
+    return op.call(*full)
+
+
+_ov_upsample_nearest1d = Overloads([(ops.upsample_nearest1d_vec, Binder(ops.upsample_nearest1d_vec.schema)), (ops.upsample_nearest1d_out, Binder(ops.upsample_nearest1d_out.schema)), (ops.upsample_nearest1d, Binder(ops.upsample_nearest1d.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest1d", FUNCTIONS_H, "at::upsample_nearest1d",
+        legacy="at::upsample_nearest1d (Functions.h)")
+def upsample_nearest1d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest1d, overloads:
+    upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest1d, args, kwargs, "at::upsample_nearest1d")
+    return op.call(*full)
+
+
+_ov_upsample_nearest2d = Overloads([(ops.upsample_nearest2d_vec, Binder(ops.upsample_nearest2d_vec.schema)), (ops.upsample_nearest2d_out, Binder(ops.upsample_nearest2d_out.schema)), (ops.upsample_nearest2d, Binder(ops.upsample_nearest2d.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest2d", FUNCTIONS_H, "at::upsample_nearest2d",
+        legacy="at::upsample_nearest2d (Functions.h)")
+def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest2d, overloads:
+    upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest2d, args, kwargs, "at::upsample_nearest2d")
+    return op.call(*full)
+
+
+_ov_upsample_linear1d_backward = Overloads([(ops.upsample_linear1d_backward_grad_input, Binder(ops.upsample_linear1d_backward_grad_input.schema)), (ops.upsample_linear1d_backward, Binder(ops.upsample_linear1d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_linear1d_backward", FUNCTIONS_H, "at::upsample_linear1d_backward",
+        legacy="at::upsample_linear1d_backward (Functions.h)")
+def upsample_linear1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_linear1d_backward, overloads:
+    upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_linear1d_backward, args, kwargs, "at::upsample_linear1d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_bilinear2d_backward = Overloads([(ops.upsample_bilinear2d_backward_grad_input, Binder(ops.upsample_bilinear2d_backward_grad_input.schema)), (ops.upsample_bilinear2d_backward, Binder(ops.upsample_bilinear2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_bilinear2d_backward", FUNCTIONS_H, "at::upsample_bilinear2d_backward",
+        legacy="at::upsample_bilinear2d_backward (Functions.h)")
+def upsample_bilinear2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bilinear2d_backward, overloads:
+    upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bilinear2d_backward, args, kwargs, "at::upsample_bilinear2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_nearest1d_backward = Overloads([(ops.upsample_nearest1d_backward_grad_input, Binder(ops.upsample_nearest1d_backward_grad_input.schema)), (ops.upsample_nearest1d_backward, Binder(ops.upsample_nearest1d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest1d_backward", FUNCTIONS_H, "at::upsample_nearest1d_backward",
+        legacy="at::upsample_nearest1d_backward (Functions.h)")
+def upsample_nearest1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest1d_backward, overloads:
+    upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest1d_backward, args, kwargs, "at::upsample_nearest1d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_nearest2d_backward = Overloads([(ops.upsample_nearest2d_backward_grad_input, Binder(ops.upsample_nearest2d_backward_grad_input.schema)), (ops.upsample_nearest2d_backward, Binder(ops.upsample_nearest2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest2d_backward", FUNCTIONS_H, "at::upsample_nearest2d_backward",
+        legacy="at::upsample_nearest2d_backward (Functions.h)")
+def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest2d_backward, overloads:
+    upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest2d_backward, args, kwargs, "at::upsample_nearest2d_backward")
+    return op.call(*full)
+
+
 _ov_scaled_dot_product_attention = Overloads([(ops.scaled_dot_product_attention, Binder(ops.scaled_dot_product_attention.schema))])
 
 
@@ -7281,6 +7397,14 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "upsample_linear1d": upsample_linear1d,
+    "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_nearest1d": upsample_nearest1d,
+    "upsample_nearest2d": upsample_nearest2d,
+    "upsample_linear1d_backward": upsample_linear1d_backward,
+    "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
+    "upsample_nearest1d_backward": upsample_nearest1d_backward,
+    "upsample_nearest2d_backward": upsample_nearest2d_backward,
     "scaled_dot_product_attention": scaled_dot_product_attention,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,

@@ -57,6 +57,7 @@ _T39 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
 _T40 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T41 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T42 = Type('int', is_list=True, list_size=2)  # int[2]
+_T43 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2440,6 +2441,66 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+upsample_linear1d_vec = _register(
+    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T35, None, False),), (_T6,), ()),
+    {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
+upsample_bilinear2d_vec = _register(
+    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T35, None, False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
+upsample_nearest1d_vec = _register(
+    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T40, None, False), Argument('scale_factors', _T35, None, False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
+upsample_nearest2d_vec = _register(
+    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T40, None, False), Argument('scale_factors', _T35, None, False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
+upsample_linear1d_out = _register(
+    FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T36, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_out_cpu', 'CUDA': 'upsample_linear1d_out_cuda'}}})
+upsample_linear1d = _register(
+    FunctionSchema('upsample_linear1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T36, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d.out'}})
+upsample_linear1d_backward_grad_input = _register(
+    FunctionSchema('upsample_linear1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T36, None, False), Argument('input_size', _T43, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T37, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_backward_out_cpu', 'CUDA': 'upsample_linear1d_backward_out_cuda'}}})
+upsample_linear1d_backward = _register(
+    FunctionSchema('upsample_linear1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T36, None, False), Argument('input_size', _T43, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d_backward.grad_input'}})
+upsample_bilinear2d_out = _register(
+    FunctionSchema('upsample_bilinear2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_out_cpu', 'CUDA': 'upsample_bilinear2d_out_cuda'}}})
+upsample_bilinear2d = _register(
+    FunctionSchema('upsample_bilinear2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d.out'}})
+upsample_bilinear2d_backward_grad_input = _register(
+    FunctionSchema('upsample_bilinear2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_backward_out_cpu', 'CUDA': 'upsample_bilinear2d_backward_out_cuda'}}})
+upsample_bilinear2d_backward = _register(
+    FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d_backward.grad_input'}})
+upsample_nearest1d_out = _register(
+    FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T36, None, False), Argument('scales', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_out_cpu', 'CUDA': 'upsample_nearest1d_out_cuda'}}})
+upsample_nearest1d = _register(
+    FunctionSchema('upsample_nearest1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T36, None, False), Argument('scales', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d.out'}})
+upsample_nearest1d_backward_grad_input = _register(
+    FunctionSchema('upsample_nearest1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T36, None, False), Argument('input_size', _T43, None, False), Argument('scales', _T37, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_backward_out_cpu', 'CUDA': 'upsample_nearest1d_backward_out_cuda'}}})
+upsample_nearest1d_backward = _register(
+    FunctionSchema('upsample_nearest1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T36, None, False), Argument('input_size', _T43, None, False), Argument('scales', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d_backward.grad_input'}})
+upsample_nearest2d_out = _register(
+    FunctionSchema('upsample_nearest2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_out_cpu', 'CUDA': 'upsample_nearest2d_out_cuda'}}})
+upsample_nearest2d = _register(
+    FunctionSchema('upsample_nearest2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d.out'}})
+upsample_nearest2d_backward_grad_input = _register(
+    FunctionSchema('upsample_nearest2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T39, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_backward_out_cpu', 'CUDA': 'upsample_nearest2d_backward_out_cuda'}}})
+upsample_nearest2d_backward = _register(
+    FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T39, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
 scaled_dot_product_attention = _register(
     FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
@@ -3912,6 +3973,26 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    upsample_linear1d_vec,
+    upsample_bilinear2d_vec,
+    upsample_nearest1d_vec,
+    upsample_nearest2d_vec,
+    upsample_linear1d_out,
+    upsample_linear1d,
+    upsample_linear1d_backward_grad_input,
+    upsample_linear1d_backward,
+    upsample_bilinear2d_out,
+    upsample_bilinear2d,
+    upsample_bilinear2d_backward_grad_input,
+    upsample_bilinear2d_backward,
+    upsample_nearest1d_out,
+    upsample_nearest1d,
+    upsample_nearest1d_backward_grad_input,
+    upsample_nearest1d_backward,
+    upsample_nearest2d_out,
+    upsample_nearest2d,
+    upsample_nearest2d_backward_grad_input,
+    upsample_nearest2d_backward,
     scaled_dot_product_attention,
     _scaled_dot_product_attention_math,
     dropout,

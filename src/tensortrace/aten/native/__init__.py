@@ -90,6 +90,9 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops_extra,
     unary_ops_math,
     unique,
+    upsample,
+    upsample_linear,
+    upsample_nearest,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,

@@ -839,6 +839,142 @@ class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
         {})
 
 
+def UpsampleLinear1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_linear1d_backward(grad, output_size, self.sym_sizes(), align_corners, scales)"""
+    return at.upsample_linear1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales'])
+
+
+class UpsampleLinear1DBackward0(TraceableFunction):
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_linear1d',
+        (Formula(('self',), UpsampleLinear1DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBilinear2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_bilinear2d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at.upsample_bilinear2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DBackward0(TraceableFunction):
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bilinear2d',
+        (Formula(('self',), UpsampleBilinear2DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
+    return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
+
+
+class UpsampleNearest1DBackward0(TraceableFunction):
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest1d',
+        (Formula(('self',), UpsampleNearest1DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearest2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest2d_backward(grad, output_size, self.sym_sizes(), scales_h, scales_w)"""
+    return at.upsample_nearest2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest2DBackward0(TraceableFunction):
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest2d',
+        (Formula(('self',), UpsampleNearest2DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleLinear1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_linear1d(grad, output_size, align_corners, scales)"""
+    return at.upsample_linear1d(v['grad'], v['output_size'], v['align_corners'], v['scales'])
+
+
+class UpsampleLinear1DBackwardBackward0(TraceableFunction):
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_linear1d_backward',
+        (Formula(('grad_output',), UpsampleLinear1DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBilinear2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at.upsample_bilinear2d(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DBackwardBackward0(TraceableFunction):
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bilinear2d_backward',
+        (Formula(('grad_output',), UpsampleBilinear2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest1d(grad, output_size, scales)"""
+    return at.upsample_nearest1d(v['grad'], v['output_size'], v['scales'])
+
+
+class UpsampleNearest1DBackwardBackward0(TraceableFunction):
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest1d_backward',
+        (Formula(('grad_output',), UpsampleNearest1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest2d(grad, output_size, scales_h, scales_w)"""
+    return at.upsample_nearest2d(v['grad'], v['output_size'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest2DBackwardBackward0(TraceableFunction):
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest2d_backward',
+        (Formula(('grad_output',), UpsampleNearest2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
 def CumsumBackward0_self(v: dict[str, Any]) -> Any:
     """self: cumsum_backward(grad.to(self.scalar_type()), dim)"""
     return cumsum_backward(v['grad'].to(v['self_scalar_type']), v['dim'])

@@ -10111,6 +10111,278 @@ ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
 
 
+_record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_linear1d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_linear1d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_out, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+
+
+_record_upsample_linear1d = GraphRecording(ops.upsample_linear1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor: records UpsampleLinear1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_linear1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_linear1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+
+
+_record_upsample_linear1d_backward_grad_input = GraphRecording(ops.upsample_linear1d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_linear1d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_linear1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_backward_grad_input, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+
+
+_record_upsample_linear1d_backward = GraphRecording(ops.upsample_linear1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor: records UpsampleLinear1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_linear1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_linear1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_backward, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+
+
+_record_upsample_bilinear2d_out = GraphRecording(ops.upsample_bilinear2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_bilinear2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bilinear2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_out, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+
+
+_record_upsample_bilinear2d = GraphRecording(ops.upsample_bilinear2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bilinear2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bilinear2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+
+
+_record_upsample_bilinear2d_backward_grad_input = GraphRecording(ops.upsample_bilinear2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_bilinear2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bilinear2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_backward_grad_input, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+
+
+_record_upsample_bilinear2d_backward = GraphRecording(ops.upsample_bilinear2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bilinear2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bilinear2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+
+
+_record_upsample_nearest1d_out = GraphRecording(ops.upsample_nearest1d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_upsample_nearest1d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest1d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_out, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+
+
+_record_upsample_nearest1d = GraphRecording(ops.upsample_nearest1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor: records UpsampleNearest1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+
+
+_record_upsample_nearest1d_backward_grad_input = GraphRecording(ops.upsample_nearest1d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_nearest1d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+
+
+_record_upsample_nearest1d_backward = GraphRecording(ops.upsample_nearest1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor: records UpsampleNearest1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_backward, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+
+
+_record_upsample_nearest2d_out = GraphRecording(ops.upsample_nearest2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_nearest2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_out, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+
+
+_record_upsample_nearest2d = GraphRecording(ops.upsample_nearest2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+
+
+_record_upsample_nearest2d_backward_grad_input = GraphRecording(ops.upsample_nearest2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_nearest2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
+_record_upsample_nearest2d_backward = GraphRecording(ops.upsample_nearest2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
 _record_ceil = GraphRecording(ops.ceil, AutoDispatchBelowADInplaceOrView, nodes.CeilBackward0)
 
 

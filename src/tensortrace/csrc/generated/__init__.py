@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
+INPUTS_SHA256 = "89bc41f3274b912ea7d5121bf9d05ea964cf0766d6b73699ec6556cc10d12612"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -66,6 +66,7 @@ from tensortrace.nn.modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from tensortrace.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "BCELoss",
@@ -140,5 +141,8 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "Unflatten",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
     "ZeroPad2d",
 ]

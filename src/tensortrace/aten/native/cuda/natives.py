@@ -156,3 +156,11 @@ cuda_native(
 )
 cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
 cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
+for _op, _cu in (
+    ("upsample_nearest1d", "UpSampleNearest1d.cu"),
+    ("upsample_nearest2d", "UpSampleNearest2d.cu"),
+    ("upsample_linear1d", "UpSampleLinear1d.cu"),
+    ("upsample_bilinear2d", "UpSampleBilinear2d.cu"),
+):
+    cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + _cu)
+    cuda_impl(f"{_op}_backward_out_cpu", f"{_op}_backward_out_cuda", CUDA + _cu)
