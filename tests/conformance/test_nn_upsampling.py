@@ -51,6 +51,12 @@ PROGRAMS = {
     "z = F.interpolate(x, scale_factor=3); out = (y.detach(), x.grad, z)",
     "uint8_nearest": "x = torch.randint(0, 255, (1, 2, 3, 4), dtype=torch.uint8); "
     "out = (F.interpolate(x, scale_factor=2), F.interpolate(x[0], size=7))",
+    "uint8_bilinear": "x = torch.randint(0, 255, (2, 3, 5, 7), dtype=torch.uint8); out = ("
+    "F.interpolate(x, size=(9, 4), mode='bilinear'), "
+    "F.interpolate(x, scale_factor=(1.7, 0.6), mode='bilinear'), "
+    "F.interpolate(x, size=(11, 13), mode='bilinear', align_corners=True))",
+    "half": "x = torch.randn(1, 3, 4, 5).half(); out = (F.interpolate(x, size=(7, 9), "
+    "mode='bilinear'), F.interpolate(x[0], size=8, mode='linear'), F.interpolate(x, size=3))",
     "empty_batch": "out = F.interpolate(torch.randn(0, 2, 3, 4), size=(5, 6), mode='bilinear')",
     "double_backward": "x = torch.randn(1, 1, 3, 3, requires_grad=True); "
     "y = F.interpolate(x, size=(5, 4), mode='bilinear'); "

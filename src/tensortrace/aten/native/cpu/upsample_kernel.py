@@ -6,6 +6,9 @@ computed once, then each output is the weighted sum over the dims, the last dim 
 in the opmath type) and `cpu_upsample_nearest_backward` / `cpu_upsample_linear_backward`
 (each grad_output value is added into the input cells it came from, in output order). The
 input arrives as planes (N * C, *spatial); NumPy does one dim at a time for all planes.
+The weights stay in the opmath type (float for half). uint8 bilinear takes torch's own CPU
+path, `UpSampleKernelAVXAntialias.h`: one pass per dim in int16 fixed point, each pass rounded
+back to uint8.
 """
 
 from __future__ import annotations
@@ -53,20 +56,42 @@ def upsample_nearest_backward_kernel(
 def upsample_linear_kernel(
     x: np.ndarray, plan: LinearPlan, opmath: type[np.floating]
 ) -> np.ndarray:
-    out = x.astype(opmath, copy=False)
+    out = x if x.dtype == np.uint8 else x.astype(opmath, copy=False)
     # Interpolate<n>::eval: the innermost (last) dim is interpolated first
     for d in reversed(range(len(plan))):
         idx0, idx1, lambda0, lambda1 = plan[d]
         shape = [1] * out.ndim
         shape[d + 1] = -1
-        # the weights are stored as scalar_t (rounded for half), read back as opmath_t
-        wtype = x.dtype if x.dtype.kind == "f" else opmath
-        w0 = lambda0.astype(wtype).astype(opmath).reshape(shape)
-        w1 = lambda1.astype(wtype).astype(opmath).reshape(shape)
+        if x.dtype == np.uint8:
+            out = _uint8_pass(out, d + 1, plan[d])
+            continue
+        w0 = lambda0.astype(opmath).reshape(shape)
+        w1 = lambda1.astype(opmath).reshape(shape)
         out = np.take(out, idx0, axis=d + 1) * w0 + np.take(out, idx1, axis=d + 1) * w1
-    if x.dtype == np.uint8:  # the opmath result rounded to the nearest uint8
-        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
-    return out.astype(x.dtype)
+    return np.asarray(out).astype(x.dtype)
+
+
+def _uint8_pass(
+    x: np.ndarray, axis: int, dim_plan: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """One dim of UpSampleKernelAVXAntialias.h's uint8 path (torch's CPU kernel for uint8
+    bilinear): the weights as int16 fixed point (_compute_int16_weights: the most bits that
+    keep 2 * w_max under 2^15), the sum rounded and shifted back, clamped to 0..255."""
+    idx0, idx1, lambda0, lambda1 = dim_plan
+    w_max = float(max(lambda0.max(), lambda1.max()))
+    precision = 0
+    while precision < 22 and int(0.5 + w_max * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    shape = [1] * x.ndim
+    shape[axis] = -1
+
+    def fixed(w: np.ndarray) -> np.ndarray:
+        v = w.astype(np.float64) * (1 << precision)
+        return np.where(v < 0, np.trunc(v - 0.5), np.trunc(v + 0.5)).astype(np.int64).reshape(shape)
+
+    acc = np.take(x, idx0, axis=axis).astype(np.int64) * fixed(lambda0)
+    acc += np.take(x, idx1, axis=axis).astype(np.int64) * fixed(lambda1)
+    return np.clip((acc + (1 << (precision - 1))) >> precision, 0, 255).astype(np.float64)
 
 
 @traced("kernel", "at::native::(anonymous)::cpu_upsample_linear_backward", KERNEL)
