@@ -1,5 +1,5 @@
-"""interpolate and the deprecated upsample, upsample_nearest, upsample_bilinear of
-torch.nn.functional (torch/nn/functional.py keeps them there).
+"""interpolate, the deprecated upsample, upsample_nearest, upsample_bilinear, and pixel_shuffle /
+pixel_unshuffle of torch.nn.functional (torch/nn/functional.py keeps them there).
 
 interpolate checks its arguments in Python as torch does, turns size / scale_factor into one
 list per spatial dim (recompute_scale_factor computes the size from the scale and drops the
@@ -15,8 +15,13 @@ import warnings
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.nn.functional_pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 
 Tensor = torch.Tensor
+
+# torch.nn.functional binds these two to the torch functions themselves (_add_docstr)
+pixel_shuffle = torch.pixel_shuffle
+pixel_unshuffle = torch.pixel_unshuffle
 
 
 def _is_integer(x: Any) -> bool:
@@ -119,12 +124,8 @@ def interpolate(
         raise _not_in_tensortrace(f"_upsample_nearest_exact{input.dim() - 2}d")
 
     if input.dim() == 3 and mode == "area":
-        from tensortrace.nn.functional import adaptive_avg_pool1d
-
         return adaptive_avg_pool1d(input, output_size)
     if input.dim() == 4 and mode == "area":
-        from tensortrace.nn.functional import adaptive_avg_pool2d
-
         return adaptive_avg_pool2d(input, output_size)
     if input.dim() == 5 and mode == "area":
         raise _not_in_tensortrace("adaptive_avg_pool3d")

@@ -5493,6 +5493,32 @@ def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_pixel_shuffle = Overloads([(ops.pixel_shuffle, Binder(ops.pixel_shuffle.schema))])
+
+
+@traced("dispatch", "at::pixel_shuffle", FUNCTIONS_H, "at::pixel_shuffle",
+        legacy="at::pixel_shuffle (Functions.h)")
+def pixel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::pixel_shuffle, overloads:
+    pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+    """
+    op, full = select_overload(_ov_pixel_shuffle, args, kwargs, "at::pixel_shuffle")
+    return op.call(*full)
+
+
+_ov_pixel_unshuffle = Overloads([(ops.pixel_unshuffle, Binder(ops.pixel_unshuffle.schema))])
+
+
+@traced("dispatch", "at::pixel_unshuffle", FUNCTIONS_H, "at::pixel_unshuffle",
+        legacy="at::pixel_unshuffle (Functions.h)")
+def pixel_unshuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::pixel_unshuffle, overloads:
+    pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+    """
+    op, full = select_overload(_ov_pixel_unshuffle, args, kwargs, "at::pixel_unshuffle")
+    return op.call(*full)
+
+
 _ov_scaled_dot_product_attention = Overloads([(ops.scaled_dot_product_attention, Binder(ops.scaled_dot_product_attention.schema))])
 
 
@@ -7405,6 +7431,8 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
     "scaled_dot_product_attention": scaled_dot_product_attention,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,

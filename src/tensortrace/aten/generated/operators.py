@@ -2501,6 +2501,12 @@ upsample_nearest2d_backward_grad_input = _register(
 upsample_nearest2d_backward = _register(
     FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T39, None, False), Argument('scales_h', _T37, 'None', False), Argument('scales_w', _T37, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
+pixel_shuffle = _register(
+    FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
+    {'func': 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_shuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_shuffle'}}})
+pixel_unshuffle = _register(
+    FunctionSchema('pixel_unshuffle', '', (Argument('self', _T6, None, False), Argument('downscale_factor', _T11, None, False),), (_T6,), ()),
+    {'func': 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_unshuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_unshuffle'}}})
 scaled_dot_product_attention = _register(
     FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T27, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T37, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
@@ -3993,6 +3999,8 @@ OPERATORS: list[OperatorHandle] = [
     upsample_nearest2d,
     upsample_nearest2d_backward_grad_input,
     upsample_nearest2d_backward,
+    pixel_shuffle,
+    pixel_unshuffle,
     scaled_dot_product_attention,
     _scaled_dot_product_attention_math,
     dropout,

@@ -180,6 +180,8 @@ ops.avg_pool2d.register(DispatchKey.CPU, native_kernel("avg_pool2d", ops.avg_poo
 ops.avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
 ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
+ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))
+ops.pixel_unshuffle.register(DispatchKey.CPU, native_kernel("pixel_unshuffle_cpu", ops.pixel_unshuffle))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
 ops.embedding_dense_backward.register(DispatchKey.CPU, native_kernel("embedding_dense_backward_cpu", ops.embedding_dense_backward))

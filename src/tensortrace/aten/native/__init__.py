@@ -51,6 +51,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     packed_sequence,
     pad_nd,
     padding,
+    pixel_shuffle,
     pointwise_ops,
     pooling,
     pow,

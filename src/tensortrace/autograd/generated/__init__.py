@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "89bc41f3274b912ea7d5121bf9d05ea964cf0766d6b73699ec6556cc10d12612"
+INPUTS_SHA256 = "0bc8f9a7a1a6f5ef88406798b42e3edc6b3b8522fc3c4d79d2cfc15a41d25cc1"
 
 MODULES: tuple[str, ...] = (
     "functions",

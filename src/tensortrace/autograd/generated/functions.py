@@ -907,6 +907,40 @@ class UpsampleNearest2DBackward0(TraceableFunction):
         {})
 
 
+def PixelShuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.pixel_unshuffle(grad, upscale_factor)"""
+    return at.pixel_unshuffle(v['grad'], v['upscale_factor'])
+
+
+class PixelShuffleBackward0(TraceableFunction):
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'pixel_shuffle',
+        (Formula(('self',), PixelShuffleBackward0_self, frozenset(['at', 'grad', 'upscale_factor'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PixelUnshuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.pixel_shuffle(grad, downscale_factor)"""
+    return at.pixel_shuffle(v['grad'], v['downscale_factor'])
+
+
+class PixelUnshuffleBackward0(TraceableFunction):
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'pixel_unshuffle',
+        (Formula(('self',), PixelUnshuffleBackward0_self, frozenset(['at', 'downscale_factor', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
 def UpsampleLinear1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     """grad_output: at.upsample_linear1d(grad, output_size, align_corners, scales)"""
     return at.upsample_linear1d(v['grad'], v['output_size'], v['align_corners'], v['scales'])

@@ -10383,6 +10383,40 @@ ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
 
 
+_record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::pixel_shuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def pixel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor: records PixelShuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_pixel_shuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.pixel_shuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.pixel_shuffle.register(DispatchKey.Autograd, KernelFunction(
+    pixel_shuffle, "torch::autograd::VariableType::pixel_shuffle", with_keyset=True))
+
+
+_record_pixel_unshuffle = GraphRecording(ops.pixel_unshuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelUnshuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::pixel_unshuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def pixel_unshuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor: records PixelUnshuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_pixel_unshuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.pixel_unshuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.pixel_unshuffle.register(DispatchKey.Autograd, KernelFunction(
+    pixel_unshuffle, "torch::autograd::VariableType::pixel_unshuffle", with_keyset=True))
+
+
 _record_ceil = GraphRecording(ops.ceil, AutoDispatchBelowADInplaceOrView, nodes.CeilBackward0)
 
 

@@ -15239,6 +15239,76 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- pixel_shuffle -----------------------------------------------------------------------------
+parser_pixel_shuffle = PythonArgParser.lazy([
+    'pixel_shuffle(Tensor input, int64_t upscale_factor)',
+])
+
+
+@traced("python", "dispatch_pixel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_pixel_shuffle", legacy="dispatch_pixel_shuffle")
+def dispatch_pixel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pixel_shuffle(Tensor input, int64_t upscale_factor): pixel_shuffle"""
+    return at.pixel_shuffle(self=kwargs['self'], upscale_factor=kwargs['upscale_factor'])
+
+structseqs_pixel_shuffle = [(return_types.for_schema('pixel_shuffle', ops.pixel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pixel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pixel_shuffle")
+def pixel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.pixel_shuffle: THPVariable_pixel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pixel_shuffle",
+                                 {"python_name": "torch.pixel_shuffle"})
+    self = None
+    r = parser_pixel_shuffle.parse(args, kwargs)
+    a = r.args
+    # pixel_shuffle(Tensor input, int64_t upscale_factor)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upscale_factor = a[1]
+    if upscale_factor is not None and (type(upscale_factor) is not int or not INT64_MIN <= upscale_factor <= INT64_MAX):
+        upscale_factor = int64_arg(upscale_factor)
+    result = dispatch_pixel_shuffle_0(self, {'self': self_, 'upscale_factor': upscale_factor})
+    return THPVariable_Wrap(result)
+
+
+# ---- pixel_unshuffle ---------------------------------------------------------------------------
+parser_pixel_unshuffle = PythonArgParser.lazy([
+    'pixel_unshuffle(Tensor input, int64_t downscale_factor)',
+])
+
+
+@traced("python", "dispatch_pixel_unshuffle", TORCH_FUNCTIONS_CPP, "dispatch_pixel_unshuffle", legacy="dispatch_pixel_unshuffle")
+def dispatch_pixel_unshuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pixel_unshuffle(Tensor input, int64_t downscale_factor): pixel_unshuffle"""
+    return at.pixel_unshuffle(self=kwargs['self'], downscale_factor=kwargs['downscale_factor'])
+
+structseqs_pixel_unshuffle = [(return_types.for_schema('pixel_unshuffle', ops.pixel_unshuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pixel_unshuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pixel_unshuffle")
+def pixel_unshuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.pixel_unshuffle: THPVariable_pixel_unshuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pixel_unshuffle",
+                                 {"python_name": "torch.pixel_unshuffle"})
+    self = None
+    r = parser_pixel_unshuffle.parse(args, kwargs)
+    a = r.args
+    # pixel_unshuffle(Tensor input, int64_t downscale_factor)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    downscale_factor = a[1]
+    if downscale_factor is not None and (type(downscale_factor) is not int or not INT64_MIN <= downscale_factor <= INT64_MAX):
+        downscale_factor = int64_arg(downscale_factor)
+    result = dispatch_pixel_unshuffle_0(self, {'self': self_, 'downscale_factor': downscale_factor})
+    return THPVariable_Wrap(result)
+
+
 # ---- _scaled_dot_product_attention_math --------------------------------------------------------
 parser__scaled_dot_product_attention_math = PythonArgParser.lazy([
     '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, double? scale=None, bool enable_gqa=False)',
@@ -20103,6 +20173,8 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
@@ -20513,6 +20585,8 @@ __all__ = [
     "adaptive_avg_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "_scaled_dot_product_attention_math",
     "dropout",
     "dropout_",

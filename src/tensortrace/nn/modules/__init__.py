@@ -48,6 +48,7 @@ from tensortrace.nn.modules.padding import (
     ReplicationPad2d,
     ZeroPad2d,
 )
+from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -127,6 +128,8 @@ __all__ = [
     "NLLLoss",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PairwiseDistance",
     "ReflectionPad2d",
     "ReplicationPad2d",

@@ -2266,8 +2266,26 @@ def traced_249(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (output, buffer, input), {})
     return wrapper
 
-# (output, input, weight, bias, mean, invstd)
+# (output, input, downscale_factor)
 def traced_250(fn_, site_, names_):
+    def wrapper(output, input, downscale_factor):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(output, input, downscale_factor)
+        return recorder.call_traced(rec_, site_, fn_, names_, (output, input, downscale_factor), {})
+    return wrapper
+
+# (output, input, upscale_factor)
+def traced_251(fn_, site_, names_):
+    def wrapper(output, input, upscale_factor):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(output, input, upscale_factor)
+        return recorder.call_traced(rec_, site_, fn_, names_, (output, input, upscale_factor), {})
+    return wrapper
+
+# (output, input, weight, bias, mean, invstd)
+def traced_252(fn_, site_, names_):
     def wrapper(output, input, weight, bias, mean, invstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2294,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_251(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2303,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_252(fn_, site_, names_):
+def traced_254(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2312,7 @@ def traced_252(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_253(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2321,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=)
-def traced_254(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_256(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, dropout_mask=_d6, scale=_d7, enable_gqa=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2330,7 @@ def traced_254(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=)
-def traced_255(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_257(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, scale=_d6, enable_gqa=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2339,7 @@ def traced_255(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (real, imag)
-def traced_256(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2348,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_257(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2357,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_258(fn_, site_, names_, _d1):
+def traced_260(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2366,7 @@ def traced_258(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_259(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2375,7 @@ def traced_259(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_260(fn_, site_, names_):
+def traced_262(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2384,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_261(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2393,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_262(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2402,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_263(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2411,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_264(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2420,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_265(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2429,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_266(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2438,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_267(fn_, site_, names_):
+def traced_269(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2447,7 @@ def traced_267(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_268(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2456,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_269(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2465,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_270(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2474,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_271(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_273(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2483,7 @@ def traced_271(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_272(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2492,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_273(fn_, site_, names_, _d1):
+def traced_275(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2501,7 @@ def traced_273(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_274(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_276(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_275(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_276(fn_, site_, names_):
+def traced_278(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_):
     return wrapper
 
 # (self, UPLO=)
-def traced_277(fn_, site_, names_, _d1):
+def traced_279(fn_, site_, names_, _d1):
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_278(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_279(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_280(fn_, site_, names_, _d1, _d2, _d3):
+def traced_282(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_281(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_283(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_282(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_284(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_283(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_284(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_285(fn_, site_, names_, _d2):
+def traced_287(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_286(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_287(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_288(fn_, site_, names_, _d1, _d2, _d3):
+def traced_290(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_289(fn_, site_, names_):
+def traced_291(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_290(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_291(fn_, site_, names_, _d1):
+def traced_293(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2663,7 @@ def traced_291(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_292(fn_, site_, names_):
+def traced_294(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2672,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_293(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2681,7 @@ def traced_293(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_294(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2690,7 @@ def traced_294(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_295(fn_, site_, names_, _d2):
+def traced_297(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2699,7 @@ def traced_295(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_296(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2708,7 @@ def traced_296(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_297(fn_, site_, names_, _d3):
+def traced_299(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2717,7 @@ def traced_297(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_298(fn_, site_, names_):
+def traced_300(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2726,7 @@ def traced_298(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_299(fn_, site_, names_):
+def traced_301(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2735,7 @@ def traced_299(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_300(fn_, site_, names_, _d4):
+def traced_302(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2744,7 @@ def traced_300(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_301(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2753,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_302(fn_, site_, names_, _d5):
+def traced_304(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2762,7 @@ def traced_302(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_303(fn_, site_, names_, _d3):
+def traced_305(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2771,7 @@ def traced_303(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_304(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2780,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_305(fn_, site_, names_):
+def traced_307(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2789,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_306(fn_, site_, names_, _d3, _d4, _d5):
+def traced_308(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2798,7 @@ def traced_306(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_307(fn_, site_, names_):
+def traced_309(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2807,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_308(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2816,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_309(fn_, site_, names_, _d2):
+def traced_311(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2825,7 @@ def traced_309(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_310(fn_, site_, names_, _d2, _d3):
+def traced_312(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2834,7 @@ def traced_310(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_311(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2843,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_312(fn_, site_, names_, _d2, _d3, _d4):
+def traced_314(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2852,7 @@ def traced_312(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_313(fn_, site_, names_):
+def traced_315(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2861,7 @@ def traced_313(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_314(fn_, site_, names_):
+def traced_316(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2870,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_315(fn_, site_, names_, _d2, _d3):
+def traced_317(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2879,7 @@ def traced_315(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_316(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2888,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_317(fn_, site_, names_, _d1):
+def traced_319(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2897,7 @@ def traced_317(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_318(fn_, site_, names_, _d1, _d2, _d3):
+def traced_320(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2906,7 @@ def traced_318(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_319(fn_, site_, names_, _d1, _d2):
+def traced_321(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2915,7 @@ def traced_319(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_320(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_322(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2924,7 @@ def traced_320(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_321(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2914,8 +2932,17 @@ def traced_321(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dims), {})
     return wrapper
 
+# (self, downscale_factor)
+def traced_324(fn_, site_, names_):
+    def wrapper(self, downscale_factor):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, downscale_factor)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, downscale_factor), {})
+    return wrapper
+
 # (self, dst, src, pool)
-def traced_322(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2951,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_323(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2960,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_324(fn_, site_, names_, _d1):
+def traced_327(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2969,7 @@ def traced_324(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_325(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_328(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2978,7 @@ def traced_325(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_326(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_329(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2987,7 @@ def traced_326(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_327(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_330(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2996,7 @@ def traced_327(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, exponent)
-def traced_328(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +3005,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_329(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3014,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_330(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_333(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3023,7 @@ def traced_330(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_331(fn_, site_, names_, _d2):
+def traced_334(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3032,7 @@ def traced_331(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_332(fn_, site_, names_, _d1, _d2, _d3):
+def traced_335(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3041,7 @@ def traced_332(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_333(fn_, site_, names_, _d1):
+def traced_336(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3050,7 @@ def traced_333(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_334(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_337(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3059,7 @@ def traced_334(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_335(fn_, site_, names_, _d1, _d2):
+def traced_338(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3068,7 @@ def traced_335(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_336(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_339(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3077,7 @@ def traced_336(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_337(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3086,7 @@ def traced_337(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_338(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3095,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_339(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3104,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_340(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3113,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_341(fn_, site_, names_):
+def traced_344(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3122,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_342(fn_, site_, names_, _d2):
+def traced_345(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3131,7 @@ def traced_342(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_343(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3140,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_344(fn_, site_, names_, _d3):
+def traced_347(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3149,7 @@ def traced_344(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_345(fn_, site_, names_, _d3, _d4):
+def traced_348(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3158,7 @@ def traced_345(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_346(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3167,7 @@ def traced_346(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_347(fn_, site_, names_, _d2, _d3, _d4):
+def traced_350(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3176,7 @@ def traced_347(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_348(fn_, site_, names_, _d1, _d2):
+def traced_351(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3185,7 @@ def traced_348(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_349(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_352(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3194,7 @@ def traced_349(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_350(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_353(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3203,7 @@ def traced_350(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_351(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_354(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3212,7 @@ def traced_351(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_352(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3221,7 @@ def traced_352(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_353(fn_, site_, names_, _d1, _d2):
+def traced_356(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3230,7 @@ def traced_353(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_354(fn_, site_, names_):
+def traced_357(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3239,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_355(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3248,7 @@ def traced_355(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_356(fn_, site_, names_):
+def traced_359(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3257,7 @@ def traced_356(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_357(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3266,7 @@ def traced_357(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_358(fn_, site_, names_, _d4, _d5):
+def traced_361(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3275,7 @@ def traced_358(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_359(fn_, site_, names_, _d4, _d5, _d6):
+def traced_362(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3284,7 @@ def traced_359(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_360(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3293,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_361(fn_, site_, names_, _d1, _d2, _d3):
+def traced_364(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3302,7 @@ def traced_361(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_362(fn_, site_, names_, _d1):
+def traced_365(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3311,7 @@ def traced_362(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_363(fn_, site_, names_, _d1, _d2):
+def traced_366(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3320,7 @@ def traced_363(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_364(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3329,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_365(fn_, site_, names_, _d1, _d2):
+def traced_368(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3338,7 @@ def traced_365(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_366(fn_, site_, names_):
+def traced_369(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3347,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_367(fn_, site_, names_, _d1, _d2, _d3):
+def traced_370(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3356,7 @@ def traced_367(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_368(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3365,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_369(fn_, site_, names_):
+def traced_372(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3374,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_370(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3383,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (self, num_classes=)
-def traced_371(fn_, site_, names_, _d1):
+def traced_374(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3392,7 @@ def traced_371(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_372(fn_, site_, names_, _d2, _d3):
+def traced_375(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3401,7 @@ def traced_372(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_373(fn_, site_, names_, _d2, _d3, _d4):
+def traced_376(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3410,7 @@ def traced_373(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_374(fn_, site_, names_, _d1):
+def traced_377(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3419,7 @@ def traced_374(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_375(fn_, site_, names_, _d1, _d2, _d3):
+def traced_378(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3401,7 +3428,7 @@ def traced_375(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_376(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3437,7 @@ def traced_376(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_377(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_380(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3446,7 @@ def traced_377(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_378(fn_, site_, names_):
+def traced_381(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3455,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_379(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3464,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_380(fn_, site_, names_):
+def traced_383(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3473,7 @@ def traced_380(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_381(fn_, site_, names_, _d2):
+def traced_384(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3482,7 @@ def traced_381(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_382(fn_, site_, names_, _d2):
+def traced_385(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3491,7 @@ def traced_382(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_383(fn_, site_, names_):
+def traced_386(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3500,7 @@ def traced_383(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_384(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3509,7 @@ def traced_384(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_385(fn_, site_, names_, _d2):
+def traced_388(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3518,7 @@ def traced_385(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_386(fn_, site_, names_, _d2, _d3):
+def traced_389(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3527,7 @@ def traced_386(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_387(fn_, site_, names_, _d2, _d3, _d4):
+def traced_390(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3536,7 @@ def traced_387(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_388(fn_, site_, names_):
+def traced_391(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3545,7 @@ def traced_388(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_389(fn_, site_, names_):
+def traced_392(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3554,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_390(fn_, site_, names_, _d1):
+def traced_393(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3563,7 @@ def traced_390(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_391(fn_, site_, names_):
+def traced_394(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3572,7 @@ def traced_391(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_392(fn_, site_, names_):
+def traced_395(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3581,7 @@ def traced_392(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_393(fn_, site_, names_):
+def traced_396(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3590,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_394(fn_, site_, names_):
+def traced_397(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3599,7 @@ def traced_394(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_395(fn_, site_, names_, _d2):
+def traced_398(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3608,7 @@ def traced_395(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_396(fn_, site_, names_):
+def traced_399(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3617,7 @@ def traced_396(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_397(fn_, site_, names_):
+def traced_400(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3626,7 @@ def traced_397(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_398(fn_, site_, names_, _d1, _d2):
+def traced_401(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3635,7 @@ def traced_398(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_399(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3644,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_400(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3653,7 @@ def traced_400(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_401(fn_, site_, names_, _d3):
+def traced_404(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3662,7 @@ def traced_401(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_402(fn_, site_, names_, _d2, _d3):
+def traced_405(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3671,7 @@ def traced_402(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_403(fn_, site_, names_, _d2):
+def traced_406(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3680,7 @@ def traced_403(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_404(fn_, site_, names_):
+def traced_407(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3689,7 @@ def traced_404(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_405(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3698,7 @@ def traced_405(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_406(fn_, site_, names_):
+def traced_409(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3707,7 @@ def traced_406(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_407(fn_, site_, names_):
+def traced_410(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3716,7 @@ def traced_407(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_408(fn_, site_, names_, _d2, _d3):
+def traced_411(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3725,7 @@ def traced_408(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_409(fn_, site_, names_, _d1, _d2, _d3):
+def traced_412(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3734,7 @@ def traced_409(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_410(fn_, site_, names_):
+def traced_413(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3743,7 @@ def traced_410(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_411(fn_, site_, names_, _d2):
+def traced_414(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3752,7 @@ def traced_411(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_412(fn_, site_, names_):
+def traced_415(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3761,7 @@ def traced_412(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_413(fn_, site_, names_):
+def traced_416(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3770,7 @@ def traced_413(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_414(fn_, site_, names_, _d2):
+def traced_417(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3779,7 @@ def traced_414(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_415(fn_, site_, names_):
+def traced_418(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3788,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_416(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_419(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3797,7 @@ def traced_416(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_417(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_420(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3806,7 @@ def traced_417(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_418(fn_, site_, names_, _d2):
+def traced_421(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3815,7 @@ def traced_418(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_419(fn_, site_, names_, _d2):
+def traced_422(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3824,7 @@ def traced_419(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_420(fn_, site_, names_):
+def traced_423(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3833,7 @@ def traced_420(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_421(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_424(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3842,7 @@ def traced_421(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_422(fn_, site_, names_):
+def traced_425(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3851,7 @@ def traced_422(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_423(fn_, site_, names_, _d3):
+def traced_426(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3860,7 @@ def traced_423(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_424(fn_, site_, names_, _d4):
+def traced_427(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3869,7 @@ def traced_424(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_425(fn_, site_, names_):
+def traced_428(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3878,7 @@ def traced_425(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_426(fn_, site_, names_, _d1, _d2):
+def traced_429(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3887,7 @@ def traced_426(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_427(fn_, site_, names_, _d1, _d2, _d3):
+def traced_430(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3896,7 @@ def traced_427(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_428(fn_, site_, names_):
+def traced_431(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3905,7 @@ def traced_428(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_429(fn_, site_, names_):
+def traced_432(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3914,7 @@ def traced_429(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_430(fn_, site_, names_, _d4):
+def traced_433(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3923,7 @@ def traced_430(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_431(fn_, site_, names_, _d2):
+def traced_434(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3932,7 @@ def traced_431(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_432(fn_, site_, names_, _d2):
+def traced_435(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3941,7 @@ def traced_432(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_433(fn_, site_, names_, _d2):
+def traced_436(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3950,7 @@ def traced_433(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_434(fn_, site_, names_, _d2, _d3):
+def traced_437(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3959,7 @@ def traced_434(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_435(fn_, site_, names_, _d1, _d2):
+def traced_438(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +3968,7 @@ def traced_435(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_436(fn_, site_, names_, _d4):
+def traced_439(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +3977,7 @@ def traced_436(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_437(fn_, site_, names_):
+def traced_440(fn_, site_, names_):
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +3986,7 @@ def traced_437(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_438(fn_, site_, names_, _d2):
+def traced_441(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +3995,7 @@ def traced_438(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_439(fn_, site_, names_, _d2, _d3):
+def traced_442(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +4004,7 @@ def traced_439(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_440(fn_, site_, names_, _d2, _d3):
+def traced_443(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +4013,7 @@ def traced_440(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_441(fn_, site_, names_, _d2, _d3, _d4):
+def traced_444(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4022,7 @@ def traced_441(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_442(fn_, site_, names_, _d2, _d3):
+def traced_445(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4031,7 @@ def traced_442(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_443(fn_, site_, names_, _d2, _d3, _d4):
+def traced_446(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4040,7 @@ def traced_443(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_444(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_447(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4049,7 @@ def traced_444(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_445(fn_, site_, names_):
+def traced_448(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4058,7 @@ def traced_445(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_446(fn_, site_, names_):
+def traced_449(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4067,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_447(fn_, site_, names_, _d1):
+def traced_450(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4048,8 +4075,17 @@ def traced_447(fn_, site_, names_, _d1):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, unbiased), {})
     return wrapper
 
+# (self, upscale_factor)
+def traced_451(fn_, site_, names_):
+    def wrapper(self, upscale_factor):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, upscale_factor)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, upscale_factor), {})
+    return wrapper
+
 # (self, value)
-def traced_448(fn_, site_, names_):
+def traced_452(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4094,7 @@ def traced_448(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_449(fn_, site_, names_):
+def traced_453(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4103,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_450(fn_, site_, names_):
+def traced_454(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4112,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_451(fn_, site_, names_):
+def traced_455(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4121,7 @@ def traced_451(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_452(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4130,7 @@ def traced_452(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_453(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4139,7 @@ def traced_453(fn_, site_, names_):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_454(fn_, site_, names_, _d1, _d2, _d3):
+def traced_458(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4148,7 @@ def traced_454(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_455(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4157,7 @@ def traced_455(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_456(fn_, site_, names_):
+def traced_460(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -4130,7 +4166,7 @@ def traced_456(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_457(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4175,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_458(fn_, site_, names_, _d1, _d2, _d3):
+def traced_462(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4184,7 @@ def traced_458(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_459(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_463(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4193,7 @@ def traced_459(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_460(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_464(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4202,7 @@ def traced_460(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_461(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_465(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4211,7 @@ def traced_461(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_462(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4220,7 @@ def traced_462(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_463(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_467(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4193,7 +4229,7 @@ def traced_463(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_464(fn_, site_, names_, _d1, _d2):
+def traced_468(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4238,7 @@ def traced_464(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_465(fn_, site_, names_):
+def traced_469(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4247,7 @@ def traced_465(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_466(fn_, site_, names_):
+def traced_470(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4256,7 @@ def traced_466(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_467(fn_, site_, names_, _d2, _d3, _d4):
+def traced_471(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4265,7 @@ def traced_467(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_468(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_472(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4274,7 @@ def traced_468(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_469(fn_, site_, names_, _d2, _d3):
+def traced_473(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4247,7 +4283,7 @@ def traced_469(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_470(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_474(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4292,7 @@ def traced_470(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_471(fn_, site_, names_, _d3):
+def traced_475(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4301,7 @@ def traced_471(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_472(fn_, site_, names_):
+def traced_476(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4310,7 @@ def traced_472(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_473(fn_, site_, names_):
+def traced_477(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4319,7 @@ def traced_473(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_474(fn_, site_, names_):
+def traced_478(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4328,7 @@ def traced_474(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_475(fn_, site_, names_, _d2):
+def traced_479(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4337,7 @@ def traced_475(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_476(fn_, site_, names_):
+def traced_480(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4346,7 @@ def traced_476(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_477(fn_, site_, names_, _d1):
+def traced_481(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4355,7 @@ def traced_477(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_478(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_482(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4364,7 @@ def traced_478(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_479(fn_, site_, names_):
+def traced_483(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4373,7 @@ def traced_479(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_480(fn_, site_, names_):
+def traced_484(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4382,7 @@ def traced_480(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_481(fn_, site_, names_, _d1):
+def traced_485(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4391,7 @@ def traced_481(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_482(fn_, site_, names_, _d1, _d2):
+def traced_486(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4364,7 +4400,7 @@ def traced_482(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_483(fn_, site_, names_, _d1):
+def traced_487(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4373,7 +4409,7 @@ def traced_483(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_484(fn_, site_, names_):
+def traced_488(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4382,7 +4418,7 @@ def traced_484(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_485(fn_, site_, names_):
+def traced_489(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -4391,7 +4427,7 @@ def traced_485(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_486(fn_, site_, names_):
+def traced_490(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -4400,7 +4436,7 @@ def traced_486(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_487(fn_, site_, names_):
+def traced_491(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -4409,7 +4445,7 @@ def traced_487(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_488(fn_, site_, names_):
+def traced_492(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -4418,7 +4454,7 @@ def traced_488(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_489(fn_, site_, names_):
+def traced_493(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -4427,7 +4463,7 @@ def traced_489(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_490(fn_, site_, names_, _d2, _d3, _d4):
+def traced_494(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4436,7 +4472,7 @@ def traced_490(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, index)
-def traced_491(fn_, site_, names_):
+def traced_495(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4445,7 +4481,7 @@ def traced_491(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_492(fn_, site_, names_):
+def traced_496(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4454,7 +4490,7 @@ def traced_492(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_493(fn_, site_, names_):
+def traced_497(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4463,7 +4499,7 @@ def traced_493(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_494(fn_, site_, names_):
+def traced_498(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4472,7 +4508,7 @@ def traced_494(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_495(fn_, site_, names_):
+def traced_499(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4481,7 +4517,7 @@ def traced_495(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_496(fn_, site_, names_):
+def traced_500(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -4490,7 +4526,7 @@ def traced_496(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_497(fn_, site_, names_):
+def traced_501(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -4499,7 +4535,7 @@ def traced_497(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_498(fn_, site_, names_):
+def traced_502(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -4508,7 +4544,7 @@ def traced_498(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_499(fn_, site_, names_):
+def traced_503(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -4517,7 +4553,7 @@ def traced_499(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_500(fn_, site_, names_):
+def traced_504(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -4526,7 +4562,7 @@ def traced_500(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_501(fn_, site_, names_, _d2, _d3):
+def traced_505(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4535,7 +4571,7 @@ def traced_501(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_502(fn_, site_, names_, _d2, _d3, _d4):
+def traced_506(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4544,7 +4580,7 @@ def traced_502(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_503(fn_, site_, names_):
+def traced_507(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -4553,7 +4589,7 @@ def traced_503(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_504(fn_, site_, names_, _d1, _d2, _d3):
+def traced_508(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4813,259 +4849,263 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'oldshape, oldstride, newshape': traced_247,
     'out, self, dims': traced_248,
     'output, buffer, input': traced_249,
-    'output, input, weight, bias, mean, invstd': traced_250,
-    'output, shape': traced_251,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_252,
-    'ptr, device': traced_253,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_254,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_255,
-    'real, imag': traced_256,
-    'real, imag, out': traced_257,
-    'repeats, output_size=': traced_258,
-    'result, a, b, dim': traced_259,
-    'result, input': traced_260,
-    'result, repeats': traced_261,
-    'result, rows, cols': traced_262,
-    'result, self, dim': traced_263,
-    'result, self, dim, index': traced_264,
-    'result, self, index': traced_265,
-    'result, self, k, upper': traced_266,
-    'result, self, mask': traced_267,
-    'result, self, n_sample, gen': traced_268,
-    'result, size': traced_269,
-    'result, tensors, dim': traced_270,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_271,
-    'rows': traced_272,
-    's, dtype=': traced_273,
-    's, dtype=, layout=, device=, pin_memory=': traced_274,
-    'self': traced_275,
-    'self, *args, **kwargs': traced_276,
-    'self, UPLO=': traced_277,
-    'self, args, kwargs': traced_278,
-    'self, axis0, axis1': traced_279,
-    'self, bins=, min=, max=': traced_280,
-    'self, bins=, min=, max=, out=': traced_281,
-    'self, bins=, range=, weight=, density=': traced_282,
-    'self, block': traced_283,
-    'self, block, context': traced_284,
-    'self, chunks, dim=': traced_285,
-    'self, config': traced_286,
-    'self, context': traced_287,
-    'self, correction=, fweights=, aweights=': traced_288,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_289,
-    'self, device, orig_size, stream': traced_290,
-    'self, diagonal=': traced_291,
-    'self, dim': traced_292,
-    'self, dim, correction, keepdim, out': traced_293,
-    'self, dim, dtype, out': traced_294,
-    'self, dim, dtype=': traced_295,
-    'self, dim, index': traced_296,
-    'self, dim, index, real_dim=': traced_297,
-    'self, dim, index, source': traced_298,
-    'self, dim, index, source, alpha': traced_299,
-    'self, dim, index, source, alpha=': traced_300,
-    'self, dim, index, source, reduce, include_self': traced_301,
-    'self, dim, index, source, reduce, include_self=': traced_302,
-    'self, dim, index, sparse_grad=': traced_303,
-    'self, dim, index, src': traced_304,
-    'self, dim, index, src, reduce': traced_305,
-    'self, dim, index, src=, value=, reduce=': traced_306,
-    'self, dim, index, value': traced_307,
-    'self, dim, keepdim, min_result, max_result': traced_308,
-    'self, dim, keepdim=': traced_309,
-    'self, dim, return_inverse=, return_counts=': traced_310,
-    'self, dim, sizes': traced_311,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_312,
-    'self, dim, start, length': traced_313,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_314,
-    'self, dim, unbiased=, keepdim=': traced_315,
-    'self, dim0, dim1': traced_316,
-    'self, dim=': traced_317,
-    'self, dim=, correction=, keepdim=': traced_318,
-    'self, dim=, descending=': traced_319,
-    'self, dim=, start=, end=, step=': traced_320,
-    'self, dims': traced_321,
-    'self, dst, src, pool': traced_322,
-    'self, dtype': traced_323,
-    'self, dtype=': traced_324,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_325,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_326,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_327,
-    'self, exponent': traced_328,
-    'self, exponent, out': traced_329,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_330,
-    'self, fill_value, wrap=': traced_331,
-    'self, from_=, to=, generator=': traced_332,
-    'self, generator=': traced_333,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_334,
-    'self, generator=, out=': traced_335,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_336,
-    'self, hist, bin_edges': traced_337,
-    'self, index': traced_338,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_339,
-    'self, index, py_value': traced_340,
-    'self, indices': traced_341,
-    'self, indices, dim=': traced_342,
-    'self, indices, max_norm, norm_type': traced_343,
-    'self, indices, values, accumulate=': traced_344,
-    'self, indices, values, accumulate=, unsafe=': traced_345,
-    'self, it, from_, to, gen': traced_346,
-    'self, k, dim=, largest=, sorted=': traced_347,
-    'self, k=, dims=': traced_348,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_349,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_350,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_351,
-    'self, kwargs': traced_352,
-    'self, lambd=, generator=': traced_353,
-    'self, mantissa, exponent': traced_354,
-    'self, mask': traced_355,
-    'self, mask, source': traced_356,
-    'self, mask, value': traced_357,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_358,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_359,
-    'self, mean, std, gen': traced_360,
-    'self, mean=, std=, generator=': traced_361,
-    'self, memory_format=': traced_362,
-    'self, min=, max=': traced_363,
-    'self, min_val, max_val, out': traced_364,
-    'self, min_val=, max_val=': traced_365,
-    'self, nan, posinf, neginf, out': traced_366,
-    'self, nan=, posinf=, neginf=': traced_367,
-    'self, nbytes': traced_368,
-    'self, nelements': traced_369,
-    'self, new_size': traced_370,
-    'self, num_classes=': traced_371,
-    'self, num_samples, replacement=, generator=': traced_372,
-    'self, num_samples, replacement=, generator=, out=': traced_373,
-    'self, offset=': traced_374,
-    'self, offset=, dim1=, dim2=': traced_375,
-    'self, op, ks, args': traced_376,
-    'self, ord=, dim=, keepdim=, dtype=': traced_377,
-    'self, orig': traced_378,
-    'self, other': traced_379,
-    'self, other, alpha, out': traced_380,
-    'self, other, alpha=': traced_381,
-    'self, other, dim=': traced_382,
-    'self, other, dims_self, dims_other': traced_383,
-    'self, other, out': traced_384,
-    'self, other, rounding_mode=': traced_385,
-    'self, other, rounding_mode=, out=': traced_386,
-    'self, other, rtol=, atol=, equal_nan=': traced_387,
-    'self, out': traced_388,
-    'self, out, a, b': traced_389,
-    'self, out=': traced_390,
-    'self, output_size': traced_391,
-    'self, p': traced_392,
-    'self, p, context': traced_393,
-    'self, p, gen': traced_394,
-    'self, p, generator=': traced_395,
-    'self, p, isRetry, ctx': traced_396,
-    'self, p, train': traced_397,
-    'self, p=, generator=': traced_398,
-    'self, p_, gen': traced_399,
-    'self, pad': traced_400,
-    'self, pad, mode, value=': traced_401,
-    'self, pad, mode=, value=': traced_402,
-    'self, pad, value=': traced_403,
-    'self, padding': traced_404,
-    'self, params, orig_size, context, split_remainder': traced_405,
-    'self, ptr': traced_406,
-    'self, repeats': traced_407,
-    'self, repeats, dim=, output_size=': traced_408,
-    'self, return_inverse=, return_counts=, dim=': traced_409,
-    'self, sections': traced_410,
-    'self, sections, dim=': traced_411,
-    'self, seq': traced_412,
-    'self, shape': traced_413,
-    'self, shifts, dims=': traced_414,
-    'self, size': traced_415,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_416,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_417,
-    'self, size, implicit=': traced_418,
-    'self, size, memory_format=': traced_419,
-    'self, size, stride': traced_420,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_421,
-    'self, size, stride, storage_offset': traced_422,
-    'self, size, stride, storage_offset=': traced_423,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_424,
-    'self, sizes, strides': traced_425,
-    'self, some=, compute_uv=': traced_426,
-    'self, sorted=, return_inverse=, return_counts=': traced_427,
-    'self, source': traced_428,
-    'self, source, destination': traced_429,
-    'self, source, storage_offset, size, stride=': traced_430,
-    'self, split_size, dim=': traced_431,
-    'self, split_sizes, dim=': traced_432,
-    'self, src, non_blocking=': traced_433,
-    'self, stable, dim=, descending=': traced_434,
-    'self, start_dim=, end_dim=': traced_435,
-    'self, storage, key_set, data_type, impl_type=': traced_436,
-    'self, target, reduction, delta, out': traced_437,
-    'self, target, reduction=': traced_438,
-    'self, target, reduction=, delta=': traced_439,
-    'self, target, reduction=, log_target=': traced_440,
-    'self, target, weight=, pos_weight=, reduction=': traced_441,
-    'self, target, weight=, reduction=': traced_442,
-    'self, target, weight=, reduction=, ignore_index=': traced_443,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_444,
-    'self, tensor': traced_445,
-    'self, tensor, out': traced_446,
-    'self, unbiased=': traced_447,
-    'self, value': traced_448,
-    'self, values, indices, dim, descending': traced_449,
-    'self, vec': traced_450,
-    'self, vec, out': traced_451,
-    'self, vec2': traced_452,
-    'self, weight, hist, bin_edges': traced_453,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_454,
-    'shape, numel': traced_455,
-    'size, allocator, ks, scalar_type': traced_456,
-    'size, device': traced_457,
-    'size, dtype=, device=, pin_memory=': traced_458,
-    'size, dtype=, layout=, device=, pin_memory=': traced_459,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_460,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_461,
-    'size, fill_value, out': traced_462,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_463,
-    'size, generator=, out=': traced_464,
-    'size, out': traced_465,
-    'size, stride, allocator, ks, scalar_type': traced_466,
-    'size, stride, dtype=, device=, pin_memory=': traced_467,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_468,
-    'start, end, step=, out=': traced_469,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_470,
-    'start, end, steps, out=': traced_471,
-    'storage': traced_472,
-    'storage, size_bytes': traced_473,
-    't': traced_474,
-    't, alloc, priority=': traced_475,
-    'tensor, data, sizes': traced_476,
-    'tensor, force=': traced_477,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_478,
-    'tensor_sizes, tensor_strides, sizes': traced_479,
-    'tensors': traced_480,
-    'tensors, dim=': traced_481,
-    'tensors, dim=, out=': traced_482,
-    'tensors, indexing=': traced_483,
-    'type1, type2': traced_484,
-    'value, self': traced_485,
-    'values, indices, self, dim, is_max': traced_486,
-    'values, indices, self, dim, keepdim': traced_487,
-    'values, indices, self, k, dim, largest, sorted': traced_488,
-    'var': traced_489,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_490,
-    'x, index': traced_491,
-    'x, indices': traced_492,
-    'x, k, s, p, d, oh, ow': traced_493,
-    'x, kw, sj, pj, dj, ow': traced_494,
-    'x, oh, ow': traced_495,
-    'x, plan, opmath': traced_496,
-    'x, w, b, out_shape, stride, padding, dilation': traced_497,
-    'x, w, b, stride, padding, dilation, groups': traced_498,
-    'x, windows, oh, ow': traced_499,
-    'x, y': traced_500,
-    'x1, x2, dim=, eps=': traced_501,
-    'x1, x2, p=, eps=, keepdim=': traced_502,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_503,
-    'y, x=, dx=, dim=': traced_504,
+    'output, input, downscale_factor': traced_250,
+    'output, input, upscale_factor': traced_251,
+    'output, input, weight, bias, mean, invstd': traced_252,
+    'output, shape': traced_253,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_254,
+    'ptr, device': traced_255,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_256,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_257,
+    'real, imag': traced_258,
+    'real, imag, out': traced_259,
+    'repeats, output_size=': traced_260,
+    'result, a, b, dim': traced_261,
+    'result, input': traced_262,
+    'result, repeats': traced_263,
+    'result, rows, cols': traced_264,
+    'result, self, dim': traced_265,
+    'result, self, dim, index': traced_266,
+    'result, self, index': traced_267,
+    'result, self, k, upper': traced_268,
+    'result, self, mask': traced_269,
+    'result, self, n_sample, gen': traced_270,
+    'result, size': traced_271,
+    'result, tensors, dim': traced_272,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_273,
+    'rows': traced_274,
+    's, dtype=': traced_275,
+    's, dtype=, layout=, device=, pin_memory=': traced_276,
+    'self': traced_277,
+    'self, *args, **kwargs': traced_278,
+    'self, UPLO=': traced_279,
+    'self, args, kwargs': traced_280,
+    'self, axis0, axis1': traced_281,
+    'self, bins=, min=, max=': traced_282,
+    'self, bins=, min=, max=, out=': traced_283,
+    'self, bins=, range=, weight=, density=': traced_284,
+    'self, block': traced_285,
+    'self, block, context': traced_286,
+    'self, chunks, dim=': traced_287,
+    'self, config': traced_288,
+    'self, context': traced_289,
+    'self, correction=, fweights=, aweights=': traced_290,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_291,
+    'self, device, orig_size, stream': traced_292,
+    'self, diagonal=': traced_293,
+    'self, dim': traced_294,
+    'self, dim, correction, keepdim, out': traced_295,
+    'self, dim, dtype, out': traced_296,
+    'self, dim, dtype=': traced_297,
+    'self, dim, index': traced_298,
+    'self, dim, index, real_dim=': traced_299,
+    'self, dim, index, source': traced_300,
+    'self, dim, index, source, alpha': traced_301,
+    'self, dim, index, source, alpha=': traced_302,
+    'self, dim, index, source, reduce, include_self': traced_303,
+    'self, dim, index, source, reduce, include_self=': traced_304,
+    'self, dim, index, sparse_grad=': traced_305,
+    'self, dim, index, src': traced_306,
+    'self, dim, index, src, reduce': traced_307,
+    'self, dim, index, src=, value=, reduce=': traced_308,
+    'self, dim, index, value': traced_309,
+    'self, dim, keepdim, min_result, max_result': traced_310,
+    'self, dim, keepdim=': traced_311,
+    'self, dim, return_inverse=, return_counts=': traced_312,
+    'self, dim, sizes': traced_313,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_314,
+    'self, dim, start, length': traced_315,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_316,
+    'self, dim, unbiased=, keepdim=': traced_317,
+    'self, dim0, dim1': traced_318,
+    'self, dim=': traced_319,
+    'self, dim=, correction=, keepdim=': traced_320,
+    'self, dim=, descending=': traced_321,
+    'self, dim=, start=, end=, step=': traced_322,
+    'self, dims': traced_323,
+    'self, downscale_factor': traced_324,
+    'self, dst, src, pool': traced_325,
+    'self, dtype': traced_326,
+    'self, dtype=': traced_327,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_328,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_329,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_330,
+    'self, exponent': traced_331,
+    'self, exponent, out': traced_332,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_333,
+    'self, fill_value, wrap=': traced_334,
+    'self, from_=, to=, generator=': traced_335,
+    'self, generator=': traced_336,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_337,
+    'self, generator=, out=': traced_338,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_339,
+    'self, hist, bin_edges': traced_340,
+    'self, index': traced_341,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_342,
+    'self, index, py_value': traced_343,
+    'self, indices': traced_344,
+    'self, indices, dim=': traced_345,
+    'self, indices, max_norm, norm_type': traced_346,
+    'self, indices, values, accumulate=': traced_347,
+    'self, indices, values, accumulate=, unsafe=': traced_348,
+    'self, it, from_, to, gen': traced_349,
+    'self, k, dim=, largest=, sorted=': traced_350,
+    'self, k=, dims=': traced_351,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_352,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_353,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_354,
+    'self, kwargs': traced_355,
+    'self, lambd=, generator=': traced_356,
+    'self, mantissa, exponent': traced_357,
+    'self, mask': traced_358,
+    'self, mask, source': traced_359,
+    'self, mask, value': traced_360,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_361,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_362,
+    'self, mean, std, gen': traced_363,
+    'self, mean=, std=, generator=': traced_364,
+    'self, memory_format=': traced_365,
+    'self, min=, max=': traced_366,
+    'self, min_val, max_val, out': traced_367,
+    'self, min_val=, max_val=': traced_368,
+    'self, nan, posinf, neginf, out': traced_369,
+    'self, nan=, posinf=, neginf=': traced_370,
+    'self, nbytes': traced_371,
+    'self, nelements': traced_372,
+    'self, new_size': traced_373,
+    'self, num_classes=': traced_374,
+    'self, num_samples, replacement=, generator=': traced_375,
+    'self, num_samples, replacement=, generator=, out=': traced_376,
+    'self, offset=': traced_377,
+    'self, offset=, dim1=, dim2=': traced_378,
+    'self, op, ks, args': traced_379,
+    'self, ord=, dim=, keepdim=, dtype=': traced_380,
+    'self, orig': traced_381,
+    'self, other': traced_382,
+    'self, other, alpha, out': traced_383,
+    'self, other, alpha=': traced_384,
+    'self, other, dim=': traced_385,
+    'self, other, dims_self, dims_other': traced_386,
+    'self, other, out': traced_387,
+    'self, other, rounding_mode=': traced_388,
+    'self, other, rounding_mode=, out=': traced_389,
+    'self, other, rtol=, atol=, equal_nan=': traced_390,
+    'self, out': traced_391,
+    'self, out, a, b': traced_392,
+    'self, out=': traced_393,
+    'self, output_size': traced_394,
+    'self, p': traced_395,
+    'self, p, context': traced_396,
+    'self, p, gen': traced_397,
+    'self, p, generator=': traced_398,
+    'self, p, isRetry, ctx': traced_399,
+    'self, p, train': traced_400,
+    'self, p=, generator=': traced_401,
+    'self, p_, gen': traced_402,
+    'self, pad': traced_403,
+    'self, pad, mode, value=': traced_404,
+    'self, pad, mode=, value=': traced_405,
+    'self, pad, value=': traced_406,
+    'self, padding': traced_407,
+    'self, params, orig_size, context, split_remainder': traced_408,
+    'self, ptr': traced_409,
+    'self, repeats': traced_410,
+    'self, repeats, dim=, output_size=': traced_411,
+    'self, return_inverse=, return_counts=, dim=': traced_412,
+    'self, sections': traced_413,
+    'self, sections, dim=': traced_414,
+    'self, seq': traced_415,
+    'self, shape': traced_416,
+    'self, shifts, dims=': traced_417,
+    'self, size': traced_418,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_419,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_420,
+    'self, size, implicit=': traced_421,
+    'self, size, memory_format=': traced_422,
+    'self, size, stride': traced_423,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_424,
+    'self, size, stride, storage_offset': traced_425,
+    'self, size, stride, storage_offset=': traced_426,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_427,
+    'self, sizes, strides': traced_428,
+    'self, some=, compute_uv=': traced_429,
+    'self, sorted=, return_inverse=, return_counts=': traced_430,
+    'self, source': traced_431,
+    'self, source, destination': traced_432,
+    'self, source, storage_offset, size, stride=': traced_433,
+    'self, split_size, dim=': traced_434,
+    'self, split_sizes, dim=': traced_435,
+    'self, src, non_blocking=': traced_436,
+    'self, stable, dim=, descending=': traced_437,
+    'self, start_dim=, end_dim=': traced_438,
+    'self, storage, key_set, data_type, impl_type=': traced_439,
+    'self, target, reduction, delta, out': traced_440,
+    'self, target, reduction=': traced_441,
+    'self, target, reduction=, delta=': traced_442,
+    'self, target, reduction=, log_target=': traced_443,
+    'self, target, weight=, pos_weight=, reduction=': traced_444,
+    'self, target, weight=, reduction=': traced_445,
+    'self, target, weight=, reduction=, ignore_index=': traced_446,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_447,
+    'self, tensor': traced_448,
+    'self, tensor, out': traced_449,
+    'self, unbiased=': traced_450,
+    'self, upscale_factor': traced_451,
+    'self, value': traced_452,
+    'self, values, indices, dim, descending': traced_453,
+    'self, vec': traced_454,
+    'self, vec, out': traced_455,
+    'self, vec2': traced_456,
+    'self, weight, hist, bin_edges': traced_457,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_458,
+    'shape, numel': traced_459,
+    'size, allocator, ks, scalar_type': traced_460,
+    'size, device': traced_461,
+    'size, dtype=, device=, pin_memory=': traced_462,
+    'size, dtype=, layout=, device=, pin_memory=': traced_463,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_464,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_465,
+    'size, fill_value, out': traced_466,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_467,
+    'size, generator=, out=': traced_468,
+    'size, out': traced_469,
+    'size, stride, allocator, ks, scalar_type': traced_470,
+    'size, stride, dtype=, device=, pin_memory=': traced_471,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_472,
+    'start, end, step=, out=': traced_473,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_474,
+    'start, end, steps, out=': traced_475,
+    'storage': traced_476,
+    'storage, size_bytes': traced_477,
+    't': traced_478,
+    't, alloc, priority=': traced_479,
+    'tensor, data, sizes': traced_480,
+    'tensor, force=': traced_481,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_482,
+    'tensor_sizes, tensor_strides, sizes': traced_483,
+    'tensors': traced_484,
+    'tensors, dim=': traced_485,
+    'tensors, dim=, out=': traced_486,
+    'tensors, indexing=': traced_487,
+    'type1, type2': traced_488,
+    'value, self': traced_489,
+    'values, indices, self, dim, is_max': traced_490,
+    'values, indices, self, dim, keepdim': traced_491,
+    'values, indices, self, k, dim, largest, sorted': traced_492,
+    'var': traced_493,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_494,
+    'x, index': traced_495,
+    'x, indices': traced_496,
+    'x, k, s, p, d, oh, ow': traced_497,
+    'x, kw, sj, pj, dj, ow': traced_498,
+    'x, oh, ow': traced_499,
+    'x, plan, opmath': traced_500,
+    'x, w, b, out_shape, stride, padding, dilation': traced_501,
+    'x, w, b, stride, padding, dilation, groups': traced_502,
+    'x, windows, oh, ow': traced_503,
+    'x, y': traced_504,
+    'x1, x2, dim=, eps=': traced_505,
+    'x1, x2, p=, eps=, keepdim=': traced_506,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_507,
+    'y, x=, dx=, dim=': traced_508,
 }
