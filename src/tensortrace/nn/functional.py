@@ -345,7 +345,7 @@ def batch_norm(
 # the losses of functional_loss.py (torch keeps them in functional.py)
 # layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
-# the pooling functions of functional_pooling.py (the same)
+# the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     _canonical_mask,
@@ -356,6 +356,7 @@ from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
+from tensortrace.nn.functional_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
 from tensortrace.nn.functional_interpolate import (  # noqa: E402, F401
     interpolate,
     pixel_shuffle,

@@ -5571,6 +5571,32 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_feature_dropout = Overloads([(ops.feature_dropout, Binder(ops.feature_dropout.schema))])
+
+
+@traced("dispatch", "at::feature_dropout", FUNCTIONS_H, "at::feature_dropout",
+        legacy="at::feature_dropout (Functions.h)")
+def feature_dropout(*args: Any, **kwargs: Any) -> Any:
+    """at::feature_dropout, overloads:
+    feature_dropout(Tensor input, float p, bool train) -> Tensor
+    """
+    op, full = select_overload(_ov_feature_dropout, args, kwargs, "at::feature_dropout")
+    return op.call(*full)
+
+
+_ov_feature_dropout_ = Overloads([(ops.feature_dropout_, Binder(ops.feature_dropout_.schema))])
+
+
+@traced("dispatch", "at::feature_dropout_", FUNCTIONS_H, "at::feature_dropout_",
+        legacy="at::feature_dropout_ (Functions.h)")
+def feature_dropout_(*args: Any, **kwargs: Any) -> Any:
+    """at::feature_dropout_, overloads:
+    feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_feature_dropout_, args, kwargs, "at::feature_dropout_")
+    return op.call(*full)
+
+
 _ov_ceil = Overloads([(ops.ceil, Binder(ops.ceil.schema)), (ops.ceil_out, Binder(ops.ceil_out.schema))])
 
 
@@ -7437,6 +7463,8 @@ FUNCTIONS: dict[str, Any] = {
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
+    "feature_dropout": feature_dropout,
+    "feature_dropout_": feature_dropout_,
     "ceil": ceil,
     "ceil_": ceil_,
     "erf": erf,

@@ -2519,6 +2519,12 @@ dropout = _register(
 dropout_ = _register(
     FunctionSchema('dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
     {'func': 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'dropout_'}}})
+feature_dropout = _register(
+    FunctionSchema('feature_dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
+    {'func': 'feature_dropout(Tensor input, float p, bool train) -> Tensor', **{'tags': ['nondeterministic_seeded', 'maybe_aliasing_or_mutating'], 'dispatch': {'CompositeImplicitAutograd': 'feature_dropout'}}})
+feature_dropout_ = _register(
+    FunctionSchema('feature_dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
+    {'func': 'feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'feature_dropout_'}}})
 ceil = _register(
     FunctionSchema('ceil', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'ceil(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -4005,6 +4011,8 @@ OPERATORS: list[OperatorHandle] = [
     _scaled_dot_product_attention_math,
     dropout,
     dropout_,
+    feature_dropout,
+    feature_dropout_,
     ceil,
     ceil_,
     ceil_out,

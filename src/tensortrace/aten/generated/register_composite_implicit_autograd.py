@@ -182,6 +182,8 @@ ops.scaled_dot_product_attention.register(DispatchKey.CompositeImplicitAutograd,
 ops._scaled_dot_product_attention_math.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_scaled_dot_product_attention_math", ops._scaled_dot_product_attention_math))
 ops.dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout", ops.dropout))
 ops.dropout_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout_", ops.dropout_))
+ops.feature_dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("feature_dropout", ops.feature_dropout))
+ops.feature_dropout_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("feature_dropout_", ops.feature_dropout_))
 ops.square.register(DispatchKey.CompositeImplicitAutograd, native_kernel("square", ops.square))
 ops.square_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("square_", ops.square_))
 ops.square_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("square_out", ops.square_out))

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "0bc8f9a7a1a6f5ef88406798b42e3edc6b3b8522fc3c4d79d2cfc15a41d25cc1"
+INPUTS_SHA256 = "4209fe93619e42d5c5ee026ac8d9b68dc865255587edfbff6906ab8d493a642d"
 
 MODULES: tuple[str, ...] = (
     "functions",

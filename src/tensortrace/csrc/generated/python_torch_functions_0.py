@@ -15452,6 +15452,78 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- feature_dropout ---------------------------------------------------------------------------
+parser_feature_dropout = PythonArgParser.lazy([
+    'feature_dropout(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_feature_dropout", TORCH_FUNCTIONS_CPP, "dispatch_feature_dropout", legacy="dispatch_feature_dropout")
+def dispatch_feature_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """feature_dropout(Tensor input, double p, bool train): feature_dropout"""
+    return at.feature_dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
+
+structseqs_feature_dropout = [(return_types.for_schema('feature_dropout', ops.feature_dropout.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_feature_dropout", TORCH_FUNCTIONS_CPP, legacy="THPVariable_feature_dropout")
+def feature_dropout(*args: Any, **kwargs: Any) -> Any:
+    """torch.feature_dropout: THPVariable_feature_dropout"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.feature_dropout",
+                                 {"python_name": "torch.feature_dropout"})
+    self = None
+    r = parser_feature_dropout.parse(args, kwargs)
+    a = r.args
+    # feature_dropout(Tensor input, double p, bool train)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_feature_dropout_0(self, {'input': input, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
+
+
+# ---- feature_dropout_ --------------------------------------------------------------------------
+parser_feature_dropout_ = PythonArgParser.lazy([
+    'feature_dropout_(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_feature_dropout_", TORCH_FUNCTIONS_CPP, "dispatch_feature_dropout_", legacy="dispatch_feature_dropout_")
+def dispatch_feature_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """feature_dropout_(Tensor input, double p, bool train): feature_dropout_"""
+    return at.feature_dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
+
+structseqs_feature_dropout_ = [(return_types.for_schema('feature_dropout_', ops.feature_dropout_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_feature_dropout_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_feature_dropout_")
+def feature_dropout_(*args: Any, **kwargs: Any) -> Any:
+    """torch.feature_dropout_: THPVariable_feature_dropout_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.feature_dropout_",
+                                 {"python_name": "torch.feature_dropout_"})
+    self = None
+    r = parser_feature_dropout_.parse(args, kwargs)
+    a = r.args
+    # feature_dropout_(Tensor input, double p, bool train)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_feature_dropout__0(self, {'self': self_, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
+
+
 # ---- ceil --------------------------------------------------------------------------------------
 parser_ceil = PythonArgParser.lazy([
     'ceil(Tensor input, *, Tensor out=None)',
@@ -20178,6 +20250,8 @@ FUNCTIONS: dict[str, Any] = {
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
+    "feature_dropout": feature_dropout,
+    "feature_dropout_": feature_dropout_,
     "ceil": ceil,
     "ceil_": ceil_,
     "erf": erf,
@@ -20590,6 +20664,8 @@ __all__ = [
     "_scaled_dot_product_attention_math",
     "dropout",
     "dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "ceil",
     "ceil_",
     "erf",

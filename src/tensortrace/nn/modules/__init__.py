@@ -25,7 +25,7 @@ from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
 from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
-from tensortrace.nn.modules.dropout import Dropout
+from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import (
@@ -113,6 +113,9 @@ __all__ = [
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
     "Embedding",
     "Flatten",
     "GroupNorm",
