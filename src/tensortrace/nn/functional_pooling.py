@@ -131,3 +131,30 @@ def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     _output_size = _list_with_default(output_size, list(input.size()))
     return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def adaptive_max_pool1d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """torch's boolean_dispatch: the values, or (values, indices)."""
+    if return_indices:
+        return adaptive_max_pool1d_with_indices(input, output_size)
+    return adaptive_max_pool1d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool2d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple[Tensor, Tensor]:
+    output_size = _list_with_default(output_size, list(input.size()))
+    return torch._C._nn.adaptive_max_pool2d(input, output_size)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """torch's boolean_dispatch: the values, or (values, indices)."""
+    if return_indices:
+        return adaptive_max_pool2d_with_indices(input, output_size)
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]

@@ -5273,6 +5273,19 @@ def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adaptive_max_pool1d = Overloads([(ops.adaptive_max_pool1d, Binder(ops.adaptive_max_pool1d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool1d", FUNCTIONS_H, "at::adaptive_max_pool1d",
+        legacy="at::adaptive_max_pool1d (Functions.h)")
+def adaptive_max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool1d, overloads:
+    adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool1d, args, kwargs, "at::adaptive_max_pool1d")
+    return op.call(*full)
+
+
 _ov_max_pool2d = Overloads([(ops.max_pool2d, Binder(ops.max_pool2d.schema))])
 
 
@@ -5374,6 +5387,34 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
     """
     op, full = select_overload(_ov__adaptive_avg_pool2d_backward, args, kwargs, "at::_adaptive_avg_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool2d = Overloads([(ops.adaptive_max_pool2d_out, Binder(ops.adaptive_max_pool2d_out.schema)), (ops.adaptive_max_pool2d, Binder(ops.adaptive_max_pool2d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool2d", FUNCTIONS_H, "at::adaptive_max_pool2d",
+        legacy="at::adaptive_max_pool2d (Functions.h)")
+def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool2d, overloads:
+    adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool2d, args, kwargs, "at::adaptive_max_pool2d")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool2d_backward = Overloads([(ops.adaptive_max_pool2d_backward_grad_input, Binder(ops.adaptive_max_pool2d_backward_grad_input.schema)), (ops.adaptive_max_pool2d_backward, Binder(ops.adaptive_max_pool2d_backward.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool2d_backward", FUNCTIONS_H, "at::adaptive_max_pool2d_backward",
+        legacy="at::adaptive_max_pool2d_backward (Functions.h)")
+def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool2d_backward, overloads:
+    adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
+    adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_max_pool2d_backward, args, kwargs, "at::adaptive_max_pool2d_backward")
     return op.call(*full)
 
 
@@ -7441,6 +7482,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
+    "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
@@ -7449,6 +7491,8 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "adaptive_max_pool2d": adaptive_max_pool2d,
+    "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,

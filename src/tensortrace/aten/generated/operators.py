@@ -2417,6 +2417,9 @@ avg_pool1d = _register(
 adaptive_avg_pool1d = _register(
     FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool1d'}}})
+adaptive_max_pool1d = _register(
+    FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_max_pool1d'}}})
 max_pool2d = _register(
     FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('dilation', _T42, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
@@ -2441,6 +2444,18 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+adaptive_max_pool2d_out = _register(
+    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T42, None, False), Argument('out', _T8, None, True), Argument('indices', _T30, None, True),), (_T8, _T30,), ()),
+    {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
+adaptive_max_pool2d = _register(
+    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T42, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d.out'}})
+adaptive_max_pool2d_backward_grad_input = _register(
+    FunctionSchema('adaptive_max_pool2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_backward_out_cpu', 'CUDA': 'adaptive_max_pool2d_backward_out_cuda'}}})
+adaptive_max_pool2d_backward = _register(
+    FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
 upsample_linear1d_vec = _register(
     FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T35, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
@@ -3977,6 +3992,7 @@ OPERATORS: list[OperatorHandle] = [
     max_pool1d,
     avg_pool1d,
     adaptive_avg_pool1d,
+    adaptive_max_pool1d,
     max_pool2d,
     max_pool2d_with_indices,
     max_pool2d_with_indices_backward,
@@ -3985,6 +4001,10 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    adaptive_max_pool2d_out,
+    adaptive_max_pool2d,
+    adaptive_max_pool2d_backward_grad_input,
+    adaptive_max_pool2d_backward,
     upsample_linear1d_vec,
     upsample_bilinear2d_vec,
     upsample_nearest1d_vec,

@@ -172,6 +172,7 @@ ops.max_pool1d_with_indices.register(DispatchKey.CompositeImplicitAutograd, nati
 ops.max_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool1d", ops.max_pool1d))
 ops.avg_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("avg_pool1d", ops.avg_pool1d))
 ops.adaptive_avg_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool1d", ops.adaptive_avg_pool1d))
+ops.adaptive_max_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_max_pool1d", ops.adaptive_max_pool1d))
 ops.max_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool2d", ops.max_pool2d))
 ops.adaptive_avg_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool2d_symint", ops.adaptive_avg_pool2d))
 ops.upsample_linear1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_linear1d", ops.upsample_linear1d_vec))

@@ -4440,6 +4440,67 @@ def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
 ops.slow_conv_transpose2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d, "wrapper_CUDA_slow_conv_transpose2d"))
 
 
+# ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: adaptive_max_pool2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_out", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d")
+def wrapper_CUDA_adaptive_max_pool2d_out(*args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool2d_out')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_out, "wrapper_CUDA_adaptive_max_pool2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d")
+def wrapper_CUDA_adaptive_max_pool2d(*args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d, "wrapper_CUDA_adaptive_max_pool2d"))
+
+
+# ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: adaptive_max_pool2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d_backward")
+def wrapper_CUDA_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward_grad_input')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d_backward")
+def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward"))
+
+
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cuda) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_out", REGISTER_CUDA,

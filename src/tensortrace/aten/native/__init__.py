@@ -8,6 +8,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     activation,
     activation_extra,
     adaptive_average_pooling,
+    adaptive_max_pooling,
     aliases,
     batch_linear_algebra,
     batch_norm,

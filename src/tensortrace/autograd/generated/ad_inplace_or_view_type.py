@@ -3960,6 +3960,30 @@ ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, KernelFuncti
     slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_out", INPLACE_OR_VIEW)
+def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool2d_out, "torch::ADInplaceOrView::adaptive_max_pool2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", INPLACE_OR_VIEW)
+def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_out", INPLACE_OR_VIEW)
 def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""

@@ -839,6 +839,47 @@ class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
         {})
 
 
+def AdaptiveMaxPool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.adaptive_max_pool2d_backward(grad, self, result1)"""
+    return at.adaptive_max_pool2d_backward(v['grad'], v['self'], v['result1'])
+
+
+class AdaptiveMaxPool2DBackward0(TraceableFunction):
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool2d',
+        (Formula(('self',), AdaptiveMaxPool2DBackward0_self, frozenset(['at', 'grad', 'result1', 'self'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def AdaptiveMaxPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 2)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 2)
+
+
+def AdaptiveMaxPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveMaxPool2DBackwardBackward0(TraceableFunction):
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool2d_backward',
+        (Formula(('grad_output',), AdaptiveMaxPool2DBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), AdaptiveMaxPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
 def UpsampleLinear1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_linear1d_backward(grad, output_size, self.sym_sizes(), align_corners, scales)"""
     return at.upsample_linear1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales'])

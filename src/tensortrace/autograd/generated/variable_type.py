@@ -10111,6 +10111,74 @@ ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
 
 
+_record_adaptive_max_pool2d_out = GraphRecording(ops.adaptive_max_pool2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_out, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+
+
+_record_adaptive_max_pool2d = GraphRecording(ops.adaptive_max_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor): records AdaptiveMaxPool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_adaptive_max_pool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+
+
+_record_adaptive_max_pool2d_backward_grad_input = GraphRecording(ops.adaptive_max_pool2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool2d_backward = GraphRecording(ops.adaptive_max_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor: records AdaptiveMaxPool2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_adaptive_max_pool2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+
+
 _record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
 
 

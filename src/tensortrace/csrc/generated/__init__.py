@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4209fe93619e42d5c5ee026ac8d9b68dc865255587edfbff6906ab8d493a642d"
+INPUTS_SHA256 = "12741ac171ba25843d50e7404cef6f5b4b0dfa5e5db86a33df81f606c6e4e442"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

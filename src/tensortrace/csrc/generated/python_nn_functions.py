@@ -1709,6 +1709,45 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_max_pool2d -----------------------------------------------------------------------
+parser_adaptive_max_pool2d = PythonArgParser.lazy([
+    'adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool2d", legacy="dispatch_adaptive_max_pool2d")
+def dispatch_adaptive_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None): adaptive_max_pool2d, out= adaptive_max_pool2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.adaptive_max_pool2d_out, 'adaptive_max_pool2d', False, self, kwargs, out)
+    return at.adaptive_max_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool2d = [(return_types.for_schema('adaptive_max_pool2d', ops.adaptive_max_pool2d.schema), return_types.for_schema('adaptive_max_pool2d_out', ops.adaptive_max_pool2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool2d")
+def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool2d: THPVariable_adaptive_max_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool2d",
+                                 {"python_name": "torch.adaptive_max_pool2d"})
+    self = None
+    r = parser_adaptive_max_pool2d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_adaptive_max_pool2d_0(self, {'self': self_, 'output_size': output_size, 'out': out})
+    return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
+
+
 # ---- upsample_linear1d -------------------------------------------------------------------------
 parser_upsample_linear1d = PythonArgParser.lazy([
     'upsample_linear1d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
@@ -2162,6 +2201,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "adaptive_max_pool2d": adaptive_max_pool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,

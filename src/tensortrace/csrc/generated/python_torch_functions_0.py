@@ -15149,6 +15149,41 @@ def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_max_pool1d -----------------------------------------------------------------------
+parser_adaptive_max_pool1d = PythonArgParser.lazy([
+    'adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool1d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool1d", legacy="dispatch_adaptive_max_pool1d")
+def dispatch_adaptive_max_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size): adaptive_max_pool1d"""
+    return at.adaptive_max_pool1d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool1d = [(return_types.for_schema('adaptive_max_pool1d', ops.adaptive_max_pool1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool1d")
+def adaptive_max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool1d: THPVariable_adaptive_max_pool1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool1d",
+                                 {"python_name": "torch.adaptive_max_pool1d"})
+    self = None
+    r = parser_adaptive_max_pool1d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_max_pool1d_0(self, {'self': self_, 'output_size': output_size})
+    return wrap_result(result, structseqs_adaptive_max_pool1d[0][0])
+
+
 # ---- max_pool2d --------------------------------------------------------------------------------
 parser_max_pool2d = PythonArgParser.lazy([
     'max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -20243,6 +20278,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
+    "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "pixel_shuffle": pixel_shuffle,
@@ -20657,6 +20693,7 @@ __all__ = [
     "max_pool1d",
     "avg_pool1d",
     "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
     "pixel_shuffle",

@@ -52,6 +52,8 @@ from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
     MaxPool1d,
@@ -99,6 +101,8 @@ __all__ = [
     "GRU",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
     "AvgPool1d",
     "AvgPool2d",
     "BCEWithLogitsLoss",

@@ -164,3 +164,11 @@ for _op, _cu in (
 ):
     cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + _cu)
     cuda_impl(f"{_op}_backward_out_cpu", f"{_op}_backward_out_cuda", CUDA + _cu)
+cuda_impl(
+    "adaptive_max_pool2d_out_cpu", "adaptive_max_pool2d_out_cuda", CUDA + "AdaptiveMaxPooling2d.cu"
+)
+cuda_impl(
+    "adaptive_max_pool2d_backward_out_cpu",
+    "adaptive_max_pool2d_backward_out_cuda",
+    CUDA + "AdaptiveMaxPooling2d.cu",
+)
