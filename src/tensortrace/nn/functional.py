@@ -343,7 +343,7 @@ def batch_norm(
 
 
 # the losses of functional_loss.py (torch keeps them in functional.py)
-# layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
+# the norms of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
 # the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
@@ -373,7 +373,13 @@ from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     l1_loss,
     smooth_l1_loss,
 )
-from tensortrace.nn.functional_norm import group_norm, layer_norm  # noqa: E402, F401
+from tensortrace.nn.functional_norm import (  # noqa: E402, F401
+    _verify_spatial_size,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    rms_norm,
+)
 from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     _list_with_default,
     adaptive_avg_pool1d,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "12741ac171ba25843d50e7404cef6f5b4b0dfa5e5db86a33df81f606c6e4e442"
+INPUTS_SHA256 = "5f5b3e15c75d77e86bce9614be69597a88f9bdf0f235e6467d79d1e5ccc465dc"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -6852,6 +6852,32 @@ def layer_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_rms_norm = Overloads([(ops.rms_norm, Binder(ops.rms_norm.schema))])
+
+
+@traced("dispatch", "at::rms_norm", FUNCTIONS_H, "at::rms_norm",
+        legacy="at::rms_norm (Functions.h)")
+def rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::rms_norm, overloads:
+    rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+    """
+    op, full = select_overload(_ov_rms_norm, args, kwargs, "at::rms_norm")
+    return op.call(*full)
+
+
+_ov__fused_rms_norm = Overloads([(ops._fused_rms_norm, Binder(ops._fused_rms_norm.schema))])
+
+
+@traced("dispatch", "at::_fused_rms_norm", FUNCTIONS_H, "at::_fused_rms_norm",
+        legacy="at::_fused_rms_norm (Functions.h)")
+def _fused_rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::_fused_rms_norm, overloads:
+    _fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__fused_rms_norm, args, kwargs, "at::_fused_rms_norm")
+    return op.call(*full)
+
+
 _ov_native_layer_norm = Overloads([(ops.native_layer_norm, Binder(ops.native_layer_norm.schema))])
 
 
@@ -6927,6 +6953,19 @@ def batch_norm(*args: Any, **kwargs: Any) -> Any:
     batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
     """
     op, full = select_overload(_ov_batch_norm, args, kwargs, "at::batch_norm")
+    return op.call(*full)
+
+
+_ov_instance_norm = Overloads([(ops.instance_norm, Binder(ops.instance_norm.schema))])
+
+
+@traced("dispatch", "at::instance_norm", FUNCTIONS_H, "at::instance_norm",
+        legacy="at::instance_norm (Functions.h)")
+def instance_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::instance_norm, overloads:
+    instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+    """
+    op, full = select_overload(_ov_instance_norm, args, kwargs, "at::instance_norm")
     return op.call(*full)
 
 
@@ -7596,12 +7635,15 @@ FUNCTIONS: dict[str, Any] = {
     "embedding_dense_backward": embedding_dense_backward,
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
+    "rms_norm": rms_norm,
+    "_fused_rms_norm": _fused_rms_norm,
     "native_layer_norm": native_layer_norm,
     "native_layer_norm_backward": native_layer_norm_backward,
     "group_norm": group_norm,
     "native_group_norm": native_group_norm,
     "native_group_norm_backward": native_group_norm_backward,
     "batch_norm": batch_norm,
+    "instance_norm": instance_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
     "native_batch_norm_backward": native_batch_norm_backward,

@@ -3146,6 +3146,12 @@ embedding_renorm_ = _register(
 layer_norm = _register(
     FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
+rms_norm = _register(
+    FunctionSchema('rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, 'None', False), Argument('eps', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_symint'}}})
+_fused_rms_norm = _register(
+    FunctionSchema('_fused_rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T20, None, False), Argument('weight', _T27, None, False), Argument('eps', _T37, None, False),), (_T6, _T6,), ()),
+    {'func': '_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_composite'}}})
 native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
@@ -3164,6 +3170,9 @@ native_group_norm_backward = _register(
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
+instance_norm = _register(
+    FunctionSchema('instance_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('use_input_stats', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
+    {'func': 'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'instance_norm'}}})
 _batch_norm_impl_index = _register(
     FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
@@ -4235,12 +4244,15 @@ OPERATORS: list[OperatorHandle] = [
     embedding_dense_backward,
     embedding_renorm_,
     layer_norm,
+    rms_norm,
+    _fused_rms_norm,
     native_layer_norm,
     native_layer_norm_backward,
     group_norm,
     native_group_norm,
     native_group_norm_backward,
     batch_norm,
+    instance_norm,
     _batch_norm_impl_index,
     native_batch_norm,
     native_batch_norm_backward,

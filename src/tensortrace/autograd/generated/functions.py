@@ -59,6 +59,7 @@ from tensortrace.autograd.functions_manual import (
     pow_backward_self,
     prod_backward,
     real_only,
+    repeat_backward,
     select_backward,
     sgn_backward,
     sigmoid_backward,
@@ -1902,6 +1903,23 @@ class RemainderBackward1(TraceableFunction):
          Formula(('self',), RemainderBackward1_self, frozenset(['grad'])),),
         ('self', 'other'),
         {},
+        {})
+
+
+def RepeatBackward0_self(v: dict[str, Any]) -> Any:
+    """self: repeat_backward(grad, repeats, self.sym_sizes())"""
+    return repeat_backward(v['grad'], v['repeats'], v['self_sym_sizes'])
+
+
+class RepeatBackward0(TraceableFunction):
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'repeat',
+        (Formula(('self',), RepeatBackward0_self, frozenset(['grad', 'repeat_backward', 'repeats', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
 
 

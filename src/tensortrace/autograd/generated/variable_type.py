@@ -8999,13 +8999,13 @@ ops.movedim_intlist.register(DispatchKey.Autograd, KernelFunction(
     movedim_intlist, "torch::autograd::VariableType::movedim", with_keyset=True))
 
 
-_record_repeat = GraphRecording(ops.repeat, AutoDispatchBelowADInplaceOrView, None)
+_record_repeat = GraphRecording(ops.repeat, AutoDispatchBelowADInplaceOrView, nodes.RepeatBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::repeat", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def repeat(ks: DispatchKeySet, *args: Any) -> Any:
-    """repeat(Tensor self, SymInt[] repeats) -> Tensor: records NotImplemented"""
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor: records RepeatBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_repeat(ks, args)
     with AutoDispatchBelowADInplaceOrView():

@@ -19265,6 +19265,88 @@ def layer_norm(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- rms_norm ----------------------------------------------------------------------------------
+parser_rms_norm = PythonArgParser.lazy([
+    'rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',
+])
+
+
+@traced("python", "dispatch_rms_norm", TORCH_FUNCTIONS_CPP, "dispatch_rms_norm", legacy="dispatch_rms_norm")
+def dispatch_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None): rms_norm"""
+    return at.rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
+
+structseqs_rms_norm = [(return_types.for_schema('rms_norm', ops.rms_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rms_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rms_norm")
+def rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.rms_norm: THPVariable_rms_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rms_norm",
+                                 {"python_name": "torch.rms_norm"})
+    self = None
+    r = parser_rms_norm.parse(args, kwargs)
+    a = r.args
+    # rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    eps = a[3]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_rms_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fused_rms_norm ---------------------------------------------------------------------------
+parser__fused_rms_norm = PythonArgParser.lazy([
+    '_fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps)',
+])
+
+
+@traced("python", "dispatch__fused_rms_norm", TORCH_FUNCTIONS_CPP, "dispatch__fused_rms_norm", legacy="dispatch__fused_rms_norm")
+def dispatch__fused_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps): _fused_rms_norm"""
+    return at._fused_rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
+
+structseqs__fused_rms_norm = [(return_types.for_schema('_fused_rms_norm', ops._fused_rms_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fused_rms_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fused_rms_norm")
+def _fused_rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch._fused_rms_norm: THPVariable__fused_rms_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fused_rms_norm",
+                                 {"python_name": "torch._fused_rms_norm"})
+    self = None
+    r = parser__fused_rms_norm.parse(args, kwargs)
+    a = r.args
+    # _fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    eps = a[3]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch__fused_rms_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'eps': eps})
+    return wrap_result(result, structseqs__fused_rms_norm[0][0])
+
+
 # ---- native_layer_norm -------------------------------------------------------------------------
 parser_native_layer_norm = PythonArgParser.lazy([
     'native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps)',
@@ -19469,6 +19551,58 @@ def batch_norm(*args: Any, **kwargs: Any) -> Any:
         eps = float(eps)
     cudnn_enabled = a[8]
     result = dispatch_batch_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'training': training, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
+    return THPVariable_Wrap(result)
+
+
+# ---- instance_norm -----------------------------------------------------------------------------
+parser_instance_norm = PythonArgParser.lazy([
+    'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)',
+])
+
+
+@traced("python", "dispatch_instance_norm", TORCH_FUNCTIONS_CPP, "dispatch_instance_norm", legacy="dispatch_instance_norm")
+def dispatch_instance_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled): instance_norm"""
+    return at.instance_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], use_input_stats=kwargs['use_input_stats'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
+
+structseqs_instance_norm = [(return_types.for_schema('instance_norm', ops.instance_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_instance_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_instance_norm")
+def instance_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.instance_norm: THPVariable_instance_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.instance_norm",
+                                 {"python_name": "torch.instance_norm"})
+    self = None
+    r = parser_instance_norm.parse(args, kwargs)
+    a = r.args
+    # instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    running_mean = a[3]
+    if running_mean is not None:
+        running_mean = running_mean.cdata
+    running_var = a[4]
+    if running_var is not None:
+        running_var = running_var.cdata
+    use_input_stats = a[5]
+    momentum = a[6]
+    if momentum is not None:
+        momentum = float(momentum)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enabled = a[8]
+    result = dispatch_instance_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'use_input_stats': use_input_stats, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
     return THPVariable_Wrap(result)
 
 
@@ -20372,10 +20506,13 @@ FUNCTIONS: dict[str, Any] = {
     "embedding": embedding,
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
+    "rms_norm": rms_norm,
+    "_fused_rms_norm": _fused_rms_norm,
     "native_layer_norm": native_layer_norm,
     "group_norm": group_norm,
     "native_group_norm": native_group_norm,
     "batch_norm": batch_norm,
+    "instance_norm": instance_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
     "cudnn_is_acceptable": cudnn_is_acceptable,
@@ -20787,10 +20924,13 @@ __all__ = [
     "embedding",
     "embedding_renorm_",
     "layer_norm",
+    "rms_norm",
+    "_fused_rms_norm",
     "native_layer_norm",
     "group_norm",
     "native_group_norm",
     "batch_norm",
+    "instance_norm",
     "_batch_norm_impl_index",
     "native_batch_norm",
     "cudnn_is_acceptable",

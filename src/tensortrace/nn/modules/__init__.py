@@ -27,6 +27,7 @@ from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTra
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
+from tensortrace.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import (
     BCELoss,
@@ -40,7 +41,7 @@ from tensortrace.nn.modules.loss import (
     SmoothL1Loss,
 )
 from tensortrace.nn.modules.module import Module
-from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm
+from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
     ConstantPad1d,
     ConstantPad2d,
@@ -124,6 +125,8 @@ __all__ = [
     "Flatten",
     "GroupNorm",
     "Identity",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
     "LayerNorm",
     "Linear",
     "MSELoss",
@@ -141,6 +144,7 @@ __all__ = [
     "ReflectionPad2d",
     "ReplicationPad2d",
     "ReLU",
+    "RMSNorm",
     "Sequential",
     "Sigmoid",
     "Softmax",
