@@ -15,9 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from tensortrace.aten.native.adaptive_average_pooling import _adaptive_bounds
-from tensortrace.aten.native.pooling import _planes
 from tensortrace.aten.native.registry import impl_function, meta_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType
@@ -26,6 +25,11 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/AdaptiveMaxPooling2d.cpp"
 KERNEL = "aten/src/ATen/native/cpu/AdaptiveMaxPoolKernel.cpp"
+
+
+def _planes(t: Tensor) -> np.ndarray:
+    arr = np.asarray(expect_contiguous(t).numpy_view())
+    return arr.reshape(-1, arr.shape[-2], arr.shape[-1])
 
 
 def _sizes(t: Tensor) -> str:
@@ -156,6 +160,7 @@ def adaptive_max_pool2d_backward_out_cpu(
     indices: Tensor,
     grad_input: Tensor,
 ) -> None:
+    grad_input.zero_()
     if grad_input.numel() == 0:
         return
     go = _planes(grad_output)

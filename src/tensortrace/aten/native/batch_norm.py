@@ -364,7 +364,7 @@ def instance_norm(
     bias_ = _repeat_if_defined(bias, b)
     running_mean_ = _repeat_if_defined(running_mean, b)
     running_var_ = _repeat_if_defined(running_var, b)
-    input_reshaped = input.contiguous().view(shape)
+    input_reshaped = expect_contiguous(input).view(shape)
     out = at.batch_norm(
         input_reshaped,
         weight_,

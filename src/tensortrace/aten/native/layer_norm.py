@@ -313,7 +313,8 @@ def rms_norm_composite(
     upcasted_result = upcasted_input.mul(rqrst_input)
     if weight is not None:
         upcasted_result = upcasted_result.mul(weight)
-    upcasted_result, rqrst_input = upcasted_result.contiguous(), rqrst_input.contiguous()
+    upcasted_result = expect_contiguous(upcasted_result)
+    rqrst_input = expect_contiguous(rqrst_input)
     # Cast normalized result to original input type
     return upcasted_result.type_as(input), rqrst_input
 

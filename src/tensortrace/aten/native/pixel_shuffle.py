@@ -17,7 +17,7 @@ from tensortrace.aten.native.cpu.pixel_shuffle_kernel import (
     pixel_unshuffle_kernel,
 )
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/PixelShuffle.cpp"
@@ -90,7 +90,7 @@ def pixel_shuffle_cpu(self: Tensor, upscale_factor: int) -> Tensor:
     output.resize_(output_sizes)
     if output.numel() == 0:
         return output
-    input = self.contiguous()
+    input = expect_contiguous(self)
     pixel_shuffle_kernel(output, input, upscale_factor)
     return output
 
@@ -109,7 +109,7 @@ def pixel_unshuffle_cpu(self: Tensor, downscale_factor: int) -> Tensor:
     ]
     output = at.empty([0], dtype=self.scalar_type(), device=self.device())
     output.resize_(output_sizes)
-    input = self.contiguous()
+    input = expect_contiguous(self)
     pixel_unshuffle_kernel(output, input, downscale_factor)
     return output
 

@@ -73,6 +73,7 @@ def _backward(
     name: str,
 ) -> None:
     check_kernel_dtype(grad_output, name, allow_byte=False)
+    grad_input.zero_()
     if grad_input.numel() == 0:
         return
     go = _planes(grad_output)

@@ -30,7 +30,7 @@ from tensortrace.aten.native.upsample import (
     nearest_idx,
     upsample_common_check,
 )
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.tensor_options import TensorOptions
 
@@ -43,7 +43,7 @@ def _options(t: Tensor) -> TensorOptions:
 
 
 def _planes(t: Tensor) -> np.ndarray:
-    arr = np.asarray(t.contiguous().numpy_view())
+    arr = np.asarray(expect_contiguous(t).numpy_view())
     return arr.reshape(-1, *arr.shape[2:])
 
 
@@ -67,6 +67,7 @@ def _backward(
     grad_output: Tensor, scales: Sequence[float | None], grad_input: Tensor, name: str
 ) -> None:
     check_kernel_dtype(grad_output, name, allow_byte=False)
+    grad_input.zero_()
     if grad_input.numel() == 0:
         return
     spatial = len(scales)
