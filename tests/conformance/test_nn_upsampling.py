@@ -57,6 +57,9 @@ PROGRAMS = {
     "F.interpolate(x, size=(11, 13), mode='bilinear', align_corners=True))",
     "half": "x = torch.randn(1, 3, 4, 5).half(); out = (F.interpolate(x, size=(7, 9), "
     "mode='bilinear'), F.interpolate(x[0], size=8, mode='linear'), F.interpolate(x, size=3))",
+    "reduced_1d": "x = torch.randn(2, 3, 7); out = [F.interpolate(x.to(dt), size=s, "
+    "mode='linear', align_corners=a) for dt in (torch.half, torch.bfloat16) "
+    "for s in (5, 13) for a in (False, True)]",
     "empty_batch": "out = F.interpolate(torch.randn(0, 2, 3, 4), size=(5, 6), mode='bilinear')",
     "double_backward": "x = torch.randn(1, 1, 3, 3, requires_grad=True); "
     "y = F.interpolate(x, size=(5, 4), mode='bilinear'); "

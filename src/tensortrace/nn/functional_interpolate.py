@@ -14,6 +14,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 import tensortrace as torch
 from tensortrace.nn.functional_pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 
@@ -26,8 +28,6 @@ pixel_unshuffle = torch.pixel_unshuffle
 
 def _is_integer(x: Any) -> bool:
     """Type check the input number is an integer (int, NumPy integers, integer tensors)."""
-    import numpy as np
-
     if isinstance(x, (int, np.integer)):
         return True
     return isinstance(x, Tensor) and not x.is_floating_point()

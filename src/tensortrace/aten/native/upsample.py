@@ -125,19 +125,21 @@ def check_grad_output(grad_output: Tensor, full_output_size: Sequence[int]) -> N
     dim = len(full_output_size)
     if dim == 3:  # upsample_1d_shape_check's check_dim_size (TensorUtils.cpp)
         for i in range(3):
-            TORCH_CHECK(
-                grad_output.dim() == 3 and grad_output.size(i) == full_output_size[i],
-                "Expected a tensor of dimension 3 and tensor.size[",
-                i,
-                "] == ",
-                full_output_size[i],
-                " but got: dimension ",
-                grad_output.dim(),
-                " and tensor.size[",
-                i,
-                "] = ",
-                grad_output.size(i) if i < grad_output.dim() else "?",
-            )
+            if not (grad_output.dim() == 3 and grad_output.size(i) == full_output_size[i]):
+                # the message reads grad_output.size(i): out of range, that raises instead
+                TORCH_CHECK(
+                    False,
+                    "Expected a tensor of dimension 3 and tensor.size[",
+                    i,
+                    "] == ",
+                    full_output_size[i],
+                    " but got: dimension ",
+                    grad_output.dim(),
+                    " and tensor.size[",
+                    i,
+                    "] = ",
+                    grad_output.size(i),
+                )
         return
     TORCH_CHECK(
         grad_output.dim() == dim,

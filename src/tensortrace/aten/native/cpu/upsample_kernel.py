@@ -6,7 +6,8 @@ computed once, then each output is the weighted sum over the dims, the last dim 
 in the opmath type) and `cpu_upsample_nearest_backward` / `cpu_upsample_linear_backward`
 (each grad_output value is added into the input cells it came from, in output order). The
 input arrives as planes (N * C, *spatial); NumPy does one dim at a time for all planes.
-The weights stay in the opmath type (float for half). uint8 bilinear takes torch's own CPU
+The 2-D weights stay in the opmath type (float for half); the 1-D ones are stored as scalar_t,
+as the generic kernel's compute_indices_weights_linear does. uint8 bilinear takes torch's own CPU
 path, `UpSampleKernelAVXAntialias.h`: one pass per dim in int16 fixed point, each pass rounded
 back to uint8.
 """
@@ -65,6 +66,11 @@ def upsample_linear_kernel(
         if x.dtype == np.uint8:
             out = _uint8_pass(out, d + 1, plan[d])
             continue
+        if len(plan) == 1 and x.dtype.itemsize == 2:
+            # 1-D, 16-bit floats: the generic kernel stores lambda1 as scalar_t and computes
+            # lambda0 = 1 - lambda1 from the rounded value, itself stored as scalar_t
+            lambda1 = lambda1.astype(x.dtype).astype(opmath)
+            lambda0 = (opmath(1) - lambda1).astype(x.dtype).astype(opmath)
         w0 = lambda0.astype(opmath).reshape(shape)
         w1 = lambda1.astype(opmath).reshape(shape)
         out = np.take(out, idx0, axis=d + 1) * w0 + np.take(out, idx1, axis=d + 1) * w1
