@@ -58,6 +58,7 @@ from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for th
     diagonal_backward,
     index_backward,
     permute_backwards,
+    repeat_backward,
     select_backward,
     slice_backward_wrapper,
     split_backward,

@@ -174,3 +174,28 @@ def stack_tensors_backward(grad: Tensor, dim: int, dtypes: Sequence[Any]) -> lis
 
 def index_backward(zeros_like_self: Tensor, indices: Sequence[Any], grad: Tensor) -> Tensor:
     return zeros_like_self.index_put_(list(indices), grad, True)
+
+
+def repeat_backward(grad: Tensor, repeats: Sequence[int], input_shape: Sequence[int]) -> Tensor:
+    """FunctionsManual.cpp: the gradient of each input element is the sum over its copies.
+    grad is reshaped once so that every repeated dim r > 1 becomes (r, input size), and those
+    r dims are summed (the leading dims repeat added are summed away first)."""
+    if 0 in list(repeats):
+        return at.zeros(list(input_shape), dtype=grad.scalar_type(), device=grad.device())
+    input_dims = len(input_shape)
+    num_unsqueezed = grad.dim() - input_dims
+    for _ in range(num_unsqueezed):
+        grad = grad.sum([0], False)
+    grad_size: list[int] = []
+    sum_dims: list[int] = []
+    for dim in range(input_dims):
+        repeat = repeats[dim + num_unsqueezed]
+        if repeat != 1:
+            grad_size.append(repeat)
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(input_shape[dim])
+    # One-time Reshape & Sum (an empty sum_dims would reduce the whole tensor)
+    if sum_dims:
+        grad = grad.reshape(grad_size)
+        grad = grad.sum(sum_dims)
+    return grad

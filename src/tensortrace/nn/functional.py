@@ -6,9 +6,10 @@ logsigmoid and glu the torch._C._nn bindings; softsign and tanhshrink are compos
 softmax / log_softmax are the Tensor methods (with torch's implicit dim for legacy callers);
 linear, mse_loss, nll_loss (nll_loss_nd) and cross_entropy (cross_entropy_loss) are
 torch._C._nn bindings; the losses turn `reduction='mean'` into at::Reduction's number
-(_reduction.get_enum). pad and one_hot are torch._C._nn bindings too, conv1d, the 1-D pools and
-the distances torch ops; normalize is torch's Python composition (norm, clamp_min, expand_as,
-div). The traces of these calls name the same aten ops torch.profiler records.
+(_reduction.get_enum). pad and one_hot are torch._C._nn bindings too, conv1d and the distances
+torch ops (the pools are in functional_pooling.py); normalize is torch's Python composition
+(norm, clamp_min, expand_as, div). The traces of these calls name the same aten ops
+torch.profiler records.
 """
 
 from __future__ import annotations
@@ -233,124 +234,6 @@ conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
 
 
-def max_pool1d_with_indices(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> tuple[Tensor, Tensor]:
-    if stride is None:
-        stride = []
-    return torch.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-
-
-def max_pool1d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> Any:
-    """torch's boolean_dispatch: the values (torch.max_pool1d), or (values, indices)."""
-    if return_indices:
-        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    if stride is None:
-        stride = []
-    return torch.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
-
-
-def avg_pool1d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
-) -> Tensor:
-    """torch.avg_pool1d (aten::avg_pool1d > unsqueeze, aten::avg_pool2d, squeeze)."""
-    return torch.avg_pool1d(
-        input, kernel_size, [] if stride is None else stride, padding, ceil_mode, count_include_pad
-    )
-
-
-def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    return torch.adaptive_avg_pool1d(input, output_size)
-
-
-def max_pool2d_with_indices(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> tuple[Tensor, Tensor]:
-    if stride is None:
-        stride = []
-    return torch._C._nn.max_pool2d_with_indices(
-        input, kernel_size, stride, padding, dilation, ceil_mode
-    )
-
-
-def max_pool2d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> Any:
-    """torch's boolean_dispatch: the values (torch.max_pool2d), or (values, indices)."""
-    if return_indices:
-        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    if stride is None:
-        stride = []
-    return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
-
-
-def avg_pool2d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    ceil_mode: bool = False,
-    count_include_pad: bool = True,
-    divisor_override: int | None = None,
-) -> Tensor:
-    return torch._C._nn.avg_pool2d(
-        input,
-        kernel_size,
-        [] if stride is None else stride,
-        padding,
-        ceil_mode,
-        count_include_pad,
-        divisor_override,
-    )
-
-
-def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
-    if isinstance(out_size, int):
-        return out_size
-    if len(defaults) <= len(out_size):
-        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
-    return [
-        v if v is not None else d
-        for v, d in zip(out_size, defaults[-len(out_size) :], strict=False)
-    ]
-
-
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    _output_size = _list_with_default(output_size, list(input.size()))
-    return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
-
-
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """torch._C._nn.pad (aten::pad > constant_pad_nd, reflection_pad / replication_pad or
     _pad_circular, by mode)."""
@@ -461,7 +344,9 @@ def batch_norm(
 
 # the losses of functional_loss.py and functional_loss_margin.py, the activations of
 # functional_activation.py (torch keeps them in functional.py)
-# layer_norm and group_norm of functional_norm.py (torch keeps them in functional.py)
+# the norms of functional_norm.py (torch keeps them in functional.py)
+# interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
+# the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
@@ -473,6 +358,15 @@ from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
+from tensortrace.nn.functional_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from tensortrace.nn.functional_interpolate import (  # noqa: E402, F401
+    interpolate,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     _weighted_reduction,
     binary_cross_entropy,
@@ -482,4 +376,25 @@ from tensortrace.nn.functional_loss import (  # noqa: E402, F401
     smooth_l1_loss,
 )
 from tensortrace.nn.functional_loss_margin import *  # noqa: E402, F403
-from tensortrace.nn.functional_norm import group_norm, layer_norm  # noqa: E402, F401
+from tensortrace.nn.functional_norm import (  # noqa: E402, F401
+    _verify_spatial_size,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    rms_norm,
+)
+from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
+    _list_with_default,
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    max_pool2d_with_indices,
+)

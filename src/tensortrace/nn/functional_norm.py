@@ -1,5 +1,6 @@
-"""layer_norm and group_norm of torch.nn.functional (torch/nn/functional.py keeps them there):
-the checks torch makes in Python, then aten::layer_norm / aten::group_norm."""
+"""instance_norm, layer_norm, rms_norm and group_norm of torch.nn.functional
+(torch/nn/functional.py keeps them there): the checks torch makes in Python, then
+aten::instance_norm / aten::layer_norm / aten::rms_norm / aten::group_norm."""
 
 from __future__ import annotations
 
@@ -9,6 +10,43 @@ import tensortrace as torch
 from tensortrace.nn.functional import _CUDNN_ENABLED, _verify_batch_size
 
 Tensor = torch.Tensor
+
+
+def _verify_spatial_size(size: Any) -> None:
+    # Verify that there is > 1 spatial element for instance norm calculation.
+    size_prods = 1
+    for i in range(2, len(size)):
+        size_prods *= size[i]
+    if size_prods == 1:
+        raise ValueError(
+            f"Expected more than 1 spatial element when training, got input size {size}"
+        )
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """torch.instance_norm (aten::instance_norm > aten::batch_norm of the (1, N * C, ...) view)."""
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return torch.instance_norm(
+        input,
+        weight,
+        bias,
+        running_mean,
+        running_var,
+        use_input_stats,
+        momentum,
+        eps,
+        _CUDNN_ENABLED,
+    )
 
 
 def layer_norm(
@@ -38,3 +76,13 @@ def group_norm(
         [input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:])
     )
     return torch.group_norm(input, num_groups, weight, bias, eps, _CUDNN_ENABLED)
+
+
+def rms_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    """torch.rms_norm (aten::rms_norm > aten::_fused_rms_norm, the composite on the CPU)."""
+    return torch.rms_norm(input, normalized_shape, weight, eps)

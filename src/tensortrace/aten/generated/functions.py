@@ -5783,6 +5783,19 @@ def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adaptive_max_pool1d = Overloads([(ops.adaptive_max_pool1d, Binder(ops.adaptive_max_pool1d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool1d", FUNCTIONS_H, "at::adaptive_max_pool1d",
+        legacy="at::adaptive_max_pool1d (Functions.h)")
+def adaptive_max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool1d, overloads:
+    adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool1d, args, kwargs, "at::adaptive_max_pool1d")
+    return op.call(*full)
+
+
 _ov_max_pool2d = Overloads([(ops.max_pool2d, Binder(ops.max_pool2d.schema))])
 
 
@@ -5887,6 +5900,176 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adaptive_max_pool2d = Overloads([(ops.adaptive_max_pool2d_out, Binder(ops.adaptive_max_pool2d_out.schema)), (ops.adaptive_max_pool2d, Binder(ops.adaptive_max_pool2d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool2d", FUNCTIONS_H, "at::adaptive_max_pool2d",
+        legacy="at::adaptive_max_pool2d (Functions.h)")
+def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool2d, overloads:
+    adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool2d, args, kwargs, "at::adaptive_max_pool2d")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool2d_backward = Overloads([(ops.adaptive_max_pool2d_backward_grad_input, Binder(ops.adaptive_max_pool2d_backward_grad_input.schema)), (ops.adaptive_max_pool2d_backward, Binder(ops.adaptive_max_pool2d_backward.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool2d_backward", FUNCTIONS_H, "at::adaptive_max_pool2d_backward",
+        legacy="at::adaptive_max_pool2d_backward (Functions.h)")
+def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool2d_backward, overloads:
+    adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
+    adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_max_pool2d_backward, args, kwargs, "at::adaptive_max_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_linear1d = Overloads([(ops.upsample_linear1d_vec, Binder(ops.upsample_linear1d_vec.schema)), (ops.upsample_linear1d_out, Binder(ops.upsample_linear1d_out.schema)), (ops.upsample_linear1d, Binder(ops.upsample_linear1d.schema))])
+
+
+@traced("dispatch", "at::upsample_linear1d", FUNCTIONS_H, "at::upsample_linear1d",
+        legacy="at::upsample_linear1d (Functions.h)")
+def upsample_linear1d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_linear1d, overloads:
+    upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_linear1d, args, kwargs, "at::upsample_linear1d")
+    return op.call(*full)
+
+
+_ov_upsample_bilinear2d = Overloads([(ops.upsample_bilinear2d_vec, Binder(ops.upsample_bilinear2d_vec.schema)), (ops.upsample_bilinear2d_out, Binder(ops.upsample_bilinear2d_out.schema)), (ops.upsample_bilinear2d, Binder(ops.upsample_bilinear2d.schema))])
+
+
+@traced("dispatch", "at::upsample_bilinear2d", FUNCTIONS_H, "at::upsample_bilinear2d",
+        legacy="at::upsample_bilinear2d (Functions.h)")
+def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bilinear2d, overloads:
+    upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bilinear2d, args, kwargs, "at::upsample_bilinear2d")
+    return op.call(*full)
+
+
+_ov_upsample_nearest1d = Overloads([(ops.upsample_nearest1d_vec, Binder(ops.upsample_nearest1d_vec.schema)), (ops.upsample_nearest1d_out, Binder(ops.upsample_nearest1d_out.schema)), (ops.upsample_nearest1d, Binder(ops.upsample_nearest1d.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest1d", FUNCTIONS_H, "at::upsample_nearest1d",
+        legacy="at::upsample_nearest1d (Functions.h)")
+def upsample_nearest1d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest1d, overloads:
+    upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest1d, args, kwargs, "at::upsample_nearest1d")
+    return op.call(*full)
+
+
+_ov_upsample_nearest2d = Overloads([(ops.upsample_nearest2d_vec, Binder(ops.upsample_nearest2d_vec.schema)), (ops.upsample_nearest2d_out, Binder(ops.upsample_nearest2d_out.schema)), (ops.upsample_nearest2d, Binder(ops.upsample_nearest2d.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest2d", FUNCTIONS_H, "at::upsample_nearest2d",
+        legacy="at::upsample_nearest2d (Functions.h)")
+def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest2d, overloads:
+    upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest2d, args, kwargs, "at::upsample_nearest2d")
+    return op.call(*full)
+
+
+_ov_upsample_linear1d_backward = Overloads([(ops.upsample_linear1d_backward_grad_input, Binder(ops.upsample_linear1d_backward_grad_input.schema)), (ops.upsample_linear1d_backward, Binder(ops.upsample_linear1d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_linear1d_backward", FUNCTIONS_H, "at::upsample_linear1d_backward",
+        legacy="at::upsample_linear1d_backward (Functions.h)")
+def upsample_linear1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_linear1d_backward, overloads:
+    upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_linear1d_backward, args, kwargs, "at::upsample_linear1d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_bilinear2d_backward = Overloads([(ops.upsample_bilinear2d_backward_grad_input, Binder(ops.upsample_bilinear2d_backward_grad_input.schema)), (ops.upsample_bilinear2d_backward, Binder(ops.upsample_bilinear2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_bilinear2d_backward", FUNCTIONS_H, "at::upsample_bilinear2d_backward",
+        legacy="at::upsample_bilinear2d_backward (Functions.h)")
+def upsample_bilinear2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bilinear2d_backward, overloads:
+    upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bilinear2d_backward, args, kwargs, "at::upsample_bilinear2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_nearest1d_backward = Overloads([(ops.upsample_nearest1d_backward_grad_input, Binder(ops.upsample_nearest1d_backward_grad_input.schema)), (ops.upsample_nearest1d_backward, Binder(ops.upsample_nearest1d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest1d_backward", FUNCTIONS_H, "at::upsample_nearest1d_backward",
+        legacy="at::upsample_nearest1d_backward (Functions.h)")
+def upsample_nearest1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest1d_backward, overloads:
+    upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest1d_backward, args, kwargs, "at::upsample_nearest1d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_nearest2d_backward = Overloads([(ops.upsample_nearest2d_backward_grad_input, Binder(ops.upsample_nearest2d_backward_grad_input.schema)), (ops.upsample_nearest2d_backward, Binder(ops.upsample_nearest2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest2d_backward", FUNCTIONS_H, "at::upsample_nearest2d_backward",
+        legacy="at::upsample_nearest2d_backward (Functions.h)")
+def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest2d_backward, overloads:
+    upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest2d_backward, args, kwargs, "at::upsample_nearest2d_backward")
+    return op.call(*full)
+
+
+_ov_pixel_shuffle = Overloads([(ops.pixel_shuffle, Binder(ops.pixel_shuffle.schema))])
+
+
+@traced("dispatch", "at::pixel_shuffle", FUNCTIONS_H, "at::pixel_shuffle",
+        legacy="at::pixel_shuffle (Functions.h)")
+def pixel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::pixel_shuffle, overloads:
+    pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+    """
+    op, full = select_overload(_ov_pixel_shuffle, args, kwargs, "at::pixel_shuffle")
+    return op.call(*full)
+
+
+_ov_pixel_unshuffle = Overloads([(ops.pixel_unshuffle, Binder(ops.pixel_unshuffle.schema))])
+
+
+@traced("dispatch", "at::pixel_unshuffle", FUNCTIONS_H, "at::pixel_unshuffle",
+        legacy="at::pixel_unshuffle (Functions.h)")
+def pixel_unshuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::pixel_unshuffle, overloads:
+    pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+    """
+    op, full = select_overload(_ov_pixel_unshuffle, args, kwargs, "at::pixel_unshuffle")
+    return op.call(*full)
+
+
 _ov_scaled_dot_product_attention = Overloads([(ops.scaled_dot_product_attention, Binder(ops.scaled_dot_product_attention.schema))])
 
 
@@ -5936,6 +6119,32 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
     """
     op, full = select_overload(_ov_dropout_, args, kwargs, "at::dropout_")
+    return op.call(*full)
+
+
+_ov_feature_dropout = Overloads([(ops.feature_dropout, Binder(ops.feature_dropout.schema))])
+
+
+@traced("dispatch", "at::feature_dropout", FUNCTIONS_H, "at::feature_dropout",
+        legacy="at::feature_dropout (Functions.h)")
+def feature_dropout(*args: Any, **kwargs: Any) -> Any:
+    """at::feature_dropout, overloads:
+    feature_dropout(Tensor input, float p, bool train) -> Tensor
+    """
+    op, full = select_overload(_ov_feature_dropout, args, kwargs, "at::feature_dropout")
+    return op.call(*full)
+
+
+_ov_feature_dropout_ = Overloads([(ops.feature_dropout_, Binder(ops.feature_dropout_.schema))])
+
+
+@traced("dispatch", "at::feature_dropout_", FUNCTIONS_H, "at::feature_dropout_",
+        legacy="at::feature_dropout_ (Functions.h)")
+def feature_dropout_(*args: Any, **kwargs: Any) -> Any:
+    """at::feature_dropout_, overloads:
+    feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_feature_dropout_, args, kwargs, "at::feature_dropout_")
     return op.call(*full)
 
 
@@ -7153,6 +7362,32 @@ def layer_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_rms_norm = Overloads([(ops.rms_norm, Binder(ops.rms_norm.schema))])
+
+
+@traced("dispatch", "at::rms_norm", FUNCTIONS_H, "at::rms_norm",
+        legacy="at::rms_norm (Functions.h)")
+def rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::rms_norm, overloads:
+    rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+    """
+    op, full = select_overload(_ov_rms_norm, args, kwargs, "at::rms_norm")
+    return op.call(*full)
+
+
+_ov__fused_rms_norm = Overloads([(ops._fused_rms_norm, Binder(ops._fused_rms_norm.schema))])
+
+
+@traced("dispatch", "at::_fused_rms_norm", FUNCTIONS_H, "at::_fused_rms_norm",
+        legacy="at::_fused_rms_norm (Functions.h)")
+def _fused_rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::_fused_rms_norm, overloads:
+    _fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__fused_rms_norm, args, kwargs, "at::_fused_rms_norm")
+    return op.call(*full)
+
+
 _ov_native_layer_norm = Overloads([(ops.native_layer_norm, Binder(ops.native_layer_norm.schema))])
 
 
@@ -7228,6 +7463,19 @@ def batch_norm(*args: Any, **kwargs: Any) -> Any:
     batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
     """
     op, full = select_overload(_ov_batch_norm, args, kwargs, "at::batch_norm")
+    return op.call(*full)
+
+
+_ov_instance_norm = Overloads([(ops.instance_norm, Binder(ops.instance_norm.schema))])
+
+
+@traced("dispatch", "at::instance_norm", FUNCTIONS_H, "at::instance_norm",
+        legacy="at::instance_norm (Functions.h)")
+def instance_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::instance_norm, overloads:
+    instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+    """
+    op, full = select_overload(_ov_instance_norm, args, kwargs, "at::instance_norm")
     return op.call(*full)
 
 
@@ -7821,6 +8069,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
+    "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
@@ -7829,10 +8078,24 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "adaptive_max_pool2d": adaptive_max_pool2d,
+    "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
+    "upsample_linear1d": upsample_linear1d,
+    "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_nearest1d": upsample_nearest1d,
+    "upsample_nearest2d": upsample_nearest2d,
+    "upsample_linear1d_backward": upsample_linear1d_backward,
+    "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
+    "upsample_nearest1d_backward": upsample_nearest1d_backward,
+    "upsample_nearest2d_backward": upsample_nearest2d_backward,
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
     "scaled_dot_product_attention": scaled_dot_product_attention,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
+    "feature_dropout": feature_dropout,
+    "feature_dropout_": feature_dropout_,
     "ceil": ceil,
     "ceil_": ceil_,
     "erf": erf,
@@ -7920,12 +8183,15 @@ FUNCTIONS: dict[str, Any] = {
     "embedding_dense_backward": embedding_dense_backward,
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
+    "rms_norm": rms_norm,
+    "_fused_rms_norm": _fused_rms_norm,
     "native_layer_norm": native_layer_norm,
     "native_layer_norm_backward": native_layer_norm_backward,
     "group_norm": group_norm,
     "native_group_norm": native_group_norm,
     "native_group_norm_backward": native_group_norm_backward,
     "batch_norm": batch_norm,
+    "instance_norm": instance_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
     "native_batch_norm_backward": native_batch_norm_backward,

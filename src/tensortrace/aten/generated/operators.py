@@ -58,6 +58,7 @@ _T40 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
 _T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T43 = Type('int', is_list=True, list_size=2)  # int[2]
+_T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2579,6 +2580,9 @@ avg_pool1d = _register(
 adaptive_avg_pool1d = _register(
     FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool1d'}}})
+adaptive_max_pool1d = _register(
+    FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_max_pool1d'}}})
 max_pool2d = _register(
     FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
@@ -2603,6 +2607,84 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+adaptive_max_pool2d_out = _register(
+    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
+    {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
+adaptive_max_pool2d = _register(
+    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d.out'}})
+adaptive_max_pool2d_backward_grad_input = _register(
+    FunctionSchema('adaptive_max_pool2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_backward_out_cpu', 'CUDA': 'adaptive_max_pool2d_backward_out_cuda'}}})
+adaptive_max_pool2d_backward = _register(
+    FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
+upsample_linear1d_vec = _register(
+    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
+upsample_bilinear2d_vec = _register(
+    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
+upsample_nearest1d_vec = _register(
+    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
+upsample_nearest2d_vec = _register(
+    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
+upsample_linear1d_out = _register(
+    FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_out_cpu', 'CUDA': 'upsample_linear1d_out_cuda'}}})
+upsample_linear1d = _register(
+    FunctionSchema('upsample_linear1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d.out'}})
+upsample_linear1d_backward_grad_input = _register(
+    FunctionSchema('upsample_linear1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_backward_out_cpu', 'CUDA': 'upsample_linear1d_backward_out_cuda'}}})
+upsample_linear1d_backward = _register(
+    FunctionSchema('upsample_linear1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d_backward.grad_input'}})
+upsample_bilinear2d_out = _register(
+    FunctionSchema('upsample_bilinear2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_out_cpu', 'CUDA': 'upsample_bilinear2d_out_cuda'}}})
+upsample_bilinear2d = _register(
+    FunctionSchema('upsample_bilinear2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d.out'}})
+upsample_bilinear2d_backward_grad_input = _register(
+    FunctionSchema('upsample_bilinear2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_backward_out_cpu', 'CUDA': 'upsample_bilinear2d_backward_out_cuda'}}})
+upsample_bilinear2d_backward = _register(
+    FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d_backward.grad_input'}})
+upsample_nearest1d_out = _register(
+    FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_out_cpu', 'CUDA': 'upsample_nearest1d_out_cuda'}}})
+upsample_nearest1d = _register(
+    FunctionSchema('upsample_nearest1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d.out'}})
+upsample_nearest1d_backward_grad_input = _register(
+    FunctionSchema('upsample_nearest1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_backward_out_cpu', 'CUDA': 'upsample_nearest1d_backward_out_cuda'}}})
+upsample_nearest1d_backward = _register(
+    FunctionSchema('upsample_nearest1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d_backward.grad_input'}})
+upsample_nearest2d_out = _register(
+    FunctionSchema('upsample_nearest2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_out_cpu', 'CUDA': 'upsample_nearest2d_out_cuda'}}})
+upsample_nearest2d = _register(
+    FunctionSchema('upsample_nearest2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d.out'}})
+upsample_nearest2d_backward_grad_input = _register(
+    FunctionSchema('upsample_nearest2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_backward_out_cpu', 'CUDA': 'upsample_nearest2d_backward_out_cuda'}}})
+upsample_nearest2d_backward = _register(
+    FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
+pixel_shuffle = _register(
+    FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
+    {'func': 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_shuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_shuffle'}}})
+pixel_unshuffle = _register(
+    FunctionSchema('pixel_unshuffle', '', (Argument('self', _T6, None, False), Argument('downscale_factor', _T11, None, False),), (_T6,), ()),
+    {'func': 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_unshuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_unshuffle'}}})
 scaled_dot_product_attention = _register(
     FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
@@ -2615,6 +2697,12 @@ dropout = _register(
 dropout_ = _register(
     FunctionSchema('dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
     {'func': 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'dropout_'}}})
+feature_dropout = _register(
+    FunctionSchema('feature_dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
+    {'func': 'feature_dropout(Tensor input, float p, bool train) -> Tensor', **{'tags': ['nondeterministic_seeded', 'maybe_aliasing_or_mutating'], 'dispatch': {'CompositeImplicitAutograd': 'feature_dropout'}}})
+feature_dropout_ = _register(
+    FunctionSchema('feature_dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
+    {'func': 'feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'feature_dropout_'}}})
 ceil = _register(
     FunctionSchema('ceil', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'ceil(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -3221,6 +3309,12 @@ embedding_renorm_ = _register(
 layer_norm = _register(
     FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
+rms_norm = _register(
+    FunctionSchema('rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_symint'}}})
+_fused_rms_norm = _register(
+    FunctionSchema('_fused_rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T20, None, False), Argument('weight', _T28, None, False), Argument('eps', _T38, None, False),), (_T6, _T6,), ()),
+    {'func': '_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_composite'}}})
 native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
@@ -3239,6 +3333,9 @@ native_group_norm_backward = _register(
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
+instance_norm = _register(
+    FunctionSchema('instance_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('use_input_stats', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
+    {'func': 'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'instance_norm'}}})
 _batch_norm_impl_index = _register(
     FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
@@ -4121,6 +4218,7 @@ OPERATORS: list[OperatorHandle] = [
     max_pool1d,
     avg_pool1d,
     adaptive_avg_pool1d,
+    adaptive_max_pool1d,
     max_pool2d,
     max_pool2d_with_indices,
     max_pool2d_with_indices_backward,
@@ -4129,10 +4227,38 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    adaptive_max_pool2d_out,
+    adaptive_max_pool2d,
+    adaptive_max_pool2d_backward_grad_input,
+    adaptive_max_pool2d_backward,
+    upsample_linear1d_vec,
+    upsample_bilinear2d_vec,
+    upsample_nearest1d_vec,
+    upsample_nearest2d_vec,
+    upsample_linear1d_out,
+    upsample_linear1d,
+    upsample_linear1d_backward_grad_input,
+    upsample_linear1d_backward,
+    upsample_bilinear2d_out,
+    upsample_bilinear2d,
+    upsample_bilinear2d_backward_grad_input,
+    upsample_bilinear2d_backward,
+    upsample_nearest1d_out,
+    upsample_nearest1d,
+    upsample_nearest1d_backward_grad_input,
+    upsample_nearest1d_backward,
+    upsample_nearest2d_out,
+    upsample_nearest2d,
+    upsample_nearest2d_backward_grad_input,
+    upsample_nearest2d_backward,
+    pixel_shuffle,
+    pixel_unshuffle,
     scaled_dot_product_attention,
     _scaled_dot_product_attention_math,
     dropout,
     dropout_,
+    feature_dropout,
+    feature_dropout_,
     ceil,
     ceil_,
     ceil_out,
@@ -4335,12 +4461,15 @@ OPERATORS: list[OperatorHandle] = [
     embedding_dense_backward,
     embedding_renorm_,
     layer_norm,
+    rms_norm,
+    _fused_rms_norm,
     native_layer_norm,
     native_layer_norm_backward,
     group_norm,
     native_group_norm,
     native_group_norm_backward,
     batch_norm,
+    instance_norm,
     _batch_norm_impl_index,
     native_batch_norm,
     native_batch_norm_backward,

@@ -15,3 +15,5 @@ ops.as_strided_.register(DispatchKey.CompositeExplicitAutogradNonFunctional, nat
 ops.bernoulli.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli))
 ops.bernoulli_p.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli_p))
 ops.new_empty_strided.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("new_empty_strided", ops.new_empty_strided))
+ops.pixel_shuffle.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("math_pixel_shuffle", ops.pixel_shuffle))
+ops.pixel_unshuffle.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("math_pixel_unshuffle", ops.pixel_unshuffle))

@@ -199,6 +199,8 @@ ops.avg_pool2d.register(DispatchKey.CPU, native_kernel("avg_pool2d", ops.avg_poo
 ops.avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
 ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
+ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))
+ops.pixel_unshuffle.register(DispatchKey.CPU, native_kernel("pixel_unshuffle_cpu", ops.pixel_unshuffle))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
 ops.embedding_dense_backward.register(DispatchKey.CPU, native_kernel("embedding_dense_backward_cpu", ops.embedding_dense_backward))
@@ -4644,6 +4646,296 @@ def wrapper_CPU_slow_conv_transpose2d(*args: Any) -> Any:
 
 
 ops.slow_conv_transpose2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_slow_conv_transpose2d, "wrapper_CPU_slow_conv_transpose2d"))
+
+
+# ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: adaptive_max_pool2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d_out", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool2d")
+def wrapper_CPU_adaptive_max_pool2d_out(*args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_out, "wrapper_CPU_adaptive_max_pool2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool2d")
+def wrapper_CPU_adaptive_max_pool2d(*args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d, "wrapper_CPU_adaptive_max_pool2d"))
+
+
+# ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: adaptive_max_pool2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool2d_backward")
+def wrapper_CPU_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward_grad_input, "wrapper_CPU_adaptive_max_pool2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d_backward", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool2d_backward")
+def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward, "wrapper_CPU_adaptive_max_pool2d_backward"))
+
+
+# ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_linear1d")
+def wrapper_CPU_upsample_linear1d_out(*args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_out, "wrapper_CPU_upsample_linear1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d", REGISTER_CPU,
+        legacy="CPUType::upsample_linear1d")
+def wrapper_CPU_upsample_linear1d(*args: Any) -> Any:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d, "wrapper_CPU_upsample_linear1d"))
+
+
+# ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: upsample_linear1d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_linear1d_backward")
+def wrapper_CPU_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_backward_grad_input, "wrapper_CPU_upsample_linear1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_linear1d_backward")
+def wrapper_CPU_upsample_linear1d_backward(*args: Any) -> Any:
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_backward, "wrapper_CPU_upsample_linear1d_backward"))
+
+
+# ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: upsample_bilinear2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_bilinear2d")
+def wrapper_CPU_upsample_bilinear2d_out(*args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_out, "wrapper_CPU_upsample_bilinear2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d", REGISTER_CPU,
+        legacy="CPUType::upsample_bilinear2d")
+def wrapper_CPU_upsample_bilinear2d(*args: Any) -> Any:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d, "wrapper_CPU_upsample_bilinear2d"))
+
+
+# ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: upsample_bilinear2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_bilinear2d_backward")
+def wrapper_CPU_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward_grad_input, "wrapper_CPU_upsample_bilinear2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_bilinear2d_backward")
+def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward, "wrapper_CPU_upsample_bilinear2d_backward"))
+
+
+# ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest1d")
+def wrapper_CPU_upsample_nearest1d_out(*args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_out, "wrapper_CPU_upsample_nearest1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest1d")
+def wrapper_CPU_upsample_nearest1d(*args: Any) -> Any:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d, "wrapper_CPU_upsample_nearest1d"))
+
+
+# ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: upsample_nearest1d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest1d_backward")
+def wrapper_CPU_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_backward_grad_input, "wrapper_CPU_upsample_nearest1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest1d_backward")
+def wrapper_CPU_upsample_nearest1d_backward(*args: Any) -> Any:
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_backward, "wrapper_CPU_upsample_nearest1d_backward"))
+
+
+# ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: upsample_nearest2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest2d")
+def wrapper_CPU_upsample_nearest2d_out(*args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_out, "wrapper_CPU_upsample_nearest2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest2d")
+def wrapper_CPU_upsample_nearest2d(*args: Any) -> Any:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d, "wrapper_CPU_upsample_nearest2d"))
+
+
+# ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: upsample_nearest2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest2d_backward")
+def wrapper_CPU_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_backward_grad_input, "wrapper_CPU_upsample_nearest2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest2d_backward")
+def wrapper_CPU_upsample_nearest2d_backward(*args: Any) -> Any:
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_backward, "wrapper_CPU_upsample_nearest2d_backward"))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------

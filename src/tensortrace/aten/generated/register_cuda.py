@@ -4688,6 +4688,307 @@ def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
 ops.slow_conv_transpose2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d, "wrapper_CUDA_slow_conv_transpose2d"))
 
 
+# ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: adaptive_max_pool2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_out", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d")
+def wrapper_CUDA_adaptive_max_pool2d_out(*args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool2d_out')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_out, "wrapper_CUDA_adaptive_max_pool2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d")
+def wrapper_CUDA_adaptive_max_pool2d(*args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d, "wrapper_CUDA_adaptive_max_pool2d"))
+
+
+# ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: adaptive_max_pool2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d_backward")
+def wrapper_CUDA_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward_grad_input')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool2d_backward")
+def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward"))
+
+
+# ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_linear1d")
+def wrapper_CUDA_upsample_linear1d_out(*args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_linear1d_out')
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_out, "wrapper_CUDA_upsample_linear1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_linear1d")
+def wrapper_CUDA_upsample_linear1d(*args: Any) -> Any:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d, "wrapper_CUDA_upsample_linear1d"))
+
+
+# ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: upsample_linear1d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_linear1d_backward")
+def wrapper_CUDA_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_linear1d_backward_grad_input')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_backward_grad_input, "wrapper_CUDA_upsample_linear1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_linear1d_backward")
+def wrapper_CUDA_upsample_linear1d_backward(*args: Any) -> Any:
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_backward, "wrapper_CUDA_upsample_linear1d_backward"))
+
+
+# ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: upsample_bilinear2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bilinear2d")
+def wrapper_CUDA_upsample_bilinear2d_out(*args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_bilinear2d_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_out, "wrapper_CUDA_upsample_bilinear2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bilinear2d")
+def wrapper_CUDA_upsample_bilinear2d(*args: Any) -> Any:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d, "wrapper_CUDA_upsample_bilinear2d"))
+
+
+# ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: upsample_bilinear2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bilinear2d_backward")
+def wrapper_CUDA_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_bilinear2d_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward_grad_input, "wrapper_CUDA_upsample_bilinear2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bilinear2d_backward")
+def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward, "wrapper_CUDA_upsample_bilinear2d_backward"))
+
+
+# ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest1d")
+def wrapper_CUDA_upsample_nearest1d_out(*args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest1d_out')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_out, "wrapper_CUDA_upsample_nearest1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest1d")
+def wrapper_CUDA_upsample_nearest1d(*args: Any) -> Any:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d, "wrapper_CUDA_upsample_nearest1d"))
+
+
+# ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: upsample_nearest1d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest1d_backward")
+def wrapper_CUDA_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest1d_backward_grad_input')
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_backward_grad_input, "wrapper_CUDA_upsample_nearest1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest1d_backward")
+def wrapper_CUDA_upsample_nearest1d_backward(*args: Any) -> Any:
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_backward, "wrapper_CUDA_upsample_nearest1d_backward"))
+
+
+# ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: upsample_nearest2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest2d")
+def wrapper_CUDA_upsample_nearest2d_out(*args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest2d_out')
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_out, "wrapper_CUDA_upsample_nearest2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest2d")
+def wrapper_CUDA_upsample_nearest2d(*args: Any) -> Any:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d, "wrapper_CUDA_upsample_nearest2d"))
+
+
+# ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: upsample_nearest2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest2d_backward")
+def wrapper_CUDA_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest2d_backward_grad_input')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_backward_grad_input, "wrapper_CUDA_upsample_nearest2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest2d_backward")
+def wrapper_CUDA_upsample_nearest2d_backward(*args: Any) -> Any:
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_backward, "wrapper_CUDA_upsample_nearest2d_backward"))
+
+
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil_out", REGISTER_CUDA,

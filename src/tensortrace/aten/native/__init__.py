@@ -9,6 +9,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     activation_extra,
     activation_more,
     adaptive_average_pooling,
+    adaptive_max_pooling,
     aliases,
     amp_kernels,
     batch_linear_algebra,
@@ -56,6 +57,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     packed_sequence,
     pad_nd,
     padding,
+    pixel_shuffle,
     pointwise_ops,
     pooling,
     pow,
@@ -95,6 +97,9 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops_extra,
     unary_ops_math,
     unique,
+    upsample,
+    upsample_linear,
+    upsample_nearest,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,

@@ -1,4 +1,6 @@
-"""batch_norm, _batch_norm_impl_index, native_batch_norm and native_batch_norm_backward.
+"""batch_norm, _batch_norm_impl_index, native_batch_norm, native_batch_norm_backward, and
+instance_norm (a batch_norm of the input seen as one sample of N * C channels, the per-channel
+parameters and running statistics repeated N times, the running statistics averaged back).
 
 Mirrors `aten/src/ATen/native/Normalization.cpp` and the contiguous kernels of
 `aten/src/ATen/native/cpu/batch_norm_kernel.cpp`. torch 2.13's batch_norm still goes through
@@ -332,3 +334,51 @@ def batch_norm_backward_cpu(
         eps,
         output_mask,
     )
+
+
+def _repeat_if_defined(t: Tensor | None, repeat: int) -> Tensor | None:
+    return t.repeat([repeat]) if _defined(t) else t  # type: ignore[union-attr]
+
+
+@native_function(SOURCE)
+def instance_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> Tensor:
+    TORCH_CHECK(
+        use_input_stats or (_defined(running_mean) and _defined(running_var)),
+        "Expected running_mean and running_var to be defined when use_input_stats is false",
+    )
+    shape = list(input.sizes())
+    b, c = input.size(0), input.size(1)
+    shape[1] = b * c
+    shape[0] = 1
+    weight_ = _repeat_if_defined(weight, b)
+    bias_ = _repeat_if_defined(bias, b)
+    running_mean_ = _repeat_if_defined(running_mean, b)
+    running_var_ = _repeat_if_defined(running_var, b)
+    input_reshaped = expect_contiguous(input).view(shape)
+    out = at.batch_norm(
+        input_reshaped,
+        weight_,
+        bias_,
+        running_mean_,
+        running_var_,
+        use_input_stats,
+        momentum,
+        eps,
+        cudnn_enabled,
+    )
+    # running_mean and running_var are aliased: they are const, but their data is updated
+    if running_mean is not None and running_mean_ is not None and running_mean.defined():
+        at.alias(running_mean).copy_(running_mean_.view([b, c]).mean([0], False))
+    if running_var is not None and running_var_ is not None and running_var.defined():
+        at.alias(running_var).copy_(running_var_.view([b, c]).mean([0], False))
+    return out.view(list(input.sizes()))

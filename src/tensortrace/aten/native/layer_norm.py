@@ -1,4 +1,4 @@
-"""layer_norm, native_layer_norm (-> out, mean, rstd) and native_layer_norm_backward.
+"""layer_norm, native_layer_norm (-> out, mean, rstd), native_layer_norm_backward, and rms_norm.
 
 Mirrors `aten/src/ATen/native/layer_norm.cpp` (layer_norm_symint, layer_norm_cpu,
 layer_norm_backward_cpu, _check_layer_norm_inputs of layer_norm.h) and the kernels of
@@ -7,10 +7,14 @@ the product of normalized_shape); each row's mean and biased variance are comput
 (float for float32 and the 16-bit floats, double for double), rstd = 1 / sqrt(var + eps), and
 y = (x * rstd - mean * rstd) * gamma + beta. mean and rstd are returned viewed as the input's
 leading dims followed by ones. Here a row's loop is one NumPy reduction along the last axis.
+rms_norm is a composite: rms_norm_symint checks, then calls _fused_rms_norm, whose CPU kernel
+is the CompositeImplicitAutograd rms_norm_composite (upcast, pow, mean, add_ eps, rsqrt, mul,
+mul by weight, type_as), so autograd differentiates those ops.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,7 +23,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.opmath_type import opmath_type
 from tensortrace.aten.tensor_body import Tensor, expect_contiguous
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
 from tensortrace.trace import traced
 
@@ -250,3 +254,91 @@ def layer_norm_backward_cpu(
     return _layer_norm_backward(
         grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask
     )
+
+
+# ---- rms_norm --------------------------------------------------------------------------------
+def _check_rms_norm_inputs(
+    input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None
+) -> None:
+    """layer_norm.h's _check_rms_norm_inputs_symint."""
+    shape = [int(s) for s in normalized_shape]
+    TORCH_CHECK(
+        len(shape) >= 1,
+        "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+        f"element, but got normalized_shape = {_shape_str(shape)}",
+    )
+    TORCH_CHECK(
+        weight is None or not weight.defined() or list(weight.sizes()) == shape,
+        "Expected weight to be of same shape as normalized_shape, but got weight of shape "
+        f"{_shape_str(weight.sizes() if weight is not None else [])} and normalized_shape = "
+        f"{_shape_str(shape)}",
+    )
+    input_shape = list(input.sizes())
+    ndim = len(input_shape)
+    TORCH_CHECK_VALUE(
+        ndim >= len(shape),
+        "Input tensor must have at least ",
+        len(shape),
+        " dimensions, but got ",
+        ndim,
+    )
+    TORCH_CHECK(
+        input_shape[ndim - len(shape) :] == shape,
+        f"Given normalized_shape={_shape_str(shape)}, expected input with shape [*"
+        + ", ".join(str(s) for s in shape)
+        + f"], but got input of size{_shape_str(input_shape)}",
+    )
+
+
+@native_function(SOURCE)
+def rms_norm_composite(
+    input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None, eps: float | None
+) -> tuple[Tensor, Tensor]:
+    dims_to_reduce = [input.dim() - i - 1 for i in range(len(normalized_shape))]
+    # AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2(Half, BFloat16)
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        input.scalar_type() in _FLOATS,
+        '"rms_norm" not implemented for \'',
+        input.scalar_type().name,
+        "'",
+    )
+    # upcast is needed for fp16 and bf16
+    opmath_t = opmath_type(input.scalar_type())
+    upcasted_input = input.to(opmath_t)
+    if opmath_t == ScalarType.Float:
+        eps_val = float(np.float32(np.finfo(np.float32).eps if eps is None else eps))
+    else:
+        eps_val = float(np.finfo(np.float64).eps) if eps is None else eps
+    rqrst_input = at.rsqrt(at.pow(upcasted_input, 2).mean(dims_to_reduce, True).add_(eps_val))
+    upcasted_result = upcasted_input.mul(rqrst_input)
+    if weight is not None:
+        upcasted_result = upcasted_result.mul(weight)
+    upcasted_result = expect_contiguous(upcasted_result)
+    rqrst_input = expect_contiguous(rqrst_input)
+    # Cast normalized result to original input type
+    return upcasted_result.type_as(input), rqrst_input
+
+
+_warned_rms_norm_dtype = False
+
+
+@native_function(SOURCE)
+def rms_norm_symint(
+    input: Tensor,
+    normalized_shape: Sequence[int],
+    weight: Tensor | None = None,
+    eps: float | None = None,
+) -> Tensor:
+    global _warned_rms_norm_dtype
+    _check_rms_norm_inputs(input, normalized_shape, weight)
+    if weight is not None and weight.defined() and weight.scalar_type() != input.scalar_type():
+        if not _warned_rms_norm_dtype:  # TORCH_WARN_ONCE
+            _warned_rms_norm_dtype = True
+            warnings.warn(
+                f"Mismatch dtype between input and weight: input dtype = "
+                f"{input.scalar_type().name.lower()}, weight dtype = "
+                f"{weight.scalar_type().name.lower()}, Cannot dispatch to fused implementation.",
+                stacklevel=2,
+            )
+        return rms_norm_composite(input, list(normalized_shape), weight, eps)[0]
+    return at._fused_rms_norm(input, list(normalized_shape), weight, eps)[0]

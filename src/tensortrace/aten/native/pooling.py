@@ -386,6 +386,24 @@ def adaptive_avg_pool1d(self: Tensor, output_size: Sequence[int]) -> Tensor:
     return output.squeeze(-2)
 
 
+@native_function(POOLING, name="adaptive_max_pool1d")
+def adaptive_max_pool1d(self: Tensor, output_size: Sequence[int]) -> tuple[Tensor, Tensor]:
+    check_dim_range("adaptive_max_pool1d", self, 2, 4)
+    for i in range(1, self.dim()):
+        TORCH_CHECK(
+            self.size(i) > 0,
+            "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch "
+            "dimensions, but input has sizes [",
+            ", ".join(str(s) for s in self.sizes()),
+            "] with dimension ",
+            i,
+            " being empty",
+        )
+    check1d("adaptive_max_pool1d", "output_size", output_size)
+    output, indices = at.adaptive_max_pool2d(self.unsqueeze(-2), [1, output_size[0]])
+    return output.squeeze(-2), indices.squeeze(-2)
+
+
 @native_function(POOLING, name="max_pool1d_with_indices")
 def max_pool1d_with_indices(
     self: Tensor,

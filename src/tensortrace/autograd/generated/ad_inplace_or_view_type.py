@@ -4200,6 +4200,126 @@ ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, KernelFuncti
     slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_out", INPLACE_OR_VIEW)
+def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool2d_out, "torch::ADInplaceOrView::adaptive_max_pool2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", INPLACE_OR_VIEW)
+def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_out", INPLACE_OR_VIEW)
+def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_linear1d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_linear1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_linear1d_out, "torch::ADInplaceOrView::upsample_linear1d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_linear1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_linear1d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_linear1d_backward_grad_input, "torch::ADInplaceOrView::upsample_linear1d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_bilinear2d_out", INPLACE_OR_VIEW)
+def upsample_bilinear2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bilinear2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bilinear2d_out, "torch::ADInplaceOrView::upsample_bilinear2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bilinear2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bilinear2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_out", INPLACE_OR_VIEW)
+def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest1d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest1d_out, "torch::ADInplaceOrView::upsample_nearest1d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_nearest1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest1d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest1d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest1d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest2d_out", INPLACE_OR_VIEW)
+def upsample_nearest2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest2d_out, "torch::ADInplaceOrView::upsample_nearest2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_nearest2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest2d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::ceil_", INPLACE_OR_VIEW)
 def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!)"""

@@ -59,6 +59,7 @@ from tensortrace.autograd.functions_manual import (
     pow_backward_self,
     prod_backward,
     real_only,
+    repeat_backward,
     select_backward,
     sgn_backward,
     sigmoid_backward,
@@ -837,6 +838,217 @@ class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
         (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),
          Formula(('self',), AdaptiveAvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
         ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AdaptiveMaxPool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.adaptive_max_pool2d_backward(grad, self, result1)"""
+    return at.adaptive_max_pool2d_backward(v['grad'], v['self'], v['result1'])
+
+
+class AdaptiveMaxPool2DBackward0(TraceableFunction):
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool2d',
+        (Formula(('self',), AdaptiveMaxPool2DBackward0_self, frozenset(['at', 'grad', 'result1', 'self'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def AdaptiveMaxPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 2)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 2)
+
+
+def AdaptiveMaxPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveMaxPool2DBackwardBackward0(TraceableFunction):
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool2d_backward',
+        (Formula(('grad_output',), AdaptiveMaxPool2DBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), AdaptiveMaxPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def UpsampleLinear1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_linear1d_backward(grad, output_size, self.sym_sizes(), align_corners, scales)"""
+    return at.upsample_linear1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales'])
+
+
+class UpsampleLinear1DBackward0(TraceableFunction):
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_linear1d',
+        (Formula(('self',), UpsampleLinear1DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBilinear2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_bilinear2d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at.upsample_bilinear2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DBackward0(TraceableFunction):
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bilinear2d',
+        (Formula(('self',), UpsampleBilinear2DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
+    return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
+
+
+class UpsampleNearest1DBackward0(TraceableFunction):
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest1d',
+        (Formula(('self',), UpsampleNearest1DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearest2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest2d_backward(grad, output_size, self.sym_sizes(), scales_h, scales_w)"""
+    return at.upsample_nearest2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest2DBackward0(TraceableFunction):
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest2d',
+        (Formula(('self',), UpsampleNearest2DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def PixelShuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.pixel_unshuffle(grad, upscale_factor)"""
+    return at.pixel_unshuffle(v['grad'], v['upscale_factor'])
+
+
+class PixelShuffleBackward0(TraceableFunction):
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'pixel_shuffle',
+        (Formula(('self',), PixelShuffleBackward0_self, frozenset(['at', 'grad', 'upscale_factor'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PixelUnshuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.pixel_shuffle(grad, downscale_factor)"""
+    return at.pixel_shuffle(v['grad'], v['downscale_factor'])
+
+
+class PixelUnshuffleBackward0(TraceableFunction):
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'pixel_unshuffle',
+        (Formula(('self',), PixelUnshuffleBackward0_self, frozenset(['at', 'downscale_factor', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def UpsampleLinear1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_linear1d(grad, output_size, align_corners, scales)"""
+    return at.upsample_linear1d(v['grad'], v['output_size'], v['align_corners'], v['scales'])
+
+
+class UpsampleLinear1DBackwardBackward0(TraceableFunction):
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_linear1d_backward',
+        (Formula(('grad_output',), UpsampleLinear1DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBilinear2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at.upsample_bilinear2d(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DBackwardBackward0(TraceableFunction):
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bilinear2d_backward',
+        (Formula(('grad_output',), UpsampleBilinear2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest1d(grad, output_size, scales)"""
+    return at.upsample_nearest1d(v['grad'], v['output_size'], v['scales'])
+
+
+class UpsampleNearest1DBackwardBackward0(TraceableFunction):
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest1d_backward',
+        (Formula(('grad_output',), UpsampleNearest1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest2d(grad, output_size, scales_h, scales_w)"""
+    return at.upsample_nearest2d(v['grad'], v['output_size'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest2DBackwardBackward0(TraceableFunction):
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest2d_backward',
+        (Formula(('grad_output',), UpsampleNearest2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
         {},
         {})
 
@@ -1693,6 +1905,23 @@ class RemainderBackward1(TraceableFunction):
          Formula(('self',), RemainderBackward1_self, frozenset(['grad'])),),
         ('self', 'other'),
         {},
+        {})
+
+
+def RepeatBackward0_self(v: dict[str, Any]) -> Any:
+    """self: repeat_backward(grad, repeats, self.sym_sizes())"""
+    return repeat_backward(v['grad'], v['repeats'], v['self_sym_sizes'])
+
+
+class RepeatBackward0(TraceableFunction):
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'repeat',
+        (Formula(('self',), RepeatBackward0_self, frozenset(['grad', 'repeat_backward', 'repeats', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
 
 

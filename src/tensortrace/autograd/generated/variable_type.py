@@ -9713,13 +9713,13 @@ ops.movedim_intlist.register(DispatchKey.Autograd, KernelFunction(
     movedim_intlist, "torch::autograd::VariableType::movedim", with_keyset=True))
 
 
-_record_repeat = GraphRecording(ops.repeat, AutoDispatchBelowADInplaceOrView, None)
+_record_repeat = GraphRecording(ops.repeat, AutoDispatchBelowADInplaceOrView, nodes.RepeatBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::repeat", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def repeat(ks: DispatchKeySet, *args: Any) -> Any:
-    """repeat(Tensor self, SymInt[] repeats) -> Tensor: records NotImplemented"""
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor: records RepeatBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_repeat(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10823,6 +10823,380 @@ def _adaptive_avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool2d_out = GraphRecording(ops.adaptive_max_pool2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_out, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+
+
+_record_adaptive_max_pool2d = GraphRecording(ops.adaptive_max_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor): records AdaptiveMaxPool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_adaptive_max_pool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+
+
+_record_adaptive_max_pool2d_backward_grad_input = GraphRecording(ops.adaptive_max_pool2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool2d_backward = GraphRecording(ops.adaptive_max_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor: records AdaptiveMaxPool2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_adaptive_max_pool2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+
+
+_record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_linear1d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_linear1d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_out, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+
+
+_record_upsample_linear1d = GraphRecording(ops.upsample_linear1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor: records UpsampleLinear1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_linear1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_linear1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+
+
+_record_upsample_linear1d_backward_grad_input = GraphRecording(ops.upsample_linear1d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_linear1d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_linear1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_backward_grad_input, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+
+
+_record_upsample_linear1d_backward = GraphRecording(ops.upsample_linear1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_linear1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_linear1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor: records UpsampleLinear1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_linear1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_linear1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_linear1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_linear1d_backward, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+
+
+_record_upsample_bilinear2d_out = GraphRecording(ops.upsample_bilinear2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_bilinear2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bilinear2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_out, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+
+
+_record_upsample_bilinear2d = GraphRecording(ops.upsample_bilinear2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bilinear2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bilinear2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+
+
+_record_upsample_bilinear2d_backward_grad_input = GraphRecording(ops.upsample_bilinear2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_bilinear2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bilinear2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_backward_grad_input, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+
+
+_record_upsample_bilinear2d_backward = GraphRecording(ops.upsample_bilinear2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bilinear2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bilinear2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bilinear2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bilinear2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+
+
+_record_upsample_nearest1d_out = GraphRecording(ops.upsample_nearest1d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_upsample_nearest1d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest1d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_out, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+
+
+_record_upsample_nearest1d = GraphRecording(ops.upsample_nearest1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor: records UpsampleNearest1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+
+
+_record_upsample_nearest1d_backward_grad_input = GraphRecording(ops.upsample_nearest1d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_nearest1d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+
+
+_record_upsample_nearest1d_backward = GraphRecording(ops.upsample_nearest1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor: records UpsampleNearest1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest1d_backward, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+
+
+_record_upsample_nearest2d_out = GraphRecording(ops.upsample_nearest2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_upsample_nearest2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_out, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+
+
+_record_upsample_nearest2d = GraphRecording(ops.upsample_nearest2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+
+
+_record_upsample_nearest2d_backward_grad_input = GraphRecording(ops.upsample_nearest2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_nearest2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
+_record_upsample_nearest2d_backward = GraphRecording(ops.upsample_nearest2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
+_record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::pixel_shuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def pixel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor: records PixelShuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_pixel_shuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.pixel_shuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.pixel_shuffle.register(DispatchKey.Autograd, KernelFunction(
+    pixel_shuffle, "torch::autograd::VariableType::pixel_shuffle", with_keyset=True))
+
+
+_record_pixel_unshuffle = GraphRecording(ops.pixel_unshuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelUnshuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::pixel_unshuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def pixel_unshuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor: records PixelUnshuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_pixel_unshuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.pixel_unshuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.pixel_unshuffle.register(DispatchKey.Autograd, KernelFunction(
+    pixel_unshuffle, "torch::autograd::VariableType::pixel_unshuffle", with_keyset=True))
 
 
 _record_ceil = GraphRecording(ops.ceil, AutoDispatchBelowADInplaceOrView, nodes.CeilBackward0)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "d1230c4ef3a534b4fcfde92b881d7d5bb87a0f0905976faa8ed15d5c0b014547"
+INPUTS_SHA256 = "81a19ec7c0c5b79ec85f69b7145306b98202e8004fd32ce35966bd972dd33de6"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -2191,6 +2191,303 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_max_pool2d -----------------------------------------------------------------------
+parser_adaptive_max_pool2d = PythonArgParser.lazy([
+    'adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool2d", legacy="dispatch_adaptive_max_pool2d")
+def dispatch_adaptive_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None): adaptive_max_pool2d, out= adaptive_max_pool2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.adaptive_max_pool2d_out, 'adaptive_max_pool2d', False, self, kwargs, out)
+    return at.adaptive_max_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool2d = [(return_types.for_schema('adaptive_max_pool2d', ops.adaptive_max_pool2d.schema), return_types.for_schema('adaptive_max_pool2d_out', ops.adaptive_max_pool2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool2d")
+def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool2d: THPVariable_adaptive_max_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool2d",
+                                 {"python_name": "torch.adaptive_max_pool2d"})
+    self = None
+    r = parser_adaptive_max_pool2d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_adaptive_max_pool2d_0(self, {'self': self_, 'output_size': output_size, 'out': out})
+    return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
+
+
+# ---- upsample_linear1d -------------------------------------------------------------------------
+parser_upsample_linear1d = PythonArgParser.lazy([
+    'upsample_linear1d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_linear1d(Tensor input, SymIntArrayRef[1] output_size, bool align_corners, double? scales=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_linear1d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_linear1d", legacy="dispatch_upsample_linear1d")
+def dispatch_upsample_linear1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_linear1d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_linear1d.vec"""
+    return at.upsample_linear1d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_linear1d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_linear1d", legacy="dispatch_upsample_linear1d")
+def dispatch_upsample_linear1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_linear1d(Tensor input, SymIntArrayRef[1] output_size, bool align_corners, double? scales=None, *, Tensor out=None): upsample_linear1d, out= upsample_linear1d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_linear1d_out, 'upsample_linear1d', False, self, kwargs, out)
+    return at.upsample_linear1d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales=kwargs['scales'])
+
+structseqs_upsample_linear1d = [(return_types.for_schema('upsample_linear1d', ops.upsample_linear1d_vec.schema), None), (return_types.for_schema('upsample_linear1d', ops.upsample_linear1d.schema), return_types.for_schema('upsample_linear1d_out', ops.upsample_linear1d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_linear1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_linear1d")
+def upsample_linear1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_linear1d: THPVariable_upsample_linear1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_linear1d",
+                                 {"python_name": "torch.upsample_linear1d"})
+    self = None
+    r = parser_upsample_linear1d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_linear1d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_linear1d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_linear1d(Tensor input, SymIntArrayRef[1] output_size, bool align_corners, double? scales=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales = a[3]
+    if scales is not None:
+        scales = float(scales)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_linear1d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales': scales, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_bilinear2d -----------------------------------------------------------------------
+parser_upsample_bilinear2d = PythonArgParser.lazy([
+    'upsample_bilinear2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_bilinear2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_bilinear2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bilinear2d", legacy="dispatch_upsample_bilinear2d")
+def dispatch_upsample_bilinear2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bilinear2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_bilinear2d.vec"""
+    return at.upsample_bilinear2d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_bilinear2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bilinear2d", legacy="dispatch_upsample_bilinear2d")
+def dispatch_upsample_bilinear2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bilinear2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_bilinear2d, out= upsample_bilinear2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_bilinear2d_out, 'upsample_bilinear2d', False, self, kwargs, out)
+    return at.upsample_bilinear2d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_bilinear2d = [(return_types.for_schema('upsample_bilinear2d', ops.upsample_bilinear2d_vec.schema), None), (return_types.for_schema('upsample_bilinear2d', ops.upsample_bilinear2d.schema), return_types.for_schema('upsample_bilinear2d_out', ops.upsample_bilinear2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_bilinear2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_bilinear2d")
+def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_bilinear2d: THPVariable_upsample_bilinear2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_bilinear2d",
+                                 {"python_name": "torch.upsample_bilinear2d"})
+    self = None
+    r = parser_upsample_bilinear2d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_bilinear2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_bilinear2d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_bilinear2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_bilinear2d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_nearest1d ------------------------------------------------------------------------
+parser_upsample_nearest1d = PythonArgParser.lazy([
+    'upsample_nearest1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    'upsample_nearest1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_nearest1d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest1d", legacy="dispatch_upsample_nearest1d")
+def dispatch_upsample_nearest1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): upsample_nearest1d.vec"""
+    return at.upsample_nearest1d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_nearest1d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest1d", legacy="dispatch_upsample_nearest1d")
+def dispatch_upsample_nearest1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None): upsample_nearest1d, out= upsample_nearest1d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_nearest1d_out, 'upsample_nearest1d', False, self, kwargs, out)
+    return at.upsample_nearest1d(self=kwargs['self'], output_size=kwargs['output_size'], scales=kwargs['scales'])
+
+structseqs_upsample_nearest1d = [(return_types.for_schema('upsample_nearest1d', ops.upsample_nearest1d_vec.schema), None), (return_types.for_schema('upsample_nearest1d', ops.upsample_nearest1d.schema), return_types.for_schema('upsample_nearest1d_out', ops.upsample_nearest1d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_nearest1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_nearest1d")
+def upsample_nearest1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_nearest1d: THPVariable_upsample_nearest1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_nearest1d",
+                                 {"python_name": "torch.upsample_nearest1d"})
+    self = None
+    r = parser_upsample_nearest1d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_nearest1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch_upsample_nearest1d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_nearest1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales = a[2]
+    if scales is not None:
+        scales = float(scales)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_nearest1d_1(self, {'self': self_, 'output_size': output_size, 'scales': scales, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_nearest2d ------------------------------------------------------------------------
+parser_upsample_nearest2d = PythonArgParser.lazy([
+    'upsample_nearest2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    'upsample_nearest2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_nearest2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest2d", legacy="dispatch_upsample_nearest2d")
+def dispatch_upsample_nearest2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): upsample_nearest2d.vec"""
+    return at.upsample_nearest2d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_nearest2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest2d", legacy="dispatch_upsample_nearest2d")
+def dispatch_upsample_nearest2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_nearest2d, out= upsample_nearest2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_nearest2d_out, 'upsample_nearest2d', False, self, kwargs, out)
+    return at.upsample_nearest2d(self=kwargs['self'], output_size=kwargs['output_size'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_nearest2d = [(return_types.for_schema('upsample_nearest2d', ops.upsample_nearest2d_vec.schema), None), (return_types.for_schema('upsample_nearest2d', ops.upsample_nearest2d.schema), return_types.for_schema('upsample_nearest2d_out', ops.upsample_nearest2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_nearest2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_nearest2d")
+def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_nearest2d: THPVariable_upsample_nearest2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_nearest2d",
+                                 {"python_name": "torch.upsample_nearest2d"})
+    self = None
+    r = parser_upsample_nearest2d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_nearest2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch_upsample_nearest2d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_nearest2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales_h = a[2]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[3]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_nearest2d_1(self, {'self': self_, 'output_size': output_size, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- scaled_dot_product_attention --------------------------------------------------------------
 parser_scaled_dot_product_attention = PythonArgParser.lazy([
     'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? scale=None, bool enable_gqa=False)',
@@ -2396,6 +2693,11 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "adaptive_max_pool2d": adaptive_max_pool2d,
+    "upsample_linear1d": upsample_linear1d,
+    "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_nearest1d": upsample_nearest1d,
+    "upsample_nearest2d": upsample_nearest2d,
     "scaled_dot_product_attention": scaled_dot_product_attention,
     "one_hot": one_hot,
     "pad_sequence": pad_sequence,

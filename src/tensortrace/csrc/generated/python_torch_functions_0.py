@@ -15969,6 +15969,41 @@ def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_max_pool1d -----------------------------------------------------------------------
+parser_adaptive_max_pool1d = PythonArgParser.lazy([
+    'adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool1d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool1d", legacy="dispatch_adaptive_max_pool1d")
+def dispatch_adaptive_max_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size): adaptive_max_pool1d"""
+    return at.adaptive_max_pool1d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool1d = [(return_types.for_schema('adaptive_max_pool1d', ops.adaptive_max_pool1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool1d")
+def adaptive_max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool1d: THPVariable_adaptive_max_pool1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool1d",
+                                 {"python_name": "torch.adaptive_max_pool1d"})
+    self = None
+    r = parser_adaptive_max_pool1d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_max_pool1d_0(self, {'self': self_, 'output_size': output_size})
+    return wrap_result(result, structseqs_adaptive_max_pool1d[0][0])
+
+
 # ---- max_pool2d --------------------------------------------------------------------------------
 parser_max_pool2d = PythonArgParser.lazy([
     'max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -16056,6 +16091,76 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     if output_size is not None:
         output_size = r.intlist(1)
     result = dispatch__adaptive_avg_pool2d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
+# ---- pixel_shuffle -----------------------------------------------------------------------------
+parser_pixel_shuffle = PythonArgParser.lazy([
+    'pixel_shuffle(Tensor input, int64_t upscale_factor)',
+])
+
+
+@traced("python", "dispatch_pixel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_pixel_shuffle", legacy="dispatch_pixel_shuffle")
+def dispatch_pixel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pixel_shuffle(Tensor input, int64_t upscale_factor): pixel_shuffle"""
+    return at.pixel_shuffle(self=kwargs['self'], upscale_factor=kwargs['upscale_factor'])
+
+structseqs_pixel_shuffle = [(return_types.for_schema('pixel_shuffle', ops.pixel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pixel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pixel_shuffle")
+def pixel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.pixel_shuffle: THPVariable_pixel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pixel_shuffle",
+                                 {"python_name": "torch.pixel_shuffle"})
+    self = None
+    r = parser_pixel_shuffle.parse(args, kwargs)
+    a = r.args
+    # pixel_shuffle(Tensor input, int64_t upscale_factor)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upscale_factor = a[1]
+    if upscale_factor is not None and (type(upscale_factor) is not int or not INT64_MIN <= upscale_factor <= INT64_MAX):
+        upscale_factor = int64_arg(upscale_factor)
+    result = dispatch_pixel_shuffle_0(self, {'self': self_, 'upscale_factor': upscale_factor})
+    return THPVariable_Wrap(result)
+
+
+# ---- pixel_unshuffle ---------------------------------------------------------------------------
+parser_pixel_unshuffle = PythonArgParser.lazy([
+    'pixel_unshuffle(Tensor input, int64_t downscale_factor)',
+])
+
+
+@traced("python", "dispatch_pixel_unshuffle", TORCH_FUNCTIONS_CPP, "dispatch_pixel_unshuffle", legacy="dispatch_pixel_unshuffle")
+def dispatch_pixel_unshuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pixel_unshuffle(Tensor input, int64_t downscale_factor): pixel_unshuffle"""
+    return at.pixel_unshuffle(self=kwargs['self'], downscale_factor=kwargs['downscale_factor'])
+
+structseqs_pixel_unshuffle = [(return_types.for_schema('pixel_unshuffle', ops.pixel_unshuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pixel_unshuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pixel_unshuffle")
+def pixel_unshuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.pixel_unshuffle: THPVariable_pixel_unshuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pixel_unshuffle",
+                                 {"python_name": "torch.pixel_unshuffle"})
+    self = None
+    r = parser_pixel_unshuffle.parse(args, kwargs)
+    a = r.args
+    # pixel_unshuffle(Tensor input, int64_t downscale_factor)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    downscale_factor = a[1]
+    if downscale_factor is not None and (type(downscale_factor) is not int or not INT64_MIN <= downscale_factor <= INT64_MAX):
+        downscale_factor = int64_arg(downscale_factor)
+    result = dispatch_pixel_unshuffle_0(self, {'self': self_, 'downscale_factor': downscale_factor})
     return THPVariable_Wrap(result)
 
 
@@ -16199,6 +16304,78 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
         p = float(p)
     train = a[2]
     result = dispatch_dropout__0(self, {'self': self_, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
+
+
+# ---- feature_dropout ---------------------------------------------------------------------------
+parser_feature_dropout = PythonArgParser.lazy([
+    'feature_dropout(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_feature_dropout", TORCH_FUNCTIONS_CPP, "dispatch_feature_dropout", legacy="dispatch_feature_dropout")
+def dispatch_feature_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """feature_dropout(Tensor input, double p, bool train): feature_dropout"""
+    return at.feature_dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
+
+structseqs_feature_dropout = [(return_types.for_schema('feature_dropout', ops.feature_dropout.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_feature_dropout", TORCH_FUNCTIONS_CPP, legacy="THPVariable_feature_dropout")
+def feature_dropout(*args: Any, **kwargs: Any) -> Any:
+    """torch.feature_dropout: THPVariable_feature_dropout"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.feature_dropout",
+                                 {"python_name": "torch.feature_dropout"})
+    self = None
+    r = parser_feature_dropout.parse(args, kwargs)
+    a = r.args
+    # feature_dropout(Tensor input, double p, bool train)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_feature_dropout_0(self, {'input': input, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
+
+
+# ---- feature_dropout_ --------------------------------------------------------------------------
+parser_feature_dropout_ = PythonArgParser.lazy([
+    'feature_dropout_(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_feature_dropout_", TORCH_FUNCTIONS_CPP, "dispatch_feature_dropout_", legacy="dispatch_feature_dropout_")
+def dispatch_feature_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """feature_dropout_(Tensor input, double p, bool train): feature_dropout_"""
+    return at.feature_dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
+
+structseqs_feature_dropout_ = [(return_types.for_schema('feature_dropout_', ops.feature_dropout_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_feature_dropout_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_feature_dropout_")
+def feature_dropout_(*args: Any, **kwargs: Any) -> Any:
+    """torch.feature_dropout_: THPVariable_feature_dropout_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.feature_dropout_",
+                                 {"python_name": "torch.feature_dropout_"})
+    self = None
+    r = parser_feature_dropout_.parse(args, kwargs)
+    a = r.args
+    # feature_dropout_(Tensor input, double p, bool train)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_feature_dropout__0(self, {'self': self_, 'p': p, 'train': train})
     return THPVariable_Wrap(result)
 
 
@@ -19908,6 +20085,88 @@ def layer_norm(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- rms_norm ----------------------------------------------------------------------------------
+parser_rms_norm = PythonArgParser.lazy([
+    'rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)',
+])
+
+
+@traced("python", "dispatch_rms_norm", TORCH_FUNCTIONS_CPP, "dispatch_rms_norm", legacy="dispatch_rms_norm")
+def dispatch_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None): rms_norm"""
+    return at.rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
+
+structseqs_rms_norm = [(return_types.for_schema('rms_norm', ops.rms_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rms_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rms_norm")
+def rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.rms_norm: THPVariable_rms_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rms_norm",
+                                 {"python_name": "torch.rms_norm"})
+    self = None
+    r = parser_rms_norm.parse(args, kwargs)
+    a = r.args
+    # rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    eps = a[3]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_rms_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fused_rms_norm ---------------------------------------------------------------------------
+parser__fused_rms_norm = PythonArgParser.lazy([
+    '_fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps)',
+])
+
+
+@traced("python", "dispatch__fused_rms_norm", TORCH_FUNCTIONS_CPP, "dispatch__fused_rms_norm", legacy="dispatch__fused_rms_norm")
+def dispatch__fused_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps): _fused_rms_norm"""
+    return at._fused_rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
+
+structseqs__fused_rms_norm = [(return_types.for_schema('_fused_rms_norm', ops._fused_rms_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fused_rms_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fused_rms_norm")
+def _fused_rms_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch._fused_rms_norm: THPVariable__fused_rms_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fused_rms_norm",
+                                 {"python_name": "torch._fused_rms_norm"})
+    self = None
+    r = parser__fused_rms_norm.parse(args, kwargs)
+    a = r.args
+    # _fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    eps = a[3]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch__fused_rms_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'eps': eps})
+    return wrap_result(result, structseqs__fused_rms_norm[0][0])
+
+
 # ---- native_layer_norm -------------------------------------------------------------------------
 parser_native_layer_norm = PythonArgParser.lazy([
     'native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps)',
@@ -20112,6 +20371,58 @@ def batch_norm(*args: Any, **kwargs: Any) -> Any:
         eps = float(eps)
     cudnn_enabled = a[8]
     result = dispatch_batch_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'training': training, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
+    return THPVariable_Wrap(result)
+
+
+# ---- instance_norm -----------------------------------------------------------------------------
+parser_instance_norm = PythonArgParser.lazy([
+    'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)',
+])
+
+
+@traced("python", "dispatch_instance_norm", TORCH_FUNCTIONS_CPP, "dispatch_instance_norm", legacy="dispatch_instance_norm")
+def dispatch_instance_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled): instance_norm"""
+    return at.instance_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], use_input_stats=kwargs['use_input_stats'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
+
+structseqs_instance_norm = [(return_types.for_schema('instance_norm', ops.instance_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_instance_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_instance_norm")
+def instance_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.instance_norm: THPVariable_instance_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.instance_norm",
+                                 {"python_name": "torch.instance_norm"})
+    self = None
+    r = parser_instance_norm.parse(args, kwargs)
+    a = r.args
+    # instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    running_mean = a[3]
+    if running_mean is not None:
+        running_mean = running_mean.cdata
+    running_var = a[4]
+    if running_var is not None:
+        running_var = running_var.cdata
+    use_input_stats = a[5]
+    momentum = a[6]
+    if momentum is not None:
+        momentum = float(momentum)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enabled = a[8]
+    result = dispatch_instance_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'use_input_stats': use_input_stats, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
     return THPVariable_Wrap(result)
 
 
@@ -20939,11 +21250,16 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
+    "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
     "dropout": dropout,
     "dropout_": dropout_,
+    "feature_dropout": feature_dropout,
+    "feature_dropout_": feature_dropout_,
     "ceil": ceil,
     "ceil_": ceil_,
     "erf": erf,
@@ -21028,10 +21344,13 @@ FUNCTIONS: dict[str, Any] = {
     "embedding": embedding,
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
+    "rms_norm": rms_norm,
+    "_fused_rms_norm": _fused_rms_norm,
     "native_layer_norm": native_layer_norm,
     "group_norm": group_norm,
     "native_group_norm": native_group_norm,
     "batch_norm": batch_norm,
+    "instance_norm": instance_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
     "cudnn_is_acceptable": cudnn_is_acceptable,
@@ -21367,11 +21686,16 @@ __all__ = [
     "max_pool1d",
     "avg_pool1d",
     "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "_scaled_dot_product_attention_math",
     "dropout",
     "dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "ceil",
     "ceil_",
     "erf",
@@ -21456,10 +21780,13 @@ __all__ = [
     "embedding",
     "embedding_renorm_",
     "layer_norm",
+    "rms_norm",
+    "_fused_rms_norm",
     "native_layer_norm",
     "group_norm",
     "native_group_norm",
     "batch_norm",
+    "instance_norm",
     "_batch_norm_impl_index",
     "native_batch_norm",
     "cudnn_is_acceptable",

@@ -38,8 +38,9 @@ from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
 from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
-from tensortrace.nn.modules.dropout import Dropout
+from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
+from tensortrace.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import (
     BCELoss,
@@ -63,7 +64,7 @@ from tensortrace.nn.modules.loss import (
     TripletMarginLoss,
 )
 from tensortrace.nn.modules.module import Module
-from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm
+from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
     ConstantPad1d,
     ConstantPad2d,
@@ -71,9 +72,12 @@ from tensortrace.nn.modules.padding import (
     ReplicationPad2d,
     ZeroPad2d,
 )
+from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
     MaxPool1d,
@@ -89,6 +93,7 @@ from tensortrace.nn.modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from tensortrace.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "CELU",
@@ -141,6 +146,8 @@ __all__ = [
     "GRU",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
     "AvgPool1d",
     "AvgPool2d",
     "BCEWithLogitsLoss",
@@ -155,10 +162,15 @@ __all__ = [
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
     "Embedding",
     "Flatten",
     "GroupNorm",
     "Identity",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
     "LayerNorm",
     "Linear",
     "MSELoss",
@@ -170,10 +182,13 @@ __all__ = [
     "NLLLoss",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PairwiseDistance",
     "ReflectionPad2d",
     "ReplicationPad2d",
     "ReLU",
+    "RMSNorm",
     "Sequential",
     "Sigmoid",
     "Softmax",
@@ -184,5 +199,8 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "Unflatten",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
     "ZeroPad2d",
 ]

@@ -1,6 +1,7 @@
-"""nn.LayerNorm and nn.GroupNorm (torch/nn/modules/normalization.py): LayerNorm normalizes over
-the trailing normalized_shape dims, GroupNorm over each group of channels (with the dims after
-the channels); both then scale by weight (ones) and shift by bias (zeros)."""
+"""nn.LayerNorm, nn.GroupNorm and nn.RMSNorm (torch/nn/modules/normalization.py): LayerNorm
+normalizes over the trailing normalized_shape dims, GroupNorm over each group of channels (with
+the dims after the channels); both then scale by weight (ones) and shift by bias (zeros).
+RMSNorm divides by the root mean square over the trailing dims and scales by weight."""
 
 from __future__ import annotations
 
@@ -112,4 +113,43 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}, bias={use_bias}".format(
             **self.__dict__, use_bias=self.bias is not None
+        )
+
+
+class RMSNorm(Module):
+    normalized_shape: tuple[int, ...]
+    eps: float | None
+    elementwise_affine: bool
+
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(torch.empty(self.normalized_shape, **factory_kwargs))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(
+            **self.__dict__
         )

@@ -1,9 +1,9 @@
-"""nn.MaxPool1d/2d, nn.AvgPool1d/2d and nn.AdaptiveAvgPool1d/2d.
+"""nn.MaxPool1d/2d, nn.AvgPool1d/2d, nn.AdaptiveAvgPool1d/2d and nn.AdaptiveMaxPool1d/2d.
 
 Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
-(_MaxPoolNd, _AvgPoolNd, _AdaptiveAvgPoolNd), each layer adds its forward. A layer keeps its
-arguments as given (stride defaults to the kernel size; AvgPool1d keeps 1-tuples, as torch's
-_single) and calls the functional form.
+(_MaxPoolNd, _AvgPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each layer adds its
+forward. A layer keeps its arguments as given (stride defaults to the kernel size; AvgPool1d
+keeps 1-tuples, as torch's _single) and calls the functional form.
 """
 
 from __future__ import annotations
@@ -153,3 +153,23 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)

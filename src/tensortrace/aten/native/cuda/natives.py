@@ -233,3 +233,21 @@ for _cpu, _cuda in (
     ("multilabel_margin_loss_backward_cpu_out", "multilabel_margin_loss_backward_cuda_out"),
 ):
     cuda_native(_cpu, _cuda, "MultiLabelMarginCriterion.cu")
+
+
+for _op, _cu in (
+    ("upsample_nearest1d", "UpSampleNearest1d.cu"),
+    ("upsample_nearest2d", "UpSampleNearest2d.cu"),
+    ("upsample_linear1d", "UpSampleLinear1d.cu"),
+    ("upsample_bilinear2d", "UpSampleBilinear2d.cu"),
+):
+    cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + _cu)
+    cuda_impl(f"{_op}_backward_out_cpu", f"{_op}_backward_out_cuda", CUDA + _cu)
+cuda_impl(
+    "adaptive_max_pool2d_out_cpu", "adaptive_max_pool2d_out_cuda", CUDA + "AdaptiveMaxPooling2d.cu"
+)
+cuda_impl(
+    "adaptive_max_pool2d_backward_out_cpu",
+    "adaptive_max_pool2d_backward_out_cuda",
+    CUDA + "AdaptiveMaxPooling2d.cu",
+)

@@ -1,0 +1,160 @@
+"""The pooling functions of torch.nn.functional (torch/nn/functional.py keeps them there).
+
+max_pool1d/2d (torch's boolean_dispatch on return_indices: the values alone through
+torch.max_pool1d/2d, or values and indices through max_pool1d/2d_with_indices), avg_pool1d/2d,
+adaptive_avg_pool1d/2d, and adaptive_max_pool1d/2d (torch.adaptive_max_pool1d, the
+torch._C._nn.adaptive_max_pool2d binding; both return values and indices).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensortrace as torch
+
+Tensor = torch.Tensor
+
+
+def max_pool1d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = []
+    return torch.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """torch's boolean_dispatch: the values (torch.max_pool1d), or (values, indices)."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if stride is None:
+        stride = []
+    return torch.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """torch.avg_pool1d (aten::avg_pool1d > unsqueeze, aten::avg_pool2d, squeeze)."""
+    return torch.avg_pool1d(
+        input, kernel_size, [] if stride is None else stride, padding, ceil_mode, count_include_pad
+    )
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    return torch.adaptive_avg_pool1d(input, output_size)
+
+
+def max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = []
+    return torch._C._nn.max_pool2d_with_indices(
+        input, kernel_size, stride, padding, dilation, ceil_mode
+    )
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """torch's boolean_dispatch: the values (torch.max_pool2d), or (values, indices)."""
+    if return_indices:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if stride is None:
+        stride = []
+    return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    return torch._C._nn.avg_pool2d(
+        input,
+        kernel_size,
+        [] if stride is None else stride,
+        padding,
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
+
+
+def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [
+        v if v is not None else d
+        for v, d in zip(out_size, defaults[-len(out_size) :], strict=False)
+    ]
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    _output_size = _list_with_default(output_size, list(input.size()))
+    return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def adaptive_max_pool1d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """torch's boolean_dispatch: the values, or (values, indices)."""
+    if return_indices:
+        return adaptive_max_pool1d_with_indices(input, output_size)
+    return adaptive_max_pool1d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool2d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple[Tensor, Tensor]:
+    output_size = _list_with_default(output_size, list(input.size()))
+    return torch._C._nn.adaptive_max_pool2d(input, output_size)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """torch's boolean_dispatch: the values, or (values, indices)."""
+    if return_indices:
+        return adaptive_max_pool2d_with_indices(input, output_size)
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]
