@@ -166,7 +166,11 @@ class LazyValues(dict[int, dict[str, Any]]):
         ]
         self.index_views(changed)
         chosen = {id(impl): impl for impl in changed}
-        storages = [*rec.written, *rec.escaped]
+        storages = [*rec.written]
+        # iterating a WeakSet costs six Python calls even when it is empty, as it usually is:
+        # its set of references (`data`, not in typeshed) is tested first
+        if rec.escaped.data:  # type: ignore[attr-defined]
+            storages += rec.escaped
         views = self._views
         for storage in storages:
             refs = views.get(storage)
@@ -185,12 +189,12 @@ class LazyValues(dict[int, dict[str, Any]]):
         return list(chosen.values())
 
     # ---- recording (cheap) -------------------------------------------------------------------
-    def note(self, step: int, impls: list[TensorImpl]) -> None:
+    def note(self, step: int, impls: list[TensorImpl], default: ScalarType) -> None:
+        """Record the values of `impls` at `step` (`default`: the default dtype then)."""
         copies, layouts, listed = self._copies, self._layouts, self._listed
         tensors: list[tuple[str, _Layout, bytes | None, str | None]] = []
         storages: list[tuple[str, ScalarType, Any, int, bytes]] = []
         visited: set[str] = set()
-        default = get_default_dtype()
         for impl in impls:
             try:
                 # the fields read directly (storage_.defined(), unsafeGetStorageImpl(),
@@ -398,7 +402,7 @@ def capture(rec: Recorder, step: int) -> None:
             values.index_views(impls)
         else:
             impls = values.candidates(rec)
-        values.note(step, impls)
+        values.note(step, impls, default)
         rec.changed.clear()
         if top_level:
             rec.written.clear()

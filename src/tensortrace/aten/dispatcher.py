@@ -30,6 +30,7 @@ from tensortrace.c10.dispatch_key import (
     _INTERNED,
     BACKEND_KEYS,
     KEY_NAMES,
+    KEYSET_REPRS,
     DispatchKey,
     DispatchKeySet,
     autocast_dispatch_keyset,
@@ -113,6 +114,7 @@ class OperatorHandle:
         )
         self._single_indices = tuple(i for i in self.tensor_indices if i not in self.list_indices)
         self.arg_names = tuple(a.name for a in schema.arguments)
+        self.full_name = schema.full_name  # "add.Tensor", in every traced call's arguments
         self.call_site = FrameSite(
             "dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call", legacy="op table getOp"
         )
@@ -286,8 +288,8 @@ class OperatorHandle:
             self.call_site,
             {
                 "args": described,
-                "overload": self.schema.full_name,
-                "dispatch_key_set": repr(ks),
+                "overload": self.full_name,
+                "dispatch_key_set": KEYSET_REPRS.get(ks.repr_) or repr(ks),
                 "dispatch_key": KEY_NAMES[key],
                 "kernel": kernel.name,
             },
@@ -315,7 +317,7 @@ class OperatorHandle:
             site,
             {
                 "args": {
-                    "dispatch_key_set": repr(ks),
+                    "dispatch_key_set": KEYSET_REPRS.get(ks.repr_) or repr(ks),
                     "dispatch_key": KEY_NAMES[key],
                     "kernel": kernel.name,
                 }

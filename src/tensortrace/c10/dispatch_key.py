@@ -120,15 +120,15 @@ class DispatchKeySet:
         return iter([k for k in reversed(RUNTIME_KEYS) if self.has(k)])
 
     def __repr__(self) -> str:
-        text = _REPRS.get(self.repr_)
+        text = KEYSET_REPRS.get(self.repr_)
         if text is None:  # a set is immutable: its text is made once per mask
-            text = _REPRS[self.repr_] = (
+            text = KEYSET_REPRS[self.repr_] = (
                 "DispatchKeySet(" + ", ".join(str(k) for k in reversed(list(self))) + ")"
             )
         return text
 
     def _trace_summary(self) -> str:
-        return _REPRS.get(self.repr_) or repr(self)
+        return KEYSET_REPRS.get(self.repr_) or repr(self)
 
 
 # Note [Interned key sets]
@@ -136,7 +136,7 @@ class DispatchKeySet:
 # dispatcher and the set operators make are interned: one object per mask, made once, as cheap
 # to hand out as the uint64 c10 passes around. `DispatchKeySet(...)` still makes a new one.
 _INTERNED: dict[int, DispatchKeySet] = {}
-_REPRS: dict[int, str] = {}
+KEYSET_REPRS: dict[int, str] = {}  # repr() of each mask's set, made once (the trace's text)
 
 
 def interned_keyset(mask: int) -> DispatchKeySet:
