@@ -26,6 +26,7 @@ from tensortrace.aten.parallel import (
     parallel_for,
 )
 from tensortrace.aten.tensor_iterator import TensorIterator, serial_for_each
+from tensortrace.c10.device import DeviceType
 from tensortrace.trace import recorder, traced
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
 # two_pass_reduction allocates a buffer of one slot per thread, views it and the output
 # (unsqueeze, select), copies the identity into it and builds two more iterators: ~300 Python
 # calls, half of a 4M-element sum's fixed cost. None of it outlives the call, so while no trace
-# records, a reduction that coalesced to one dim (a contiguous or evenly strided input: the
+# records, a CPU reduction that coalesced to one dim (a contiguous or evenly strided input: the
 # common case) keeps the slots in a NumPy array and runs the same loop calls on views of it:
 # each thread folds its chunk [begin, end) into its own slot, then the slots are folded into
 # the output in one call, as final_reduce.for_each does. The chunks, their order and each
@@ -65,7 +66,12 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
 # cumulative counts (memory_stats' allocation.all.allocated) grow by one less than while tracing.
 @traced("native", "two_pass_reduction", SOURCE, "at::two_pass_reduction")
 def two_pass_reduction(it: TensorIteratorBase, loop: ReduceLoop) -> None:
-    if recorder.current is None and len(it.shape_) == 1 and it.dtype(0) == it.dtype(1):
+    if (
+        recorder.current is None
+        and len(it.shape_) == 1
+        and it.dtype(0) == it.dtype(1)
+        and it.common_device_.type_ == DeviceType.CPU  # the emulated CUDA's buffer stays
+    ):
         _two_pass_reduction_flat(it, loop)  # Note [The two-pass reduction while no trace records]
         return
     max_threads = get_num_threads()
