@@ -167,6 +167,8 @@ def _divide_idle(acc: Tensor, dim_prod: int) -> bool:
     ):
         return False
     values = impl.numpy_view()
+    if values.dtype.kind not in "fc":  # an integer out=: div_ raises that it cannot cast
+        return False
     divisor = np.empty((), values.dtype)
     np.copyto(divisor, np.int64(dim_prod), casting="unsafe")  # wrapped int64, .to(acc's dtype)
     # a mean over no element is 0 / 0: NaN, as in C++, with no warning
