@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tensortrace.aten import functions as at
+from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.reduce_ops_utils import (
     get_dtype_from_self,
@@ -27,6 +30,7 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import (
     ScalarType,
@@ -34,6 +38,7 @@ from tensortrace.c10.scalar_type import (
     isFloatingType,
     isIntegralType,
 )
+from tensortrace.trace import recorder
 
 SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
 STUBS = "aten/src/ATen/native/ReduceOps.h"
@@ -138,9 +143,41 @@ def mean_out(
     _ops("sum.IntList_out").call(
         self, dim, keepdim, ScalarType.Float if is_half else out_dtype, acc
     )
-    acc.div_(dim_prod)
+    if not _divide_idle(acc, dim_prod):  # Note [mean's division while no trace records]
+        acc.div_(dim_prod)
     if is_half:
         result.copy_(acc)
+
+
+# Note [mean's division while no trace records]
+# acc.div_(dim_prod) is a whole operator: dim_prod becomes a wrapped int64 scalar tensor, the
+# binary iterator casts it to acc's dtype (aten::to, an empty_strided and a copy_), and
+# div_true_kernel divides: ~320 Python calls, half of mean's fixed cost, around one NumPy
+# division. While no trace records, a contiguous CPU acc (which the iterator could not refuse)
+# is divided in place by the same NumPy calls: the int64 scalar converted as copy_kernel
+# converts it, then np.true_divide as div_true_kernel calls it (acc is float, double or
+# complex: its own opmath type). The two scalar temporaries are not made, so the allocator's
+# cumulative counts (memory_stats' allocation.all.allocated) grow by two fewer than while
+# tracing; nothing else differs, the values bit for bit included.
+def _divide_idle(acc: Tensor, dim_prod: int) -> bool:
+    """acc /= dim_prod in place, if no trace records and the div_ path could not differ."""
+    impl = acc.unsafeGetTensorImpl()
+    if recorder.current is not None or not (
+        impl.is_contiguous_ and impl.device_opt_.type_ == DeviceType.CPU
+    ):
+        return False
+    values = impl.numpy_view()
+    if values.dtype.kind not in "fc":  # an integer out=: div_ raises that it cannot cast
+        return False
+    divisor = np.empty((), values.dtype)
+    np.copyto(divisor, np.int64(dim_prod), casting="unsafe")  # wrapped int64, .to(acc's dtype)
+    # a mean over no element is 0 / 0: NaN, as in C++, with no warning
+    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
+    try:
+        np.true_divide(values, divisor, out=values, casting="unsafe")
+    finally:
+        NUMPY_ERROR_STATE.reset(token)
+    return True
 
 
 @native_function(SOURCE, name="mean")
@@ -194,8 +231,6 @@ def trace_cpu(self: Tensor) -> Tensor:
     As in ATen the result is allocated before the dtype switch and the dim check, so a bad
     input frees it again on the way out; integers (and bool) sum into int64.
     """
-    import numpy as np
-
     dtype = get_dtype_from_self(self, None, True)
     result = at.empty([], dtype=dtype, device=self.device())
     src = self.scalar_type()
@@ -275,9 +310,37 @@ def meta_argmin(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: 
     resize_reduction(it, self, [dim] if dim is not None else [], keepdim, ScalarType.Long)
 
 
+# Note [argmax of a whole contiguous tensor while no trace records]
+# argmax(self) with no dim flattens self (reshape: a view), views the result with self's rank
+# (as_strided), builds a reduction iterator and dispatches argmax_stub, whose kernel makes one
+# NumPy call over the flat input: ~120 Python calls around it. None of those views or the
+# iterator outlives the call and none allocates, so while no trace records, a contiguous CPU
+# input (whose flat view is itself) goes straight to that NumPy call, with the same bits. The
+# cases that would raise (a bool input), copy (a non-contiguous input) or cast go the full way.
+def _flat_arg_reduce_idle(self: Tensor, result: Tensor, stub: Any) -> bool:
+    """argmax/argmin of all of self into result, if no trace records and nothing can differ."""
+    if recorder.current is not None:
+        return False
+    impl = self.unsafeGetTensorImpl()
+    if not (
+        impl.is_contiguous_
+        and impl.device_opt_.type_ == DeviceType.CPU
+        and impl.data_type_.scalar_type != ScalarType.Bool
+        and impl.data_type_.numpy is not None  # else the kernel's own error
+        and result.scalar_type() == ScalarType.Long
+    ):
+        return False
+    values = impl.numpy_view().reshape(-1)  # the flat view reshape([-1]) makes
+    index = values.argmax() if stub is argmax_stub else values.argmin()
+    result.unsafeGetTensorImpl().numpy_view()[...] = index
+    return True
+
+
 def argmax_argmin_impl(
     self: Tensor, dim: int | None, keepdim: bool, result: Tensor, stub: Any
 ) -> None:
+    if dim is None and _flat_arg_reduce_idle(self, result, stub):
+        return  # Note [argmax of a whole contiguous tensor while no trace records]
     if dim is not None:
         dim_ = maybe_wrap_dim(dim, self.dim())
         if self.dim() > 0 and self.size(dim_) == 1 or self.dim() == 0:

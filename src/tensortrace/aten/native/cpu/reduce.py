@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.tensor_iterator_reduce import foreach_reduced_elt, parallel_reduce
 from tensortrace.trace import traced
@@ -64,8 +65,12 @@ def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: 
     it.output_base().fill_(ident)
     if it.numel() == 0:
         return
-    with np.errstate(all="ignore"):  # C++ reductions do not trap on overflow or 0/0 either
+    # with np.errstate(all="ignore"): C++ reductions do not trap on overflow or 0/0 either
+    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
+    try:
         parallel_reduce(it, _block_loop(reduce))
+    finally:
+        NUMPY_ERROR_STATE.reset(token)
 
 
 @traced("kernel", "at::native::binary_kernel_reduce", SOURCE, legacy="binary_kernel_reduce")
@@ -73,5 +78,8 @@ def binary_kernel_reduce(it: TensorIteratorBase, reduce: ReduceLoop) -> None:
     """A reduction whose accumulator is not the output's type (Welford, argmax's pair)."""
     if it.numel() == 0:
         return
-    with np.errstate(all="ignore"):
+    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # with np.errstate(all="ignore")
+    try:
         foreach_reduced_elt(it, _block_loop(reduce))
+    finally:
+        NUMPY_ERROR_STATE.reset(token)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.reduce_all_ops import max_all_stub, min_all_stub
@@ -47,7 +48,9 @@ def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
     def chunk(start: int, end: int, ident: np.generic) -> np.generic:
         return combine(ident, reduce_chunk(values[start:end]))
 
-    with np.errstate(invalid="ignore"):
+    # with np.errstate(invalid="ignore"): NaN compares quietly (max and min raise no other error)
+    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
+    try:
         value = parallel_reduce(
             0,
             values.size,
@@ -56,6 +59,8 @@ def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
             chunk,
             combine,
         )
+    finally:
+        NUMPY_ERROR_STATE.reset(token)
     result.fill_(value.item())
 
 
