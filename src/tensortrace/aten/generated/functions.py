@@ -2142,6 +2142,36 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema)), (ops.median_dim_values, Binder(ops.median_dim_values.schema))])
+
+
+@traced("dispatch", "at::median", FUNCTIONS_H, "at::median",
+        legacy="at::median (Functions.h)")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """at::median, overloads:
+    median(Tensor self) -> Tensor
+    median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+    median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_median, args, kwargs, "at::median")
+    return op.call(*full)
+
+
+_ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema)), (ops.nanmedian_dim_values, Binder(ops.nanmedian_dim_values.schema))])
+
+
+@traced("dispatch", "at::nanmedian", FUNCTIONS_H, "at::nanmedian",
+        legacy="at::nanmedian (Functions.h)")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """at::nanmedian, overloads:
+    nanmedian(Tensor self) -> Tensor
+    nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+    nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_nanmedian, args, kwargs, "at::nanmedian")
+    return op.call(*full)
+
+
 _ov_argmax = Overloads([(ops.argmax, Binder(ops.argmax.schema)), (ops.argmax_out, Binder(ops.argmax_out.schema))])
 
 
@@ -3457,7 +3487,7 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))])
+_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema)), (ops.lerp_Tensor_out, Binder(ops.lerp_Tensor_out.schema)), (ops.lerp_Tensor, Binder(ops.lerp_Tensor.schema))])
 
 
 @traced("dispatch", "at::lerp", FUNCTIONS_H, "at::lerp",
@@ -3466,6 +3496,8 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     """at::lerp, overloads:
     lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
     lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+    lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
+    lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
     """
     op, full = select_overload(_ov_lerp, args, kwargs, "at::lerp")
     return op.call(*full)
@@ -4095,6 +4127,66 @@ def topk(*args: Any, **kwargs: Any) -> Any:
     topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
     """
     op, full = select_overload(_ov_topk, args, kwargs, "at::topk")
+    return op.call(*full)
+
+
+_ov_kthvalue = Overloads([(ops.kthvalue, Binder(ops.kthvalue.schema)), (ops.kthvalue_values, Binder(ops.kthvalue_values.schema))])
+
+
+@traced("dispatch", "at::kthvalue", FUNCTIONS_H, "at::kthvalue",
+        legacy="at::kthvalue (Functions.h)")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """at::kthvalue, overloads:
+    kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+    kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_kthvalue, args, kwargs, "at::kthvalue")
+    return op.call(*full)
+
+
+_ov_mode = Overloads([(ops.mode, Binder(ops.mode.schema)), (ops.mode_values, Binder(ops.mode_values.schema))])
+
+
+@traced("dispatch", "at::mode", FUNCTIONS_H, "at::mode",
+        legacy="at::mode (Functions.h)")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """at::mode, overloads:
+    mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+    mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_mode, args, kwargs, "at::mode")
+    return op.call(*full)
+
+
+_ov_quantile = Overloads([(ops.quantile, Binder(ops.quantile.schema)), (ops.quantile_out, Binder(ops.quantile_out.schema)), (ops.quantile_scalar, Binder(ops.quantile_scalar.schema)), (ops.quantile_scalar_out, Binder(ops.quantile_scalar_out.schema))])
+
+
+@traced("dispatch", "at::quantile", FUNCTIONS_H, "at::quantile",
+        legacy="at::quantile (Functions.h)")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """at::quantile, overloads:
+    quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_quantile, args, kwargs, "at::quantile")
+    return op.call(*full)
+
+
+_ov_nanquantile = Overloads([(ops.nanquantile, Binder(ops.nanquantile.schema)), (ops.nanquantile_out, Binder(ops.nanquantile_out.schema)), (ops.nanquantile_scalar, Binder(ops.nanquantile_scalar.schema)), (ops.nanquantile_scalar_out, Binder(ops.nanquantile_scalar_out.schema))])
+
+
+@traced("dispatch", "at::nanquantile", FUNCTIONS_H, "at::nanquantile",
+        legacy="at::nanquantile (Functions.h)")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """at::nanquantile, overloads:
+    nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nanquantile, args, kwargs, "at::nanquantile")
     return op.call(*full)
 
 
@@ -7042,6 +7134,8 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
@@ -7184,6 +7278,10 @@ FUNCTIONS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "diag_embed": diag_embed,

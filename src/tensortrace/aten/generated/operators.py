@@ -364,6 +364,9 @@ permute = _register(
 transpose_int = _register(
     FunctionSchema('transpose', 'int', (Argument('self', _T10, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T10,), ()),
     {'func': 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'transpose'}}})
+transpose_ = _register(
+    FunctionSchema('transpose_', '', (Argument('self', _T8, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T8,), ()),
+    {'func': 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 'transpose_'}}})
 t = _register(
     FunctionSchema('t', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 't(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'device_guard': False, 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 't'}}})
@@ -1183,6 +1186,24 @@ min = _register(
 min_unary_out = _register(
     FunctionSchema('min', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'min_unary_out'}}})
+median = _register(
+    FunctionSchema('median', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'median(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'median_cpu', 'CUDA': 'median_cuda'}}})
+median_dim = _register(
+    FunctionSchema('median', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'median'}}})
+median_dim_values = _register(
+    FunctionSchema('median', 'dim_values', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    {'func': 'median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'median_out_cpu', 'CUDA': 'median_out_cuda'}}})
+nanmedian = _register(
+    FunctionSchema('nanmedian', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'nanmedian(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'nanmedian_cpu', 'CUDA': 'nanmedian_cuda'}}})
+nanmedian_dim = _register(
+    FunctionSchema('nanmedian', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nanmedian'}}})
+nanmedian_dim_values = _register(
+    FunctionSchema('nanmedian', 'dim_values', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    {'func': 'nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'nanmedian_out_cpu', 'CUDA': 'nanmedian_out_cuda'}}})
 min_dim = _register(
     FunctionSchema('min', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
@@ -1783,6 +1804,15 @@ lerp_Scalar = _register(
 lerp__Scalar = _register(
     FunctionSchema('lerp_', 'Scalar', (Argument('self', _T8, None, False), Argument('end', _T6, None, False), Argument('weight', _T14, None, False),), (_T8,), ()),
     {'func': 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Scalar_out'}})
+lerp_Tensor_out = _register(
+    FunctionSchema('lerp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lerp_Tensor'}, 'tags': 'pointwise'}})
+lerp_Tensor = _register(
+    FunctionSchema('lerp', 'Tensor', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False),), (_T6,), ()),
+    {'func': 'lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'lerp.Tensor_out', 'tags': 'pointwise'}})
+lerp__Tensor = _register(
+    FunctionSchema('lerp_', 'Tensor', (Argument('self', _T8, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False),), (_T8,), ()),
+    {'func': 'lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Tensor_out'}})
 broadcast_tensors = _register(
     FunctionSchema('broadcast_tensors', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'broadcast_tensors(Tensor[] tensors) -> Tensor[]', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'broadcast_tensors'}}})
@@ -2044,6 +2074,42 @@ argsort_stable = _register(
 topk = _register(
     FunctionSchema('topk', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('largest', _T16, 'True', False), Argument('sorted', _T16, 'True', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
+kthvalue = _register(
+    FunctionSchema('kthvalue', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'kthvalue'}}})
+kthvalue_values = _register(
+    FunctionSchema('kthvalue', 'values', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    {'func': 'kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'kthvalue_out_cpu', 'CUDA': 'kthvalue_out_cuda'}}})
+mode = _register(
+    FunctionSchema('mode', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'mode'}}})
+mode_values = _register(
+    FunctionSchema('mode', 'values', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
+    {'func': 'mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CompositeExplicitAutograd': 'mode_out'}}})
+quantile = _register(
+    FunctionSchema('quantile', '', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True),), (_T6,), ()),
+    {'func': "quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'quantile'}}})
+quantile_out = _register(
+    FunctionSchema('quantile', 'out', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'quantile_out'}}})
+quantile_scalar = _register(
+    FunctionSchema('quantile', 'scalar', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True),), (_T6,), ()),
+    {'func': "quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'quantile'}}})
+quantile_scalar_out = _register(
+    FunctionSchema('quantile', 'scalar_out', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'quantile_out'}}})
+nanquantile = _register(
+    FunctionSchema('nanquantile', '', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True),), (_T6,), ()),
+    {'func': "nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nanquantile'}}})
+nanquantile_out = _register(
+    FunctionSchema('nanquantile', 'out', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
+nanquantile_scalar = _register(
+    FunctionSchema('nanquantile', 'scalar', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True),), (_T6,), ()),
+    {'func': "nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nanquantile'}}})
+nanquantile_scalar_out = _register(
+    FunctionSchema('nanquantile', 'scalar_out', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T25, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
 tril = _register(
     FunctionSchema('tril', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
     {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
@@ -3220,6 +3286,7 @@ OPERATORS: list[OperatorHandle] = [
     narrow,
     permute,
     transpose_int,
+    transpose_,
     t,
     unsqueeze,
     squeeze,
@@ -3493,6 +3560,12 @@ OPERATORS: list[OperatorHandle] = [
     max_dim_max,
     min,
     min_unary_out,
+    median,
+    median_dim,
+    median_dim_values,
+    nanmedian,
+    nanmedian_dim,
+    nanmedian_dim_values,
     min_dim,
     min_dim_min,
     argmax,
@@ -3693,6 +3766,9 @@ OPERATORS: list[OperatorHandle] = [
     lerp_Scalar_out,
     lerp_Scalar,
     lerp__Scalar,
+    lerp_Tensor_out,
+    lerp_Tensor,
+    lerp__Tensor,
     broadcast_tensors,
     bitwise_xor_Tensor_out,
     bitwise_xor_Scalar_out,
@@ -3780,6 +3856,18 @@ OPERATORS: list[OperatorHandle] = [
     argsort,
     argsort_stable,
     topk,
+    kthvalue,
+    kthvalue_values,
+    mode,
+    mode_values,
+    quantile,
+    quantile_out,
+    quantile_scalar,
+    quantile_scalar_out,
+    nanquantile,
+    nanquantile_out,
+    nanquantile_scalar,
+    nanquantile_scalar_out,
     tril,
     triu,
     tril_,

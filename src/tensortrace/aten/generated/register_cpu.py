@@ -79,6 +79,10 @@ ops.max.register(DispatchKey.CPU, native_kernel("max", ops.max))
 ops.max_unary_out.register(DispatchKey.CPU, native_kernel("max_unary_out", ops.max_unary_out))
 ops.min.register(DispatchKey.CPU, native_kernel("min", ops.min))
 ops.min_unary_out.register(DispatchKey.CPU, native_kernel("min_unary_out", ops.min_unary_out))
+ops.median.register(DispatchKey.CPU, native_kernel("median_cpu", ops.median))
+ops.median_dim_values.register(DispatchKey.CPU, native_kernel("median_out_cpu", ops.median_dim_values))
+ops.nanmedian.register(DispatchKey.CPU, native_kernel("nanmedian_cpu", ops.nanmedian))
+ops.nanmedian_dim_values.register(DispatchKey.CPU, native_kernel("nanmedian_out_cpu", ops.nanmedian_dim_values))
 ops.var_correction.register(DispatchKey.CPU, native_kernel("var", ops.var_correction))
 ops.var_correction_out.register(DispatchKey.CPU, native_kernel("var_out", ops.var_correction_out))
 ops.std_correction.register(DispatchKey.CPU, native_kernel("std", ops.std_correction))
@@ -126,6 +130,8 @@ ops.flip.register(DispatchKey.CPU, native_kernel("flip", ops.flip))
 ops.roll.register(DispatchKey.CPU, native_kernel("roll", ops.roll))
 ops.sort_stable.register(DispatchKey.CPU, native_kernel("sort_stable", ops.sort_stable))
 ops.topk.register(DispatchKey.CPU, native_kernel("topk", ops.topk))
+ops.kthvalue_values.register(DispatchKey.CPU, native_kernel("kthvalue_out_cpu", ops.kthvalue_values))
+ops.mode.register(DispatchKey.CPU, native_kernel("mode", ops.mode))
 ops.tril.register(DispatchKey.CPU, native_kernel("tril_cpu", ops.tril))
 ops.triu.register(DispatchKey.CPU, native_kernel("triu_cpu", ops.triu))
 ops.tril_.register(DispatchKey.CPU, native_kernel("tril_cpu_", ops.tril_))
@@ -4028,6 +4034,48 @@ def wrapper_CPU_lerp__Scalar(*args: Any) -> Any:
 
 
 ops.lerp__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Scalar, "wrapper_CPU_lerp__Scalar"))
+
+
+# ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Tensor_out(*args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor_out, "wrapper_CPU_lerp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Tensor(*args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor, "wrapper_CPU_lerp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp__Tensor", REGISTER_CPU,
+        legacy="CPUType::lerp_")
+def wrapper_CPU_lerp__Tensor(*args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Tensor, "wrapper_CPU_lerp__Tensor"))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------

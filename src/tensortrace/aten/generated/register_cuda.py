@@ -81,6 +81,10 @@ ops.max.register(DispatchKey.CUDA, native_kernel("max", ops.max))
 ops.max_unary_out.register(DispatchKey.CUDA, native_kernel("max_unary_out", ops.max_unary_out))
 ops.min.register(DispatchKey.CUDA, native_kernel("min", ops.min))
 ops.min_unary_out.register(DispatchKey.CUDA, native_kernel("min_unary_out", ops.min_unary_out))
+ops.median.register(DispatchKey.CUDA, native_kernel("median_cuda", ops.median))
+ops.median_dim_values.register(DispatchKey.CUDA, native_kernel("median_out_cuda", ops.median_dim_values, ((3, 'values'), (4, 'indices'), (0, 'self'))))
+ops.nanmedian.register(DispatchKey.CUDA, native_kernel("nanmedian_cuda", ops.nanmedian))
+ops.nanmedian_dim_values.register(DispatchKey.CUDA, native_kernel("nanmedian_out_cuda", ops.nanmedian_dim_values, ((3, 'values'), (4, 'indices'), (0, 'self'))))
 ops.var_correction.register(DispatchKey.CUDA, native_kernel("var", ops.var_correction))
 ops.var_correction_out.register(DispatchKey.CUDA, native_kernel("var_out", ops.var_correction_out))
 ops.std_correction.register(DispatchKey.CUDA, native_kernel("std", ops.std_correction))
@@ -130,6 +134,8 @@ ops.flip.register(DispatchKey.CUDA, native_kernel("flip", ops.flip))
 ops.roll.register(DispatchKey.CUDA, native_kernel("roll_cuda", ops.roll))
 ops.sort_stable.register(DispatchKey.CUDA, native_kernel("sort_stable", ops.sort_stable))
 ops.topk.register(DispatchKey.CUDA, native_kernel("topk", ops.topk))
+ops.kthvalue_values.register(DispatchKey.CUDA, native_kernel("kthvalue_out_cuda", ops.kthvalue_values, ((4, 'values'), (5, 'indices'), (0, 'self'))))
+ops.mode.register(DispatchKey.CUDA, native_kernel("mode", ops.mode))
 ops.tril.register(DispatchKey.CUDA, native_kernel("tril_cpu", ops.tril))
 ops.triu.register(DispatchKey.CUDA, native_kernel("triu_cpu", ops.triu))
 ops.tril_.register(DispatchKey.CUDA, native_kernel("tril_cpu_", ops.tril_))
@@ -4068,6 +4074,48 @@ def wrapper_CUDA_lerp__Scalar(*args: Any) -> Any:
 
 
 ops.lerp__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Scalar, "wrapper_CUDA_lerp__Scalar"))
+
+
+# ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor_out", REGISTER_CUDA,
+        legacy="CUDAType::lerp")
+def wrapper_CUDA_lerp_Tensor_out(*args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor_out, "wrapper_CUDA_lerp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor", REGISTER_CUDA,
+        legacy="CUDAType::lerp")
+def wrapper_CUDA_lerp_Tensor(*args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor, "wrapper_CUDA_lerp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Tensor", REGISTER_CUDA,
+        legacy="CUDAType::lerp_")
+def wrapper_CUDA_lerp__Tensor(*args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Tensor, "wrapper_CUDA_lerp__Tensor"))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------

@@ -41,6 +41,7 @@ _ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
 _ov_narrow = Overloads([(ops.narrow, Binder(ops.narrow.schema))])
 _ov_permute = Overloads([(ops.permute, Binder(ops.permute.schema))])
 _ov_transpose = Overloads([(ops.transpose_int, Binder(ops.transpose_int.schema))])
+_ov_transpose_ = Overloads([(ops.transpose_, Binder(ops.transpose_.schema))])
 _ov_t = Overloads([(ops.t, Binder(ops.t.schema))])
 _ov_unsqueeze = Overloads([(ops.unsqueeze, Binder(ops.unsqueeze.schema))])
 _ov_squeeze = Overloads([(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))])
@@ -145,6 +146,8 @@ _ov_sum = Overloads([(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Bi
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 _ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))])
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))])
+_ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema))])
+_ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema))])
 _ov_argmax = Overloads([(ops.argmax, Binder(ops.argmax.schema))])
 _ov_argmin = Overloads([(ops.argmin, Binder(ops.argmin.schema))])
 _ov_var = Overloads([(ops.var_dim, Binder(ops.var_dim.schema)), (ops.var_correction, Binder(ops.var_correction.schema)), (ops.var, Binder(ops.var.schema))])
@@ -216,8 +219,8 @@ _ov_addcmul = Overloads([(ops.addcmul, Binder(ops.addcmul.schema))])
 _ov_addcmul_ = Overloads([(ops.addcmul_, Binder(ops.addcmul_.schema))])
 _ov_addcdiv = Overloads([(ops.addcdiv, Binder(ops.addcdiv.schema))])
 _ov_addcdiv_ = Overloads([(ops.addcdiv_, Binder(ops.addcdiv_.schema))])
-_ov_lerp = Overloads([(ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))])
-_ov_lerp_ = Overloads([(ops.lerp__Scalar, Binder(ops.lerp__Scalar.schema))])
+_ov_lerp = Overloads([(ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema)), (ops.lerp_Tensor, Binder(ops.lerp_Tensor.schema))])
+_ov_lerp_ = Overloads([(ops.lerp__Scalar, Binder(ops.lerp__Scalar.schema)), (ops.lerp__Tensor, Binder(ops.lerp__Tensor.schema))])
 _ov_bitwise_xor = Overloads([(ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))])
 _ov_bitwise_xor_ = Overloads([(ops.bitwise_xor__Scalar, Binder(ops.bitwise_xor__Scalar.schema)), (ops.bitwise_xor__Tensor, Binder(ops.bitwise_xor__Tensor.schema))])
 _ov___xor__ = Overloads([(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))])
@@ -259,6 +262,10 @@ _ov_sort = Overloads([(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Bin
 _ov_msort = Overloads([(ops.msort, Binder(ops.msort.schema))])
 _ov_argsort = Overloads([(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))])
 _ov_topk = Overloads([(ops.topk, Binder(ops.topk.schema))])
+_ov_kthvalue = Overloads([(ops.kthvalue, Binder(ops.kthvalue.schema))])
+_ov_mode = Overloads([(ops.mode, Binder(ops.mode.schema))])
+_ov_quantile = Overloads([(ops.quantile, Binder(ops.quantile.schema)), (ops.quantile_scalar, Binder(ops.quantile_scalar.schema))])
+_ov_nanquantile = Overloads([(ops.nanquantile, Binder(ops.nanquantile.schema)), (ops.nanquantile_scalar, Binder(ops.nanquantile_scalar.schema))])
 _ov_tril = Overloads([(ops.tril, Binder(ops.tril.schema))])
 _ov_triu = Overloads([(ops.triu, Binder(ops.triu.schema))])
 _ov_tril_ = Overloads([(ops.tril_, Binder(ops.tril_.schema))])
@@ -651,6 +658,15 @@ class TensorMethods:
         transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
         """
         op, full = select_overload(_ov_transpose, (self, *args), kwargs, "Tensor.transpose")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::transpose_", TENSOR_BODY_H, "at::Tensor::transpose_",
+            legacy="Tensor::transpose_ (TensorMethods.h)")
+    def transpose_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::transpose_, overloads:
+        transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_transpose_, (self, *args), kwargs, "Tensor.transpose_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::t", TENSOR_BODY_H, "at::Tensor::t",
@@ -1643,6 +1659,26 @@ class TensorMethods:
         op, full = select_overload(_ov_prod, (self, *args), kwargs, "Tensor.prod")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::median", TENSOR_BODY_H, "at::Tensor::median",
+            legacy="Tensor::median (TensorMethods.h)")
+    def median(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::median, overloads:
+        median(Tensor self) -> Tensor
+        median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_median, (self, *args), kwargs, "Tensor.median")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nanmedian", TENSOR_BODY_H, "at::Tensor::nanmedian",
+            legacy="Tensor::nanmedian (TensorMethods.h)")
+    def nanmedian(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanmedian, overloads:
+        nanmedian(Tensor self) -> Tensor
+        nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_nanmedian, (self, *args), kwargs, "Tensor.nanmedian")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::argmax", TENSOR_BODY_H, "at::Tensor::argmax",
             legacy="Tensor::argmax (TensorMethods.h)")
     def argmax(self, *args: Any, **kwargs: Any) -> Any:
@@ -2297,6 +2333,7 @@ class TensorMethods:
     def lerp(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::lerp, overloads:
         lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+        lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
         """
         op, full = select_overload(_ov_lerp, (self, *args), kwargs, "Tensor.lerp")
         return op.call(*full)
@@ -2306,6 +2343,7 @@ class TensorMethods:
     def lerp_(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::lerp_, overloads:
         lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
+        lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
         """
         op, full = select_overload(_ov_lerp_, (self, *args), kwargs, "Tensor.lerp_")
         return op.call(*full)
@@ -2690,6 +2728,44 @@ class TensorMethods:
         topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
         """
         op, full = select_overload(_ov_topk, (self, *args), kwargs, "Tensor.topk")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::kthvalue", TENSOR_BODY_H, "at::Tensor::kthvalue",
+            legacy="Tensor::kthvalue (TensorMethods.h)")
+    def kthvalue(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::kthvalue, overloads:
+        kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_kthvalue, (self, *args), kwargs, "Tensor.kthvalue")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::mode", TENSOR_BODY_H, "at::Tensor::mode",
+            legacy="Tensor::mode (TensorMethods.h)")
+    def mode(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::mode, overloads:
+        mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_mode, (self, *args), kwargs, "Tensor.mode")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::quantile", TENSOR_BODY_H, "at::Tensor::quantile",
+            legacy="Tensor::quantile (TensorMethods.h)")
+    def quantile(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::quantile, overloads:
+        quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        """
+        op, full = select_overload(_ov_quantile, (self, *args), kwargs, "Tensor.quantile")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nanquantile", TENSOR_BODY_H, "at::Tensor::nanquantile",
+            legacy="Tensor::nanquantile (TensorMethods.h)")
+    def nanquantile(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanquantile, overloads:
+        nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        """
+        op, full = select_overload(_ov_nanquantile, (self, *args), kwargs, "Tensor.nanquantile")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::tril", TENSOR_BODY_H, "at::Tensor::tril",
@@ -4145,6 +4221,7 @@ METHODS: tuple[str, ...] = (
     "narrow",
     "permute",
     "transpose",
+    "transpose_",
     "t",
     "unsqueeze",
     "squeeze",
@@ -4248,6 +4325,8 @@ METHODS: tuple[str, ...] = (
     "trace",
     "mean",
     "prod",
+    "median",
+    "nanmedian",
     "argmax",
     "argmin",
     "var",
@@ -4362,6 +4441,10 @@ METHODS: tuple[str, ...] = (
     "msort",
     "argsort",
     "topk",
+    "kthvalue",
+    "mode",
+    "quantile",
+    "nanquantile",
     "tril",
     "triu",
     "tril_",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "99e0b4d46885bb8c16a21452fdfffde4f4c6e388bc773ef00738333f5fec0f97"
+INPUTS_SHA256 = "2338b868c9e9b7a5cd17674e4ca381ff42d3ea1e683649d71865bf9bf2c4b6e1"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -564,6 +564,18 @@ ops.transpose_int.register(DispatchKey.ADInplaceOrView, KernelFunction(
     transpose_int, "torch::ADInplaceOrView::transpose_int", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::transpose_", INPLACE_OR_VIEW)
+def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.transpose_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.transpose_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    transpose_, "torch::ADInplaceOrView::transpose_", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::t", INPLACE_OR_VIEW)
 def t(ks: DispatchKeySet, *args: Any) -> Any:
     """t(Tensor(a) self) -> Tensor(a)"""
@@ -2364,6 +2376,30 @@ ops.min_unary_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     min_unary_out, "torch::ADInplaceOrView::min_unary_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::median_dim_values", INPLACE_OR_VIEW)
+def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.median_dim_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.median_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    median_dim_values, "torch::ADInplaceOrView::median_dim_values", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nanmedian_dim_values", INPLACE_OR_VIEW)
+def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nanmedian_dim_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nanmedian_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nanmedian_dim_values, "torch::ADInplaceOrView::nanmedian_dim_values", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::min_dim_min", INPLACE_OR_VIEW)
 def min_dim_min(ks: DispatchKeySet, *args: Any) -> Any:
     """min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!), Tensor(b!))"""
@@ -3408,6 +3444,30 @@ ops.lerp__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
     lerp__Scalar, "torch::ADInplaceOrView::lerp__Scalar", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::lerp_Tensor_out", INPLACE_OR_VIEW)
+def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lerp_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lerp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lerp_Tensor_out, "torch::ADInplaceOrView::lerp_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lerp__Tensor", INPLACE_OR_VIEW)
+def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lerp__Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lerp__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lerp__Tensor, "torch::ADInplaceOrView::lerp__Tensor", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor_Tensor_out", INPLACE_OR_VIEW)
 def bitwise_xor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -3766,6 +3826,30 @@ def threshold_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.threshold_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
     threshold_backward_grad_input, "torch::ADInplaceOrView::threshold_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::kthvalue_values", INPLACE_OR_VIEW)
+def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.kthvalue_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.kthvalue_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    kthvalue_values, "torch::ADInplaceOrView::kthvalue_values", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mode_values", INPLACE_OR_VIEW)
+def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mode_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mode_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mode_values, "torch::ADInplaceOrView::mode_values", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tril_", INPLACE_OR_VIEW)

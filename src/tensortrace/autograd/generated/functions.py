@@ -35,6 +35,7 @@ from tensortrace.autograd.functions_manual import (
     elu_double_backward,
     embedding_dense_double_backward_symint,
     evenly_distribute_backward,
+    gather_backward,
     ger,
     handle_r_to_c,
     index_backward,
@@ -44,6 +45,7 @@ from tensortrace.autograd.functions_manual import (
     linalg_solve_backward,
     linalg_vector_norm_backward,
     log_sigmoid_backward,
+    logsumexp_backward,
     masked_fill_backward,
     max_pool_double_backward,
     maybe_multiply,
@@ -1090,6 +1092,40 @@ class FillBackward3(TraceableFunction):
         {})
 
 
+def GatherBackward0_self(v: dict[str, Any]) -> Any:
+    """self: gather_backward(grad, self, dim, index, sparse_grad)"""
+    return gather_backward(v['grad'], v['self'], v['dim'], v['index'], v['sparse_grad'])
+
+
+class GatherBackward0(TraceableFunction):
+    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'gather',
+        (Formula(('self',), GatherBackward0_self, frozenset(['dim', 'gather_backward', 'grad', 'index', 'self', 'sparse_grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def KthvalueBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class KthvalueBackward0(TraceableFunction):
+    """kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'kthvalue',
+        (Formula(('self',), KthvalueBackward0_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def IndexBackward0_self(v: dict[str, Any]) -> Any:
     """self: index_backward(at.zeros(self.sym_sizes(), dtype=self.scalar_type()), indices, grad)"""
     return index_backward(at.zeros(v['self_sym_sizes'], dtype=v['self_scalar_type']), v['indices'], v['grad'])
@@ -1165,6 +1201,23 @@ class LogBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'log',
         (Formula(('self',), LogBackward0_self, frozenset(['conj', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogsumexpBackward0_self(v: dict[str, Any]) -> Any:
+    """self: logsumexp_backward(grad, self, result, dim, keepdim)"""
+    return logsumexp_backward(v['grad'], v['self'], v['result'], v['dim'], v['keepdim'])
+
+
+class LogsumexpBackward0(TraceableFunction):
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logsumexp',
+        (Formula(('self',), LogsumexpBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'logsumexp_backward', 'result', 'self'])),),
         ('self',),
         {},
         {})
@@ -1301,6 +1354,74 @@ class MeanBackward1(TraceableFunction):
         {})
 
 
+def MedianBackward0_self(v: dict[str, Any]) -> Any:
+    """self: evenly_distribute_backward(grad, self, result)"""
+    return evenly_distribute_backward(v['grad'], v['self'], v['result'])
+
+
+class MedianBackward0(TraceableFunction):
+    """median(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'median',
+        (Formula(('self',), MedianBackward0_self, frozenset(['evenly_distribute_backward', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def NanmedianBackward0_self(v: dict[str, Any]) -> Any:
+    """self: evenly_distribute_backward(grad, self, result)"""
+    return evenly_distribute_backward(v['grad'], v['self'], v['result'])
+
+
+class NanmedianBackward0(TraceableFunction):
+    """nanmedian(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nanmedian',
+        (Formula(('self',), NanmedianBackward0_self, frozenset(['evenly_distribute_backward', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MedianBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class MedianBackward1(TraceableFunction):
+    """median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'median.dim',
+        (Formula(('self',), MedianBackward1_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def NanmedianBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class NanmedianBackward1(TraceableFunction):
+    """nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nanmedian.dim',
+        (Formula(('self',), NanmedianBackward1_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def MinBackward0_self(v: dict[str, Any]) -> Any:
     """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
     return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
@@ -1355,6 +1476,23 @@ class MinimumBackward0(TraceableFunction):
          Formula(('self',), MinimumBackward0_self, frozenset(['at', 'grad', 'other', 'self'])),),
         ('self', 'other'),
         {},
+        {})
+
+
+def ModeBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class ModeBackward0(TraceableFunction):
+    """mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'mode',
+        (Formula(('self',), ModeBackward0_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
 
 
@@ -1779,6 +1917,42 @@ class SliceBackward0(TraceableFunction):
         {})
 
 
+def SortBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), True)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], True)
+
+
+class SortBackward0(TraceableFunction):
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sort',
+        (Formula(('self',), SortBackward0_self, frozenset(['dim', 'grad', 'indices', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {},
+        output_differentiability=(True, False))
+
+
+def SortBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), True)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], True)
+
+
+class SortBackward1(TraceableFunction):
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sort.stable',
+        (Formula(('self',), SortBackward1_self, frozenset(['dim', 'grad', 'indices', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {},
+        output_differentiability=(True, False))
+
+
 def SplitBackward0_self(v: dict[str, Any]) -> Any:
     """self: split_backward(grads, split_size, dim, self.sym_sizes(), self.scalar_type())"""
     return split_backward(v['grads'], v['split_size'], v['dim'], v['self_sym_sizes'], v['self_scalar_type'])
@@ -2143,6 +2317,23 @@ class TransposeBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'transpose.int',
         (Formula(('self',), TransposeBackward0_self, frozenset(['dim0', 'dim1', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TransposeBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.transpose(dim0, dim1)"""
+    return v['grad'].transpose(v['dim0'], v['dim1'])
+
+
+class TransposeBackward1(TraceableFunction):
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'transpose_',
+        (Formula(('self',), TransposeBackward1_self, frozenset(['dim0', 'dim1', 'grad'])),),
         ('self',),
         {},
         {})
@@ -3220,6 +3411,35 @@ class LerpBackward0(TraceableFunction):
         (Formula(('end',), LerpBackward0_end, frozenset(['grad', 'weight'])),
          Formula(('self',), LerpBackward0_self, frozenset(['float', 'grad', 'weight'])),),
         ('self', 'end'),
+        {},
+        {})
+
+
+def LerpBackward1_end(v: dict[str, Any]) -> Any:
+    """end: grad.mul(weight)"""
+    return v['grad'].mul(v['weight'])
+
+
+def LerpBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.rsub(weight, 1))"""
+    return v['grad'].mul(at.rsub(v['weight'], 1))
+
+
+def LerpBackward1_weight(v: dict[str, Any]) -> Any:
+    """weight: grad.mul(end.sub(self))"""
+    return v['grad'].mul(v['end'].sub(v['self']))
+
+
+class LerpBackward1(TraceableFunction):
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lerp.Tensor',
+        (Formula(('end',), LerpBackward1_end, frozenset(['grad', 'weight'])),
+         Formula(('self',), LerpBackward1_self, frozenset(['at', 'grad', 'weight'])),
+         Formula(('weight',), LerpBackward1_weight, frozenset(['end', 'grad', 'self'])),),
+        ('self', 'end', 'weight'),
         {},
         {})
 

@@ -1364,6 +1364,23 @@ ops.transpose_int.register(DispatchKey.Autograd, KernelFunction(
     transpose_int, "torch::autograd::VariableType::transpose", with_keyset=True))
 
 
+_record_transpose_ = GraphRecording(ops.transpose_, AutoDispatchBelowAutograd, nodes.TransposeBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::transpose_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!): records TransposeBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_transpose_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.transpose_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.transpose_.register(DispatchKey.Autograd, KernelFunction(
+    transpose_, "torch::autograd::VariableType::transpose_", with_keyset=True))
+
+
 _record_t = GraphRecording(ops.t, AutoDispatchBelowAutograd, nodes.TBackward0)
 
 
@@ -5216,6 +5233,108 @@ ops.min_unary_out.register(DispatchKey.Autograd, KernelFunction(
     min_unary_out, "torch::autograd::VariableType::min", with_keyset=True))
 
 
+_record_median = GraphRecording(ops.median, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median(ks: DispatchKeySet, *args: Any) -> Any:
+    """median(Tensor self) -> Tensor: records MedianBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_median(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.median.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median.register(DispatchKey.Autograd, KernelFunction(
+    median, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_median_dim = GraphRecording(ops.median_dim, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median_dim(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor): records MedianBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_median_dim(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.median_dim.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median_dim.register(DispatchKey.Autograd, KernelFunction(
+    median_dim, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_median_dim_values = GraphRecording(ops.median_dim_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_median_dim_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.median_dim_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median_dim_values.register(DispatchKey.Autograd, KernelFunction(
+    median_dim_values, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_nanmedian = GraphRecording(ops.nanmedian, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian(Tensor self) -> Tensor: records NanmedianBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nanmedian(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nanmedian.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
+_record_nanmedian_dim = GraphRecording(ops.nanmedian_dim, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian_dim(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor): records NanmedianBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nanmedian_dim(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nanmedian_dim.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian_dim.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian_dim, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
+_record_nanmedian_dim_values = GraphRecording(ops.nanmedian_dim_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_nanmedian_dim_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nanmedian_dim_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian_dim_values.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian_dim_values, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
 _record_min_dim = GraphRecording(ops.min_dim, AutoDispatchBelowADInplaceOrView, nodes.MinBackward0)
 
 
@@ -7831,6 +7950,57 @@ ops.lerp__Scalar.register(DispatchKey.Autograd, KernelFunction(
     lerp__Scalar, "torch::autograd::VariableType::lerp_", with_keyset=True))
 
 
+_record_lerp_Tensor_out = GraphRecording(ops.lerp_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_lerp_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lerp_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    lerp_Tensor_out, "torch::autograd::VariableType::lerp", with_keyset=True))
+
+
+_record_lerp_Tensor = GraphRecording(ops.lerp_Tensor, AutoDispatchBelowADInplaceOrView, nodes.LerpBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor: records LerpBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_lerp_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lerp_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    lerp_Tensor, "torch::autograd::VariableType::lerp", with_keyset=True))
+
+
+_record_lerp__Tensor = GraphRecording(ops.lerp__Tensor, AutoDispatchBelowAutograd, nodes.LerpBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!): records LerpBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_lerp__Tensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lerp__Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp__Tensor.register(DispatchKey.Autograd, KernelFunction(
+    lerp__Tensor, "torch::autograd::VariableType::lerp_", with_keyset=True))
+
+
 _record_bitwise_xor_Tensor_out = GraphRecording(ops.bitwise_xor_Tensor_out, AutoDispatchBelowAutograd, None)
 
 
@@ -8829,13 +8999,13 @@ ops.rot90.register(DispatchKey.Autograd, KernelFunction(
     rot90, "torch::autograd::VariableType::rot90", with_keyset=True))
 
 
-_record_sort = GraphRecording(ops.sort, AutoDispatchBelowADInplaceOrView, None)
+_record_sort = GraphRecording(ops.sort, AutoDispatchBelowADInplaceOrView, nodes.SortBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sort(ks: DispatchKeySet, *args: Any) -> Any:
-    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor): records NotImplemented"""
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor): records SortBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sort(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8846,13 +9016,13 @@ ops.sort.register(DispatchKey.Autograd, KernelFunction(
     sort, "torch::autograd::VariableType::sort", with_keyset=True))
 
 
-_record_sort_stable = GraphRecording(ops.sort_stable, AutoDispatchBelowADInplaceOrView, None)
+_record_sort_stable = GraphRecording(ops.sort_stable, AutoDispatchBelowADInplaceOrView, nodes.SortBackward1)
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sort_stable(ks: DispatchKeySet, *args: Any) -> Any:
-    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor): records NotImplemented"""
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor): records SortBackward1"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sort_stable(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8878,6 +9048,74 @@ def topk(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.topk.register(DispatchKey.Autograd, KernelFunction(
     topk, "torch::autograd::VariableType::topk", with_keyset=True))
+
+
+_record_kthvalue = GraphRecording(ops.kthvalue, AutoDispatchBelowADInplaceOrView, nodes.KthvalueBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::kthvalue", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kthvalue(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor): records KthvalueBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_kthvalue(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kthvalue.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kthvalue.register(DispatchKey.Autograd, KernelFunction(
+    kthvalue, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+
+
+_record_kthvalue_values = GraphRecording(ops.kthvalue_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::kthvalue", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_kthvalue_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.kthvalue_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kthvalue_values.register(DispatchKey.Autograd, KernelFunction(
+    kthvalue_values, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+
+
+_record_mode = GraphRecording(ops.mode, AutoDispatchBelowADInplaceOrView, nodes.ModeBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mode", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mode(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor): records ModeBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mode(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mode.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mode.register(DispatchKey.Autograd, KernelFunction(
+    mode, "torch::autograd::VariableType::mode", with_keyset=True))
+
+
+_record_mode_values = GraphRecording(ops.mode_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mode", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_mode_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mode_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
+    mode_values, "torch::autograd::VariableType::mode", with_keyset=True))
 
 
 _record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, None)
@@ -9186,13 +9424,13 @@ ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
     replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
 
 
-_record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, None)
+_record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, nodes.GatherBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::gather", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def gather(ks: DispatchKeySet, *args: Any) -> Any:
-    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor: records NotImplemented"""
+    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor: records GatherBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
         return _record_gather(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -9713,13 +9951,13 @@ ops.cummin.register(DispatchKey.Autograd, KernelFunction(
     cummin, "torch::autograd::VariableType::cummin", with_keyset=True))
 
 
-_record_logsumexp = GraphRecording(ops.logsumexp, AutoDispatchBelowADInplaceOrView, None)
+_record_logsumexp = GraphRecording(ops.logsumexp, AutoDispatchBelowADInplaceOrView, nodes.LogsumexpBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::logsumexp", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def logsumexp(ks: DispatchKeySet, *args: Any) -> Any:
-    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: records NotImplemented"""
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: records LogsumexpBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_logsumexp(ks, args)
     with AutoDispatchBelowADInplaceOrView():

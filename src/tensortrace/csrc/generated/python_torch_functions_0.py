@@ -6575,6 +6575,128 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- median ------------------------------------------------------------------------------------
+parser_median = PythonArgParser.lazy([
+    'median(Tensor input)',
+    'median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_median", TORCH_FUNCTIONS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(Tensor input): median"""
+    return at.median(self=kwargs['self'])
+
+
+@traced("python", "dispatch_median", TORCH_FUNCTIONS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None): median.dim, out= median.dim_values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.median_dim_values, 'median', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.median(**call_kwargs)
+
+structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), return_types.for_schema('median_out', ops.median_dim_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_median", TORCH_FUNCTIONS_CPP, legacy="THPVariable_median")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """torch.median: THPVariable_median"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.median",
+                                 {"python_name": "torch.median"})
+    self = None
+    r = parser_median.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # median(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_median_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_median_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_median[1][0 if out is None else 1])
+
+
+# ---- nanmedian ---------------------------------------------------------------------------------
+parser_nanmedian = PythonArgParser.lazy([
+    'nanmedian(Tensor input)',
+    'nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_nanmedian", TORCH_FUNCTIONS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(Tensor input): nanmedian"""
+    return at.nanmedian(self=kwargs['self'])
+
+
+@traced("python", "dispatch_nanmedian", TORCH_FUNCTIONS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None): nanmedian.dim, out= nanmedian.dim_values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanmedian_dim_values, 'nanmedian', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.nanmedian(**call_kwargs)
+
+structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), return_types.for_schema('nanmedian_out', ops.nanmedian_dim_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmedian", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanmedian")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanmedian: THPVariable_nanmedian"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanmedian",
+                                 {"python_name": "torch.nanmedian"})
+    self = None
+    r = parser_nanmedian.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanmedian(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_nanmedian_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_nanmedian_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_nanmedian[1][0 if out is None else 1])
+
+
 # ---- argmax ------------------------------------------------------------------------------------
 parser_argmax = PythonArgParser.lazy([
     'argmax(Tensor input, int64_t? dim=None, bool keepdim=False, *, Tensor out=None)',
@@ -9663,19 +9785,29 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
 
 # ---- lerp --------------------------------------------------------------------------------------
 parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)',
     'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)',
 ])
 
 
 @traced("python", "dispatch_lerp", TORCH_FUNCTIONS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
 def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None): lerp.Tensor, out= lerp.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lerp_Tensor_out, 'lerp', False, self, kwargs, out)
+    return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp", TORCH_FUNCTIONS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None): lerp.Scalar, out= lerp.Scalar_out"""
     out = kwargs.pop("out", None)
     if out is not None:
         return call_out(ops.lerp_Scalar_out, 'lerp', False, self, kwargs, out)
     return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), return_types.for_schema('lerp_out', ops.lerp_Tensor_out.schema)), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
 
 
 @handle_th_errors
@@ -9688,6 +9820,22 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_lerp.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        weight = a[2]
+        if weight is not None:
+            weight = weight.cdata
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_lerp_0(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
+        return THPVariable_Wrap(result)
     # lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
@@ -9701,7 +9849,7 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     out = a[3]
     if out is not None:
         out = out.cdata
-    result = dispatch_lerp_0(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
+    result = dispatch_lerp_1(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -11672,6 +11820,306 @@ def topk(*args: Any, **kwargs: Any) -> Any:
         sorted = True
     result = dispatch_topk_0(self, {'self': self_, 'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
     return wrap_result(result, structseqs_topk[0][0])
+
+
+# ---- kthvalue ----------------------------------------------------------------------------------
+parser_kthvalue = PythonArgParser.lazy([
+    'kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_kthvalue", TORCH_FUNCTIONS_CPP, "dispatch_kthvalue", legacy="dispatch_kthvalue")
+def dispatch_kthvalue_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None): kthvalue, out= kthvalue.values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.kthvalue_values, 'kthvalue', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.kthvalue(**call_kwargs)
+
+structseqs_kthvalue = [(return_types.for_schema('kthvalue', ops.kthvalue.schema), return_types.for_schema('kthvalue_out', ops.kthvalue_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kthvalue", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kthvalue")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """torch.kthvalue: THPVariable_kthvalue"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kthvalue",
+                                 {"python_name": "torch.kthvalue"})
+    self = None
+    r = parser_kthvalue.parse(args, kwargs)
+    a = r.args
+    # kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    k = a[1]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_kthvalue_0(self, {'self': self_, 'k': k, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_kthvalue[0][0 if out is None else 1])
+
+
+# ---- mode --------------------------------------------------------------------------------------
+parser_mode = PythonArgParser.lazy([
+    'mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_mode", TORCH_FUNCTIONS_CPP, "dispatch_mode", legacy="dispatch_mode")
+def dispatch_mode_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None): mode, out= mode.values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mode_values, 'mode', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.mode(**call_kwargs)
+
+structseqs_mode = [(return_types.for_schema('mode', ops.mode.schema), return_types.for_schema('mode_out', ops.mode_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mode", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mode")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """torch.mode: THPVariable_mode"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mode",
+                                 {"python_name": "torch.mode"})
+    self = None
+    r = parser_mode.parse(args, kwargs)
+    a = r.args
+    # mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_mode_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_mode[0][0 if out is None else 1])
+
+
+# ---- quantile ----------------------------------------------------------------------------------
+parser_quantile = PythonArgParser.lazy([
+    "quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+    "quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+])
+
+
+@traced("python", "dispatch_quantile", TORCH_FUNCTIONS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): quantile, out= quantile.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.quantile_out, 'quantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.quantile(**call_kwargs)
+
+
+@traced("python", "dispatch_quantile", TORCH_FUNCTIONS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): quantile.scalar, out= quantile.scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.quantile_scalar_out, 'quantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.quantile(**call_kwargs)
+
+structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), return_types.for_schema('quantile_out', ops.quantile_out.schema)), (return_types.for_schema('quantile', ops.quantile_scalar.schema), return_types.for_schema('quantile_out', ops.quantile_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_quantile", TORCH_FUNCTIONS_CPP, legacy="THPVariable_quantile")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """torch.quantile: THPVariable_quantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.quantile",
+                                 {"python_name": "torch.quantile"})
+    self = None
+    r = parser_quantile.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        q = a[1]
+        if q is not None:
+            q = q.cdata
+        dim = a[2]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[4]
+        if interpolation is None:
+            interpolation = 'linear'
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_quantile_0(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+        return THPVariable_Wrap(result)
+    # quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    q = a[1]
+    if q is not None:
+        q = float(q)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[4]
+    if interpolation is None:
+        interpolation = 'linear'
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_quantile_1(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanquantile -------------------------------------------------------------------------------
+parser_nanquantile = PythonArgParser.lazy([
+    "nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+    "nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+])
+
+
+@traced("python", "dispatch_nanquantile", TORCH_FUNCTIONS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): nanquantile, out= nanquantile.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanquantile_out, 'nanquantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.nanquantile(**call_kwargs)
+
+
+@traced("python", "dispatch_nanquantile", TORCH_FUNCTIONS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): nanquantile.scalar, out= nanquantile.scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanquantile_scalar_out, 'nanquantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.nanquantile(**call_kwargs)
+
+structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_out.schema)), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanquantile", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanquantile")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanquantile: THPVariable_nanquantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanquantile",
+                                 {"python_name": "torch.nanquantile"})
+    self = None
+    r = parser_nanquantile.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        q = a[1]
+        if q is not None:
+            q = q.cdata
+        dim = a[2]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[4]
+        if interpolation is None:
+            interpolation = 'linear'
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_nanquantile_0(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+        return THPVariable_Wrap(result)
+    # nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    q = a[1]
+    if q is not None:
+        q = float(q)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[4]
+    if interpolation is None:
+        interpolation = 'linear'
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nanquantile_1(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -19919,6 +20367,8 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
@@ -20027,6 +20477,10 @@ FUNCTIONS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "diag_embed": diag_embed,
@@ -20329,6 +20783,8 @@ __all__ = [
     "trace",
     "mean",
     "prod",
+    "median",
+    "nanmedian",
     "argmax",
     "argmin",
     "var",
@@ -20437,6 +20893,10 @@ __all__ = [
     "msort",
     "argsort",
     "topk",
+    "kthvalue",
+    "mode",
+    "quantile",
+    "nanquantile",
     "tril",
     "triu",
     "diag_embed",

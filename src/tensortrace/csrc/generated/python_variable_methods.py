@@ -1024,6 +1024,41 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- transpose_ --------------------------------------------------------------------------------
+parser_transpose_ = PythonArgParser.lazy([
+    'transpose_(int64_t dim0, int64_t dim1)',
+])
+
+
+@traced("python", "dispatch_transpose_", VARIABLE_METHODS_CPP, "dispatch_transpose_", legacy="dispatch_transpose_")
+def dispatch_transpose__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """transpose_(int64_t dim0, int64_t dim1): transpose_"""
+    return self.transpose_(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
+
+structseqs_transpose_ = [(return_types.for_schema('transpose_', ops.transpose_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_transpose_", VARIABLE_METHODS_CPP, legacy="THPVariable_transpose_")
+def transpose_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.transpose_: THPVariable_transpose_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.transpose_",
+                                 {"python_name": "Tensor.transpose_"})
+    self = args[0].cdata
+    r = parser_transpose_.parse(args[1:], kwargs)
+    a = r.args
+    # transpose_(int64_t dim0, int64_t dim1)
+    dim0 = a[0]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[1]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_transpose__0(self, {'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
+
+
 # ---- t -----------------------------------------------------------------------------------------
 parser_t = PythonArgParser.lazy([
     't()',
@@ -5172,6 +5207,106 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- median ------------------------------------------------------------------------------------
+parser_median = PythonArgParser.lazy([
+    'median()',
+    'median(int64_t dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_median", VARIABLE_METHODS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(): median"""
+    return self.median()
+
+
+@traced("python", "dispatch_median", VARIABLE_METHODS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(int64_t dim, bool keepdim=False): median.dim"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.median(**call_kwargs)
+
+structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_median", VARIABLE_METHODS_CPP, legacy="THPVariable_median")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.median: THPVariable_median"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.median",
+                                 {"python_name": "Tensor.median"})
+    self = args[0].cdata
+    r = parser_median.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # median()
+        result = dispatch_median_0(self, {})
+        return THPVariable_Wrap(result)
+    # median(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_median_1(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_median[1][0])
+
+
+# ---- nanmedian ---------------------------------------------------------------------------------
+parser_nanmedian = PythonArgParser.lazy([
+    'nanmedian()',
+    'nanmedian(int64_t dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_nanmedian", VARIABLE_METHODS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(): nanmedian"""
+    return self.nanmedian()
+
+
+@traced("python", "dispatch_nanmedian", VARIABLE_METHODS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(int64_t dim, bool keepdim=False): nanmedian.dim"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.nanmedian(**call_kwargs)
+
+structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmedian", VARIABLE_METHODS_CPP, legacy="THPVariable_nanmedian")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanmedian: THPVariable_nanmedian"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanmedian",
+                                 {"python_name": "Tensor.nanmedian"})
+    self = args[0].cdata
+    r = parser_nanmedian.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanmedian()
+        result = dispatch_nanmedian_0(self, {})
+        return THPVariable_Wrap(result)
+    # nanmedian(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_nanmedian_1(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_nanmedian[1][0])
+
+
 # ---- argmax ------------------------------------------------------------------------------------
 parser_argmax = PythonArgParser.lazy([
     'argmax(int64_t? dim=None, bool keepdim=False)',
@@ -7851,16 +7986,23 @@ def addcdiv_(*args: Any, **kwargs: Any) -> Any:
 
 # ---- lerp --------------------------------------------------------------------------------------
 parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor end, Tensor weight)',
     'lerp(Tensor end, Scalar weight)',
 ])
 
 
 @traced("python", "dispatch_lerp", VARIABLE_METHODS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
 def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor end, Tensor weight): lerp.Tensor"""
+    return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp", VARIABLE_METHODS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor end, Scalar weight): lerp.Scalar"""
     return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), None), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
 
 
 @handle_th_errors
@@ -7873,6 +8015,16 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_lerp.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp(Tensor end, Tensor weight)
+        end = a[0]
+        if end is not None:
+            end = end.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        result = dispatch_lerp_0(self, {'end': end, 'weight': weight})
+        return THPVariable_Wrap(result)
     # lerp(Tensor end, Scalar weight)
     end = a[0]
     if end is not None:
@@ -7880,22 +8032,29 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     weight = a[1]
     if weight is not None and type(weight) is not float:
         weight = scalar_arg(weight)
-    result = dispatch_lerp_0(self, {'end': end, 'weight': weight})
+    result = dispatch_lerp_1(self, {'end': end, 'weight': weight})
     return THPVariable_Wrap(result)
 
 
 # ---- lerp_ -------------------------------------------------------------------------------------
 parser_lerp_ = PythonArgParser.lazy([
+    'lerp_(Tensor end, Tensor weight)',
     'lerp_(Tensor end, Scalar weight)',
 ])
 
 
 @traced("python", "dispatch_lerp_", VARIABLE_METHODS_CPP, "dispatch_lerp_", legacy="dispatch_lerp_")
 def dispatch_lerp__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp_(Tensor end, Tensor weight): lerp_.Tensor"""
+    return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp_", VARIABLE_METHODS_CPP, "dispatch_lerp_", legacy="dispatch_lerp_")
+def dispatch_lerp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp_(Tensor end, Scalar weight): lerp_.Scalar"""
     return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
+structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Tensor.schema), None), (return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
 
 
 @handle_th_errors
@@ -7908,6 +8067,16 @@ def lerp_(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_lerp_.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp_(Tensor end, Tensor weight)
+        end = a[0]
+        if end is not None:
+            end = end.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        result = dispatch_lerp__0(self, {'end': end, 'weight': weight})
+        return THPVariable_Wrap(result)
     # lerp_(Tensor end, Scalar weight)
     end = a[0]
     if end is not None:
@@ -7915,7 +8084,7 @@ def lerp_(*args: Any, **kwargs: Any) -> Any:
     weight = a[1]
     if weight is not None and type(weight) is not float:
         weight = scalar_arg(weight)
-    result = dispatch_lerp__0(self, {'end': end, 'weight': weight})
+    result = dispatch_lerp__1(self, {'end': end, 'weight': weight})
     return THPVariable_Wrap(result)
 
 
@@ -9527,6 +9696,250 @@ def topk(*args: Any, **kwargs: Any) -> Any:
         sorted = True
     result = dispatch_topk_0(self, {'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
     return wrap_result(result, structseqs_topk[0][0])
+
+
+# ---- kthvalue ----------------------------------------------------------------------------------
+parser_kthvalue = PythonArgParser.lazy([
+    'kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_kthvalue", VARIABLE_METHODS_CPP, "dispatch_kthvalue", legacy="dispatch_kthvalue")
+def dispatch_kthvalue_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False): kthvalue"""
+    call_kwargs = {}
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.kthvalue(**call_kwargs)
+
+structseqs_kthvalue = [(return_types.for_schema('kthvalue', ops.kthvalue.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kthvalue", VARIABLE_METHODS_CPP, legacy="THPVariable_kthvalue")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.kthvalue: THPVariable_kthvalue"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.kthvalue",
+                                 {"python_name": "Tensor.kthvalue"})
+    self = args[0].cdata
+    r = parser_kthvalue.parse(args[1:], kwargs)
+    a = r.args
+    # kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)
+    k = a[0]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_kthvalue_0(self, {'k': k, 'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_kthvalue[0][0])
+
+
+# ---- mode --------------------------------------------------------------------------------------
+parser_mode = PythonArgParser.lazy([
+    'mode(int64_t dim=-1, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_mode", VARIABLE_METHODS_CPP, "dispatch_mode", legacy="dispatch_mode")
+def dispatch_mode_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mode(int64_t dim=-1, bool keepdim=False): mode"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.mode(**call_kwargs)
+
+structseqs_mode = [(return_types.for_schema('mode', ops.mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mode", VARIABLE_METHODS_CPP, legacy="THPVariable_mode")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mode: THPVariable_mode"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mode",
+                                 {"python_name": "Tensor.mode"})
+    self = args[0].cdata
+    r = parser_mode.parse(args[1:], kwargs)
+    a = r.args
+    # mode(int64_t dim=-1, bool keepdim=False)
+    dim = a[0]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_mode_0(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_mode[0][0])
+
+
+# ---- quantile ----------------------------------------------------------------------------------
+parser_quantile = PythonArgParser.lazy([
+    "quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+    "quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+])
+
+
+@traced("python", "dispatch_quantile", VARIABLE_METHODS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): quantile"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.quantile(**call_kwargs)
+
+
+@traced("python", "dispatch_quantile", VARIABLE_METHODS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): quantile.scalar"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.quantile(**call_kwargs)
+
+structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), None), (return_types.for_schema('quantile', ops.quantile_scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_quantile", VARIABLE_METHODS_CPP, legacy="THPVariable_quantile")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.quantile: THPVariable_quantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.quantile",
+                                 {"python_name": "Tensor.quantile"})
+    self = args[0].cdata
+    r = parser_quantile.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+        q = a[0]
+        if q is not None:
+            q = q.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[3]
+        if interpolation is None:
+            interpolation = 'linear'
+        result = dispatch_quantile_0(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+        return THPVariable_Wrap(result)
+    # quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+    q = a[0]
+    if q is not None:
+        q = float(q)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[3]
+    if interpolation is None:
+        interpolation = 'linear'
+    result = dispatch_quantile_1(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanquantile -------------------------------------------------------------------------------
+parser_nanquantile = PythonArgParser.lazy([
+    "nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+    "nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+])
+
+
+@traced("python", "dispatch_nanquantile", VARIABLE_METHODS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): nanquantile"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.nanquantile(**call_kwargs)
+
+
+@traced("python", "dispatch_nanquantile", VARIABLE_METHODS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): nanquantile.scalar"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.nanquantile(**call_kwargs)
+
+structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), None), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanquantile", VARIABLE_METHODS_CPP, legacy="THPVariable_nanquantile")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanquantile: THPVariable_nanquantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanquantile",
+                                 {"python_name": "Tensor.nanquantile"})
+    self = args[0].cdata
+    r = parser_nanquantile.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+        q = a[0]
+        if q is not None:
+            q = q.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[3]
+        if interpolation is None:
+            interpolation = 'linear'
+        result = dispatch_nanquantile_0(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+        return THPVariable_Wrap(result)
+    # nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+    q = a[0]
+    if q is not None:
+        q = float(q)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[3]
+    if interpolation is None:
+        interpolation = 'linear'
+    result = dispatch_nanquantile_1(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -16112,6 +16525,7 @@ METHODS: dict[str, Any] = {
     "narrow": narrow,
     "permute": permute,
     "transpose": transpose,
+    "transpose_": transpose_,
     "t": t,
     "unsqueeze": unsqueeze,
     "squeeze": squeeze,
@@ -16213,6 +16627,8 @@ METHODS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
@@ -16325,6 +16741,10 @@ METHODS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "tril_": tril_,

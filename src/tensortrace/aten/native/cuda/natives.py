@@ -156,3 +156,10 @@ cuda_native(
 )
 cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
 cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
+
+# ---- Sorting.cpp's selections (stats-ops) -----------------------------------------------------
+cuda_native("median_cpu", "median_cuda", "Sorting.cpp")
+cuda_native("nanmedian_cpu", "nanmedian_cuda", "Sorting.cpp")
+cuda_native("median_out_cpu", "median_out_cuda", "Sorting.cpp")
+cuda_native("nanmedian_out_cpu", "nanmedian_out_cuda", "Sorting.cpp")
+cuda_native("kthvalue_out_cpu", "kthvalue_out_cuda", "Sorting.cpp")

@@ -1,0 +1,86 @@
+"""The backward helpers of the statistics reductions: logsumexp, nansum, var_mean / std_mean,
+sort (and the ops that select through it) and gather.
+
+Mirrors those functions of `torch/csrc/autograd/FunctionsManual.cpp` (logsumexp_backward,
+nansum_backward, var_mean_backward, std_mean_backward, gather_backward,
+value_selecting_reduction_backward). functions_manual.py imports them into the formulas'
+namespace; they call its own helpers (sum_backward, mean_backward, var_backward, std_backward)
+lazily, since that module imports this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten import functions as at
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.autograd.functions_manual_views import unsqueeze_multiple
+
+
+def _defined(t: Any) -> bool:
+    return t is not None and t.defined()
+
+
+def logsumexp_backward(
+    grad: Tensor, self: Tensor, result: Tensor, dim: Sequence[int], keepdim: bool
+) -> Tensor:
+    """grad * exp(self - logsumexp(self)): the softmax of self, scaled by grad."""
+    if not keepdim and self.dim() != 0:
+        grad = unsqueeze_multiple(grad, dim, self.dim())
+        result = unsqueeze_multiple(result, dim, self.dim())
+    return grad.mul(self.sub(result).exp())
+
+
+def nansum_backward(grad: Tensor, self: Tensor, dims: Any, keepdim: bool) -> Tensor:
+    """sum's gradient, zero where self is NaN (those elements were not summed)."""
+    from tensortrace.autograd.functions_manual import sum_backward
+
+    return sum_backward(grad, self.sizes(), dims, keepdim).mul(self.isnan().logical_not())
+
+
+def var_mean_backward(
+    gvar: Any, gmean: Any, self: Tensor, dim: Any, correction: Any, keepdim: bool
+) -> Any:
+    from tensortrace.autograd.functions_manual import mean_backward, var_backward
+
+    gself = var_backward(gvar, self, dim, correction, keepdim) if _defined(gvar) else None
+    if _defined(gmean):
+        dims = [] if dim is None else dim
+        aux = mean_backward(gmean, self.sizes(), dims, self.numel(), keepdim)
+        gself = aux if gself is None else gself.add(aux)
+    return gself
+
+
+def std_mean_backward(
+    gstd: Any, gmean: Any, self: Tensor, std: Tensor, dim: Any, correction: Any, keepdim: bool
+) -> Any:
+    from tensortrace.autograd.functions_manual import mean_backward, std_backward
+
+    gself = std_backward(std, gstd, self, dim, correction, keepdim) if _defined(gstd) else None
+    if _defined(gmean):
+        dims = [] if dim is None else dim
+        aux = mean_backward(gmean, self.sizes(), dims, self.numel(), keepdim)
+        gself = aux if gself is None else gself.add(aux)
+    return gself
+
+
+def gather_backward(
+    grad: Tensor, self: Tensor, dim: int, index: Tensor, sparse_grad: bool
+) -> Tensor:
+    """Each gathered gradient added back where it was read from (dense: no sparse tensors)."""
+    result = grad.new_zeros(list(self.sizes()))
+    result.scatter_add_(dim, index, grad)
+    return result
+
+
+def scatter_selected_backward(
+    grad: Tensor, dim: int, indices: Tensor, sizes: Sequence[int]
+) -> Tensor:
+    """value_selecting_reduction_backward with keepdim=True over several selected positions
+    per slice (sort's indices): zeros(sizes).scatter(dim, indices, grad)."""
+    dim = maybe_wrap_dim(dim, len(sizes))
+    return at.zeros(list(sizes), dtype=grad.scalar_type(), device=grad.device()).scatter(
+        dim, indices, grad
+    )
