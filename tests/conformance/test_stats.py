@@ -1,6 +1,7 @@
 """Conformance of the statistics ops against torch 2.13: median / nanmedian, kthvalue, mode,
 quantile / nanquantile (Sorting.cpp, TensorCompare.cpp), with their indices, NaN handling,
-gradients and errors; lerp with a tensor weight and transpose_, which quantile runs on."""
+gradients and errors; lerp with a tensor weight and transpose_, which quantile runs on;
+nansum / nanmean and var_mean / std_mean (ReduceOps.cpp)."""
 
 from __future__ import annotations
 
@@ -96,6 +97,18 @@ EXACT = {
     "quantile_bad_dim": "out = torch.rand(3, 4).quantile(0.5, dim=2)",
     "quantile_out_dtype_error": "out = torch.quantile(torch.rand(3), 0.5, "
     "out=torch.empty(0, dtype=torch.float64))",
+    # ---- nansum / nanmean / var_mean / std_mean: dtypes and errors -----------------------
+    "nansum_int": "x = (torch.rand(3, 4) * 9).to(torch.int32); out = (x.nansum(), "
+    "torch.nansum(x, 1), x.nansum(0, keepdim=True, dtype=torch.int16), "
+    "(torch.rand(3) > 0.5).nansum())",
+    "nansum_empty": "out = (torch.empty(0, 3).nansum(), torch.empty(0, 3).nansum(0), "
+    "torch.empty(0, 3).nanmean(0))",
+    "nansum_complex_error": "out = torch.rand(3, dtype=torch.complex64).nansum()",
+    "nansum_bad_dim": "out = torch.rand(3, 4).nansum(2)",
+    "nanmean_int_error": "out = torch.arange(3).nanmean()",
+    "var_mean_int_error": "out = torch.var_mean(torch.arange(3))",
+    "std_mean_bad_dim": "out = torch.std_mean(torch.rand(3, 4), 2)",
+    "var_mean_no_method": "out = hasattr(torch.rand(2), 'var_mean')",
     # ---- transpose_ ------------------------------------------------------------------------
     "transpose_": "x = torch.rand(2, 3, 4); y = x.transpose_(0, -1); "
     "out = (x, y is x, x.transpose_(1, 1), torch.rand(2, 3).transpose_(0, 1))",
@@ -130,6 +143,35 @@ FLOAT = {
     "out = g.grad",
     "quantile_grad_float64": "g = torch.rand(4, 3, dtype=torch.float64, requires_grad=True); "
     "g.nanquantile(0.5, interpolation='midpoint').backward(); out = g.grad",
+    # ---- nansum / nanmean ----------------------------------------------------------------
+    "nansum": NAN_ROWS + "out = (x.nansum(), torch.nansum(x, 1), x.nansum((0, 1), keepdim=True), "
+    "x.nansum(0, dtype=torch.float64), x.t().nansum(0))",
+    "nansum_out": NAN_ROWS + "o = torch.empty(0); r = torch.nansum(x, 1, out=o); out = (o, r is o)",
+    "nansum_half": "x = torch.rand(4, 5).half(); x[1, 2] = float('nan'); "
+    "out = (x.nansum(), x.nansum(1))",
+    "nansum_grad": NAN_ROWS + "g = x.requires_grad_(); (g.nansum(1) * torch.tensor([1., 2., 3.]))"
+    ".sum().backward(); out = g.grad",
+    "nanmean": NAN_ROWS + "out = (x.nanmean(), torch.nanmean(x, 1), x.nanmean(0, keepdim=True), "
+    "torch.full((2, 3), float('nan')).nanmean(1), x.t().nanmean(1, dtype=torch.float64))",
+    "nanmean_out_grad": NAN_ROWS + "o = torch.empty(0); torch.nanmean(x, 0, out=o); "
+    "g = x.clone().requires_grad_(); g.nanmean(1).sum().backward(); out = (o, g.grad)",
+    # ---- var_mean / std_mean -----------------------------------------------------------------
+    "var_mean": "x = torch.rand(3, 4); r = torch.var_mean(x); s = torch.std_mean(x, 1); "
+    "out = (type(r).__name__, r, s, torch.var_mean(x, 0, keepdim=True), "
+    "torch.std_mean(x, (0, 1), unbiased=False), torch.var_mean(x, 1, True, True), "
+    "torch.std_mean(x, unbiased=False))",
+    "var_mean_correction": "x = torch.rand(4, 5, dtype=torch.float64); "
+    "out = (torch.var_mean(x, correction=0), torch.std_mean(x, 1, correction=2), "
+    "torch.var_mean(x, dim=None, correction=1.5), torch.var_mean(x.t(), 1))",
+    "var_mean_empty_one": "out = (torch.var_mean(torch.empty(0, 3), 0), "
+    "torch.std_mean(torch.rand(1)))",
+    "var_mean_complex": "x = torch.rand(3, 4, dtype=torch.complex64); "
+    "out = (torch.var_mean(x, 1), torch.std_mean(x))",
+    "var_mean_grad": "g = torch.rand(3, 4, dtype=torch.float64, requires_grad=True); "
+    "v, m = torch.var_mean(g, 1); (v * 2 + m * torch.tensor([1., 2., 3.], dtype=torch.float64))"
+    ".sum().backward(); a = g.grad.clone(); g.grad = None; s, m = torch.std_mean(g, 0, "
+    "correction=0); (s * 3).sum().backward(); b = g.grad.clone(); g.grad = None; "
+    "torch.std_mean(g)[1].backward(); out = (a, b, g.grad, v.grad_fn.name())",
     # ---- lerp with a tensor weight ---------------------------------------------------------
     "lerp_tensor": "a = torch.rand(3, 4); b = torch.rand(3, 4); w = torch.rand(4) * 1.5 - 0.2; "
     "out = (torch.lerp(a, b, w), a.lerp(b, w), a.clone().lerp_(b, w))",

@@ -2099,6 +2099,20 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema)), (ops.nansum_out, Binder(ops.nansum_out.schema))])
+
+
+@traced("dispatch", "at::nansum", FUNCTIONS_H, "at::nansum",
+        legacy="at::nansum (Functions.h)")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """at::nansum, overloads:
+    nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nansum, args, kwargs, "at::nansum")
+    return op.call(*full)
+
+
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 
 
@@ -2124,6 +2138,20 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_mean, args, kwargs, "at::mean")
+    return op.call(*full)
+
+
+_ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema)), (ops.nanmean_out, Binder(ops.nanmean_out.schema))])
+
+
+@traced("dispatch", "at::nanmean", FUNCTIONS_H, "at::nanmean",
+        legacy="at::nanmean (Functions.h)")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """at::nanmean, overloads:
+    nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nanmean, args, kwargs, "at::nanmean")
     return op.call(*full)
 
 
@@ -2216,6 +2244,21 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_var_mean = Overloads([(ops.var_mean, Binder(ops.var_mean.schema)), (ops.var_mean_dim, Binder(ops.var_mean_dim.schema)), (ops.var_mean_correction, Binder(ops.var_mean_correction.schema))])
+
+
+@traced("dispatch", "at::var_mean", FUNCTIONS_H, "at::var_mean",
+        legacy="at::var_mean (Functions.h)")
+def var_mean(*args: Any, **kwargs: Any) -> Any:
+    """at::var_mean, overloads:
+    var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+    var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+    var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_var_mean, args, kwargs, "at::var_mean")
+    return op.call(*full)
+
+
 _ov_std = Overloads([(ops.std_dim, Binder(ops.std_dim.schema)), (ops.std_correction, Binder(ops.std_correction.schema)), (ops.std_correction_out, Binder(ops.std_correction_out.schema)), (ops.std, Binder(ops.std.schema))])
 
 
@@ -2229,6 +2272,21 @@ def std(*args: Any, **kwargs: Any) -> Any:
     std(Tensor self, bool unbiased=True) -> Tensor
     """
     op, full = select_overload(_ov_std, args, kwargs, "at::std")
+    return op.call(*full)
+
+
+_ov_std_mean = Overloads([(ops.std_mean, Binder(ops.std_mean.schema)), (ops.std_mean_dim, Binder(ops.std_mean_dim.schema)), (ops.std_mean_correction, Binder(ops.std_mean_correction.schema))])
+
+
+@traced("dispatch", "at::std_mean", FUNCTIONS_H, "at::std_mean",
+        legacy="at::std_mean (Functions.h)")
+def std_mean(*args: Any, **kwargs: Any) -> Any:
+    """at::std_mean, overloads:
+    std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+    std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+    std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_std_mean, args, kwargs, "at::std_mean")
     return op.call(*full)
 
 
@@ -7131,15 +7189,19 @@ FUNCTIONS: dict[str, Any] = {
     "_index_put_impl_": _index_put_impl_,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
+    "var_mean": var_mean,
     "std": std,
+    "std_mean": std_mean,
     "cumsum": cumsum,
     "all": all,
     "any": any,

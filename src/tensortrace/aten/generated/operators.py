@@ -1147,6 +1147,12 @@ sum_dim_IntList = _register(
 sum_IntList_out = _register(
     FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
+nansum = _register(
+    FunctionSchema('nansum', '', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'nansum'}}})
+nansum_out = _register(
+    FunctionSchema('nansum', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nansum_out'}}})
 trace = _register(
     FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu', 'CUDA': 'trace_cuda'}}})
@@ -1159,6 +1165,12 @@ mean_dim = _register(
 mean_out = _register(
     FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
+nanmean = _register(
+    FunctionSchema('nanmean', '', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'nanmean'}}})
+nanmean_out = _register(
+    FunctionSchema('nanmean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'nanmean_out'}}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
@@ -1234,6 +1246,15 @@ var_correction_out = _register(
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
+var_mean = _register(
+    FunctionSchema('var_mean', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6, _T6,), ()),
+    {'func': 'var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_unbiased'}}})
+var_mean_dim = _register(
+    FunctionSchema('var_mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_dim_unbiased'}}})
+var_mean_correction = _register(
+    FunctionSchema('var_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
+    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'var_mean'}}})
 std_dim = _register(
     FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
@@ -1246,6 +1267,15 @@ std_correction_out = _register(
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
+std_mean = _register(
+    FunctionSchema('std_mean', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6, _T6,), ()),
+    {'func': 'std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_unbiased'}}})
+std_mean_dim = _register(
+    FunctionSchema('std_mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_dim_unbiased'}}})
+std_mean_correction = _register(
+    FunctionSchema('std_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
+    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'std_mean'}}})
 cumsum = _register(
     FunctionSchema('cumsum', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'cumsum.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core'}})
@@ -3547,10 +3577,14 @@ OPERATORS: list[OperatorHandle] = [
     sum,
     sum_dim_IntList,
     sum_IntList_out,
+    nansum,
+    nansum_out,
     trace,
     mean,
     mean_dim,
     mean_out,
+    nanmean,
+    nanmean_out,
     prod,
     prod_dim_int,
     prod_int_out,
@@ -3576,10 +3610,16 @@ OPERATORS: list[OperatorHandle] = [
     var_correction,
     var_correction_out,
     var,
+    var_mean,
+    var_mean_dim,
+    var_mean_correction,
     std_dim,
     std_correction,
     std_correction_out,
     std,
+    std_mean,
+    std_mean_dim,
+    std_mean_correction,
     cumsum,
     cumsum_,
     cumsum_out,

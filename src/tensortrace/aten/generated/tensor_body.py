@@ -143,8 +143,10 @@ _ov_index_put_ = Overloads([(ops.index_put_, Binder(ops.index_put_.schema))])
 _ov_index_put = Overloads([(ops.index_put, Binder(ops.index_put.schema))])
 _ov_nonzero = Overloads([(ops.nonzero, Binder(ops.nonzero.schema))])
 _ov_sum = Overloads([(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema))])
+_ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema))])
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 _ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))])
+_ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema))])
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))])
 _ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema))])
 _ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema))])
@@ -1630,6 +1632,15 @@ class TensorMethods:
         op, full = select_overload(_ov_sum, (self, *args), kwargs, "Tensor.sum")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::nansum", TENSOR_BODY_H, "at::Tensor::nansum",
+            legacy="Tensor::nansum (TensorMethods.h)")
+    def nansum(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nansum, overloads:
+        nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nansum, (self, *args), kwargs, "Tensor.nansum")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::trace", TENSOR_BODY_H, "at::Tensor::trace",
             legacy="Tensor::trace (TensorMethods.h)")
     def trace(self, *args: Any, **kwargs: Any) -> Any:
@@ -1647,6 +1658,15 @@ class TensorMethods:
         mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
         """
         op, full = select_overload(_ov_mean, (self, *args), kwargs, "Tensor.mean")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nanmean", TENSOR_BODY_H, "at::Tensor::nanmean",
+            legacy="Tensor::nanmean (TensorMethods.h)")
+    def nanmean(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanmean, overloads:
+        nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nanmean, (self, *args), kwargs, "Tensor.nanmean")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::prod", TENSOR_BODY_H, "at::Tensor::prod",
@@ -4322,8 +4342,10 @@ METHODS: tuple[str, ...] = (
     "index_put",
     "nonzero",
     "sum",
+    "nansum",
     "trace",
     "mean",
+    "nanmean",
     "prod",
     "median",
     "nanmedian",

@@ -60,6 +60,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     reduce_ops,
     reduce_ops_cum,
     reduce_ops_logsumexp,
+    reduce_ops_nan,
     reduce_ops_std_var,
     rnn,
     scalar,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2338b868c9e9b7a5cd17674e4ca381ff42d3ea1e683649d71865bf9bf2c4b6e1"
+INPUTS_SHA256 = "f1d3a0898af413b41dd7a79f612618c5974c00b5eebc21c09205d2bc5c77e522"
 
 MODULES: tuple[str, ...] = (
     "functions",

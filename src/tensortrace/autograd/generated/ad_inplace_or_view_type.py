@@ -2316,6 +2316,18 @@ ops.sum_IntList_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     sum_IntList_out, "torch::ADInplaceOrView::sum_IntList_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::nansum_out", INPLACE_OR_VIEW)
+def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nansum_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nansum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nansum_out, "torch::ADInplaceOrView::nansum_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::mean_out", INPLACE_OR_VIEW)
 def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
     """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""

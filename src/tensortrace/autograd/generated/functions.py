@@ -54,6 +54,7 @@ from tensortrace.autograd.functions_manual import (
     mm_mat2_backward,
     mse_loss_double_backward,
     mul_tensor_backward,
+    nansum_backward,
     permute_backwards,
     polar_backward,
     pow_backward,
@@ -70,6 +71,7 @@ from tensortrace.autograd.functions_manual import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    std_mean_backward,
     sum_backward,
     sum_to,
     tanh_backward,
@@ -78,6 +80,7 @@ from tensortrace.autograd.functions_manual import (
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    var_mean_backward,
 )
 from tensortrace.autograd.traceable_function import (
     DifferentiabilityInfo,
@@ -2123,6 +2126,23 @@ class SqueezeBackward5(TraceableFunction):
         {})
 
 
+def StdMeanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)"""
+    return std_mean_backward(v['grads'][0], v['grads'][1], v['self'], v['result0'], v['dim'], v['correction'], v['keepdim'])
+
+
+class StdMeanBackward0(TraceableFunction):
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'std_mean.correction',
+        (Formula(('self',), StdMeanBackward0_self, frozenset(['correction', 'dim', 'grads', 'keepdim', 'result0', 'self', 'std_mean_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
 def StdBackward0_self(v: dict[str, Any]) -> Any:
     """self: real_only("std", self, std_backward(result, grad, self, dim, correction, keepdim))"""
     return real_only('std', v['self'], std_backward(v['result'], v['grad'], v['self'], v['dim'], v['correction'], v['keepdim']))
@@ -2234,6 +2254,23 @@ class SumBackward0(TraceableFunction):
         (Formula(('self',), SumBackward0_self, frozenset(['grad', 'self_sym_sizes'])),),
         ('self',),
         {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def NansumBackward0_self(v: dict[str, Any]) -> Any:
+    """self: nansum_backward(grad.to(self.scalar_type()), self, dim, keepdim)"""
+    return nansum_backward(v['grad'].to(v['self_scalar_type']), v['self'], v['dim'], v['keepdim'])
+
+
+class NansumBackward0(TraceableFunction):
+    """nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nansum',
+        (Formula(('self',), NansumBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'nansum_backward', 'self', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
         {})
 
 
@@ -2436,6 +2473,23 @@ class VarBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'var.correction',
         (Formula(('self',), VarBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'real_only', 'self', 'var_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
+def VarMeanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: var_mean_backward(grads[0], grads[1], self, dim, correction, keepdim)"""
+    return var_mean_backward(v['grads'][0], v['grads'][1], v['self'], v['dim'], v['correction'], v['keepdim'])
+
+
+class VarMeanBackward0(TraceableFunction):
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'var_mean.correction',
+        (Formula(('self',), VarMeanBackward0_self, frozenset(['correction', 'dim', 'grads', 'keepdim', 'self', 'var_mean_backward'])),),
         ('self',),
         {},
         {})

@@ -5012,6 +5012,40 @@ ops.sum_IntList_out.register(DispatchKey.Autograd, KernelFunction(
     sum_IntList_out, "torch::autograd::VariableType::sum", with_keyset=True))
 
 
+_record_nansum = GraphRecording(ops.nansum, AutoDispatchBelowADInplaceOrView, nodes.NansumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nansum", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nansum(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor: records NansumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nansum(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nansum.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nansum.register(DispatchKey.Autograd, KernelFunction(
+    nansum, "torch::autograd::VariableType::nansum", with_keyset=True))
+
+
+_record_nansum_out = GraphRecording(ops.nansum_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nansum", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_nansum_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nansum_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nansum_out.register(DispatchKey.Autograd, KernelFunction(
+    nansum_out, "torch::autograd::VariableType::nansum", with_keyset=True))
+
+
 _record_trace = GraphRecording(ops.trace, AutoDispatchBelowADInplaceOrView, None)
 
 
@@ -5451,6 +5485,23 @@ ops.var_correction_out.register(DispatchKey.Autograd, KernelFunction(
     var_correction_out, "torch::autograd::VariableType::var", with_keyset=True))
 
 
+_record_var_mean_correction = GraphRecording(ops.var_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.VarMeanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::var_mean", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def var_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor): records VarMeanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_var_mean_correction(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.var_mean_correction.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.var_mean_correction.register(DispatchKey.Autograd, KernelFunction(
+    var_mean_correction, "torch::autograd::VariableType::var_mean", with_keyset=True))
+
+
 _record_std_correction = GraphRecording(ops.std_correction, AutoDispatchBelowADInplaceOrView, nodes.StdBackward0)
 
 
@@ -5483,6 +5534,23 @@ def std_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.std_correction_out.register(DispatchKey.Autograd, KernelFunction(
     std_correction_out, "torch::autograd::VariableType::std", with_keyset=True))
+
+
+_record_std_mean_correction = GraphRecording(ops.std_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.StdMeanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::std_mean", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def std_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor): records StdMeanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_std_mean_correction(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.std_mean_correction.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.std_mean_correction.register(DispatchKey.Autograd, KernelFunction(
+    std_mean_correction, "torch::autograd::VariableType::std_mean", with_keyset=True))
 
 
 _record_cumsum = GraphRecording(ops.cumsum, AutoDispatchBelowADInplaceOrView, nodes.CumsumBackward0)

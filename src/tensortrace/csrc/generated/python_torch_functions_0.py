@@ -6397,6 +6397,59 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nansum ------------------------------------------------------------------------------------
+parser_nansum = PythonArgParser.lazy([
+    'nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nansum", TORCH_FUNCTIONS_CPP, "dispatch_nansum", legacy="dispatch_nansum")
+def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): nansum, out= nansum.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nansum_out, 'nansum', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return at.nansum(**call_kwargs)
+
+structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), return_types.for_schema('nansum_out', ops.nansum_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nansum", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nansum")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """torch.nansum: THPVariable_nansum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nansum",
+                                 {"python_name": "torch.nansum"})
+    self = None
+    r = parser_nansum.parse(args, kwargs)
+    a = r.args
+    # nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nansum_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- trace -------------------------------------------------------------------------------------
 parser_trace = PythonArgParser.lazy([
     'trace(Tensor input)',
@@ -6502,6 +6555,59 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanmean -----------------------------------------------------------------------------------
+parser_nanmean = PythonArgParser.lazy([
+    'nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nanmean", TORCH_FUNCTIONS_CPP, "dispatch_nanmean", legacy="dispatch_nanmean")
+def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): nanmean, out= nanmean.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanmean_out, 'nanmean', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return at.nanmean(**call_kwargs)
+
+structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), return_types.for_schema('nanmean_out', ops.nanmean_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanmean")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanmean: THPVariable_nanmean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanmean",
+                                 {"python_name": "torch.nanmean"})
+    self = None
+    r = parser_nanmean.parse(args, kwargs)
+    a = r.args
+    # nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nanmean_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -6899,6 +7005,104 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- var_mean ----------------------------------------------------------------------------------
+parser_var_mean = PythonArgParser.lazy([
+    'var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+    'var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+    'var_mean(Tensor input, bool unbiased=True)',
+])
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False): var_mean.dim"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.var_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False): var_mean.correction"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['correction'] = kwargs['correction']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.var_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, bool unbiased=True): var_mean"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    return at.var_mean(**call_kwargs)
+
+structseqs_var_mean = [(return_types.for_schema('var_mean', ops.var_mean_dim.schema), None), (return_types.for_schema('var_mean', ops.var_mean_correction.schema), None), (return_types.for_schema('var_mean', ops.var_mean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_var_mean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_var_mean")
+def var_mean(*args: Any, **kwargs: Any) -> Any:
+    """torch.var_mean: THPVariable_var_mean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.var_mean",
+                                 {"python_name": "torch.var_mean"})
+    self = None
+    r = parser_var_mean.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_mean_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_var_mean[0][0])
+    if r.idx == 1:
+        # var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_mean_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_var_mean[1][0])
+    # var_mean(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_var_mean_2(self, {'self': self_, 'unbiased': unbiased})
+    return wrap_result(result, structseqs_var_mean[2][0])
+
+
 # ---- std ---------------------------------------------------------------------------------------
 parser_std = PythonArgParser.lazy([
     'std(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
@@ -7001,6 +7205,104 @@ def std(*args: Any, **kwargs: Any) -> Any:
         unbiased = True
     result = dispatch_std_2(self, {'self': self_, 'unbiased': unbiased})
     return THPVariable_Wrap(result)
+
+
+# ---- std_mean ----------------------------------------------------------------------------------
+parser_std_mean = PythonArgParser.lazy([
+    'std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+    'std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+    'std_mean(Tensor input, bool unbiased=True)',
+])
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False): std_mean.dim"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.std_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False): std_mean.correction"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['correction'] = kwargs['correction']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.std_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, bool unbiased=True): std_mean"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    return at.std_mean(**call_kwargs)
+
+structseqs_std_mean = [(return_types.for_schema('std_mean', ops.std_mean_dim.schema), None), (return_types.for_schema('std_mean', ops.std_mean_correction.schema), None), (return_types.for_schema('std_mean', ops.std_mean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_std_mean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_std_mean")
+def std_mean(*args: Any, **kwargs: Any) -> Any:
+    """torch.std_mean: THPVariable_std_mean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.std_mean",
+                                 {"python_name": "torch.std_mean"})
+    self = None
+    r = parser_std_mean.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_mean_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_std_mean[0][0])
+    if r.idx == 1:
+        # std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_mean_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_std_mean[1][0])
+    # std_mean(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_std_mean_2(self, {'self': self_, 'unbiased': unbiased})
+    return wrap_result(result, structseqs_std_mean[2][0])
 
 
 # ---- cumsum ------------------------------------------------------------------------------------
@@ -20364,15 +20666,19 @@ FUNCTIONS: dict[str, Any] = {
     "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
+    "var_mean": var_mean,
     "std": std,
+    "std_mean": std_mean,
     "cumsum": cumsum,
     "all": all,
     "any": any,
@@ -20780,15 +21086,19 @@ __all__ = [
     "index_put",
     "nonzero",
     "sum",
+    "nansum",
     "trace",
     "mean",
+    "nanmean",
     "prod",
     "median",
     "nanmedian",
     "argmax",
     "argmin",
     "var",
+    "var_mean",
     "std",
+    "std_mean",
     "cumsum",
     "all",
     "any",

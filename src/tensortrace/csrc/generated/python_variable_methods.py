@@ -5063,6 +5063,49 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nansum ------------------------------------------------------------------------------------
+parser_nansum = PythonArgParser.lazy([
+    'nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_nansum", VARIABLE_METHODS_CPP, "dispatch_nansum", legacy="dispatch_nansum")
+def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None): nansum"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return self.nansum(**call_kwargs)
+
+structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nansum", VARIABLE_METHODS_CPP, legacy="THPVariable_nansum")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nansum: THPVariable_nansum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nansum",
+                                 {"python_name": "Tensor.nansum"})
+    self = args[0].cdata
+    r = parser_nansum.parse(args[1:], kwargs)
+    a = r.args
+    # nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_nansum_0(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
+
+
 # ---- trace -------------------------------------------------------------------------------------
 parser_trace = PythonArgParser.lazy([
     'trace()',
@@ -5147,6 +5190,49 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     if dtype is not None:
         dtype = to_scalar_type(dtype)
     result = dispatch_mean_1(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanmean -----------------------------------------------------------------------------------
+parser_nanmean = PythonArgParser.lazy([
+    'nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_nanmean", VARIABLE_METHODS_CPP, "dispatch_nanmean", legacy="dispatch_nanmean")
+def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None): nanmean"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return self.nanmean(**call_kwargs)
+
+structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmean", VARIABLE_METHODS_CPP, legacy="THPVariable_nanmean")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanmean: THPVariable_nanmean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanmean",
+                                 {"python_name": "Tensor.nanmean"})
+    self = args[0].cdata
+    r = parser_nanmean.parse(args[1:], kwargs)
+    a = r.args
+    # nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_nanmean_0(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return THPVariable_Wrap(result)
 
 
@@ -16624,8 +16710,10 @@ METHODS: dict[str, Any] = {
     "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
