@@ -1,7 +1,8 @@
 """The torch.<function>s that torch/functional.py writes in Python over the bindings.
 
 Mirrors `torch/functional.py`: variadic wrappers (broadcast_tensors(*tensors), block_diag,
-atleast_1d, meshgrid(*tensors, indexing=None), einsum(equation, *operands)) that pack their
+atleast_1d, cartesian_prod, meshgrid(*tensors, indexing=None), einsum(equation, *operands)) that
+pack their
 arguments into the TensorList the aten op takes; unique / unique_consecutive, which pick the aten
 op (_unique2, unique_dim, unique_consecutive) and return as many results as were asked for; and
 torch.norm, a thin router onto torch.linalg: 'fro' (or p=None) over at most two dims is the
@@ -22,6 +23,7 @@ __all__ = [
     "atleast_3d",
     "block_diag",
     "broadcast_tensors",
+    "cartesian_prod",
     "einsum",
     "meshgrid",
     "norm",
@@ -52,6 +54,10 @@ def atleast_3d(*tensors: Any) -> Any:
 
 def block_diag(*tensors: Any) -> Any:
     return _VF["block_diag"](tensors)
+
+
+def cartesian_prod(*tensors: Any) -> Any:
+    return _VF["cartesian_prod"](tensors)
 
 
 def meshgrid(*tensors: Any, indexing: str | None = None) -> Any:

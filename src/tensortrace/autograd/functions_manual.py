@@ -35,6 +35,7 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,
+    norm_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     binary_cross_entropy_target_backward,
@@ -53,6 +54,7 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
 from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for the formulas
     gather_backward,
     logsumexp_backward,
+    masked_select_backward,
     nansum_backward,
     scatter_selected_backward,
     std_mean_backward,

@@ -1,8 +1,8 @@
 """The backward helpers of the statistics reductions: logsumexp, nansum, var_mean / std_mean,
-sort (and the ops that select through it) and gather.
+sort (and the ops that select through it), gather and masked_select.
 
 Mirrors those functions of `torch/csrc/autograd/FunctionsManual.cpp` (logsumexp_backward,
-nansum_backward, var_mean_backward, std_mean_backward, gather_backward,
+nansum_backward, var_mean_backward, std_mean_backward, gather_backward, masked_select_backward,
 value_selecting_reduction_backward). functions_manual.py imports them into the formulas'
 namespace; they call its own helpers (sum_backward, mean_backward, var_backward, std_backward)
 lazily, since that module imports this one.
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.autograd.functions_manual_views import unsqueeze_multiple
@@ -84,3 +85,11 @@ def scatter_selected_backward(
     return at.zeros(list(sizes), dtype=grad.scalar_type(), device=grad.device()).scatter(
         dim, indices, grad
     )
+
+
+def masked_select_backward(grad: Tensor, input: Tensor, mask: Tensor) -> Tensor:
+    """The selected gradients scattered back into zeros of the broadcast shape."""
+    shape = infer_size(list(input.sizes()), list(mask.sizes()))
+    result = at.zeros_like(input.expand(list(shape)), memory_format="contiguous_format")
+    result.masked_scatter_(mask, grad)
+    return result

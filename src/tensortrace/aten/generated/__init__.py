@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f1d3a0898af413b41dd7a79f612618c5974c00b5eebc21c09205d2bc5c77e522"
+INPUTS_SHA256 = "55d02cf0c29338ac0f3dc546fd035d3d4c2821a85f92391fd24a7c0bb7122607"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -339,6 +339,26 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_logspace = Overloads([(ops.logspace, Binder(ops.logspace.schema)), (ops.logspace_Tensor_Tensor, Binder(ops.logspace_Tensor_Tensor.schema)), (ops.logspace_Tensor_Scalar, Binder(ops.logspace_Tensor_Scalar.schema)), (ops.logspace_Scalar_Tensor, Binder(ops.logspace_Scalar_Tensor.schema)), (ops.logspace_out, Binder(ops.logspace_out.schema)), (ops.logspace_Tensor_Tensor_out, Binder(ops.logspace_Tensor_Tensor_out.schema)), (ops.logspace_Tensor_Scalar_out, Binder(ops.logspace_Tensor_Scalar_out.schema)), (ops.logspace_Scalar_Tensor_out, Binder(ops.logspace_Scalar_Tensor_out.schema))])
+
+
+@traced("dispatch", "at::logspace", FUNCTIONS_H, "at::logspace",
+        legacy="at::logspace (Functions.h)")
+def logspace(*args: Any, **kwargs: Any) -> Any:
+    """at::logspace, overloads:
+    logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logspace, args, kwargs, "at::logspace")
+    return op.call(*full)
+
+
 _ov_eye = Overloads([(ops.eye, Binder(ops.eye.schema)), (ops.eye_m, Binder(ops.eye_m.schema)), (ops.eye_out, Binder(ops.eye_out.schema)), (ops.eye_m_out, Binder(ops.eye_m_out.schema))])
 
 
@@ -2152,6 +2172,33 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_nanmean, args, kwargs, "at::nanmean")
+    return op.call(*full)
+
+
+_ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema)), (ops.diff_out, Binder(ops.diff_out.schema))])
+
+
+@traced("dispatch", "at::diff", FUNCTIONS_H, "at::diff",
+        legacy="at::diff (Functions.h)")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """at::diff, overloads:
+    diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor
+    diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_diff, args, kwargs, "at::diff")
+    return op.call(*full)
+
+
+_ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
+
+
+@traced("dispatch", "at::dist", FUNCTIONS_H, "at::dist",
+        legacy="at::dist (Functions.h)")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """at::dist, overloads:
+    dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+    """
+    op, full = select_overload(_ov_dist, args, kwargs, "at::dist")
     return op.call(*full)
 
 
@@ -3999,6 +4046,50 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_bincount = Overloads([(ops.bincount, Binder(ops.bincount.schema))])
+
+
+@traced("dispatch", "at::bincount", FUNCTIONS_H, "at::bincount",
+        legacy="at::bincount (Functions.h)")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """at::bincount, overloads:
+    bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+    """
+    op, full = select_overload(_ov_bincount, args, kwargs, "at::bincount")
+    return op.call(*full)
+
+
+_ov_bucketize = Overloads([(ops.bucketize_Tensor, Binder(ops.bucketize_Tensor.schema)), (ops.bucketize_Tensor_out, Binder(ops.bucketize_Tensor_out.schema)), (ops.bucketize_Scalar, Binder(ops.bucketize_Scalar.schema))])
+
+
+@traced("dispatch", "at::bucketize", FUNCTIONS_H, "at::bucketize",
+        legacy="at::bucketize (Functions.h)")
+def bucketize(*args: Any, **kwargs: Any) -> Any:
+    """at::bucketize, overloads:
+    bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+    bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)
+    bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+    """
+    op, full = select_overload(_ov_bucketize, args, kwargs, "at::bucketize")
+    return op.call(*full)
+
+
+_ov_searchsorted = Overloads([(ops.searchsorted_Tensor, Binder(ops.searchsorted_Tensor.schema)), (ops.searchsorted_Tensor_out, Binder(ops.searchsorted_Tensor_out.schema)), (ops.searchsorted_Scalar, Binder(ops.searchsorted_Scalar.schema)), (ops.searchsorted_Scalar_out, Binder(ops.searchsorted_Scalar_out.schema))])
+
+
+@traced("dispatch", "at::searchsorted", FUNCTIONS_H, "at::searchsorted",
+        legacy="at::searchsorted (Functions.h)")
+def searchsorted(*args: Any, **kwargs: Any) -> Any:
+    """at::searchsorted, overloads:
+    searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+    searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)
+    searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+    searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_searchsorted, args, kwargs, "at::searchsorted")
+    return op.call(*full)
+
+
 _ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))])
 
 
@@ -5101,6 +5192,32 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
     unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
     """
     op, full = select_overload(_ov_unique_dim_consecutive, args, kwargs, "at::unique_dim_consecutive")
+    return op.call(*full)
+
+
+_ov_cartesian_prod = Overloads([(ops.cartesian_prod, Binder(ops.cartesian_prod.schema))])
+
+
+@traced("dispatch", "at::cartesian_prod", FUNCTIONS_H, "at::cartesian_prod",
+        legacy="at::cartesian_prod (Functions.h)")
+def cartesian_prod(*args: Any, **kwargs: Any) -> Any:
+    """at::cartesian_prod, overloads:
+    cartesian_prod(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_cartesian_prod, args, kwargs, "at::cartesian_prod")
+    return op.call(*full)
+
+
+_ov_combinations = Overloads([(ops.combinations, Binder(ops.combinations.schema))])
+
+
+@traced("dispatch", "at::combinations", FUNCTIONS_H, "at::combinations",
+        legacy="at::combinations (Functions.h)")
+def combinations(*args: Any, **kwargs: Any) -> Any:
+    """at::combinations, overloads:
+    combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor
+    """
+    op, full = select_overload(_ov_combinations, args, kwargs, "at::combinations")
     return op.call(*full)
 
 
@@ -7063,6 +7180,7 @@ FUNCTIONS: dict[str, Any] = {
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
+    "logspace": logspace,
     "eye": eye,
     "fill": fill,
     "fill_": fill_,
@@ -7193,6 +7311,8 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
@@ -7326,6 +7446,9 @@ FUNCTIONS: dict[str, Any] = {
     "cumulative_trapezoid": cumulative_trapezoid,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
+    "bucketize": bucketize,
+    "searchsorted": searchsorted,
     "histc": histc,
     "histogram": histogram,
     "sigmoid_backward": sigmoid_backward,
@@ -7409,6 +7532,8 @@ FUNCTIONS: dict[str, Any] = {
     "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive,
     "unique_dim_consecutive": unique_dim_consecutive,
+    "cartesian_prod": cartesian_prod,
+    "combinations": combinations,
     "meshgrid": meshgrid,
     "repeat_interleave": repeat_interleave,
     "take_along_dim": take_along_dim,

@@ -250,6 +250,30 @@ linspace_Tensor_Scalar_out = _register(
 linspace_Scalar_Tensor_out = _register(
     FunctionSchema('linspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+logspace = _register(
+    FunctionSchema('logspace', '', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Tensor_Tensor = _register(
+    FunctionSchema('logspace', 'Tensor_Tensor', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Tensor_Scalar = _register(
+    FunctionSchema('logspace', 'Tensor_Scalar', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Scalar_Tensor = _register(
+    FunctionSchema('logspace', 'Scalar_Tensor', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_out = _register(
+    FunctionSchema('logspace', 'out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'logspace_out', 'CUDA': 'logspace_cuda_out'}}})
+logspace_Tensor_Tensor_out = _register(
+    FunctionSchema('logspace', 'Tensor_Tensor_out', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
+logspace_Tensor_Scalar_out = _register(
+    FunctionSchema('logspace', 'Tensor_Scalar_out', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
+logspace_Scalar_Tensor_out = _register(
+    FunctionSchema('logspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
 eye = _register(
     FunctionSchema('eye', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
@@ -1171,6 +1195,15 @@ nanmean = _register(
 nanmean_out = _register(
     FunctionSchema('nanmean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'nanmean_out'}}})
+diff = _register(
+    FunctionSchema('diff', '', (Argument('self', _T6, None, False), Argument('n', _T11, '1', False), Argument('dim', _T11, '-1', False), Argument('prepend', _T27, 'None', False), Argument('append', _T27, 'None', False),), (_T6,), ()),
+    {'func': 'diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'diff'}}})
+diff_out = _register(
+    FunctionSchema('diff', 'out', (Argument('self', _T6, None, False), Argument('n', _T11, '1', False), Argument('dim', _T11, '-1', False), Argument('prepend', _T27, 'None', False), Argument('append', _T27, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'diff_out'}}})
+dist = _register(
+    FunctionSchema('dist', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('p', _T14, '2', False),), (_T6,), ()),
+    {'func': 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'dist'}}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
@@ -2038,6 +2071,30 @@ cov = _register(
 corrcoef = _register(
     FunctionSchema('corrcoef', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'corrcoef(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'corrcoef'}}})
+bincount = _register(
+    FunctionSchema('bincount', '', (Argument('self', _T6, None, False), Argument('weights', _T27, 'None', False), Argument('minlength', _T12, '0', False),), (_T6,), ()),
+    {'func': 'bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': '_bincount_cpu', 'CUDA': '_bincount_cuda'}, 'tags': 'dynamic_output_shape'}})
+bucketize_Tensor = _register(
+    FunctionSchema('bucketize', 'Tensor', (Argument('self', _T6, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor', **{'dispatch': {'CPU': 'bucketize_cpu', 'CUDA': 'bucketize_cuda'}}})
+bucketize_Tensor_out = _register(
+    FunctionSchema('bucketize', 'Tensor_out', (Argument('self', _T6, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'bucketize_out_cpu', 'CUDA': 'bucketize_out_cuda'}}})
+bucketize_Scalar = _register(
+    FunctionSchema('bucketize', 'Scalar', (Argument('self', _T14, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor', **{'dispatch': {'CPU': 'bucketize_cpu', 'CUDA': 'bucketize_cuda'}}})
+searchsorted_Tensor = _register(
+    FunctionSchema('searchsorted', 'Tensor', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T27, 'None', True),), (_T6,), ()),
+    {'func': 'searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor', **{'dispatch': {'CPU': 'searchsorted_cpu', 'CUDA': 'searchsorted_cuda'}}})
+searchsorted_Tensor_out = _register(
+    FunctionSchema('searchsorted', 'Tensor_out', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T27, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'searchsorted_out_cpu', 'CUDA': 'searchsorted_out_cuda'}}})
+searchsorted_Scalar = _register(
+    FunctionSchema('searchsorted', 'Scalar', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T14, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T27, 'None', True),), (_T6,), ()),
+    {'func': 'searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor', **{'dispatch': {'CPU': 'searchsorted_cpu', 'CUDA': 'searchsorted_cuda'}}})
+searchsorted_Scalar_out = _register(
+    FunctionSchema('searchsorted', 'Scalar_out', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T14, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T27, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'searchsorted_out_cpu', 'CUDA': 'searchsorted_out_cuda'}}})
 histc = _register(
     FunctionSchema('histc', '', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False),), (_T6,), ()),
     {'func': 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'histogram_histc', 'CUDA': '_histc_cuda'}}})
@@ -2416,6 +2473,12 @@ unique_consecutive = _register(
 unique_dim_consecutive = _register(
     FunctionSchema('unique_dim_consecutive', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False),), (_T6, _T6, _T6,), ()),
     {'func': 'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_consecutive_cpu', 'CUDA': 'unique_dim_consecutive_cuda'}}})
+cartesian_prod = _register(
+    FunctionSchema('cartesian_prod', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
+    {'func': 'cartesian_prod(Tensor[] tensors) -> Tensor', **{'variants': 'function', 'tags': 'maybe_aliasing_or_mutating', 'dispatch': {'CompositeImplicitAutograd': 'cartesian_prod'}}})
+combinations = _register(
+    FunctionSchema('combinations', '', (Argument('self', _T6, None, False), Argument('r', _T11, '2', False), Argument('with_replacement', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'combinations'}}})
 meshgrid = _register(
     FunctionSchema('meshgrid', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
@@ -3278,6 +3341,14 @@ OPERATORS: list[OperatorHandle] = [
     linspace_Tensor_Tensor_out,
     linspace_Tensor_Scalar_out,
     linspace_Scalar_Tensor_out,
+    logspace,
+    logspace_Tensor_Tensor,
+    logspace_Tensor_Scalar,
+    logspace_Scalar_Tensor,
+    logspace_out,
+    logspace_Tensor_Tensor_out,
+    logspace_Tensor_Scalar_out,
+    logspace_Scalar_Tensor_out,
     eye,
     eye_m,
     eye_out,
@@ -3585,6 +3656,9 @@ OPERATORS: list[OperatorHandle] = [
     mean_out,
     nanmean,
     nanmean_out,
+    diff,
+    diff_out,
+    dist,
     prod,
     prod_dim_int,
     prod_int_out,
@@ -3874,6 +3948,14 @@ OPERATORS: list[OperatorHandle] = [
     cumulative_trapezoid_dx,
     cov,
     corrcoef,
+    bincount,
+    bucketize_Tensor,
+    bucketize_Tensor_out,
+    bucketize_Scalar,
+    searchsorted_Tensor,
+    searchsorted_Tensor_out,
+    searchsorted_Scalar,
+    searchsorted_Scalar_out,
     histc,
     histc_out,
     histogram_bins_tensor,
@@ -4000,6 +4082,8 @@ OPERATORS: list[OperatorHandle] = [
     unique_dim,
     unique_consecutive,
     unique_dim_consecutive,
+    cartesian_prod,
+    combinations,
     meshgrid,
     meshgrid_indexing,
     repeat_interleave_Tensor,

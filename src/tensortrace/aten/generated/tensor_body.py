@@ -147,6 +147,8 @@ _ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema))])
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 _ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))])
 _ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema))])
+_ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema))])
+_ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))])
 _ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema))])
 _ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema))])
@@ -252,6 +254,7 @@ _ov_sign_ = Overloads([(ops.sign_, Binder(ops.sign_.schema))])
 _ov_frexp = Overloads([(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema))])
 _ov_cov = Overloads([(ops.cov, Binder(ops.cov.schema))])
 _ov_corrcoef = Overloads([(ops.corrcoef, Binder(ops.corrcoef.schema))])
+_ov_bincount = Overloads([(ops.bincount, Binder(ops.bincount.schema))])
 _ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema))])
 _ov_histogram = Overloads([(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))])
 _ov_new_empty_strided = Overloads([(ops.new_empty_strided, Binder(ops.new_empty_strided.schema))])
@@ -1669,6 +1672,24 @@ class TensorMethods:
         op, full = select_overload(_ov_nanmean, (self, *args), kwargs, "Tensor.nanmean")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::diff", TENSOR_BODY_H, "at::Tensor::diff",
+            legacy="Tensor::diff (TensorMethods.h)")
+    def diff(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::diff, overloads:
+        diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor
+        """
+        op, full = select_overload(_ov_diff, (self, *args), kwargs, "Tensor.diff")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::dist", TENSOR_BODY_H, "at::Tensor::dist",
+            legacy="Tensor::dist (TensorMethods.h)")
+    def dist(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::dist, overloads:
+        dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+        """
+        op, full = select_overload(_ov_dist, (self, *args), kwargs, "Tensor.dist")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::prod", TENSOR_BODY_H, "at::Tensor::prod",
             legacy="Tensor::prod (TensorMethods.h)")
     def prod(self, *args: Any, **kwargs: Any) -> Any:
@@ -2637,6 +2658,15 @@ class TensorMethods:
         corrcoef(Tensor self) -> Tensor
         """
         op, full = select_overload(_ov_corrcoef, (self, *args), kwargs, "Tensor.corrcoef")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bincount", TENSOR_BODY_H, "at::Tensor::bincount",
+            legacy="Tensor::bincount (TensorMethods.h)")
+    def bincount(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bincount, overloads:
+        bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+        """
+        op, full = select_overload(_ov_bincount, (self, *args), kwargs, "Tensor.bincount")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::histc", TENSOR_BODY_H, "at::Tensor::histc",
@@ -4346,6 +4376,8 @@ METHODS: tuple[str, ...] = (
     "trace",
     "mean",
     "nanmean",
+    "diff",
+    "dist",
     "prod",
     "median",
     "nanmedian",
@@ -4451,6 +4483,7 @@ METHODS: tuple[str, ...] = (
     "frexp",
     "cov",
     "corrcoef",
+    "bincount",
     "histc",
     "histogram",
     "new_empty_strided",

@@ -312,6 +312,54 @@ ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunct
     linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::logspace_out", INPLACE_OR_VIEW)
+def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_out, "torch::ADInplaceOrView::logspace_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
+def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Tensor_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
+def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Tensor_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
+def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Scalar_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::eye_out", INPLACE_OR_VIEW)
 def eye_out(ks: DispatchKeySet, *args: Any) -> Any:
     """eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -3790,6 +3838,42 @@ def frexp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.frexp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     frexp_Tensor_out, "torch::ADInplaceOrView::frexp_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::bucketize_Tensor_out", INPLACE_OR_VIEW)
+def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.bucketize_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.bucketize_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    bucketize_Tensor_out, "torch::ADInplaceOrView::bucketize_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::searchsorted_Tensor_out", INPLACE_OR_VIEW)
+def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.searchsorted_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.searchsorted_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    searchsorted_Tensor_out, "torch::ADInplaceOrView::searchsorted_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::searchsorted_Scalar_out", INPLACE_OR_VIEW)
+def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.searchsorted_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.searchsorted_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    searchsorted_Scalar_out, "torch::ADInplaceOrView::searchsorted_Scalar_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::histc_out", INPLACE_OR_VIEW)

@@ -47,6 +47,7 @@ from tensortrace.autograd.functions_manual import (
     log_sigmoid_backward,
     logsumexp_backward,
     masked_fill_backward,
+    masked_select_backward,
     max_pool_double_backward,
     maybe_multiply,
     mean_backward,
@@ -55,6 +56,7 @@ from tensortrace.autograd.functions_manual import (
     mse_loss_double_backward,
     mul_tensor_backward,
     nansum_backward,
+    norm_backward,
     permute_backwards,
     polar_backward,
     pow_backward,
@@ -878,6 +880,29 @@ class DiagonalBackward0(TraceableFunction):
         {})
 
 
+def DistBackward0_other(v: dict[str, Any]) -> Any:
+    """other: norm_backward(grad, self.sub(other), p, result).neg()"""
+    return norm_backward(v['grad'], v['self'].sub(v['other']), v['p'], v['result']).neg()
+
+
+def DistBackward0_self(v: dict[str, Any]) -> Any:
+    """self: norm_backward(grad, self.sub(other), p, result)"""
+    return norm_backward(v['grad'], v['self'].sub(v['other']), v['p'], v['result'])
+
+
+class DistBackward0(TraceableFunction):
+    """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'dist',
+        (Formula(('other',), DistBackward0_other, frozenset(['grad', 'norm_backward', 'other', 'p', 'result', 'self'])),
+         Formula(('self',), DistBackward0_self, frozenset(['grad', 'norm_backward', 'other', 'p', 'result', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
 def DivBackward0_other(v: dict[str, Any]) -> Any:
     """other: div_tensor_other_backward(grad, self, other)"""
     return div_tensor_other_backward(v['grad'], v['self'], v['other'])
@@ -1262,6 +1287,23 @@ class MaskedFillBackward1(TraceableFunction):
         (Formula(('self',), MaskedFillBackward1_self, frozenset(['grad', 'mask'])),
          Formula(('value',), MaskedFillBackward1_value, frozenset(['grad', 'mask', 'masked_fill_backward'])),),
         ('self', 'value'),
+        {},
+        {})
+
+
+def MaskedSelectBackward0_self(v: dict[str, Any]) -> Any:
+    """self: masked_select_backward(grad, self, mask)"""
+    return masked_select_backward(v['grad'], v['self'], v['mask'])
+
+
+class MaskedSelectBackward0(TraceableFunction):
+    """masked_select(Tensor self, Tensor mask) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'masked_select',
+        (Formula(('self',), MaskedSelectBackward0_self, frozenset(['grad', 'mask', 'masked_select_backward', 'self'])),),
+        ('self',),
         {},
         {})
 

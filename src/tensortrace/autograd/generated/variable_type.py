@@ -913,6 +913,137 @@ ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
     linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
 
 
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace.register(DispatchKey.Autograd, KernelFunction(
+    logspace, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Tensor = GraphRecording(ops.logspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_logspace_Tensor_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Scalar = GraphRecording(ops.logspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logspace_Tensor_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Scalar, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Scalar_Tensor = GraphRecording(ops.logspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_logspace_Scalar_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Scalar_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_out = GraphRecording(ops.logspace_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[4])):
+        return _record_logspace_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Tensor_out = GraphRecording(ops.logspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_logspace_Tensor_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Scalar_out = GraphRecording(ops.logspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_logspace_Tensor_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Scalar_Tensor_out = GraphRecording(ops.logspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_logspace_Scalar_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def eye(ks: DispatchKeySet, *args: Any) -> Any:
@@ -5114,6 +5245,23 @@ ops.mean_out.register(DispatchKey.Autograd, KernelFunction(
     mean_out, "torch::autograd::VariableType::mean", with_keyset=True))
 
 
+_record_dist = GraphRecording(ops.dist, AutoDispatchBelowADInplaceOrView, nodes.DistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::dist", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def dist(ks: DispatchKeySet, *args: Any) -> Any:
+    """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor: records DistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_dist(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.dist.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.dist.register(DispatchKey.Autograd, KernelFunction(
+    dist, "torch::autograd::VariableType::dist", with_keyset=True))
+
+
 _record_prod = GraphRecording(ops.prod, AutoDispatchBelowADInplaceOrView, nodes.ProdBackward0)
 
 
@@ -8834,6 +8982,142 @@ ops.frexp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
     frexp_Tensor_out, "torch::autograd::VariableType::frexp", with_keyset=True))
 
 
+_record_bincount = GraphRecording(ops.bincount, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bincount", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bincount(ks: DispatchKeySet, *args: Any) -> Any:
+    """bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_bincount(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bincount.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bincount.register(DispatchKey.Autograd, KernelFunction(
+    bincount, "torch::autograd::VariableType::bincount", with_keyset=True))
+
+
+_record_bucketize_Tensor = GraphRecording(ops.bucketize_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_bucketize_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bucketize_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Tensor, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_bucketize_Tensor_out = GraphRecording(ops.bucketize_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_bucketize_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.bucketize_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Tensor_out, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_bucketize_Scalar = GraphRecording(ops.bucketize_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_bucketize_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bucketize_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Scalar, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_searchsorted_Tensor = GraphRecording(ops.searchsorted_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_searchsorted_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.searchsorted_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Tensor, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Tensor_out = GraphRecording(ops.searchsorted_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_searchsorted_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.searchsorted_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Tensor_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Scalar = GraphRecording(ops.searchsorted_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_searchsorted_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.searchsorted_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Scalar, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Scalar_out = GraphRecording(ops.searchsorted_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_searchsorted_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.searchsorted_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Scalar_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
 _record_histc = GraphRecording(ops.histc, AutoDispatchBelowADInplaceOrView, None)
 
 
@@ -9866,13 +10150,13 @@ ops.index_fill_int_Tensor.register(DispatchKey.Autograd, KernelFunction(
     index_fill_int_Tensor, "torch::autograd::VariableType::index_fill", with_keyset=True))
 
 
-_record_masked_select = GraphRecording(ops.masked_select, AutoDispatchBelowADInplaceOrView, None)
+_record_masked_select = GraphRecording(ops.masked_select, AutoDispatchBelowADInplaceOrView, nodes.MaskedSelectBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::masked_select", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def masked_select(ks: DispatchKeySet, *args: Any) -> Any:
-    """masked_select(Tensor self, Tensor mask) -> Tensor: records NotImplemented"""
+    """masked_select(Tensor self, Tensor mask) -> Tensor: records MaskedSelectBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
         return _record_masked_select(ks, args)
     with AutoDispatchBelowADInplaceOrView():

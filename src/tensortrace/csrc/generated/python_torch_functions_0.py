@@ -1819,6 +1819,244 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- logspace ----------------------------------------------------------------------------------
+parser_logspace = PythonArgParser.lazy([
+    'logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Tensor_Tensor, out= logspace.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Tensor_Tensor_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Scalar_Tensor, out= logspace.Scalar_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Scalar_Tensor_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Tensor_Scalar, out= logspace.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Tensor_Scalar_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace, out= logspace.out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+structseqs_logspace = [(return_types.for_schema('logspace', ops.logspace_Tensor_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Scalar_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Scalar_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Tensor_Scalar.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Scalar_out.schema)), (return_types.for_schema('logspace', ops.logspace.schema), return_types.for_schema('logspace_out', ops.logspace_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logspace", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logspace")
+def logspace(*args: Any, **kwargs: Any) -> Any:
+    """torch.logspace: THPVariable_logspace"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logspace",
+                                 {"python_name": "torch.logspace"})
+    self = None
+    r = parser_logspace.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_0(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None and type(start) is not float:
+            start = scalar_arg(start)
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_1(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_2(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    start = a[0]
+    if start is not None and type(start) is not float:
+        start = scalar_arg(start)
+    end = a[1]
+    if end is not None and type(end) is not float:
+        end = scalar_arg(end)
+    steps = a[2]
+    if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+        steps = int64_arg(steps)
+    base = a[3]
+    if base is None:
+        base = 10.0
+    if base is not None:
+        base = float(base)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    dtype = a[5]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[6] is None else convert(r, 6)
+    device = None if a[7] is None else convert(r, 7)
+    pin_memory = a[8]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[9]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_logspace_3(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
 # ---- eye ---------------------------------------------------------------------------------------
 parser_eye = PythonArgParser.lazy([
     'eye(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
@@ -6608,6 +6846,113 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_nanmean_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- diff --------------------------------------------------------------------------------------
+parser_diff = PythonArgParser.lazy([
+    'diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_diff", TORCH_FUNCTIONS_CPP, "dispatch_diff", legacy="dispatch_diff")
+def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None): diff, out= diff.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.diff_out, 'diff', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['n'] is not None:
+        call_kwargs['n'] = kwargs['n']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['prepend'] = kwargs['prepend']
+    call_kwargs['append'] = kwargs['append']
+    return at.diff(**call_kwargs)
+
+structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), return_types.for_schema('diff_out', ops.diff_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diff", TORCH_FUNCTIONS_CPP, legacy="THPVariable_diff")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """torch.diff: THPVariable_diff"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.diff",
+                                 {"python_name": "torch.diff"})
+    self = None
+    r = parser_diff.parse(args, kwargs)
+    a = r.args
+    # diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n = a[1]
+    if n is None:
+        n = 1
+    elif n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    prepend = a[3]
+    if prepend is not None:
+        prepend = prepend.cdata
+    append = a[4]
+    if append is not None:
+        append = append.cdata
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_diff_0(self, {'self': self_, 'n': n, 'dim': dim, 'prepend': prepend, 'append': append, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- dist --------------------------------------------------------------------------------------
+parser_dist = PythonArgParser.lazy([
+    'dist(Tensor input, Tensor other, Scalar p=2)',
+])
+
+
+@traced("python", "dispatch_dist", TORCH_FUNCTIONS_CPP, "dispatch_dist", legacy="dispatch_dist")
+def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dist(Tensor input, Tensor other, Scalar p=2): dist"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    return at.dist(**call_kwargs)
+
+structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dist", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dist")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """torch.dist: THPVariable_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dist",
+                                 {"python_name": "torch.dist"})
+    self = None
+    r = parser_dist.parse(args, kwargs)
+    a = r.args
+    # dist(Tensor input, Tensor other, Scalar p=2)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    p = a[2]
+    if p is None:
+        p = 2
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    result = dispatch_dist_0(self, {'self': self_, 'other': other, 'p': p})
     return THPVariable_Wrap(result)
 
 
@@ -11557,6 +11902,237 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bincount ----------------------------------------------------------------------------------
+parser_bincount = PythonArgParser.lazy([
+    'bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',
+])
+
+
+@traced("python", "dispatch_bincount", TORCH_FUNCTIONS_CPP, "dispatch_bincount", legacy="dispatch_bincount")
+def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bincount(Tensor input, Tensor? weights=None, SymInt minlength=0): bincount"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weights'] = kwargs['weights']
+    if kwargs['minlength'] is not None:
+        call_kwargs['minlength'] = kwargs['minlength']
+    return at.bincount(**call_kwargs)
+
+structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bincount", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bincount")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """torch.bincount: THPVariable_bincount"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bincount",
+                                 {"python_name": "torch.bincount"})
+    self = None
+    r = parser_bincount.parse(args, kwargs)
+    a = r.args
+    # bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weights = a[1]
+    if weights is not None:
+        weights = weights.cdata
+    minlength = a[2]
+    if minlength is None:
+        minlength = 0
+    elif minlength is not None and (type(minlength) is not int or not INT64_MIN <= minlength <= INT64_MAX):
+        minlength = int64_arg(minlength)
+    result = dispatch_bincount_0(self, {'self': self_, 'weights': weights, 'minlength': minlength})
+    return THPVariable_Wrap(result)
+
+
+# ---- bucketize ---------------------------------------------------------------------------------
+parser_bucketize = PythonArgParser.lazy([
+    'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)',
+    'bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)',
+])
+
+
+@traced("python", "dispatch_bucketize", TORCH_FUNCTIONS_CPP, "dispatch_bucketize", legacy="dispatch_bucketize")
+def dispatch_bucketize_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None): bucketize.Tensor, out= bucketize.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bucketize_Tensor_out, 'bucketize', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['boundaries'] = kwargs['boundaries']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    return at.bucketize(**call_kwargs)
+
+
+@traced("python", "dispatch_bucketize", TORCH_FUNCTIONS_CPP, "dispatch_bucketize", legacy="dispatch_bucketize")
+def dispatch_bucketize_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False): bucketize.Scalar"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['boundaries'] = kwargs['boundaries']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    return at.bucketize(**call_kwargs)
+
+structseqs_bucketize = [(return_types.for_schema('bucketize', ops.bucketize_Tensor.schema), return_types.for_schema('bucketize_out', ops.bucketize_Tensor_out.schema)), (return_types.for_schema('bucketize', ops.bucketize_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bucketize", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bucketize")
+def bucketize(*args: Any, **kwargs: Any) -> Any:
+    """torch.bucketize: THPVariable_bucketize"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bucketize",
+                                 {"python_name": "torch.bucketize"})
+    self = None
+    r = parser_bucketize.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        boundaries = a[1]
+        if boundaries is not None:
+            boundaries = boundaries.cdata
+        out_int32 = a[2]
+        if out_int32 is None:
+            out_int32 = False
+        right = a[3]
+        if right is None:
+            right = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bucketize_0(self, {'self': self_, 'boundaries': boundaries, 'out_int32': out_int32, 'right': right, 'out': out})
+        return THPVariable_Wrap(result)
+    # bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)
+    self_ = a[0]
+    if self_ is not None and type(self_) is not float:
+        self_ = scalar_arg(self_)
+    boundaries = a[1]
+    if boundaries is not None:
+        boundaries = boundaries.cdata
+    out_int32 = a[2]
+    if out_int32 is None:
+        out_int32 = False
+    right = a[3]
+    if right is None:
+        right = False
+    result = dispatch_bucketize_1(self, {'self': self_, 'boundaries': boundaries, 'out_int32': out_int32, 'right': right})
+    return THPVariable_Wrap(result)
+
+
+# ---- searchsorted ------------------------------------------------------------------------------
+parser_searchsorted = PythonArgParser.lazy([
+    'searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)',
+    'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_searchsorted", TORCH_FUNCTIONS_CPP, "dispatch_searchsorted", legacy="dispatch_searchsorted")
+def dispatch_searchsorted_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None): searchsorted.Tensor, out= searchsorted.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.searchsorted_Tensor_out, 'searchsorted', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['sorted_sequence'] = kwargs['sorted_sequence']
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    call_kwargs['side'] = kwargs['side']
+    call_kwargs['sorter'] = kwargs['sorter']
+    return at.searchsorted(**call_kwargs)
+
+
+@traced("python", "dispatch_searchsorted", TORCH_FUNCTIONS_CPP, "dispatch_searchsorted", legacy="dispatch_searchsorted")
+def dispatch_searchsorted_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None): searchsorted.Scalar, out= searchsorted.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.searchsorted_Scalar_out, 'searchsorted', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['sorted_sequence'] = kwargs['sorted_sequence']
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    call_kwargs['side'] = kwargs['side']
+    call_kwargs['sorter'] = kwargs['sorter']
+    return at.searchsorted(**call_kwargs)
+
+structseqs_searchsorted = [(return_types.for_schema('searchsorted', ops.searchsorted_Tensor.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Tensor_out.schema)), (return_types.for_schema('searchsorted', ops.searchsorted_Scalar.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_searchsorted", TORCH_FUNCTIONS_CPP, legacy="THPVariable_searchsorted")
+def searchsorted(*args: Any, **kwargs: Any) -> Any:
+    """torch.searchsorted: THPVariable_searchsorted"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.searchsorted",
+                                 {"python_name": "torch.searchsorted"})
+    self = None
+    r = parser_searchsorted.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)
+        sorted_sequence = a[0]
+        if sorted_sequence is not None:
+            sorted_sequence = sorted_sequence.cdata
+        self_ = a[1]
+        if self_ is not None:
+            self_ = self_.cdata
+        out_int32 = a[2]
+        if out_int32 is None:
+            out_int32 = False
+        right = a[3]
+        if right is None:
+            right = False
+        side = a[4]
+        sorter = a[5]
+        if sorter is not None:
+            sorter = sorter.cdata
+        out = a[6]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_searchsorted_0(self, {'sorted_sequence': sorted_sequence, 'self': self_, 'out_int32': out_int32, 'right': right, 'side': side, 'sorter': sorter, 'out': out})
+        return THPVariable_Wrap(result)
+    # searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)
+    sorted_sequence = a[0]
+    if sorted_sequence is not None:
+        sorted_sequence = sorted_sequence.cdata
+    self_ = a[1]
+    if self_ is not None and type(self_) is not float:
+        self_ = scalar_arg(self_)
+    out_int32 = a[2]
+    if out_int32 is None:
+        out_int32 = False
+    right = a[3]
+    if right is None:
+        right = False
+    side = a[4]
+    sorter = a[5]
+    if sorter is not None:
+        sorter = sorter.cdata
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_searchsorted_1(self, {'sorted_sequence': sorted_sequence, 'self': self_, 'out_int32': out_int32, 'right': right, 'side': side, 'sorter': sorter, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- histc -------------------------------------------------------------------------------------
 parser_histc = PythonArgParser.lazy([
     'histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)',
@@ -14695,6 +15271,82 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
         return_counts = False
     result = dispatch_unique_dim_consecutive_0(self, {'self': self_, 'dim': dim, 'return_inverse': return_inverse, 'return_counts': return_counts})
     return wrap_result(result, structseqs_unique_dim_consecutive[0][0])
+
+
+# ---- cartesian_prod ----------------------------------------------------------------------------
+parser_cartesian_prod = PythonArgParser.lazy([
+    'cartesian_prod(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_cartesian_prod", TORCH_FUNCTIONS_CPP, "dispatch_cartesian_prod", legacy="dispatch_cartesian_prod")
+def dispatch_cartesian_prod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cartesian_prod(TensorList tensors): cartesian_prod"""
+    return at.cartesian_prod(tensors=kwargs['tensors'])
+
+structseqs_cartesian_prod = [(return_types.for_schema('cartesian_prod', ops.cartesian_prod.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cartesian_prod", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cartesian_prod")
+def cartesian_prod(*args: Any, **kwargs: Any) -> Any:
+    """torch.cartesian_prod: THPVariable_cartesian_prod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cartesian_prod",
+                                 {"python_name": "torch.cartesian_prod"})
+    self = None
+    r = parser_cartesian_prod.parse(args, kwargs)
+    a = r.args
+    # cartesian_prod(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_cartesian_prod_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
+
+
+# ---- combinations ------------------------------------------------------------------------------
+parser_combinations = PythonArgParser.lazy([
+    'combinations(Tensor input, int64_t r=2, bool with_replacement=False)',
+])
+
+
+@traced("python", "dispatch_combinations", TORCH_FUNCTIONS_CPP, "dispatch_combinations", legacy="dispatch_combinations")
+def dispatch_combinations_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """combinations(Tensor input, int64_t r=2, bool with_replacement=False): combinations"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['r'] is not None:
+        call_kwargs['r'] = kwargs['r']
+    if kwargs['with_replacement'] is not None:
+        call_kwargs['with_replacement'] = kwargs['with_replacement']
+    return at.combinations(**call_kwargs)
+
+structseqs_combinations = [(return_types.for_schema('combinations', ops.combinations.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_combinations", TORCH_FUNCTIONS_CPP, legacy="THPVariable_combinations")
+def combinations(*args: Any, **kwargs: Any) -> Any:
+    """torch.combinations: THPVariable_combinations"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.combinations",
+                                 {"python_name": "torch.combinations"})
+    self = None
+    r = parser_combinations.parse(args, kwargs)
+    a = r.args
+    # combinations(Tensor input, int64_t r=2, bool with_replacement=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    r_ = a[1]
+    if r_ is None:
+        r_ = 2
+    elif r_ is not None and (type(r_) is not int or not INT64_MIN <= r_ <= INT64_MAX):
+        r_ = int64_arg(r_)
+    with_replacement = a[2]
+    if with_replacement is None:
+        with_replacement = False
+    result = dispatch_combinations_0(self, {'self': self_, 'r': r_, 'with_replacement': with_replacement})
+    return THPVariable_Wrap(result)
 
 
 # ---- meshgrid ----------------------------------------------------------------------------------
@@ -20571,6 +21223,7 @@ FUNCTIONS: dict[str, Any] = {
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
+    "logspace": logspace,
     "eye": eye,
     "fill": fill,
     "fill_": fill_,
@@ -20670,6 +21323,8 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
@@ -20772,6 +21427,9 @@ FUNCTIONS: dict[str, Any] = {
     "cumulative_trapezoid": cumulative_trapezoid,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
+    "bucketize": bucketize,
+    "searchsorted": searchsorted,
     "histc": histc,
     "histogram": histogram,
     "flip": flip,
@@ -20839,6 +21497,8 @@ FUNCTIONS: dict[str, Any] = {
     "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive,
     "unique_dim_consecutive": unique_dim_consecutive,
+    "cartesian_prod": cartesian_prod,
+    "combinations": combinations,
     "meshgrid": meshgrid,
     "repeat_interleave": repeat_interleave,
     "take_along_dim": take_along_dim,
@@ -20991,6 +21651,7 @@ __all__ = [
     "randint_like",
     "arange",
     "linspace",
+    "logspace",
     "eye",
     "fill",
     "fill_",
@@ -21090,6 +21751,8 @@ __all__ = [
     "trace",
     "mean",
     "nanmean",
+    "diff",
+    "dist",
     "prod",
     "median",
     "nanmedian",
@@ -21192,6 +21855,9 @@ __all__ = [
     "cumulative_trapezoid",
     "cov",
     "corrcoef",
+    "bincount",
+    "bucketize",
+    "searchsorted",
     "histc",
     "histogram",
     "flip",
@@ -21259,6 +21925,8 @@ __all__ = [
     "unique_dim",
     "unique_consecutive",
     "unique_dim_consecutive",
+    "cartesian_prod",
+    "combinations",
     "meshgrid",
     "repeat_interleave",
     "take_along_dim",

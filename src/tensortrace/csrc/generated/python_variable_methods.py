@@ -5236,6 +5236,99 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- diff --------------------------------------------------------------------------------------
+parser_diff = PythonArgParser.lazy([
+    'diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None)',
+])
+
+
+@traced("python", "dispatch_diff", VARIABLE_METHODS_CPP, "dispatch_diff", legacy="dispatch_diff")
+def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None): diff"""
+    call_kwargs = {}
+    if kwargs['n'] is not None:
+        call_kwargs['n'] = kwargs['n']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['prepend'] = kwargs['prepend']
+    call_kwargs['append'] = kwargs['append']
+    return self.diff(**call_kwargs)
+
+structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diff", VARIABLE_METHODS_CPP, legacy="THPVariable_diff")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.diff: THPVariable_diff"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.diff",
+                                 {"python_name": "Tensor.diff"})
+    self = args[0].cdata
+    r = parser_diff.parse(args[1:], kwargs)
+    a = r.args
+    # diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None)
+    n = a[0]
+    if n is None:
+        n = 1
+    elif n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    prepend = a[2]
+    if prepend is not None:
+        prepend = prepend.cdata
+    append = a[3]
+    if append is not None:
+        append = append.cdata
+    result = dispatch_diff_0(self, {'n': n, 'dim': dim, 'prepend': prepend, 'append': append})
+    return THPVariable_Wrap(result)
+
+
+# ---- dist --------------------------------------------------------------------------------------
+parser_dist = PythonArgParser.lazy([
+    'dist(Tensor other, Scalar p=2)',
+])
+
+
+@traced("python", "dispatch_dist", VARIABLE_METHODS_CPP, "dispatch_dist", legacy="dispatch_dist")
+def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dist(Tensor other, Scalar p=2): dist"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    return self.dist(**call_kwargs)
+
+structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dist", VARIABLE_METHODS_CPP, legacy="THPVariable_dist")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.dist: THPVariable_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.dist",
+                                 {"python_name": "Tensor.dist"})
+    self = args[0].cdata
+    r = parser_dist.parse(args[1:], kwargs)
+    a = r.args
+    # dist(Tensor other, Scalar p=2)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    p = a[1]
+    if p is None:
+        p = 2
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    result = dispatch_dist_0(self, {'other': other, 'p': p})
+    return THPVariable_Wrap(result)
+
+
 # ---- prod --------------------------------------------------------------------------------------
 parser_prod = PythonArgParser.lazy([
     'prod(*, ScalarType? dtype=None)',
@@ -9220,6 +9313,47 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     parser_corrcoef.parse(args[1:], kwargs)
     # corrcoef()
     result = dispatch_corrcoef_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- bincount ----------------------------------------------------------------------------------
+parser_bincount = PythonArgParser.lazy([
+    'bincount(Tensor? weights=None, SymInt minlength=0)',
+])
+
+
+@traced("python", "dispatch_bincount", VARIABLE_METHODS_CPP, "dispatch_bincount", legacy="dispatch_bincount")
+def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bincount(Tensor? weights=None, SymInt minlength=0): bincount"""
+    call_kwargs = {}
+    call_kwargs['weights'] = kwargs['weights']
+    if kwargs['minlength'] is not None:
+        call_kwargs['minlength'] = kwargs['minlength']
+    return self.bincount(**call_kwargs)
+
+structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bincount", VARIABLE_METHODS_CPP, legacy="THPVariable_bincount")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bincount: THPVariable_bincount"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bincount",
+                                 {"python_name": "Tensor.bincount"})
+    self = args[0].cdata
+    r = parser_bincount.parse(args[1:], kwargs)
+    a = r.args
+    # bincount(Tensor? weights=None, SymInt minlength=0)
+    weights = a[0]
+    if weights is not None:
+        weights = weights.cdata
+    minlength = a[1]
+    if minlength is None:
+        minlength = 0
+    elif minlength is not None and (type(minlength) is not int or not INT64_MIN <= minlength <= INT64_MAX):
+        minlength = int64_arg(minlength)
+    result = dispatch_bincount_0(self, {'weights': weights, 'minlength': minlength})
     return THPVariable_Wrap(result)
 
 
@@ -16714,6 +16848,8 @@ METHODS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
     "median": median,
     "nanmedian": nanmedian,
@@ -16817,6 +16953,7 @@ METHODS: dict[str, Any] = {
     "frexp": frexp,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
     "histc": histc,
     "histogram": histogram,
     "new_empty_strided": new_empty_strided,
