@@ -56,6 +56,7 @@ from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for t
     logsumexp_backward,
     masked_select_backward,
     nansum_backward,
+    renorm_backward,
     scatter_selected_backward,
     std_mean_backward,
     var_mean_backward,

@@ -93,3 +93,20 @@ def masked_select_backward(grad: Tensor, input: Tensor, mask: Tensor) -> Tensor:
     result = at.zeros_like(input.expand(list(shape)), memory_format="contiguous_format")
     result.masked_scatter_(mask, grad)
     return result
+
+
+def renorm_backward(grad: Tensor, self: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
+    """Where a slice was rescaled by f = maxnorm / (norm + 1e-7): f * grad, less the part that
+    flows through the norm, f / (norm + 1e-7) * norm_backward(sum(self * grad))."""
+    from tensortrace.aten.native.normalization import acc_type_cuda
+    from tensortrace.autograd.functions_manual_linalg import norm_backward
+
+    dim = maybe_wrap_dim(dim, self.dim())
+    reduce_dims = [d for d in range(self.dim()) if d != dim]
+    acc_type = acc_type_cuda(self.scalar_type())
+    norm = at.linalg_vector_norm(self, p, reduce_dims, True, dtype=acc_type)
+    grad_output = self.mul(grad).sum(reduce_dims, True, dtype=acc_type)
+    nb = norm_backward(grad_output, self, p, norm, reduce_dims, True)
+    invnorm = norm.add(1e-7).reciprocal()
+    factor = invnorm.mul(maxnorm)
+    return at.where(norm.gt(maxnorm), factor.mul(grad).sub(factor.mul(invnorm).mul(nb)), grad)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "55d02cf0c29338ac0f3dc546fd035d3d4c2821a85f92391fd24a7c0bb7122607"
+INPUTS_SHA256 = "cc9d4d87f0b85f6f0c9e1a7b373cd9e2bcdb9b78760bbfd11c98b927ff78f04f"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -2175,6 +2175,20 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_renorm = Overloads([(ops.renorm_out, Binder(ops.renorm_out.schema)), (ops.renorm, Binder(ops.renorm.schema))])
+
+
+@traced("dispatch", "at::renorm", FUNCTIONS_H, "at::renorm",
+        legacy="at::renorm (Functions.h)")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """at::renorm, overloads:
+    renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)
+    renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+    """
+    op, full = select_overload(_ov_renorm, args, kwargs, "at::renorm")
+    return op.call(*full)
+
+
 _ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema)), (ops.diff_out, Binder(ops.diff_out.schema))])
 
 
@@ -7311,6 +7325,7 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "renorm": renorm,
     "diff": diff,
     "dist": dist,
     "prod": prod,

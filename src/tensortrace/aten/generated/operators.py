@@ -1195,6 +1195,15 @@ nanmean = _register(
 nanmean_out = _register(
     FunctionSchema('nanmean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'nanmean_out'}}})
+renorm_out = _register(
+    FunctionSchema('renorm', 'out', (Argument('self', _T6, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'renorm_out'}}})
+renorm = _register(
+    FunctionSchema('renorm', '', (Argument('self', _T6, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False),), (_T6,), ()),
+    {'func': 'renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'renorm.out'}})
+renorm_ = _register(
+    FunctionSchema('renorm_', '', (Argument('self', _T8, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False),), (_T8,), ()),
+    {'func': 'renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'renorm.out'}})
 diff = _register(
     FunctionSchema('diff', '', (Argument('self', _T6, None, False), Argument('n', _T11, '1', False), Argument('dim', _T11, '-1', False), Argument('prepend', _T27, 'None', False), Argument('append', _T27, 'None', False),), (_T6,), ()),
     {'func': 'diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'diff'}}})
@@ -3656,6 +3665,9 @@ OPERATORS: list[OperatorHandle] = [
     mean_out,
     nanmean,
     nanmean_out,
+    renorm_out,
+    renorm,
+    renorm_,
     diff,
     diff_out,
     dist,

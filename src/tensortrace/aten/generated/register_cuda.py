@@ -2429,6 +2429,48 @@ def wrapper_CUDA_mean_dim(*args: Any) -> Any:
 ops.mean_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mean_dim, "wrapper_CUDA_mean_dim"))
 
 
+# ---- structured: renorm.out (meta: renorm, impl: renorm_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm_out", REGISTER_CUDA,
+        legacy="CUDAType::renorm")
+def wrapper_CUDA_renorm_out(*args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_out, "wrapper_CUDA_renorm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm", REGISTER_CUDA,
+        legacy="CUDAType::renorm")
+def wrapper_CUDA_renorm(*args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm, "wrapper_CUDA_renorm"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm_", REGISTER_CUDA,
+        legacy="CUDAType::renorm_")
+def wrapper_CUDA_renorm_(*args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_, "wrapper_CUDA_renorm_"))
+
+
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: prod_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_prod_int_out", REGISTER_CUDA,

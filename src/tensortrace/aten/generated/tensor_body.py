@@ -147,6 +147,8 @@ _ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema))])
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 _ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))])
 _ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema))])
+_ov_renorm = Overloads([(ops.renorm, Binder(ops.renorm.schema))])
+_ov_renorm_ = Overloads([(ops.renorm_, Binder(ops.renorm_.schema))])
 _ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema))])
 _ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))])
@@ -1670,6 +1672,24 @@ class TensorMethods:
         nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
         """
         op, full = select_overload(_ov_nanmean, (self, *args), kwargs, "Tensor.nanmean")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::renorm", TENSOR_BODY_H, "at::Tensor::renorm",
+            legacy="Tensor::renorm (TensorMethods.h)")
+    def renorm(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::renorm, overloads:
+        renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+        """
+        op, full = select_overload(_ov_renorm, (self, *args), kwargs, "Tensor.renorm")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::renorm_", TENSOR_BODY_H, "at::Tensor::renorm_",
+            legacy="Tensor::renorm_ (TensorMethods.h)")
+    def renorm_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::renorm_, overloads:
+        renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_renorm_, (self, *args), kwargs, "Tensor.renorm_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::diff", TENSOR_BODY_H, "at::Tensor::diff",
@@ -4376,6 +4396,8 @@ METHODS: tuple[str, ...] = (
     "trace",
     "mean",
     "nanmean",
+    "renorm",
+    "renorm_",
     "diff",
     "dist",
     "prod",

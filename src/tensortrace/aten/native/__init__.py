@@ -49,6 +49,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     loss_nll,
     max_pooling,
     naive_convolution_transpose2d,
+    normalization,
     onehot,
     packed_sequence,
     pad_nd,

@@ -2388,6 +2388,30 @@ ops.mean_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     mean_out, "torch::ADInplaceOrView::mean_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::renorm_out", INPLACE_OR_VIEW)
+def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.renorm_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.renorm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    renorm_out, "torch::ADInplaceOrView::renorm_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::renorm_", INPLACE_OR_VIEW)
+def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.renorm_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    renorm_, "torch::ADInplaceOrView::renorm_", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::prod_int_out", INPLACE_OR_VIEW)
 def prod_int_out(ks: DispatchKeySet, *args: Any) -> Any:
     """prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""

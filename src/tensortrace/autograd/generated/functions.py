@@ -64,6 +64,7 @@ from tensortrace.autograd.functions_manual import (
     pow_backward_self,
     prod_backward,
     real_only,
+    renorm_backward,
     select_backward,
     sgn_backward,
     sigmoid_backward,
@@ -1873,6 +1874,23 @@ class RemainderBackward1(TraceableFunction):
         (Formula(('other',), RemainderBackward1_other, frozenset(['grad', 'other', 'self'])),
          Formula(('self',), RemainderBackward1_self, frozenset(['grad'])),),
         ('self', 'other'),
+        {},
+        {})
+
+
+def RenormBackward0_self(v: dict[str, Any]) -> Any:
+    """self: renorm_backward(grad, self, p, dim, maxnorm)"""
+    return renorm_backward(v['grad'], v['self'], v['p'], v['dim'], v['maxnorm'])
+
+
+class RenormBackward0(TraceableFunction):
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'renorm',
+        (Formula(('self',), RenormBackward0_self, frozenset(['dim', 'grad', 'maxnorm', 'p', 'renorm_backward', 'self'])),),
+        ('self',),
         {},
         {})
 

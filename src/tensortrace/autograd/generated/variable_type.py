@@ -5245,6 +5245,57 @@ ops.mean_out.register(DispatchKey.Autograd, KernelFunction(
     mean_out, "torch::autograd::VariableType::mean", with_keyset=True))
 
 
+_record_renorm_out = GraphRecording(ops.renorm_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_renorm_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.renorm_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm_out.register(DispatchKey.Autograd, KernelFunction(
+    renorm_out, "torch::autograd::VariableType::renorm", with_keyset=True))
+
+
+_record_renorm = GraphRecording(ops.renorm, AutoDispatchBelowADInplaceOrView, nodes.RenormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor: records RenormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_renorm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.renorm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm.register(DispatchKey.Autograd, KernelFunction(
+    renorm, "torch::autograd::VariableType::renorm", with_keyset=True))
+
+
+_record_renorm_ = GraphRecording(ops.renorm_, AutoDispatchBelowAutograd, nodes.RenormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!): records RenormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_renorm_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.renorm_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm_.register(DispatchKey.Autograd, KernelFunction(
+    renorm_, "torch::autograd::VariableType::renorm_", with_keyset=True))
+
+
 _record_dist = GraphRecording(ops.dist, AutoDispatchBelowADInplaceOrView, nodes.DistBackward0)
 
 

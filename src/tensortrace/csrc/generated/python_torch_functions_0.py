@@ -6849,6 +6849,53 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- renorm ------------------------------------------------------------------------------------
+parser_renorm = PythonArgParser.lazy([
+    'renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_renorm", TORCH_FUNCTIONS_CPP, "dispatch_renorm", legacy="dispatch_renorm")
+def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None): renorm, out= renorm.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.renorm_out, 'renorm', False, self, kwargs, out)
+    return at.renorm(self=kwargs['self'], p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), return_types.for_schema('renorm_out', ops.renorm_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_renorm")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """torch.renorm: THPVariable_renorm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.renorm",
+                                 {"python_name": "torch.renorm"})
+    self = None
+    r = parser_renorm.parse(args, kwargs)
+    a = r.args
+    # renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[3]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_renorm_0(self, {'self': self_, 'p': p, 'dim': dim, 'maxnorm': maxnorm, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- diff --------------------------------------------------------------------------------------
 parser_diff = PythonArgParser.lazy([
     'diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)',
@@ -21323,6 +21370,7 @@ FUNCTIONS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "renorm": renorm,
     "diff": diff,
     "dist": dist,
     "prod": prod,
@@ -21751,6 +21799,7 @@ __all__ = [
     "trace",
     "mean",
     "nanmean",
+    "renorm",
     "diff",
     "dist",
     "prod",

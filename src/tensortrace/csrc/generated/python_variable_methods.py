@@ -5236,6 +5236,82 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- renorm ------------------------------------------------------------------------------------
+parser_renorm = PythonArgParser.lazy([
+    'renorm(Scalar p, int64_t dim, Scalar maxnorm)',
+])
+
+
+@traced("python", "dispatch_renorm", VARIABLE_METHODS_CPP, "dispatch_renorm", legacy="dispatch_renorm")
+def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm(Scalar p, int64_t dim, Scalar maxnorm): renorm"""
+    return self.renorm(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm", VARIABLE_METHODS_CPP, legacy="THPVariable_renorm")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.renorm: THPVariable_renorm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.renorm",
+                                 {"python_name": "Tensor.renorm"})
+    self = args[0].cdata
+    r = parser_renorm.parse(args[1:], kwargs)
+    a = r.args
+    # renorm(Scalar p, int64_t dim, Scalar maxnorm)
+    p = a[0]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[2]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    result = dispatch_renorm_0(self, {'p': p, 'dim': dim, 'maxnorm': maxnorm})
+    return THPVariable_Wrap(result)
+
+
+# ---- renorm_ -----------------------------------------------------------------------------------
+parser_renorm_ = PythonArgParser.lazy([
+    'renorm_(Scalar p, int64_t dim, Scalar maxnorm)',
+])
+
+
+@traced("python", "dispatch_renorm_", VARIABLE_METHODS_CPP, "dispatch_renorm_", legacy="dispatch_renorm_")
+def dispatch_renorm__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm_(Scalar p, int64_t dim, Scalar maxnorm): renorm_"""
+    return self.renorm_(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm_ = [(return_types.for_schema('renorm_', ops.renorm_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm_", VARIABLE_METHODS_CPP, legacy="THPVariable_renorm_")
+def renorm_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.renorm_: THPVariable_renorm_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.renorm_",
+                                 {"python_name": "Tensor.renorm_"})
+    self = args[0].cdata
+    r = parser_renorm_.parse(args[1:], kwargs)
+    a = r.args
+    # renorm_(Scalar p, int64_t dim, Scalar maxnorm)
+    p = a[0]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[2]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    result = dispatch_renorm__0(self, {'p': p, 'dim': dim, 'maxnorm': maxnorm})
+    return THPVariable_Wrap(result)
+
+
 # ---- diff --------------------------------------------------------------------------------------
 parser_diff = PythonArgParser.lazy([
     'diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None)',
@@ -16848,6 +16924,8 @@ METHODS: dict[str, Any] = {
     "trace": trace,
     "mean": mean,
     "nanmean": nanmean,
+    "renorm": renorm,
+    "renorm_": renorm_,
     "diff": diff,
     "dist": dist,
     "prod": prod,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tensortrace.aten.native.cpu.loops import cpu_kernel_vec
 from tensortrace.aten.native.cpu.reduce import (
     accumulator,
     binary_kernel_reduce,
@@ -21,6 +22,7 @@ from tensortrace.aten.native.cpu.reduce import (
     reduced_axes,
 )
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.normalization import renorm_scale_factor_stub
 from tensortrace.aten.native.reduce_ops import (
     and_stub,
     argmax_stub,
@@ -197,7 +199,28 @@ def cumsum_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
             out[...] = np.cumsum(inp, axis=dim, dtype=acc).astype(out.dtype, copy=False)
 
 
+@traced("kernel", "at::native::(anonymous)::renorm_scale_factor_impl", SOURCE)
+def renorm_scale_factor_impl(it: TensorIteratorBase, maxnorm: float) -> None:
+    """maxnorm / (norm + 1e-7) where the norm exceeds maxnorm, else 1, in the norm's type."""
+    dtype = it.common_dtype()
+    TORCH_CHECK(
+        isFloatingType(dtype) and dtype not in (ScalarType.Half, ScalarType.BFloat16),
+        '"renorm_scale_factor_cpu" not implemented for \'',
+        dtype,
+        "'",
+    )
+
+    def loop(out: np.ndarray, norm: np.ndarray) -> None:
+        t = norm.dtype.type
+        maxnorm_s = t(maxnorm)
+        with np.errstate(all="ignore"):
+            out[...] = np.where(norm > maxnorm_s, maxnorm_s / (norm + t(1e-7)), t(1))
+
+    cpu_kernel_vec(it, loop)
+
+
 REGISTER_DISPATCH(sum_stub, sum_kernel_impl)
+REGISTER_DISPATCH(renorm_scale_factor_stub, renorm_scale_factor_impl)
 REGISTER_DISPATCH(nansum_stub, nansum_kernel_impl)
 REGISTER_DISPATCH(prod_stub, prod_kernel_impl)
 REGISTER_DISPATCH(std_var_stub, std_var_kernel_impl)
