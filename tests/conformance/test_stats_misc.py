@@ -1,6 +1,6 @@
-"""Conformance of diff, dist, bincount, searchsorted / bucketize, cartesian_prod, combinations
-and logspace against torch 2.13: values, result dtypes, prepend / append, sorter and side,
-NaN placement, gradients and errors."""
+"""Conformance of diff, dist, bincount, searchsorted / bucketize, cartesian_prod, combinations,
+logspace and frombuffer against torch 2.13: values, result dtypes, prepend / append, sorter and
+side, NaN placement, shared memory, gradients and errors."""
 
 from __future__ import annotations
 
@@ -103,6 +103,21 @@ EXACT = {
     "torch.logspace(1, 5, 5, base=2, dtype=torch.int32), torch.logspace(0, 2, 1))",
     "logspace_errors": "out = torch.logspace(0, 1, -1)",
     "logspace_tensor_error": "out = torch.logspace(torch.tensor([0., 1.]), 2, 3)",
+    # ---- frombuffer (a CPU tensor on every default device: compared as lists) --------------
+    "frombuffer": "b = bytearray(range(1, 9)); x = torch.frombuffer(b, dtype=torch.int16); "
+    "x[0] = 7; y = torch.frombuffer(b, dtype=torch.uint8, count=3, offset=2); "
+    "out = (x.tolist(), str(x.dtype), tuple(x.shape), x.device.type, bytes(b[:2]), y.tolist(), "
+    "x.is_contiguous())",
+    "frombuffer_requires_grad": "import array\nx = torch.frombuffer(array.array('f', [1., 2.]), "
+    "dtype=torch.float32, requires_grad=True); y = torch.frombuffer(b'abcd', dtype=torch.uint8)\n"
+    "out = (x.requires_grad, x.is_leaf, x.tolist(), y.tolist())",
+    "frombuffer_empty_error": "out = torch.frombuffer(b'', dtype=torch.int8)",
+    "frombuffer_count0_error": "out = torch.frombuffer(b'ab', dtype=torch.int8, count=0)",
+    "frombuffer_multiple_error": "out = torch.frombuffer(b'abc', dtype=torch.int16)",
+    "frombuffer_offset_error": "out = torch.frombuffer(b'abc', dtype=torch.int8, offset=3)",
+    "frombuffer_count_error": "out = torch.frombuffer(b'abcd', dtype=torch.int16, count=3)",
+    "frombuffer_not_buffer": "out = torch.frombuffer(3, dtype=torch.int8)",
+    "frombuffer_no_dtype": "out = torch.frombuffer(b'ab')",
 }
 
 FLOAT = {

@@ -1,4 +1,5 @@
 """The hand-written torch.<function>s: torch.tensor, torch.as_tensor, torch.from_numpy,
+torch.frombuffer,
 torch.nonzero (its `as_tuple` is no schema argument: it picks nonzero or nonzero_numpy).
 
 Mirrors `torch/csrc/autograd/python_torch_functions_manual.cpp`: their PythonArgParser
@@ -67,6 +68,26 @@ def as_tensor(*args: Any, **kwargs: Any) -> Any:
 def from_numpy(arg: Any) -> Any:
     """Share the ndarray's memory: Note [from_numpy shares memory]."""
     return THPVariable_Wrap(tensor_from_numpy(arg))
+
+
+_frombuffer_parser = PythonArgParser.create(
+    [
+        "frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, "
+        "bool requires_grad=False)"
+    ]
+)
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frombuffer", SOURCE, legacy="THPVariable_frombuffer")
+def frombuffer(*args: Any, **kwargs: Any) -> Any:
+    """Share a Python buffer's memory as a 1-d CPU tensor (tensor_new.tensor_frombuffer)."""
+    r = _frombuffer_parser.parse(args, kwargs)
+    dtype = to_scalar_type(r.get(1))
+    result = tensor_new.tensor_frombuffer(
+        r.args[0], dtype, int(r.get(2)), int(r.get(3)), bool(r.get(4))
+    )
+    return THPVariable_Wrap(result)
 
 
 _nonzero_parser = PythonArgParser.create(
@@ -140,6 +161,7 @@ MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "tensor": tensor,
     "as_tensor": as_tensor,
     "from_numpy": from_numpy,
+    "frombuffer": frombuffer,
     "nonzero": nonzero,
     **{
         name: _tensor_predicate(name)

@@ -25,18 +25,24 @@ from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import CPU, Device
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import (
     ScalarType,
+    elementSize,
     isComplexType,
     isFloatingType,
     numpy_dtype,
     promoteTypes,
 )
 from tensortrace.csrc.python_variable import TensorBase
-from tensortrace.csrc.tensor_numpy import numpy_dtype_to_aten, tensor_from_numpy
+from tensortrace.csrc.tensor_numpy import (
+    aten_to_numpy_dtype,
+    from_blob,
+    numpy_dtype_to_aten,
+    tensor_from_numpy,
+)
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/tensor_new.cpp"
@@ -271,3 +277,70 @@ __all__ = [
     "recursive_store",
     "tensor_ctor",
 ]
+
+
+@traced("python", "torch::utils::tensor_frombuffer", SOURCE, legacy="tensor_frombuffer")
+def tensor_frombuffer(
+    buffer: Any, dtype: ScalarType, count: int, offset: int, requires_grad: bool
+) -> AtTensor:
+    """A 1-d CPU tensor over a Python buffer's memory (shared, not copied): at::for_blob with a
+    deleter that keeps the buffer's owner alive."""
+    elsize = elementSize(dtype)
+    try:
+        view = memoryview(buffer)  # PyObject_GetBuffer
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    if view.readonly:
+        warnings.warn(
+            "The given buffer is not writable, and PyTorch does not support non-writable "
+            "tensors. This means you can write to the underlying (supposedly non-writable) "
+            "buffer using the tensor. You may want to copy the buffer to protect its data or "
+            "make it writable before converting it to a tensor. This type of warning will be "
+            "suppressed for the rest of this program.",
+            UserWarning,
+            stacklevel=3,
+        )
+    length = view.nbytes
+    TORCH_CHECK_VALUE(
+        length > 0 and count != 0,
+        "both buffer length (",
+        length,
+        ") and count (",
+        count,
+        ") must not be 0",
+    )
+    TORCH_CHECK_VALUE(
+        0 <= offset < length,
+        "offset (",
+        offset,
+        " bytes) must be non-negative and no greater than buffer length (",
+        length,
+        " bytes) minus 1",
+    )
+    TORCH_CHECK_VALUE(
+        count > 0 or (length - offset) % elsize == 0,
+        "buffer length (",
+        length - offset,
+        " bytes) after offset (",
+        offset,
+        " bytes) must be a multiple of element size (",
+        elsize,
+        ")",
+    )
+    actual_count = (length - offset) // elsize if count < 0 else count
+    TORCH_CHECK_VALUE(
+        offset + actual_count * elsize <= length,
+        "requested buffer length (",
+        actual_count,
+        " * ",
+        elsize,
+        " bytes) after offset (",
+        offset,
+        " bytes) must not be greater than actual buffer length (",
+        length,
+        " bytes)",
+    )
+    raw = np.frombuffer(view.cast("B"), dtype=np.uint8)
+    window = raw[offset : offset + actual_count * elsize].view(aten_to_numpy_dtype(dtype))
+    tensor = at.lift_fresh(from_blob(window, [actual_count], [1], dtype))
+    return make_variable(tensor, requires_grad)
