@@ -1,6 +1,6 @@
 """Conformance of diff, dist, bincount, searchsorted / bucketize, cartesian_prod, combinations,
-logspace and frombuffer against torch 2.13: values, result dtypes, prepend / append, sorter and
-side, NaN placement, shared memory, gradients and errors."""
+logspace, frombuffer and asarray against torch 2.13: values, result dtypes, prepend / append,
+sorter and side, NaN placement, shared memory, aliasing and copies, gradients and errors."""
 
 from __future__ import annotations
 
@@ -118,6 +118,34 @@ EXACT = {
     "frombuffer_count_error": "out = torch.frombuffer(b'abcd', dtype=torch.int16, count=3)",
     "frombuffer_not_buffer": "out = torch.frombuffer(3, dtype=torch.int8)",
     "frombuffer_no_dtype": "out = torch.frombuffer(b'ab')",
+    # ---- asarray ---------------------------------------------------------------------------
+    "asarray_sequence": "out = (torch.asarray([1, 2, 3]), torch.asarray([1., 2.]), "
+    "torch.asarray([[1, 2], [3, 4]], dtype=torch.float16), torch.asarray(3.5), "
+    "torch.asarray(True), torch.asarray([1., 2.], requires_grad=True).requires_grad)",
+    "asarray_tensor_alias": "x = torch.rand(3); y = torch.asarray(x); "
+    "z = torch.asarray(x, dtype=torch.float32, copy=False); y[0] = 5.; "
+    "out = (y is x, z is x, x, y.data_ptr() == x.data_ptr())",
+    "asarray_tensor_copy": "x = torch.rand(3); y = torch.asarray(x, copy=True); y[0] = 5.; "
+    "out = (x, y, torch.asarray(x, dtype=torch.float64), torch.asarray(x, dtype=torch.int32, "
+    "copy=True))",
+    "asarray_grad": "x = torch.rand(3, requires_grad=True); y = torch.asarray(x, copy=True); "
+    "z = torch.asarray(x * 2); out = (y.grad_fn.name(), y.requires_grad, "
+    "torch.asarray(x).requires_grad, torch.asarray(x) is x, z.grad_fn.name(), "
+    "torch.asarray(x, dtype=torch.float64).grad_fn.name())",
+    "asarray_requires_grad": "x = torch.rand(3); y = torch.asarray(x, requires_grad=True); "
+    "out = (y is x, x.requires_grad, y.is_leaf, torch.asarray(x * 2, requires_grad=True)"
+    ".grad_fn.name())",
+    "asarray_numpy": "a = np.array([1, 2, 3]); out = (torch.asarray(a), "
+    "torch.asarray(np.float64(2.5)), torch.asarray(a, dtype=torch.float32), "
+    "torch.asarray(np.ones((2, 2), dtype=np.float32)))",
+    "asarray_buffer": "out = (torch.asarray(b'ab', dtype=torch.uint8), "
+    "torch.asarray(bytearray(8)))",
+    "asarray_sequence_alias_error": "out = torch.asarray([1, 2], copy=False)",
+    "asarray_dtype_alias_error": "out = torch.asarray(torch.rand(2), dtype=torch.float64, "
+    "copy=False)",
+    "asarray_numpy_scalar_error": "out = torch.asarray(np.float64(3.), copy=False)",
+    "asarray_int_grad_error": "out = torch.asarray([1, 2], requires_grad=True)",
+    "asarray_buffer_size_error": "out = torch.asarray(b'abc')",
 }
 
 FLOAT = {

@@ -344,3 +344,91 @@ def tensor_frombuffer(
     window = raw[offset : offset + actual_count * elsize].view(aten_to_numpy_dtype(dtype))
     tensor = at.lift_fresh(from_blob(window, [actual_count], [1], dtype))
     return make_variable(tensor, requires_grad)
+
+
+@traced("python", "torch::utils::asarray", SOURCE, legacy="asarray")
+def asarray(
+    obj: Any,
+    dtype: ScalarType | None,
+    device: Device | None,
+    copy: bool | None,
+    requires_grad: bool,
+) -> AtTensor:
+    """torch.asarray: alias what can be aliased (a tensor, a NumPy array, a buffer) unless
+    copy=True or the dtype / device differ (with copy=None); copy a Python sequence."""
+    force_copy = bool(copy)
+    force_alias = copy is False
+    dtype_unwrapped = dtype if dtype is not None else get_default_dtype()
+    tensor: AtTensor | None = None
+    if isinstance(obj, TensorBase):  # case 1: a tensor
+        tensor = obj.cdata
+    is_numpy_array, is_numpy_scalar = isinstance(obj, np.ndarray), isinstance(obj, np.generic)
+    if is_numpy_array or is_numpy_scalar:  # case 2: a NumPy array or scalar
+        arr = obj
+        if is_numpy_scalar:
+            TORCH_CHECK(
+                not force_alias,
+                "can't alias NumPy scalars. Either remove copy=False or transform it in a "
+                "ndarray. ",
+            )
+            arr = np.asarray(obj)
+        tensor = tensor_from_numpy(arr, warn_if_not_writeable=False)
+        if is_numpy_scalar:
+            tensor = tensor.clone()  # a storage of its own
+            force_copy = False
+    if tensor is None and _has_buffer(obj):  # case 4: the buffer protocol
+        tensor = tensor_frombuffer(obj, dtype_unwrapped, -1, 0, requires_grad)
+    if tensor is None:
+        # a sequence (or a number): always copied
+        TORCH_CHECK_VALUE(not force_alias, "can't alias arbitrary sequence into a tensor.")
+        tensor = internal_new_from_data(
+            obj,
+            dtype_unwrapped,
+            device,
+            copy_variables=False,
+            copy_numpy=False,
+            type_inference=dtype is None,
+        )
+        return make_variable(tensor, requires_grad)
+    wrong_device = device is not None and device != tensor.device()
+    wrong_dtype = dtype is not None and dtype != tensor.scalar_type()
+    needs_copying = copy is None and (wrong_device or wrong_dtype)
+    if force_copy or needs_copying:
+        if wrong_device or wrong_dtype:
+            tensor = at._ops["to.device"].call(
+                tensor,
+                device if device is not None else tensor.device(),
+                dtype if dtype is not None else tensor.scalar_type(),
+                False,
+                force_copy,
+                None,
+            )
+        else:
+            tensor = tensor.clone()
+    else:
+        TORCH_CHECK_VALUE(
+            not wrong_device,
+            "can't alias tensor from device '",
+            tensor.device(),
+            "' to '",
+            device,
+            "'.",
+        )
+        TORCH_CHECK_VALUE(
+            not wrong_dtype,
+            "can't alias tensor with dtype '",
+            tensor.scalar_type(),
+            "' into dtype '",
+            dtype,
+            "'.",
+        )
+    return tensor  # the binding sets requires_grad (tensor.requires_grad_(true) in the C++)
+
+
+def _has_buffer(obj: Any) -> bool:
+    """PyObject_CheckBuffer."""
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
