@@ -52,6 +52,7 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
     softmax_double_backward,
 )
 from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for the formulas
+    _euclidean_dist_backward,
     gather_backward,
     logsumexp_backward,
     masked_select_backward,

@@ -110,3 +110,17 @@ def renorm_backward(grad: Tensor, self: Tensor, p: Any, dim: int, maxnorm: Any) 
     invnorm = norm.add(1e-7).reciprocal()
     factor = invnorm.mul(maxnorm)
     return at.where(norm.gt(maxnorm), factor.mul(grad).sub(factor.mul(invnorm).mul(nb)), grad)
+
+
+def _euclidean_dist_backward(
+    grad: Tensor, x1: Tensor, x2: Tensor, res: Tensor
+) -> tuple[Tensor | None, Tensor | None]:
+    """cdist's p=2 matmul path: ratio = grad / dist (0 where the distance is 0)."""
+    if grad is None or not grad.defined():
+        return None, None
+    ratio = grad.div(res)
+    ratio.masked_fill_(res.eq(0), 0)
+    return (
+        x1.mul(ratio.sum([-1], True)).sub(ratio.matmul(x2)),
+        x2.mul(ratio.sum([-2], False).unsqueeze(-1)).sub(ratio.mT().matmul(x1)),
+    )

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cc9d4d87f0b85f6f0c9e1a7b373cd9e2bcdb9b78760bbfd11c98b927ff78f04f"
+INPUTS_SHA256 = "254f7e91248db68856aa9e1954cfdaeda7a7c5617aebc04f51dd37af67e587be"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -6833,6 +6833,58 @@ def one_hot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_cdist = Overloads([(ops.cdist, Binder(ops.cdist.schema))])
+
+
+@traced("dispatch", "at::cdist", FUNCTIONS_H, "at::cdist",
+        legacy="at::cdist (Functions.h)")
+def cdist(*args: Any, **kwargs: Any) -> Any:
+    """at::cdist, overloads:
+    cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor
+    """
+    op, full = select_overload(_ov_cdist, args, kwargs, "at::cdist")
+    return op.call(*full)
+
+
+_ov__euclidean_dist = Overloads([(ops._euclidean_dist, Binder(ops._euclidean_dist.schema))])
+
+
+@traced("dispatch", "at::_euclidean_dist", FUNCTIONS_H, "at::_euclidean_dist",
+        legacy="at::_euclidean_dist (Functions.h)")
+def _euclidean_dist(*args: Any, **kwargs: Any) -> Any:
+    """at::_euclidean_dist, overloads:
+    _euclidean_dist(Tensor x1, Tensor x2) -> Tensor
+    """
+    op, full = select_overload(_ov__euclidean_dist, args, kwargs, "at::_euclidean_dist")
+    return op.call(*full)
+
+
+_ov__cdist_forward = Overloads([(ops._cdist_forward, Binder(ops._cdist_forward.schema))])
+
+
+@traced("dispatch", "at::_cdist_forward", FUNCTIONS_H, "at::_cdist_forward",
+        legacy="at::_cdist_forward (Functions.h)")
+def _cdist_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::_cdist_forward, overloads:
+    _cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
+    """
+    op, full = select_overload(_ov__cdist_forward, args, kwargs, "at::_cdist_forward")
+    return op.call(*full)
+
+
+_ov__cdist_backward = Overloads([(ops._cdist_backward, Binder(ops._cdist_backward.schema))])
+
+
+@traced("dispatch", "at::_cdist_backward", FUNCTIONS_H, "at::_cdist_backward",
+        legacy="at::_cdist_backward (Functions.h)")
+def _cdist_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_cdist_backward, overloads:
+    _cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor
+    """
+    op, full = select_overload(_ov__cdist_backward, args, kwargs, "at::_cdist_backward")
+    return op.call(*full)
+
+
 _ov_pairwise_distance = Overloads([(ops.pairwise_distance, Binder(ops.pairwise_distance.schema))])
 
 
@@ -7665,6 +7717,10 @@ FUNCTIONS: dict[str, Any] = {
     "vsplit": vsplit,
     "dsplit": dsplit,
     "one_hot": one_hot,
+    "cdist": cdist,
+    "_euclidean_dist": _euclidean_dist,
+    "_cdist_forward": _cdist_forward,
+    "_cdist_backward": _cdist_backward,
     "pairwise_distance": pairwise_distance,
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,

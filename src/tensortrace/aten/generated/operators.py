@@ -3205,6 +3205,18 @@ dsplit_array = _register(
 one_hot = _register(
     FunctionSchema('one_hot', '', (Argument('self', _T6, None, False), Argument('num_classes', _T11, '-1', False),), (_T6,), ()),
     {'func': 'one_hot(Tensor self, int num_classes=-1) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'one_hot'}}})
+cdist = _register(
+    FunctionSchema('cdist', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, '2', False), Argument('compute_mode', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cdist'}}})
+_euclidean_dist = _register(
+    FunctionSchema('_euclidean_dist', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False),), (_T6,), ()),
+    {'func': '_euclidean_dist(Tensor x1, Tensor x2) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_euclidean_dist'}}})
+_cdist_forward = _register(
+    FunctionSchema('_cdist_forward', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('compute_mode', _T17, None, False),), (_T6,), ()),
+    {'func': '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_forward'}}})
+_cdist_backward = _register(
+    FunctionSchema('_cdist_backward', '', (Argument('grad', _T6, None, False), Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('cdist', _T6, None, False),), (_T6,), ()),
+    {'func': '_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_backward'}}})
 pairwise_distance = _register(
     FunctionSchema('pairwise_distance', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, '2', False), Argument('eps', _T9, '1e-06', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'pairwise_distance'}}})
@@ -4335,6 +4347,10 @@ OPERATORS: list[OperatorHandle] = [
     dsplit_int,
     dsplit_array,
     one_hot,
+    cdist,
+    _euclidean_dist,
+    _cdist_forward,
+    _cdist_backward,
     pairwise_distance,
     cosine_similarity,
     embedding,

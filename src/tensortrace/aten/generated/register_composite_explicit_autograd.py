@@ -215,4 +215,5 @@ ops.deg2rad_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("deg2
 ops.deg2rad_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("deg2rad_out", ops.deg2rad_out))
 ops.nan_to_num.register(DispatchKey.CompositeExplicitAutograd, native_kernel("nan_to_num", ops.nan_to_num))
 ops.nan_to_num_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("nan_to_num_", ops.nan_to_num_))
+ops._euclidean_dist.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_euclidean_dist", ops._euclidean_dist))
 ops.embedding.register(DispatchKey.CompositeExplicitAutograd, native_kernel("embedding_symint", ops.embedding))

@@ -302,6 +302,7 @@ ops.vsplit_array.register(DispatchKey.CompositeImplicitAutograd, native_kernel("
 ops.dsplit_int.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dsplit", ops.dsplit_int))
 ops.dsplit_array.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dsplit", ops.dsplit_array))
 ops.one_hot.register(DispatchKey.CompositeImplicitAutograd, native_kernel("one_hot", ops.one_hot))
+ops.cdist.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cdist", ops.cdist))
 ops.pairwise_distance.register(DispatchKey.CompositeImplicitAutograd, native_kernel("pairwise_distance", ops.pairwise_distance))
 ops.cosine_similarity.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cosine_similarity", ops.cosine_similarity))
 ops.embedding_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_backward_symint", ops.embedding_backward))

@@ -201,6 +201,8 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_p
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
+ops._cdist_forward.register(DispatchKey.CPU, native_kernel("_cdist_forward", ops._cdist_forward))
+ops._cdist_backward.register(DispatchKey.CPU, native_kernel("_cdist_backward", ops._cdist_backward))
 ops.embedding_dense_backward.register(DispatchKey.CPU, native_kernel("embedding_dense_backward_cpu", ops.embedding_dense_backward))
 ops.embedding_renorm_.register(DispatchKey.CPU, native_kernel("embedding_renorm_cpu_", ops.embedding_renorm_))
 ops.native_layer_norm.register(DispatchKey.CPU, native_kernel("layer_norm_cpu", ops.native_layer_norm))

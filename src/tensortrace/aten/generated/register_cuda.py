@@ -205,6 +205,8 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
+ops._cdist_forward.register(DispatchKey.CUDA, native_kernel("_cdist_forward", ops._cdist_forward, ((0, 'x1'), (1, 'x2'))))
+ops._cdist_backward.register(DispatchKey.CUDA, native_kernel("_cdist_backward", ops._cdist_backward, ((0, 'grad'), (1, 'x1'), (2, 'x2'), (4, 'cdist'))))
 ops.embedding_dense_backward.register(DispatchKey.CUDA, native_kernel("embedding_dense_backward_cuda", ops.embedding_dense_backward, ((0, 'grad_output'), (1, 'indices'))))
 ops.embedding_renorm_.register(DispatchKey.CUDA, native_kernel("embedding_renorm_cuda_", ops.embedding_renorm_, ((0, 'self'), (1, 'indices'))))
 ops.native_layer_norm.register(DispatchKey.CUDA, native_kernel("layer_norm_cuda", ops.native_layer_norm, ((0, 'input'), (2, 'weight'), (3, 'bias'))))

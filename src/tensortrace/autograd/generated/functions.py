@@ -15,6 +15,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.autograd.functions_manual import (
+    _euclidean_dist_backward,
     _to_copy_backward,
     abs_backward,
     angle_backward,
@@ -57,6 +58,7 @@ from tensortrace.autograd.functions_manual import (
     mul_tensor_backward,
     nansum_backward,
     norm_backward,
+    not_implemented,
     permute_backwards,
     polar_backward,
     pow_backward,
@@ -325,6 +327,81 @@ class CatBackward0(TraceableFunction):
         ('tensors',),
         {},
         {'tensors_args_scalartypes': ('tensors', 'scalartypes'), 'tensors_args_sizes': ('tensors', 'sizes')})
+
+
+def EuclideanDistBackward0_x1_x2(v: dict[str, Any]) -> Any:
+    """x1, x2: _euclidean_dist_backward(grad, x1, x2, result)"""
+    return _euclidean_dist_backward(v['grad'], v['x1'], v['x2'], v['result'])
+
+
+class EuclideanDistBackward0(TraceableFunction):
+    """_euclidean_dist(Tensor x1, Tensor x2) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_euclidean_dist',
+        (Formula(('x1', 'x2'), EuclideanDistBackward0_x1_x2, frozenset(['_euclidean_dist_backward', 'grad', 'result', 'x1', 'x2'])),),
+        ('x1', 'x2'),
+        {},
+        {})
+
+
+def CdistBackward0_x1(v: dict[str, Any]) -> Any:
+    """x1: at._cdist_backward(grad.contiguous(), x1, x2, p, result)"""
+    return at._cdist_backward(v['grad'].contiguous(), v['x1'], v['x2'], v['p'], v['result'])
+
+
+def CdistBackward0_x2(v: dict[str, Any]) -> Any:
+    """x2: at._cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())"""
+    return at._cdist_backward(v['grad'].mT().contiguous(), v['x2'], v['x1'], v['p'], v['result'].mT().contiguous())
+
+
+class CdistBackward0(TraceableFunction):
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_cdist_forward',
+        (Formula(('x1',), CdistBackward0_x1, frozenset(['at', 'grad', 'p', 'result', 'x1', 'x2'])),
+         Formula(('x2',), CdistBackward0_x2, frozenset(['at', 'grad', 'p', 'result', 'x1', 'x2'])),),
+        ('x1', 'x2'),
+        {},
+        {})
+
+
+def CdistBackwardBackward0_cdist(v: dict[str, Any]) -> Any:
+    """cdist: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_grad(v: dict[str, Any]) -> Any:
+    """grad: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_x1(v: dict[str, Any]) -> Any:
+    """x1: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_x2(v: dict[str, Any]) -> Any:
+    """x2: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+class CdistBackwardBackward0(TraceableFunction):
+    """_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_cdist_backward',
+        (Formula(('cdist',), CdistBackwardBackward0_cdist, frozenset(['not_implemented'])),
+         Formula(('grad',), CdistBackwardBackward0_grad, frozenset(['not_implemented'])),
+         Formula(('x1',), CdistBackwardBackward0_x1, frozenset(['not_implemented'])),
+         Formula(('x2',), CdistBackwardBackward0_x2, frozenset(['not_implemented'])),),
+        ('grad', 'x1', 'x2', 'cdist'),
+        {},
+        {})
 
 
 def ClampBackward0_min_max(v: dict[str, Any]) -> Any:

@@ -12265,6 +12265,57 @@ ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
     isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))
 
 
+_record__euclidean_dist = GraphRecording(ops._euclidean_dist, AutoDispatchBelowADInplaceOrView, nodes.EuclideanDistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_euclidean_dist", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _euclidean_dist(ks: DispatchKeySet, *args: Any) -> Any:
+    """_euclidean_dist(Tensor x1, Tensor x2) -> Tensor: records EuclideanDistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__euclidean_dist(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._euclidean_dist.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._euclidean_dist.register(DispatchKey.Autograd, KernelFunction(
+    _euclidean_dist, "torch::autograd::VariableType::_euclidean_dist", with_keyset=True))
+
+
+_record__cdist_forward = GraphRecording(ops._cdist_forward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cdist_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cdist_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor: records CdistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__cdist_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cdist_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cdist_forward.register(DispatchKey.Autograd, KernelFunction(
+    _cdist_forward, "torch::autograd::VariableType::_cdist_forward", with_keyset=True))
+
+
+_record__cdist_backward = GraphRecording(ops._cdist_backward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cdist_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cdist_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor: records CdistBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record__cdist_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cdist_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cdist_backward.register(DispatchKey.Autograd, KernelFunction(
+    _cdist_backward, "torch::autograd::VariableType::_cdist_backward", with_keyset=True))
+
+
 _record_embedding = GraphRecording(ops.embedding, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBackward0)
 
 

@@ -20274,6 +20274,90 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- cdist -------------------------------------------------------------------------------------
+parser_cdist = PythonArgParser.lazy([
+    'cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)',
+])
+
+
+@traced("python", "dispatch_cdist", TORCH_FUNCTIONS_CPP, "dispatch_cdist", legacy="dispatch_cdist")
+def dispatch_cdist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None): cdist"""
+    call_kwargs = {}
+    call_kwargs['x1'] = kwargs['x1']
+    call_kwargs['x2'] = kwargs['x2']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    call_kwargs['compute_mode'] = kwargs['compute_mode']
+    return at.cdist(**call_kwargs)
+
+structseqs_cdist = [(return_types.for_schema('cdist', ops.cdist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cdist", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cdist")
+def cdist(*args: Any, **kwargs: Any) -> Any:
+    """torch.cdist: THPVariable_cdist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cdist",
+                                 {"python_name": "torch.cdist"})
+    self = None
+    r = parser_cdist.parse(args, kwargs)
+    a = r.args
+    # cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    p = a[2]
+    if p is None:
+        p = 2
+    if p is not None:
+        p = float(p)
+    compute_mode = a[3]
+    if compute_mode is not None and (type(compute_mode) is not int or not INT64_MIN <= compute_mode <= INT64_MAX):
+        compute_mode = int64_arg(compute_mode)
+    result = dispatch_cdist_0(self, {'x1': x1, 'x2': x2, 'p': p, 'compute_mode': compute_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- _euclidean_dist ---------------------------------------------------------------------------
+parser__euclidean_dist = PythonArgParser.lazy([
+    '_euclidean_dist(Tensor x1, Tensor x2)',
+])
+
+
+@traced("python", "dispatch__euclidean_dist", TORCH_FUNCTIONS_CPP, "dispatch__euclidean_dist", legacy="dispatch__euclidean_dist")
+def dispatch__euclidean_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_euclidean_dist(Tensor x1, Tensor x2): _euclidean_dist"""
+    return at._euclidean_dist(x1=kwargs['x1'], x2=kwargs['x2'])
+
+structseqs__euclidean_dist = [(return_types.for_schema('_euclidean_dist', ops._euclidean_dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__euclidean_dist", TORCH_FUNCTIONS_CPP, legacy="THPVariable__euclidean_dist")
+def _euclidean_dist(*args: Any, **kwargs: Any) -> Any:
+    """torch._euclidean_dist: THPVariable__euclidean_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._euclidean_dist",
+                                 {"python_name": "torch._euclidean_dist"})
+    self = None
+    r = parser__euclidean_dist.parse(args, kwargs)
+    a = r.args
+    # _euclidean_dist(Tensor x1, Tensor x2)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    result = dispatch__euclidean_dist_0(self, {'x1': x1, 'x2': x2})
+    return THPVariable_Wrap(result)
+
+
 # ---- pairwise_distance -------------------------------------------------------------------------
 parser_pairwise_distance = PythonArgParser.lazy([
     'pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',
@@ -21653,6 +21737,8 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "cdist": cdist,
+    "_euclidean_dist": _euclidean_dist,
     "pairwise_distance": pairwise_distance,
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,
@@ -22082,6 +22168,8 @@ __all__ = [
     "hsplit",
     "vsplit",
     "dsplit",
+    "cdist",
+    "_euclidean_dist",
     "pairwise_distance",
     "cosine_similarity",
     "embedding",
