@@ -32,6 +32,12 @@ EXACT = {
     "out = (type(r).__name__, v, i, r.values is v, r.indices is i)",
     "nanmedian_out": "v = torch.empty(0); i = torch.empty(0, dtype=torch.int64); "
     "torch.nanmedian(torch.rand(3, 4), 0, True, out=(v, i)); out = (v, i)",
+    "median_out_dtype_errors": "x = torch.rand(3, 4); e = []\n"
+    "for o in ((torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.int64)), "
+    "(torch.empty(0), torch.empty(0))):\n"
+    "    for f in (torch.median, torch.nanmedian, torch.mode):\n"
+    "        try:\n            f(x, 1, out=o)\n        except RuntimeError as err:\n"
+    "            e.append(str(err))\nout = e",
     "median_scalar": "x = torch.rand(()); out = (x.median(), tuple(x.median(0)), "
     "tuple(x.nanmedian(-1)))",
     "median_empty": "out = (torch.empty(0).median(), torch.empty(0, 3).nanmedian(), "

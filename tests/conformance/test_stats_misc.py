@@ -101,6 +101,9 @@ EXACT = {
     # ---- logspace --------------------------------------------------------------------------
     "logspace_int": "out = (torch.logspace(0, 3, 4, dtype=torch.int64), "
     "torch.logspace(1, 5, 5, base=2, dtype=torch.int32), torch.logspace(0, 2, 1))",
+    "logspace_complex": "out = (torch.logspace(0j, 1, 3), torch.logspace(0, 1j, 2, "
+    "dtype=torch.complex128).dtype)",
+    "logspace_complex_dtype_error": "out = torch.logspace(0j, 1, 3, dtype=torch.float32)",
     "logspace_errors": "out = torch.logspace(0, 1, -1)",
     "logspace_tensor_error": "out = torch.logspace(torch.tensor([0., 1.]), 2, 3)",
     # ---- frombuffer (a CPU tensor on every default device: compared as lists) --------------

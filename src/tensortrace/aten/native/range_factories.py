@@ -22,6 +22,7 @@ from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator
+from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar import Scalar, checked_convert, isIntegral, toDouble
@@ -244,8 +245,34 @@ def logspace(
             pin_memory=pin_memory,
         )
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
+    dtype = linspace_logspace_infer_dtype(start, end, dtype, "torch.logspace()")
     result = at.empty([steps], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return at.logspace(start, end, steps, base, out=result)
+
+
+def linspace_logspace_infer_dtype(
+    start: Scalar, end: Scalar, dtype: ScalarType | None, fn_name: str
+) -> ScalarType:
+    """linspace_logspace_infer_options: a complex start or end makes the default complex."""
+    if isinstance(start, complex) or isinstance(end, complex):
+        default_complex_dtype = get_default_complex_dtype()
+        if dtype is None:
+            return default_complex_dtype
+        TORCH_CHECK(
+            isComplexType(dtype),
+            fn_name,
+            ": inferred dtype ",
+            _cpp_type_name(default_complex_dtype),
+            " can't be safely cast to passed dtype ",
+            dtype,
+        )
+        return dtype
+    return dtype if dtype is not None else get_default_dtype()
+
+
+def _cpp_type_name(dtype: ScalarType) -> str:
+    """How c10 prints a complex dtype's TypeMeta: c10::complex<float>."""
+    return "c10::complex<double>" if dtype == ScalarType.ComplexDouble else "c10::complex<float>"
 
 
 @traced("kernel", "at::native::logspace_out (loop)", SOURCE)

@@ -229,19 +229,21 @@ def median_with_indices_impl(
         "median() cannot compute median for a dimension of size 0 because ",
         "the operation does not have an identity",
     )
-    TORCH_CHECK(
-        values.scalar_type() == self.scalar_type(),
-        "median(): Expected out tensor to have dtype ",
-        self.scalar_type(),
-        ", but got ",
-        values.scalar_type(),
-        " instead",
-    )
+    # checkScalarType / checkSameType (TensorUtils.cpp), naming the legacy tensor types
     TORCH_CHECK(
         indices.scalar_type() == ScalarType.Long,
-        "median(): Expected out tensor to have dtype int64, but got ",
+        "Expected tensor for argument #1 'indices' to have scalar type Long; but got torch.",
         indices.scalar_type(),
-        " instead",
+        "Tensor instead (while checking arguments for median)",
+    )
+    TORCH_CHECK(
+        values.scalar_type() == self.scalar_type(),
+        "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+        "but type torch.",
+        values.scalar_type(),
+        "Tensor does not equal torch.",
+        self.scalar_type(),
+        "Tensor (while checking arguments for median)",
     )
     out_shape = list(self.sizes())
     if self.dim() > 0:

@@ -39,13 +39,17 @@ def mode_out(
 ) -> tuple[Tensor, Tensor]:
     TORCH_CHECK(
         self.scalar_type() == values.scalar_type(),
-        "mode(): expected values to have the same dtype as self, but got ",
+        "expected scalar type '",
+        self.scalar_type(),
+        "' but got '",
         values.scalar_type(),
+        "' for values output",
     )
     TORCH_CHECK(
         indices.scalar_type() == ScalarType.Long,
-        "mode(): expected indices to have dtype Long, but got ",
+        "expected scalar type 'Long' but got '",
         indices.scalar_type(),
+        "' for indices output",
     )
     dim = maybe_wrap_dim(dim, self.dim(), True)
     if self.numel() == 0:
