@@ -1,8 +1,9 @@
 """The torch.<function>s that torch/functional.py writes in Python over the bindings.
 
 Mirrors `torch/functional.py`: variadic wrappers (broadcast_tensors(*tensors), block_diag,
-atleast_1d, meshgrid(*tensors, indexing=None), einsum(equation, *operands)) that pack their
-arguments into the TensorList the aten op takes; unique / unique_consecutive, which pick the aten
+atleast_1d, cartesian_prod, meshgrid(*tensors, indexing=None), einsum(equation, *operands))
+that pack their arguments into the TensorList the aten op takes; cdist, which turns its
+compute_mode name into the aten op's number; unique / unique_consecutive, which pick the aten
 op (_unique2, unique_dim, unique_consecutive) and return as many results as were asked for; and
 torch.norm, a thin router onto torch.linalg: 'fro' (or p=None) over at most two dims is the
 vector 2-norm, a number p is linalg.vector_norm, and 'nuc' (or 'fro' over more dims) is
@@ -22,6 +23,8 @@ __all__ = [
     "atleast_3d",
     "block_diag",
     "broadcast_tensors",
+    "cartesian_prod",
+    "cdist",
     "einsum",
     "meshgrid",
     "norm",
@@ -52,6 +55,24 @@ def atleast_3d(*tensors: Any) -> Any:
 
 def block_diag(*tensors: Any) -> Any:
     return _VF["block_diag"](tensors)
+
+
+def cartesian_prod(*tensors: Any) -> Any:
+    return _VF["cartesian_prod"](tensors)
+
+
+def cdist(
+    x1: Any, x2: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"
+) -> Any:
+    """The compute mode's name as the aten op's number: None (matmul for p=2 past 25 rows),
+    1 (always matmul for p=2), 2 (never)."""
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return _VF["cdist"](x1, x2, p, None)
+    if compute_mode == "use_mm_for_euclid_dist":
+        return _VF["cdist"](x1, x2, p, 1)
+    if compute_mode == "donot_use_mm_for_euclid_dist":
+        return _VF["cdist"](x1, x2, p, 2)
+    raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
 
 
 def meshgrid(*tensors: Any, indexing: str | None = None) -> Any:

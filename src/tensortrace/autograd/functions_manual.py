@@ -9,7 +9,8 @@ conjugate Wirtinger derivative); on a real tensor conj() returns self without di
 TensorBody.h's inline Tensor::conj() does, so real backward passes trace no conj at all.
 
 The helpers of the view and join ops are in functions_manual_views.py, torch.nn's in
-functions_manual_nn.py and the complex ones in functions_manual_complex.py (FunctionsManual.cpp
+functions_manual_nn.py, the statistics reductions' in functions_manual_reduce.py and the
+complex ones in functions_manual_complex.py (FunctionsManual.cpp
 split by op family); this module imports them, so the formulas find every helper here.
 
 Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
@@ -34,6 +35,7 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,
+    norm_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     binary_cross_entropy_target_backward,
@@ -50,6 +52,17 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
     soft_margin_loss_double_backward,
     soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
+)
+from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for the formulas
+    _euclidean_dist_backward,
+    gather_backward,
+    logsumexp_backward,
+    masked_select_backward,
+    nansum_backward,
+    renorm_backward,
+    scatter_selected_backward,
+    std_mean_backward,
+    var_mean_backward,
 )
 from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for the formulas
     _wrap_dims,
@@ -308,10 +321,13 @@ def _one_hot_along(indices: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
 def value_selecting_reduction_backward(
     grad: Tensor, dim: int, indices: Tensor, sizes: Sequence[int], keepdim: bool
 ) -> Tensor:
-    """zeros(sizes).scatter(dim, indices, grad), written as a where over a one-hot mask."""
+    """zeros(sizes).scatter(dim, indices, grad), written as a where over a one-hot mask
+    (sort's indices select every position of a slice: a real scatter)."""
     if len(sizes) == 0:
         return grad
     dim = maybe_wrap_dim(dim, len(sizes))
+    if keepdim and indices.size(dim) != 1:
+        return scatter_selected_backward(grad, dim, indices, sizes)
     if not keepdim:
         grad = grad.unsqueeze(dim)
         indices = indices.unsqueeze(dim)

@@ -28,10 +28,16 @@ def linalg_vector_norm_backward(
 
 
 def norm_backward(
-    grad: Tensor, self: Tensor, p_: Any, norm: Tensor, dim: list[int], keepdim: bool
+    grad: Tensor,
+    self: Tensor,
+    p_: Any,
+    norm: Tensor,
+    dim: list[int] | None = None,
+    keepdim: bool = True,
 ) -> Tensor:
     """d||x||_p/dx by the order: sgn(x) for p=1, x/||x|| for p=2 (0 where the norm is 0), the
     maxima's share for p=inf, sgn(x)|x|^(p-1) / ||x||^(p-1) otherwise."""
+    dim = [] if dim is None else dim  # the 4-argument overload (dist's formula): every dim
     ndim = self.dim()
     p = 2.0 if p_ is None else float(p_)
     if not keepdim and ndim != 0:

@@ -1,4 +1,5 @@
 """The hand-written torch.<function>s: torch.tensor, torch.as_tensor, torch.from_numpy,
+torch.frombuffer, torch.asarray,
 torch.nonzero (its `as_tuple` is no schema argument: it picks nonzero or nonzero_numpy).
 
 Mirrors `torch/csrc/autograd/python_torch_functions_manual.cpp`: their PythonArgParser
@@ -20,6 +21,7 @@ from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_variable_autograd import requires_grad_
 from tensortrace.csrc.tensor_numpy import tensor_from_numpy
 from tensortrace.trace import traced
 
@@ -67,6 +69,50 @@ def as_tensor(*args: Any, **kwargs: Any) -> Any:
 def from_numpy(arg: Any) -> Any:
     """Share the ndarray's memory: Note [from_numpy shares memory]."""
     return THPVariable_Wrap(tensor_from_numpy(arg))
+
+
+_frombuffer_parser = PythonArgParser.create(
+    [
+        "frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, "
+        "bool requires_grad=False)"
+    ]
+)
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frombuffer", SOURCE, legacy="THPVariable_frombuffer")
+def frombuffer(*args: Any, **kwargs: Any) -> Any:
+    """Share a Python buffer's memory as a 1-d CPU tensor (tensor_new.tensor_frombuffer)."""
+    r = _frombuffer_parser.parse(args, kwargs)
+    dtype = to_scalar_type(r.get(1))
+    result = tensor_new.tensor_frombuffer(
+        r.args[0], dtype, int(r.get(2)), int(r.get(3)), bool(r.get(4))
+    )
+    return THPVariable_Wrap(result)
+
+
+_asarray_parser = PythonArgParser.create(
+    [
+        "asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, "
+        "bool? copy=None, bool requires_grad=False)"
+    ]
+)
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asarray", SOURCE, legacy="THPVariable_asarray")
+def asarray(*args: Any, **kwargs: Any) -> Any:
+    """torch.asarray: alias or copy obj into a tensor (tensor_new.asarray)."""
+    r = _asarray_parser.parse(args, kwargs)
+    dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
+    copy = None if r.isNone(3) else bool(r.get(3))
+    requires_grad = bool(r.get(4))
+    result = THPVariable_Wrap(
+        tensor_new.asarray(r.args[0], dtype, _device(r.args[2]), copy, requires_grad)
+    )
+    if requires_grad:
+        requires_grad_(result, True)
+    return result
 
 
 _nonzero_parser = PythonArgParser.create(
@@ -140,6 +186,8 @@ MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "tensor": tensor,
     "as_tensor": as_tensor,
     "from_numpy": from_numpy,
+    "frombuffer": frombuffer,
+    "asarray": asarray,
     "nonzero": nonzero,
     **{
         name: _tensor_predicate(name)

@@ -25,18 +25,24 @@ from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import CPU, Device
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import (
     ScalarType,
+    elementSize,
     isComplexType,
     isFloatingType,
     numpy_dtype,
     promoteTypes,
 )
 from tensortrace.csrc.python_variable import TensorBase
-from tensortrace.csrc.tensor_numpy import numpy_dtype_to_aten, tensor_from_numpy
+from tensortrace.csrc.tensor_numpy import (
+    aten_to_numpy_dtype,
+    from_blob,
+    numpy_dtype_to_aten,
+    tensor_from_numpy,
+)
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/tensor_new.cpp"
@@ -271,3 +277,158 @@ __all__ = [
     "recursive_store",
     "tensor_ctor",
 ]
+
+
+@traced("python", "torch::utils::tensor_frombuffer", SOURCE, legacy="tensor_frombuffer")
+def tensor_frombuffer(
+    buffer: Any, dtype: ScalarType, count: int, offset: int, requires_grad: bool
+) -> AtTensor:
+    """A 1-d CPU tensor over a Python buffer's memory (shared, not copied): at::for_blob with a
+    deleter that keeps the buffer's owner alive."""
+    elsize = elementSize(dtype)
+    try:
+        view = memoryview(buffer)  # PyObject_GetBuffer
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    if view.readonly:
+        warnings.warn(
+            "The given buffer is not writable, and PyTorch does not support non-writable "
+            "tensors. This means you can write to the underlying (supposedly non-writable) "
+            "buffer using the tensor. You may want to copy the buffer to protect its data or "
+            "make it writable before converting it to a tensor. This type of warning will be "
+            "suppressed for the rest of this program.",
+            UserWarning,
+            stacklevel=3,
+        )
+    length = view.nbytes
+    TORCH_CHECK_VALUE(
+        length > 0 and count != 0,
+        "both buffer length (",
+        length,
+        ") and count (",
+        count,
+        ") must not be 0",
+    )
+    TORCH_CHECK_VALUE(
+        0 <= offset < length,
+        "offset (",
+        offset,
+        " bytes) must be non-negative and no greater than buffer length (",
+        length,
+        " bytes) minus 1",
+    )
+    TORCH_CHECK_VALUE(
+        count > 0 or (length - offset) % elsize == 0,
+        "buffer length (",
+        length - offset,
+        " bytes) after offset (",
+        offset,
+        " bytes) must be a multiple of element size (",
+        elsize,
+        ")",
+    )
+    actual_count = (length - offset) // elsize if count < 0 else count
+    TORCH_CHECK_VALUE(
+        offset + actual_count * elsize <= length,
+        "requested buffer length (",
+        actual_count,
+        " * ",
+        elsize,
+        " bytes) after offset (",
+        offset,
+        " bytes) must not be greater than actual buffer length (",
+        length,
+        " bytes)",
+    )
+    raw = np.frombuffer(view.cast("B"), dtype=np.uint8)
+    window = raw[offset : offset + actual_count * elsize].view(aten_to_numpy_dtype(dtype))
+    tensor = at.lift_fresh(from_blob(window, [actual_count], [1], dtype))
+    return make_variable(tensor, requires_grad)
+
+
+@traced("python", "torch::utils::asarray", SOURCE, legacy="asarray")
+def asarray(
+    obj: Any,
+    dtype: ScalarType | None,
+    device: Device | None,
+    copy: bool | None,
+    requires_grad: bool,
+) -> AtTensor:
+    """torch.asarray: alias what can be aliased (a tensor, a NumPy array, a buffer) unless
+    copy=True or the dtype / device differ (with copy=None); copy a Python sequence."""
+    force_copy = bool(copy)
+    force_alias = copy is False
+    dtype_unwrapped = dtype if dtype is not None else get_default_dtype()
+    tensor: AtTensor | None = None
+    if isinstance(obj, TensorBase):  # case 1: a tensor
+        tensor = obj.cdata
+    is_numpy_array, is_numpy_scalar = isinstance(obj, np.ndarray), isinstance(obj, np.generic)
+    if is_numpy_array or is_numpy_scalar:  # case 2: a NumPy array or scalar
+        arr = obj
+        if is_numpy_scalar:
+            TORCH_CHECK(
+                not force_alias,
+                "can't alias NumPy scalars. Either remove copy=False or transform it in a "
+                "ndarray. ",
+            )
+            arr = np.asarray(obj)
+        tensor = tensor_from_numpy(arr, warn_if_not_writeable=False)
+        if is_numpy_scalar:
+            tensor = tensor.clone()  # a storage of its own
+            force_copy = False
+    if tensor is None and _has_buffer(obj):  # case 4: the buffer protocol
+        tensor = tensor_frombuffer(obj, dtype_unwrapped, -1, 0, requires_grad)
+    if tensor is None:
+        # a sequence (or a number): always copied
+        TORCH_CHECK_VALUE(not force_alias, "can't alias arbitrary sequence into a tensor.")
+        tensor = internal_new_from_data(
+            obj,
+            dtype_unwrapped,
+            device,
+            copy_variables=False,
+            copy_numpy=False,
+            type_inference=dtype is None,
+        )
+        return make_variable(tensor, requires_grad)
+    wrong_device = device is not None and device != tensor.device()
+    wrong_dtype = dtype is not None and dtype != tensor.scalar_type()
+    needs_copying = copy is None and (wrong_device or wrong_dtype)
+    if force_copy or needs_copying:
+        if wrong_device or wrong_dtype:
+            tensor = at._ops["to.device"].call(
+                tensor,
+                device if device is not None else tensor.device(),
+                dtype if dtype is not None else tensor.scalar_type(),
+                False,
+                force_copy,
+                None,
+            )
+        else:
+            tensor = tensor.clone()
+    else:
+        TORCH_CHECK_VALUE(
+            not wrong_device,
+            "can't alias tensor from device '",
+            tensor.device(),
+            "' to '",
+            device,
+            "'.",
+        )
+        TORCH_CHECK_VALUE(
+            not wrong_dtype,
+            "can't alias tensor with dtype '",
+            tensor.scalar_type(),
+            "' into dtype '",
+            dtype,
+            "'.",
+        )
+    return tensor  # the binding sets requires_grad (tensor.requires_grad_(true) in the C++)
+
+
+def _has_buffer(obj: Any) -> bool:
+    """PyObject_CheckBuffer."""
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True

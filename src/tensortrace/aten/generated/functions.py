@@ -339,6 +339,26 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_logspace = Overloads([(ops.logspace, Binder(ops.logspace.schema)), (ops.logspace_Tensor_Tensor, Binder(ops.logspace_Tensor_Tensor.schema)), (ops.logspace_Tensor_Scalar, Binder(ops.logspace_Tensor_Scalar.schema)), (ops.logspace_Scalar_Tensor, Binder(ops.logspace_Scalar_Tensor.schema)), (ops.logspace_out, Binder(ops.logspace_out.schema)), (ops.logspace_Tensor_Tensor_out, Binder(ops.logspace_Tensor_Tensor_out.schema)), (ops.logspace_Tensor_Scalar_out, Binder(ops.logspace_Tensor_Scalar_out.schema)), (ops.logspace_Scalar_Tensor_out, Binder(ops.logspace_Scalar_Tensor_out.schema))])
+
+
+@traced("dispatch", "at::logspace", FUNCTIONS_H, "at::logspace",
+        legacy="at::logspace (Functions.h)")
+def logspace(*args: Any, **kwargs: Any) -> Any:
+    """at::logspace, overloads:
+    logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logspace, args, kwargs, "at::logspace")
+    return op.call(*full)
+
+
 _ov_eye = Overloads([(ops.eye, Binder(ops.eye.schema)), (ops.eye_m, Binder(ops.eye_m.schema)), (ops.eye_out, Binder(ops.eye_out.schema)), (ops.eye_m_out, Binder(ops.eye_m_out.schema))])
 
 
@@ -2420,6 +2440,20 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema)), (ops.nansum_out, Binder(ops.nansum_out.schema))])
+
+
+@traced("dispatch", "at::nansum", FUNCTIONS_H, "at::nansum",
+        legacy="at::nansum (Functions.h)")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """at::nansum, overloads:
+    nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nansum, args, kwargs, "at::nansum")
+    return op.call(*full)
+
+
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 
 
@@ -2448,6 +2482,61 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema)), (ops.nanmean_out, Binder(ops.nanmean_out.schema))])
+
+
+@traced("dispatch", "at::nanmean", FUNCTIONS_H, "at::nanmean",
+        legacy="at::nanmean (Functions.h)")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """at::nanmean, overloads:
+    nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nanmean, args, kwargs, "at::nanmean")
+    return op.call(*full)
+
+
+_ov_renorm = Overloads([(ops.renorm_out, Binder(ops.renorm_out.schema)), (ops.renorm, Binder(ops.renorm.schema))])
+
+
+@traced("dispatch", "at::renorm", FUNCTIONS_H, "at::renorm",
+        legacy="at::renorm (Functions.h)")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """at::renorm, overloads:
+    renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)
+    renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+    """
+    op, full = select_overload(_ov_renorm, args, kwargs, "at::renorm")
+    return op.call(*full)
+
+
+_ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema)), (ops.diff_out, Binder(ops.diff_out.schema))])
+
+
+@traced("dispatch", "at::diff", FUNCTIONS_H, "at::diff",
+        legacy="at::diff (Functions.h)")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """at::diff, overloads:
+    diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor
+    diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_diff, args, kwargs, "at::diff")
+    return op.call(*full)
+
+
+_ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
+
+
+@traced("dispatch", "at::dist", FUNCTIONS_H, "at::dist",
+        legacy="at::dist (Functions.h)")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """at::dist, overloads:
+    dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+    """
+    op, full = select_overload(_ov_dist, args, kwargs, "at::dist")
+    return op.call(*full)
+
+
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema)), (ops.prod_int_out, Binder(ops.prod_int_out.schema))])
 
 
@@ -2460,6 +2549,36 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_prod, args, kwargs, "at::prod")
+    return op.call(*full)
+
+
+_ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema)), (ops.median_dim_values, Binder(ops.median_dim_values.schema))])
+
+
+@traced("dispatch", "at::median", FUNCTIONS_H, "at::median",
+        legacy="at::median (Functions.h)")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """at::median, overloads:
+    median(Tensor self) -> Tensor
+    median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+    median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_median, args, kwargs, "at::median")
+    return op.call(*full)
+
+
+_ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema)), (ops.nanmedian_dim_values, Binder(ops.nanmedian_dim_values.schema))])
+
+
+@traced("dispatch", "at::nanmedian", FUNCTIONS_H, "at::nanmedian",
+        legacy="at::nanmedian (Functions.h)")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """at::nanmedian, overloads:
+    nanmedian(Tensor self) -> Tensor
+    nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+    nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_nanmedian, args, kwargs, "at::nanmedian")
     return op.call(*full)
 
 
@@ -2507,6 +2626,21 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_var_mean = Overloads([(ops.var_mean, Binder(ops.var_mean.schema)), (ops.var_mean_dim, Binder(ops.var_mean_dim.schema)), (ops.var_mean_correction, Binder(ops.var_mean_correction.schema))])
+
+
+@traced("dispatch", "at::var_mean", FUNCTIONS_H, "at::var_mean",
+        legacy="at::var_mean (Functions.h)")
+def var_mean(*args: Any, **kwargs: Any) -> Any:
+    """at::var_mean, overloads:
+    var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+    var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+    var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_var_mean, args, kwargs, "at::var_mean")
+    return op.call(*full)
+
+
 _ov_std = Overloads([(ops.std_dim, Binder(ops.std_dim.schema)), (ops.std_correction, Binder(ops.std_correction.schema)), (ops.std_correction_out, Binder(ops.std_correction_out.schema)), (ops.std, Binder(ops.std.schema))])
 
 
@@ -2520,6 +2654,21 @@ def std(*args: Any, **kwargs: Any) -> Any:
     std(Tensor self, bool unbiased=True) -> Tensor
     """
     op, full = select_overload(_ov_std, args, kwargs, "at::std")
+    return op.call(*full)
+
+
+_ov_std_mean = Overloads([(ops.std_mean, Binder(ops.std_mean.schema)), (ops.std_mean_dim, Binder(ops.std_mean_dim.schema)), (ops.std_mean_correction, Binder(ops.std_mean_correction.schema))])
+
+
+@traced("dispatch", "at::std_mean", FUNCTIONS_H, "at::std_mean",
+        legacy="at::std_mean (Functions.h)")
+def std_mean(*args: Any, **kwargs: Any) -> Any:
+    """at::std_mean, overloads:
+    std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+    std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+    std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_std_mean, args, kwargs, "at::std_mean")
     return op.call(*full)
 
 
@@ -3941,7 +4090,7 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))])
+_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema)), (ops.lerp_Tensor_out, Binder(ops.lerp_Tensor_out.schema)), (ops.lerp_Tensor, Binder(ops.lerp_Tensor.schema))])
 
 
 @traced("dispatch", "at::lerp", FUNCTIONS_H, "at::lerp",
@@ -3950,6 +4099,8 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     """at::lerp, overloads:
     lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
     lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+    lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
+    lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
     """
     op, full = select_overload(_ov_lerp, args, kwargs, "at::lerp")
     return op.call(*full)
@@ -4419,6 +4570,50 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_bincount = Overloads([(ops.bincount, Binder(ops.bincount.schema))])
+
+
+@traced("dispatch", "at::bincount", FUNCTIONS_H, "at::bincount",
+        legacy="at::bincount (Functions.h)")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """at::bincount, overloads:
+    bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+    """
+    op, full = select_overload(_ov_bincount, args, kwargs, "at::bincount")
+    return op.call(*full)
+
+
+_ov_bucketize = Overloads([(ops.bucketize_Tensor, Binder(ops.bucketize_Tensor.schema)), (ops.bucketize_Tensor_out, Binder(ops.bucketize_Tensor_out.schema)), (ops.bucketize_Scalar, Binder(ops.bucketize_Scalar.schema))])
+
+
+@traced("dispatch", "at::bucketize", FUNCTIONS_H, "at::bucketize",
+        legacy="at::bucketize (Functions.h)")
+def bucketize(*args: Any, **kwargs: Any) -> Any:
+    """at::bucketize, overloads:
+    bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+    bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)
+    bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+    """
+    op, full = select_overload(_ov_bucketize, args, kwargs, "at::bucketize")
+    return op.call(*full)
+
+
+_ov_searchsorted = Overloads([(ops.searchsorted_Tensor, Binder(ops.searchsorted_Tensor.schema)), (ops.searchsorted_Tensor_out, Binder(ops.searchsorted_Tensor_out.schema)), (ops.searchsorted_Scalar, Binder(ops.searchsorted_Scalar.schema)), (ops.searchsorted_Scalar_out, Binder(ops.searchsorted_Scalar_out.schema))])
+
+
+@traced("dispatch", "at::searchsorted", FUNCTIONS_H, "at::searchsorted",
+        legacy="at::searchsorted (Functions.h)")
+def searchsorted(*args: Any, **kwargs: Any) -> Any:
+    """at::searchsorted, overloads:
+    searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+    searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)
+    searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+    searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_searchsorted, args, kwargs, "at::searchsorted")
+    return op.call(*full)
+
+
 _ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))])
 
 
@@ -4605,6 +4800,66 @@ def topk(*args: Any, **kwargs: Any) -> Any:
     topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
     """
     op, full = select_overload(_ov_topk, args, kwargs, "at::topk")
+    return op.call(*full)
+
+
+_ov_kthvalue = Overloads([(ops.kthvalue, Binder(ops.kthvalue.schema)), (ops.kthvalue_values, Binder(ops.kthvalue_values.schema))])
+
+
+@traced("dispatch", "at::kthvalue", FUNCTIONS_H, "at::kthvalue",
+        legacy="at::kthvalue (Functions.h)")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """at::kthvalue, overloads:
+    kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+    kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_kthvalue, args, kwargs, "at::kthvalue")
+    return op.call(*full)
+
+
+_ov_mode = Overloads([(ops.mode, Binder(ops.mode.schema)), (ops.mode_values, Binder(ops.mode_values.schema))])
+
+
+@traced("dispatch", "at::mode", FUNCTIONS_H, "at::mode",
+        legacy="at::mode (Functions.h)")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """at::mode, overloads:
+    mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+    mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_mode, args, kwargs, "at::mode")
+    return op.call(*full)
+
+
+_ov_quantile = Overloads([(ops.quantile, Binder(ops.quantile.schema)), (ops.quantile_out, Binder(ops.quantile_out.schema)), (ops.quantile_scalar, Binder(ops.quantile_scalar.schema)), (ops.quantile_scalar_out, Binder(ops.quantile_scalar_out.schema))])
+
+
+@traced("dispatch", "at::quantile", FUNCTIONS_H, "at::quantile",
+        legacy="at::quantile (Functions.h)")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """at::quantile, overloads:
+    quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_quantile, args, kwargs, "at::quantile")
+    return op.call(*full)
+
+
+_ov_nanquantile = Overloads([(ops.nanquantile, Binder(ops.nanquantile.schema)), (ops.nanquantile_out, Binder(ops.nanquantile_out.schema)), (ops.nanquantile_scalar, Binder(ops.nanquantile_scalar.schema)), (ops.nanquantile_scalar_out, Binder(ops.nanquantile_scalar_out.schema))])
+
+
+@traced("dispatch", "at::nanquantile", FUNCTIONS_H, "at::nanquantile",
+        legacy="at::nanquantile (Functions.h)")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """at::nanquantile, overloads:
+    nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+    nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nanquantile, args, kwargs, "at::nanquantile")
     return op.call(*full)
 
 
@@ -5461,6 +5716,32 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
     unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
     """
     op, full = select_overload(_ov_unique_dim_consecutive, args, kwargs, "at::unique_dim_consecutive")
+    return op.call(*full)
+
+
+_ov_cartesian_prod = Overloads([(ops.cartesian_prod, Binder(ops.cartesian_prod.schema))])
+
+
+@traced("dispatch", "at::cartesian_prod", FUNCTIONS_H, "at::cartesian_prod",
+        legacy="at::cartesian_prod (Functions.h)")
+def cartesian_prod(*args: Any, **kwargs: Any) -> Any:
+    """at::cartesian_prod, overloads:
+    cartesian_prod(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_cartesian_prod, args, kwargs, "at::cartesian_prod")
+    return op.call(*full)
+
+
+_ov_combinations = Overloads([(ops.combinations, Binder(ops.combinations.schema))])
+
+
+@traced("dispatch", "at::combinations", FUNCTIONS_H, "at::combinations",
+        legacy="at::combinations (Functions.h)")
+def combinations(*args: Any, **kwargs: Any) -> Any:
+    """at::combinations, overloads:
+    combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor
+    """
+    op, full = select_overload(_ov_combinations, args, kwargs, "at::combinations")
     return op.call(*full)
 
 
@@ -7271,6 +7552,58 @@ def one_hot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_cdist = Overloads([(ops.cdist, Binder(ops.cdist.schema))])
+
+
+@traced("dispatch", "at::cdist", FUNCTIONS_H, "at::cdist",
+        legacy="at::cdist (Functions.h)")
+def cdist(*args: Any, **kwargs: Any) -> Any:
+    """at::cdist, overloads:
+    cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor
+    """
+    op, full = select_overload(_ov_cdist, args, kwargs, "at::cdist")
+    return op.call(*full)
+
+
+_ov__euclidean_dist = Overloads([(ops._euclidean_dist, Binder(ops._euclidean_dist.schema))])
+
+
+@traced("dispatch", "at::_euclidean_dist", FUNCTIONS_H, "at::_euclidean_dist",
+        legacy="at::_euclidean_dist (Functions.h)")
+def _euclidean_dist(*args: Any, **kwargs: Any) -> Any:
+    """at::_euclidean_dist, overloads:
+    _euclidean_dist(Tensor x1, Tensor x2) -> Tensor
+    """
+    op, full = select_overload(_ov__euclidean_dist, args, kwargs, "at::_euclidean_dist")
+    return op.call(*full)
+
+
+_ov__cdist_forward = Overloads([(ops._cdist_forward, Binder(ops._cdist_forward.schema))])
+
+
+@traced("dispatch", "at::_cdist_forward", FUNCTIONS_H, "at::_cdist_forward",
+        legacy="at::_cdist_forward (Functions.h)")
+def _cdist_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::_cdist_forward, overloads:
+    _cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
+    """
+    op, full = select_overload(_ov__cdist_forward, args, kwargs, "at::_cdist_forward")
+    return op.call(*full)
+
+
+_ov__cdist_backward = Overloads([(ops._cdist_backward, Binder(ops._cdist_backward.schema))])
+
+
+@traced("dispatch", "at::_cdist_backward", FUNCTIONS_H, "at::_cdist_backward",
+        legacy="at::_cdist_backward (Functions.h)")
+def _cdist_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_cdist_backward, overloads:
+    _cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor
+    """
+    op, full = select_overload(_ov__cdist_backward, args, kwargs, "at::_cdist_backward")
+    return op.call(*full)
+
+
 _ov_pairwise_distance = Overloads([(ops.pairwise_distance, Binder(ops.pairwise_distance.schema))])
 
 
@@ -7671,6 +8004,7 @@ FUNCTIONS: dict[str, Any] = {
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
+    "logspace": logspace,
     "eye": eye,
     "fill": fill,
     "fill_": fill_,
@@ -7821,13 +8155,22 @@ FUNCTIONS: dict[str, Any] = {
     "_index_put_impl_": _index_put_impl_,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
+    "renorm": renorm,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
+    "var_mean": var_mean,
     "std": std,
+    "std_mean": std_mean,
     "cumsum": cumsum,
     "all": all,
     "any": any,
@@ -7966,6 +8309,9 @@ FUNCTIONS: dict[str, Any] = {
     "cumulative_trapezoid": cumulative_trapezoid,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
+    "bucketize": bucketize,
+    "searchsorted": searchsorted,
     "histc": histc,
     "histogram": histogram,
     "sigmoid_backward": sigmoid_backward,
@@ -7980,6 +8326,10 @@ FUNCTIONS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "diag_embed": diag_embed,
@@ -8045,6 +8395,8 @@ FUNCTIONS: dict[str, Any] = {
     "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive,
     "unique_dim_consecutive": unique_dim_consecutive,
+    "cartesian_prod": cartesian_prod,
+    "combinations": combinations,
     "meshgrid": meshgrid,
     "repeat_interleave": repeat_interleave,
     "take_along_dim": take_along_dim,
@@ -8176,6 +8528,10 @@ FUNCTIONS: dict[str, Any] = {
     "vsplit": vsplit,
     "dsplit": dsplit,
     "one_hot": one_hot,
+    "cdist": cdist,
+    "_euclidean_dist": _euclidean_dist,
+    "_cdist_forward": _cdist_forward,
+    "_cdist_backward": _cdist_backward,
     "pairwise_distance": pairwise_distance,
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,

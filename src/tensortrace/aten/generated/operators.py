@@ -252,6 +252,30 @@ linspace_Tensor_Scalar_out = _register(
 linspace_Scalar_Tensor_out = _register(
     FunctionSchema('linspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+logspace = _register(
+    FunctionSchema('logspace', '', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Tensor_Tensor = _register(
+    FunctionSchema('logspace', 'Tensor_Tensor', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Tensor_Scalar = _register(
+    FunctionSchema('logspace', 'Tensor_Scalar', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_Scalar_Tensor = _register(
+    FunctionSchema('logspace', 'Scalar_Tensor', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace'}}})
+logspace_out = _register(
+    FunctionSchema('logspace', 'out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'logspace_out', 'CUDA': 'logspace_cuda_out'}}})
+logspace_Tensor_Tensor_out = _register(
+    FunctionSchema('logspace', 'Tensor_Tensor_out', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
+logspace_Tensor_Scalar_out = _register(
+    FunctionSchema('logspace', 'Tensor_Scalar_out', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
+logspace_Scalar_Tensor_out = _register(
+    FunctionSchema('logspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('base', _T9, '10.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'logspace_out'}}})
 eye = _register(
     FunctionSchema('eye', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
@@ -366,6 +390,9 @@ permute = _register(
 transpose_int = _register(
     FunctionSchema('transpose', 'int', (Argument('self', _T10, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T10,), ()),
     {'func': 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'transpose'}}})
+transpose_ = _register(
+    FunctionSchema('transpose_', '', (Argument('self', _T8, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T8,), ()),
+    {'func': 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 'transpose_'}}})
 t = _register(
     FunctionSchema('t', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 't(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'device_guard': False, 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 't'}}})
@@ -1245,6 +1272,12 @@ sum_dim_IntList = _register(
 sum_IntList_out = _register(
     FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
+nansum = _register(
+    FunctionSchema('nansum', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'nansum'}}})
+nansum_out = _register(
+    FunctionSchema('nansum', 'out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nansum_out'}}})
 trace = _register(
     FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu', 'CUDA': 'trace_cuda'}}})
@@ -1257,6 +1290,30 @@ mean_dim = _register(
 mean_out = _register(
     FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
+nanmean = _register(
+    FunctionSchema('nanmean', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'nanmean'}}})
+nanmean_out = _register(
+    FunctionSchema('nanmean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'nanmean_out'}}})
+renorm_out = _register(
+    FunctionSchema('renorm', 'out', (Argument('self', _T6, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'renorm_out'}}})
+renorm = _register(
+    FunctionSchema('renorm', '', (Argument('self', _T6, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False),), (_T6,), ()),
+    {'func': 'renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'renorm.out'}})
+renorm_ = _register(
+    FunctionSchema('renorm_', '', (Argument('self', _T8, None, False), Argument('p', _T14, None, False), Argument('dim', _T11, None, False), Argument('maxnorm', _T14, None, False),), (_T8,), ()),
+    {'func': 'renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'renorm.out'}})
+diff = _register(
+    FunctionSchema('diff', '', (Argument('self', _T6, None, False), Argument('n', _T11, '1', False), Argument('dim', _T11, '-1', False), Argument('prepend', _T28, 'None', False), Argument('append', _T28, 'None', False),), (_T6,), ()),
+    {'func': 'diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'diff'}}})
+diff_out = _register(
+    FunctionSchema('diff', 'out', (Argument('self', _T6, None, False), Argument('n', _T11, '1', False), Argument('dim', _T11, '-1', False), Argument('prepend', _T28, 'None', False), Argument('append', _T28, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'diff_out'}}})
+dist = _register(
+    FunctionSchema('dist', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('p', _T14, '2', False),), (_T6,), ()),
+    {'func': 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'dist'}}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
@@ -1284,6 +1341,24 @@ min = _register(
 min_unary_out = _register(
     FunctionSchema('min', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'min_unary_out'}}})
+median = _register(
+    FunctionSchema('median', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'median(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'median_cpu', 'CUDA': 'median_cuda'}}})
+median_dim = _register(
+    FunctionSchema('median', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'median'}}})
+median_dim_values = _register(
+    FunctionSchema('median', 'dim_values', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
+    {'func': 'median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'median_out_cpu', 'CUDA': 'median_out_cuda'}}})
+nanmedian = _register(
+    FunctionSchema('nanmedian', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'nanmedian(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'nanmedian_cpu', 'CUDA': 'nanmedian_cuda'}}})
+nanmedian_dim = _register(
+    FunctionSchema('nanmedian', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nanmedian'}}})
+nanmedian_dim_values = _register(
+    FunctionSchema('nanmedian', 'dim_values', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
+    {'func': 'nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'nanmedian_out_cpu', 'CUDA': 'nanmedian_out_cuda'}}})
 min_dim = _register(
     FunctionSchema('min', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
@@ -1314,6 +1389,15 @@ var_correction_out = _register(
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
+var_mean = _register(
+    FunctionSchema('var_mean', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6, _T6,), ()),
+    {'func': 'var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_unbiased'}}})
+var_mean_dim = _register(
+    FunctionSchema('var_mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_dim_unbiased'}}})
+var_mean_correction = _register(
+    FunctionSchema('var_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
+    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'var_mean'}}})
 std_dim = _register(
     FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
@@ -1326,6 +1410,15 @@ std_correction_out = _register(
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
+std_mean = _register(
+    FunctionSchema('std_mean', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6, _T6,), ()),
+    {'func': 'std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_unbiased'}}})
+std_mean_dim = _register(
+    FunctionSchema('std_mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_dim_unbiased'}}})
+std_mean_correction = _register(
+    FunctionSchema('std_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
+    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'std_mean'}}})
 cumsum = _register(
     FunctionSchema('cumsum', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'cumsum.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core'}})
@@ -1941,6 +2034,15 @@ lerp_Scalar = _register(
 lerp__Scalar = _register(
     FunctionSchema('lerp_', 'Scalar', (Argument('self', _T8, None, False), Argument('end', _T6, None, False), Argument('weight', _T14, None, False),), (_T8,), ()),
     {'func': 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Scalar_out'}})
+lerp_Tensor_out = _register(
+    FunctionSchema('lerp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lerp_Tensor'}, 'tags': 'pointwise'}})
+lerp_Tensor = _register(
+    FunctionSchema('lerp', 'Tensor', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False),), (_T6,), ()),
+    {'func': 'lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'lerp.Tensor_out', 'tags': 'pointwise'}})
+lerp__Tensor = _register(
+    FunctionSchema('lerp_', 'Tensor', (Argument('self', _T8, None, False), Argument('end', _T6, None, False), Argument('weight', _T6, None, False),), (_T8,), ()),
+    {'func': 'lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Tensor_out'}})
 broadcast_tensors = _register(
     FunctionSchema('broadcast_tensors', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'broadcast_tensors(Tensor[] tensors) -> Tensor[]', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'broadcast_tensors'}}})
@@ -2142,6 +2244,30 @@ cov = _register(
 corrcoef = _register(
     FunctionSchema('corrcoef', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'corrcoef(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'corrcoef'}}})
+bincount = _register(
+    FunctionSchema('bincount', '', (Argument('self', _T6, None, False), Argument('weights', _T28, 'None', False), Argument('minlength', _T12, '0', False),), (_T6,), ()),
+    {'func': 'bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': '_bincount_cpu', 'CUDA': '_bincount_cuda'}, 'tags': 'dynamic_output_shape'}})
+bucketize_Tensor = _register(
+    FunctionSchema('bucketize', 'Tensor', (Argument('self', _T6, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor', **{'dispatch': {'CPU': 'bucketize_cpu', 'CUDA': 'bucketize_cuda'}}})
+bucketize_Tensor_out = _register(
+    FunctionSchema('bucketize', 'Tensor_out', (Argument('self', _T6, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'bucketize_out_cpu', 'CUDA': 'bucketize_out_cuda'}}})
+bucketize_Scalar = _register(
+    FunctionSchema('bucketize', 'Scalar', (Argument('self', _T14, None, False), Argument('boundaries', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor', **{'dispatch': {'CPU': 'bucketize_cpu', 'CUDA': 'bucketize_cuda'}}})
+searchsorted_Tensor = _register(
+    FunctionSchema('searchsorted', 'Tensor', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T28, 'None', True),), (_T6,), ()),
+    {'func': 'searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor', **{'dispatch': {'CPU': 'searchsorted_cpu', 'CUDA': 'searchsorted_cuda'}}})
+searchsorted_Tensor_out = _register(
+    FunctionSchema('searchsorted', 'Tensor_out', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T6, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T28, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'searchsorted_out_cpu', 'CUDA': 'searchsorted_out_cuda'}}})
+searchsorted_Scalar = _register(
+    FunctionSchema('searchsorted', 'Scalar', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T14, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T28, 'None', True),), (_T6,), ()),
+    {'func': 'searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor', **{'dispatch': {'CPU': 'searchsorted_cpu', 'CUDA': 'searchsorted_cuda'}}})
+searchsorted_Scalar_out = _register(
+    FunctionSchema('searchsorted', 'Scalar_out', (Argument('sorted_sequence', _T6, None, False), Argument('self', _T14, None, False), Argument('out_int32', _T16, 'False', True), Argument('right', _T16, 'False', True), Argument('side', _T24, 'None', True), Argument('sorter', _T28, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'searchsorted_out_cpu', 'CUDA': 'searchsorted_out_cuda'}}})
 histc = _register(
     FunctionSchema('histc', '', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False),), (_T6,), ()),
     {'func': 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'histogram_histc', 'CUDA': '_histc_cuda'}}})
@@ -2208,6 +2334,42 @@ argsort_stable = _register(
 topk = _register(
     FunctionSchema('topk', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('largest', _T16, 'True', False), Argument('sorted', _T16, 'True', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
+kthvalue = _register(
+    FunctionSchema('kthvalue', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'kthvalue'}}})
+kthvalue_values = _register(
+    FunctionSchema('kthvalue', 'values', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
+    {'func': 'kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'kthvalue_out_cpu', 'CUDA': 'kthvalue_out_cuda'}}})
+mode = _register(
+    FunctionSchema('mode', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
+    {'func': 'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'mode'}}})
+mode_values = _register(
+    FunctionSchema('mode', 'values', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
+    {'func': 'mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CompositeExplicitAutograd': 'mode_out'}}})
+quantile = _register(
+    FunctionSchema('quantile', '', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True),), (_T6,), ()),
+    {'func': "quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'quantile'}}})
+quantile_out = _register(
+    FunctionSchema('quantile', 'out', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'quantile_out'}}})
+quantile_scalar = _register(
+    FunctionSchema('quantile', 'scalar', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True),), (_T6,), ()),
+    {'func': "quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'quantile'}}})
+quantile_scalar_out = _register(
+    FunctionSchema('quantile', 'scalar_out', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'quantile_out'}}})
+nanquantile = _register(
+    FunctionSchema('nanquantile', '', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True),), (_T6,), ()),
+    {'func': "nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nanquantile'}}})
+nanquantile_out = _register(
+    FunctionSchema('nanquantile', 'out', (Argument('self', _T6, None, False), Argument('q', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
+nanquantile_scalar = _register(
+    FunctionSchema('nanquantile', 'scalar', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True),), (_T6,), ()),
+    {'func': "nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor", **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nanquantile'}}})
+nanquantile_scalar_out = _register(
+    FunctionSchema('nanquantile', 'scalar_out', (Argument('self', _T6, None, False), Argument('q', _T9, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('interpolation', _T26, "'linear'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
 tril = _register(
     FunctionSchema('tril', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
     {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
@@ -2484,6 +2646,12 @@ unique_consecutive = _register(
 unique_dim_consecutive = _register(
     FunctionSchema('unique_dim_consecutive', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False),), (_T6, _T6, _T6,), ()),
     {'func': 'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_consecutive_cpu', 'CUDA': 'unique_dim_consecutive_cuda'}}})
+cartesian_prod = _register(
+    FunctionSchema('cartesian_prod', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
+    {'func': 'cartesian_prod(Tensor[] tensors) -> Tensor', **{'variants': 'function', 'tags': 'maybe_aliasing_or_mutating', 'dispatch': {'CompositeImplicitAutograd': 'cartesian_prod'}}})
+combinations = _register(
+    FunctionSchema('combinations', '', (Argument('self', _T6, None, False), Argument('r', _T11, '2', False), Argument('with_replacement', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'combinations'}}})
 meshgrid = _register(
     FunctionSchema('meshgrid', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
@@ -3288,6 +3456,18 @@ dsplit_array = _register(
 one_hot = _register(
     FunctionSchema('one_hot', '', (Argument('self', _T6, None, False), Argument('num_classes', _T11, '-1', False),), (_T6,), ()),
     {'func': 'one_hot(Tensor self, int num_classes=-1) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'one_hot'}}})
+cdist = _register(
+    FunctionSchema('cdist', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, '2', False), Argument('compute_mode', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cdist'}}})
+_euclidean_dist = _register(
+    FunctionSchema('_euclidean_dist', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False),), (_T6,), ()),
+    {'func': '_euclidean_dist(Tensor x1, Tensor x2) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_euclidean_dist'}}})
+_cdist_forward = _register(
+    FunctionSchema('_cdist_forward', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('compute_mode', _T17, None, False),), (_T6,), ()),
+    {'func': '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_forward'}}})
+_cdist_backward = _register(
+    FunctionSchema('_cdist_backward', '', (Argument('grad', _T6, None, False), Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('cdist', _T6, None, False),), (_T6,), ()),
+    {'func': '_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_backward'}}})
 pairwise_distance = _register(
     FunctionSchema('pairwise_distance', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, '2', False), Argument('eps', _T9, '1e-06', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'pairwise_distance'}}})
@@ -3442,6 +3622,14 @@ OPERATORS: list[OperatorHandle] = [
     linspace_Tensor_Tensor_out,
     linspace_Tensor_Scalar_out,
     linspace_Scalar_Tensor_out,
+    logspace,
+    logspace_Tensor_Tensor,
+    logspace_Tensor_Scalar,
+    logspace_Scalar_Tensor,
+    logspace_out,
+    logspace_Tensor_Tensor_out,
+    logspace_Tensor_Scalar_out,
+    logspace_Scalar_Tensor_out,
     eye,
     eye_m,
     eye_out,
@@ -3480,6 +3668,7 @@ OPERATORS: list[OperatorHandle] = [
     narrow,
     permute,
     transpose_int,
+    transpose_,
     t,
     unsqueeze,
     squeeze,
@@ -3773,10 +3962,20 @@ OPERATORS: list[OperatorHandle] = [
     sum,
     sum_dim_IntList,
     sum_IntList_out,
+    nansum,
+    nansum_out,
     trace,
     mean,
     mean_dim,
     mean_out,
+    nanmean,
+    nanmean_out,
+    renorm_out,
+    renorm,
+    renorm_,
+    diff,
+    diff_out,
+    dist,
     prod,
     prod_dim_int,
     prod_int_out,
@@ -3786,6 +3985,12 @@ OPERATORS: list[OperatorHandle] = [
     max_dim_max,
     min,
     min_unary_out,
+    median,
+    median_dim,
+    median_dim_values,
+    nanmedian,
+    nanmedian_dim,
+    nanmedian_dim_values,
     min_dim,
     min_dim_min,
     argmax,
@@ -3796,10 +4001,16 @@ OPERATORS: list[OperatorHandle] = [
     var_correction,
     var_correction_out,
     var,
+    var_mean,
+    var_mean_dim,
+    var_mean_correction,
     std_dim,
     std_correction,
     std_correction_out,
     std,
+    std_mean,
+    std_mean_dim,
+    std_mean_correction,
     cumsum,
     cumsum_,
     cumsum_out,
@@ -4005,6 +4216,9 @@ OPERATORS: list[OperatorHandle] = [
     lerp_Scalar_out,
     lerp_Scalar,
     lerp__Scalar,
+    lerp_Tensor_out,
+    lerp_Tensor,
+    lerp__Tensor,
     broadcast_tensors,
     bitwise_xor_Tensor_out,
     bitwise_xor_Scalar_out,
@@ -4072,6 +4286,14 @@ OPERATORS: list[OperatorHandle] = [
     cumulative_trapezoid_dx,
     cov,
     corrcoef,
+    bincount,
+    bucketize_Tensor,
+    bucketize_Tensor_out,
+    bucketize_Scalar,
+    searchsorted_Tensor,
+    searchsorted_Tensor_out,
+    searchsorted_Scalar,
+    searchsorted_Scalar_out,
     histc,
     histc_out,
     histogram_bins_tensor,
@@ -4094,6 +4316,18 @@ OPERATORS: list[OperatorHandle] = [
     argsort,
     argsort_stable,
     topk,
+    kthvalue,
+    kthvalue_values,
+    mode,
+    mode_values,
+    quantile,
+    quantile_out,
+    quantile_scalar,
+    quantile_scalar_out,
+    nanquantile,
+    nanquantile_out,
+    nanquantile_scalar,
+    nanquantile_scalar_out,
     tril,
     triu,
     tril_,
@@ -4186,6 +4420,8 @@ OPERATORS: list[OperatorHandle] = [
     unique_dim,
     unique_consecutive,
     unique_dim_consecutive,
+    cartesian_prod,
+    combinations,
     meshgrid,
     meshgrid_indexing,
     repeat_interleave_Tensor,
@@ -4454,6 +4690,10 @@ OPERATORS: list[OperatorHandle] = [
     dsplit_int,
     dsplit_array,
     one_hot,
+    cdist,
+    _euclidean_dist,
+    _cdist_forward,
+    _cdist_backward,
     pairwise_distance,
     cosine_similarity,
     embedding,

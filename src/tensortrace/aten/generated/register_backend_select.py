@@ -266,6 +266,19 @@ ops.linspace.register(DispatchKey.BackendSelect,
                        KernelFunction(linspace, "BackendSelect::linspace"))
 
 
+@traced("dispatch", "at::(anonymous)::BackendSelect::logspace",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::logspace (options.backend())")
+def logspace(*args: Any) -> Any:
+    """logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[4], args[5], args[6])
+    # DispatchKeySet(key), interned
+    return ops.logspace.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.logspace.register(DispatchKey.BackendSelect,
+                       KernelFunction(logspace, "BackendSelect::logspace"))
+
+
 @traced("dispatch", "at::(anonymous)::BackendSelect::eye",
         REGISTER_BACKEND_SELECT, legacy="TypeDefault::eye (options.backend())")
 def eye(*args: Any) -> Any:

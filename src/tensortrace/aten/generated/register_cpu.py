@@ -29,6 +29,7 @@ ops.as_strided.register(DispatchKey.CPU, native_kernel("as_strided_tensorimpl", 
 ops.randperm_generator_out.register(DispatchKey.CPU, native_kernel("randperm_out_cpu", ops.randperm_generator_out))
 ops.arange_start_out.register(DispatchKey.CPU, native_kernel("arange_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.CPU, native_kernel("linspace_out", ops.linspace_out))
+ops.logspace_out.register(DispatchKey.CPU, native_kernel("logspace_out", ops.logspace_out))
 ops.eye_out.register(DispatchKey.CPU, native_kernel("eye_out_cpu", ops.eye_out))
 ops.eye_m_out.register(DispatchKey.CPU, native_kernel("eye_out_cpu", ops.eye_m_out))
 ops.resize_.register(DispatchKey.CPU, native_kernel("resize_", ops.resize_))
@@ -82,16 +83,24 @@ ops.masked_fill__Scalar.register(DispatchKey.CPU, native_kernel("masked_fill__cp
 ops.masked_fill__Tensor.register(DispatchKey.CPU, native_kernel("masked_fill__cpu", ops.masked_fill__Tensor))
 ops._index_put_impl_.register(DispatchKey.CPU, native_kernel("_index_put_impl_", ops._index_put_impl_))
 ops.nonzero.register(DispatchKey.CPU, native_kernel("nonzero_cpu", ops.nonzero))
+ops.nansum.register(DispatchKey.CPU, native_kernel("nansum", ops.nansum))
+ops.nansum_out.register(DispatchKey.CPU, native_kernel("nansum_out", ops.nansum_out))
 ops.trace.register(DispatchKey.CPU, native_kernel("trace_cpu", ops.trace))
 ops.prod.register(DispatchKey.CPU, native_kernel("prod", ops.prod))
 ops.max.register(DispatchKey.CPU, native_kernel("max", ops.max))
 ops.max_unary_out.register(DispatchKey.CPU, native_kernel("max_unary_out", ops.max_unary_out))
 ops.min.register(DispatchKey.CPU, native_kernel("min", ops.min))
 ops.min_unary_out.register(DispatchKey.CPU, native_kernel("min_unary_out", ops.min_unary_out))
+ops.median.register(DispatchKey.CPU, native_kernel("median_cpu", ops.median))
+ops.median_dim_values.register(DispatchKey.CPU, native_kernel("median_out_cpu", ops.median_dim_values))
+ops.nanmedian.register(DispatchKey.CPU, native_kernel("nanmedian_cpu", ops.nanmedian))
+ops.nanmedian_dim_values.register(DispatchKey.CPU, native_kernel("nanmedian_out_cpu", ops.nanmedian_dim_values))
 ops.var_correction.register(DispatchKey.CPU, native_kernel("var", ops.var_correction))
 ops.var_correction_out.register(DispatchKey.CPU, native_kernel("var_out", ops.var_correction_out))
+ops.var_mean_correction.register(DispatchKey.CPU, native_kernel("var_mean", ops.var_mean_correction))
 ops.std_correction.register(DispatchKey.CPU, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CPU, native_kernel("std_out", ops.std_correction_out))
+ops.std_mean_correction.register(DispatchKey.CPU, native_kernel("std_mean", ops.std_mean_correction))
 ops.dot.register(DispatchKey.CPU, native_kernel("dot", ops.dot))
 ops.vdot.register(DispatchKey.CPU, native_kernel("vdot", ops.vdot))
 ops.normal_Tensor_float_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_Tensor_float_out))
@@ -137,6 +146,14 @@ ops.polar_out.register(DispatchKey.CPU, native_kernel("polar_out", ops.polar_out
 ops.angle.register(DispatchKey.CPU, native_kernel("angle", ops.angle))
 ops.angle_out.register(DispatchKey.CPU, native_kernel("angle_out", ops.angle_out))
 ops.frexp_Tensor_out.register(DispatchKey.CPU, native_kernel("frexp_out", ops.frexp_Tensor_out))
+ops.bincount.register(DispatchKey.CPU, native_kernel("_bincount_cpu", ops.bincount))
+ops.bucketize_Tensor.register(DispatchKey.CPU, native_kernel("bucketize_cpu", ops.bucketize_Tensor))
+ops.bucketize_Tensor_out.register(DispatchKey.CPU, native_kernel("bucketize_out_cpu", ops.bucketize_Tensor_out))
+ops.bucketize_Scalar.register(DispatchKey.CPU, native_kernel("bucketize_cpu", ops.bucketize_Scalar))
+ops.searchsorted_Tensor.register(DispatchKey.CPU, native_kernel("searchsorted_cpu", ops.searchsorted_Tensor))
+ops.searchsorted_Tensor_out.register(DispatchKey.CPU, native_kernel("searchsorted_out_cpu", ops.searchsorted_Tensor_out))
+ops.searchsorted_Scalar.register(DispatchKey.CPU, native_kernel("searchsorted_cpu", ops.searchsorted_Scalar))
+ops.searchsorted_Scalar_out.register(DispatchKey.CPU, native_kernel("searchsorted_out_cpu", ops.searchsorted_Scalar_out))
 ops.histc.register(DispatchKey.CPU, native_kernel("histogram_histc", ops.histc))
 ops.histc_out.register(DispatchKey.CPU, native_kernel("histogram_histc_out", ops.histc_out))
 ops.histogram_bins_tensor.register(DispatchKey.CPU, native_kernel("histogram", ops.histogram_bins_tensor))
@@ -145,6 +162,8 @@ ops.flip.register(DispatchKey.CPU, native_kernel("flip", ops.flip))
 ops.roll.register(DispatchKey.CPU, native_kernel("roll", ops.roll))
 ops.sort_stable.register(DispatchKey.CPU, native_kernel("sort_stable", ops.sort_stable))
 ops.topk.register(DispatchKey.CPU, native_kernel("topk", ops.topk))
+ops.kthvalue_values.register(DispatchKey.CPU, native_kernel("kthvalue_out_cpu", ops.kthvalue_values))
+ops.mode.register(DispatchKey.CPU, native_kernel("mode", ops.mode))
 ops.tril.register(DispatchKey.CPU, native_kernel("tril_cpu", ops.tril))
 ops.triu.register(DispatchKey.CPU, native_kernel("triu_cpu", ops.triu))
 ops.tril_.register(DispatchKey.CPU, native_kernel("tril_cpu_", ops.tril_))
@@ -203,6 +222,8 @@ ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", o
 ops.pixel_unshuffle.register(DispatchKey.CPU, native_kernel("pixel_unshuffle_cpu", ops.pixel_unshuffle))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
+ops._cdist_forward.register(DispatchKey.CPU, native_kernel("_cdist_forward", ops._cdist_forward))
+ops._cdist_backward.register(DispatchKey.CPU, native_kernel("_cdist_backward", ops._cdist_backward))
 ops.embedding_dense_backward.register(DispatchKey.CPU, native_kernel("embedding_dense_backward_cpu", ops.embedding_dense_backward))
 ops.embedding_renorm_.register(DispatchKey.CPU, native_kernel("embedding_renorm_cpu_", ops.embedding_renorm_))
 ops.native_layer_norm.register(DispatchKey.CPU, native_kernel("layer_norm_cpu", ops.native_layer_norm))
@@ -2654,6 +2675,48 @@ def wrapper_CPU_mean_dim(*args: Any) -> Any:
 ops.mean_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mean_dim, "wrapper_CPU_mean_dim"))
 
 
+# ---- structured: renorm.out (meta: renorm, impl: renorm_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_renorm_out", REGISTER_CPU,
+        legacy="CPUType::renorm")
+def wrapper_CPU_renorm_out(*args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm_out, "wrapper_CPU_renorm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_renorm", REGISTER_CPU,
+        legacy="CPUType::renorm")
+def wrapper_CPU_renorm(*args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm, "wrapper_CPU_renorm"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_renorm_", REGISTER_CPU,
+        legacy="CPUType::renorm_")
+def wrapper_CPU_renorm_(*args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm_, "wrapper_CPU_renorm_"))
+
+
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: prod_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_prod_int_out", REGISTER_CPU,
@@ -4278,6 +4341,48 @@ def wrapper_CPU_lerp__Scalar(*args: Any) -> Any:
 
 
 ops.lerp__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Scalar, "wrapper_CPU_lerp__Scalar"))
+
+
+# ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Tensor_out(*args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor_out, "wrapper_CPU_lerp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Tensor(*args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor, "wrapper_CPU_lerp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp__Tensor", REGISTER_CPU,
+        legacy="CPUType::lerp_")
+def wrapper_CPU_lerp__Tensor(*args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Tensor, "wrapper_CPU_lerp__Tensor"))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------

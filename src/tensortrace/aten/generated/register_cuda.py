@@ -31,6 +31,7 @@ ops.as_strided.register(DispatchKey.CUDA, native_kernel("as_strided_tensorimpl",
 ops.randperm_generator_out.register(DispatchKey.CUDA, native_kernel("randperm_out_cuda", ops.randperm_generator_out))
 ops.arange_start_out.register(DispatchKey.CUDA, native_kernel("arange_cuda_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.CUDA, native_kernel("linspace_cuda_out", ops.linspace_out))
+ops.logspace_out.register(DispatchKey.CUDA, native_kernel("logspace_cuda_out", ops.logspace_out))
 ops.eye_out.register(DispatchKey.CUDA, native_kernel("eye_out_cuda", ops.eye_out))
 ops.eye_m_out.register(DispatchKey.CUDA, native_kernel("eye_out_cuda", ops.eye_m_out))
 ops.resize_.register(DispatchKey.CUDA, native_kernel("resize_cuda_", ops.resize_))
@@ -84,16 +85,24 @@ ops.masked_fill__Scalar.register(DispatchKey.CUDA, native_kernel("masked_fill__c
 ops.masked_fill__Tensor.register(DispatchKey.CUDA, native_kernel("masked_fill__cuda", ops.masked_fill__Tensor))
 ops._index_put_impl_.register(DispatchKey.CUDA, native_kernel("_index_put_impl_", ops._index_put_impl_))
 ops.nonzero.register(DispatchKey.CUDA, native_kernel("nonzero_cuda", ops.nonzero))
+ops.nansum.register(DispatchKey.CUDA, native_kernel("nansum", ops.nansum))
+ops.nansum_out.register(DispatchKey.CUDA, native_kernel("nansum_out", ops.nansum_out, ((4, 'out'), (0, 'self'))))
 ops.trace.register(DispatchKey.CUDA, native_kernel("trace_cuda", ops.trace))
 ops.prod.register(DispatchKey.CUDA, native_kernel("prod", ops.prod))
 ops.max.register(DispatchKey.CUDA, native_kernel("max", ops.max))
 ops.max_unary_out.register(DispatchKey.CUDA, native_kernel("max_unary_out", ops.max_unary_out))
 ops.min.register(DispatchKey.CUDA, native_kernel("min", ops.min))
 ops.min_unary_out.register(DispatchKey.CUDA, native_kernel("min_unary_out", ops.min_unary_out))
+ops.median.register(DispatchKey.CUDA, native_kernel("median_cuda", ops.median))
+ops.median_dim_values.register(DispatchKey.CUDA, native_kernel("median_out_cuda", ops.median_dim_values, ((3, 'values'), (4, 'indices'), (0, 'self'))))
+ops.nanmedian.register(DispatchKey.CUDA, native_kernel("nanmedian_cuda", ops.nanmedian))
+ops.nanmedian_dim_values.register(DispatchKey.CUDA, native_kernel("nanmedian_out_cuda", ops.nanmedian_dim_values, ((3, 'values'), (4, 'indices'), (0, 'self'))))
 ops.var_correction.register(DispatchKey.CUDA, native_kernel("var", ops.var_correction))
 ops.var_correction_out.register(DispatchKey.CUDA, native_kernel("var_out", ops.var_correction_out))
+ops.var_mean_correction.register(DispatchKey.CUDA, native_kernel("var_mean", ops.var_mean_correction))
 ops.std_correction.register(DispatchKey.CUDA, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CUDA, native_kernel("std_out", ops.std_correction_out))
+ops.std_mean_correction.register(DispatchKey.CUDA, native_kernel("std_mean", ops.std_mean_correction))
 ops.addmm_dtype.register(DispatchKey.CUDA, native_kernel("_addmm_dtype_cuda", ops.addmm_dtype, ((0, 'self'), (1, 'mat1'), (2, 'mat2'))))
 ops.addmm_dtype_out.register(DispatchKey.CUDA, native_kernel("_addmm_dtype_out_cuda", ops.addmm_dtype_out, ((6, 'out'), (0, 'self'), (1, 'mat1'), (2, 'mat2'))))
 ops.dot.register(DispatchKey.CUDA, native_kernel("dot_cuda", ops.dot, ((0, 'self'), (1, 'tensor'))))
@@ -141,6 +150,14 @@ ops.polar_out.register(DispatchKey.CUDA, native_kernel("polar_out", ops.polar_ou
 ops.angle.register(DispatchKey.CUDA, native_kernel("angle", ops.angle))
 ops.angle_out.register(DispatchKey.CUDA, native_kernel("angle_out", ops.angle_out))
 ops.frexp_Tensor_out.register(DispatchKey.CUDA, native_kernel("frexp_out", ops.frexp_Tensor_out, ((1, 'mantissa'), (2, 'exponent'), (0, 'self'))))
+ops.bincount.register(DispatchKey.CUDA, native_kernel("_bincount_cuda", ops.bincount, ((0, 'self'), (1, 'weights'))))
+ops.bucketize_Tensor.register(DispatchKey.CUDA, native_kernel("bucketize_cuda", ops.bucketize_Tensor, ((0, 'self'), (1, 'boundaries'))))
+ops.bucketize_Tensor_out.register(DispatchKey.CUDA, native_kernel("bucketize_out_cuda", ops.bucketize_Tensor_out, ((4, 'out'), (0, 'self'), (1, 'boundaries'))))
+ops.bucketize_Scalar.register(DispatchKey.CUDA, native_kernel("bucketize_cuda", ops.bucketize_Scalar))
+ops.searchsorted_Tensor.register(DispatchKey.CUDA, native_kernel("searchsorted_cuda", ops.searchsorted_Tensor, ((0, 'sorted_sequence'), (1, 'self'))))
+ops.searchsorted_Tensor_out.register(DispatchKey.CUDA, native_kernel("searchsorted_out_cuda", ops.searchsorted_Tensor_out, ((6, 'out'), (0, 'sorted_sequence'), (1, 'self'))))
+ops.searchsorted_Scalar.register(DispatchKey.CUDA, native_kernel("searchsorted_cuda", ops.searchsorted_Scalar, ((0, 'sorted_sequence'),)))
+ops.searchsorted_Scalar_out.register(DispatchKey.CUDA, native_kernel("searchsorted_out_cuda", ops.searchsorted_Scalar_out, ((6, 'out'), (0, 'sorted_sequence'))))
 ops.histc.register(DispatchKey.CUDA, native_kernel("_histc_cuda", ops.histc))
 ops.histc_out.register(DispatchKey.CUDA, native_kernel("_histc_out_cuda", ops.histc_out, ((4, 'out'), (0, 'self'))))
 ops.histogram_bins_tensor.register(DispatchKey.CUDA, native_kernel("histogram", ops.histogram_bins_tensor, ((0, 'self'), (1, 'bins'))))
@@ -149,6 +166,8 @@ ops.flip.register(DispatchKey.CUDA, native_kernel("flip", ops.flip))
 ops.roll.register(DispatchKey.CUDA, native_kernel("roll_cuda", ops.roll))
 ops.sort_stable.register(DispatchKey.CUDA, native_kernel("sort_stable", ops.sort_stable))
 ops.topk.register(DispatchKey.CUDA, native_kernel("topk", ops.topk))
+ops.kthvalue_values.register(DispatchKey.CUDA, native_kernel("kthvalue_out_cuda", ops.kthvalue_values, ((4, 'values'), (5, 'indices'), (0, 'self'))))
+ops.mode.register(DispatchKey.CUDA, native_kernel("mode", ops.mode))
 ops.tril.register(DispatchKey.CUDA, native_kernel("tril_cpu", ops.tril))
 ops.triu.register(DispatchKey.CUDA, native_kernel("triu_cpu", ops.triu))
 ops.tril_.register(DispatchKey.CUDA, native_kernel("tril_cpu_", ops.tril_))
@@ -205,6 +224,8 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
+ops._cdist_forward.register(DispatchKey.CUDA, native_kernel("_cdist_forward", ops._cdist_forward, ((0, 'x1'), (1, 'x2'))))
+ops._cdist_backward.register(DispatchKey.CUDA, native_kernel("_cdist_backward", ops._cdist_backward, ((0, 'grad'), (1, 'x1'), (2, 'x2'), (4, 'cdist'))))
 ops.embedding_dense_backward.register(DispatchKey.CUDA, native_kernel("embedding_dense_backward_cuda", ops.embedding_dense_backward, ((0, 'grad_output'), (1, 'indices'))))
 ops.embedding_renorm_.register(DispatchKey.CUDA, native_kernel("embedding_renorm_cuda_", ops.embedding_renorm_, ((0, 'self'), (1, 'indices'))))
 ops.native_layer_norm.register(DispatchKey.CUDA, native_kernel("layer_norm_cuda", ops.native_layer_norm, ((0, 'input'), (2, 'weight'), (3, 'bias'))))
@@ -2658,6 +2679,48 @@ def wrapper_CUDA_mean_dim(*args: Any) -> Any:
 ops.mean_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mean_dim, "wrapper_CUDA_mean_dim"))
 
 
+# ---- structured: renorm.out (meta: renorm, impl: renorm_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm_out", REGISTER_CUDA,
+        legacy="CUDAType::renorm")
+def wrapper_CUDA_renorm_out(*args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_out, "wrapper_CUDA_renorm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm", REGISTER_CUDA,
+        legacy="CUDAType::renorm")
+def wrapper_CUDA_renorm(*args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm, "wrapper_CUDA_renorm"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_renorm_", REGISTER_CUDA,
+        legacy="CUDAType::renorm_")
+def wrapper_CUDA_renorm_(*args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.renorm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_, "wrapper_CUDA_renorm_"))
+
+
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: prod_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_prod_int_out", REGISTER_CUDA,
@@ -4316,6 +4379,48 @@ def wrapper_CUDA_lerp__Scalar(*args: Any) -> Any:
 
 
 ops.lerp__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Scalar, "wrapper_CUDA_lerp__Scalar"))
+
+
+# ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor_out", REGISTER_CUDA,
+        legacy="CUDAType::lerp")
+def wrapper_CUDA_lerp_Tensor_out(*args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor_out, "wrapper_CUDA_lerp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor", REGISTER_CUDA,
+        legacy="CUDAType::lerp")
+def wrapper_CUDA_lerp_Tensor(*args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor, "wrapper_CUDA_lerp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Tensor", REGISTER_CUDA,
+        legacy="CUDAType::lerp_")
+def wrapper_CUDA_lerp__Tensor(*args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Tensor, "wrapper_CUDA_lerp__Tensor"))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------

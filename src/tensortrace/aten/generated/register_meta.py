@@ -13,6 +13,7 @@ from tensortrace.c10.dispatch_key import DispatchKey
 
 ops.arange_start_out.register(DispatchKey.Meta, native_kernel("arange_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.Meta, native_kernel("linspace_out", ops.linspace_out))
+ops.logspace_out.register(DispatchKey.Meta, native_kernel("logspace_out", ops.logspace_out))
 ops.eye_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_out))
 ops.eye_m_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_m_out))
 ops.view_as_real.register(DispatchKey.Meta, native_kernel("view_as_real", ops.view_as_real))

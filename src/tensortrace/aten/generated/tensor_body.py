@@ -41,6 +41,7 @@ _ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
 _ov_narrow = Overloads([(ops.narrow, Binder(ops.narrow.schema))])
 _ov_permute = Overloads([(ops.permute, Binder(ops.permute.schema))])
 _ov_transpose = Overloads([(ops.transpose_int, Binder(ops.transpose_int.schema))])
+_ov_transpose_ = Overloads([(ops.transpose_, Binder(ops.transpose_.schema))])
 _ov_t = Overloads([(ops.t, Binder(ops.t.schema))])
 _ov_unsqueeze = Overloads([(ops.unsqueeze, Binder(ops.unsqueeze.schema))])
 _ov_squeeze = Overloads([(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))])
@@ -146,9 +147,17 @@ _ov_index_put_ = Overloads([(ops.index_put_, Binder(ops.index_put_.schema))])
 _ov_index_put = Overloads([(ops.index_put, Binder(ops.index_put.schema))])
 _ov_nonzero = Overloads([(ops.nonzero, Binder(ops.nonzero.schema))])
 _ov_sum = Overloads([(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema))])
+_ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema))])
 _ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 _ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))])
+_ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema))])
+_ov_renorm = Overloads([(ops.renorm, Binder(ops.renorm.schema))])
+_ov_renorm_ = Overloads([(ops.renorm_, Binder(ops.renorm_.schema))])
+_ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema))])
+_ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
 _ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))])
+_ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema))])
+_ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema))])
 _ov_argmax = Overloads([(ops.argmax, Binder(ops.argmax.schema))])
 _ov_argmin = Overloads([(ops.argmin, Binder(ops.argmin.schema))])
 _ov_var = Overloads([(ops.var_dim, Binder(ops.var_dim.schema)), (ops.var_correction, Binder(ops.var_correction.schema)), (ops.var, Binder(ops.var.schema))])
@@ -220,8 +229,8 @@ _ov_addcmul = Overloads([(ops.addcmul, Binder(ops.addcmul.schema))])
 _ov_addcmul_ = Overloads([(ops.addcmul_, Binder(ops.addcmul_.schema))])
 _ov_addcdiv = Overloads([(ops.addcdiv, Binder(ops.addcdiv.schema))])
 _ov_addcdiv_ = Overloads([(ops.addcdiv_, Binder(ops.addcdiv_.schema))])
-_ov_lerp = Overloads([(ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))])
-_ov_lerp_ = Overloads([(ops.lerp__Scalar, Binder(ops.lerp__Scalar.schema))])
+_ov_lerp = Overloads([(ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema)), (ops.lerp_Tensor, Binder(ops.lerp_Tensor.schema))])
+_ov_lerp_ = Overloads([(ops.lerp__Scalar, Binder(ops.lerp__Scalar.schema)), (ops.lerp__Tensor, Binder(ops.lerp__Tensor.schema))])
 _ov_bitwise_xor = Overloads([(ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))])
 _ov_bitwise_xor_ = Overloads([(ops.bitwise_xor__Scalar, Binder(ops.bitwise_xor__Scalar.schema)), (ops.bitwise_xor__Tensor, Binder(ops.bitwise_xor__Tensor.schema))])
 _ov___xor__ = Overloads([(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))])
@@ -251,6 +260,7 @@ _ov_sign_ = Overloads([(ops.sign_, Binder(ops.sign_.schema))])
 _ov_frexp = Overloads([(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema))])
 _ov_cov = Overloads([(ops.cov, Binder(ops.cov.schema))])
 _ov_corrcoef = Overloads([(ops.corrcoef, Binder(ops.corrcoef.schema))])
+_ov_bincount = Overloads([(ops.bincount, Binder(ops.bincount.schema))])
 _ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema))])
 _ov_histogram = Overloads([(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))])
 _ov_new_empty_strided = Overloads([(ops.new_empty_strided, Binder(ops.new_empty_strided.schema))])
@@ -263,6 +273,10 @@ _ov_sort = Overloads([(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Bin
 _ov_msort = Overloads([(ops.msort, Binder(ops.msort.schema))])
 _ov_argsort = Overloads([(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))])
 _ov_topk = Overloads([(ops.topk, Binder(ops.topk.schema))])
+_ov_kthvalue = Overloads([(ops.kthvalue, Binder(ops.kthvalue.schema))])
+_ov_mode = Overloads([(ops.mode, Binder(ops.mode.schema))])
+_ov_quantile = Overloads([(ops.quantile, Binder(ops.quantile.schema)), (ops.quantile_scalar, Binder(ops.quantile_scalar.schema))])
+_ov_nanquantile = Overloads([(ops.nanquantile, Binder(ops.nanquantile.schema)), (ops.nanquantile_scalar, Binder(ops.nanquantile_scalar.schema))])
 _ov_tril = Overloads([(ops.tril, Binder(ops.tril.schema))])
 _ov_triu = Overloads([(ops.triu, Binder(ops.triu.schema))])
 _ov_tril_ = Overloads([(ops.tril_, Binder(ops.tril_.schema))])
@@ -655,6 +669,15 @@ class TensorMethods:
         transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
         """
         op, full = select_overload(_ov_transpose, (self, *args), kwargs, "Tensor.transpose")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::transpose_", TENSOR_BODY_H, "at::Tensor::transpose_",
+            legacy="Tensor::transpose_ (TensorMethods.h)")
+    def transpose_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::transpose_, overloads:
+        transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_transpose_, (self, *args), kwargs, "Tensor.transpose_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::t", TENSOR_BODY_H, "at::Tensor::t",
@@ -1650,6 +1673,15 @@ class TensorMethods:
         op, full = select_overload(_ov_sum, (self, *args), kwargs, "Tensor.sum")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::nansum", TENSOR_BODY_H, "at::Tensor::nansum",
+            legacy="Tensor::nansum (TensorMethods.h)")
+    def nansum(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nansum, overloads:
+        nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nansum, (self, *args), kwargs, "Tensor.nansum")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::trace", TENSOR_BODY_H, "at::Tensor::trace",
             legacy="Tensor::trace (TensorMethods.h)")
     def trace(self, *args: Any, **kwargs: Any) -> Any:
@@ -1669,6 +1701,51 @@ class TensorMethods:
         op, full = select_overload(_ov_mean, (self, *args), kwargs, "Tensor.mean")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::nanmean", TENSOR_BODY_H, "at::Tensor::nanmean",
+            legacy="Tensor::nanmean (TensorMethods.h)")
+    def nanmean(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanmean, overloads:
+        nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nanmean, (self, *args), kwargs, "Tensor.nanmean")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::renorm", TENSOR_BODY_H, "at::Tensor::renorm",
+            legacy="Tensor::renorm (TensorMethods.h)")
+    def renorm(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::renorm, overloads:
+        renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+        """
+        op, full = select_overload(_ov_renorm, (self, *args), kwargs, "Tensor.renorm")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::renorm_", TENSOR_BODY_H, "at::Tensor::renorm_",
+            legacy="Tensor::renorm_ (TensorMethods.h)")
+    def renorm_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::renorm_, overloads:
+        renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_renorm_, (self, *args), kwargs, "Tensor.renorm_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::diff", TENSOR_BODY_H, "at::Tensor::diff",
+            legacy="Tensor::diff (TensorMethods.h)")
+    def diff(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::diff, overloads:
+        diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor
+        """
+        op, full = select_overload(_ov_diff, (self, *args), kwargs, "Tensor.diff")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::dist", TENSOR_BODY_H, "at::Tensor::dist",
+            legacy="Tensor::dist (TensorMethods.h)")
+    def dist(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::dist, overloads:
+        dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+        """
+        op, full = select_overload(_ov_dist, (self, *args), kwargs, "Tensor.dist")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::prod", TENSOR_BODY_H, "at::Tensor::prod",
             legacy="Tensor::prod (TensorMethods.h)")
     def prod(self, *args: Any, **kwargs: Any) -> Any:
@@ -1677,6 +1754,26 @@ class TensorMethods:
         prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
         """
         op, full = select_overload(_ov_prod, (self, *args), kwargs, "Tensor.prod")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::median", TENSOR_BODY_H, "at::Tensor::median",
+            legacy="Tensor::median (TensorMethods.h)")
+    def median(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::median, overloads:
+        median(Tensor self) -> Tensor
+        median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_median, (self, *args), kwargs, "Tensor.median")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nanmedian", TENSOR_BODY_H, "at::Tensor::nanmedian",
+            legacy="Tensor::nanmedian (TensorMethods.h)")
+    def nanmedian(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanmedian, overloads:
+        nanmedian(Tensor self) -> Tensor
+        nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_nanmedian, (self, *args), kwargs, "Tensor.nanmedian")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::argmax", TENSOR_BODY_H, "at::Tensor::argmax",
@@ -2333,6 +2430,7 @@ class TensorMethods:
     def lerp(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::lerp, overloads:
         lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+        lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
         """
         op, full = select_overload(_ov_lerp, (self, *args), kwargs, "Tensor.lerp")
         return op.call(*full)
@@ -2342,6 +2440,7 @@ class TensorMethods:
     def lerp_(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::lerp_, overloads:
         lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
+        lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
         """
         op, full = select_overload(_ov_lerp_, (self, *args), kwargs, "Tensor.lerp_")
         return op.call(*full)
@@ -2617,6 +2716,15 @@ class TensorMethods:
         op, full = select_overload(_ov_corrcoef, (self, *args), kwargs, "Tensor.corrcoef")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::bincount", TENSOR_BODY_H, "at::Tensor::bincount",
+            legacy="Tensor::bincount (TensorMethods.h)")
+    def bincount(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bincount, overloads:
+        bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+        """
+        op, full = select_overload(_ov_bincount, (self, *args), kwargs, "Tensor.bincount")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::histc", TENSOR_BODY_H, "at::Tensor::histc",
             legacy="Tensor::histc (TensorMethods.h)")
     def histc(self, *args: Any, **kwargs: Any) -> Any:
@@ -2726,6 +2834,44 @@ class TensorMethods:
         topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
         """
         op, full = select_overload(_ov_topk, (self, *args), kwargs, "Tensor.topk")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::kthvalue", TENSOR_BODY_H, "at::Tensor::kthvalue",
+            legacy="Tensor::kthvalue (TensorMethods.h)")
+    def kthvalue(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::kthvalue, overloads:
+        kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_kthvalue, (self, *args), kwargs, "Tensor.kthvalue")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::mode", TENSOR_BODY_H, "at::Tensor::mode",
+            legacy="Tensor::mode (TensorMethods.h)")
+    def mode(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::mode, overloads:
+        mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_mode, (self, *args), kwargs, "Tensor.mode")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::quantile", TENSOR_BODY_H, "at::Tensor::quantile",
+            legacy="Tensor::quantile (TensorMethods.h)")
+    def quantile(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::quantile, overloads:
+        quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        """
+        op, full = select_overload(_ov_quantile, (self, *args), kwargs, "Tensor.quantile")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nanquantile", TENSOR_BODY_H, "at::Tensor::nanquantile",
+            legacy="Tensor::nanquantile (TensorMethods.h)")
+    def nanquantile(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nanquantile, overloads:
+        nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+        """
+        op, full = select_overload(_ov_nanquantile, (self, *args), kwargs, "Tensor.nanquantile")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::tril", TENSOR_BODY_H, "at::Tensor::tril",
@@ -4181,6 +4327,7 @@ METHODS: tuple[str, ...] = (
     "narrow",
     "permute",
     "transpose",
+    "transpose_",
     "t",
     "unsqueeze",
     "squeeze",
@@ -4284,9 +4431,17 @@ METHODS: tuple[str, ...] = (
     "index_put",
     "nonzero",
     "sum",
+    "nansum",
     "trace",
     "mean",
+    "nanmean",
+    "renorm",
+    "renorm_",
+    "diff",
+    "dist",
     "prod",
+    "median",
+    "nanmedian",
     "argmax",
     "argmin",
     "var",
@@ -4389,6 +4544,7 @@ METHODS: tuple[str, ...] = (
     "frexp",
     "cov",
     "corrcoef",
+    "bincount",
     "histc",
     "histogram",
     "new_empty_strided",
@@ -4401,6 +4557,10 @@ METHODS: tuple[str, ...] = (
     "msort",
     "argsort",
     "topk",
+    "kthvalue",
+    "mode",
+    "quantile",
+    "nanquantile",
     "tril",
     "triu",
     "tril_",

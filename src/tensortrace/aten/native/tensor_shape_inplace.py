@@ -1,9 +1,10 @@
 """The in-place view ops and small composites that reductions and matmul need.
 
-Mirrors parts of `aten/src/ATen/native/TensorShape.cpp`: unsqueeze_ and squeeze_ (which
-change a tensor's own geometry through as_strided_: max.dim's kernel unsqueezes its outputs
-and squeezes them back, matmul's 1D @ 2D squeezes its result), mT (transpose(-2, -1)) and
-view_as (view with another tensor's sizes). Kept apart from tensor_shape.py (the views area).
+Mirrors parts of `aten/src/ATen/native/TensorShape.cpp`: unsqueeze_, squeeze_ and transpose_
+(which change a tensor's own geometry through as_strided_: max.dim's kernel unsqueezes its
+outputs and squeezes them back, matmul's 1D @ 2D squeezes its result, quantile moves q's dim
+first), mT (transpose(-2, -1)) and view_as (view with another tensor's sizes). Kept apart from
+tensor_shape.py (the views area).
 """
 
 from __future__ import annotations
@@ -40,6 +41,20 @@ def squeeze__dim(self: Tensor, dim: int) -> Tensor:
         return self
     del sizes[dim]  # inferSqueezeGeometry
     del strides[dim]
+    self.as_strided_(sizes, strides)
+    return self
+
+
+@native_function(SOURCE, name="transpose_", legacy="at::native::transpose_")
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    ndims = self.dim()
+    dim0 = maybe_wrap_dim(dim0, ndims)
+    dim1 = maybe_wrap_dim(dim1, ndims)
+    if dim0 == dim1:
+        return self
+    sizes, strides = list(self.sizes()), list(self.strides())
+    sizes[dim0], sizes[dim1] = sizes[dim1], sizes[dim0]
+    strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
     self.as_strided_(sizes, strides)
     return self
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "81a19ec7c0c5b79ec85f69b7145306b98202e8004fd32ce35966bd972dd33de6"
+INPUTS_SHA256 = "9ef87ca720ab162d993d8ea7a5a68ad487e4122f7e51eabb7b885f76cde3fe44"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -312,6 +312,54 @@ ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunct
     linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::logspace_out", INPLACE_OR_VIEW)
+def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_out, "torch::ADInplaceOrView::logspace_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
+def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Tensor_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
+def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Tensor_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
+def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logspace_Scalar_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::eye_out", INPLACE_OR_VIEW)
 def eye_out(ks: DispatchKeySet, *args: Any) -> Any:
     """eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -562,6 +610,18 @@ def transpose_int(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.transpose_int.register(DispatchKey.ADInplaceOrView, KernelFunction(
     transpose_int, "torch::ADInplaceOrView::transpose_int", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::transpose_", INPLACE_OR_VIEW)
+def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.transpose_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.transpose_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    transpose_, "torch::ADInplaceOrView::transpose_", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::t", INPLACE_OR_VIEW)
@@ -2472,6 +2532,18 @@ ops.sum_IntList_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     sum_IntList_out, "torch::ADInplaceOrView::sum_IntList_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::nansum_out", INPLACE_OR_VIEW)
+def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nansum_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nansum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nansum_out, "torch::ADInplaceOrView::nansum_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::mean_out", INPLACE_OR_VIEW)
 def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
     """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
@@ -2482,6 +2554,30 @@ def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.mean_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     mean_out, "torch::ADInplaceOrView::mean_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::renorm_out", INPLACE_OR_VIEW)
+def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.renorm_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.renorm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    renorm_out, "torch::ADInplaceOrView::renorm_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::renorm_", INPLACE_OR_VIEW)
+def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.renorm_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    renorm_, "torch::ADInplaceOrView::renorm_", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::prod_int_out", INPLACE_OR_VIEW)
@@ -2530,6 +2626,30 @@ def min_unary_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.min_unary_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     min_unary_out, "torch::ADInplaceOrView::min_unary_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::median_dim_values", INPLACE_OR_VIEW)
+def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.median_dim_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.median_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    median_dim_values, "torch::ADInplaceOrView::median_dim_values", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nanmedian_dim_values", INPLACE_OR_VIEW)
+def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nanmedian_dim_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nanmedian_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nanmedian_dim_values, "torch::ADInplaceOrView::nanmedian_dim_values", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::min_dim_min", INPLACE_OR_VIEW)
@@ -3648,6 +3768,30 @@ ops.lerp__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
     lerp__Scalar, "torch::ADInplaceOrView::lerp__Scalar", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::lerp_Tensor_out", INPLACE_OR_VIEW)
+def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lerp_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lerp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lerp_Tensor_out, "torch::ADInplaceOrView::lerp_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lerp__Tensor", INPLACE_OR_VIEW)
+def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lerp__Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lerp__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lerp__Tensor, "torch::ADInplaceOrView::lerp__Tensor", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor_Tensor_out", INPLACE_OR_VIEW)
 def bitwise_xor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -3960,6 +4104,42 @@ ops.frexp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     frexp_Tensor_out, "torch::ADInplaceOrView::frexp_Tensor_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::bucketize_Tensor_out", INPLACE_OR_VIEW)
+def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.bucketize_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.bucketize_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    bucketize_Tensor_out, "torch::ADInplaceOrView::bucketize_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::searchsorted_Tensor_out", INPLACE_OR_VIEW)
+def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.searchsorted_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.searchsorted_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    searchsorted_Tensor_out, "torch::ADInplaceOrView::searchsorted_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::searchsorted_Scalar_out", INPLACE_OR_VIEW)
+def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.searchsorted_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.searchsorted_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    searchsorted_Scalar_out, "torch::ADInplaceOrView::searchsorted_Scalar_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::histc_out", INPLACE_OR_VIEW)
 def histc_out(ks: DispatchKeySet, *args: Any) -> Any:
     """histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -4006,6 +4186,30 @@ def threshold_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.threshold_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
     threshold_backward_grad_input, "torch::ADInplaceOrView::threshold_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::kthvalue_values", INPLACE_OR_VIEW)
+def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.kthvalue_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.kthvalue_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    kthvalue_values, "torch::ADInplaceOrView::kthvalue_values", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mode_values", INPLACE_OR_VIEW)
+def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mode_values.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mode_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mode_values, "torch::ADInplaceOrView::mode_values", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tril_", INPLACE_OR_VIEW)

@@ -15,6 +15,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.autograd.functions_manual import (
+    _euclidean_dist_backward,
     _to_copy_backward,
     abs_backward,
     angle_backward,
@@ -35,6 +36,7 @@ from tensortrace.autograd.functions_manual import (
     elu_double_backward,
     embedding_dense_double_backward_symint,
     evenly_distribute_backward,
+    gather_backward,
     ger,
     handle_r_to_c,
     index_backward,
@@ -44,7 +46,9 @@ from tensortrace.autograd.functions_manual import (
     linalg_solve_backward,
     linalg_vector_norm_backward,
     log_sigmoid_backward,
+    logsumexp_backward,
     masked_fill_backward,
+    masked_select_backward,
     max_pool_double_backward,
     maybe_multiply,
     mean_backward,
@@ -52,6 +56,9 @@ from tensortrace.autograd.functions_manual import (
     mm_mat2_backward,
     mse_loss_double_backward,
     mul_tensor_backward,
+    nansum_backward,
+    norm_backward,
+    not_implemented,
     permute_backwards,
     polar_backward,
     pow_backward,
@@ -59,6 +66,7 @@ from tensortrace.autograd.functions_manual import (
     pow_backward_self,
     prod_backward,
     real_only,
+    renorm_backward,
     repeat_backward,
     select_backward,
     sgn_backward,
@@ -71,6 +79,7 @@ from tensortrace.autograd.functions_manual import (
     split_with_sizes_backward,
     stack_tensors_backward,
     std_backward,
+    std_mean_backward,
     sum_backward,
     sum_to,
     tanh_backward,
@@ -79,6 +88,7 @@ from tensortrace.autograd.functions_manual import (
     unsqueeze_to,
     value_selecting_reduction_backward,
     var_backward,
+    var_mean_backward,
 )
 from tensortrace.autograd.traceable_function import (
     DifferentiabilityInfo,
@@ -320,6 +330,81 @@ class CatBackward0(TraceableFunction):
         ('tensors',),
         {},
         {'tensors_args_scalartypes': ('tensors', 'scalartypes'), 'tensors_args_sizes': ('tensors', 'sizes')})
+
+
+def EuclideanDistBackward0_x1_x2(v: dict[str, Any]) -> Any:
+    """x1, x2: _euclidean_dist_backward(grad, x1, x2, result)"""
+    return _euclidean_dist_backward(v['grad'], v['x1'], v['x2'], v['result'])
+
+
+class EuclideanDistBackward0(TraceableFunction):
+    """_euclidean_dist(Tensor x1, Tensor x2) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_euclidean_dist',
+        (Formula(('x1', 'x2'), EuclideanDistBackward0_x1_x2, frozenset(['_euclidean_dist_backward', 'grad', 'result', 'x1', 'x2'])),),
+        ('x1', 'x2'),
+        {},
+        {})
+
+
+def CdistBackward0_x1(v: dict[str, Any]) -> Any:
+    """x1: at._cdist_backward(grad.contiguous(), x1, x2, p, result)"""
+    return at._cdist_backward(v['grad'].contiguous(), v['x1'], v['x2'], v['p'], v['result'])
+
+
+def CdistBackward0_x2(v: dict[str, Any]) -> Any:
+    """x2: at._cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())"""
+    return at._cdist_backward(v['grad'].mT().contiguous(), v['x2'], v['x1'], v['p'], v['result'].mT().contiguous())
+
+
+class CdistBackward0(TraceableFunction):
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_cdist_forward',
+        (Formula(('x1',), CdistBackward0_x1, frozenset(['at', 'grad', 'p', 'result', 'x1', 'x2'])),
+         Formula(('x2',), CdistBackward0_x2, frozenset(['at', 'grad', 'p', 'result', 'x1', 'x2'])),),
+        ('x1', 'x2'),
+        {},
+        {})
+
+
+def CdistBackwardBackward0_cdist(v: dict[str, Any]) -> Any:
+    """cdist: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_grad(v: dict[str, Any]) -> Any:
+    """grad: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_x1(v: dict[str, Any]) -> Any:
+    """x1: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+def CdistBackwardBackward0_x2(v: dict[str, Any]) -> Any:
+    """x2: not_implemented("_cdist_backward")"""
+    return not_implemented('_cdist_backward')
+
+
+class CdistBackwardBackward0(TraceableFunction):
+    """_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_cdist_backward',
+        (Formula(('cdist',), CdistBackwardBackward0_cdist, frozenset(['not_implemented'])),
+         Formula(('grad',), CdistBackwardBackward0_grad, frozenset(['not_implemented'])),
+         Formula(('x1',), CdistBackwardBackward0_x1, frozenset(['not_implemented'])),
+         Formula(('x2',), CdistBackwardBackward0_x2, frozenset(['not_implemented'])),),
+        ('grad', 'x1', 'x2', 'cdist'),
+        {},
+        {})
 
 
 def ClampBackward0_min_max(v: dict[str, Any]) -> Any:
@@ -1087,6 +1172,29 @@ class DiagonalBackward0(TraceableFunction):
         {})
 
 
+def DistBackward0_other(v: dict[str, Any]) -> Any:
+    """other: norm_backward(grad, self.sub(other), p, result).neg()"""
+    return norm_backward(v['grad'], v['self'].sub(v['other']), v['p'], v['result']).neg()
+
+
+def DistBackward0_self(v: dict[str, Any]) -> Any:
+    """self: norm_backward(grad, self.sub(other), p, result)"""
+    return norm_backward(v['grad'], v['self'].sub(v['other']), v['p'], v['result'])
+
+
+class DistBackward0(TraceableFunction):
+    """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'dist',
+        (Formula(('other',), DistBackward0_other, frozenset(['grad', 'norm_backward', 'other', 'p', 'result', 'self'])),
+         Formula(('self',), DistBackward0_self, frozenset(['grad', 'norm_backward', 'other', 'p', 'result', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
 def DivBackward0_other(v: dict[str, Any]) -> Any:
     """other: div_tensor_other_backward(grad, self, other)"""
     return div_tensor_other_backward(v['grad'], v['self'], v['other'])
@@ -1304,6 +1412,40 @@ class FillBackward3(TraceableFunction):
         {})
 
 
+def GatherBackward0_self(v: dict[str, Any]) -> Any:
+    """self: gather_backward(grad, self, dim, index, sparse_grad)"""
+    return gather_backward(v['grad'], v['self'], v['dim'], v['index'], v['sparse_grad'])
+
+
+class GatherBackward0(TraceableFunction):
+    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'gather',
+        (Formula(('self',), GatherBackward0_self, frozenset(['dim', 'gather_backward', 'grad', 'index', 'self', 'sparse_grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def KthvalueBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class KthvalueBackward0(TraceableFunction):
+    """kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'kthvalue',
+        (Formula(('self',), KthvalueBackward0_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def IndexBackward0_self(v: dict[str, Any]) -> Any:
     """self: index_backward(at.zeros(self.sym_sizes(), dtype=self.scalar_type()), indices, grad)"""
     return index_backward(at.zeros(v['self_sym_sizes'], dtype=v['self_scalar_type']), v['indices'], v['grad'])
@@ -1384,6 +1526,23 @@ class LogBackward0(TraceableFunction):
         {})
 
 
+def LogsumexpBackward0_self(v: dict[str, Any]) -> Any:
+    """self: logsumexp_backward(grad, self, result, dim, keepdim)"""
+    return logsumexp_backward(v['grad'], v['self'], v['result'], v['dim'], v['keepdim'])
+
+
+class LogsumexpBackward0(TraceableFunction):
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logsumexp',
+        (Formula(('self',), LogsumexpBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'logsumexp_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
 def MaskedFillBackward0_self(v: dict[str, Any]) -> Any:
     """self: grad.masked_fill(mask, 0)"""
     return v['grad'].masked_fill(v['mask'], 0)
@@ -1420,6 +1579,23 @@ class MaskedFillBackward1(TraceableFunction):
         (Formula(('self',), MaskedFillBackward1_self, frozenset(['grad', 'mask'])),
          Formula(('value',), MaskedFillBackward1_value, frozenset(['grad', 'mask', 'masked_fill_backward'])),),
         ('self', 'value'),
+        {},
+        {})
+
+
+def MaskedSelectBackward0_self(v: dict[str, Any]) -> Any:
+    """self: masked_select_backward(grad, self, mask)"""
+    return masked_select_backward(v['grad'], v['self'], v['mask'])
+
+
+class MaskedSelectBackward0(TraceableFunction):
+    """masked_select(Tensor self, Tensor mask) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'masked_select',
+        (Formula(('self',), MaskedSelectBackward0_self, frozenset(['grad', 'mask', 'masked_select_backward', 'self'])),),
+        ('self',),
         {},
         {})
 
@@ -1515,6 +1691,74 @@ class MeanBackward1(TraceableFunction):
         {})
 
 
+def MedianBackward0_self(v: dict[str, Any]) -> Any:
+    """self: evenly_distribute_backward(grad, self, result)"""
+    return evenly_distribute_backward(v['grad'], v['self'], v['result'])
+
+
+class MedianBackward0(TraceableFunction):
+    """median(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'median',
+        (Formula(('self',), MedianBackward0_self, frozenset(['evenly_distribute_backward', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def NanmedianBackward0_self(v: dict[str, Any]) -> Any:
+    """self: evenly_distribute_backward(grad, self, result)"""
+    return evenly_distribute_backward(v['grad'], v['self'], v['result'])
+
+
+class NanmedianBackward0(TraceableFunction):
+    """nanmedian(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nanmedian',
+        (Formula(('self',), NanmedianBackward0_self, frozenset(['evenly_distribute_backward', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MedianBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class MedianBackward1(TraceableFunction):
+    """median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'median.dim',
+        (Formula(('self',), MedianBackward1_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def NanmedianBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class NanmedianBackward1(TraceableFunction):
+    """nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nanmedian.dim',
+        (Formula(('self',), NanmedianBackward1_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def MinBackward0_self(v: dict[str, Any]) -> Any:
     """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
     return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
@@ -1569,6 +1813,23 @@ class MinimumBackward0(TraceableFunction):
          Formula(('self',), MinimumBackward0_self, frozenset(['at', 'grad', 'other', 'self'])),),
         ('self', 'other'),
         {},
+        {})
+
+
+def ModeBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], v['keepdim'])
+
+
+class ModeBackward0(TraceableFunction):
+    """mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'mode',
+        (Formula(('self',), ModeBackward0_self, frozenset(['dim', 'grad', 'indices', 'keepdim', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
 
 
@@ -1925,6 +2186,23 @@ class RepeatBackward0(TraceableFunction):
         {})
 
 
+def RenormBackward0_self(v: dict[str, Any]) -> Any:
+    """self: renorm_backward(grad, self, p, dim, maxnorm)"""
+    return renorm_backward(v['grad'], v['self'], v['p'], v['dim'], v['maxnorm'])
+
+
+class RenormBackward0(TraceableFunction):
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'renorm',
+        (Formula(('self',), RenormBackward0_self, frozenset(['dim', 'grad', 'maxnorm', 'p', 'renorm_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
 def ReshapeAliasBackward0_self(v: dict[str, Any]) -> Any:
     """self: grad.reshape(self.sym_sizes())"""
     return v['grad'].reshape(v['self_sym_sizes'])
@@ -2008,6 +2286,42 @@ class SliceBackward0(TraceableFunction):
         ('self',),
         {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
+
+
+def SortBackward0_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), True)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], True)
+
+
+class SortBackward0(TraceableFunction):
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sort',
+        (Formula(('self',), SortBackward0_self, frozenset(['dim', 'grad', 'indices', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {},
+        output_differentiability=(True, False))
+
+
+def SortBackward1_self(v: dict[str, Any]) -> Any:
+    """self: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), True)"""
+    return value_selecting_reduction_backward(v['grad'], v['dim'], v['indices'], v['self_sym_sizes'], True)
+
+
+class SortBackward1(TraceableFunction):
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sort.stable',
+        (Formula(('self',), SortBackward1_self, frozenset(['dim', 'grad', 'indices', 'self_sym_sizes', 'value_selecting_reduction_backward'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {},
+        output_differentiability=(True, False))
 
 
 def SplitBackward0_self(v: dict[str, Any]) -> Any:
@@ -2180,6 +2494,23 @@ class SqueezeBackward5(TraceableFunction):
         {})
 
 
+def StdMeanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)"""
+    return std_mean_backward(v['grads'][0], v['grads'][1], v['self'], v['result0'], v['dim'], v['correction'], v['keepdim'])
+
+
+class StdMeanBackward0(TraceableFunction):
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'std_mean.correction',
+        (Formula(('self',), StdMeanBackward0_self, frozenset(['correction', 'dim', 'grads', 'keepdim', 'result0', 'self', 'std_mean_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
 def StdBackward0_self(v: dict[str, Any]) -> Any:
     """self: real_only("std", self, std_backward(result, grad, self, dim, correction, keepdim))"""
     return real_only('std', v['self'], std_backward(v['result'], v['grad'], v['self'], v['dim'], v['correction'], v['keepdim']))
@@ -2294,6 +2625,23 @@ class SumBackward0(TraceableFunction):
         {})
 
 
+def NansumBackward0_self(v: dict[str, Any]) -> Any:
+    """self: nansum_backward(grad.to(self.scalar_type()), self, dim, keepdim)"""
+    return nansum_backward(v['grad'].to(v['self_scalar_type']), v['self'], v['dim'], v['keepdim'])
+
+
+class NansumBackward0(TraceableFunction):
+    """nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nansum',
+        (Formula(('self',), NansumBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'nansum_backward', 'self', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
 def LinalgVectorNormBackward0_self(v: dict[str, Any]) -> Any:
     """self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)"""
     return linalg_vector_norm_backward(v['grad'], v['self'], v['ord'], v['result'], v['dim'], v['keepdim'])
@@ -2374,6 +2722,23 @@ class TransposeBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'transpose.int',
         (Formula(('self',), TransposeBackward0_self, frozenset(['dim0', 'dim1', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TransposeBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.transpose(dim0, dim1)"""
+    return v['grad'].transpose(v['dim0'], v['dim1'])
+
+
+class TransposeBackward1(TraceableFunction):
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'transpose_',
+        (Formula(('self',), TransposeBackward1_self, frozenset(['dim0', 'dim1', 'grad'])),),
         ('self',),
         {},
         {})
@@ -2476,6 +2841,23 @@ class VarBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'var.correction',
         (Formula(('self',), VarBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'real_only', 'self', 'var_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
+def VarMeanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: var_mean_backward(grads[0], grads[1], self, dim, correction, keepdim)"""
+    return var_mean_backward(v['grads'][0], v['grads'][1], v['self'], v['dim'], v['correction'], v['keepdim'])
+
+
+class VarMeanBackward0(TraceableFunction):
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'var_mean.correction',
+        (Formula(('self',), VarMeanBackward0_self, frozenset(['correction', 'dim', 'grads', 'keepdim', 'self', 'var_mean_backward'])),),
         ('self',),
         {},
         {})
@@ -3833,6 +4215,35 @@ class LerpBackward0(TraceableFunction):
         (Formula(('end',), LerpBackward0_end, frozenset(['grad', 'weight'])),
          Formula(('self',), LerpBackward0_self, frozenset(['float', 'grad', 'weight'])),),
         ('self', 'end'),
+        {},
+        {})
+
+
+def LerpBackward1_end(v: dict[str, Any]) -> Any:
+    """end: grad.mul(weight)"""
+    return v['grad'].mul(v['weight'])
+
+
+def LerpBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.rsub(weight, 1))"""
+    return v['grad'].mul(at.rsub(v['weight'], 1))
+
+
+def LerpBackward1_weight(v: dict[str, Any]) -> Any:
+    """weight: grad.mul(end.sub(self))"""
+    return v['grad'].mul(v['end'].sub(v['self']))
+
+
+class LerpBackward1(TraceableFunction):
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lerp.Tensor',
+        (Formula(('end',), LerpBackward1_end, frozenset(['grad', 'weight'])),
+         Formula(('self',), LerpBackward1_self, frozenset(['at', 'grad', 'weight'])),
+         Formula(('weight',), LerpBackward1_weight, frozenset(['end', 'grad', 'self'])),),
+        ('self', 'end', 'weight'),
         {},
         {})
 

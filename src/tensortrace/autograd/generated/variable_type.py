@@ -913,6 +913,137 @@ ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
     linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
 
 
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace.register(DispatchKey.Autograd, KernelFunction(
+    logspace, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Tensor = GraphRecording(ops.logspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_logspace_Tensor_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Scalar = GraphRecording(ops.logspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logspace_Tensor_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Scalar, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Scalar_Tensor = GraphRecording(ops.logspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_logspace_Scalar_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Scalar_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_out = GraphRecording(ops.logspace_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[4])):
+        return _record_logspace_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Tensor_out = GraphRecording(ops.logspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_logspace_Tensor_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Tensor_Scalar_out = GraphRecording(ops.logspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_logspace_Tensor_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
+_record_logspace_Scalar_Tensor_out = GraphRecording(ops.logspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_logspace_Scalar_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+
+
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def eye(ks: DispatchKeySet, *args: Any) -> Any:
@@ -1362,6 +1493,23 @@ def transpose_int(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.transpose_int.register(DispatchKey.Autograd, KernelFunction(
     transpose_int, "torch::autograd::VariableType::transpose", with_keyset=True))
+
+
+_record_transpose_ = GraphRecording(ops.transpose_, AutoDispatchBelowAutograd, nodes.TransposeBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::transpose_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!): records TransposeBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_transpose_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.transpose_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.transpose_.register(DispatchKey.Autograd, KernelFunction(
+    transpose_, "torch::autograd::VariableType::transpose_", with_keyset=True))
 
 
 _record_t = GraphRecording(ops.t, AutoDispatchBelowAutograd, nodes.TBackward0)
@@ -5471,6 +5619,40 @@ ops.sum_IntList_out.register(DispatchKey.Autograd, KernelFunction(
     sum_IntList_out, "torch::autograd::VariableType::sum", with_keyset=True))
 
 
+_record_nansum = GraphRecording(ops.nansum, AutoDispatchBelowADInplaceOrView, nodes.NansumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nansum", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nansum(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor: records NansumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nansum(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nansum.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nansum.register(DispatchKey.Autograd, KernelFunction(
+    nansum, "torch::autograd::VariableType::nansum", with_keyset=True))
+
+
+_record_nansum_out = GraphRecording(ops.nansum_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nansum", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_nansum_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nansum_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nansum_out.register(DispatchKey.Autograd, KernelFunction(
+    nansum_out, "torch::autograd::VariableType::nansum", with_keyset=True))
+
+
 _record_trace = GraphRecording(ops.trace, AutoDispatchBelowADInplaceOrView, None)
 
 
@@ -5537,6 +5719,74 @@ def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.mean_out.register(DispatchKey.Autograd, KernelFunction(
     mean_out, "torch::autograd::VariableType::mean", with_keyset=True))
+
+
+_record_renorm_out = GraphRecording(ops.renorm_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_renorm_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.renorm_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm_out.register(DispatchKey.Autograd, KernelFunction(
+    renorm_out, "torch::autograd::VariableType::renorm", with_keyset=True))
+
+
+_record_renorm = GraphRecording(ops.renorm, AutoDispatchBelowADInplaceOrView, nodes.RenormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor: records RenormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_renorm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.renorm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm.register(DispatchKey.Autograd, KernelFunction(
+    renorm, "torch::autograd::VariableType::renorm", with_keyset=True))
+
+
+_record_renorm_ = GraphRecording(ops.renorm_, AutoDispatchBelowAutograd, nodes.RenormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::renorm_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!): records RenormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_renorm_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.renorm_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.renorm_.register(DispatchKey.Autograd, KernelFunction(
+    renorm_, "torch::autograd::VariableType::renorm_", with_keyset=True))
+
+
+_record_dist = GraphRecording(ops.dist, AutoDispatchBelowADInplaceOrView, nodes.DistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::dist", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def dist(ks: DispatchKeySet, *args: Any) -> Any:
+    """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor: records DistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_dist(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.dist.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.dist.register(DispatchKey.Autograd, KernelFunction(
+    dist, "torch::autograd::VariableType::dist", with_keyset=True))
 
 
 _record_prod = GraphRecording(ops.prod, AutoDispatchBelowADInplaceOrView, nodes.ProdBackward0)
@@ -5692,6 +5942,108 @@ ops.min_unary_out.register(DispatchKey.Autograd, KernelFunction(
     min_unary_out, "torch::autograd::VariableType::min", with_keyset=True))
 
 
+_record_median = GraphRecording(ops.median, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median(ks: DispatchKeySet, *args: Any) -> Any:
+    """median(Tensor self) -> Tensor: records MedianBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_median(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.median.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median.register(DispatchKey.Autograd, KernelFunction(
+    median, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_median_dim = GraphRecording(ops.median_dim, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median_dim(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor): records MedianBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_median_dim(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.median_dim.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median_dim.register(DispatchKey.Autograd, KernelFunction(
+    median_dim, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_median_dim_values = GraphRecording(ops.median_dim_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_median_dim_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.median_dim_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.median_dim_values.register(DispatchKey.Autograd, KernelFunction(
+    median_dim_values, "torch::autograd::VariableType::median", with_keyset=True))
+
+
+_record_nanmedian = GraphRecording(ops.nanmedian, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian(Tensor self) -> Tensor: records NanmedianBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nanmedian(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nanmedian.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
+_record_nanmedian_dim = GraphRecording(ops.nanmedian_dim, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian_dim(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor): records NanmedianBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nanmedian_dim(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nanmedian_dim.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian_dim.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian_dim, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
+_record_nanmedian_dim_values = GraphRecording(ops.nanmedian_dim_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_nanmedian_dim_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nanmedian_dim_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nanmedian_dim_values.register(DispatchKey.Autograd, KernelFunction(
+    nanmedian_dim_values, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+
+
 _record_min_dim = GraphRecording(ops.min_dim, AutoDispatchBelowADInplaceOrView, nodes.MinBackward0)
 
 
@@ -5808,6 +6160,23 @@ ops.var_correction_out.register(DispatchKey.Autograd, KernelFunction(
     var_correction_out, "torch::autograd::VariableType::var", with_keyset=True))
 
 
+_record_var_mean_correction = GraphRecording(ops.var_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.VarMeanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::var_mean", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def var_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor): records VarMeanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_var_mean_correction(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.var_mean_correction.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.var_mean_correction.register(DispatchKey.Autograd, KernelFunction(
+    var_mean_correction, "torch::autograd::VariableType::var_mean", with_keyset=True))
+
+
 _record_std_correction = GraphRecording(ops.std_correction, AutoDispatchBelowADInplaceOrView, nodes.StdBackward0)
 
 
@@ -5840,6 +6209,23 @@ def std_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.std_correction_out.register(DispatchKey.Autograd, KernelFunction(
     std_correction_out, "torch::autograd::VariableType::std", with_keyset=True))
+
+
+_record_std_mean_correction = GraphRecording(ops.std_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.StdMeanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::std_mean", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def std_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor): records StdMeanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_std_mean_correction(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.std_mean_correction.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.std_mean_correction.register(DispatchKey.Autograd, KernelFunction(
+    std_mean_correction, "torch::autograd::VariableType::std_mean", with_keyset=True))
 
 
 _record_cumsum = GraphRecording(ops.cumsum, AutoDispatchBelowADInplaceOrView, nodes.CumsumBackward0)
@@ -8511,6 +8897,57 @@ ops.lerp__Scalar.register(DispatchKey.Autograd, KernelFunction(
     lerp__Scalar, "torch::autograd::VariableType::lerp_", with_keyset=True))
 
 
+_record_lerp_Tensor_out = GraphRecording(ops.lerp_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_lerp_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lerp_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    lerp_Tensor_out, "torch::autograd::VariableType::lerp", with_keyset=True))
+
+
+_record_lerp_Tensor = GraphRecording(ops.lerp_Tensor, AutoDispatchBelowADInplaceOrView, nodes.LerpBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor: records LerpBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_lerp_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lerp_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    lerp_Tensor, "torch::autograd::VariableType::lerp", with_keyset=True))
+
+
+_record_lerp__Tensor = GraphRecording(ops.lerp__Tensor, AutoDispatchBelowAutograd, nodes.LerpBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::lerp_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!): records LerpBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_lerp__Tensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lerp__Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lerp__Tensor.register(DispatchKey.Autograd, KernelFunction(
+    lerp__Tensor, "torch::autograd::VariableType::lerp_", with_keyset=True))
+
+
 _record_bitwise_xor_Tensor_out = GraphRecording(ops.bitwise_xor_Tensor_out, AutoDispatchBelowAutograd, None)
 
 
@@ -9310,6 +9747,142 @@ ops.frexp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
     frexp_Tensor_out, "torch::autograd::VariableType::frexp", with_keyset=True))
 
 
+_record_bincount = GraphRecording(ops.bincount, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bincount", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bincount(ks: DispatchKeySet, *args: Any) -> Any:
+    """bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_bincount(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bincount.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bincount.register(DispatchKey.Autograd, KernelFunction(
+    bincount, "torch::autograd::VariableType::bincount", with_keyset=True))
+
+
+_record_bucketize_Tensor = GraphRecording(ops.bucketize_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_bucketize_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bucketize_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Tensor, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_bucketize_Tensor_out = GraphRecording(ops.bucketize_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_bucketize_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.bucketize_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Tensor_out, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_bucketize_Scalar = GraphRecording(ops.bucketize_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::bucketize", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bucketize_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_bucketize_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bucketize_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bucketize_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    bucketize_Scalar, "torch::autograd::VariableType::bucketize", with_keyset=True))
+
+
+_record_searchsorted_Tensor = GraphRecording(ops.searchsorted_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_searchsorted_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.searchsorted_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Tensor, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Tensor_out = GraphRecording(ops.searchsorted_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_searchsorted_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.searchsorted_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Tensor_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Scalar = GraphRecording(ops.searchsorted_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_searchsorted_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.searchsorted_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Scalar, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
+_record_searchsorted_Scalar_out = GraphRecording(ops.searchsorted_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::searchsorted", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_searchsorted_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.searchsorted_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.searchsorted_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    searchsorted_Scalar_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+
+
 _record_histc = GraphRecording(ops.histc, AutoDispatchBelowADInplaceOrView, None)
 
 
@@ -9543,13 +10116,13 @@ ops.rot90.register(DispatchKey.Autograd, KernelFunction(
     rot90, "torch::autograd::VariableType::rot90", with_keyset=True))
 
 
-_record_sort = GraphRecording(ops.sort, AutoDispatchBelowADInplaceOrView, None)
+_record_sort = GraphRecording(ops.sort, AutoDispatchBelowADInplaceOrView, nodes.SortBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sort(ks: DispatchKeySet, *args: Any) -> Any:
-    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor): records NotImplemented"""
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor): records SortBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sort(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -9560,13 +10133,13 @@ ops.sort.register(DispatchKey.Autograd, KernelFunction(
     sort, "torch::autograd::VariableType::sort", with_keyset=True))
 
 
-_record_sort_stable = GraphRecording(ops.sort_stable, AutoDispatchBelowADInplaceOrView, None)
+_record_sort_stable = GraphRecording(ops.sort_stable, AutoDispatchBelowADInplaceOrView, nodes.SortBackward1)
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sort_stable(ks: DispatchKeySet, *args: Any) -> Any:
-    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor): records NotImplemented"""
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor): records SortBackward1"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sort_stable(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -9592,6 +10165,74 @@ def topk(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.topk.register(DispatchKey.Autograd, KernelFunction(
     topk, "torch::autograd::VariableType::topk", with_keyset=True))
+
+
+_record_kthvalue = GraphRecording(ops.kthvalue, AutoDispatchBelowADInplaceOrView, nodes.KthvalueBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::kthvalue", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kthvalue(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor, Tensor): records KthvalueBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_kthvalue(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kthvalue.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kthvalue.register(DispatchKey.Autograd, KernelFunction(
+    kthvalue, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+
+
+_record_kthvalue_values = GraphRecording(ops.kthvalue_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::kthvalue", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_kthvalue_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.kthvalue_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kthvalue_values.register(DispatchKey.Autograd, KernelFunction(
+    kthvalue_values, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+
+
+_record_mode = GraphRecording(ops.mode, AutoDispatchBelowADInplaceOrView, nodes.ModeBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mode", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mode(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor, Tensor): records ModeBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mode(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mode.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mode.register(DispatchKey.Autograd, KernelFunction(
+    mode, "torch::autograd::VariableType::mode", with_keyset=True))
+
+
+_record_mode_values = GraphRecording(ops.mode_values, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mode", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
+    """mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_mode_values(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mode_values.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
+    mode_values, "torch::autograd::VariableType::mode", with_keyset=True))
 
 
 _record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, None)
@@ -9900,13 +10541,13 @@ ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
     replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
 
 
-_record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, None)
+_record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, nodes.GatherBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::gather", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def gather(ks: DispatchKeySet, *args: Any) -> Any:
-    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor: records NotImplemented"""
+    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor: records GatherBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
         return _record_gather(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10274,13 +10915,13 @@ ops.index_fill_int_Tensor.register(DispatchKey.Autograd, KernelFunction(
     index_fill_int_Tensor, "torch::autograd::VariableType::index_fill", with_keyset=True))
 
 
-_record_masked_select = GraphRecording(ops.masked_select, AutoDispatchBelowADInplaceOrView, None)
+_record_masked_select = GraphRecording(ops.masked_select, AutoDispatchBelowADInplaceOrView, nodes.MaskedSelectBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::masked_select", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def masked_select(ks: DispatchKeySet, *args: Any) -> Any:
-    """masked_select(Tensor self, Tensor mask) -> Tensor: records NotImplemented"""
+    """masked_select(Tensor self, Tensor mask) -> Tensor: records MaskedSelectBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
         return _record_masked_select(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10427,13 +11068,13 @@ ops.cummin.register(DispatchKey.Autograd, KernelFunction(
     cummin, "torch::autograd::VariableType::cummin", with_keyset=True))
 
 
-_record_logsumexp = GraphRecording(ops.logsumexp, AutoDispatchBelowADInplaceOrView, None)
+_record_logsumexp = GraphRecording(ops.logsumexp, AutoDispatchBelowADInplaceOrView, nodes.LogsumexpBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::logsumexp", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def logsumexp(ks: DispatchKeySet, *args: Any) -> Any:
-    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: records NotImplemented"""
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: records LogsumexpBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_logsumexp(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -12710,6 +13351,57 @@ def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
     isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))
+
+
+_record__euclidean_dist = GraphRecording(ops._euclidean_dist, AutoDispatchBelowADInplaceOrView, nodes.EuclideanDistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_euclidean_dist", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _euclidean_dist(ks: DispatchKeySet, *args: Any) -> Any:
+    """_euclidean_dist(Tensor x1, Tensor x2) -> Tensor: records EuclideanDistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__euclidean_dist(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._euclidean_dist.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._euclidean_dist.register(DispatchKey.Autograd, KernelFunction(
+    _euclidean_dist, "torch::autograd::VariableType::_euclidean_dist", with_keyset=True))
+
+
+_record__cdist_forward = GraphRecording(ops._cdist_forward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cdist_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cdist_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor: records CdistBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__cdist_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cdist_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cdist_forward.register(DispatchKey.Autograd, KernelFunction(
+    _cdist_forward, "torch::autograd::VariableType::_cdist_forward", with_keyset=True))
+
+
+_record__cdist_backward = GraphRecording(ops._cdist_backward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cdist_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cdist_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor: records CdistBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record__cdist_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cdist_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cdist_backward.register(DispatchKey.Autograd, KernelFunction(
+    _cdist_backward, "torch::autograd::VariableType::_cdist_backward", with_keyset=True))
 
 
 _record_embedding = GraphRecording(ops.embedding, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBackward0)

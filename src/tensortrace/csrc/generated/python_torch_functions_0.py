@@ -1819,6 +1819,244 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- logspace ----------------------------------------------------------------------------------
+parser_logspace = PythonArgParser.lazy([
+    'logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Tensor_Tensor, out= logspace.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Tensor_Tensor_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Scalar_Tensor, out= logspace.Scalar_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Scalar_Tensor_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace.Tensor_Scalar, out= logspace.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_Tensor_Scalar_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_logspace", TORCH_FUNCTIONS_CPP, "dispatch_logspace", legacy="dispatch_logspace")
+def dispatch_logspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): logspace, out= logspace.out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.logspace_out, 'logspace', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['start'] = kwargs['start']
+    call_kwargs['end'] = kwargs['end']
+    call_kwargs['steps'] = kwargs['steps']
+    if kwargs['base'] is not None:
+        call_kwargs['base'] = kwargs['base']
+    call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.logspace(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+structseqs_logspace = [(return_types.for_schema('logspace', ops.logspace_Tensor_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Scalar_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Scalar_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Tensor_Scalar.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Scalar_out.schema)), (return_types.for_schema('logspace', ops.logspace.schema), return_types.for_schema('logspace_out', ops.logspace_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logspace", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logspace")
+def logspace(*args: Any, **kwargs: Any) -> Any:
+    """torch.logspace: THPVariable_logspace"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logspace",
+                                 {"python_name": "torch.logspace"})
+    self = None
+    r = parser_logspace.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_0(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None and type(start) is not float:
+            start = scalar_arg(start)
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_1(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # logspace(Tensor start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        base = a[3]
+        if base is None:
+            base = 10.0
+        if base is not None:
+            base = float(base)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_logspace_2(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # logspace(Scalar start, Scalar end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    start = a[0]
+    if start is not None and type(start) is not float:
+        start = scalar_arg(start)
+    end = a[1]
+    if end is not None and type(end) is not float:
+        end = scalar_arg(end)
+    steps = a[2]
+    if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+        steps = int64_arg(steps)
+    base = a[3]
+    if base is None:
+        base = 10.0
+    if base is not None:
+        base = float(base)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    dtype = a[5]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[6] is None else convert(r, 6)
+    device = None if a[7] is None else convert(r, 7)
+    pin_memory = a[8]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[9]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_logspace_3(self, {'start': start, 'end': end, 'steps': steps, 'base': base, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
 # ---- eye ---------------------------------------------------------------------------------------
 parser_eye = PythonArgParser.lazy([
     'eye(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
@@ -6852,6 +7090,59 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nansum ------------------------------------------------------------------------------------
+parser_nansum = PythonArgParser.lazy([
+    'nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nansum", TORCH_FUNCTIONS_CPP, "dispatch_nansum", legacy="dispatch_nansum")
+def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): nansum, out= nansum.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nansum_out, 'nansum', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return at.nansum(**call_kwargs)
+
+structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), return_types.for_schema('nansum_out', ops.nansum_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nansum", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nansum")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """torch.nansum: THPVariable_nansum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nansum",
+                                 {"python_name": "torch.nansum"})
+    self = None
+    r = parser_nansum.parse(args, kwargs)
+    a = r.args
+    # nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nansum_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- trace -------------------------------------------------------------------------------------
 parser_trace = PythonArgParser.lazy([
     'trace(Tensor input)',
@@ -6960,6 +7251,213 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nanmean -----------------------------------------------------------------------------------
+parser_nanmean = PythonArgParser.lazy([
+    'nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nanmean", TORCH_FUNCTIONS_CPP, "dispatch_nanmean", legacy="dispatch_nanmean")
+def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): nanmean, out= nanmean.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanmean_out, 'nanmean', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return at.nanmean(**call_kwargs)
+
+structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), return_types.for_schema('nanmean_out', ops.nanmean_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanmean")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanmean: THPVariable_nanmean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanmean",
+                                 {"python_name": "torch.nanmean"})
+    self = None
+    r = parser_nanmean.parse(args, kwargs)
+    a = r.args
+    # nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nanmean_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- renorm ------------------------------------------------------------------------------------
+parser_renorm = PythonArgParser.lazy([
+    'renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_renorm", TORCH_FUNCTIONS_CPP, "dispatch_renorm", legacy="dispatch_renorm")
+def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None): renorm, out= renorm.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.renorm_out, 'renorm', False, self, kwargs, out)
+    return at.renorm(self=kwargs['self'], p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), return_types.for_schema('renorm_out', ops.renorm_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_renorm")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """torch.renorm: THPVariable_renorm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.renorm",
+                                 {"python_name": "torch.renorm"})
+    self = None
+    r = parser_renorm.parse(args, kwargs)
+    a = r.args
+    # renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[3]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_renorm_0(self, {'self': self_, 'p': p, 'dim': dim, 'maxnorm': maxnorm, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- diff --------------------------------------------------------------------------------------
+parser_diff = PythonArgParser.lazy([
+    'diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_diff", TORCH_FUNCTIONS_CPP, "dispatch_diff", legacy="dispatch_diff")
+def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None): diff, out= diff.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.diff_out, 'diff', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['n'] is not None:
+        call_kwargs['n'] = kwargs['n']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['prepend'] = kwargs['prepend']
+    call_kwargs['append'] = kwargs['append']
+    return at.diff(**call_kwargs)
+
+structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), return_types.for_schema('diff_out', ops.diff_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diff", TORCH_FUNCTIONS_CPP, legacy="THPVariable_diff")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """torch.diff: THPVariable_diff"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.diff",
+                                 {"python_name": "torch.diff"})
+    self = None
+    r = parser_diff.parse(args, kwargs)
+    a = r.args
+    # diff(Tensor input, int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n = a[1]
+    if n is None:
+        n = 1
+    elif n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    prepend = a[3]
+    if prepend is not None:
+        prepend = prepend.cdata
+    append = a[4]
+    if append is not None:
+        append = append.cdata
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_diff_0(self, {'self': self_, 'n': n, 'dim': dim, 'prepend': prepend, 'append': append, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- dist --------------------------------------------------------------------------------------
+parser_dist = PythonArgParser.lazy([
+    'dist(Tensor input, Tensor other, Scalar p=2)',
+])
+
+
+@traced("python", "dispatch_dist", TORCH_FUNCTIONS_CPP, "dispatch_dist", legacy="dispatch_dist")
+def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dist(Tensor input, Tensor other, Scalar p=2): dist"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    return at.dist(**call_kwargs)
+
+structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dist", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dist")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """torch.dist: THPVariable_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dist",
+                                 {"python_name": "torch.dist"})
+    self = None
+    r = parser_dist.parse(args, kwargs)
+    a = r.args
+    # dist(Tensor input, Tensor other, Scalar p=2)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    p = a[2]
+    if p is None:
+        p = 2
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    result = dispatch_dist_0(self, {'self': self_, 'other': other, 'p': p})
+    return THPVariable_Wrap(result)
+
+
 # ---- prod --------------------------------------------------------------------------------------
 parser_prod = PythonArgParser.lazy([
     'prod(Tensor input, *, ScalarType? dtype=None)',
@@ -7028,6 +7526,128 @@ def prod(*args: Any, **kwargs: Any) -> Any:
         out = out.cdata
     result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
     return THPVariable_Wrap(result)
+
+
+# ---- median ------------------------------------------------------------------------------------
+parser_median = PythonArgParser.lazy([
+    'median(Tensor input)',
+    'median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_median", TORCH_FUNCTIONS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(Tensor input): median"""
+    return at.median(self=kwargs['self'])
+
+
+@traced("python", "dispatch_median", TORCH_FUNCTIONS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None): median.dim, out= median.dim_values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.median_dim_values, 'median', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.median(**call_kwargs)
+
+structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), return_types.for_schema('median_out', ops.median_dim_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_median", TORCH_FUNCTIONS_CPP, legacy="THPVariable_median")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """torch.median: THPVariable_median"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.median",
+                                 {"python_name": "torch.median"})
+    self = None
+    r = parser_median.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # median(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_median_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_median_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_median[1][0 if out is None else 1])
+
+
+# ---- nanmedian ---------------------------------------------------------------------------------
+parser_nanmedian = PythonArgParser.lazy([
+    'nanmedian(Tensor input)',
+    'nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_nanmedian", TORCH_FUNCTIONS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(Tensor input): nanmedian"""
+    return at.nanmedian(self=kwargs['self'])
+
+
+@traced("python", "dispatch_nanmedian", TORCH_FUNCTIONS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None): nanmedian.dim, out= nanmedian.dim_values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanmedian_dim_values, 'nanmedian', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.nanmedian(**call_kwargs)
+
+structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), return_types.for_schema('nanmedian_out', ops.nanmedian_dim_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmedian", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanmedian")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanmedian: THPVariable_nanmedian"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanmedian",
+                                 {"python_name": "torch.nanmedian"})
+    self = None
+    r = parser_nanmedian.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanmedian(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_nanmedian_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_nanmedian_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_nanmedian[1][0 if out is None else 1])
 
 
 # ---- argmax ------------------------------------------------------------------------------------
@@ -7232,6 +7852,104 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- var_mean ----------------------------------------------------------------------------------
+parser_var_mean = PythonArgParser.lazy([
+    'var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+    'var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+    'var_mean(Tensor input, bool unbiased=True)',
+])
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False): var_mean.dim"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.var_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False): var_mean.correction"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['correction'] = kwargs['correction']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.var_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_var_mean", TORCH_FUNCTIONS_CPP, "dispatch_var_mean", legacy="dispatch_var_mean")
+def dispatch_var_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """var_mean(Tensor input, bool unbiased=True): var_mean"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    return at.var_mean(**call_kwargs)
+
+structseqs_var_mean = [(return_types.for_schema('var_mean', ops.var_mean_dim.schema), None), (return_types.for_schema('var_mean', ops.var_mean_correction.schema), None), (return_types.for_schema('var_mean', ops.var_mean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_var_mean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_var_mean")
+def var_mean(*args: Any, **kwargs: Any) -> Any:
+    """torch.var_mean: THPVariable_var_mean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.var_mean",
+                                 {"python_name": "torch.var_mean"})
+    self = None
+    r = parser_var_mean.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_mean_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_var_mean[0][0])
+    if r.idx == 1:
+        # var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_mean_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_var_mean[1][0])
+    # var_mean(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_var_mean_2(self, {'self': self_, 'unbiased': unbiased})
+    return wrap_result(result, structseqs_var_mean[2][0])
+
+
 # ---- std ---------------------------------------------------------------------------------------
 parser_std = PythonArgParser.lazy([
     'std(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
@@ -7334,6 +8052,104 @@ def std(*args: Any, **kwargs: Any) -> Any:
         unbiased = True
     result = dispatch_std_2(self, {'self': self_, 'unbiased': unbiased})
     return THPVariable_Wrap(result)
+
+
+# ---- std_mean ----------------------------------------------------------------------------------
+parser_std_mean = PythonArgParser.lazy([
+    'std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+    'std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
+    'std_mean(Tensor input, bool unbiased=True)',
+])
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False): std_mean.dim"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.std_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False): std_mean.correction"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['correction'] = kwargs['correction']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.std_mean(**call_kwargs)
+
+
+@traced("python", "dispatch_std_mean", TORCH_FUNCTIONS_CPP, "dispatch_std_mean", legacy="dispatch_std_mean")
+def dispatch_std_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """std_mean(Tensor input, bool unbiased=True): std_mean"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['unbiased'] is not None:
+        call_kwargs['unbiased'] = kwargs['unbiased']
+    return at.std_mean(**call_kwargs)
+
+structseqs_std_mean = [(return_types.for_schema('std_mean', ops.std_mean_dim.schema), None), (return_types.for_schema('std_mean', ops.std_mean_correction.schema), None), (return_types.for_schema('std_mean', ops.std_mean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_std_mean", TORCH_FUNCTIONS_CPP, legacy="THPVariable_std_mean")
+def std_mean(*args: Any, **kwargs: Any) -> Any:
+    """torch.std_mean: THPVariable_std_mean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.std_mean",
+                                 {"python_name": "torch.std_mean"})
+    self = None
+    r = parser_std_mean.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_mean_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_std_mean[0][0])
+    if r.idx == 1:
+        # std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_mean_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return wrap_result(result, structseqs_std_mean[1][0])
+    # std_mean(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_std_mean_2(self, {'self': self_, 'unbiased': unbiased})
+    return wrap_result(result, structseqs_std_mean[2][0])
 
 
 # ---- cumsum ------------------------------------------------------------------------------------
@@ -10400,19 +11216,29 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
 
 # ---- lerp --------------------------------------------------------------------------------------
 parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)',
     'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)',
 ])
 
 
 @traced("python", "dispatch_lerp", TORCH_FUNCTIONS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
 def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None): lerp.Tensor, out= lerp.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lerp_Tensor_out, 'lerp', False, self, kwargs, out)
+    return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp", TORCH_FUNCTIONS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None): lerp.Scalar, out= lerp.Scalar_out"""
     out = kwargs.pop("out", None)
     if out is not None:
         return call_out(ops.lerp_Scalar_out, 'lerp', False, self, kwargs, out)
     return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), return_types.for_schema('lerp_out', ops.lerp_Tensor_out.schema)), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
 
 
 @handle_th_errors
@@ -10425,6 +11251,22 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_lerp.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        weight = a[2]
+        if weight is not None:
+            weight = weight.cdata
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_lerp_0(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
+        return THPVariable_Wrap(result)
     # lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
@@ -10438,7 +11280,7 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     out = a[3]
     if out is not None:
         out = out.cdata
-    result = dispatch_lerp_0(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
+    result = dispatch_lerp_1(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -11927,6 +12769,237 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bincount ----------------------------------------------------------------------------------
+parser_bincount = PythonArgParser.lazy([
+    'bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)',
+])
+
+
+@traced("python", "dispatch_bincount", TORCH_FUNCTIONS_CPP, "dispatch_bincount", legacy="dispatch_bincount")
+def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bincount(Tensor input, Tensor? weights=None, SymInt minlength=0): bincount"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weights'] = kwargs['weights']
+    if kwargs['minlength'] is not None:
+        call_kwargs['minlength'] = kwargs['minlength']
+    return at.bincount(**call_kwargs)
+
+structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bincount", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bincount")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """torch.bincount: THPVariable_bincount"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bincount",
+                                 {"python_name": "torch.bincount"})
+    self = None
+    r = parser_bincount.parse(args, kwargs)
+    a = r.args
+    # bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weights = a[1]
+    if weights is not None:
+        weights = weights.cdata
+    minlength = a[2]
+    if minlength is None:
+        minlength = 0
+    elif minlength is not None and (type(minlength) is not int or not INT64_MIN <= minlength <= INT64_MAX):
+        minlength = int64_arg(minlength)
+    result = dispatch_bincount_0(self, {'self': self_, 'weights': weights, 'minlength': minlength})
+    return THPVariable_Wrap(result)
+
+
+# ---- bucketize ---------------------------------------------------------------------------------
+parser_bucketize = PythonArgParser.lazy([
+    'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)',
+    'bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)',
+])
+
+
+@traced("python", "dispatch_bucketize", TORCH_FUNCTIONS_CPP, "dispatch_bucketize", legacy="dispatch_bucketize")
+def dispatch_bucketize_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None): bucketize.Tensor, out= bucketize.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bucketize_Tensor_out, 'bucketize', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['boundaries'] = kwargs['boundaries']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    return at.bucketize(**call_kwargs)
+
+
+@traced("python", "dispatch_bucketize", TORCH_FUNCTIONS_CPP, "dispatch_bucketize", legacy="dispatch_bucketize")
+def dispatch_bucketize_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False): bucketize.Scalar"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['boundaries'] = kwargs['boundaries']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    return at.bucketize(**call_kwargs)
+
+structseqs_bucketize = [(return_types.for_schema('bucketize', ops.bucketize_Tensor.schema), return_types.for_schema('bucketize_out', ops.bucketize_Tensor_out.schema)), (return_types.for_schema('bucketize', ops.bucketize_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bucketize", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bucketize")
+def bucketize(*args: Any, **kwargs: Any) -> Any:
+    """torch.bucketize: THPVariable_bucketize"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bucketize",
+                                 {"python_name": "torch.bucketize"})
+    self = None
+    r = parser_bucketize.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        boundaries = a[1]
+        if boundaries is not None:
+            boundaries = boundaries.cdata
+        out_int32 = a[2]
+        if out_int32 is None:
+            out_int32 = False
+        right = a[3]
+        if right is None:
+            right = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bucketize_0(self, {'self': self_, 'boundaries': boundaries, 'out_int32': out_int32, 'right': right, 'out': out})
+        return THPVariable_Wrap(result)
+    # bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)
+    self_ = a[0]
+    if self_ is not None and type(self_) is not float:
+        self_ = scalar_arg(self_)
+    boundaries = a[1]
+    if boundaries is not None:
+        boundaries = boundaries.cdata
+    out_int32 = a[2]
+    if out_int32 is None:
+        out_int32 = False
+    right = a[3]
+    if right is None:
+        right = False
+    result = dispatch_bucketize_1(self, {'self': self_, 'boundaries': boundaries, 'out_int32': out_int32, 'right': right})
+    return THPVariable_Wrap(result)
+
+
+# ---- searchsorted ------------------------------------------------------------------------------
+parser_searchsorted = PythonArgParser.lazy([
+    'searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)',
+    'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_searchsorted", TORCH_FUNCTIONS_CPP, "dispatch_searchsorted", legacy="dispatch_searchsorted")
+def dispatch_searchsorted_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None): searchsorted.Tensor, out= searchsorted.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.searchsorted_Tensor_out, 'searchsorted', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['sorted_sequence'] = kwargs['sorted_sequence']
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    call_kwargs['side'] = kwargs['side']
+    call_kwargs['sorter'] = kwargs['sorter']
+    return at.searchsorted(**call_kwargs)
+
+
+@traced("python", "dispatch_searchsorted", TORCH_FUNCTIONS_CPP, "dispatch_searchsorted", legacy="dispatch_searchsorted")
+def dispatch_searchsorted_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None): searchsorted.Scalar, out= searchsorted.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.searchsorted_Scalar_out, 'searchsorted', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['sorted_sequence'] = kwargs['sorted_sequence']
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['out_int32'] is not None:
+        call_kwargs['out_int32'] = kwargs['out_int32']
+    if kwargs['right'] is not None:
+        call_kwargs['right'] = kwargs['right']
+    call_kwargs['side'] = kwargs['side']
+    call_kwargs['sorter'] = kwargs['sorter']
+    return at.searchsorted(**call_kwargs)
+
+structseqs_searchsorted = [(return_types.for_schema('searchsorted', ops.searchsorted_Tensor.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Tensor_out.schema)), (return_types.for_schema('searchsorted', ops.searchsorted_Scalar.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_searchsorted", TORCH_FUNCTIONS_CPP, legacy="THPVariable_searchsorted")
+def searchsorted(*args: Any, **kwargs: Any) -> Any:
+    """torch.searchsorted: THPVariable_searchsorted"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.searchsorted",
+                                 {"python_name": "torch.searchsorted"})
+    self = None
+    r = parser_searchsorted.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)
+        sorted_sequence = a[0]
+        if sorted_sequence is not None:
+            sorted_sequence = sorted_sequence.cdata
+        self_ = a[1]
+        if self_ is not None:
+            self_ = self_.cdata
+        out_int32 = a[2]
+        if out_int32 is None:
+            out_int32 = False
+        right = a[3]
+        if right is None:
+            right = False
+        side = a[4]
+        sorter = a[5]
+        if sorter is not None:
+            sorter = sorter.cdata
+        out = a[6]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_searchsorted_0(self, {'sorted_sequence': sorted_sequence, 'self': self_, 'out_int32': out_int32, 'right': right, 'side': side, 'sorter': sorter, 'out': out})
+        return THPVariable_Wrap(result)
+    # searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor out=None)
+    sorted_sequence = a[0]
+    if sorted_sequence is not None:
+        sorted_sequence = sorted_sequence.cdata
+    self_ = a[1]
+    if self_ is not None and type(self_) is not float:
+        self_ = scalar_arg(self_)
+    out_int32 = a[2]
+    if out_int32 is None:
+        out_int32 = False
+    right = a[3]
+    if right is None:
+        right = False
+    side = a[4]
+    sorter = a[5]
+    if sorter is not None:
+        sorter = sorter.cdata
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_searchsorted_1(self, {'sorted_sequence': sorted_sequence, 'self': self_, 'out_int32': out_int32, 'right': right, 'side': side, 'sorter': sorter, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- histc -------------------------------------------------------------------------------------
 parser_histc = PythonArgParser.lazy([
     'histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)',
@@ -12492,6 +13565,306 @@ def topk(*args: Any, **kwargs: Any) -> Any:
         sorted = True
     result = dispatch_topk_0(self, {'self': self_, 'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
     return wrap_result(result, structseqs_topk[0][0])
+
+
+# ---- kthvalue ----------------------------------------------------------------------------------
+parser_kthvalue = PythonArgParser.lazy([
+    'kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_kthvalue", TORCH_FUNCTIONS_CPP, "dispatch_kthvalue", legacy="dispatch_kthvalue")
+def dispatch_kthvalue_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None): kthvalue, out= kthvalue.values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.kthvalue_values, 'kthvalue', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.kthvalue(**call_kwargs)
+
+structseqs_kthvalue = [(return_types.for_schema('kthvalue', ops.kthvalue.schema), return_types.for_schema('kthvalue_out', ops.kthvalue_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kthvalue", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kthvalue")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """torch.kthvalue: THPVariable_kthvalue"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kthvalue",
+                                 {"python_name": "torch.kthvalue"})
+    self = None
+    r = parser_kthvalue.parse(args, kwargs)
+    a = r.args
+    # kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    k = a[1]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_kthvalue_0(self, {'self': self_, 'k': k, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_kthvalue[0][0 if out is None else 1])
+
+
+# ---- mode --------------------------------------------------------------------------------------
+parser_mode = PythonArgParser.lazy([
+    'mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_mode", TORCH_FUNCTIONS_CPP, "dispatch_mode", legacy="dispatch_mode")
+def dispatch_mode_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None): mode, out= mode.values"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mode_values, 'mode', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.mode(**call_kwargs)
+
+structseqs_mode = [(return_types.for_schema('mode', ops.mode.schema), return_types.for_schema('mode_out', ops.mode_values.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mode", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mode")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """torch.mode: THPVariable_mode"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mode",
+                                 {"python_name": "torch.mode"})
+    self = None
+    r = parser_mode.parse(args, kwargs)
+    a = r.args
+    # mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_mode_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_mode[0][0 if out is None else 1])
+
+
+# ---- quantile ----------------------------------------------------------------------------------
+parser_quantile = PythonArgParser.lazy([
+    "quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+    "quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+])
+
+
+@traced("python", "dispatch_quantile", TORCH_FUNCTIONS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): quantile, out= quantile.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.quantile_out, 'quantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.quantile(**call_kwargs)
+
+
+@traced("python", "dispatch_quantile", TORCH_FUNCTIONS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): quantile.scalar, out= quantile.scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.quantile_scalar_out, 'quantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.quantile(**call_kwargs)
+
+structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), return_types.for_schema('quantile_out', ops.quantile_out.schema)), (return_types.for_schema('quantile', ops.quantile_scalar.schema), return_types.for_schema('quantile_out', ops.quantile_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_quantile", TORCH_FUNCTIONS_CPP, legacy="THPVariable_quantile")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """torch.quantile: THPVariable_quantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.quantile",
+                                 {"python_name": "torch.quantile"})
+    self = None
+    r = parser_quantile.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        q = a[1]
+        if q is not None:
+            q = q.cdata
+        dim = a[2]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[4]
+        if interpolation is None:
+            interpolation = 'linear'
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_quantile_0(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+        return THPVariable_Wrap(result)
+    # quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    q = a[1]
+    if q is not None:
+        q = float(q)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[4]
+    if interpolation is None:
+        interpolation = 'linear'
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_quantile_1(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanquantile -------------------------------------------------------------------------------
+parser_nanquantile = PythonArgParser.lazy([
+    "nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+    "nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)",
+])
+
+
+@traced("python", "dispatch_nanquantile", TORCH_FUNCTIONS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): nanquantile, out= nanquantile.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanquantile_out, 'nanquantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.nanquantile(**call_kwargs)
+
+
+@traced("python", "dispatch_nanquantile", TORCH_FUNCTIONS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None): nanquantile.scalar, out= nanquantile.scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nanquantile_scalar_out, 'nanquantile', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return at.nanquantile(**call_kwargs)
+
+structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_out.schema)), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanquantile", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nanquantile")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """torch.nanquantile: THPVariable_nanquantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nanquantile",
+                                 {"python_name": "torch.nanquantile"})
+    self = None
+    r = parser_nanquantile.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanquantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        q = a[1]
+        if q is not None:
+            q = q.cdata
+        dim = a[2]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[4]
+        if interpolation is None:
+            interpolation = 'linear'
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_nanquantile_0(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+        return THPVariable_Wrap(result)
+    # nanquantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    q = a[1]
+    if q is not None:
+        q = float(q)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[4]
+    if interpolation is None:
+        interpolation = 'linear'
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nanquantile_1(self, {'self': self_, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -14765,6 +16138,82 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
         return_counts = False
     result = dispatch_unique_dim_consecutive_0(self, {'self': self_, 'dim': dim, 'return_inverse': return_inverse, 'return_counts': return_counts})
     return wrap_result(result, structseqs_unique_dim_consecutive[0][0])
+
+
+# ---- cartesian_prod ----------------------------------------------------------------------------
+parser_cartesian_prod = PythonArgParser.lazy([
+    'cartesian_prod(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_cartesian_prod", TORCH_FUNCTIONS_CPP, "dispatch_cartesian_prod", legacy="dispatch_cartesian_prod")
+def dispatch_cartesian_prod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cartesian_prod(TensorList tensors): cartesian_prod"""
+    return at.cartesian_prod(tensors=kwargs['tensors'])
+
+structseqs_cartesian_prod = [(return_types.for_schema('cartesian_prod', ops.cartesian_prod.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cartesian_prod", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cartesian_prod")
+def cartesian_prod(*args: Any, **kwargs: Any) -> Any:
+    """torch.cartesian_prod: THPVariable_cartesian_prod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cartesian_prod",
+                                 {"python_name": "torch.cartesian_prod"})
+    self = None
+    r = parser_cartesian_prod.parse(args, kwargs)
+    a = r.args
+    # cartesian_prod(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_cartesian_prod_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
+
+
+# ---- combinations ------------------------------------------------------------------------------
+parser_combinations = PythonArgParser.lazy([
+    'combinations(Tensor input, int64_t r=2, bool with_replacement=False)',
+])
+
+
+@traced("python", "dispatch_combinations", TORCH_FUNCTIONS_CPP, "dispatch_combinations", legacy="dispatch_combinations")
+def dispatch_combinations_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """combinations(Tensor input, int64_t r=2, bool with_replacement=False): combinations"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['r'] is not None:
+        call_kwargs['r'] = kwargs['r']
+    if kwargs['with_replacement'] is not None:
+        call_kwargs['with_replacement'] = kwargs['with_replacement']
+    return at.combinations(**call_kwargs)
+
+structseqs_combinations = [(return_types.for_schema('combinations', ops.combinations.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_combinations", TORCH_FUNCTIONS_CPP, legacy="THPVariable_combinations")
+def combinations(*args: Any, **kwargs: Any) -> Any:
+    """torch.combinations: THPVariable_combinations"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.combinations",
+                                 {"python_name": "torch.combinations"})
+    self = None
+    r = parser_combinations.parse(args, kwargs)
+    a = r.args
+    # combinations(Tensor input, int64_t r=2, bool with_replacement=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    r_ = a[1]
+    if r_ is None:
+        r_ = 2
+    elif r_ is not None and (type(r_) is not int or not INT64_MIN <= r_ <= INT64_MAX):
+        r_ = int64_arg(r_)
+    with_replacement = a[2]
+    if with_replacement is None:
+        with_replacement = False
+    result = dispatch_combinations_0(self, {'self': self_, 'r': r_, 'with_replacement': with_replacement})
+    return THPVariable_Wrap(result)
 
 
 # ---- meshgrid ----------------------------------------------------------------------------------
@@ -19822,6 +21271,90 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- cdist -------------------------------------------------------------------------------------
+parser_cdist = PythonArgParser.lazy([
+    'cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)',
+])
+
+
+@traced("python", "dispatch_cdist", TORCH_FUNCTIONS_CPP, "dispatch_cdist", legacy="dispatch_cdist")
+def dispatch_cdist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None): cdist"""
+    call_kwargs = {}
+    call_kwargs['x1'] = kwargs['x1']
+    call_kwargs['x2'] = kwargs['x2']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    call_kwargs['compute_mode'] = kwargs['compute_mode']
+    return at.cdist(**call_kwargs)
+
+structseqs_cdist = [(return_types.for_schema('cdist', ops.cdist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cdist", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cdist")
+def cdist(*args: Any, **kwargs: Any) -> Any:
+    """torch.cdist: THPVariable_cdist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cdist",
+                                 {"python_name": "torch.cdist"})
+    self = None
+    r = parser_cdist.parse(args, kwargs)
+    a = r.args
+    # cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    p = a[2]
+    if p is None:
+        p = 2
+    if p is not None:
+        p = float(p)
+    compute_mode = a[3]
+    if compute_mode is not None and (type(compute_mode) is not int or not INT64_MIN <= compute_mode <= INT64_MAX):
+        compute_mode = int64_arg(compute_mode)
+    result = dispatch_cdist_0(self, {'x1': x1, 'x2': x2, 'p': p, 'compute_mode': compute_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- _euclidean_dist ---------------------------------------------------------------------------
+parser__euclidean_dist = PythonArgParser.lazy([
+    '_euclidean_dist(Tensor x1, Tensor x2)',
+])
+
+
+@traced("python", "dispatch__euclidean_dist", TORCH_FUNCTIONS_CPP, "dispatch__euclidean_dist", legacy="dispatch__euclidean_dist")
+def dispatch__euclidean_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_euclidean_dist(Tensor x1, Tensor x2): _euclidean_dist"""
+    return at._euclidean_dist(x1=kwargs['x1'], x2=kwargs['x2'])
+
+structseqs__euclidean_dist = [(return_types.for_schema('_euclidean_dist', ops._euclidean_dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__euclidean_dist", TORCH_FUNCTIONS_CPP, legacy="THPVariable__euclidean_dist")
+def _euclidean_dist(*args: Any, **kwargs: Any) -> Any:
+    """torch._euclidean_dist: THPVariable__euclidean_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._euclidean_dist",
+                                 {"python_name": "torch._euclidean_dist"})
+    self = None
+    r = parser__euclidean_dist.parse(args, kwargs)
+    a = r.args
+    # _euclidean_dist(Tensor x1, Tensor x2)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    result = dispatch__euclidean_dist_0(self, {'x1': x1, 'x2': x2})
+    return THPVariable_Wrap(result)
+
+
 # ---- pairwise_distance -------------------------------------------------------------------------
 parser_pairwise_distance = PythonArgParser.lazy([
     'pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',
@@ -20952,6 +22485,7 @@ FUNCTIONS: dict[str, Any] = {
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
+    "logspace": logspace,
     "eye": eye,
     "fill": fill,
     "fill_": fill_,
@@ -21058,13 +22592,22 @@ FUNCTIONS: dict[str, Any] = {
     "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
+    "renorm": renorm,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
+    "var_mean": var_mean,
     "std": std,
+    "std_mean": std_mean,
     "cumsum": cumsum,
     "all": all,
     "any": any,
@@ -21165,6 +22708,9 @@ FUNCTIONS: dict[str, Any] = {
     "cumulative_trapezoid": cumulative_trapezoid,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
+    "bucketize": bucketize,
+    "searchsorted": searchsorted,
     "histc": histc,
     "histogram": histogram,
     "flip": flip,
@@ -21176,6 +22722,10 @@ FUNCTIONS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "diag_embed": diag_embed,
@@ -21228,6 +22778,8 @@ FUNCTIONS: dict[str, Any] = {
     "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive,
     "unique_dim_consecutive": unique_dim_consecutive,
+    "cartesian_prod": cartesian_prod,
+    "combinations": combinations,
     "meshgrid": meshgrid,
     "repeat_interleave": repeat_interleave,
     "take_along_dim": take_along_dim,
@@ -21339,6 +22891,8 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "cdist": cdist,
+    "_euclidean_dist": _euclidean_dist,
     "pairwise_distance": pairwise_distance,
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,
@@ -21388,6 +22942,7 @@ __all__ = [
     "randint_like",
     "arange",
     "linspace",
+    "logspace",
     "eye",
     "fill",
     "fill_",
@@ -21494,13 +23049,22 @@ __all__ = [
     "index_put",
     "nonzero",
     "sum",
+    "nansum",
     "trace",
     "mean",
+    "nanmean",
+    "renorm",
+    "diff",
+    "dist",
     "prod",
+    "median",
+    "nanmedian",
     "argmax",
     "argmin",
     "var",
+    "var_mean",
     "std",
+    "std_mean",
     "cumsum",
     "all",
     "any",
@@ -21601,6 +23165,9 @@ __all__ = [
     "cumulative_trapezoid",
     "cov",
     "corrcoef",
+    "bincount",
+    "bucketize",
+    "searchsorted",
     "histc",
     "histogram",
     "flip",
@@ -21612,6 +23179,10 @@ __all__ = [
     "msort",
     "argsort",
     "topk",
+    "kthvalue",
+    "mode",
+    "quantile",
+    "nanquantile",
     "tril",
     "triu",
     "diag_embed",
@@ -21664,6 +23235,8 @@ __all__ = [
     "unique_dim",
     "unique_consecutive",
     "unique_dim_consecutive",
+    "cartesian_prod",
+    "combinations",
     "meshgrid",
     "repeat_interleave",
     "take_along_dim",
@@ -21775,6 +23348,8 @@ __all__ = [
     "hsplit",
     "vsplit",
     "dsplit",
+    "cdist",
+    "_euclidean_dist",
     "pairwise_distance",
     "cosine_similarity",
     "embedding",

@@ -1024,6 +1024,41 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- transpose_ --------------------------------------------------------------------------------
+parser_transpose_ = PythonArgParser.lazy([
+    'transpose_(int64_t dim0, int64_t dim1)',
+])
+
+
+@traced("python", "dispatch_transpose_", VARIABLE_METHODS_CPP, "dispatch_transpose_", legacy="dispatch_transpose_")
+def dispatch_transpose__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """transpose_(int64_t dim0, int64_t dim1): transpose_"""
+    return self.transpose_(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
+
+structseqs_transpose_ = [(return_types.for_schema('transpose_', ops.transpose_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_transpose_", VARIABLE_METHODS_CPP, legacy="THPVariable_transpose_")
+def transpose_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.transpose_: THPVariable_transpose_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.transpose_",
+                                 {"python_name": "Tensor.transpose_"})
+    self = args[0].cdata
+    r = parser_transpose_.parse(args[1:], kwargs)
+    a = r.args
+    # transpose_(int64_t dim0, int64_t dim1)
+    dim0 = a[0]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[1]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_transpose__0(self, {'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
+
+
 # ---- t -----------------------------------------------------------------------------------------
 parser_t = PythonArgParser.lazy([
     't()',
@@ -5097,6 +5132,49 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nansum ------------------------------------------------------------------------------------
+parser_nansum = PythonArgParser.lazy([
+    'nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_nansum", VARIABLE_METHODS_CPP, "dispatch_nansum", legacy="dispatch_nansum")
+def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None): nansum"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return self.nansum(**call_kwargs)
+
+structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nansum", VARIABLE_METHODS_CPP, legacy="THPVariable_nansum")
+def nansum(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nansum: THPVariable_nansum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nansum",
+                                 {"python_name": "Tensor.nansum"})
+    self = args[0].cdata
+    r = parser_nansum.parse(args[1:], kwargs)
+    a = r.args
+    # nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_nansum_0(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
+
+
 # ---- trace -------------------------------------------------------------------------------------
 parser_trace = PythonArgParser.lazy([
     'trace()',
@@ -5184,6 +5262,218 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- nanmean -----------------------------------------------------------------------------------
+parser_nanmean = PythonArgParser.lazy([
+    'nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_nanmean", VARIABLE_METHODS_CPP, "dispatch_nanmean", legacy="dispatch_nanmean")
+def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None): nanmean"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    call_kwargs['dtype'] = kwargs['dtype']
+    return self.nanmean(**call_kwargs)
+
+structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmean", VARIABLE_METHODS_CPP, legacy="THPVariable_nanmean")
+def nanmean(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanmean: THPVariable_nanmean"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanmean",
+                                 {"python_name": "Tensor.nanmean"})
+    self = args[0].cdata
+    r = parser_nanmean.parse(args[1:], kwargs)
+    a = r.args
+    # nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_nanmean_0(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
+
+
+# ---- renorm ------------------------------------------------------------------------------------
+parser_renorm = PythonArgParser.lazy([
+    'renorm(Scalar p, int64_t dim, Scalar maxnorm)',
+])
+
+
+@traced("python", "dispatch_renorm", VARIABLE_METHODS_CPP, "dispatch_renorm", legacy="dispatch_renorm")
+def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm(Scalar p, int64_t dim, Scalar maxnorm): renorm"""
+    return self.renorm(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm", VARIABLE_METHODS_CPP, legacy="THPVariable_renorm")
+def renorm(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.renorm: THPVariable_renorm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.renorm",
+                                 {"python_name": "Tensor.renorm"})
+    self = args[0].cdata
+    r = parser_renorm.parse(args[1:], kwargs)
+    a = r.args
+    # renorm(Scalar p, int64_t dim, Scalar maxnorm)
+    p = a[0]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[2]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    result = dispatch_renorm_0(self, {'p': p, 'dim': dim, 'maxnorm': maxnorm})
+    return THPVariable_Wrap(result)
+
+
+# ---- renorm_ -----------------------------------------------------------------------------------
+parser_renorm_ = PythonArgParser.lazy([
+    'renorm_(Scalar p, int64_t dim, Scalar maxnorm)',
+])
+
+
+@traced("python", "dispatch_renorm_", VARIABLE_METHODS_CPP, "dispatch_renorm_", legacy="dispatch_renorm_")
+def dispatch_renorm__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """renorm_(Scalar p, int64_t dim, Scalar maxnorm): renorm_"""
+    return self.renorm_(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
+
+structseqs_renorm_ = [(return_types.for_schema('renorm_', ops.renorm_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_renorm_", VARIABLE_METHODS_CPP, legacy="THPVariable_renorm_")
+def renorm_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.renorm_: THPVariable_renorm_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.renorm_",
+                                 {"python_name": "Tensor.renorm_"})
+    self = args[0].cdata
+    r = parser_renorm_.parse(args[1:], kwargs)
+    a = r.args
+    # renorm_(Scalar p, int64_t dim, Scalar maxnorm)
+    p = a[0]
+    if p is not None and type(p) is not float:
+        p = scalar_arg(p)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    maxnorm = a[2]
+    if maxnorm is not None and type(maxnorm) is not float:
+        maxnorm = scalar_arg(maxnorm)
+    result = dispatch_renorm__0(self, {'p': p, 'dim': dim, 'maxnorm': maxnorm})
+    return THPVariable_Wrap(result)
+
+
+# ---- diff --------------------------------------------------------------------------------------
+parser_diff = PythonArgParser.lazy([
+    'diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None)',
+])
+
+
+@traced("python", "dispatch_diff", VARIABLE_METHODS_CPP, "dispatch_diff", legacy="dispatch_diff")
+def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None): diff"""
+    call_kwargs = {}
+    if kwargs['n'] is not None:
+        call_kwargs['n'] = kwargs['n']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['prepend'] = kwargs['prepend']
+    call_kwargs['append'] = kwargs['append']
+    return self.diff(**call_kwargs)
+
+structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diff", VARIABLE_METHODS_CPP, legacy="THPVariable_diff")
+def diff(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.diff: THPVariable_diff"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.diff",
+                                 {"python_name": "Tensor.diff"})
+    self = args[0].cdata
+    r = parser_diff.parse(args[1:], kwargs)
+    a = r.args
+    # diff(int64_t n=1, int64_t dim=-1, Tensor? prepend=None, Tensor? append=None)
+    n = a[0]
+    if n is None:
+        n = 1
+    elif n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    prepend = a[2]
+    if prepend is not None:
+        prepend = prepend.cdata
+    append = a[3]
+    if append is not None:
+        append = append.cdata
+    result = dispatch_diff_0(self, {'n': n, 'dim': dim, 'prepend': prepend, 'append': append})
+    return THPVariable_Wrap(result)
+
+
+# ---- dist --------------------------------------------------------------------------------------
+parser_dist = PythonArgParser.lazy([
+    'dist(Tensor other, Scalar p=2)',
+])
+
+
+@traced("python", "dispatch_dist", VARIABLE_METHODS_CPP, "dispatch_dist", legacy="dispatch_dist")
+def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dist(Tensor other, Scalar p=2): dist"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    return self.dist(**call_kwargs)
+
+structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dist", VARIABLE_METHODS_CPP, legacy="THPVariable_dist")
+def dist(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.dist: THPVariable_dist"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.dist",
+                                 {"python_name": "Tensor.dist"})
+    self = args[0].cdata
+    r = parser_dist.parse(args[1:], kwargs)
+    a = r.args
+    # dist(Tensor other, Scalar p=2)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    p = a[1]
+    if p is None:
+        p = 2
+    elif type(p) is not float:
+        p = scalar_arg(p)
+    result = dispatch_dist_0(self, {'other': other, 'p': p})
+    return THPVariable_Wrap(result)
+
+
 # ---- prod --------------------------------------------------------------------------------------
 parser_prod = PythonArgParser.lazy([
     'prod(*, ScalarType? dtype=None)',
@@ -5239,6 +5529,106 @@ def prod(*args: Any, **kwargs: Any) -> Any:
         dtype = to_scalar_type(dtype)
     result = dispatch_prod_1(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return THPVariable_Wrap(result)
+
+
+# ---- median ------------------------------------------------------------------------------------
+parser_median = PythonArgParser.lazy([
+    'median()',
+    'median(int64_t dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_median", VARIABLE_METHODS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(): median"""
+    return self.median()
+
+
+@traced("python", "dispatch_median", VARIABLE_METHODS_CPP, "dispatch_median", legacy="dispatch_median")
+def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """median(int64_t dim, bool keepdim=False): median.dim"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.median(**call_kwargs)
+
+structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_median", VARIABLE_METHODS_CPP, legacy="THPVariable_median")
+def median(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.median: THPVariable_median"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.median",
+                                 {"python_name": "Tensor.median"})
+    self = args[0].cdata
+    r = parser_median.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # median()
+        result = dispatch_median_0(self, {})
+        return THPVariable_Wrap(result)
+    # median(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_median_1(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_median[1][0])
+
+
+# ---- nanmedian ---------------------------------------------------------------------------------
+parser_nanmedian = PythonArgParser.lazy([
+    'nanmedian()',
+    'nanmedian(int64_t dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_nanmedian", VARIABLE_METHODS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(): nanmedian"""
+    return self.nanmedian()
+
+
+@traced("python", "dispatch_nanmedian", VARIABLE_METHODS_CPP, "dispatch_nanmedian", legacy="dispatch_nanmedian")
+def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanmedian(int64_t dim, bool keepdim=False): nanmedian.dim"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.nanmedian(**call_kwargs)
+
+structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanmedian", VARIABLE_METHODS_CPP, legacy="THPVariable_nanmedian")
+def nanmedian(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanmedian: THPVariable_nanmedian"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanmedian",
+                                 {"python_name": "Tensor.nanmedian"})
+    self = args[0].cdata
+    r = parser_nanmedian.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanmedian()
+        result = dispatch_nanmedian_0(self, {})
+        return THPVariable_Wrap(result)
+    # nanmedian(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_nanmedian_1(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_nanmedian[1][0])
 
 
 # ---- argmax ------------------------------------------------------------------------------------
@@ -7920,16 +8310,23 @@ def addcdiv_(*args: Any, **kwargs: Any) -> Any:
 
 # ---- lerp --------------------------------------------------------------------------------------
 parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor end, Tensor weight)',
     'lerp(Tensor end, Scalar weight)',
 ])
 
 
 @traced("python", "dispatch_lerp", VARIABLE_METHODS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
 def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor end, Tensor weight): lerp.Tensor"""
+    return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp", VARIABLE_METHODS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor end, Scalar weight): lerp.Scalar"""
     return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), None), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
 
 
 @handle_th_errors
@@ -7942,6 +8339,16 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_lerp.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp(Tensor end, Tensor weight)
+        end = a[0]
+        if end is not None:
+            end = end.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        result = dispatch_lerp_0(self, {'end': end, 'weight': weight})
+        return THPVariable_Wrap(result)
     # lerp(Tensor end, Scalar weight)
     end = a[0]
     if end is not None:
@@ -7949,22 +8356,29 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     weight = a[1]
     if weight is not None and type(weight) is not float:
         weight = scalar_arg(weight)
-    result = dispatch_lerp_0(self, {'end': end, 'weight': weight})
+    result = dispatch_lerp_1(self, {'end': end, 'weight': weight})
     return THPVariable_Wrap(result)
 
 
 # ---- lerp_ -------------------------------------------------------------------------------------
 parser_lerp_ = PythonArgParser.lazy([
+    'lerp_(Tensor end, Tensor weight)',
     'lerp_(Tensor end, Scalar weight)',
 ])
 
 
 @traced("python", "dispatch_lerp_", VARIABLE_METHODS_CPP, "dispatch_lerp_", legacy="dispatch_lerp_")
 def dispatch_lerp__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp_(Tensor end, Tensor weight): lerp_.Tensor"""
+    return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
+
+
+@traced("python", "dispatch_lerp_", VARIABLE_METHODS_CPP, "dispatch_lerp_", legacy="dispatch_lerp_")
+def dispatch_lerp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp_(Tensor end, Scalar weight): lerp_.Scalar"""
     return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
+structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Tensor.schema), None), (return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
 
 
 @handle_th_errors
@@ -7977,6 +8391,16 @@ def lerp_(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_lerp_.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # lerp_(Tensor end, Tensor weight)
+        end = a[0]
+        if end is not None:
+            end = end.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        result = dispatch_lerp__0(self, {'end': end, 'weight': weight})
+        return THPVariable_Wrap(result)
     # lerp_(Tensor end, Scalar weight)
     end = a[0]
     if end is not None:
@@ -7984,7 +8408,7 @@ def lerp_(*args: Any, **kwargs: Any) -> Any:
     weight = a[1]
     if weight is not None and type(weight) is not float:
         weight = scalar_arg(weight)
-    result = dispatch_lerp__0(self, {'end': end, 'weight': weight})
+    result = dispatch_lerp__1(self, {'end': end, 'weight': weight})
     return THPVariable_Wrap(result)
 
 
@@ -9037,6 +9461,47 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bincount ----------------------------------------------------------------------------------
+parser_bincount = PythonArgParser.lazy([
+    'bincount(Tensor? weights=None, SymInt minlength=0)',
+])
+
+
+@traced("python", "dispatch_bincount", VARIABLE_METHODS_CPP, "dispatch_bincount", legacy="dispatch_bincount")
+def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bincount(Tensor? weights=None, SymInt minlength=0): bincount"""
+    call_kwargs = {}
+    call_kwargs['weights'] = kwargs['weights']
+    if kwargs['minlength'] is not None:
+        call_kwargs['minlength'] = kwargs['minlength']
+    return self.bincount(**call_kwargs)
+
+structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bincount", VARIABLE_METHODS_CPP, legacy="THPVariable_bincount")
+def bincount(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bincount: THPVariable_bincount"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bincount",
+                                 {"python_name": "Tensor.bincount"})
+    self = args[0].cdata
+    r = parser_bincount.parse(args[1:], kwargs)
+    a = r.args
+    # bincount(Tensor? weights=None, SymInt minlength=0)
+    weights = a[0]
+    if weights is not None:
+        weights = weights.cdata
+    minlength = a[1]
+    if minlength is None:
+        minlength = 0
+    elif minlength is not None and (type(minlength) is not int or not INT64_MIN <= minlength <= INT64_MAX):
+        minlength = int64_arg(minlength)
+    result = dispatch_bincount_0(self, {'weights': weights, 'minlength': minlength})
+    return THPVariable_Wrap(result)
+
+
 # ---- histc -------------------------------------------------------------------------------------
 parser_histc = PythonArgParser.lazy([
     'histc(int64_t bins=100, Scalar min=0, Scalar max=0)',
@@ -9596,6 +10061,250 @@ def topk(*args: Any, **kwargs: Any) -> Any:
         sorted = True
     result = dispatch_topk_0(self, {'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
     return wrap_result(result, structseqs_topk[0][0])
+
+
+# ---- kthvalue ----------------------------------------------------------------------------------
+parser_kthvalue = PythonArgParser.lazy([
+    'kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_kthvalue", VARIABLE_METHODS_CPP, "dispatch_kthvalue", legacy="dispatch_kthvalue")
+def dispatch_kthvalue_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False): kthvalue"""
+    call_kwargs = {}
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.kthvalue(**call_kwargs)
+
+structseqs_kthvalue = [(return_types.for_schema('kthvalue', ops.kthvalue.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kthvalue", VARIABLE_METHODS_CPP, legacy="THPVariable_kthvalue")
+def kthvalue(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.kthvalue: THPVariable_kthvalue"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.kthvalue",
+                                 {"python_name": "Tensor.kthvalue"})
+    self = args[0].cdata
+    r = parser_kthvalue.parse(args[1:], kwargs)
+    a = r.args
+    # kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)
+    k = a[0]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_kthvalue_0(self, {'k': k, 'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_kthvalue[0][0])
+
+
+# ---- mode --------------------------------------------------------------------------------------
+parser_mode = PythonArgParser.lazy([
+    'mode(int64_t dim=-1, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_mode", VARIABLE_METHODS_CPP, "dispatch_mode", legacy="dispatch_mode")
+def dispatch_mode_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mode(int64_t dim=-1, bool keepdim=False): mode"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.mode(**call_kwargs)
+
+structseqs_mode = [(return_types.for_schema('mode', ops.mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mode", VARIABLE_METHODS_CPP, legacy="THPVariable_mode")
+def mode(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mode: THPVariable_mode"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mode",
+                                 {"python_name": "Tensor.mode"})
+    self = args[0].cdata
+    r = parser_mode.parse(args[1:], kwargs)
+    a = r.args
+    # mode(int64_t dim=-1, bool keepdim=False)
+    dim = a[0]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_mode_0(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_mode[0][0])
+
+
+# ---- quantile ----------------------------------------------------------------------------------
+parser_quantile = PythonArgParser.lazy([
+    "quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+    "quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+])
+
+
+@traced("python", "dispatch_quantile", VARIABLE_METHODS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): quantile"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.quantile(**call_kwargs)
+
+
+@traced("python", "dispatch_quantile", VARIABLE_METHODS_CPP, "dispatch_quantile", legacy="dispatch_quantile")
+def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): quantile.scalar"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.quantile(**call_kwargs)
+
+structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), None), (return_types.for_schema('quantile', ops.quantile_scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_quantile", VARIABLE_METHODS_CPP, legacy="THPVariable_quantile")
+def quantile(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.quantile: THPVariable_quantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.quantile",
+                                 {"python_name": "Tensor.quantile"})
+    self = args[0].cdata
+    r = parser_quantile.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+        q = a[0]
+        if q is not None:
+            q = q.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[3]
+        if interpolation is None:
+            interpolation = 'linear'
+        result = dispatch_quantile_0(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+        return THPVariable_Wrap(result)
+    # quantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+    q = a[0]
+    if q is not None:
+        q = float(q)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[3]
+    if interpolation is None:
+        interpolation = 'linear'
+    result = dispatch_quantile_1(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+    return THPVariable_Wrap(result)
+
+
+# ---- nanquantile -------------------------------------------------------------------------------
+parser_nanquantile = PythonArgParser.lazy([
+    "nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+    "nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')",
+])
+
+
+@traced("python", "dispatch_nanquantile", VARIABLE_METHODS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): nanquantile"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.nanquantile(**call_kwargs)
+
+
+@traced("python", "dispatch_nanquantile", VARIABLE_METHODS_CPP, "dispatch_nanquantile", legacy="dispatch_nanquantile")
+def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear'): nanquantile.scalar"""
+    call_kwargs = {}
+    call_kwargs['q'] = kwargs['q']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    if kwargs['interpolation'] is not None:
+        call_kwargs['interpolation'] = kwargs['interpolation']
+    return self.nanquantile(**call_kwargs)
+
+structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), None), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nanquantile", VARIABLE_METHODS_CPP, legacy="THPVariable_nanquantile")
+def nanquantile(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nanquantile: THPVariable_nanquantile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nanquantile",
+                                 {"python_name": "Tensor.nanquantile"})
+    self = args[0].cdata
+    r = parser_nanquantile.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # nanquantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+        q = a[0]
+        if q is not None:
+            q = q.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        interpolation = a[3]
+        if interpolation is None:
+            interpolation = 'linear'
+        result = dispatch_nanquantile_0(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+        return THPVariable_Wrap(result)
+    # nanquantile(double q, int64_t? dim=None, bool keepdim=False, *, str interpolation='linear')
+    q = a[0]
+    if q is not None:
+        q = float(q)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    interpolation = a[3]
+    if interpolation is None:
+        interpolation = 'linear'
+    result = dispatch_nanquantile_1(self, {'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -16181,6 +16890,7 @@ METHODS: dict[str, Any] = {
     "narrow": narrow,
     "permute": permute,
     "transpose": transpose,
+    "transpose_": transpose_,
     "t": t,
     "unsqueeze": unsqueeze,
     "squeeze": squeeze,
@@ -16281,9 +16991,17 @@ METHODS: dict[str, Any] = {
     "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
+    "nansum": nansum,
     "trace": trace,
     "mean": mean,
+    "nanmean": nanmean,
+    "renorm": renorm,
+    "renorm_": renorm_,
+    "diff": diff,
+    "dist": dist,
     "prod": prod,
+    "median": median,
+    "nanmedian": nanmedian,
     "argmax": argmax,
     "argmin": argmin,
     "var": var,
@@ -16384,6 +17102,7 @@ METHODS: dict[str, Any] = {
     "frexp": frexp,
     "cov": cov,
     "corrcoef": corrcoef,
+    "bincount": bincount,
     "histc": histc,
     "histogram": histogram,
     "new_empty_strided": new_empty_strided,
@@ -16396,6 +17115,10 @@ METHODS: dict[str, Any] = {
     "msort": msort,
     "argsort": argsort,
     "topk": topk,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "tril": tril,
     "triu": triu,
     "tril_": tril_,

@@ -1,4 +1,5 @@
-"""The CPU kernels of the reductions: sum, prod, var/std, and/or, argmax/argmin, cumsum.
+"""The CPU kernels of the reductions: sum, nansum, prod, var/std (and var_mean / std_mean),
+and/or, argmax/argmin, cumsum.
 
 Mirrors `aten/src/ATen/native/cpu/ReduceOpsKernel.cpp` and `SumKernel.cpp`. Each kernel is
 REGISTER_DISPATCH'd to its stub and hands the reduction to NumPy through the loops of
@@ -13,8 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensortrace.aten.native.cpu.reduce import binary_kernel_reduce, binary_kernel_reduce_vec
+from tensortrace.aten.native.cpu.loops import cpu_kernel_vec
+from tensortrace.aten.native.cpu.reduce import (
+    accumulator,
+    binary_kernel_reduce,
+    binary_kernel_reduce_vec,
+    reduced_axes,
+)
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.normalization import renorm_scale_factor_stub
 from tensortrace.aten.native.reduce_ops import (
     and_stub,
     argmax_stub,
@@ -25,8 +33,10 @@ from tensortrace.aten.native.reduce_ops import (
     std_var_stub,
     sum_stub,
 )
+from tensortrace.aten.native.reduce_ops_nan import nansum_stub
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.aten.tensor_iterator_reduce import foreach_reduced_elt
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 from tensortrace.trace import traced
@@ -51,6 +61,23 @@ def sum_kernel_impl(it: TensorIteratorBase) -> None:
         else:
             # np.add.reduce is what np.sum calls, without its Python wrapper: the same bits
             np.add(acc, _add_reduce(inp, axes, dtype, keepdims=True), out=acc)
+
+    binary_kernel_reduce_vec(it, loop, 0)
+
+
+@traced(
+    "kernel",
+    "at::native::(anonymous)::nansum_kernel_impl",
+    "aten/src/ATen/native/cpu/SumKernel.cpp",
+    legacy="nansum_kernel_impl",
+)
+def nansum_kernel_impl(it: TensorIteratorBase) -> None:
+    """sum's cascade with each NaN read as 0."""
+
+    def loop(acc: np.ndarray, inp: np.ndarray, axes: tuple[int, ...]) -> None:
+        dtype = acc.dtype
+        terms = np.where(np.isnan(inp), inp.dtype.type(0), inp)
+        np.add(acc, _add_reduce(terms, axes, dtype, keepdims=True), out=acc)
 
     binary_kernel_reduce_vec(it, loop, 0)
 
@@ -82,6 +109,23 @@ def std_var_kernel_impl(it: TensorIteratorBase, correction: float, take_sqrt: bo
         var = m2 / max(0.0, n - correction)
         acc[...] = np.sqrt(var) if take_sqrt else var
 
+    if it.noutputs() == 2:  # var_mean / std_mean: WelfordOps::project gives (var, mean)
+
+        def loop2(out1: np.ndarray, out2: np.ndarray, inp: np.ndarray) -> None:
+            axes = reduced_axes(out1)
+            n = 1
+            for axis in axes:
+                n *= inp.shape[axis]
+            values = inp.astype(np.float64)
+            mean = np.mean(values, axis=axes, keepdims=True)
+            var = np.sum((values - mean) ** 2, axis=axes, keepdims=True) / max(0.0, n - correction)
+            accumulator(out1, axes)[...] = np.sqrt(var) if take_sqrt else var
+            accumulator(out2, axes)[...] = mean
+
+        if it.numel():
+            with np.errstate(all="ignore"):
+                foreach_reduced_elt(it, loop2)  # type: ignore[arg-type]
+        return
     binary_kernel_reduce(it, loop)
 
 
@@ -155,7 +199,29 @@ def cumsum_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
             out[...] = np.cumsum(inp, axis=dim, dtype=acc).astype(out.dtype, copy=False)
 
 
+@traced("kernel", "at::native::(anonymous)::renorm_scale_factor_impl", SOURCE)
+def renorm_scale_factor_impl(it: TensorIteratorBase, maxnorm: float) -> None:
+    """maxnorm / (norm + 1e-7) where the norm exceeds maxnorm, else 1, in the norm's type."""
+    dtype = it.common_dtype()
+    TORCH_CHECK(
+        isFloatingType(dtype) and dtype not in (ScalarType.Half, ScalarType.BFloat16),
+        '"renorm_scale_factor_cpu" not implemented for \'',
+        dtype,
+        "'",
+    )
+
+    def loop(out: np.ndarray, norm: np.ndarray) -> None:
+        t = norm.dtype.type
+        maxnorm_s = t(maxnorm)
+        with np.errstate(all="ignore"):
+            out[...] = np.where(norm > maxnorm_s, maxnorm_s / (norm + t(1e-7)), t(1))
+
+    cpu_kernel_vec(it, loop)
+
+
 REGISTER_DISPATCH(sum_stub, sum_kernel_impl)
+REGISTER_DISPATCH(renorm_scale_factor_stub, renorm_scale_factor_impl)
+REGISTER_DISPATCH(nansum_stub, nansum_kernel_impl)
 REGISTER_DISPATCH(prod_stub, prod_kernel_impl)
 REGISTER_DISPATCH(std_var_stub, std_var_kernel_impl)
 REGISTER_DISPATCH(and_stub, and_kernel_impl)

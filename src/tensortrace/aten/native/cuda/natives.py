@@ -251,3 +251,19 @@ cuda_impl(
     "adaptive_max_pool2d_backward_out_cuda",
     CUDA + "AdaptiveMaxPooling2d.cu",
 )
+
+
+# ---- Sorting.cpp's selections (stats-ops) -----------------------------------------------------
+cuda_native("median_cpu", "median_cuda", "Sorting.cpp")
+cuda_native("nanmedian_cpu", "nanmedian_cuda", "Sorting.cpp")
+cuda_native("median_out_cpu", "median_out_cuda", "Sorting.cpp")
+cuda_native("nanmedian_out_cpu", "nanmedian_out_cuda", "Sorting.cpp")
+cuda_native("kthvalue_out_cpu", "kthvalue_out_cuda", "Sorting.cpp")
+
+# ---- SummaryOps, Bucketization and RangeFactories (stats-ops) ---------------------------------
+cuda_native("_bincount_cpu", "_bincount_cuda", "SummaryOps.cu")
+cuda_native("searchsorted_cpu", "searchsorted_cuda", "Bucketization.cu")
+cuda_native("searchsorted_out_cpu", "searchsorted_out_cuda", "Bucketization.cu")
+cuda_native("bucketize_cpu", "bucketize_cuda", "Bucketization.cu")
+cuda_native("bucketize_out_cpu", "bucketize_out_cuda", "Bucketization.cu")
+cuda_native("logspace_out", "logspace_cuda_out", "RangeFactories.cu")
