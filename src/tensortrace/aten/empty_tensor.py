@@ -90,6 +90,20 @@ def computeStorageNbytes(
             len(strides),
             ")",
         )
+    # the common case first, as in computeStorageNbytesContiguous: with a non-negative offset
+    # and strides every partial sum is at most the total, so a total that fits never overflowed
+    size = storage_offset + 1
+    if storage_offset >= 0:
+        for s, st in zip(sizes, strides):
+            if s == 0:
+                return 0
+            if st < 0:
+                break
+            size += (s - 1) * st
+        else:
+            nbytes = size * itemsize
+            if nbytes <= STORAGE_MAX:
+                return nbytes
     size = storage_offset + 1
     overflowed = False
     for s, st in zip(sizes, strides):

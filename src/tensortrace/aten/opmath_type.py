@@ -52,7 +52,10 @@ def to_opmath(*arrays: np.ndarray | np.generic) -> list[np.ndarray | np.generic]
 
 def to_opmath(*arrays: np.ndarray | np.generic) -> list[Any]:
     """Upcast 16-bit float arrays to float32 (the loads of a Vectorized<Half> loop)."""
-    return [a.astype(np.float32) if a.dtype in _SIXTEEN_BIT_FLOATS else a for a in arrays]
+    upcast = []  # a loop, not a comprehension: no frame of its own (every kernel loads here)
+    for a in arrays:
+        upcast.append(a.astype(np.float32) if a.dtype in _SIXTEEN_BIT_FLOATS else a)
+    return upcast
 
 
 def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:

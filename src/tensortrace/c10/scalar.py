@@ -105,13 +105,28 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
 
 def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = None) -> Scalar:
     """c10::checked_convert: the value as scalar_t would hold it, or the overflow error."""
+    # a fill_ or a reduction's identity converts the same few numbers again and again: the
+    # answer is a function of (value, its type, scalar_type), remembered. A float or complex
+    # zero is not: 0.0 and -0.0 are equal keys that convert to different bits.
+    key = (value, type(value), scalar_type)
+    converted = _CHECKED.get(key)
+    if converted is not None:
+        return converted
     if overflows(value, scalar_type):  # Note [TORCH_CHECK tests first]
         torchCheckFail(
             "value cannot be converted to type ",
             name or CPP_TYPE_NAMES[scalar_type],
             " without overflow",
         )
-    return convert(value, scalar_type)
+    converted = convert(value, scalar_type)
+    if value != 0 or type(value) is int:
+        if len(_CHECKED) > 256:  # any number can come here: keep the table small
+            _CHECKED.clear()
+        _CHECKED[key] = converted
+    return converted
+
+
+_CHECKED: dict[tuple[Scalar, type, ScalarType], Scalar] = {}
 
 
 def toDouble(s: Scalar) -> float:
