@@ -92,6 +92,113 @@ ERRORS = {
     "pad_sequence_not_iterable": "out = rnn_utils.pad_sequence(3)",
 }
 
+# run module m over a packed batch (lengths 2, 5, 3, 1 in a (T, B, 4) padding, unsorted unless
+# said), then backward a weighted sum of everything it returns
+PACKED_X = "x = torch.randn(5, 4, 4, requires_grad=True)\n"
+
+
+def packed(module: str, hx: str = "", *, batch_first: bool = False, sort: bool = False) -> str:
+    lengths = "[5, 3, 2, 1]" if sort else "[2, 5, 3, 1]"
+    src = "x.transpose(0, 1)" if batch_first else "x"
+    return (
+        f"m = {module}\n"
+        + PACKED_X
+        + f"hx = {hx or 'None'}\n"
+        + f"p = rnn_utils.pack_padded_sequence({src}, {lengths}, batch_first={batch_first}, "
+        + f"enforce_sorted={sort})\n"
+        + "y, h = m(p) if hx is None else m(p, hx)\n"
+        + "flat = [y.data] + (list(h) if isinstance(h, tuple) else [h])\n"
+        + "sum((t * torch.arange(t.numel()).view_as(t) / t.numel()).sum() for t in flat)"
+        + ".backward()\n"
+        + "padded, lengths = rnn_utils.pad_packed_sequence(y, batch_first=True)\n"
+        + "ins = [x] + ([] if hx is None else list(hx) if isinstance(hx, tuple) else [hx])\n"
+        + "out = (type(y).__name__, tuple(y), padded, lengths, [t.detach() for t in flat], "
+        + "[t.grad for t in ins], [(n, p.grad) for n, p in m.named_parameters()])"
+    )
+
+
+H0 = "torch.randn({}, 4, {}, requires_grad=True)"
+MODULES = {
+    "lstm_sorted": packed("nn.LSTM(4, 3)", sort=True),
+    "lstm_unsorted": packed("nn.LSTM(4, 3)"),
+    "lstm_two_layers_bidirectional": packed("nn.LSTM(4, 3, num_layers=2, bidirectional=True)"),
+    "lstm_h0_c0_batch_first": packed(
+        "nn.LSTM(4, 3, batch_first=True)",
+        f"({H0.format(1, 3)}, {H0.format(1, 3)})",
+        batch_first=True,
+    ),
+    "lstm_proj_size_bidirectional_h0": packed(
+        "nn.LSTM(4, 5, proj_size=2, bidirectional=True)",
+        f"({H0.format(2, 2)}, {H0.format(2, 5)})",
+    ),
+    "lstm_no_bias_sorted_h0": packed(
+        "nn.LSTM(4, 3, bias=False, num_layers=2)",
+        f"({H0.format(2, 3)}, {H0.format(2, 3)})",
+        sort=True,
+    ),
+    "gru_sorted": packed("nn.GRU(4, 3)", sort=True),
+    "gru_unsorted_h0": packed("nn.GRU(4, 3, num_layers=2)", H0.format(2, 3)),
+    "gru_bidirectional_batch_first": packed(
+        "nn.GRU(4, 3, bidirectional=True, batch_first=True)", batch_first=True
+    ),
+    "rnn_tanh_unsorted": packed("nn.RNN(4, 3)"),
+    "rnn_tanh_bidirectional_h0": packed("nn.RNN(4, 3, bidirectional=True)", H0.format(2, 3)),
+    "rnn_relu_layers_sorted": packed("nn.RNN(4, 3, num_layers=2, nonlinearity='relu')", sort=True),
+    "lstm_dropout_eval": "m = nn.LSTM(4, 3, num_layers=2, dropout=0.5).eval()\n"
+    + PACKED_X
+    + "y, (h, c) = m(rnn_utils.pack_padded_sequence(x, [2, 5, 3, 1], enforce_sorted=False))\n"
+    "out = (tuple(y), h, c)",
+    "lstm_dropout_train_shapes": "m = nn.LSTM(4, 3, num_layers=2, dropout=0.5)\n"
+    + PACKED_X
+    + "y, (h, c) = m(rnn_utils.pack_padded_sequence(x, [2, 5, 3, 1], enforce_sorted=False))\n"
+    "out = (y.data.shape, y.batch_sizes, y.sorted_indices, h.shape, c.shape)",
+    "lstm_pack_sequence_float64": "m = nn.LSTM(2, 3).double()\n"
+    "seqs = [torch.randn(3, 2), torch.randn(1, 2), torch.randn(4, 2)]\n"
+    "y, (h, c) = m(rnn_utils.pack_sequence(seqs, enforce_sorted=False).double())\n"
+    "out = (rnn_utils.unpack_sequence(y), h, c)",
+    "direct_lstm_data": "m = nn.LSTM(2, 3, bidirectional=True)\n"
+    "p = rnn_utils.pack_sequence([torch.randn(3, 2), torch.randn(2, 2)])\n"
+    "hx = (torch.zeros(2, 2, 3), torch.zeros(2, 2, 3))\n"
+    "out = torch.lstm(p.data, p.batch_sizes, hx, list(m.parameters()), True, 1, 0.0, False, True)",
+    "direct_gru_rnn_data": "g = nn.GRU(2, 3)\nr = nn.RNN(2, 3, nonlinearity='relu')\n"
+    "p = rnn_utils.pack_sequence([torch.randn(3, 2), torch.randn(2, 2)])\n"
+    "h0 = torch.zeros(1, 2, 3)\n"
+    "out = (torch.gru(p.data, p.batch_sizes, h0, list(g.parameters()), True, 1, 0.0, False, "
+    "False), torch.rnn_relu(p.data, p.batch_sizes, h0, list(r.parameters()), True, 1, 0.0, "
+    "False, False), torch.rnn_tanh(p.data, p.batch_sizes, h0, list(r.parameters()), True, 1, "
+    "0.0, False, False))",
+}
+
+MODULE_ERRORS = {
+    "gru_wrong_input_size": "m = nn.GRU(3, 2)\n"
+    "out = m(rnn_utils.pack_sequence([torch.randn(2, 4), torch.randn(1, 4)]))",
+    "rnn_wrong_hidden_size": "m = nn.RNN(4, 2)\n"
+    "out = m(rnn_utils.pack_sequence([torch.randn(2, 4), torch.randn(1, 4)]), "
+    "torch.zeros(1, 3, 2))",
+    "rnn_dtype_mismatch": "m = nn.RNN(4, 2)\n"
+    "out = m(rnn_utils.pack_sequence([torch.randn(2, 4), torch.randn(1, 4)]).double())",
+    "gru_3d_packed_data": "m = nn.GRU(4, 2)\n"
+    "p = rnn_utils.pack_sequence([torch.randn(2, 1, 4), torch.randn(1, 1, 4)])\nout = m(p)",
+    "lstm_hidden_count": "m = nn.LSTM(4, 2)\n"
+    "p = rnn_utils.pack_sequence([torch.randn(2, 4), torch.randn(1, 4)])\n"
+    "out = torch.lstm(p.data, p.batch_sizes, [torch.zeros(1, 2, 2)], list(m.parameters()), "
+    "True, 1, 0.0, False, False)",
+    "lstm_wrong_weight_count": "m = nn.LSTM(4, 2)\n"
+    "p = rnn_utils.pack_sequence([torch.randn(2, 4), torch.randn(1, 4)])\n"
+    "h = torch.zeros(1, 2, 2)\nout = torch.lstm(p.data, p.batch_sizes, [h, h], "
+    "list(m.parameters())[:3], True, 1, 0.0, False, False)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_nn_rnn_packed(name: str) -> None:
+    check("torch.manual_seed(0)\n" + PRE + MODULES[name], **CLOSE)
+
+
+@pytest.mark.parametrize("name", sorted(MODULE_ERRORS))
+def test_nn_rnn_packed_errors(name: str) -> None:
+    check("torch.manual_seed(0)\n" + PRE + MODULE_ERRORS[name])
+
 
 @pytest.mark.parametrize("name", sorted(UTILS))
 def test_nn_utils_rnn(name: str) -> None:
