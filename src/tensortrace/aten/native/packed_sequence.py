@@ -16,7 +16,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType
 
@@ -49,7 +49,7 @@ def _pack_padded_sequence(
     device and dtype, `batch_sizes` is a CPU int64 tensor."""
     if batch_first:
         input = input.transpose(0, 1)
-    lengths_t = lengths.contiguous()
+    lengths_t = expect_contiguous(lengths)
     checkLongTensor(lengths_t)
     batch_size = input.size(1)
     lengths_v = _int64_values(lengths_t)  # data_ptr<int64_t>()
@@ -88,12 +88,8 @@ def _pack_padded_sequence(
         l = lengths_v[batch_size - 1 - i]  # noqa: E741 (PackedSequence.cpp's name)
         if l > prev_l:
             current_batch_size = batch_size - i
-            steps.append(
-                input.slice(0, prev_l, l)
-                .slice(1, 0, current_batch_size)
-                .contiguous()
-                .view(step_shape)
-            )
+            block = input.slice(0, prev_l, l).slice(1, 0, current_batch_size)
+            steps.append(expect_contiguous(block).view(step_shape))
             batch_sizes += [current_batch_size] * (l - prev_l)
             prev_l = l
         TORCH_CHECK(l >= prev_l)
@@ -114,7 +110,7 @@ def _pack_padded_sequence_backward_symint(
         TORCH_CHECK(len(input_size) >= 2)
         input_size_after_t[0], input_size_after_t[1] = input_size_after_t[1], input_size_after_t[0]
     grad_input = at.zeros(input_size_after_t, dtype=grad.scalar_type(), device=grad.device())
-    batch_sizes_t = batch_sizes.contiguous()
+    batch_sizes_t = expect_contiguous(batch_sizes)
     checkLongTensor(batch_sizes_t)
     offset = 0
     for i, batch_size in enumerate(_int64_values(batch_sizes_t)):
@@ -131,7 +127,7 @@ def _pack_padded_sequence_backward_symint(
 def _pad_packed_sequence(
     data: Tensor, batch_sizes: Tensor, batch_first: bool, padding_value: Any, total_length: int
 ) -> tuple[Tensor, Tensor]:
-    batch_sizes_t = batch_sizes.contiguous()
+    batch_sizes_t = expect_contiguous(batch_sizes)
     checkLongTensor(batch_sizes_t)
     batch_sizes_v = _int64_values(batch_sizes_t)
     max_batch_size = batch_sizes_v[0]

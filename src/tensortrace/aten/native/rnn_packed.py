@@ -34,7 +34,7 @@ from tensortrace.aten.native.rnn import (
     lstm_cell_step,
     simple_cell,
 )
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/RNN.cpp"
@@ -57,7 +57,7 @@ class PackedLayers:
     (read once, as their data_ptr<int64_t>() loops read it)."""
 
     def __init__(self, batch_sizes: Tensor) -> None:
-        self.batch_sizes = [int(v) for v in batch_sizes.contiguous().numpy_view().reshape(-1)]
+        self.batch_sizes = [int(v) for v in expect_contiguous(batch_sizes).numpy_view().reshape(-1)]
 
     def packed_layer(
         self, cell: Cell, data: Tensor, input_hidden: Hidden, params: CellParams
