@@ -70,6 +70,11 @@ UTILS = {
     "tuple(p.int()), tuple(p.short()), tuple(p.char()), tuple(p.byte()), "
     "tuple(p.to(torch.float64, copy=True)), tuple(p.cpu()), p.cpu().data.dtype, "
     "tuple(p.to(dtype=torch.int64)))",
+    # enforce_sorted=False sorts the batch with index_select, whose gradient flows back
+    "index_select_grad": "x = torch.randn(3, 4, requires_grad=True)\n"
+    "y = x.index_select(1, torch.tensor([3, 0, 3]))\nz = x.index_select(0, torch.tensor(1))\n"
+    "(y * torch.arange(9.0).view(3, 3)).sum().backward()\nz.sum().backward()\n"
+    "out = (y.grad_fn.name(), x.grad)",
     "pack_ops_direct": X + "d, b = torch._pack_padded_sequence(x, torch.tensor([4, 3, 1], "
     "device='cpu'), False)\ny, lengths = torch._pad_packed_sequence(d, b, True, 2, 5)\n"
     "out = (d, b, y, lengths)",
