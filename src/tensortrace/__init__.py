@@ -103,6 +103,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
 _python_variable_autograd.install()
 _trace_values.install()  # the recorder reads tensor values (Note [Values beside the events])
 autograd = _autograd  # torch.autograd
+legacy_contiguous_format = contiguous_format  # torch/__init__.py: the same object
 
 # torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
 # and what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp)
@@ -220,6 +221,7 @@ __all__ = [
     "UntypedStorage",
     "split",
     "contiguous_format",
+    "legacy_contiguous_format",
     "cuda",
     "default_generator",
     "device",

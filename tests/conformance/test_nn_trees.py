@@ -57,6 +57,8 @@ def adam_step():
     loss = F.mse_loss(model(x), z)
     loss.backward()
     adam.step()
+gru = M.nn.GRU(4, 3, bidirectional=True)
+lstm = M.nn.LSTM(4, 3)
 """
 CASES = {
     "softmax": "z.softmax(1)",
@@ -71,6 +73,13 @@ CASES = {
     "linear_backward": "F.linear(x, w, b).sum().backward()",
     "cross_entropy_backward": "F.cross_entropy(F.linear(x, w, b), y).backward()",
     "mse_backward": "F.mse_loss(F.linear(x, w, b).tanh(), z).backward()",
+    "pack_padded_sequence": "M.nn.utils.rnn.pack_padded_sequence(x.view(4, 4, 4), [4, 3, 3, 1])",
+    "pad_packed_sequence": "M.nn.utils.rnn.pad_packed_sequence(M.nn.utils.rnn."
+    "pack_padded_sequence(x.view(4, 4, 4), [4, 3, 1, 1]), batch_first=True, total_length=5)",
+    "pack_padded_backward": "M.nn.utils.rnn.pack_padded_sequence(w.view(3, 1, 4).expand(3, 2, 4), "
+    "[3, 1]).data.sum().backward()",
+    "gru_packed": "gru(M.nn.utils.rnn.pack_padded_sequence(x.view(4, 4, 4), [4, 3, 1, 1]))",
+    "lstm_packed": "lstm(M.nn.utils.rnn.pack_padded_sequence(x.view(4, 4, 4), [4, 3, 3, 1]))",
     "mlp_sgd_step": "sgd_step()",
     "mlp_adam_step": "adam_step()",
 }

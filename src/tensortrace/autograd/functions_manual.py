@@ -133,6 +133,17 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     return tensor.view(list(shape)) if leading > 0 else tensor
 
 
+def index_select_backward_symint(
+    grad: Tensor, input_sizes: Sequence[int], dim: int, index: Tensor
+) -> Tensor:
+    dim = maybe_wrap_dim(dim, len(input_sizes))
+    if grad.dim() == 0:
+        grad = grad.unsqueeze(0)  # torch: grad.unsqueeze_(0) on its own copy of the handle
+    index_ = index.unsqueeze(0) if index.dim() == 0 else index
+    zeros = at.zeros(list(input_sizes), dtype=grad.scalar_type(), device=grad.device())
+    return zeros.index_add_(dim, index_, grad)  # type: ignore[no-any-return]
+
+
 def _scalar_zero(like: Tensor) -> Tensor:
     return at.scalar_tensor(0.0, dtype=like.scalar_type())
 

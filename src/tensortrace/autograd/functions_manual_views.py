@@ -19,7 +19,7 @@ from tensortrace.c10.scalar_type import ScalarType
 
 
 def _zeros(sizes: Sequence[int], like: Tensor) -> Tensor:
-    return at.zeros(list(sizes), dtype=like.scalar_type())
+    return at.zeros(list(sizes), dtype=like.scalar_type(), device=like.device())  # like.options()
 
 
 def _wrap_dims(dims: Any, ndim: int) -> list[int]:

@@ -76,7 +76,7 @@ class CopySlices(Node):
         if grad is None or not grad.defined():
             return outputs
         sizes, strides, offset, dtype = self.base_geometry
-        result = at.empty_strided(list(sizes), list(strides), dtype=dtype)
+        result = at.empty_strided(list(sizes), list(strides), dtype=dtype, device=grad.device())
         result.copy_(grad)
         v_sizes, v_strides, v_offset, _ = self.view_geometry
         grad_slice = result.as_strided(list(v_sizes), list(v_strides), v_offset - offset)

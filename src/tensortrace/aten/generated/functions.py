@@ -7864,7 +7864,7 @@ def cudnn_is_acceptable(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lstm = Overloads([(ops.lstm_input, Binder(ops.lstm_input.schema))])
+_ov_lstm = Overloads([(ops.lstm_input, Binder(ops.lstm_input.schema)), (ops.lstm_data, Binder(ops.lstm_data.schema))])
 
 
 @traced("dispatch", "at::lstm", FUNCTIONS_H, "at::lstm",
@@ -7872,12 +7872,13 @@ _ov_lstm = Overloads([(ops.lstm_input, Binder(ops.lstm_input.schema))])
 def lstm(*args: Any, **kwargs: Any) -> Any:
     """at::lstm, overloads:
     lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)
+    lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)
     """
     op, full = select_overload(_ov_lstm, args, kwargs, "at::lstm")
     return op.call(*full)
 
 
-_ov_gru = Overloads([(ops.gru_input, Binder(ops.gru_input.schema))])
+_ov_gru = Overloads([(ops.gru_input, Binder(ops.gru_input.schema)), (ops.gru_data, Binder(ops.gru_data.schema))])
 
 
 @traced("dispatch", "at::gru", FUNCTIONS_H, "at::gru",
@@ -7885,12 +7886,13 @@ _ov_gru = Overloads([(ops.gru_input, Binder(ops.gru_input.schema))])
 def gru(*args: Any, **kwargs: Any) -> Any:
     """at::gru, overloads:
     gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)
     """
     op, full = select_overload(_ov_gru, args, kwargs, "at::gru")
     return op.call(*full)
 
 
-_ov_rnn_tanh = Overloads([(ops.rnn_tanh_input, Binder(ops.rnn_tanh_input.schema))])
+_ov_rnn_tanh = Overloads([(ops.rnn_tanh_input, Binder(ops.rnn_tanh_input.schema)), (ops.rnn_tanh_data, Binder(ops.rnn_tanh_data.schema))])
 
 
 @traced("dispatch", "at::rnn_tanh", FUNCTIONS_H, "at::rnn_tanh",
@@ -7898,12 +7900,13 @@ _ov_rnn_tanh = Overloads([(ops.rnn_tanh_input, Binder(ops.rnn_tanh_input.schema)
 def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
     """at::rnn_tanh, overloads:
     rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)
     """
     op, full = select_overload(_ov_rnn_tanh, args, kwargs, "at::rnn_tanh")
     return op.call(*full)
 
 
-_ov_rnn_relu = Overloads([(ops.rnn_relu_input, Binder(ops.rnn_relu_input.schema))])
+_ov_rnn_relu = Overloads([(ops.rnn_relu_input, Binder(ops.rnn_relu_input.schema)), (ops.rnn_relu_data, Binder(ops.rnn_relu_data.schema))])
 
 
 @traced("dispatch", "at::rnn_relu", FUNCTIONS_H, "at::rnn_relu",
@@ -7911,6 +7914,7 @@ _ov_rnn_relu = Overloads([(ops.rnn_relu_input, Binder(ops.rnn_relu_input.schema)
 def rnn_relu(*args: Any, **kwargs: Any) -> Any:
     """at::rnn_relu, overloads:
     rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)
     """
     op, full = select_overload(_ov_rnn_relu, args, kwargs, "at::rnn_relu")
     return op.call(*full)
@@ -7965,6 +7969,45 @@ def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
     rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor
     """
     op, full = select_overload(_ov_rnn_relu_cell, args, kwargs, "at::rnn_relu_cell")
+    return op.call(*full)
+
+
+_ov__pack_padded_sequence = Overloads([(ops._pack_padded_sequence, Binder(ops._pack_padded_sequence.schema))])
+
+
+@traced("dispatch", "at::_pack_padded_sequence", FUNCTIONS_H, "at::_pack_padded_sequence",
+        legacy="at::_pack_padded_sequence (Functions.h)")
+def _pack_padded_sequence(*args: Any, **kwargs: Any) -> Any:
+    """at::_pack_padded_sequence, overloads:
+    _pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__pack_padded_sequence, args, kwargs, "at::_pack_padded_sequence")
+    return op.call(*full)
+
+
+_ov__pack_padded_sequence_backward = Overloads([(ops._pack_padded_sequence_backward, Binder(ops._pack_padded_sequence_backward.schema))])
+
+
+@traced("dispatch", "at::_pack_padded_sequence_backward", FUNCTIONS_H, "at::_pack_padded_sequence_backward",
+        legacy="at::_pack_padded_sequence_backward (Functions.h)")
+def _pack_padded_sequence_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_pack_padded_sequence_backward, overloads:
+    _pack_padded_sequence_backward(Tensor grad, SymInt[] input_size, Tensor batch_sizes, bool batch_first) -> Tensor
+    """
+    op, full = select_overload(_ov__pack_padded_sequence_backward, args, kwargs, "at::_pack_padded_sequence_backward")
+    return op.call(*full)
+
+
+_ov__pad_packed_sequence = Overloads([(ops._pad_packed_sequence, Binder(ops._pad_packed_sequence.schema))])
+
+
+@traced("dispatch", "at::_pad_packed_sequence", FUNCTIONS_H, "at::_pad_packed_sequence",
+        legacy="at::_pad_packed_sequence (Functions.h)")
+def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
+    """at::_pad_packed_sequence, overloads:
+    _pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int total_length) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__pad_packed_sequence, args, kwargs, "at::_pad_packed_sequence")
     return op.call(*full)
 
 
@@ -8560,5 +8603,8 @@ FUNCTIONS: dict[str, Any] = {
     "gru_cell": gru_cell,
     "rnn_tanh_cell": rnn_tanh_cell,
     "rnn_relu_cell": rnn_relu_cell,
+    "_pack_padded_sequence": _pack_padded_sequence,
+    "_pack_padded_sequence_backward": _pack_padded_sequence_backward,
+    "_pad_packed_sequence": _pad_packed_sequence,
     "pad_sequence": pad_sequence,
 }

@@ -3540,6 +3540,18 @@ rnn_tanh_input = _register(
 rnn_relu_input = _register(
     FunctionSchema('rnn_relu', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
     {'func': 'rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu'}}})
+lstm_data = _register(
+    FunctionSchema('lstm', 'data', (Argument('data', _T6, None, False), Argument('batch_sizes', _T6, None, False), Argument('hx', _T18, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm'}}})
+gru_data = _register(
+    FunctionSchema('gru', 'data', (Argument('data', _T6, None, False), Argument('batch_sizes', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'gru'}}})
+rnn_tanh_data = _register(
+    FunctionSchema('rnn_tanh', 'data', (Argument('data', _T6, None, False), Argument('batch_sizes', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_tanh'}}})
+rnn_relu_data = _register(
+    FunctionSchema('rnn_relu', 'data', (Argument('data', _T6, None, False), Argument('batch_sizes', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu'}}})
 lstm_cell = _register(
     FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6, _T6,), ()),
     {'func': 'lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm_cell'}}})
@@ -3552,6 +3564,15 @@ rnn_tanh_cell = _register(
 rnn_relu_cell = _register(
     FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T28, 'None', False), Argument('b_hh', _T28, 'None', False),), (_T6,), ()),
     {'func': 'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu_cell'}}})
+_pack_padded_sequence = _register(
+    FunctionSchema('_pack_padded_sequence', '', (Argument('input', _T6, None, False), Argument('lengths', _T6, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': '_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': '_pack_padded_sequence'}}})
+_pack_padded_sequence_backward = _register(
+    FunctionSchema('_pack_padded_sequence_backward', '', (Argument('grad', _T6, None, False), Argument('input_size', _T0, None, False), Argument('batch_sizes', _T6, None, False), Argument('batch_first', _T16, None, False),), (_T6,), ()),
+    {'func': '_pack_padded_sequence_backward(Tensor grad, SymInt[] input_size, Tensor batch_sizes, bool batch_first) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': '_pack_padded_sequence_backward_symint'}}})
+_pad_packed_sequence = _register(
+    FunctionSchema('_pad_packed_sequence', '', (Argument('data', _T6, None, False), Argument('batch_sizes', _T6, None, False), Argument('batch_first', _T16, None, False), Argument('padding_value', _T14, None, False), Argument('total_length', _T11, None, False),), (_T6, _T6,), ()),
+    {'func': '_pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int total_length) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': '_pad_packed_sequence'}}})
 pad_sequence = _register(
     FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T26, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
@@ -4718,9 +4739,16 @@ OPERATORS: list[OperatorHandle] = [
     gru_input,
     rnn_tanh_input,
     rnn_relu_input,
+    lstm_data,
+    gru_data,
+    rnn_tanh_data,
+    rnn_relu_data,
     lstm_cell,
     gru_cell,
     rnn_tanh_cell,
     rnn_relu_cell,
+    _pack_padded_sequence,
+    _pack_padded_sequence_backward,
+    _pad_packed_sequence,
     pad_sequence,
 ]

@@ -224,3 +224,4 @@ ops.nan_to_num.register(DispatchKey.CompositeExplicitAutograd, native_kernel("na
 ops.nan_to_num_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("nan_to_num_", ops.nan_to_num_))
 ops._euclidean_dist.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_euclidean_dist", ops._euclidean_dist))
 ops.embedding.register(DispatchKey.CompositeExplicitAutograd, native_kernel("embedding_symint", ops.embedding))
+ops._pack_padded_sequence.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_pack_padded_sequence", ops._pack_padded_sequence))

@@ -75,6 +75,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     reduce_ops_nan,
     reduce_ops_std_var,
     rnn,
+    rnn_packed,
     scalar,
     scatter_gather,
     soft_max,

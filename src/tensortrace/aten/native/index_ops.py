@@ -74,7 +74,7 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = index.numel()
-    result = at.empty(sizes, dtype=self.scalar_type())
+    result = at.empty(sizes, dtype=self.scalar_type(), device=self.device())  # self.options()
     if result.numel():
         index_select_kernel(result, self, dim, _flat_index(index))
     return result

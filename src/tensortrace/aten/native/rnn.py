@@ -16,7 +16,8 @@ structure is RNN.cpp's:
 
 torch's LSTM on a CPU float tensor takes the oneDNN kernel (aten::mkldnn_rnn_layer) instead; its
 values agree with this composite to float rounding. Projections (proj_size) are supported: the
-cell's output goes through matmul(hy, w_hr.t()). PackedSequence inputs (lstm.data) are not.
+cell's output goes through matmul(hy, w_hr.t()). The packed overloads (lstm.data, gru.data, ...)
+are in rnn_packed.py.
 """
 
 from __future__ import annotations
@@ -164,6 +165,13 @@ def full_bidirectional_layer(
     return at.cat([fw_output, rev_output], fw_output.dim() - 1), (fw_final, rev_final)
 
 
+Layer = Callable[[Cell, Tensor, Hidden, CellParams], tuple[Tensor, Hidden]]
+BidirectionalLayer = Callable[
+    [Cell, Tensor, tuple[Hidden, Hidden], tuple[CellParams, CellParams]],
+    tuple[Tensor, tuple[Hidden, Hidden]],
+]
+
+
 def _rnn_impl(
     cell: Cell,
     input: Tensor,
@@ -173,9 +181,14 @@ def _rnn_impl(
     dropout_p: float,
     train: bool,
     bidirectional: bool,
+    layer_fn: Layer | None = None,
+    bidirectional_layer_fn: BidirectionalLayer | None = None,
 ) -> tuple[Tensor, list[Hidden]]:
-    """apply_layer_stack over FullLayer or FullBidirectionalLayer; returns the final hiddens
-    flat (layer-major, forward before reverse)."""
+    """apply_layer_stack over FullLayer or FullBidirectionalLayer (or, for a packed input, the
+    PackedLayer and PackedBidirectionalLayer of rnn_packed.py, whose input is the packed data);
+    returns the final hiddens flat (layer-major, forward before reverse)."""
+    run_layer = layer_fn or full_layer
+    run_bidirectional_layer = bidirectional_layer_fn or full_bidirectional_layer
     if bidirectional:
         TORCH_CHECK(
             len(hiddens) % 2 == 0 and len(params) % 2 == 0,
@@ -189,12 +202,12 @@ def _rnn_impl(
     for layer in range(num_layers):
         if bidirectional:
             i = 2 * layer
-            layer_input, (fw, rev) = full_bidirectional_layer(
+            layer_input, (fw, rev) = run_bidirectional_layer(
                 cell, layer_input, (hiddens[i], hiddens[i + 1]), (params[i], params[i + 1])
             )
             final_hiddens += [fw, rev]
         else:
-            layer_input, final = full_layer(cell, layer_input, hiddens[layer], params[layer])
+            layer_input, final = run_layer(cell, layer_input, hiddens[layer], params[layer])
             final_hiddens.append(final)
         if dropout_p != 0 and train and layer < num_layers - 1:
             layer_input = at.dropout(layer_input, dropout_p, True)

@@ -40,6 +40,7 @@ from tensortrace.autograd.functions_manual import (
     ger,
     handle_r_to_c,
     index_backward,
+    index_select_backward_symint,
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
@@ -1506,6 +1507,23 @@ class IndexPutImplBackward0(TraceableFunction):
          Formula(('values',), IndexPutImplBackward0_values, frozenset(['grad', 'indices'])),),
         ('self', 'values'),
         {},
+        {})
+
+
+def IndexSelectBackward0_self(v: dict[str, Any]) -> Any:
+    """self: index_select_backward_symint(grad, self.sym_sizes(), dim, index)"""
+    return index_select_backward_symint(v['grad'], v['self_sym_sizes'], v['dim'], v['index'])
+
+
+class IndexSelectBackward0(TraceableFunction):
+    """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'index_select',
+        (Formula(('self',), IndexSelectBackward0_self, frozenset(['dim', 'grad', 'index', 'index_select_backward_symint', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
         {})
 
 
@@ -3789,6 +3807,23 @@ class EmbeddingDenseBackwardBackward0(TraceableFunction):
         (Formula(('grad_output',), EmbeddingDenseBackwardBackward0_grad_output, frozenset(['embedding_dense_double_backward_symint', 'grad', 'indices', 'padding_idx'])),),
         ('grad_output',),
         {},
+        {})
+
+
+def PackPaddedSequenceBackward0_input(v: dict[str, Any]) -> Any:
+    """input: at._pack_padded_sequence_backward(grad, input.sym_sizes(), result1, batch_first)"""
+    return at._pack_padded_sequence_backward(v['grad'], v['input_sym_sizes'], v['result1'], v['batch_first'])
+
+
+class PackPaddedSequenceBackward0(TraceableFunction):
+    """_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_pack_padded_sequence',
+        (Formula(('input',), PackPaddedSequenceBackward0_input, frozenset(['at', 'batch_first', 'grad', 'input_sym_sizes', 'result1'])),),
+        ('input',),
+        {'input_sym_sizes': ('input', 'sym_sizes')},
         {})
 
 

@@ -10728,13 +10728,13 @@ ops.scatter_add_.register(DispatchKey.Autograd, KernelFunction(
     scatter_add_, "torch::autograd::VariableType::scatter_add_", with_keyset=True))
 
 
-_record_index_select = GraphRecording(ops.index_select, AutoDispatchBelowADInplaceOrView, None)
+_record_index_select = GraphRecording(ops.index_select, AutoDispatchBelowADInplaceOrView, nodes.IndexSelectBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::index_select", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def index_select(ks: DispatchKeySet, *args: Any) -> Any:
-    """index_select(Tensor self, int dim, Tensor index) -> Tensor: records NotImplemented"""
+    """index_select(Tensor self, int dim, Tensor index) -> Tensor: records IndexSelectBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
         return _record_index_select(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -13555,3 +13555,20 @@ def native_batch_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.native_batch_norm_backward.register(DispatchKey.Autograd, KernelFunction(
     native_batch_norm_backward, "torch::autograd::VariableType::native_batch_norm_backward", with_keyset=True))
+
+
+_record__pack_padded_sequence = GraphRecording(ops._pack_padded_sequence, AutoDispatchBelowADInplaceOrView, nodes.PackPaddedSequenceBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_pack_padded_sequence", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _pack_padded_sequence(ks: DispatchKeySet, *args: Any) -> Any:
+    """_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor): records PackPaddedSequenceBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__pack_padded_sequence(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._pack_padded_sequence.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._pack_padded_sequence.register(DispatchKey.Autograd, KernelFunction(
+    _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True))

@@ -22096,16 +22096,23 @@ def cudnn_is_acceptable(*args: Any, **kwargs: Any) -> Any:
 
 # ---- lstm --------------------------------------------------------------------------------------
 parser_lstm = PythonArgParser.lazy([
+    'lstm(Tensor data, Tensor batch_sizes, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)',
     'lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
 ])
 
 
 @traced("python", "dispatch_lstm", TORCH_FUNCTIONS_CPP, "dispatch_lstm", legacy="dispatch_lstm")
 def dispatch_lstm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lstm(Tensor data, Tensor batch_sizes, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional): lstm.data"""
+    return at.lstm(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'])
+
+
+@traced("python", "dispatch_lstm", TORCH_FUNCTIONS_CPP, "dispatch_lstm", legacy="dispatch_lstm")
+def dispatch_lstm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): lstm.input"""
     return at.lstm(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_lstm = [(return_types.for_schema('lstm', ops.lstm_input.schema), None)]
+structseqs_lstm = [(return_types.for_schema('lstm', ops.lstm_data.schema), None), (return_types.for_schema('lstm', ops.lstm_input.schema), None)]
 
 
 @handle_th_errors
@@ -22118,6 +22125,27 @@ def lstm(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_lstm.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # lstm(Tensor data, Tensor batch_sizes, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)
+        data = a[0]
+        if data is not None:
+            data = data.cdata
+        batch_sizes = a[1]
+        if batch_sizes is not None:
+            batch_sizes = batch_sizes.cdata
+        hx = None if a[2] is None else convert(r, 2)
+        params = None if a[3] is None else convert(r, 3)
+        has_biases = a[4]
+        num_layers = a[5]
+        if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+            num_layers = int64_arg(num_layers)
+        dropout = a[6]
+        if dropout is not None:
+            dropout = float(dropout)
+        train = a[7]
+        bidirectional = a[8]
+        result = dispatch_lstm_0(self, {'data': data, 'batch_sizes': batch_sizes, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional})
+        return wrap_result(result, structseqs_lstm[0][0])
     # lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
     input = a[0]
     if input is not None:
@@ -22134,22 +22162,29 @@ def lstm(*args: Any, **kwargs: Any) -> Any:
     train = a[6]
     bidirectional = a[7]
     batch_first = a[8]
-    result = dispatch_lstm_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
-    return wrap_result(result, structseqs_lstm[0][0])
+    result = dispatch_lstm_1(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_lstm[1][0])
 
 
 # ---- gru ---------------------------------------------------------------------------------------
 parser_gru = PythonArgParser.lazy([
+    'gru(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)',
     'gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
 ])
 
 
 @traced("python", "dispatch_gru", TORCH_FUNCTIONS_CPP, "dispatch_gru", legacy="dispatch_gru")
 def dispatch_gru_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gru(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional): gru.data"""
+    return at.gru(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'])
+
+
+@traced("python", "dispatch_gru", TORCH_FUNCTIONS_CPP, "dispatch_gru", legacy="dispatch_gru")
+def dispatch_gru_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): gru.input"""
     return at.gru(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_gru = [(return_types.for_schema('gru', ops.gru_input.schema), None)]
+structseqs_gru = [(return_types.for_schema('gru', ops.gru_data.schema), None), (return_types.for_schema('gru', ops.gru_input.schema), None)]
 
 
 @handle_th_errors
@@ -22162,6 +22197,29 @@ def gru(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_gru.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # gru(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)
+        data = a[0]
+        if data is not None:
+            data = data.cdata
+        batch_sizes = a[1]
+        if batch_sizes is not None:
+            batch_sizes = batch_sizes.cdata
+        hx = a[2]
+        if hx is not None:
+            hx = hx.cdata
+        params = None if a[3] is None else convert(r, 3)
+        has_biases = a[4]
+        num_layers = a[5]
+        if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+            num_layers = int64_arg(num_layers)
+        dropout = a[6]
+        if dropout is not None:
+            dropout = float(dropout)
+        train = a[7]
+        bidirectional = a[8]
+        result = dispatch_gru_0(self, {'data': data, 'batch_sizes': batch_sizes, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional})
+        return wrap_result(result, structseqs_gru[0][0])
     # gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
     input = a[0]
     if input is not None:
@@ -22180,22 +22238,29 @@ def gru(*args: Any, **kwargs: Any) -> Any:
     train = a[6]
     bidirectional = a[7]
     batch_first = a[8]
-    result = dispatch_gru_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
-    return wrap_result(result, structseqs_gru[0][0])
+    result = dispatch_gru_1(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_gru[1][0])
 
 
 # ---- rnn_tanh ----------------------------------------------------------------------------------
 parser_rnn_tanh = PythonArgParser.lazy([
+    'rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)',
     'rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
 ])
 
 
 @traced("python", "dispatch_rnn_tanh", TORCH_FUNCTIONS_CPP, "dispatch_rnn_tanh", legacy="dispatch_rnn_tanh")
 def dispatch_rnn_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional): rnn_tanh.data"""
+    return at.rnn_tanh(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'])
+
+
+@traced("python", "dispatch_rnn_tanh", TORCH_FUNCTIONS_CPP, "dispatch_rnn_tanh", legacy="dispatch_rnn_tanh")
+def dispatch_rnn_tanh_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_tanh.input"""
     return at.rnn_tanh(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_rnn_tanh = [(return_types.for_schema('rnn_tanh', ops.rnn_tanh_input.schema), None)]
+structseqs_rnn_tanh = [(return_types.for_schema('rnn_tanh', ops.rnn_tanh_data.schema), None), (return_types.for_schema('rnn_tanh', ops.rnn_tanh_input.schema), None)]
 
 
 @handle_th_errors
@@ -22208,6 +22273,29 @@ def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_rnn_tanh.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # rnn_tanh(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)
+        data = a[0]
+        if data is not None:
+            data = data.cdata
+        batch_sizes = a[1]
+        if batch_sizes is not None:
+            batch_sizes = batch_sizes.cdata
+        hx = a[2]
+        if hx is not None:
+            hx = hx.cdata
+        params = None if a[3] is None else convert(r, 3)
+        has_biases = a[4]
+        num_layers = a[5]
+        if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+            num_layers = int64_arg(num_layers)
+        dropout = a[6]
+        if dropout is not None:
+            dropout = float(dropout)
+        train = a[7]
+        bidirectional = a[8]
+        result = dispatch_rnn_tanh_0(self, {'data': data, 'batch_sizes': batch_sizes, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional})
+        return wrap_result(result, structseqs_rnn_tanh[0][0])
     # rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
     input = a[0]
     if input is not None:
@@ -22226,22 +22314,29 @@ def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
     train = a[6]
     bidirectional = a[7]
     batch_first = a[8]
-    result = dispatch_rnn_tanh_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
-    return wrap_result(result, structseqs_rnn_tanh[0][0])
+    result = dispatch_rnn_tanh_1(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_rnn_tanh[1][0])
 
 
 # ---- rnn_relu ----------------------------------------------------------------------------------
 parser_rnn_relu = PythonArgParser.lazy([
+    'rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)',
     'rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
 ])
 
 
 @traced("python", "dispatch_rnn_relu", TORCH_FUNCTIONS_CPP, "dispatch_rnn_relu", legacy="dispatch_rnn_relu")
 def dispatch_rnn_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional): rnn_relu.data"""
+    return at.rnn_relu(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'])
+
+
+@traced("python", "dispatch_rnn_relu", TORCH_FUNCTIONS_CPP, "dispatch_rnn_relu", legacy="dispatch_rnn_relu")
+def dispatch_rnn_relu_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_relu.input"""
     return at.rnn_relu(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_rnn_relu = [(return_types.for_schema('rnn_relu', ops.rnn_relu_input.schema), None)]
+structseqs_rnn_relu = [(return_types.for_schema('rnn_relu', ops.rnn_relu_data.schema), None), (return_types.for_schema('rnn_relu', ops.rnn_relu_input.schema), None)]
 
 
 @handle_th_errors
@@ -22254,6 +22349,29 @@ def rnn_relu(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_rnn_relu.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # rnn_relu(Tensor data, Tensor batch_sizes, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional)
+        data = a[0]
+        if data is not None:
+            data = data.cdata
+        batch_sizes = a[1]
+        if batch_sizes is not None:
+            batch_sizes = batch_sizes.cdata
+        hx = a[2]
+        if hx is not None:
+            hx = hx.cdata
+        params = None if a[3] is None else convert(r, 3)
+        has_biases = a[4]
+        num_layers = a[5]
+        if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+            num_layers = int64_arg(num_layers)
+        dropout = a[6]
+        if dropout is not None:
+            dropout = float(dropout)
+        train = a[7]
+        bidirectional = a[8]
+        result = dispatch_rnn_relu_0(self, {'data': data, 'batch_sizes': batch_sizes, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional})
+        return wrap_result(result, structseqs_rnn_relu[0][0])
     # rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
     input = a[0]
     if input is not None:
@@ -22272,8 +22390,8 @@ def rnn_relu(*args: Any, **kwargs: Any) -> Any:
     train = a[6]
     bidirectional = a[7]
     batch_first = a[8]
-    result = dispatch_rnn_relu_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
-    return wrap_result(result, structseqs_rnn_relu[0][0])
+    result = dispatch_rnn_relu_1(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_rnn_relu[1][0])
 
 
 # ---- lstm_cell ---------------------------------------------------------------------------------
@@ -22460,6 +22578,84 @@ def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
         b_hh = b_hh.cdata
     result = dispatch_rnn_relu_cell_0(self, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
     return THPVariable_Wrap(result)
+
+
+# ---- _pack_padded_sequence ---------------------------------------------------------------------
+parser__pack_padded_sequence = PythonArgParser.lazy([
+    '_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first)',
+])
+
+
+@traced("python", "dispatch__pack_padded_sequence", TORCH_FUNCTIONS_CPP, "dispatch__pack_padded_sequence", legacy="dispatch__pack_padded_sequence")
+def dispatch__pack_padded_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first): _pack_padded_sequence"""
+    return at._pack_padded_sequence(input=kwargs['input'], lengths=kwargs['lengths'], batch_first=kwargs['batch_first'])
+
+structseqs__pack_padded_sequence = [(return_types.for_schema('_pack_padded_sequence', ops._pack_padded_sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__pack_padded_sequence", TORCH_FUNCTIONS_CPP, legacy="THPVariable__pack_padded_sequence")
+def _pack_padded_sequence(*args: Any, **kwargs: Any) -> Any:
+    """torch._pack_padded_sequence: THPVariable__pack_padded_sequence"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._pack_padded_sequence",
+                                 {"python_name": "torch._pack_padded_sequence"})
+    self = None
+    r = parser__pack_padded_sequence.parse(args, kwargs)
+    a = r.args
+    # _pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    lengths = a[1]
+    if lengths is not None:
+        lengths = lengths.cdata
+    batch_first = a[2]
+    result = dispatch__pack_padded_sequence_0(self, {'input': input, 'lengths': lengths, 'batch_first': batch_first})
+    return wrap_result(result, structseqs__pack_padded_sequence[0][0])
+
+
+# ---- _pad_packed_sequence ----------------------------------------------------------------------
+parser__pad_packed_sequence = PythonArgParser.lazy([
+    '_pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int64_t total_length)',
+])
+
+
+@traced("python", "dispatch__pad_packed_sequence", TORCH_FUNCTIONS_CPP, "dispatch__pad_packed_sequence", legacy="dispatch__pad_packed_sequence")
+def dispatch__pad_packed_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int64_t total_length): _pad_packed_sequence"""
+    return at._pad_packed_sequence(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], batch_first=kwargs['batch_first'], padding_value=kwargs['padding_value'], total_length=kwargs['total_length'])
+
+structseqs__pad_packed_sequence = [(return_types.for_schema('_pad_packed_sequence', ops._pad_packed_sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__pad_packed_sequence", TORCH_FUNCTIONS_CPP, legacy="THPVariable__pad_packed_sequence")
+def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
+    """torch._pad_packed_sequence: THPVariable__pad_packed_sequence"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._pad_packed_sequence",
+                                 {"python_name": "torch._pad_packed_sequence"})
+    self = None
+    r = parser__pad_packed_sequence.parse(args, kwargs)
+    a = r.args
+    # _pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int64_t total_length)
+    data = a[0]
+    if data is not None:
+        data = data.cdata
+    batch_sizes = a[1]
+    if batch_sizes is not None:
+        batch_sizes = batch_sizes.cdata
+    batch_first = a[2]
+    padding_value = a[3]
+    if padding_value is not None and type(padding_value) is not float:
+        padding_value = scalar_arg(padding_value)
+    total_length = a[4]
+    if total_length is not None and (type(total_length) is not int or not INT64_MIN <= total_length <= INT64_MAX):
+        total_length = int64_arg(total_length)
+    result = dispatch__pad_packed_sequence_0(self, {'data': data, 'batch_sizes': batch_sizes, 'batch_first': batch_first, 'padding_value': padding_value, 'total_length': total_length})
+    return wrap_result(result, structseqs__pad_packed_sequence[0][0])
 
 
 FUNCTIONS: dict[str, Any] = {
@@ -22916,6 +23112,8 @@ FUNCTIONS: dict[str, Any] = {
     "gru_cell": gru_cell,
     "rnn_tanh_cell": rnn_tanh_cell,
     "rnn_relu_cell": rnn_relu_cell,
+    "_pack_padded_sequence": _pack_padded_sequence,
+    "_pad_packed_sequence": _pad_packed_sequence,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -23373,4 +23571,6 @@ __all__ = [
     "gru_cell",
     "rnn_tanh_cell",
     "rnn_relu_cell",
+    "_pack_padded_sequence",
+    "_pad_packed_sequence",
 ]

@@ -6,8 +6,10 @@ and drawn by reset_parameters' uniform_(-1/sqrt(hidden_size), 1/sqrt(hidden_size
 self.parameters() in order, so after manual_seed they are bit-equal to torch's. forward checks
 its arguments with torch's errors, then calls the aten op (torch.lstm / gru / rnn_tanh /
 rnn_relu, torch's _VF.*) with the flat weight list; those are RNN.cpp's composites
-(aten/native/rnn.py), so the gradients come from the ops they are made of. PackedSequence inputs
-are not supported.
+(aten/native/rnn.py), so the gradients come from the ops they are made of. A PackedSequence input
+takes the packed overloads (lstm.data, ...: aten/native/rnn_packed.py) with its data and
+batch_sizes; the hidden state is permuted into the sorted order on the way in (sorted_indices)
+and back on the way out (unsorted_indices), and the output is a PackedSequence, as in torch.
 """
 
 from __future__ import annotations
@@ -22,8 +24,13 @@ import tensortrace as torch
 from tensortrace.nn import init
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.parameter import Parameter
+from tensortrace.nn.utils.rnn import PackedSequence
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _apply_permutation(tensor: torch.Tensor, permutation: torch.Tensor, dim: int = 1) -> Any:
+    return tensor.index_select(dim, permutation)
 
 
 class RNNBase(Module):
@@ -174,7 +181,9 @@ class RNNBase(Module):
                 f"Expected {self.input_size}, got {input.size(-1)}"
             )
 
-    def _mini_batch(self, input: torch.Tensor) -> int:
+    def _mini_batch(self, input: torch.Tensor, batch_sizes: torch.Tensor | None = None) -> int:
+        if batch_sizes is not None:
+            return int(batch_sizes[0])  # type: ignore[index]
         return input.size(0) if self.batch_first else input.size(1)  # type: ignore[no-any-return]
 
     def get_expected_hidden_size(
@@ -182,7 +191,7 @@ class RNNBase(Module):
     ) -> tuple[int, int, int]:
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
-        return (self.num_layers * num_directions, self._mini_batch(input), size)
+        return (self.num_layers * num_directions, self._mini_batch(input, batch_sizes), size)
 
     def check_hidden_size(
         self,
@@ -209,7 +218,7 @@ class RNNBase(Module):
     def permute_hidden(self, hx: Any, permutation: torch.Tensor | None) -> Any:
         if permutation is None:
             return hx
-        raise NotImplementedError("tensortrace: PackedSequence inputs are not supported")
+        return _apply_permutation(hx, permutation)
 
     def extra_repr(self) -> str:
         s = "{input_size}, {hidden_size}"
@@ -235,9 +244,11 @@ class RNNBase(Module):
     def all_weights(self) -> list[list[Parameter]]:
         return [[getattr(self, weight) for weight in weights] for weights in self._all_weights]
 
-    def _one_hidden_forward(self, name: str, input: torch.Tensor, hx: Any) -> Any:
-        """RNN.forward and GRU.forward (without PackedSequence): 2-D or 3-D input, optional hx."""
+    def _one_hidden_forward(self, name: str, input: Any, hx: Any) -> Any:
+        """RNN.forward and GRU.forward: a PackedSequence, or 2-D or 3-D input; optional hx."""
         self._update_flat_weights()
+        if isinstance(input, PackedSequence):
+            return self._one_hidden_packed_forward(name, input, hx)
         if input.dim() not in (2, 3):
             label = "RNN" if name.startswith("rnn") else "GRU"
             tensor = " tensor" if label == "RNN" else ""
@@ -285,6 +296,35 @@ class RNNBase(Module):
             hidden = hidden.squeeze(1)
         return output, hidden
 
+    def _one_hidden_packed_forward(self, name: str, orig_input: PackedSequence, hx: Any) -> Any:
+        input, batch_sizes, sorted_indices, unsorted_indices = orig_input
+        if hx is None:
+            num_directions = 2 if self.bidirectional else 1
+            hx = torch.zeros(
+                self.num_layers * num_directions,
+                batch_sizes[0],  # type: ignore[index]
+                self.hidden_size,
+                dtype=input.dtype,
+                device=input.device,
+            )
+        else:
+            # each batch of the hidden state should match the input sequence the user passes
+            hx = self.permute_hidden(hx, sorted_indices)
+        self.check_forward_args(input, hx, batch_sizes)
+        output, hidden = getattr(torch, name)(
+            input,
+            batch_sizes,
+            hx,
+            self._flat_weights,
+            self.bias,
+            self.num_layers,
+            self.dropout,
+            self.training,
+            self.bidirectional,
+        )
+        output_packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return output_packed, self.permute_hidden(hidden, unsorted_indices)
+
 
 class RNN(RNNBase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -328,7 +368,11 @@ class LSTM(RNNBase):
         self, input: torch.Tensor, batch_sizes: torch.Tensor | None
     ) -> tuple[int, int, int]:
         num_directions = 2 if self.bidirectional else 1
-        return (self.num_layers * num_directions, self._mini_batch(input), self.hidden_size)
+        return (
+            self.num_layers * num_directions,
+            self._mini_batch(input, batch_sizes),
+            self.hidden_size,
+        )
 
     def check_forward_args(
         self, input: torch.Tensor, hidden: Any, batch_sizes: torch.Tensor | None
@@ -345,33 +389,64 @@ class LSTM(RNNBase):
             "Expected hidden[1] size {}, got {}",
         )
 
-    def forward(self, input: torch.Tensor, hx: Any = None) -> Any:
-        self._update_flat_weights()
+    def permute_hidden(self, hx: Any, permutation: torch.Tensor | None) -> Any:
+        if permutation is None:
+            return hx
+        return _apply_permutation(hx[0], permutation), _apply_permutation(hx[1], permutation)
+
+    def _zero_state(self, input: torch.Tensor, max_batch_size: Any) -> Any:
         num_directions = 2 if self.bidirectional else 1
         real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        h_zeros = torch.zeros(
+            self.num_layers * num_directions,
+            max_batch_size,
+            real_hidden_size,
+            dtype=input.dtype,
+            device=input.device,
+        )
+        c_zeros = torch.zeros(
+            self.num_layers * num_directions,
+            max_batch_size,
+            self.hidden_size,
+            dtype=input.dtype,
+            device=input.device,
+        )
+        return (h_zeros, c_zeros)
+
+    def _packed_forward(self, orig_input: PackedSequence, hx: Any) -> Any:
+        input, batch_sizes, sorted_indices, unsorted_indices = orig_input
+        if hx is None:
+            hx = self._zero_state(input, batch_sizes[0])  # type: ignore[index]
+        else:
+            # each batch of the hidden state should match the input sequence the user passes
+            # (as in torch, the packed path checks neither the input nor hx here)
+            hx = self.permute_hidden(hx, sorted_indices)
+        output, h_n, c_n = torch.lstm(
+            input,
+            batch_sizes,
+            hx,
+            self._flat_weights,
+            self.bias,
+            self.num_layers,
+            self.dropout,
+            self.training,
+            self.bidirectional,
+        )
+        output_packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return output_packed, self.permute_hidden((h_n, c_n), unsorted_indices)
+
+    def forward(self, input: Any, hx: Any = None) -> Any:
+        self._update_flat_weights()
+        if isinstance(input, PackedSequence):
+            return self._packed_forward(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3
         batch_dim = 0 if self.batch_first else 1
         if not is_batched:
             input = input.unsqueeze(batch_dim)
-        max_batch_size = self._mini_batch(input)
         if hx is None:
-            h_zeros = torch.zeros(
-                self.num_layers * num_directions,
-                max_batch_size,
-                real_hidden_size,
-                dtype=input.dtype,
-                device=input.device,
-            )
-            c_zeros = torch.zeros(
-                self.num_layers * num_directions,
-                max_batch_size,
-                self.hidden_size,
-                dtype=input.dtype,
-                device=input.device,
-            )
-            hx = (h_zeros, c_zeros)
+            hx = self._zero_state(input, self._mini_batch(input))
             self.check_forward_args(input, hx, None)
         else:
             if is_batched:

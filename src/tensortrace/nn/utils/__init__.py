@@ -1,7 +1,8 @@
 """torch.nn.utils: gradient clipping, parameter/vector conversion and the rnn helpers.
 
 Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters
-and rnn.pad_sequence). Everything here calls the public tensortrace API, as torch's does.
+and rnn: PackedSequence, packing and padding). Everything here calls the public tensortrace API,
+as torch's does.
 """
 
 from tensortrace.nn.utils import rnn
