@@ -35,6 +35,11 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
         lambda: (t(1, 1, 5, 4),),
     ),
     "pixel_shuffle": (lambda a: F.pixel_shuffle(a, 2), lambda: (t(1, 8, 2, 2),)),
+    "im2col": (
+        lambda a: F.unfold(a, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+        lambda: (t(2, 2, 4, 5),),
+    ),
+    "col2im": (lambda a: F.fold(a, (4, 5), 2, padding=1, stride=2), lambda: (t(2, 8, 9),)),
     "pixel_unshuffle": (lambda a: F.pixel_unshuffle(a, 2), lambda: (t(1, 2, 4, 2),)),
     "adaptive_max_pool2d": (lambda a: F.adaptive_max_pool2d(a, (2, 3)), lambda: (t(1, 2, 5, 4),)),
     "adaptive_max_pool1d": (lambda a: F.adaptive_max_pool1d(a, 3), lambda: (t(3, 5),)),

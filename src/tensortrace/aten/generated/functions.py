@@ -6012,6 +6012,34 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_col2im = Overloads([(ops.col2im_out, Binder(ops.col2im_out.schema)), (ops.col2im, Binder(ops.col2im.schema))])
+
+
+@traced("dispatch", "at::col2im", FUNCTIONS_H, "at::col2im",
+        legacy="at::col2im (Functions.h)")
+def col2im(*args: Any, **kwargs: Any) -> Any:
+    """at::col2im, overloads:
+    col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)
+    col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+    """
+    op, full = select_overload(_ov_col2im, args, kwargs, "at::col2im")
+    return op.call(*full)
+
+
+_ov_im2col = Overloads([(ops.im2col_out, Binder(ops.im2col_out.schema)), (ops.im2col, Binder(ops.im2col.schema))])
+
+
+@traced("dispatch", "at::im2col", FUNCTIONS_H, "at::im2col",
+        legacy="at::im2col (Functions.h)")
+def im2col(*args: Any, **kwargs: Any) -> Any:
+    """at::im2col, overloads:
+    im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)
+    im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+    """
+    op, full = select_overload(_ov_im2col, args, kwargs, "at::im2col")
+    return op.call(*full)
+
+
 _ov_max_pool1d_with_indices = Overloads([(ops.max_pool1d_with_indices, Binder(ops.max_pool1d_with_indices.schema))])
 
 
@@ -8417,6 +8445,8 @@ FUNCTIONS: dict[str, Any] = {
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "col2im": col2im,
+    "im2col": im2col,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,

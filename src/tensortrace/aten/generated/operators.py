@@ -2736,6 +2736,18 @@ slow_conv_transpose2d_out = _register(
 slow_conv_transpose2d = _register(
     FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
+col2im_out = _register(
+    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
+col2im = _register(
+    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
+im2col_out = _register(
+    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
+im2col = _register(
+    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
@@ -4450,6 +4462,10 @@ OPERATORS: list[OperatorHandle] = [
     conv_transpose2d_input,
     slow_conv_transpose2d_out,
     slow_conv_transpose2d,
+    col2im_out,
+    col2im,
+    im2col_out,
+    im2col,
     max_pool1d_with_indices,
     max_pool1d,
     avg_pool1d,

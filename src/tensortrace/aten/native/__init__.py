@@ -38,6 +38,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     group_norm,
     histogram,
     identity_ops,
+    im2col_col2im,
     index_ops,
     indexing,
     integration,

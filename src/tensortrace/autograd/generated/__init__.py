@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9ef87ca720ab162d993d8ea7a5a68ad487e4122f7e51eabb7b885f76cde3fe44"
+INPUTS_SHA256 = "5fa249b3471c5294927892b0c895454e642c73a15adb3eec21425dbd48598dec"
 
 MODULES: tuple[str, ...] = (
     "functions",

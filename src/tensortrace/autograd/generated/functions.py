@@ -1036,6 +1036,40 @@ class UpsampleNearest2DBackward0(TraceableFunction):
         {})
 
 
+def Im2ColBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.col2im(grad, [self.sym_size(-2), self.sym_size(-1)], kernel_size, dilation, padding, stride)"""
+    return at.col2im(v['grad'], [v['self_sym_argsize_minus_2'], v['self_sym_argsize_minus_1']], v['kernel_size'], v['dilation'], v['padding'], v['stride'])
+
+
+class Im2ColBackward0(TraceableFunction):
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'im2col',
+        (Formula(('self',), Im2ColBackward0_self, frozenset(['at', 'dilation', 'grad', 'kernel_size', 'padding', 'self_sym_argsize_minus_1', 'self_sym_argsize_minus_2', 'stride'])),),
+        ('self',),
+        {'self_sym_argsize_minus_1': ('self', 'size(-1)'), 'self_sym_argsize_minus_2': ('self', 'size(-2)')},
+        {})
+
+
+def Col2ImBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.im2col(grad, kernel_size, dilation, padding, stride)"""
+    return at.im2col(v['grad'], v['kernel_size'], v['dilation'], v['padding'], v['stride'])
+
+
+class Col2ImBackward0(TraceableFunction):
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'col2im',
+        (Formula(('self',), Col2ImBackward0_self, frozenset(['at', 'dilation', 'grad', 'kernel_size', 'padding', 'stride'])),),
+        ('self',),
+        {},
+        {})
+
+
 def PixelShuffleBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.pixel_unshuffle(grad, upscale_factor)"""
     return at.pixel_unshuffle(v['grad'], v['upscale_factor'])

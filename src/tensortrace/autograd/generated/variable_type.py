@@ -11364,6 +11364,74 @@ ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
     slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
 
 
+_record_col2im_out = GraphRecording(ops.col2im_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::col2im", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def col2im_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_col2im_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.col2im_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.col2im_out.register(DispatchKey.Autograd, KernelFunction(
+    col2im_out, "torch::autograd::VariableType::col2im", with_keyset=True))
+
+
+_record_col2im = GraphRecording(ops.col2im, AutoDispatchBelowADInplaceOrView, nodes.Col2ImBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::col2im", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def col2im(ks: DispatchKeySet, *args: Any) -> Any:
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor: records Col2ImBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_col2im(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.col2im.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.col2im.register(DispatchKey.Autograd, KernelFunction(
+    col2im, "torch::autograd::VariableType::col2im", with_keyset=True))
+
+
+_record_im2col_out = GraphRecording(ops.im2col_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::im2col", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def im2col_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_im2col_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.im2col_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.im2col_out.register(DispatchKey.Autograd, KernelFunction(
+    im2col_out, "torch::autograd::VariableType::im2col", with_keyset=True))
+
+
+_record_im2col = GraphRecording(ops.im2col, AutoDispatchBelowADInplaceOrView, nodes.Im2ColBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::im2col", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def im2col(ks: DispatchKeySet, *args: Any) -> Any:
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor: records Im2ColBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_im2col(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.im2col.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.im2col.register(DispatchKey.Autograd, KernelFunction(
+    im2col, "torch::autograd::VariableType::im2col", with_keyset=True))
+
+
 _record_max_pool2d_with_indices = GraphRecording(ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackward0)
 
 

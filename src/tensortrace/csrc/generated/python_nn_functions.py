@@ -2041,6 +2041,109 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- col2im ------------------------------------------------------------------------------------
+parser_col2im = PythonArgParser.lazy([
+    'col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_col2im", TORCH_FUNCTIONS_CPP, "dispatch_col2im", legacy="dispatch_col2im")
+def dispatch_col2im_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None): col2im, out= col2im.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.col2im_out, 'col2im', False, self, kwargs, out)
+    return at.col2im(self=kwargs['self'], output_size=kwargs['output_size'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
+
+structseqs_col2im = [(return_types.for_schema('col2im', ops.col2im.schema), return_types.for_schema('col2im_out', ops.col2im_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_col2im", TORCH_FUNCTIONS_CPP, legacy="THPVariable_col2im")
+def col2im(*args: Any, **kwargs: Any) -> Any:
+    """torch.col2im: THPVariable_col2im"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.col2im",
+                                 {"python_name": "torch.col2im"})
+    self = None
+    r = parser_col2im.parse(args, kwargs)
+    a = r.args
+    # col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    dilation = a[3]
+    if dilation is not None:
+        dilation = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    stride = a[5]
+    if stride is not None:
+        stride = r.intlist(5)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_col2im_0(self, {'self': self_, 'output_size': output_size, 'kernel_size': kernel_size, 'dilation': dilation, 'padding': padding, 'stride': stride, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- im2col ------------------------------------------------------------------------------------
+parser_im2col = PythonArgParser.lazy([
+    'im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_im2col", TORCH_FUNCTIONS_CPP, "dispatch_im2col", legacy="dispatch_im2col")
+def dispatch_im2col_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None): im2col, out= im2col.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.im2col_out, 'im2col', False, self, kwargs, out)
+    return at.im2col(self=kwargs['self'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
+
+structseqs_im2col = [(return_types.for_schema('im2col', ops.im2col.schema), return_types.for_schema('im2col_out', ops.im2col_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_im2col", TORCH_FUNCTIONS_CPP, legacy="THPVariable_im2col")
+def im2col(*args: Any, **kwargs: Any) -> Any:
+    """torch.im2col: THPVariable_im2col"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.im2col",
+                                 {"python_name": "torch.im2col"})
+    self = None
+    r = parser_im2col.parse(args, kwargs)
+    a = r.args
+    # im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    dilation = a[2]
+    if dilation is not None:
+        dilation = r.intlist(2)
+    padding = a[3]
+    if padding is not None:
+        padding = r.intlist(3)
+    stride = a[4]
+    if stride is not None:
+        stride = r.intlist(4)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_im2col_0(self, {'self': self_, 'kernel_size': kernel_size, 'dilation': dilation, 'padding': padding, 'stride': stride, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_pool2d_with_indices -------------------------------------------------------------------
 parser_max_pool2d_with_indices = PythonArgParser.lazy([
     'max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -2690,6 +2793,8 @@ FUNCTIONS: dict[str, Any] = {
     "replication_pad1d": replication_pad1d,
     "replication_pad2d": replication_pad2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "col2im": col2im,
+    "im2col": im2col,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,

@@ -40,6 +40,7 @@ from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTra
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
+from tensortrace.nn.modules.fold import Fold, Unfold
 from tensortrace.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import (
@@ -167,6 +168,7 @@ __all__ = [
     "Dropout3d",
     "Embedding",
     "Flatten",
+    "Fold",
     "GroupNorm",
     "Identity",
     "InstanceNorm1d",
@@ -199,6 +201,7 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "Unflatten",
+    "Unfold",
     "Upsample",
     "UpsamplingBilinear2d",
     "UpsamplingNearest2d",

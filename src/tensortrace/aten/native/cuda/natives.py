@@ -251,6 +251,9 @@ cuda_impl(
     "adaptive_max_pool2d_backward_out_cuda",
     CUDA + "AdaptiveMaxPooling2d.cu",
 )
+for _op, _cu in (("im2col", "Im2Col.cu"), ("col2im", "Col2Im.cu")):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", _cu)
+    cuda_native(f"{_op}_out_cpu", f"{_op}_out_cuda", _cu)
 
 
 # ---- Sorting.cpp's selections (stats-ops) -----------------------------------------------------
