@@ -346,7 +346,7 @@ def batch_norm(
 # functional_activation.py (torch keeps them in functional.py)
 # the norms of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
-# fold / unfold of functional_fold.py
+# fold / unfold of functional_fold.py, embedding_bag of functional_embedding.py
 # the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
@@ -360,6 +360,7 @@ from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     scaled_dot_product_attention,
 )
 from tensortrace.nn.functional_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from tensortrace.nn.functional_embedding import embedding_bag  # noqa: E402, F401
 from tensortrace.nn.functional_fold import fold, unfold  # noqa: E402, F401
 from tensortrace.nn.functional_interpolate import (  # noqa: E402, F401
     interpolate,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "5fa249b3471c5294927892b0c895454e642c73a15adb3eec21425dbd48598dec"
+INPUTS_SHA256 = "95838621d8bafbbf9fbfab72a494397dc0f652ed01cef5ca8101a7b1108d6adf"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -7710,6 +7710,85 @@ def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_embedding_bag = Overloads([(ops.embedding_bag, Binder(ops.embedding_bag.schema)), (ops.embedding_bag_padding_idx, Binder(ops.embedding_bag_padding_idx.schema))])
+
+
+@traced("dispatch", "at::embedding_bag", FUNCTIONS_H, "at::embedding_bag",
+        legacy="at::embedding_bag (Functions.h)")
+def embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding_bag, overloads:
+    embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+    embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_embedding_bag, args, kwargs, "at::embedding_bag")
+    return op.call(*full)
+
+
+_ov__embedding_bag_forward_only = Overloads([(ops._embedding_bag_forward_only, Binder(ops._embedding_bag_forward_only.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_forward_only", FUNCTIONS_H, "at::_embedding_bag_forward_only",
+        legacy="at::_embedding_bag_forward_only (Functions.h)")
+def _embedding_bag_forward_only(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_forward_only, overloads:
+    _embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__embedding_bag_forward_only, args, kwargs, "at::_embedding_bag_forward_only")
+    return op.call(*full)
+
+
+_ov__embedding_bag = Overloads([(ops._embedding_bag, Binder(ops._embedding_bag.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag", FUNCTIONS_H, "at::_embedding_bag",
+        legacy="at::_embedding_bag (Functions.h)")
+def _embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag, overloads:
+    _embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__embedding_bag, args, kwargs, "at::_embedding_bag")
+    return op.call(*full)
+
+
+_ov__embedding_bag_backward = Overloads([(ops._embedding_bag_backward, Binder(ops._embedding_bag_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_backward", FUNCTIONS_H, "at::_embedding_bag_backward",
+        legacy="at::_embedding_bag_backward (Functions.h)")
+def _embedding_bag_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_backward, overloads:
+    _embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_backward, args, kwargs, "at::_embedding_bag_backward")
+    return op.call(*full)
+
+
+_ov__embedding_bag_dense_backward = Overloads([(ops._embedding_bag_dense_backward, Binder(ops._embedding_bag_dense_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_dense_backward", FUNCTIONS_H, "at::_embedding_bag_dense_backward",
+        legacy="at::_embedding_bag_dense_backward (Functions.h)")
+def _embedding_bag_dense_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_dense_backward, overloads:
+    _embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_dense_backward, args, kwargs, "at::_embedding_bag_dense_backward")
+    return op.call(*full)
+
+
+_ov__embedding_bag_per_sample_weights_backward = Overloads([(ops._embedding_bag_per_sample_weights_backward, Binder(ops._embedding_bag_per_sample_weights_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_per_sample_weights_backward", FUNCTIONS_H, "at::_embedding_bag_per_sample_weights_backward",
+        legacy="at::_embedding_bag_per_sample_weights_backward (Functions.h)")
+def _embedding_bag_per_sample_weights_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_per_sample_weights_backward, overloads:
+    _embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_per_sample_weights_backward, args, kwargs, "at::_embedding_bag_per_sample_weights_backward")
+    return op.call(*full)
+
+
 _ov_layer_norm = Overloads([(ops.layer_norm, Binder(ops.layer_norm.schema))])
 
 
@@ -8568,6 +8647,12 @@ FUNCTIONS: dict[str, Any] = {
     "embedding_backward": embedding_backward,
     "embedding_dense_backward": embedding_dense_backward,
     "embedding_renorm_": embedding_renorm_,
+    "embedding_bag": embedding_bag,
+    "_embedding_bag_forward_only": _embedding_bag_forward_only,
+    "_embedding_bag": _embedding_bag,
+    "_embedding_bag_backward": _embedding_bag_backward,
+    "_embedding_bag_dense_backward": _embedding_bag_dense_backward,
+    "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward,
     "layer_norm": layer_norm,
     "rms_norm": rms_norm,
     "_fused_rms_norm": _fused_rms_norm,

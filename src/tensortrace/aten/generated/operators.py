@@ -3498,6 +3498,27 @@ embedding_dense_backward = _register(
 embedding_renorm_ = _register(
     FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
     {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
+embedding_bag = _register(
+    FunctionSchema('embedding_bag', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': 'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_bag'}}})
+embedding_bag_padding_idx = _register(
+    FunctionSchema('embedding_bag', 'padding_idx', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('sparse', _T16, None, False), Argument('per_sample_weights', _T28, None, False), Argument('include_last_offset', _T16, None, False), Argument('padding_idx', _T17, None, False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': 'embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_bag'}}})
+_embedding_bag_forward_only = _register(
+    FunctionSchema('_embedding_bag_forward_only', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False), Argument('padding_idx', _T11, '-1', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': '_embedding_bag_forward_only_cpu', 'CUDA': '_embedding_bag_forward_only_cuda'}}})
+_embedding_bag = _register(
+    FunctionSchema('_embedding_bag', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False), Argument('padding_idx', _T11, '-1', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': '_embedding_bag_cpu', 'CUDA': '_embedding_bag_cuda'}, 'tags': 'core'}})
+_embedding_bag_backward = _register(
+    FunctionSchema('_embedding_bag_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('bag_size', _T6, None, False), Argument('maximum_indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('sparse', _T16, None, False), Argument('per_sample_weights', _T28, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU, CUDA': '_embedding_bag_backward_symint'}}})
+_embedding_bag_dense_backward = _register(
+    FunctionSchema('_embedding_bag_dense_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('bag_size', _T6, None, False), Argument('maximum_indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('per_sample_weights', _T28, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU': '_embedding_bag_dense_backward_cpu', 'CUDA': '_embedding_bag_dense_backward_cuda'}}})
+_embedding_bag_per_sample_weights_backward = _register(
+    FunctionSchema('_embedding_bag_per_sample_weights_backward', '', (Argument('grad', _T6, None, False), Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('mode', _T11, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU': '_embedding_bag_per_sample_weights_backward_cpu', 'CUDA': '_embedding_bag_per_sample_weights_backward_cuda'}}})
 layer_norm = _register(
     FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
@@ -4716,6 +4737,13 @@ OPERATORS: list[OperatorHandle] = [
     embedding_backward,
     embedding_dense_backward,
     embedding_renorm_,
+    embedding_bag,
+    embedding_bag_padding_idx,
+    _embedding_bag_forward_only,
+    _embedding_bag,
+    _embedding_bag_backward,
+    _embedding_bag_dense_backward,
+    _embedding_bag_per_sample_weights_backward,
     layer_norm,
     rms_norm,
     _fused_rms_norm,

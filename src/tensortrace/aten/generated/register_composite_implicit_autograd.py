@@ -325,6 +325,8 @@ ops.cdist.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cdist",
 ops.pairwise_distance.register(DispatchKey.CompositeImplicitAutograd, native_kernel("pairwise_distance", ops.pairwise_distance))
 ops.cosine_similarity.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cosine_similarity", ops.cosine_similarity))
 ops.embedding_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_backward_symint", ops.embedding_backward))
+ops.embedding_bag.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_bag", ops.embedding_bag))
+ops.embedding_bag_padding_idx.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_bag", ops.embedding_bag_padding_idx))
 ops.layer_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("layer_norm_symint", ops.layer_norm))
 ops.rms_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("rms_norm_symint", ops.rms_norm))
 ops._fused_rms_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("rms_norm_composite", ops._fused_rms_norm))

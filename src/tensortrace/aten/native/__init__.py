@@ -33,6 +33,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     distributions_sampling,
     dropout,
     embedding,
+    embedding_bag,
     fill,
     gated_linear_unit,
     group_norm,

@@ -3826,6 +3826,30 @@ class EmbeddingDenseBackwardBackward0(TraceableFunction):
         {})
 
 
+def EmbeddingBagBackward0_per_sample_weights(v: dict[str, Any]) -> Any:
+    """per_sample_weights: at._embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, result1, mode, padding_idx)"""
+    return at._embedding_bag_per_sample_weights_backward(v['grad'], v['weight'], v['indices'], v['offsets'], v['result1'], v['mode'], v['padding_idx'])
+
+
+def EmbeddingBagBackward0_weight(v: dict[str, Any]) -> Any:
+    """weight: at._embedding_bag_backward(grad, indices, offsets, result1, result2, result3, weight.sym_size(0), scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx)"""
+    return at._embedding_bag_backward(v['grad'], v['indices'], v['offsets'], v['result1'], v['result2'], v['result3'], v['weight_sym_argsize_0'], v['scale_grad_by_freq'], v['mode'], v['sparse'], v['per_sample_weights'], v['padding_idx'])
+
+
+class EmbeddingBagBackward0(TraceableFunction):
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_embedding_bag',
+        (Formula(('per_sample_weights',), EmbeddingBagBackward0_per_sample_weights, frozenset(['at', 'grad', 'indices', 'mode', 'offsets', 'padding_idx', 'result1', 'weight'])),
+         Formula(('weight',), EmbeddingBagBackward0_weight, frozenset(['at', 'grad', 'indices', 'mode', 'offsets', 'padding_idx', 'per_sample_weights', 'result1', 'result2', 'result3', 'scale_grad_by_freq', 'sparse', 'weight_sym_argsize_0'])),),
+        ('weight', 'per_sample_weights'),
+        {'weight_sym_argsize_0': ('weight', 'size(0)')},
+        {},
+        output_differentiability=(True, False, False, False))
+
+
 def NllLossBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)"""
     return at.nll_loss_backward(v['grad'], v['self'], v['target'], v['weight'], v['reduction'], v['ignore_index'], v['total_weight'])

@@ -13523,6 +13523,91 @@ ops.embedding_renorm_.register(DispatchKey.Autograd, KernelFunction(
     embedding_renorm_, "torch::autograd::VariableType::embedding_renorm_", with_keyset=True))
 
 
+_record__embedding_bag_forward_only = GraphRecording(ops._embedding_bag_forward_only, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_forward_only", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_forward_only(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record__embedding_bag_forward_only(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_forward_only.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_forward_only.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_forward_only, "torch::autograd::VariableType::_embedding_bag_forward_only", with_keyset=True))
+
+
+_record__embedding_bag = GraphRecording(ops._embedding_bag, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBagBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor): records EmbeddingBagBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record__embedding_bag(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag, "torch::autograd::VariableType::_embedding_bag", with_keyset=True))
+
+
+_record__embedding_bag_backward = GraphRecording(ops._embedding_bag_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[10])):
+        return _record__embedding_bag_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_backward, "torch::autograd::VariableType::_embedding_bag_backward", with_keyset=True))
+
+
+_record__embedding_bag_dense_backward = GraphRecording(ops._embedding_bag_dense_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_dense_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_dense_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[8])):
+        return _record__embedding_bag_dense_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_dense_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_dense_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_dense_backward, "torch::autograd::VariableType::_embedding_bag_dense_backward", with_keyset=True))
+
+
+_record__embedding_bag_per_sample_weights_backward = GraphRecording(ops._embedding_bag_per_sample_weights_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_per_sample_weights_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record__embedding_bag_per_sample_weights_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_per_sample_weights_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_per_sample_weights_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_per_sample_weights_backward, "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", with_keyset=True))
+
+
 _record_native_layer_norm = GraphRecording(ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeLayerNormBackward0)
 
 

@@ -21560,6 +21560,256 @@ def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- embedding_bag -----------------------------------------------------------------------------
+parser_embedding_bag = PythonArgParser.lazy([
+    'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx)',
+    'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False)',
+])
+
+
+@traced("python", "dispatch_embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch_embedding_bag", legacy="dispatch_embedding_bag")
+def dispatch_embedding_bag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx): embedding_bag.padding_idx"""
+    return at.embedding_bag(weight=kwargs['weight'], indices=kwargs['indices'], offsets=kwargs['offsets'], scale_grad_by_freq=kwargs['scale_grad_by_freq'], mode=kwargs['mode'], sparse=kwargs['sparse'], per_sample_weights=kwargs['per_sample_weights'], include_last_offset=kwargs['include_last_offset'], padding_idx=kwargs['padding_idx'])
+
+
+@traced("python", "dispatch_embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch_embedding_bag", legacy="dispatch_embedding_bag")
+def dispatch_embedding_bag_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False): embedding_bag"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    return at.embedding_bag(**call_kwargs)
+
+structseqs_embedding_bag = [(return_types.for_schema('embedding_bag', ops.embedding_bag_padding_idx.schema), None), (return_types.for_schema('embedding_bag', ops.embedding_bag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_embedding_bag", TORCH_FUNCTIONS_CPP, legacy="THPVariable_embedding_bag")
+def embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """torch.embedding_bag: THPVariable_embedding_bag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.embedding_bag",
+                                 {"python_name": "torch.embedding_bag"})
+    self = None
+    r = parser_embedding_bag.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx)
+        weight = a[0]
+        if weight is not None:
+            weight = weight.cdata
+        indices = a[1]
+        if indices is not None:
+            indices = indices.cdata
+        offsets = a[2]
+        if offsets is not None:
+            offsets = offsets.cdata
+        scale_grad_by_freq = a[3]
+        mode = a[4]
+        if mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+            mode = int64_arg(mode)
+        sparse = a[5]
+        per_sample_weights = a[6]
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.cdata
+        include_last_offset = a[7]
+        padding_idx = a[8]
+        if padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+            padding_idx = int64_arg(padding_idx)
+        result = dispatch_embedding_bag_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+        return wrap_result(result, structseqs_embedding_bag[0][0])
+    # embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    result = dispatch_embedding_bag_1(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset})
+    return wrap_result(result, structseqs_embedding_bag[1][0])
+
+
+# ---- _embedding_bag_forward_only ---------------------------------------------------------------
+parser__embedding_bag_forward_only = PythonArgParser.lazy([
+    '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)',
+])
+
+
+@traced("python", "dispatch__embedding_bag_forward_only", TORCH_FUNCTIONS_CPP, "dispatch__embedding_bag_forward_only", legacy="dispatch__embedding_bag_forward_only")
+def dispatch__embedding_bag_forward_only_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1): _embedding_bag_forward_only"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    if kwargs['padding_idx'] is not None:
+        call_kwargs['padding_idx'] = kwargs['padding_idx']
+    return at._embedding_bag_forward_only(**call_kwargs)
+
+structseqs__embedding_bag_forward_only = [(return_types.for_schema('_embedding_bag_forward_only', ops._embedding_bag_forward_only.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__embedding_bag_forward_only", TORCH_FUNCTIONS_CPP, legacy="THPVariable__embedding_bag_forward_only")
+def _embedding_bag_forward_only(*args: Any, **kwargs: Any) -> Any:
+    """torch._embedding_bag_forward_only: THPVariable__embedding_bag_forward_only"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._embedding_bag_forward_only",
+                                 {"python_name": "torch._embedding_bag_forward_only"})
+    self = None
+    r = parser__embedding_bag_forward_only.parse(args, kwargs)
+    a = r.args
+    # _embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    padding_idx = a[8]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+        padding_idx = int64_arg(padding_idx)
+    result = dispatch__embedding_bag_forward_only_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+    return wrap_result(result, structseqs__embedding_bag_forward_only[0][0])
+
+
+# ---- _embedding_bag ----------------------------------------------------------------------------
+parser__embedding_bag = PythonArgParser.lazy([
+    '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)',
+])
+
+
+@traced("python", "dispatch__embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch__embedding_bag", legacy="dispatch__embedding_bag")
+def dispatch__embedding_bag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1): _embedding_bag"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    if kwargs['padding_idx'] is not None:
+        call_kwargs['padding_idx'] = kwargs['padding_idx']
+    return at._embedding_bag(**call_kwargs)
+
+structseqs__embedding_bag = [(return_types.for_schema('_embedding_bag', ops._embedding_bag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__embedding_bag", TORCH_FUNCTIONS_CPP, legacy="THPVariable__embedding_bag")
+def _embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """torch._embedding_bag: THPVariable__embedding_bag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._embedding_bag",
+                                 {"python_name": "torch._embedding_bag"})
+    self = None
+    r = parser__embedding_bag.parse(args, kwargs)
+    a = r.args
+    # _embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    padding_idx = a[8]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+        padding_idx = int64_arg(padding_idx)
+    result = dispatch__embedding_bag_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+    return wrap_result(result, structseqs__embedding_bag[0][0])
+
+
 # ---- layer_norm --------------------------------------------------------------------------------
 parser_layer_norm = PythonArgParser.lazy([
     'layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)',
@@ -22897,6 +23147,9 @@ FUNCTIONS: dict[str, Any] = {
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,
     "embedding_renorm_": embedding_renorm_,
+    "embedding_bag": embedding_bag,
+    "_embedding_bag_forward_only": _embedding_bag_forward_only,
+    "_embedding_bag": _embedding_bag,
     "layer_norm": layer_norm,
     "rms_norm": rms_norm,
     "_fused_rms_norm": _fused_rms_norm,
@@ -23354,6 +23607,9 @@ __all__ = [
     "cosine_similarity",
     "embedding",
     "embedding_renorm_",
+    "embedding_bag",
+    "_embedding_bag_forward_only",
+    "_embedding_bag",
     "layer_norm",
     "rms_norm",
     "_fused_rms_norm",

@@ -86,7 +86,7 @@ from tensortrace.nn.modules.pooling import (
 )
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from tensortrace.nn.modules.sparse import Embedding
+from tensortrace.nn.modules.sparse import Embedding, EmbeddingBag
 from tensortrace.nn.modules.transformer import (
     Transformer,
     TransformerDecoder,
@@ -167,6 +167,7 @@ __all__ = [
     "Dropout2d",
     "Dropout3d",
     "Embedding",
+    "EmbeddingBag",
     "Flatten",
     "Fold",
     "GroupNorm",

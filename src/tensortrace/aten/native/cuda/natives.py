@@ -103,6 +103,13 @@ cuda_native("batch_norm_backward_cpu", "batch_norm_backward_cuda", "Normalizatio
 cuda_native("layer_norm_cpu", "layer_norm_cuda", "layer_norm_kernel.cu")
 cuda_native("layer_norm_backward_cpu", "layer_norm_backward_cuda", "layer_norm_kernel.cu")
 cuda_native("embedding_dense_backward_cpu", "embedding_dense_backward_cuda", "Embedding.cu")
+for _op in (
+    "_embedding_bag_forward_only",
+    "_embedding_bag",
+    "_embedding_bag_dense_backward",
+    "_embedding_bag_per_sample_weights_backward",
+):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", "EmbeddingBag.cu")
 cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
 cuda_native("dot", "dot_cuda", "Blas.cpp")
 cuda_native("vdot", "vdot_cuda", "Blas.cpp")
