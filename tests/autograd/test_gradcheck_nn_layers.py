@@ -49,6 +49,10 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
         lambda: (t(2, 3, 4), t(3, lo=0.5, hi=1.5), t(3)),
     ),
     "rms_norm": (lambda a, w: F.rms_norm(a, [4], w), lambda: (t(3, 4), t(4, lo=0.5, hi=1.5))),
+    "bilinear": (
+        lambda a, b, w, c: F.bilinear(a, b, w, c),
+        lambda: (t(2, 3), t(2, 2), t(4, 3, 2), t(4)),
+    ),
     "embedding_bag_mean": (
         lambda a: F.embedding_bag(torch.tensor([1, 2, 2, 0, 3]), a, torch.tensor([0, 2, 2])),
         lambda: (t(4, 3),),

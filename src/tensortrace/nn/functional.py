@@ -229,7 +229,8 @@ def conv1d(
     return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
 
-# torch.nn.functional binds these two to the torch functions themselves (_add_docstr)
+# torch.nn.functional binds these to the torch functions themselves (_add_docstr)
+bilinear = torch.bilinear
 conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
 

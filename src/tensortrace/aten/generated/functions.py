@@ -4062,6 +4062,32 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_bilinear = Overloads([(ops.bilinear, Binder(ops.bilinear.schema))])
+
+
+@traced("dispatch", "at::bilinear", FUNCTIONS_H, "at::bilinear",
+        legacy="at::bilinear (Functions.h)")
+def bilinear(*args: Any, **kwargs: Any) -> Any:
+    """at::bilinear, overloads:
+    bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+    """
+    op, full = select_overload(_ov_bilinear, args, kwargs, "at::bilinear")
+    return op.call(*full)
+
+
+_ov__trilinear = Overloads([(ops._trilinear, Binder(ops._trilinear.schema))])
+
+
+@traced("dispatch", "at::_trilinear", FUNCTIONS_H, "at::_trilinear",
+        legacy="at::_trilinear (Functions.h)")
+def _trilinear(*args: Any, **kwargs: Any) -> Any:
+    """at::_trilinear, overloads:
+    _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor
+    """
+    op, full = select_overload(_ov__trilinear, args, kwargs, "at::_trilinear")
+    return op.call(*full)
+
+
 _ov_addcmul = Overloads([(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))])
 
 
@@ -8379,6 +8405,8 @@ FUNCTIONS: dict[str, Any] = {
     "log_sigmoid": log_sigmoid,
     "log_sigmoid_forward": log_sigmoid_forward,
     "linear": linear,
+    "bilinear": bilinear,
+    "_trilinear": _trilinear,
     "addcmul": addcmul,
     "addcdiv": addcdiv,
     "lerp": lerp,

@@ -2007,6 +2007,12 @@ log_sigmoid_forward = _register(
 linear = _register(
     FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
+bilinear = _register(
+    FunctionSchema('bilinear', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
+    {'func': 'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'bilinear'}}})
+_trilinear = _register(
+    FunctionSchema('_trilinear', '', (Argument('i1', _T6, None, False), Argument('i2', _T6, None, False), Argument('i3', _T6, None, False), Argument('expand1', _T20, None, False), Argument('expand2', _T20, None, False), Argument('expand3', _T20, None, False), Argument('sumdim', _T20, None, False), Argument('unroll_dim', _T11, '1', False),), (_T6,), ()),
+    {'func': '_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_trilinear'}}})
 addcmul_out = _register(
     FunctionSchema('addcmul', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcmul_out'}}})
@@ -4240,6 +4246,8 @@ OPERATORS: list[OperatorHandle] = [
     log_sigmoid,
     log_sigmoid_forward,
     linear,
+    bilinear,
+    _trilinear,
     addcmul_out,
     addcmul,
     addcmul_,

@@ -110,6 +110,7 @@ ops.multilabel_margin_loss.register(DispatchKey.CompositeImplicitAutograd, nativ
 ops.kl_div.register(DispatchKey.CompositeImplicitAutograd, native_kernel("kl_div", ops.kl_div))
 ops.log_sigmoid.register(DispatchKey.CompositeImplicitAutograd, native_kernel("log_sigmoid", ops.log_sigmoid))
 ops.linear.register(DispatchKey.CompositeImplicitAutograd, native_kernel("linear", ops.linear))
+ops.bilinear.register(DispatchKey.CompositeImplicitAutograd, native_kernel("bilinear", ops.bilinear))
 ops.broadcast_tensors.register(DispatchKey.CompositeImplicitAutograd, native_kernel("broadcast_tensors", ops.broadcast_tensors))
 ops.__xor___Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__xor__", ops.__xor___Scalar))
 ops.__xor___Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__xor__", ops.__xor___Tensor))

@@ -50,6 +50,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     linear,
     linear_algebra,
     linear_algebra_bmm,
+    linear_trilinear,
     loss,
     loss_extra,
     loss_margin,

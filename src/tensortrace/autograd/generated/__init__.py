@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "95838621d8bafbbf9fbfab72a494397dc0f652ed01cef5ca8101a7b1108d6adf"
+INPUTS_SHA256 = "4d2be0fc077564e2e3813b5d0250bc9eab51c7e9576a95b0916222060cb23f6c"
 
 MODULES: tuple[str, ...] = (
     "functions",

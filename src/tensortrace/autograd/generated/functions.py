@@ -17,6 +17,7 @@ from tensortrace.aten import functions as at
 from tensortrace.autograd.functions_manual import (
     _euclidean_dist_backward,
     _to_copy_backward,
+    _trilinear_backward,
     abs_backward,
     angle_backward,
     as_strided_backward,
@@ -3822,6 +3823,23 @@ class EmbeddingDenseBackwardBackward0(TraceableFunction):
         'embedding_dense_backward',
         (Formula(('grad_output',), EmbeddingDenseBackwardBackward0_grad_output, frozenset(['embedding_dense_double_backward_symint', 'grad', 'indices', 'padding_idx'])),),
         ('grad_output',),
+        {},
+        {})
+
+
+def TrilinearBackward0_i1_i2_i3(v: dict[str, Any]) -> Any:
+    """i1, i2, i3: _trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask)"""
+    return _trilinear_backward(v['grad'], v['i1'], v['i2'], v['i3'], v['expand1'], v['expand2'], v['expand3'], v['sumdim'], v['grad_input_mask'])
+
+
+class TrilinearBackward0(TraceableFunction):
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_trilinear',
+        (Formula(('i1', 'i2', 'i3'), TrilinearBackward0_i1_i2_i3, frozenset(['_trilinear_backward', 'expand1', 'expand2', 'expand3', 'grad', 'grad_input_mask', 'i1', 'i2', 'i3', 'sumdim'])),),
+        ('i1', 'i2', 'i3'),
         {},
         {})
 

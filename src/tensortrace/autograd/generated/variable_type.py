@@ -8744,6 +8744,23 @@ ops.log_sigmoid_forward.register(DispatchKey.Autograd, KernelFunction(
     log_sigmoid_forward, "torch::autograd::VariableType::log_sigmoid_forward", with_keyset=True))
 
 
+_record__trilinear = GraphRecording(ops._trilinear, AutoDispatchBelowADInplaceOrView, nodes.TrilinearBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_trilinear", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _trilinear(ks: DispatchKeySet, *args: Any) -> Any:
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor: records TrilinearBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__trilinear(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._trilinear.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._trilinear.register(DispatchKey.Autograd, KernelFunction(
+    _trilinear, "torch::autograd::VariableType::_trilinear", with_keyset=True))
+
+
 _record_addcmul_out = GraphRecording(ops.addcmul_out, AutoDispatchBelowAutograd, None)
 
 

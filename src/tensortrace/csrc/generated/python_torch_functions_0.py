@@ -11104,6 +11104,112 @@ def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bilinear ----------------------------------------------------------------------------------
+parser_bilinear = PythonArgParser.lazy([
+    'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',
+])
+
+
+@traced("python", "dispatch_bilinear", TORCH_FUNCTIONS_CPP, "dispatch_bilinear", legacy="dispatch_bilinear")
+def dispatch_bilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None): bilinear"""
+    return at.bilinear(input1=kwargs['input1'], input2=kwargs['input2'], weight=kwargs['weight'], bias=kwargs['bias'])
+
+structseqs_bilinear = [(return_types.for_schema('bilinear', ops.bilinear.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bilinear", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bilinear")
+def bilinear(*args: Any, **kwargs: Any) -> Any:
+    """torch.bilinear: THPVariable_bilinear"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bilinear",
+                                 {"python_name": "torch.bilinear"})
+    self = None
+    r = parser_bilinear.parse(args, kwargs)
+    a = r.args
+    # bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    result = dispatch_bilinear_0(self, {'input1': input1, 'input2': input2, 'weight': weight, 'bias': bias})
+    return THPVariable_Wrap(result)
+
+
+# ---- _trilinear --------------------------------------------------------------------------------
+parser__trilinear = PythonArgParser.lazy([
+    '_trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1)',
+])
+
+
+@traced("python", "dispatch__trilinear", TORCH_FUNCTIONS_CPP, "dispatch__trilinear", legacy="dispatch__trilinear")
+def dispatch__trilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1): _trilinear"""
+    call_kwargs = {}
+    call_kwargs['i1'] = kwargs['i1']
+    call_kwargs['i2'] = kwargs['i2']
+    call_kwargs['i3'] = kwargs['i3']
+    call_kwargs['expand1'] = kwargs['expand1']
+    call_kwargs['expand2'] = kwargs['expand2']
+    call_kwargs['expand3'] = kwargs['expand3']
+    call_kwargs['sumdim'] = kwargs['sumdim']
+    if kwargs['unroll_dim'] is not None:
+        call_kwargs['unroll_dim'] = kwargs['unroll_dim']
+    return at._trilinear(**call_kwargs)
+
+structseqs__trilinear = [(return_types.for_schema('_trilinear', ops._trilinear.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__trilinear", TORCH_FUNCTIONS_CPP, legacy="THPVariable__trilinear")
+def _trilinear(*args: Any, **kwargs: Any) -> Any:
+    """torch._trilinear: THPVariable__trilinear"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._trilinear",
+                                 {"python_name": "torch._trilinear"})
+    self = None
+    r = parser__trilinear.parse(args, kwargs)
+    a = r.args
+    # _trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1)
+    i1 = a[0]
+    if i1 is not None:
+        i1 = i1.cdata
+    i2 = a[1]
+    if i2 is not None:
+        i2 = i2.cdata
+    i3 = a[2]
+    if i3 is not None:
+        i3 = i3.cdata
+    expand1 = a[3]
+    if expand1 is not None:
+        expand1 = r.intlist(3)
+    expand2 = a[4]
+    if expand2 is not None:
+        expand2 = r.intlist(4)
+    expand3 = a[5]
+    if expand3 is not None:
+        expand3 = r.intlist(5)
+    sumdim = a[6]
+    if sumdim is not None:
+        sumdim = r.intlist(6)
+    unroll_dim = a[7]
+    if unroll_dim is None:
+        unroll_dim = 1
+    elif unroll_dim is not None and (type(unroll_dim) is not int or not INT64_MIN <= unroll_dim <= INT64_MAX):
+        unroll_dim = int64_arg(unroll_dim)
+    result = dispatch__trilinear_0(self, {'i1': i1, 'i2': i2, 'i3': i3, 'expand1': expand1, 'expand2': expand2, 'expand3': expand3, 'sumdim': sumdim, 'unroll_dim': unroll_dim})
+    return THPVariable_Wrap(result)
+
+
 # ---- addcmul -----------------------------------------------------------------------------------
 parser_addcmul = PythonArgParser.lazy([
     'addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)',
@@ -22921,6 +23027,8 @@ FUNCTIONS: dict[str, Any] = {
     "poisson_nll_loss": poisson_nll_loss,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+    "bilinear": bilinear,
+    "_trilinear": _trilinear,
     "addcmul": addcmul,
     "addcdiv": addcdiv,
     "lerp": lerp,
@@ -23381,6 +23489,8 @@ __all__ = [
     "poisson_nll_loss",
     "kl_div",
     "binary_cross_entropy_with_logits",
+    "bilinear",
+    "_trilinear",
     "addcmul",
     "addcdiv",
     "lerp",

@@ -42,7 +42,7 @@ from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropou
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
 from tensortrace.nn.modules.fold import Fold, Unfold
 from tensortrace.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
-from tensortrace.nn.modules.linear import Identity, Linear
+from tensortrace.nn.modules.linear import Bilinear, Identity, Linear
 from tensortrace.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -154,6 +154,7 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "Bilinear",
     "ConstantPad1d",
     "ConstantPad2d",
     "Conv1d",
