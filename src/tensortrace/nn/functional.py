@@ -397,6 +397,8 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     adaptive_max_pool2d_with_indices,
     avg_pool1d,
     avg_pool2d,
+    lp_pool1d,
+    lp_pool2d,
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,

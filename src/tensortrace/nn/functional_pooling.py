@@ -2,8 +2,10 @@
 
 max_pool1d/2d (torch's boolean_dispatch on return_indices: the values alone through
 torch.max_pool1d/2d, or values and indices through max_pool1d/2d_with_indices), avg_pool1d/2d,
-adaptive_avg_pool1d/2d, and adaptive_max_pool1d/2d (torch.adaptive_max_pool1d, the
-torch._C._nn.adaptive_max_pool2d binding; both return values and indices).
+adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d (torch.adaptive_max_pool1d, the
+torch._C._nn.adaptive_max_pool2d binding; both return values and indices), and lp_pool1d/2d,
+torch's Python composite: avg_pool of input ** p, scaled back by the window size, ** (1 / p)
+(max_pool of |input| for p = +-inf).
 """
 
 from __future__ import annotations
@@ -158,3 +160,43 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     if return_indices:
         return adaptive_max_pool2d_with_indices(input, output_size)
     return adaptive_max_pool2d_with_indices(input, output_size)[0]
+
+
+def lp_pool2d(
+    input: Tensor,
+    norm_type: float,
+    kernel_size: Any,
+    stride: Any = None,
+    ceil_mode: bool = False,
+) -> Tensor:
+    kw, kh = kernel_size if isinstance(kernel_size, (list, tuple)) else (kernel_size,) * 2
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    # torch: (sign(out) * relu(abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(
+    input: Tensor,
+    norm_type: float,
+    kernel_size: int,
+    stride: Any = None,
+    ceil_mode: bool = False,
+) -> Tensor:
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)

@@ -67,11 +67,17 @@ from tensortrace.nn.modules.loss import (
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     ReflectionPad2d,
     ReplicationPad2d,
+    ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
 from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
@@ -81,6 +87,8 @@ from tensortrace.nn.modules.pooling import (
     AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
+    LPPool1d,
+    LPPool2d,
     MaxPool1d,
     MaxPool2d,
 )
@@ -155,8 +163,12 @@ __all__ = [
     "BatchNorm1d",
     "BatchNorm2d",
     "Bilinear",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
     "ConstantPad1d",
     "ConstantPad2d",
+    "ConstantPad3d",
     "Conv1d",
     "Conv2d",
     "ConvTranspose1d",
@@ -177,6 +189,8 @@ __all__ = [
     "InstanceNorm2d",
     "LayerNorm",
     "Linear",
+    "LPPool1d",
+    "LPPool2d",
     "MSELoss",
     "MaxPool1d",
     "MaxPool2d",
@@ -207,5 +221,7 @@ __all__ = [
     "Upsample",
     "UpsamplingBilinear2d",
     "UpsamplingNearest2d",
+    "ZeroPad1d",
     "ZeroPad2d",
+    "ZeroPad3d",
 ]

@@ -1,7 +1,8 @@
-"""nn.MaxPool1d/2d, nn.AvgPool1d/2d, nn.AdaptiveAvgPool1d/2d and nn.AdaptiveMaxPool1d/2d.
+"""nn.MaxPool1d/2d, nn.AvgPool1d/2d, nn.LPPool1d/2d, nn.AdaptiveAvgPool1d/2d and
+nn.AdaptiveMaxPool1d/2d.
 
 Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
-(_MaxPoolNd, _AvgPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each layer adds its
+(_MaxPoolNd, _AvgPoolNd, _LPPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each layer adds its
 forward. A layer keeps its arguments as given (stride defaults to the kernel size; AvgPool1d
 keeps 1-tuples, as torch's _single) and calls the functional form.
 """
@@ -133,6 +134,41 @@ class AvgPool2d(_AvgPoolNd):
             self.ceil_mode,
             self.count_include_pad,
             self.divisor_override,
+        )
+
+
+class _LPPoolNd(Module):
+    def __init__(
+        self,
+        norm_type: float,
+        kernel_size: Any,
+        stride: Any = None,
+        ceil_mode: bool = False,
+    ) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, "
+            "ceil_mode={ceil_mode}".format(**self.__dict__)
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.lp_pool1d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
+class LPPool2d(_LPPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.lp_pool2d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
         )
 
 
