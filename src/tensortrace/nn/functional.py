@@ -403,4 +403,6 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     max_pool1d_with_indices,
     max_pool2d,
     max_pool2d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
 )

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4d2be0fc077564e2e3813b5d0250bc9eab51c7e9576a95b0916222060cb23f6c"
+INPUTS_SHA256 = "72a0e6966f755eebfa022d119656aad2fad008e93df4b048f17edfb7dffe657b"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -6263,6 +6263,20 @@ def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_max_unpool2d = Overloads([(ops.max_unpool2d_out, Binder(ops.max_unpool2d_out.schema)), (ops.max_unpool2d, Binder(ops.max_unpool2d.schema))])
+
+
+@traced("dispatch", "at::max_unpool2d", FUNCTIONS_H, "at::max_unpool2d",
+        legacy="at::max_unpool2d (Functions.h)")
+def max_unpool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_unpool2d, overloads:
+    max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
+    max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_max_unpool2d, args, kwargs, "at::max_unpool2d")
+    return op.call(*full)
+
+
 _ov_upsample_linear1d = Overloads([(ops.upsample_linear1d_vec, Binder(ops.upsample_linear1d_vec.schema)), (ops.upsample_linear1d_out, Binder(ops.upsample_linear1d_out.schema)), (ops.upsample_linear1d, Binder(ops.upsample_linear1d.schema))])
 
 
@@ -8569,6 +8583,7 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
+    "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,

@@ -2805,6 +2805,12 @@ adaptive_max_pool2d_backward_grad_input = _register(
 adaptive_max_pool2d_backward = _register(
     FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
+max_unpool2d_out = _register(
+    FunctionSchema('max_unpool2d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_out_cpu', 'CUDA': 'max_unpooling2d_forward_out_cuda'}}})
+max_unpool2d = _register(
+    FunctionSchema('max_unpool2d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
+    {'func': 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_cpu', 'CUDA': 'max_unpooling2d_forward_cuda'}}})
 upsample_linear1d_vec = _register(
     FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
@@ -4512,6 +4518,8 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_max_pool2d,
     adaptive_max_pool2d_backward_grad_input,
     adaptive_max_pool2d_backward,
+    max_unpool2d_out,
+    max_unpool2d,
     upsample_linear1d_vec,
     upsample_bilinear2d_vec,
     upsample_nearest1d_vec,

@@ -58,6 +58,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     loss_multilabel_margin,
     loss_nll,
     max_pooling,
+    max_unpooling,
     naive_convolution_transpose2d,
     normalization,
     onehot,

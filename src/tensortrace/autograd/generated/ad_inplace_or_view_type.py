@@ -4452,6 +4452,18 @@ ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView
     adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::max_unpool2d_out", INPLACE_OR_VIEW)
+def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.max_unpool2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.max_unpool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    max_unpool2d_out, "torch::ADInplaceOrView::max_unpool2d_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_out", INPLACE_OR_VIEW)
 def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""

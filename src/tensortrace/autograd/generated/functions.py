@@ -825,6 +825,23 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         output_differentiability=(True, False))
 
 
+def MaxUnpool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: max_pool_double_backward(grad, indices, 2)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 2)
+
+
+class MaxUnpool2DBackward0(TraceableFunction):
+    """max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_unpool2d',
+        (Formula(('self',), MaxUnpool2DBackward0_self, frozenset(['grad', 'indices', 'max_pool_double_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
 def MaxPool2DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     """grad_output: max_pool_double_backward(grad, indices, 2)"""
     return max_pool_double_backward(v['grad'], v['indices'], 2)

@@ -11619,6 +11619,40 @@ ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
 
 
+_record_max_unpool2d_out = GraphRecording(ops.max_unpool2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_max_unpool2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.max_unpool2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool2d_out.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool2d_out, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
+
+
+_record_max_unpool2d = GraphRecording(ops.max_unpool2d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor: records MaxUnpool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_max_unpool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_unpool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool2d.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool2d, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
+
+
 _record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
 
 

@@ -2333,6 +2333,50 @@ def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
 
 
+# ---- max_unpool2d ------------------------------------------------------------------------------
+parser_max_unpool2d = PythonArgParser.lazy([
+    'max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_max_unpool2d", TORCH_FUNCTIONS_CPP, "dispatch_max_unpool2d", legacy="dispatch_max_unpool2d")
+def dispatch_max_unpool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None): max_unpool2d, out= max_unpool2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.max_unpool2d_out, 'max_unpool2d', False, self, kwargs, out)
+    return at.max_unpool2d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'])
+
+structseqs_max_unpool2d = [(return_types.for_schema('max_unpool2d', ops.max_unpool2d.schema), return_types.for_schema('max_unpool2d_out', ops.max_unpool2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_unpool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_unpool2d")
+def max_unpool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_unpool2d: THPVariable_max_unpool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_unpool2d",
+                                 {"python_name": "torch.max_unpool2d"})
+    self = None
+    r = parser_max_unpool2d.parse(args, kwargs)
+    a = r.args
+    # max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    output_size = a[2]
+    if output_size is not None:
+        output_size = r.intlist(2)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_max_unpool2d_0(self, {'self': self_, 'indices': indices, 'output_size': output_size, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- upsample_linear1d -------------------------------------------------------------------------
 parser_upsample_linear1d = PythonArgParser.lazy([
     'upsample_linear1d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
@@ -2799,6 +2843,7 @@ FUNCTIONS: dict[str, Any] = {
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_max_pool2d": adaptive_max_pool2d,
+    "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,

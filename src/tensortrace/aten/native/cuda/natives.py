@@ -258,6 +258,10 @@ cuda_impl(
     "adaptive_max_pool2d_backward_out_cuda",
     CUDA + "AdaptiveMaxPooling2d.cu",
 )
+cuda_native("max_unpooling2d_forward_cpu", "max_unpooling2d_forward_cuda", "MaxUnpooling.cu")
+cuda_native(
+    "max_unpooling2d_forward_out_cpu", "max_unpooling2d_forward_out_cuda", "MaxUnpooling.cu"
+)
 for _op, _cu in (("im2col", "Im2Col.cu"), ("col2im", "Col2Im.cu")):
     cuda_native(f"{_op}_cpu", f"{_op}_cuda", _cu)
     cuda_native(f"{_op}_out_cpu", f"{_op}_out_cuda", _cu)
