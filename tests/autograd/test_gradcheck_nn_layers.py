@@ -49,6 +49,10 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
         lambda: (t(2, 3, 4), t(3, lo=0.5, hi=1.5), t(3)),
     ),
     "rms_norm": (lambda a, w: F.rms_norm(a, [4], w), lambda: (t(3, 4), t(4, lo=0.5, hi=1.5))),
+    "adaptive_avg_pool3d": (
+        lambda a: F.adaptive_avg_pool3d(a, (2, 3, 2)),
+        lambda: (t(1, 2, 3, 4, 3),),
+    ),
     "max_unpool2d": (
         lambda a: F.max_unpool2d(a, torch.tensor([[[[0, 3], [9, 14]]]]), 2),
         lambda: (t(1, 1, 2, 2),),

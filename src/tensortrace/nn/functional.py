@@ -391,6 +391,7 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     _list_with_default,
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     adaptive_max_pool1d,
     adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d,

@@ -2,7 +2,7 @@
 
 max_pool1d/2d (torch's boolean_dispatch on return_indices: the values alone through
 torch.max_pool1d/2d, or values and indices through max_pool1d/2d_with_indices), avg_pool1d/2d,
-adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d (torch.adaptive_max_pool1d, the
+adaptive_avg_pool1d/2d/3d, adaptive_max_pool1d/2d (torch.adaptive_max_pool1d, the
 torch._C._nn.adaptive_max_pool2d binding; both return values and indices), and lp_pool1d/2d,
 torch's Python composite: avg_pool of input ** p, scaled back by the window size, ** (1 / p)
 (max_pool of |input| for p = +-inf), and max_unpool1d/2d (the output size checked against the
@@ -134,6 +134,11 @@ def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     _output_size = _list_with_default(output_size, list(input.size()))
     return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    _output_size = _list_with_default(output_size, list(input.size()))
+    return torch._C._nn.adaptive_avg_pool3d(input, _output_size)
 
 
 def adaptive_max_pool1d_with_indices(

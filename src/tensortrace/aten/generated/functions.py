@@ -6235,6 +6235,45 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adaptive_avg_pool3d = Overloads([(ops.adaptive_avg_pool3d, Binder(ops.adaptive_avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::adaptive_avg_pool3d", FUNCTIONS_H, "at::adaptive_avg_pool3d",
+        legacy="at::adaptive_avg_pool3d (Functions.h)")
+def adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_avg_pool3d, overloads:
+    adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_avg_pool3d, args, kwargs, "at::adaptive_avg_pool3d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool3d = Overloads([(ops._adaptive_avg_pool3d, Binder(ops._adaptive_avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::_adaptive_avg_pool3d", FUNCTIONS_H, "at::_adaptive_avg_pool3d",
+        legacy="at::_adaptive_avg_pool3d (Functions.h)")
+def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool3d, overloads:
+    _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool3d, args, kwargs, "at::_adaptive_avg_pool3d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool3d_backward = Overloads([(ops._adaptive_avg_pool3d_backward, Binder(ops._adaptive_avg_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::_adaptive_avg_pool3d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool3d_backward",
+        legacy="at::_adaptive_avg_pool3d_backward (Functions.h)")
+def _adaptive_avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool3d_backward, overloads:
+    _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool3d_backward, args, kwargs, "at::_adaptive_avg_pool3d_backward")
+    return op.call(*full)
+
+
 _ov_adaptive_max_pool2d = Overloads([(ops.adaptive_max_pool2d_out, Binder(ops.adaptive_max_pool2d_out.schema)), (ops.adaptive_max_pool2d, Binder(ops.adaptive_max_pool2d.schema))])
 
 
@@ -8581,6 +8620,9 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "adaptive_avg_pool3d": adaptive_avg_pool3d,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
+    "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
     "max_unpool2d": max_unpool2d,

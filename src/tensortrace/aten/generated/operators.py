@@ -2793,6 +2793,15 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+adaptive_avg_pool3d = _register(
+    FunctionSchema('adaptive_avg_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False),), (_T6,), ()),
+    {'func': 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool3d_symint'}}})
+_adaptive_avg_pool3d = _register(
+    FunctionSchema('_adaptive_avg_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor', **{'dispatch': {'CPU': 'adaptive_avg_pool3d_cpu', 'CUDA': 'adaptive_avg_pool3d_cuda'}}})
+_adaptive_avg_pool3d_backward = _register(
+    FunctionSchema('_adaptive_avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'adaptive_avg_pool3d_backward_cpu', 'CUDA': 'adaptive_avg_pool3d_backward_cuda'}}})
 adaptive_max_pool2d_out = _register(
     FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
@@ -4514,6 +4523,9 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    adaptive_avg_pool3d,
+    _adaptive_avg_pool3d,
+    _adaptive_avg_pool3d_backward,
     adaptive_max_pool2d_out,
     adaptive_max_pool2d,
     adaptive_max_pool2d_backward_grad_input,

@@ -222,6 +222,8 @@ ops.avg_pool2d.register(DispatchKey.CPU, native_kernel("avg_pool2d", ops.avg_poo
 ops.avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
 ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
+ops._adaptive_avg_pool3d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_cpu", ops._adaptive_avg_pool3d))
+ops._adaptive_avg_pool3d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_backward_cpu", ops._adaptive_avg_pool3d_backward))
 ops.max_unpool2d_out.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_out_cpu", ops.max_unpool2d_out))
 ops.max_unpool2d.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_cpu", ops.max_unpool2d))
 ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))

@@ -226,6 +226,8 @@ ops.avg_pool2d.register(DispatchKey.CUDA, native_kernel("avg_pool2d", ops.avg_po
 ops.avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops._adaptive_avg_pool3d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_cuda", ops._adaptive_avg_pool3d))
+ops._adaptive_avg_pool3d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_backward_cuda", ops._adaptive_avg_pool3d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.max_unpool2d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_out_cuda", ops.max_unpool2d_out, ((3, 'out'), (0, 'self'), (1, 'indices'))))
 ops.max_unpool2d.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_cuda", ops.max_unpool2d, ((0, 'self'), (1, 'indices'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))

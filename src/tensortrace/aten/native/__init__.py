@@ -9,6 +9,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     activation_extra,
     activation_more,
     adaptive_average_pooling,
+    adaptive_average_pooling3d,
     adaptive_max_pooling,
     aliases,
     amp_kernels,

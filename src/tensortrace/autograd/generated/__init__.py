@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "72a0e6966f755eebfa022d119656aad2fad008e93df4b048f17edfb7dffe657b"
+INPUTS_SHA256 = "9985bf13e2e148aa62cc0dbe2a5e1099fc96e72dabf4d4fba48198604de7e5a5"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -927,21 +927,55 @@ def AdaptiveAvgPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     return at._adaptive_avg_pool2d(v['grad'], [v['grad_output'].size(-2), v['grad_output'].size(-1)])
 
 
-def AdaptiveAvgPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
-    """self: at.zeros_like(self)"""
-    return at.zeros_like(v['self'])
-
-
 class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
     """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor"""
 
     __slots__ = ()
     info = DifferentiabilityInfo(
         '_adaptive_avg_pool2d_backward',
-        (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),
-         Formula(('self',), AdaptiveAvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
-        ('grad_output', 'self'),
+        (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),),
+        ('grad_output',),
         {},
+        {})
+
+
+def AdaptiveAvgPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._adaptive_avg_pool3d_backward(grad, self)"""
+    return at._adaptive_avg_pool3d_backward(v['grad'], v['self'])
+
+
+class AdaptiveAvgPool3DBackward0(TraceableFunction):
+    """_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool3d',
+        (Formula(('self',), AdaptiveAvgPool3DBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AdaptiveAvgPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._adaptive_avg_pool3d(grad, [grad_output.sym_size(-3), grad_output.sym_size(-2), grad_output.sym_size(-1)])"""
+    return at._adaptive_avg_pool3d(v['grad'], [v['grad_output_sym_argsize_minus_3'], v['grad_output_sym_argsize_minus_2'], v['grad_output_sym_argsize_minus_1']])
+
+
+def AdaptiveAvgPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveAvgPool3DBackwardBackward0(TraceableFunction):
+    """_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool3d_backward',
+        (Formula(('grad_output',), AdaptiveAvgPool3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output_sym_argsize_minus_1', 'grad_output_sym_argsize_minus_2', 'grad_output_sym_argsize_minus_3'])),
+         Formula(('self',), AdaptiveAvgPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {'grad_output_sym_argsize_minus_1': ('grad_output', 'size(-1)'), 'grad_output_sym_argsize_minus_2': ('grad_output', 'size(-2)'), 'grad_output_sym_argsize_minus_3': ('grad_output', 'size(-3)')},
         {})
 
 

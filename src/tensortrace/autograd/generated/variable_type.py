@@ -11551,6 +11551,40 @@ ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
 
 
+_record__adaptive_avg_pool3d = GraphRecording(ops._adaptive_avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor: records AdaptiveAvgPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__adaptive_avg_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool3d, "torch::autograd::VariableType::_adaptive_avg_pool3d", with_keyset=True))
+
+
+_record__adaptive_avg_pool3d_backward = GraphRecording(ops._adaptive_avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor: records AdaptiveAvgPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__adaptive_avg_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool3d_backward, "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", with_keyset=True))
+
+
 _record_adaptive_max_pool2d_out = GraphRecording(ops.adaptive_max_pool2d_out, AutoDispatchBelowAutograd, None)
 
 

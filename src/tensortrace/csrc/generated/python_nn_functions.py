@@ -2294,6 +2294,41 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_avg_pool3d -----------------------------------------------------------------------
+parser_adaptive_avg_pool3d = PythonArgParser.lazy([
+    'adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_avg_pool3d", legacy="dispatch_adaptive_avg_pool3d")
+def dispatch_adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): adaptive_avg_pool3d"""
+    return at.adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_avg_pool3d = [(return_types.for_schema('adaptive_avg_pool3d', ops.adaptive_avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_avg_pool3d")
+def adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_avg_pool3d: THPVariable_adaptive_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_avg_pool3d",
+                                 {"python_name": "torch.adaptive_avg_pool3d"})
+    self = None
+    r = parser_adaptive_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_avg_pool3d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
 # ---- adaptive_max_pool2d -----------------------------------------------------------------------
 parser_adaptive_max_pool2d = PythonArgParser.lazy([
     'adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)',
@@ -2842,6 +2877,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "adaptive_avg_pool3d": adaptive_avg_pool3d,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,

@@ -17649,6 +17649,41 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _adaptive_avg_pool3d ----------------------------------------------------------------------
+parser__adaptive_avg_pool3d = PythonArgParser.lazy([
+    '_adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)',
+])
+
+
+@traced("python", "dispatch__adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch__adaptive_avg_pool3d", legacy="dispatch__adaptive_avg_pool3d")
+def dispatch__adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): _adaptive_avg_pool3d"""
+    return at._adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs__adaptive_avg_pool3d = [(return_types.for_schema('_adaptive_avg_pool3d', ops._adaptive_avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__adaptive_avg_pool3d")
+def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch._adaptive_avg_pool3d: THPVariable__adaptive_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._adaptive_avg_pool3d",
+                                 {"python_name": "torch._adaptive_avg_pool3d"})
+    self = None
+    r = parser__adaptive_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # _adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch__adaptive_avg_pool3d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
 # ---- pixel_shuffle -----------------------------------------------------------------------------
 parser_pixel_shuffle = PythonArgParser.lazy([
     'pixel_shuffle(Tensor input, int64_t upscale_factor)',
@@ -23163,6 +23198,7 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -23625,6 +23661,7 @@ __all__ = [
     "adaptive_max_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "_adaptive_avg_pool3d",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",

@@ -1,5 +1,5 @@
-"""nn.MaxPool1d/2d, nn.MaxUnpool1d/2d, nn.AvgPool1d/2d, nn.LPPool1d/2d, nn.AdaptiveAvgPool1d/2d and
-nn.AdaptiveMaxPool1d/2d.
+"""nn.MaxPool1d/2d, nn.MaxUnpool1d/2d, nn.AvgPool1d/2d, nn.LPPool1d/2d,
+nn.AdaptiveAvgPool1d/2d/3d and nn.AdaptiveMaxPool1d/2d.
 
 Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
 (_MaxPoolNd, _MaxUnpoolNd, _AvgPoolNd, _LPPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each
@@ -233,6 +233,11 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
 
 
 class _AdaptiveMaxPoolNd(Module):

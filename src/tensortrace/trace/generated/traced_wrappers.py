@@ -5407,8 +5407,17 @@ def traced_598(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (x, oh, ow), {})
     return wrapper
 
-# (x, plan, opmath)
+# (x, out_shape)
 def traced_599(fn_, site_, names_):
+    def wrapper(x, out_shape):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(x, out_shape)
+        return recorder.call_traced(rec_, site_, fn_, names_, (x, out_shape), {})
+    return wrapper
+
+# (x, plan, opmath)
+def traced_600(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5426,7 @@ def traced_599(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_600(fn_, site_, names_):
+def traced_601(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5435,7 @@ def traced_600(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_601(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5444,7 @@ def traced_601(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_602(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5453,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_603(fn_, site_, names_):
+def traced_604(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5462,7 @@ def traced_603(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_604(fn_, site_, names_):
+def traced_605(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5471,7 @@ def traced_604(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_605(fn_, site_, names_, _d2, _d3):
+def traced_606(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5471,7 +5480,7 @@ def traced_605(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_606(fn_, site_, names_):
+def traced_607(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -5480,7 +5489,7 @@ def traced_606(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_607(fn_, site_, names_, _d2, _d3):
+def traced_608(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5498,7 @@ def traced_607(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_608(fn_, site_, names_, _d2, _d3, _d4):
+def traced_609(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5507,7 @@ def traced_608(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_609(fn_, site_, names_):
+def traced_610(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5516,7 @@ def traced_609(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_610(fn_, site_, names_, _d1, _d2, _d3):
+def traced_611(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6116,16 +6125,17 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'x, k, s, p, d, oh, ow': traced_596,
     'x, kw, sj, pj, dj, ow': traced_597,
     'x, oh, ow': traced_598,
-    'x, plan, opmath': traced_599,
-    'x, w, b, out_shape, stride, padding, dilation': traced_600,
-    'x, w, b, stride, padding, dilation, groups': traced_601,
-    'x, windows, oh, ow': traced_602,
-    'x, y': traced_603,
-    'x1, x2': traced_604,
-    'x1, x2, dim=, eps=': traced_605,
-    'x1, x2, p, compute_mode': traced_606,
-    'x1, x2, p=, compute_mode=': traced_607,
-    'x1, x2, p=, eps=, keepdim=': traced_608,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_609,
-    'y, x=, dx=, dim=': traced_610,
+    'x, out_shape': traced_599,
+    'x, plan, opmath': traced_600,
+    'x, w, b, out_shape, stride, padding, dilation': traced_601,
+    'x, w, b, stride, padding, dilation, groups': traced_602,
+    'x, windows, oh, ow': traced_603,
+    'x, y': traced_604,
+    'x1, x2': traced_605,
+    'x1, x2, dim=, eps=': traced_606,
+    'x1, x2, p, compute_mode': traced_607,
+    'x1, x2, p=, compute_mode=': traced_608,
+    'x1, x2, p=, eps=, keepdim=': traced_609,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_610,
+    'y, x=, dx=, dim=': traced_611,
 }

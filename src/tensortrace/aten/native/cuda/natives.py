@@ -258,6 +258,12 @@ cuda_impl(
     "adaptive_max_pool2d_backward_out_cuda",
     CUDA + "AdaptiveMaxPooling2d.cu",
 )
+cuda_native("adaptive_avg_pool3d_cpu", "adaptive_avg_pool3d_cuda", "AdaptiveAveragePooling3d.cu")
+cuda_native(
+    "adaptive_avg_pool3d_backward_cpu",
+    "adaptive_avg_pool3d_backward_cuda",
+    "AdaptiveAveragePooling3d.cu",
+)
 cuda_native("max_unpooling2d_forward_cpu", "max_unpooling2d_forward_cuda", "MaxUnpooling.cu")
 cuda_native(
     "max_unpooling2d_forward_out_cpu", "max_unpooling2d_forward_out_cuda", "MaxUnpooling.cu"
