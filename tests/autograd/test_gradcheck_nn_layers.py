@@ -35,6 +35,11 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
         lambda: (t(1, 1, 5, 4),),
     ),
     "pixel_shuffle": (lambda a: F.pixel_shuffle(a, 2), lambda: (t(1, 8, 2, 2),)),
+    "im2col": (
+        lambda a: F.unfold(a, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+        lambda: (t(2, 2, 4, 5),),
+    ),
+    "col2im": (lambda a: F.fold(a, (4, 5), 2, padding=1, stride=2), lambda: (t(2, 8, 9),)),
     "pixel_unshuffle": (lambda a: F.pixel_unshuffle(a, 2), lambda: (t(1, 2, 4, 2),)),
     "adaptive_max_pool2d": (lambda a: F.adaptive_max_pool2d(a, (2, 3)), lambda: (t(1, 2, 5, 4),)),
     "adaptive_max_pool1d": (lambda a: F.adaptive_max_pool1d(a, 3), lambda: (t(3, 5),)),
@@ -44,6 +49,32 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], tuple[Any, ...]]]] = {
         lambda: (t(2, 3, 4), t(3, lo=0.5, hi=1.5), t(3)),
     ),
     "rms_norm": (lambda a, w: F.rms_norm(a, [4], w), lambda: (t(3, 4), t(4, lo=0.5, hi=1.5))),
+    "adaptive_avg_pool3d": (
+        lambda a: F.adaptive_avg_pool3d(a, (2, 3, 2)),
+        lambda: (t(1, 2, 3, 4, 3),),
+    ),
+    "max_unpool2d": (
+        lambda a: F.max_unpool2d(a, torch.tensor([[[[0, 3], [9, 14]]]]), 2),
+        lambda: (t(1, 1, 2, 2),),
+    ),
+    "bilinear": (
+        lambda a, b, w, c: F.bilinear(a, b, w, c),
+        lambda: (t(2, 3), t(2, 2), t(4, 3, 2), t(4)),
+    ),
+    "embedding_bag_mean": (
+        lambda a: F.embedding_bag(torch.tensor([1, 2, 2, 0, 3]), a, torch.tensor([0, 2, 2])),
+        lambda: (t(4, 3),),
+    ),
+    "embedding_bag_max": (
+        lambda a: F.embedding_bag(torch.tensor([[1, 2], [0, 3]]), a, mode="max"),
+        lambda: (t(4, 3),),
+    ),
+    "embedding_bag_per_sample_weights": (
+        lambda a, p: F.embedding_bag(
+            torch.tensor([1, 2, 2, 0]), a, torch.tensor([0, 3]), mode="sum", per_sample_weights=p
+        ),
+        lambda: (t(4, 3), t(4)),
+    ),
 }
 
 
@@ -54,8 +85,16 @@ def test_gradcheck(name: str) -> None:
 
 
 # instance_norm's second derivative needs native_batch_norm_backward's (batchnorm_double_backward),
-# which tensortrace does not have yet
-DOUBLE_BACKWARD = sorted(set(CASES) - {"instance_norm"})
+# which tensortrace does not have yet; embedding_bag's backward has no derivative in torch either
+DOUBLE_BACKWARD = sorted(
+    set(CASES)
+    - {
+        "instance_norm",
+        "embedding_bag_mean",
+        "embedding_bag_max",
+        "embedding_bag_per_sample_weights",
+    }
+)
 
 
 @pytest.mark.parametrize("name", DOUBLE_BACKWARD)

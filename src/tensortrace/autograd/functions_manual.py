@@ -38,6 +38,7 @@ from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for t
     norm_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
+    _trilinear_backward,
     binary_cross_entropy_target_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,

@@ -1,5 +1,6 @@
 """The backward helpers of torch.nn's formulas: softmax, mse_loss, soft_margin_loss,
-binary_cross_entropy_with_logits, silu, mish, elu, convolution, max_pool and embedding.
+binary_cross_entropy_with_logits, silu, mish, elu, convolution, max_pool, embedding and
+_trilinear (bilinear).
 
 Mirrors the nn section of `torch/csrc/autograd/FunctionsManual.cpp` (softmax_double_backward,
 mse_loss_double_backward, binary_cross_entropy_with_logits_backward, ...).
@@ -174,3 +175,27 @@ def constant_pad_nd_backward(grad: Tensor, pad: Sequence[int]) -> Tensor:
     """FunctionsManual.cpp: the gradient is grad padded by the negated pads, i.e. narrowed back
     to the input's extent (constant_pad_nd's all-non-positive path: narrow, then clone)."""
     return at.constant_pad_nd(grad, [-p for p in pad], 0)
+
+
+def _trilinear_backward(
+    grad_out: Tensor | None,
+    i1: Tensor,
+    i2: Tensor,
+    i3: Tensor,
+    expand1: Sequence[int],
+    expand2: Sequence[int],
+    expand3: Sequence[int],
+    sumdim: Sequence[int],
+    grad_mask: Sequence[bool],
+) -> tuple[Tensor | None, Tensor | None, Tensor | None]:
+    """Each input's gradient is _trilinear of the gradient and the other two inputs, the
+    input's expand list and sumdim swapping roles."""
+    grad_i1 = grad_i2 = grad_i3 = None
+    if grad_out is not None and grad_out.defined():
+        if grad_mask[0]:
+            grad_i1 = at._trilinear(grad_out, i2, i3, sumdim, expand2, expand3, expand1)
+        if grad_mask[1]:
+            grad_i2 = at._trilinear(i1, grad_out, i3, expand1, sumdim, expand3, expand2)
+        if grad_mask[2]:
+            grad_i3 = at._trilinear(i1, i2, grad_out, expand1, expand2, sumdim, expand3)
+    return grad_i1, grad_i2, grad_i3

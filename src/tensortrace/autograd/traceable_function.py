@@ -37,6 +37,8 @@ def _property(t: Any, prop: str) -> Any:
         return t.numel()
     if prop == "dim":
         return t.dim()
+    if prop.startswith("size("):  # self.sym_size(-2): one size
+        return t.size(int(prop[5:-1]))
     if prop == "layout":
         return "strided"
     return (t.sizes(), t.strides(), t.storage_offset(), t.scalar_type())  # geometry

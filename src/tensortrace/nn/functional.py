@@ -229,7 +229,8 @@ def conv1d(
     return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
 
 
-# torch.nn.functional binds these two to the torch functions themselves (_add_docstr)
+# torch.nn.functional binds these to the torch functions themselves (_add_docstr)
+bilinear = torch.bilinear
 conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
 
@@ -346,6 +347,7 @@ def batch_norm(
 # functional_activation.py (torch keeps them in functional.py)
 # the norms of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
+# fold / unfold of functional_fold.py, embedding_bag of functional_embedding.py
 # the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
@@ -359,6 +361,8 @@ from tensortrace.nn.functional_attention import (  # noqa: E402, F401
     scaled_dot_product_attention,
 )
 from tensortrace.nn.functional_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from tensortrace.nn.functional_embedding import embedding_bag  # noqa: E402, F401
+from tensortrace.nn.functional_fold import fold, unfold  # noqa: E402, F401
 from tensortrace.nn.functional_interpolate import (  # noqa: E402, F401
     interpolate,
     pixel_shuffle,
@@ -387,14 +391,19 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     _list_with_default,
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     adaptive_max_pool1d,
     adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d,
     adaptive_max_pool2d_with_indices,
     avg_pool1d,
     avg_pool2d,
+    lp_pool1d,
+    lp_pool2d,
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,
     max_pool2d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
 )

@@ -21,6 +21,8 @@ _PROPERTY_RE = re.compile(
     r"\b([A-Za-z_]\w*)\.(sym_sizes|sizes|sym_strides|strides|scalar_type|"
     r"sym_numel|numel|dim|layout|options|geometry)\(\)"
 )
+# `self.sym_size(-2)`: one size, saved as gen_variable_type names it (self_sym_argsize_minus_2)
+_SIZE_PROPERTY_RE = re.compile(r"\b([A-Za-z_]\w*)\.(sym_size)\((-?\d+)\)")
 _LIST_PROPERTY_RE = re.compile(r"\bto_args_(sizes|scalartypes)\((\w+)\)")
 # names every formula may read besides the inputs and outputs (see derivatives.yaml's header)
 GRAD_NAMES = ("grad", "grads", "grad_input_mask")
@@ -71,12 +73,22 @@ def _rewrite_properties(
         properties[saved] = (m.group(1), m.group(2))
         return saved
 
+    def size_prop(m: re.Match[str]) -> str:
+        if m.group(1) not in arg_names:
+            return m.group(0)
+        dim = int(m.group(3))
+        suffix = f"minus_{-dim}" if dim < 0 else str(dim)
+        saved = f"{m.group(1)}_sym_argsize_{suffix}"
+        properties[saved] = (m.group(1), f"size({dim})")
+        return saved
+
     def list_prop(m: re.Match[str]) -> str:
         saved = f"{m.group(2)}_args_{m.group(1)}"
         list_properties[saved] = (m.group(2), m.group(1))
         return saved
 
-    return _LIST_PROPERTY_RE.sub(list_prop, _PROPERTY_RE.sub(prop, source))
+    source = _SIZE_PROPERTY_RE.sub(size_prop, _PROPERTY_RE.sub(prop, source))
+    return _LIST_PROPERTY_RE.sub(list_prop, source)
 
 
 def load_derivatives(text: str) -> list[DerivativeEntry]:

@@ -4062,6 +4062,32 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_bilinear = Overloads([(ops.bilinear, Binder(ops.bilinear.schema))])
+
+
+@traced("dispatch", "at::bilinear", FUNCTIONS_H, "at::bilinear",
+        legacy="at::bilinear (Functions.h)")
+def bilinear(*args: Any, **kwargs: Any) -> Any:
+    """at::bilinear, overloads:
+    bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+    """
+    op, full = select_overload(_ov_bilinear, args, kwargs, "at::bilinear")
+    return op.call(*full)
+
+
+_ov__trilinear = Overloads([(ops._trilinear, Binder(ops._trilinear.schema))])
+
+
+@traced("dispatch", "at::_trilinear", FUNCTIONS_H, "at::_trilinear",
+        legacy="at::_trilinear (Functions.h)")
+def _trilinear(*args: Any, **kwargs: Any) -> Any:
+    """at::_trilinear, overloads:
+    _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor
+    """
+    op, full = select_overload(_ov__trilinear, args, kwargs, "at::_trilinear")
+    return op.call(*full)
+
+
 _ov_addcmul = Overloads([(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))])
 
 
@@ -6012,6 +6038,34 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_col2im = Overloads([(ops.col2im_out, Binder(ops.col2im_out.schema)), (ops.col2im, Binder(ops.col2im.schema))])
+
+
+@traced("dispatch", "at::col2im", FUNCTIONS_H, "at::col2im",
+        legacy="at::col2im (Functions.h)")
+def col2im(*args: Any, **kwargs: Any) -> Any:
+    """at::col2im, overloads:
+    col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)
+    col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+    """
+    op, full = select_overload(_ov_col2im, args, kwargs, "at::col2im")
+    return op.call(*full)
+
+
+_ov_im2col = Overloads([(ops.im2col_out, Binder(ops.im2col_out.schema)), (ops.im2col, Binder(ops.im2col.schema))])
+
+
+@traced("dispatch", "at::im2col", FUNCTIONS_H, "at::im2col",
+        legacy="at::im2col (Functions.h)")
+def im2col(*args: Any, **kwargs: Any) -> Any:
+    """at::im2col, overloads:
+    im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)
+    im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+    """
+    op, full = select_overload(_ov_im2col, args, kwargs, "at::im2col")
+    return op.call(*full)
+
+
 _ov_max_pool1d_with_indices = Overloads([(ops.max_pool1d_with_indices, Binder(ops.max_pool1d_with_indices.schema))])
 
 
@@ -6181,6 +6235,45 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adaptive_avg_pool3d = Overloads([(ops.adaptive_avg_pool3d, Binder(ops.adaptive_avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::adaptive_avg_pool3d", FUNCTIONS_H, "at::adaptive_avg_pool3d",
+        legacy="at::adaptive_avg_pool3d (Functions.h)")
+def adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_avg_pool3d, overloads:
+    adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_avg_pool3d, args, kwargs, "at::adaptive_avg_pool3d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool3d = Overloads([(ops._adaptive_avg_pool3d, Binder(ops._adaptive_avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::_adaptive_avg_pool3d", FUNCTIONS_H, "at::_adaptive_avg_pool3d",
+        legacy="at::_adaptive_avg_pool3d (Functions.h)")
+def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool3d, overloads:
+    _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool3d, args, kwargs, "at::_adaptive_avg_pool3d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool3d_backward = Overloads([(ops._adaptive_avg_pool3d_backward, Binder(ops._adaptive_avg_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::_adaptive_avg_pool3d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool3d_backward",
+        legacy="at::_adaptive_avg_pool3d_backward (Functions.h)")
+def _adaptive_avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool3d_backward, overloads:
+    _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool3d_backward, args, kwargs, "at::_adaptive_avg_pool3d_backward")
+    return op.call(*full)
+
+
 _ov_adaptive_max_pool2d = Overloads([(ops.adaptive_max_pool2d_out, Binder(ops.adaptive_max_pool2d_out.schema)), (ops.adaptive_max_pool2d, Binder(ops.adaptive_max_pool2d.schema))])
 
 
@@ -6206,6 +6299,20 @@ def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
     """
     op, full = select_overload(_ov_adaptive_max_pool2d_backward, args, kwargs, "at::adaptive_max_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_max_unpool2d = Overloads([(ops.max_unpool2d_out, Binder(ops.max_unpool2d_out.schema)), (ops.max_unpool2d, Binder(ops.max_unpool2d.schema))])
+
+
+@traced("dispatch", "at::max_unpool2d", FUNCTIONS_H, "at::max_unpool2d",
+        legacy="at::max_unpool2d (Functions.h)")
+def max_unpool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_unpool2d, overloads:
+    max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)
+    max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_max_unpool2d, args, kwargs, "at::max_unpool2d")
     return op.call(*full)
 
 
@@ -7682,6 +7789,85 @@ def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_embedding_bag = Overloads([(ops.embedding_bag, Binder(ops.embedding_bag.schema)), (ops.embedding_bag_padding_idx, Binder(ops.embedding_bag_padding_idx.schema))])
+
+
+@traced("dispatch", "at::embedding_bag", FUNCTIONS_H, "at::embedding_bag",
+        legacy="at::embedding_bag (Functions.h)")
+def embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding_bag, overloads:
+    embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+    embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_embedding_bag, args, kwargs, "at::embedding_bag")
+    return op.call(*full)
+
+
+_ov__embedding_bag_forward_only = Overloads([(ops._embedding_bag_forward_only, Binder(ops._embedding_bag_forward_only.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_forward_only", FUNCTIONS_H, "at::_embedding_bag_forward_only",
+        legacy="at::_embedding_bag_forward_only (Functions.h)")
+def _embedding_bag_forward_only(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_forward_only, overloads:
+    _embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__embedding_bag_forward_only, args, kwargs, "at::_embedding_bag_forward_only")
+    return op.call(*full)
+
+
+_ov__embedding_bag = Overloads([(ops._embedding_bag, Binder(ops._embedding_bag.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag", FUNCTIONS_H, "at::_embedding_bag",
+        legacy="at::_embedding_bag (Functions.h)")
+def _embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag, overloads:
+    _embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__embedding_bag, args, kwargs, "at::_embedding_bag")
+    return op.call(*full)
+
+
+_ov__embedding_bag_backward = Overloads([(ops._embedding_bag_backward, Binder(ops._embedding_bag_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_backward", FUNCTIONS_H, "at::_embedding_bag_backward",
+        legacy="at::_embedding_bag_backward (Functions.h)")
+def _embedding_bag_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_backward, overloads:
+    _embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_backward, args, kwargs, "at::_embedding_bag_backward")
+    return op.call(*full)
+
+
+_ov__embedding_bag_dense_backward = Overloads([(ops._embedding_bag_dense_backward, Binder(ops._embedding_bag_dense_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_dense_backward", FUNCTIONS_H, "at::_embedding_bag_dense_backward",
+        legacy="at::_embedding_bag_dense_backward (Functions.h)")
+def _embedding_bag_dense_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_dense_backward, overloads:
+    _embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_dense_backward, args, kwargs, "at::_embedding_bag_dense_backward")
+    return op.call(*full)
+
+
+_ov__embedding_bag_per_sample_weights_backward = Overloads([(ops._embedding_bag_per_sample_weights_backward, Binder(ops._embedding_bag_per_sample_weights_backward.schema))])
+
+
+@traced("dispatch", "at::_embedding_bag_per_sample_weights_backward", FUNCTIONS_H, "at::_embedding_bag_per_sample_weights_backward",
+        legacy="at::_embedding_bag_per_sample_weights_backward (Functions.h)")
+def _embedding_bag_per_sample_weights_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_embedding_bag_per_sample_weights_backward, overloads:
+    _embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor
+    """
+    op, full = select_overload(_ov__embedding_bag_per_sample_weights_backward, args, kwargs, "at::_embedding_bag_per_sample_weights_backward")
+    return op.call(*full)
+
+
 _ov_layer_norm = Overloads([(ops.layer_norm, Binder(ops.layer_norm.schema))])
 
 
@@ -8315,6 +8501,8 @@ FUNCTIONS: dict[str, Any] = {
     "log_sigmoid": log_sigmoid,
     "log_sigmoid_forward": log_sigmoid_forward,
     "linear": linear,
+    "bilinear": bilinear,
+    "_trilinear": _trilinear,
     "addcmul": addcmul,
     "addcdiv": addcdiv,
     "lerp": lerp,
@@ -8460,6 +8648,8 @@ FUNCTIONS: dict[str, Any] = {
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "col2im": col2im,
+    "im2col": im2col,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
@@ -8473,8 +8663,12 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "adaptive_avg_pool3d": adaptive_avg_pool3d,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
+    "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
+    "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,
@@ -8581,6 +8775,12 @@ FUNCTIONS: dict[str, Any] = {
     "embedding_backward": embedding_backward,
     "embedding_dense_backward": embedding_dense_backward,
     "embedding_renorm_": embedding_renorm_,
+    "embedding_bag": embedding_bag,
+    "_embedding_bag_forward_only": _embedding_bag_forward_only,
+    "_embedding_bag": _embedding_bag,
+    "_embedding_bag_backward": _embedding_bag_backward,
+    "_embedding_bag_dense_backward": _embedding_bag_dense_backward,
+    "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward,
     "layer_norm": layer_norm,
     "rms_norm": rms_norm,
     "_fused_rms_norm": _fused_rms_norm,

@@ -2007,6 +2007,12 @@ log_sigmoid_forward = _register(
 linear = _register(
     FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
+bilinear = _register(
+    FunctionSchema('bilinear', '', (Argument('input1', _T6, None, False), Argument('input2', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
+    {'func': 'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'bilinear'}}})
+_trilinear = _register(
+    FunctionSchema('_trilinear', '', (Argument('i1', _T6, None, False), Argument('i2', _T6, None, False), Argument('i3', _T6, None, False), Argument('expand1', _T20, None, False), Argument('expand2', _T20, None, False), Argument('expand3', _T20, None, False), Argument('sumdim', _T20, None, False), Argument('unroll_dim', _T11, '1', False),), (_T6,), ()),
+    {'func': '_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_trilinear'}}})
 addcmul_out = _register(
     FunctionSchema('addcmul', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcmul_out'}}})
@@ -2736,6 +2742,18 @@ slow_conv_transpose2d_out = _register(
 slow_conv_transpose2d = _register(
     FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
+col2im_out = _register(
+    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
+col2im = _register(
+    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
+im2col_out = _register(
+    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
+im2col = _register(
+    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
@@ -2775,6 +2793,15 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+adaptive_avg_pool3d = _register(
+    FunctionSchema('adaptive_avg_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False),), (_T6,), ()),
+    {'func': 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool3d_symint'}}})
+_adaptive_avg_pool3d = _register(
+    FunctionSchema('_adaptive_avg_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor', **{'dispatch': {'CPU': 'adaptive_avg_pool3d_cpu', 'CUDA': 'adaptive_avg_pool3d_cuda'}}})
+_adaptive_avg_pool3d_backward = _register(
+    FunctionSchema('_adaptive_avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'adaptive_avg_pool3d_backward_cpu', 'CUDA': 'adaptive_avg_pool3d_backward_cuda'}}})
 adaptive_max_pool2d_out = _register(
     FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
@@ -2787,6 +2814,12 @@ adaptive_max_pool2d_backward_grad_input = _register(
 adaptive_max_pool2d_backward = _register(
     FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
+max_unpool2d_out = _register(
+    FunctionSchema('max_unpool2d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_out_cpu', 'CUDA': 'max_unpooling2d_forward_out_cuda'}}})
+max_unpool2d = _register(
+    FunctionSchema('max_unpool2d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
+    {'func': 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_cpu', 'CUDA': 'max_unpooling2d_forward_cuda'}}})
 upsample_linear1d_vec = _register(
     FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
@@ -3486,6 +3519,27 @@ embedding_dense_backward = _register(
 embedding_renorm_ = _register(
     FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
     {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
+embedding_bag = _register(
+    FunctionSchema('embedding_bag', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': 'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_bag'}}})
+embedding_bag_padding_idx = _register(
+    FunctionSchema('embedding_bag', 'padding_idx', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('sparse', _T16, None, False), Argument('per_sample_weights', _T28, None, False), Argument('include_last_offset', _T16, None, False), Argument('padding_idx', _T17, None, False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': 'embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_bag'}}})
+_embedding_bag_forward_only = _register(
+    FunctionSchema('_embedding_bag_forward_only', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False), Argument('padding_idx', _T11, '-1', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': '_embedding_bag_forward_only_cpu', 'CUDA': '_embedding_bag_forward_only_cuda'}}})
+_embedding_bag = _register(
+    FunctionSchema('_embedding_bag', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('mode', _T11, '0', False), Argument('sparse', _T16, 'False', False), Argument('per_sample_weights', _T28, 'None', False), Argument('include_last_offset', _T16, 'False', False), Argument('padding_idx', _T11, '-1', False),), (_T6, _T6, _T6, _T6,), ()),
+    {'func': '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': '_embedding_bag_cpu', 'CUDA': '_embedding_bag_cuda'}, 'tags': 'core'}})
+_embedding_bag_backward = _register(
+    FunctionSchema('_embedding_bag_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('bag_size', _T6, None, False), Argument('maximum_indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('sparse', _T16, None, False), Argument('per_sample_weights', _T28, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU, CUDA': '_embedding_bag_backward_symint'}}})
+_embedding_bag_dense_backward = _register(
+    FunctionSchema('_embedding_bag_dense_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('bag_size', _T6, None, False), Argument('maximum_indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('mode', _T11, None, False), Argument('per_sample_weights', _T28, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU': '_embedding_bag_dense_backward_cpu', 'CUDA': '_embedding_bag_dense_backward_cuda'}}})
+_embedding_bag_per_sample_weights_backward = _register(
+    FunctionSchema('_embedding_bag_per_sample_weights_backward', '', (Argument('grad', _T6, None, False), Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('offsets', _T6, None, False), Argument('offset2bag', _T6, None, False), Argument('mode', _T11, None, False), Argument('padding_idx', _T11, '-1', False),), (_T6,), ()),
+    {'func': '_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor', **{'dispatch': {'CPU': '_embedding_bag_per_sample_weights_backward_cpu', 'CUDA': '_embedding_bag_per_sample_weights_backward_cuda'}}})
 layer_norm = _register(
     FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
@@ -4228,6 +4282,8 @@ OPERATORS: list[OperatorHandle] = [
     log_sigmoid,
     log_sigmoid_forward,
     linear,
+    bilinear,
+    _trilinear,
     addcmul_out,
     addcmul,
     addcmul_,
@@ -4471,6 +4527,10 @@ OPERATORS: list[OperatorHandle] = [
     conv_transpose2d_input,
     slow_conv_transpose2d_out,
     slow_conv_transpose2d,
+    col2im_out,
+    col2im,
+    im2col_out,
+    im2col,
     max_pool1d_with_indices,
     max_pool1d,
     avg_pool1d,
@@ -4484,10 +4544,15 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    adaptive_avg_pool3d,
+    _adaptive_avg_pool3d,
+    _adaptive_avg_pool3d_backward,
     adaptive_max_pool2d_out,
     adaptive_max_pool2d,
     adaptive_max_pool2d_backward_grad_input,
     adaptive_max_pool2d_backward,
+    max_unpool2d_out,
+    max_unpool2d,
     upsample_linear1d_vec,
     upsample_bilinear2d_vec,
     upsample_nearest1d_vec,
@@ -4721,6 +4786,13 @@ OPERATORS: list[OperatorHandle] = [
     embedding_backward,
     embedding_dense_backward,
     embedding_renorm_,
+    embedding_bag,
+    embedding_bag_padding_idx,
+    _embedding_bag_forward_only,
+    _embedding_bag,
+    _embedding_bag_backward,
+    _embedding_bag_dense_backward,
+    _embedding_bag_per_sample_weights_backward,
     layer_norm,
     rms_norm,
     _fused_rms_norm,

@@ -165,6 +165,7 @@ ops.soft_margin_loss.register(DispatchKey.CompositeExplicitAutograd, native_kern
 ops.soft_margin_loss_backward_grad_input.register(DispatchKey.CompositeExplicitAutograd, native_kernel("soft_margin_loss_backward_out", ops.soft_margin_loss_backward_grad_input))
 ops.soft_margin_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("soft_margin_loss_backward", ops.soft_margin_loss_backward))
 ops.binary_cross_entropy_with_logits.register(DispatchKey.CompositeExplicitAutograd, native_kernel("binary_cross_entropy_with_logits", ops.binary_cross_entropy_with_logits))
+ops._trilinear.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_trilinear", ops._trilinear))
 ops.bitwise_xor_Scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor_out", ops.bitwise_xor_Scalar_out))
 ops.bitwise_xor_Scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor", ops.bitwise_xor_Scalar))
 ops.bitwise_xor__Scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor_", ops.bitwise_xor__Scalar))

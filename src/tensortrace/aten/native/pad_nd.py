@@ -92,39 +92,46 @@ def constant_pad_nd(self: Tensor, pad: Sequence[int], value: Scalar = 0) -> Tens
 def _pad_circular_symint(self: Tensor, pad: Sequence[int]) -> Tensor:
     padding = list(pad)
     in_shape = list(self.sizes())
-    ndim = len(in_shape) - 2
+    self_ndim = len(in_shape)
+    # number of dimensions that are padded
+    ndim = len(padding) // 2
+    # number of preceding non-padded dimensions (1 for no-batch-dim case or 2)
+    lead = self_ndim - ndim
     TORCH_CHECK(
-        len(padding) + 4 == len(in_shape) * 2,
-        "Invalid padding size, expected ",
-        ndim * 2,
-        " but got ",
+        lead == 1 or lead == 2,
+        "Invalid padding size, expected 1 or 2 non-padded dimensions, which would be "
+        "equivalent to padding of length ",
+        (self_ndim - 1) * 2,
+        " or ",
+        (self_ndim - 2) * 2,
+        " respectively but got ",
         len(padding),
     )
-    out_shape = in_shape[:2] + [0] * ndim
+    out_shape = in_shape[:lead] + [0] * ndim
     for i in range(ndim):
         pad_l = padding[2 * (ndim - i - 1)]
         pad_r = padding[2 * (ndim - i - 1) + 1]
-        size = in_shape[2 + i]
-        out_shape[2 + i] = size + pad_l + pad_r
+        size = in_shape[lead + i]
+        out_shape[lead + i] = size + pad_l + pad_r
         TORCH_CHECK(
             pad_l <= size and pad_r <= size,
             "Padding value causes wrapping around more than once.",
         )
         TORCH_CHECK(
-            out_shape[2 + i] >= 0, "Negative padding value is resulting in an empty dimension"
+            out_shape[lead + i] >= 0, "Negative padding value is resulting in an empty dimension"
         )
     out = self.new_empty(out_shape)
     # the input goes into the middle of the output
     out_slice, in_slice = out, self
     for i in range(ndim):
-        dim = ndim - i + 1
+        dim = ndim - i + lead - 1
         pad_l, pad_r = padding[2 * i], padding[2 * i + 1]
         out_slice = out_slice.slice(dim, max(pad_l, 0), out_shape[dim] - max(pad_r, 0))
         in_slice = in_slice.slice(dim, max(-pad_l, 0), in_shape[dim] - max(-pad_r, 0))
     out_slice.copy_(in_slice)
     # then the left and the right pads, from the output itself (corners are written twice)
     for i in range(ndim):
-        dim = ndim - i + 1
+        dim = ndim - i + lead - 1
         pad_l, pad_r = padding[2 * i], padding[2 * i + 1]
         if pad_l > 0:
             out_slice = out.slice(dim, 0, pad_l)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "a971fd256688dbd13f44c8a7e4fde9b798619ec19af1cab5a58bcbb6d5ccfd00"
+INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
 
 MODULES: tuple[str, ...] = (
     "functions",

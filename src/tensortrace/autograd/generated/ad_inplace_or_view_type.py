@@ -4404,6 +4404,30 @@ ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, KernelFuncti
     slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::col2im_out", INPLACE_OR_VIEW)
+def col2im_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.col2im_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.col2im_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    col2im_out, "torch::ADInplaceOrView::col2im_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::im2col_out", INPLACE_OR_VIEW)
+def im2col_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.im2col_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.im2col_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    im2col_out, "torch::ADInplaceOrView::im2col_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_out", INPLACE_OR_VIEW)
 def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
@@ -4426,6 +4450,18 @@ def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
 
 ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
     adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::max_unpool2d_out", INPLACE_OR_VIEW)
+def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.max_unpool2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.max_unpool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    max_unpool2d_out, "torch::ADInplaceOrView::max_unpool2d_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_out", INPLACE_OR_VIEW)

@@ -17,6 +17,7 @@ from tensortrace.aten import functions as at
 from tensortrace.autograd.functions_manual import (
     _euclidean_dist_backward,
     _to_copy_backward,
+    _trilinear_backward,
     abs_backward,
     angle_backward,
     as_strided_backward,
@@ -825,6 +826,23 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         output_differentiability=(True, False))
 
 
+def MaxUnpool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: max_pool_double_backward(grad, indices, 2)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 2)
+
+
+class MaxUnpool2DBackward0(TraceableFunction):
+    """max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_unpool2d',
+        (Formula(('self',), MaxUnpool2DBackward0_self, frozenset(['grad', 'indices', 'max_pool_double_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
 def MaxPool2DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     """grad_output: max_pool_double_backward(grad, indices, 2)"""
     return max_pool_double_backward(v['grad'], v['indices'], 2)
@@ -910,21 +928,55 @@ def AdaptiveAvgPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     return at._adaptive_avg_pool2d(v['grad'], [v['grad_output'].size(-2), v['grad_output'].size(-1)])
 
 
-def AdaptiveAvgPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
-    """self: at.zeros_like(self)"""
-    return at.zeros_like(v['self'])
-
-
 class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
     """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor"""
 
     __slots__ = ()
     info = DifferentiabilityInfo(
         '_adaptive_avg_pool2d_backward',
-        (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),
-         Formula(('self',), AdaptiveAvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
-        ('grad_output', 'self'),
+        (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),),
+        ('grad_output',),
         {},
+        {})
+
+
+def AdaptiveAvgPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._adaptive_avg_pool3d_backward(grad, self)"""
+    return at._adaptive_avg_pool3d_backward(v['grad'], v['self'])
+
+
+class AdaptiveAvgPool3DBackward0(TraceableFunction):
+    """_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool3d',
+        (Formula(('self',), AdaptiveAvgPool3DBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AdaptiveAvgPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._adaptive_avg_pool3d(grad, [grad_output.sym_size(-3), grad_output.sym_size(-2), grad_output.sym_size(-1)])"""
+    return at._adaptive_avg_pool3d(v['grad'], [v['grad_output_sym_argsize_minus_3'], v['grad_output_sym_argsize_minus_2'], v['grad_output_sym_argsize_minus_1']])
+
+
+def AdaptiveAvgPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveAvgPool3DBackwardBackward0(TraceableFunction):
+    """_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool3d_backward',
+        (Formula(('grad_output',), AdaptiveAvgPool3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output_sym_argsize_minus_1', 'grad_output_sym_argsize_minus_2', 'grad_output_sym_argsize_minus_3'])),
+         Formula(('self',), AdaptiveAvgPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {'grad_output_sym_argsize_minus_1': ('grad_output', 'size(-1)'), 'grad_output_sym_argsize_minus_2': ('grad_output', 'size(-2)'), 'grad_output_sym_argsize_minus_3': ('grad_output', 'size(-3)')},
         {})
 
 
@@ -1034,6 +1086,40 @@ class UpsampleNearest2DBackward0(TraceableFunction):
         (Formula(('self',), UpsampleNearest2DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
         ('self',),
         {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def Im2ColBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.col2im(grad, [self.sym_size(-2), self.sym_size(-1)], kernel_size, dilation, padding, stride)"""
+    return at.col2im(v['grad'], [v['self_sym_argsize_minus_2'], v['self_sym_argsize_minus_1']], v['kernel_size'], v['dilation'], v['padding'], v['stride'])
+
+
+class Im2ColBackward0(TraceableFunction):
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'im2col',
+        (Formula(('self',), Im2ColBackward0_self, frozenset(['at', 'dilation', 'grad', 'kernel_size', 'padding', 'self_sym_argsize_minus_1', 'self_sym_argsize_minus_2', 'stride'])),),
+        ('self',),
+        {'self_sym_argsize_minus_1': ('self', 'size(-1)'), 'self_sym_argsize_minus_2': ('self', 'size(-2)')},
+        {})
+
+
+def Col2ImBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.im2col(grad, kernel_size, dilation, padding, stride)"""
+    return at.im2col(v['grad'], v['kernel_size'], v['dilation'], v['padding'], v['stride'])
+
+
+class Col2ImBackward0(TraceableFunction):
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'col2im',
+        (Formula(('self',), Col2ImBackward0_self, frozenset(['at', 'dilation', 'grad', 'kernel_size', 'padding', 'stride'])),),
+        ('self',),
+        {},
         {})
 
 
@@ -3825,6 +3911,47 @@ class PackPaddedSequenceBackward0(TraceableFunction):
         ('input',),
         {'input_sym_sizes': ('input', 'sym_sizes')},
         {})
+
+
+def TrilinearBackward0_i1_i2_i3(v: dict[str, Any]) -> Any:
+    """i1, i2, i3: _trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask)"""
+    return _trilinear_backward(v['grad'], v['i1'], v['i2'], v['i3'], v['expand1'], v['expand2'], v['expand3'], v['sumdim'], v['grad_input_mask'])
+
+
+class TrilinearBackward0(TraceableFunction):
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_trilinear',
+        (Formula(('i1', 'i2', 'i3'), TrilinearBackward0_i1_i2_i3, frozenset(['_trilinear_backward', 'expand1', 'expand2', 'expand3', 'grad', 'grad_input_mask', 'i1', 'i2', 'i3', 'sumdim'])),),
+        ('i1', 'i2', 'i3'),
+        {},
+        {})
+
+
+def EmbeddingBagBackward0_per_sample_weights(v: dict[str, Any]) -> Any:
+    """per_sample_weights: at._embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, result1, mode, padding_idx)"""
+    return at._embedding_bag_per_sample_weights_backward(v['grad'], v['weight'], v['indices'], v['offsets'], v['result1'], v['mode'], v['padding_idx'])
+
+
+def EmbeddingBagBackward0_weight(v: dict[str, Any]) -> Any:
+    """weight: at._embedding_bag_backward(grad, indices, offsets, result1, result2, result3, weight.sym_size(0), scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx)"""
+    return at._embedding_bag_backward(v['grad'], v['indices'], v['offsets'], v['result1'], v['result2'], v['result3'], v['weight_sym_argsize_0'], v['scale_grad_by_freq'], v['mode'], v['sparse'], v['per_sample_weights'], v['padding_idx'])
+
+
+class EmbeddingBagBackward0(TraceableFunction):
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_embedding_bag',
+        (Formula(('per_sample_weights',), EmbeddingBagBackward0_per_sample_weights, frozenset(['at', 'grad', 'indices', 'mode', 'offsets', 'padding_idx', 'result1', 'weight'])),
+         Formula(('weight',), EmbeddingBagBackward0_weight, frozenset(['at', 'grad', 'indices', 'mode', 'offsets', 'padding_idx', 'per_sample_weights', 'result1', 'result2', 'result3', 'scale_grad_by_freq', 'sparse', 'weight_sym_argsize_0'])),),
+        ('weight', 'per_sample_weights'),
+        {'weight_sym_argsize_0': ('weight', 'size(0)')},
+        {},
+        output_differentiability=(True, False, False, False))
 
 
 def NllLossBackward0_self(v: dict[str, Any]) -> Any:

@@ -8744,6 +8744,23 @@ ops.log_sigmoid_forward.register(DispatchKey.Autograd, KernelFunction(
     log_sigmoid_forward, "torch::autograd::VariableType::log_sigmoid_forward", with_keyset=True))
 
 
+_record__trilinear = GraphRecording(ops._trilinear, AutoDispatchBelowADInplaceOrView, nodes.TrilinearBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_trilinear", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _trilinear(ks: DispatchKeySet, *args: Any) -> Any:
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor: records TrilinearBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__trilinear(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._trilinear.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._trilinear.register(DispatchKey.Autograd, KernelFunction(
+    _trilinear, "torch::autograd::VariableType::_trilinear", with_keyset=True))
+
+
 _record_addcmul_out = GraphRecording(ops.addcmul_out, AutoDispatchBelowAutograd, None)
 
 
@@ -11364,6 +11381,74 @@ ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
     slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
 
 
+_record_col2im_out = GraphRecording(ops.col2im_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::col2im", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def col2im_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_col2im_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.col2im_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.col2im_out.register(DispatchKey.Autograd, KernelFunction(
+    col2im_out, "torch::autograd::VariableType::col2im", with_keyset=True))
+
+
+_record_col2im = GraphRecording(ops.col2im, AutoDispatchBelowADInplaceOrView, nodes.Col2ImBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::col2im", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def col2im(ks: DispatchKeySet, *args: Any) -> Any:
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor: records Col2ImBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_col2im(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.col2im.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.col2im.register(DispatchKey.Autograd, KernelFunction(
+    col2im, "torch::autograd::VariableType::col2im", with_keyset=True))
+
+
+_record_im2col_out = GraphRecording(ops.im2col_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::im2col", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def im2col_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_im2col_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.im2col_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.im2col_out.register(DispatchKey.Autograd, KernelFunction(
+    im2col_out, "torch::autograd::VariableType::im2col", with_keyset=True))
+
+
+_record_im2col = GraphRecording(ops.im2col, AutoDispatchBelowADInplaceOrView, nodes.Im2ColBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::im2col", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def im2col(ks: DispatchKeySet, *args: Any) -> Any:
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor: records Im2ColBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_im2col(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.im2col.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.im2col.register(DispatchKey.Autograd, KernelFunction(
+    im2col, "torch::autograd::VariableType::im2col", with_keyset=True))
+
+
 _record_max_pool2d_with_indices = GraphRecording(ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackward0)
 
 
@@ -11466,6 +11551,40 @@ ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
 
 
+_record__adaptive_avg_pool3d = GraphRecording(ops._adaptive_avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor: records AdaptiveAvgPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__adaptive_avg_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool3d, "torch::autograd::VariableType::_adaptive_avg_pool3d", with_keyset=True))
+
+
+_record__adaptive_avg_pool3d_backward = GraphRecording(ops._adaptive_avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor: records AdaptiveAvgPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__adaptive_avg_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool3d_backward, "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", with_keyset=True))
+
+
 _record_adaptive_max_pool2d_out = GraphRecording(ops.adaptive_max_pool2d_out, AutoDispatchBelowAutograd, None)
 
 
@@ -11532,6 +11651,40 @@ def adaptive_max_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+
+
+_record_max_unpool2d_out = GraphRecording(ops.max_unpool2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_max_unpool2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.max_unpool2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool2d_out.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool2d_out, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
+
+
+_record_max_unpool2d = GraphRecording(ops.max_unpool2d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor: records MaxUnpool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_max_unpool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_unpool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool2d.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool2d, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
 
 
 _record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
@@ -13453,6 +13606,91 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.embedding_renorm_.register(DispatchKey.Autograd, KernelFunction(
     embedding_renorm_, "torch::autograd::VariableType::embedding_renorm_", with_keyset=True))
+
+
+_record__embedding_bag_forward_only = GraphRecording(ops._embedding_bag_forward_only, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_forward_only", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_forward_only(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record__embedding_bag_forward_only(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_forward_only.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_forward_only.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_forward_only, "torch::autograd::VariableType::_embedding_bag_forward_only", with_keyset=True))
+
+
+_record__embedding_bag = GraphRecording(ops._embedding_bag, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBagBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor): records EmbeddingBagBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record__embedding_bag(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag, "torch::autograd::VariableType::_embedding_bag", with_keyset=True))
+
+
+_record__embedding_bag_backward = GraphRecording(ops._embedding_bag_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[10])):
+        return _record__embedding_bag_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_backward, "torch::autograd::VariableType::_embedding_bag_backward", with_keyset=True))
+
+
+_record__embedding_bag_dense_backward = GraphRecording(ops._embedding_bag_dense_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_dense_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_dense_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[8])):
+        return _record__embedding_bag_dense_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_dense_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_dense_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_dense_backward, "torch::autograd::VariableType::_embedding_bag_dense_backward", with_keyset=True))
+
+
+_record__embedding_bag_per_sample_weights_backward = GraphRecording(ops._embedding_bag_per_sample_weights_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _embedding_bag_per_sample_weights_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record__embedding_bag_per_sample_weights_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._embedding_bag_per_sample_weights_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._embedding_bag_per_sample_weights_backward.register(DispatchKey.Autograd, KernelFunction(
+    _embedding_bag_per_sample_weights_backward, "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", with_keyset=True))
 
 
 _record_native_layer_norm = GraphRecording(ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeLayerNormBackward0)

@@ -2041,6 +2041,109 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- col2im ------------------------------------------------------------------------------------
+parser_col2im = PythonArgParser.lazy([
+    'col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_col2im", TORCH_FUNCTIONS_CPP, "dispatch_col2im", legacy="dispatch_col2im")
+def dispatch_col2im_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None): col2im, out= col2im.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.col2im_out, 'col2im', False, self, kwargs, out)
+    return at.col2im(self=kwargs['self'], output_size=kwargs['output_size'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
+
+structseqs_col2im = [(return_types.for_schema('col2im', ops.col2im.schema), return_types.for_schema('col2im_out', ops.col2im_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_col2im", TORCH_FUNCTIONS_CPP, legacy="THPVariable_col2im")
+def col2im(*args: Any, **kwargs: Any) -> Any:
+    """torch.col2im: THPVariable_col2im"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.col2im",
+                                 {"python_name": "torch.col2im"})
+    self = None
+    r = parser_col2im.parse(args, kwargs)
+    a = r.args
+    # col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    dilation = a[3]
+    if dilation is not None:
+        dilation = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    stride = a[5]
+    if stride is not None:
+        stride = r.intlist(5)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_col2im_0(self, {'self': self_, 'output_size': output_size, 'kernel_size': kernel_size, 'dilation': dilation, 'padding': padding, 'stride': stride, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- im2col ------------------------------------------------------------------------------------
+parser_im2col = PythonArgParser.lazy([
+    'im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_im2col", TORCH_FUNCTIONS_CPP, "dispatch_im2col", legacy="dispatch_im2col")
+def dispatch_im2col_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None): im2col, out= im2col.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.im2col_out, 'im2col', False, self, kwargs, out)
+    return at.im2col(self=kwargs['self'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
+
+structseqs_im2col = [(return_types.for_schema('im2col', ops.im2col.schema), return_types.for_schema('im2col_out', ops.im2col_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_im2col", TORCH_FUNCTIONS_CPP, legacy="THPVariable_im2col")
+def im2col(*args: Any, **kwargs: Any) -> Any:
+    """torch.im2col: THPVariable_im2col"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.im2col",
+                                 {"python_name": "torch.im2col"})
+    self = None
+    r = parser_im2col.parse(args, kwargs)
+    a = r.args
+    # im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    dilation = a[2]
+    if dilation is not None:
+        dilation = r.intlist(2)
+    padding = a[3]
+    if padding is not None:
+        padding = r.intlist(3)
+    stride = a[4]
+    if stride is not None:
+        stride = r.intlist(4)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_im2col_0(self, {'self': self_, 'kernel_size': kernel_size, 'dilation': dilation, 'padding': padding, 'stride': stride, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_pool2d_with_indices -------------------------------------------------------------------
 parser_max_pool2d_with_indices = PythonArgParser.lazy([
     'max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -2191,6 +2294,41 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- adaptive_avg_pool3d -----------------------------------------------------------------------
+parser_adaptive_avg_pool3d = PythonArgParser.lazy([
+    'adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_avg_pool3d", legacy="dispatch_adaptive_avg_pool3d")
+def dispatch_adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): adaptive_avg_pool3d"""
+    return at.adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_avg_pool3d = [(return_types.for_schema('adaptive_avg_pool3d', ops.adaptive_avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_avg_pool3d")
+def adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_avg_pool3d: THPVariable_adaptive_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_avg_pool3d",
+                                 {"python_name": "torch.adaptive_avg_pool3d"})
+    self = None
+    r = parser_adaptive_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_avg_pool3d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
 # ---- adaptive_max_pool2d -----------------------------------------------------------------------
 parser_adaptive_max_pool2d = PythonArgParser.lazy([
     'adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size, *, TensorList[2] out=None)',
@@ -2228,6 +2366,50 @@ def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
     out = None if a[2] is None else convert(r, 2)
     result = dispatch_adaptive_max_pool2d_0(self, {'self': self_, 'output_size': output_size, 'out': out})
     return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
+
+
+# ---- max_unpool2d ------------------------------------------------------------------------------
+parser_max_unpool2d = PythonArgParser.lazy([
+    'max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_max_unpool2d", TORCH_FUNCTIONS_CPP, "dispatch_max_unpool2d", legacy="dispatch_max_unpool2d")
+def dispatch_max_unpool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None): max_unpool2d, out= max_unpool2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.max_unpool2d_out, 'max_unpool2d', False, self, kwargs, out)
+    return at.max_unpool2d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'])
+
+structseqs_max_unpool2d = [(return_types.for_schema('max_unpool2d', ops.max_unpool2d.schema), return_types.for_schema('max_unpool2d_out', ops.max_unpool2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_unpool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_unpool2d")
+def max_unpool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_unpool2d: THPVariable_max_unpool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_unpool2d",
+                                 {"python_name": "torch.max_unpool2d"})
+    self = None
+    r = parser_max_unpool2d.parse(args, kwargs)
+    a = r.args
+    # max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    output_size = a[2]
+    if output_size is not None:
+        output_size = r.intlist(2)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_max_unpool2d_0(self, {'self': self_, 'indices': indices, 'output_size': output_size, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- upsample_linear1d -------------------------------------------------------------------------
@@ -2690,10 +2872,14 @@ FUNCTIONS: dict[str, Any] = {
     "replication_pad1d": replication_pad1d,
     "replication_pad2d": replication_pad2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "col2im": col2im,
+    "im2col": im2col,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "adaptive_avg_pool3d": adaptive_avg_pool3d,
     "adaptive_max_pool2d": adaptive_max_pool2d,
+    "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_nearest1d": upsample_nearest1d,

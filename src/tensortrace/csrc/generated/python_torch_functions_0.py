@@ -11104,6 +11104,112 @@ def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bilinear ----------------------------------------------------------------------------------
+parser_bilinear = PythonArgParser.lazy([
+    'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)',
+])
+
+
+@traced("python", "dispatch_bilinear", TORCH_FUNCTIONS_CPP, "dispatch_bilinear", legacy="dispatch_bilinear")
+def dispatch_bilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None): bilinear"""
+    return at.bilinear(input1=kwargs['input1'], input2=kwargs['input2'], weight=kwargs['weight'], bias=kwargs['bias'])
+
+structseqs_bilinear = [(return_types.for_schema('bilinear', ops.bilinear.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bilinear", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bilinear")
+def bilinear(*args: Any, **kwargs: Any) -> Any:
+    """torch.bilinear: THPVariable_bilinear"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bilinear",
+                                 {"python_name": "torch.bilinear"})
+    self = None
+    r = parser_bilinear.parse(args, kwargs)
+    a = r.args
+    # bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)
+    input1 = a[0]
+    if input1 is not None:
+        input1 = input1.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    result = dispatch_bilinear_0(self, {'input1': input1, 'input2': input2, 'weight': weight, 'bias': bias})
+    return THPVariable_Wrap(result)
+
+
+# ---- _trilinear --------------------------------------------------------------------------------
+parser__trilinear = PythonArgParser.lazy([
+    '_trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1)',
+])
+
+
+@traced("python", "dispatch__trilinear", TORCH_FUNCTIONS_CPP, "dispatch__trilinear", legacy="dispatch__trilinear")
+def dispatch__trilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1): _trilinear"""
+    call_kwargs = {}
+    call_kwargs['i1'] = kwargs['i1']
+    call_kwargs['i2'] = kwargs['i2']
+    call_kwargs['i3'] = kwargs['i3']
+    call_kwargs['expand1'] = kwargs['expand1']
+    call_kwargs['expand2'] = kwargs['expand2']
+    call_kwargs['expand3'] = kwargs['expand3']
+    call_kwargs['sumdim'] = kwargs['sumdim']
+    if kwargs['unroll_dim'] is not None:
+        call_kwargs['unroll_dim'] = kwargs['unroll_dim']
+    return at._trilinear(**call_kwargs)
+
+structseqs__trilinear = [(return_types.for_schema('_trilinear', ops._trilinear.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__trilinear", TORCH_FUNCTIONS_CPP, legacy="THPVariable__trilinear")
+def _trilinear(*args: Any, **kwargs: Any) -> Any:
+    """torch._trilinear: THPVariable__trilinear"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._trilinear",
+                                 {"python_name": "torch._trilinear"})
+    self = None
+    r = parser__trilinear.parse(args, kwargs)
+    a = r.args
+    # _trilinear(Tensor i1, Tensor i2, Tensor i3, IntArrayRef expand1, IntArrayRef expand2, IntArrayRef expand3, IntArrayRef sumdim, int64_t unroll_dim=1)
+    i1 = a[0]
+    if i1 is not None:
+        i1 = i1.cdata
+    i2 = a[1]
+    if i2 is not None:
+        i2 = i2.cdata
+    i3 = a[2]
+    if i3 is not None:
+        i3 = i3.cdata
+    expand1 = a[3]
+    if expand1 is not None:
+        expand1 = r.intlist(3)
+    expand2 = a[4]
+    if expand2 is not None:
+        expand2 = r.intlist(4)
+    expand3 = a[5]
+    if expand3 is not None:
+        expand3 = r.intlist(5)
+    sumdim = a[6]
+    if sumdim is not None:
+        sumdim = r.intlist(6)
+    unroll_dim = a[7]
+    if unroll_dim is None:
+        unroll_dim = 1
+    elif unroll_dim is not None and (type(unroll_dim) is not int or not INT64_MIN <= unroll_dim <= INT64_MAX):
+        unroll_dim = int64_arg(unroll_dim)
+    result = dispatch__trilinear_0(self, {'i1': i1, 'i2': i2, 'i3': i3, 'expand1': expand1, 'expand2': expand2, 'expand3': expand3, 'sumdim': sumdim, 'unroll_dim': unroll_dim})
+    return THPVariable_Wrap(result)
+
+
 # ---- addcmul -----------------------------------------------------------------------------------
 parser_addcmul = PythonArgParser.lazy([
     'addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)',
@@ -17543,6 +17649,41 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _adaptive_avg_pool3d ----------------------------------------------------------------------
+parser__adaptive_avg_pool3d = PythonArgParser.lazy([
+    '_adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)',
+])
+
+
+@traced("python", "dispatch__adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch__adaptive_avg_pool3d", legacy="dispatch__adaptive_avg_pool3d")
+def dispatch__adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): _adaptive_avg_pool3d"""
+    return at._adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs__adaptive_avg_pool3d = [(return_types.for_schema('_adaptive_avg_pool3d', ops._adaptive_avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__adaptive_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__adaptive_avg_pool3d")
+def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch._adaptive_avg_pool3d: THPVariable__adaptive_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._adaptive_avg_pool3d",
+                                 {"python_name": "torch._adaptive_avg_pool3d"})
+    self = None
+    r = parser__adaptive_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # _adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch__adaptive_avg_pool3d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
 # ---- pixel_shuffle -----------------------------------------------------------------------------
 parser_pixel_shuffle = PythonArgParser.lazy([
     'pixel_shuffle(Tensor input, int64_t upscale_factor)',
@@ -21560,6 +21701,256 @@ def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- embedding_bag -----------------------------------------------------------------------------
+parser_embedding_bag = PythonArgParser.lazy([
+    'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx)',
+    'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False)',
+])
+
+
+@traced("python", "dispatch_embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch_embedding_bag", legacy="dispatch_embedding_bag")
+def dispatch_embedding_bag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx): embedding_bag.padding_idx"""
+    return at.embedding_bag(weight=kwargs['weight'], indices=kwargs['indices'], offsets=kwargs['offsets'], scale_grad_by_freq=kwargs['scale_grad_by_freq'], mode=kwargs['mode'], sparse=kwargs['sparse'], per_sample_weights=kwargs['per_sample_weights'], include_last_offset=kwargs['include_last_offset'], padding_idx=kwargs['padding_idx'])
+
+
+@traced("python", "dispatch_embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch_embedding_bag", legacy="dispatch_embedding_bag")
+def dispatch_embedding_bag_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False): embedding_bag"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    return at.embedding_bag(**call_kwargs)
+
+structseqs_embedding_bag = [(return_types.for_schema('embedding_bag', ops.embedding_bag_padding_idx.schema), None), (return_types.for_schema('embedding_bag', ops.embedding_bag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_embedding_bag", TORCH_FUNCTIONS_CPP, legacy="THPVariable_embedding_bag")
+def embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """torch.embedding_bag: THPVariable_embedding_bag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.embedding_bag",
+                                 {"python_name": "torch.embedding_bag"})
+    self = None
+    r = parser_embedding_bag.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int64_t? padding_idx)
+        weight = a[0]
+        if weight is not None:
+            weight = weight.cdata
+        indices = a[1]
+        if indices is not None:
+            indices = indices.cdata
+        offsets = a[2]
+        if offsets is not None:
+            offsets = offsets.cdata
+        scale_grad_by_freq = a[3]
+        mode = a[4]
+        if mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+            mode = int64_arg(mode)
+        sparse = a[5]
+        per_sample_weights = a[6]
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.cdata
+        include_last_offset = a[7]
+        padding_idx = a[8]
+        if padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+            padding_idx = int64_arg(padding_idx)
+        result = dispatch_embedding_bag_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+        return wrap_result(result, structseqs_embedding_bag[0][0])
+    # embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    result = dispatch_embedding_bag_1(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset})
+    return wrap_result(result, structseqs_embedding_bag[1][0])
+
+
+# ---- _embedding_bag_forward_only ---------------------------------------------------------------
+parser__embedding_bag_forward_only = PythonArgParser.lazy([
+    '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)',
+])
+
+
+@traced("python", "dispatch__embedding_bag_forward_only", TORCH_FUNCTIONS_CPP, "dispatch__embedding_bag_forward_only", legacy="dispatch__embedding_bag_forward_only")
+def dispatch__embedding_bag_forward_only_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1): _embedding_bag_forward_only"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    if kwargs['padding_idx'] is not None:
+        call_kwargs['padding_idx'] = kwargs['padding_idx']
+    return at._embedding_bag_forward_only(**call_kwargs)
+
+structseqs__embedding_bag_forward_only = [(return_types.for_schema('_embedding_bag_forward_only', ops._embedding_bag_forward_only.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__embedding_bag_forward_only", TORCH_FUNCTIONS_CPP, legacy="THPVariable__embedding_bag_forward_only")
+def _embedding_bag_forward_only(*args: Any, **kwargs: Any) -> Any:
+    """torch._embedding_bag_forward_only: THPVariable__embedding_bag_forward_only"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._embedding_bag_forward_only",
+                                 {"python_name": "torch._embedding_bag_forward_only"})
+    self = None
+    r = parser__embedding_bag_forward_only.parse(args, kwargs)
+    a = r.args
+    # _embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    padding_idx = a[8]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+        padding_idx = int64_arg(padding_idx)
+    result = dispatch__embedding_bag_forward_only_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+    return wrap_result(result, structseqs__embedding_bag_forward_only[0][0])
+
+
+# ---- _embedding_bag ----------------------------------------------------------------------------
+parser__embedding_bag = PythonArgParser.lazy([
+    '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)',
+])
+
+
+@traced("python", "dispatch__embedding_bag", TORCH_FUNCTIONS_CPP, "dispatch__embedding_bag", legacy="dispatch__embedding_bag")
+def dispatch__embedding_bag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1): _embedding_bag"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['offsets'] = kwargs['offsets']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    call_kwargs['per_sample_weights'] = kwargs['per_sample_weights']
+    if kwargs['include_last_offset'] is not None:
+        call_kwargs['include_last_offset'] = kwargs['include_last_offset']
+    if kwargs['padding_idx'] is not None:
+        call_kwargs['padding_idx'] = kwargs['padding_idx']
+    return at._embedding_bag(**call_kwargs)
+
+structseqs__embedding_bag = [(return_types.for_schema('_embedding_bag', ops._embedding_bag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__embedding_bag", TORCH_FUNCTIONS_CPP, legacy="THPVariable__embedding_bag")
+def _embedding_bag(*args: Any, **kwargs: Any) -> Any:
+    """torch._embedding_bag: THPVariable__embedding_bag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._embedding_bag",
+                                 {"python_name": "torch._embedding_bag"})
+    self = None
+    r = parser__embedding_bag.parse(args, kwargs)
+    a = r.args
+    # _embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int64_t mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int64_t padding_idx=-1)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    offsets = a[2]
+    if offsets is not None:
+        offsets = offsets.cdata
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    mode = a[4]
+    if mode is None:
+        mode = 0
+    elif mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    sparse = a[5]
+    if sparse is None:
+        sparse = False
+    per_sample_weights = a[6]
+    if per_sample_weights is not None:
+        per_sample_weights = per_sample_weights.cdata
+    include_last_offset = a[7]
+    if include_last_offset is None:
+        include_last_offset = False
+    padding_idx = a[8]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+        padding_idx = int64_arg(padding_idx)
+    result = dispatch__embedding_bag_0(self, {'weight': weight, 'indices': indices, 'offsets': offsets, 'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse, 'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset, 'padding_idx': padding_idx})
+    return wrap_result(result, structseqs__embedding_bag[0][0])
+
+
 # ---- layer_norm --------------------------------------------------------------------------------
 parser_layer_norm = PythonArgParser.lazy([
     'layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)',
@@ -22867,6 +23258,8 @@ FUNCTIONS: dict[str, Any] = {
     "poisson_nll_loss": poisson_nll_loss,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+    "bilinear": bilinear,
+    "_trilinear": _trilinear,
     "addcmul": addcmul,
     "addcdiv": addcdiv,
     "lerp": lerp,
@@ -23001,6 +23394,7 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_max_pool1d": adaptive_max_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -23093,6 +23487,9 @@ FUNCTIONS: dict[str, Any] = {
     "cosine_similarity": cosine_similarity,
     "embedding": embedding,
     "embedding_renorm_": embedding_renorm_,
+    "embedding_bag": embedding_bag,
+    "_embedding_bag_forward_only": _embedding_bag_forward_only,
+    "_embedding_bag": _embedding_bag,
     "layer_norm": layer_norm,
     "rms_norm": rms_norm,
     "_fused_rms_norm": _fused_rms_norm,
@@ -23326,6 +23723,8 @@ __all__ = [
     "poisson_nll_loss",
     "kl_div",
     "binary_cross_entropy_with_logits",
+    "bilinear",
+    "_trilinear",
     "addcmul",
     "addcdiv",
     "lerp",
@@ -23460,6 +23859,7 @@ __all__ = [
     "adaptive_max_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "_adaptive_avg_pool3d",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",
@@ -23552,6 +23952,9 @@ __all__ = [
     "cosine_similarity",
     "embedding",
     "embedding_renorm_",
+    "embedding_bag",
+    "_embedding_bag_forward_only",
+    "_embedding_bag",
     "layer_norm",
     "rms_norm",
     "_fused_rms_norm",

@@ -40,8 +40,9 @@ from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTra
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
+from tensortrace.nn.modules.fold import Fold, Unfold
 from tensortrace.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
-from tensortrace.nn.modules.linear import Identity, Linear
+from tensortrace.nn.modules.linear import Bilinear, Identity, Linear
 from tensortrace.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -66,26 +67,37 @@ from tensortrace.nn.modules.loss import (
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     ReflectionPad2d,
     ReplicationPad2d,
+    ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
 from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
+    LPPool1d,
+    LPPool2d,
     MaxPool1d,
     MaxPool2d,
+    MaxUnpool1d,
+    MaxUnpool2d,
 )
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from tensortrace.nn.modules.sparse import Embedding
+from tensortrace.nn.modules.sparse import Embedding, EmbeddingBag
 from tensortrace.nn.modules.transformer import (
     Transformer,
     TransformerDecoder,
@@ -146,6 +158,7 @@ __all__ = [
     "GRU",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
     "AvgPool1d",
@@ -153,8 +166,13 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "Bilinear",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
     "ConstantPad1d",
     "ConstantPad2d",
+    "ConstantPad3d",
     "Conv1d",
     "Conv2d",
     "ConvTranspose1d",
@@ -166,16 +184,22 @@ __all__ = [
     "Dropout2d",
     "Dropout3d",
     "Embedding",
+    "EmbeddingBag",
     "Flatten",
+    "Fold",
     "GroupNorm",
     "Identity",
     "InstanceNorm1d",
     "InstanceNorm2d",
     "LayerNorm",
     "Linear",
+    "LPPool1d",
+    "LPPool2d",
     "MSELoss",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
     "Module",
     "ModuleDict",
     "ModuleList",
@@ -199,8 +223,11 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "Unflatten",
+    "Unfold",
     "Upsample",
     "UpsamplingBilinear2d",
     "UpsamplingNearest2d",
+    "ZeroPad1d",
     "ZeroPad2d",
+    "ZeroPad3d",
 ]

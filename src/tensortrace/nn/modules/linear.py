@@ -1,4 +1,4 @@
-"""nn.Linear (y = x W^T + b) and nn.Identity.
+"""nn.Linear (y = x W^T + b), nn.Bilinear (y = x1^T W x2 + b) and nn.Identity.
 
 Mirrors `torch/nn/modules/linear.py`. Linear makes its weight with torch.empty and fills it in
 reset_parameters exactly as torch does (kaiming_uniform_ with a=sqrt(5), then the bias uniform
@@ -80,3 +80,52 @@ class NonDynamicallyQuantizableLinear(Linear):
         dtype: Any = None,
     ) -> None:
         super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
+
+
+class Bilinear(Module):
+    in1_features: int
+    in2_features: int
+    out_features: int
+    weight: Parameter
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(
+            torch.empty((out_features, in1_features, in2_features), **factory_kwargs)
+        )
+        if bias:
+            self.bias = Parameter(torch.empty(out_features, **factory_kwargs))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.in1_features <= 0:
+            raise ValueError(
+                f"in1_features must be > 0, but got (in1_features={self.in1_features})"
+            )
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: torch.Tensor, input2: torch.Tensor) -> torch.Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )

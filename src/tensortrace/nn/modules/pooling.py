@@ -1,9 +1,11 @@
-"""nn.MaxPool1d/2d, nn.AvgPool1d/2d, nn.AdaptiveAvgPool1d/2d and nn.AdaptiveMaxPool1d/2d.
+"""nn.MaxPool1d/2d, nn.MaxUnpool1d/2d, nn.AvgPool1d/2d, nn.LPPool1d/2d,
+nn.AdaptiveAvgPool1d/2d/3d and nn.AdaptiveMaxPool1d/2d.
 
 Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
-(_MaxPoolNd, _AvgPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each layer adds its
-forward. A layer keeps its arguments as given (stride defaults to the kernel size; AvgPool1d
-keeps 1-tuples, as torch's _single) and calls the functional form.
+(_MaxPoolNd, _MaxUnpoolNd, _AvgPoolNd, _LPPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each
+layer adds its forward. A layer keeps its arguments as given (stride defaults to the kernel
+size; AvgPool1d and MaxUnpool1d keep 1-tuples, as torch's _single, MaxUnpool2d pairs) and calls
+the functional form.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from tensortrace.nn.modules.module import Module
 
 def _single(x: Any) -> tuple[Any, ...]:
     return tuple(x) if isinstance(x, (list, tuple)) else (x,)
+
+
+def _pair(x: Any) -> tuple[Any, ...]:
+    return tuple(x) if isinstance(x, (list, tuple)) else (x, x)
 
 
 class _MaxPoolNd(Module):
@@ -67,6 +73,45 @@ class MaxPool2d(_MaxPoolNd):
             self.dilation,
             ceil_mode=self.ceil_mode,
             return_indices=self.return_indices,
+        )
+
+
+class _MaxUnpoolNd(Module):
+    kernel_size: Any
+    stride: Any
+    padding: Any
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if (stride is not None) else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(
+        self, input: torch.Tensor, indices: torch.Tensor, output_size: Any = None
+    ) -> torch.Tensor:
+        return F.max_unpool1d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if (stride is not None) else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(
+        self, input: torch.Tensor, indices: torch.Tensor, output_size: Any = None
+    ) -> torch.Tensor:
+        return F.max_unpool2d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
 
 
@@ -136,6 +181,41 @@ class AvgPool2d(_AvgPoolNd):
         )
 
 
+class _LPPoolNd(Module):
+    def __init__(
+        self,
+        norm_type: float,
+        kernel_size: Any,
+        stride: Any = None,
+        ceil_mode: bool = False,
+    ) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, "
+            "ceil_mode={ceil_mode}".format(**self.__dict__)
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.lp_pool1d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
+class LPPool2d(_LPPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.lp_pool2d(
+            input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode
+        )
+
+
 class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size: Any) -> None:
         super().__init__()
@@ -153,6 +233,11 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
 
 
 class _AdaptiveMaxPoolNd(Module):

@@ -103,6 +103,13 @@ cuda_native("batch_norm_backward_cpu", "batch_norm_backward_cuda", "Normalizatio
 cuda_native("layer_norm_cpu", "layer_norm_cuda", "layer_norm_kernel.cu")
 cuda_native("layer_norm_backward_cpu", "layer_norm_backward_cuda", "layer_norm_kernel.cu")
 cuda_native("embedding_dense_backward_cpu", "embedding_dense_backward_cuda", "Embedding.cu")
+for _op in (
+    "_embedding_bag_forward_only",
+    "_embedding_bag",
+    "_embedding_bag_dense_backward",
+    "_embedding_bag_per_sample_weights_backward",
+):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", "EmbeddingBag.cu")
 cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
 cuda_native("dot", "dot_cuda", "Blas.cpp")
 cuda_native("vdot", "vdot_cuda", "Blas.cpp")
@@ -251,6 +258,19 @@ cuda_impl(
     "adaptive_max_pool2d_backward_out_cuda",
     CUDA + "AdaptiveMaxPooling2d.cu",
 )
+cuda_native("adaptive_avg_pool3d_cpu", "adaptive_avg_pool3d_cuda", "AdaptiveAveragePooling3d.cu")
+cuda_native(
+    "adaptive_avg_pool3d_backward_cpu",
+    "adaptive_avg_pool3d_backward_cuda",
+    "AdaptiveAveragePooling3d.cu",
+)
+cuda_native("max_unpooling2d_forward_cpu", "max_unpooling2d_forward_cuda", "MaxUnpooling.cu")
+cuda_native(
+    "max_unpooling2d_forward_out_cpu", "max_unpooling2d_forward_out_cuda", "MaxUnpooling.cu"
+)
+for _op, _cu in (("im2col", "Im2Col.cu"), ("col2im", "Col2Im.cu")):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", _cu)
+    cuda_native(f"{_op}_out_cpu", f"{_op}_out_cuda", _cu)
 
 
 # ---- Sorting.cpp's selections (stats-ops) -----------------------------------------------------
