@@ -99,6 +99,11 @@ class DeferredKernel:
 _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
 
 
+# the keys any call's set may hold without a tensor argument: default_included_set, and the
+# autocast keys while autocast is on
+_ALWAYS_INCLUDED_MASK = (default_included_set | autocast_dispatch_keyset).repr_
+
+
 class OperatorHandle:
     """One operator overload: its schema, its registered kernels and its dispatch table."""
 
@@ -239,7 +244,7 @@ class OperatorHandle:
         if candidates == 0:
             # only the always-included keys (and autocast's, Note [Autocast keys in the local
             # include set]): no tensor argument chose a backend
-            only_defaults = not ks.repr_ & ~(default_included_set | autocast_dispatch_keyset).repr_
+            only_defaults = not ks.repr_ & ~_ALWAYS_INCLUDED_MASK
             if only_defaults and DispatchKey.Undefined in table:
                 return DispatchKey.Undefined, table[DispatchKey.Undefined]
             raise NotImplementedError(self._missing_kernel_message(ks))

@@ -14,7 +14,7 @@ from typing import Any, cast, overload
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits, overflows
+from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits, overflows, remember_conversion
 from tensortrace.c10.scalar_type import (
     ScalarType,
     TypeMeta,
@@ -85,18 +85,12 @@ def scalar_to(
 
     With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
     # every binary op converts its alpha (and a wrapped number its value): the answer is a
-    # function of (value, its type, dtype, opmath), remembered. Zero is not remembered: 0.0 and
-    # -0.0 are equal keys that convert to different bits.
+    # function of (value, its type, dtype, opmath), remembered (remember_conversion)
     key = (value, type(value), dtype, opmath)
     converted = _CONVERTED.get(key)
     if converted is not None:
         return converted
-    converted = _scalar_to(value, dtype, opmath)
-    if value != 0:
-        if len(_CONVERTED) > 256:  # any number can come here: keep the table small
-            _CONVERTED.clear()
-        _CONVERTED[key] = converted
-    return converted
+    return remember_conversion(_CONVERTED, key, value, _scalar_to(value, dtype, opmath))
 
 
 _CONVERTED: dict[tuple[object, type, ScalarType, bool], np.generic] = {}

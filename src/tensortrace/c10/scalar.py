@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -106,8 +107,7 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
 def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = None) -> Scalar:
     """c10::checked_convert: the value as scalar_t would hold it, or the overflow error."""
     # a fill_ or a reduction's identity converts the same few numbers again and again: the
-    # answer is a function of (value, its type, scalar_type), remembered. A float or complex
-    # zero is not: 0.0 and -0.0 are equal keys that convert to different bits.
+    # answer is a function of (value, its type, scalar_type), remembered (remember_conversion)
     key = (value, type(value), scalar_type)
     converted = _CHECKED.get(key)
     if converted is not None:
@@ -118,15 +118,25 @@ def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = N
             name or CPP_TYPE_NAMES[scalar_type],
             " without overflow",
         )
-    converted = convert(value, scalar_type)
+    return remember_conversion(_CHECKED, key, value, convert(value, scalar_type))
+
+
+_CHECKED: dict[tuple[Any, ...], Any] = {}
+
+
+def remember_conversion(
+    table: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any, converted: Any
+) -> Any:
+    """Store a scalar conversion in its table (checked_convert's, scalar_to's) and return it.
+
+    A float or complex zero is not stored: 0.0 and -0.0 are equal keys that convert to
+    different bits. Any number can be converted, so a full table starts again.
+    """
     if value != 0 or type(value) is int:
-        if len(_CHECKED) > 256:  # any number can come here: keep the table small
-            _CHECKED.clear()
-        _CHECKED[key] = converted
+        if len(table) > 256:
+            table.clear()
+        table[key] = converted
     return converted
-
-
-_CHECKED: dict[tuple[Scalar, type, ScalarType], Scalar] = {}
 
 
 def toDouble(s: Scalar) -> float:

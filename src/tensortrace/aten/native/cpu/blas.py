@@ -21,8 +21,8 @@ SOURCE = "aten/src/ATen/native/CPUBlas.cpp"
 def _scaled(alpha: Any, product: np.ndarray, beta: Any, c: np.ndarray) -> np.ndarray:
     """alpha * product + beta * c, where beta == 0 ignores c (its NaNs do not propagate)."""
     out = product if alpha == 1 else product * np.asarray(alpha).astype(product.dtype)
-    if beta != 0:
-        out = out + c.astype(product.dtype) * np.asarray(beta).astype(product.dtype)
+    if beta != 0:  # c in the product's (accumulation) dtype: no copy when it already is
+        out = out + c.astype(product.dtype, copy=False) * np.asarray(beta).astype(product.dtype)
     return out
 
 
