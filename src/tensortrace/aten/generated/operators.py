@@ -396,6 +396,9 @@ transpose_ = _register(
 t = _register(
     FunctionSchema('t', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 't(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'device_guard': False, 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 't'}}})
+t_ = _register(
+    FunctionSchema('t_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 't_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'device_guard': False, 'variants': 'method', 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 't_'}}})
 unsqueeze = _register(
     FunctionSchema('unsqueeze', '', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False),), (_T10,), ()),
     {'func': 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'unsqueeze'}}})
@@ -3745,6 +3748,7 @@ OPERATORS: list[OperatorHandle] = [
     transpose_int,
     transpose_,
     t,
+    t_,
     unsqueeze,
     squeeze,
     squeeze_dim,

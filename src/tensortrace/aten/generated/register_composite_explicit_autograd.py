@@ -85,6 +85,7 @@ ops.permute.register(DispatchKey.CompositeExplicitAutograd, native_kernel("permu
 ops.transpose_int.register(DispatchKey.CompositeExplicitAutograd, native_kernel("transpose", ops.transpose_int))
 ops.transpose_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("transpose_", ops.transpose_))
 ops.t.register(DispatchKey.CompositeExplicitAutograd, native_kernel("t", ops.t))
+ops.t_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("t_", ops.t_))
 ops.unsqueeze.register(DispatchKey.CompositeExplicitAutograd, native_kernel("unsqueeze", ops.unsqueeze))
 ops.squeeze.register(DispatchKey.CompositeExplicitAutograd, native_kernel("squeeze", ops.squeeze))
 ops.squeeze_dim.register(DispatchKey.CompositeExplicitAutograd, native_kernel("squeeze_dim", ops.squeeze_dim))

@@ -43,6 +43,7 @@ _ov_permute = Overloads([(ops.permute, Binder(ops.permute.schema))])
 _ov_transpose = Overloads([(ops.transpose_int, Binder(ops.transpose_int.schema))])
 _ov_transpose_ = Overloads([(ops.transpose_, Binder(ops.transpose_.schema))])
 _ov_t = Overloads([(ops.t, Binder(ops.t.schema))])
+_ov_t_ = Overloads([(ops.t_, Binder(ops.t_.schema))])
 _ov_unsqueeze = Overloads([(ops.unsqueeze, Binder(ops.unsqueeze.schema))])
 _ov_squeeze = Overloads([(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))])
 _ov_expand = Overloads([(ops.expand, Binder(ops.expand.schema))])
@@ -687,6 +688,15 @@ class TensorMethods:
         t(Tensor(a) self) -> Tensor(a)
         """
         op, full = select_overload(_ov_t, (self, *args), kwargs, "Tensor.t")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::t_", TENSOR_BODY_H, "at::Tensor::t_",
+            legacy="Tensor::t_ (TensorMethods.h)")
+    def t_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::t_, overloads:
+        t_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_t_, (self, *args), kwargs, "Tensor.t_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::unsqueeze", TENSOR_BODY_H, "at::Tensor::unsqueeze",
@@ -4329,6 +4339,7 @@ METHODS: tuple[str, ...] = (
     "transpose",
     "transpose_",
     "t",
+    "t_",
     "unsqueeze",
     "squeeze",
     "expand",

@@ -1,6 +1,6 @@
 """The in-place view ops and small composites that reductions and matmul need.
 
-Mirrors parts of `aten/src/ATen/native/TensorShape.cpp`: unsqueeze_, squeeze_ and transpose_
+Mirrors parts of `aten/src/ATen/native/TensorShape.cpp`: unsqueeze_, squeeze_, transpose_ and t_
 (which change a tensor's own geometry through as_strided_: max.dim's kernel unsqueezes its
 outputs and squeezes them back, matmul's 1D @ 2D squeezes its result, quantile moves q's dim
 first), mT (transpose(-2, -1)) and view_as (view with another tensor's sizes). Kept apart from
@@ -13,6 +13,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_shape_adjoint import mT as adjoint_mT
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
 
@@ -57,6 +58,14 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
     self.as_strided_(sizes, strides)
     return self
+
+
+@native_function(SOURCE, name="t_", legacy="at::native::t_")
+def t_(self: Tensor) -> Tensor:
+    TORCH_CHECK(
+        self.dim() <= 2, "t_() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D"
+    )
+    return self.transpose_(0, 0 if self.dim() < 2 else 1)
 
 
 @native_function(SOURCE, name="mT", legacy="at::native::mT")

@@ -636,6 +636,18 @@ ops.t.register(DispatchKey.ADInplaceOrView, KernelFunction(
     t, "torch::ADInplaceOrView::t", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::t_", INPLACE_OR_VIEW)
+def t_(ks: DispatchKeySet, *args: Any) -> Any:
+    """t_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.t_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.t_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    t_, "torch::ADInplaceOrView::t_", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::unsqueeze", INPLACE_OR_VIEW)
 def unsqueeze(ks: DispatchKeySet, *args: Any) -> Any:
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""

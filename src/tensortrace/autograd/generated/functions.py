@@ -2797,6 +2797,23 @@ class TBackward0(TraceableFunction):
         {})
 
 
+def TBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.t()"""
+    return v['grad'].t()
+
+
+class TBackward1(TraceableFunction):
+    """t_(Tensor(a!) self) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        't_',
+        (Formula(('self',), TBackward1_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
 def TanhBackward0_self(v: dict[str, Any]) -> Any:
     """self: tanh_backward(grad, result)"""
     return tanh_backward(v['grad'], v['result'])

@@ -1529,6 +1529,23 @@ ops.t.register(DispatchKey.Autograd, KernelFunction(
     t, "torch::autograd::VariableType::t", with_keyset=True))
 
 
+_record_t_ = GraphRecording(ops.t_, AutoDispatchBelowAutograd, nodes.TBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::t_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def t_(ks: DispatchKeySet, *args: Any) -> Any:
+    """t_(Tensor(a!) self) -> Tensor(a!): records TBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_t_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.t_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.t_.register(DispatchKey.Autograd, KernelFunction(
+    t_, "torch::autograd::VariableType::t_", with_keyset=True))
+
+
 _record_unsqueeze = GraphRecording(ops.unsqueeze, AutoDispatchBelowAutograd, nodes.UnsqueezeBackward0)
 
 

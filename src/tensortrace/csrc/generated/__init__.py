@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "cef5c6e6e3562a1e381df5d9cc500ad3f20056b1bcea3e54595c3b5f55062d0b"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

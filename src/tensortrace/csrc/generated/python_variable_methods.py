@@ -1089,6 +1089,36 @@ def t(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- t_ ----------------------------------------------------------------------------------------
+parser_t_ = PythonArgParser.lazy([
+    't_()',
+])
+
+
+@traced("python", "dispatch_t_", VARIABLE_METHODS_CPP, "dispatch_t_", legacy="dispatch_t_")
+def dispatch_t__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """t_(): t_"""
+    return self.t_()
+
+structseqs_t_ = [(return_types.for_schema('t_', ops.t_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_t_", VARIABLE_METHODS_CPP, legacy="THPVariable_t_")
+def t_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.t_: THPVariable_t_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.t_",
+                                 {"python_name": "Tensor.t_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("t_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_t_.parse(args[1:], kwargs)
+    # t_()
+    result = dispatch_t__0(self, {})
+    return THPVariable_Wrap(result)
+
+
 # ---- unsqueeze ---------------------------------------------------------------------------------
 parser_unsqueeze = PythonArgParser.lazy([
     'unsqueeze(int64_t dim)',
@@ -16892,6 +16922,7 @@ METHODS: dict[str, Any] = {
     "transpose": transpose,
     "transpose_": transpose_,
     "t": t,
+    "t_": t_,
     "unsqueeze": unsqueeze,
     "squeeze": squeeze,
     "expand": expand,
