@@ -81,9 +81,10 @@ class _Global:
 _STORAGE_GLOBALS = {st: _Global("torch", name) for st, name in STORAGE_TYPES.items()}
 _SIZE, _DEVICE = _Global("torch", "Size"), _Global("torch", "device")
 
-# nn.Module.__init__ in torch sets these too, in this order; tensortrace's Module runs no hooks
-# and has none of the hook dicts, but real torch's Module.__call__ reads them (its __setstate__
-# adds only some back), so a pickled Module carries them empty, as torch's would.
+# nn.Module.__init__ in torch sets these too, in this order; tensortrace's Module has the forward
+# and state_dict hook dicts (module_hooks.py) but not the backward ones, which real torch's
+# Module.__call__ reads (its __setstate__ adds only some back), so a pickled Module carries them
+# empty, as torch's would.
 _TORCH_MODULE_STATE: tuple[tuple[str, Any], ...] = (
     ("training", None),
     ("_parameters", None),

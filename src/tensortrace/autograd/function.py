@@ -66,12 +66,23 @@ class RemovableHandle:
 
     _ids = itertools.count()
 
-    def __init__(self, hooks: dict[int, Any]) -> None:
+    def __init__(self, hooks: dict[int, Any], *, extra_dict: Any = None) -> None:
         self.hooks = hooks
         self.id = next(RemovableHandle._ids)
+        # the dicts / sets that also name this id (a module's *_with_kwargs, always_called)
+        if extra_dict is None:
+            extra_dict = ()
+        elif isinstance(extra_dict, (dict, set)):
+            extra_dict = (extra_dict,)
+        self.extra_dicts: tuple[Any, ...] = tuple(extra_dict)
 
     def remove(self) -> None:
         self.hooks.pop(self.id, None)
+        for extra in self.extra_dicts:
+            if isinstance(extra, dict):
+                extra.pop(self.id, None)
+            else:
+                extra.discard(self.id)
 
     def __enter__(self) -> RemovableHandle:
         return self

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.nn.modules.module_hooks import ModuleHooks
 from tensortrace.nn.modules.module_state_dict import ModuleStateDict
 from tensortrace.nn.parameter import Parameter
 
@@ -27,7 +28,7 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(rest)
 
 
-class Module(ModuleStateDict):
+class Module(ModuleHooks, ModuleStateDict):
     dump_patches: bool = False
     _version: int = 1
     training: bool
@@ -50,6 +51,7 @@ class Module(ModuleStateDict):
         super().__setattr__("_parameters", {})
         super().__setattr__("_buffers", {})
         super().__setattr__("_non_persistent_buffers_set", set())
+        self._init_hooks()
         super().__setattr__("_modules", {})
 
     forward: Callable[..., Any]
@@ -60,9 +62,6 @@ class Module(ModuleStateDict):
         )
 
     forward = _forward_unimplemented  # type: ignore[assignment]
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)  # _call_impl without hooks
 
     # ---- registration --------------------------------------------------------------------
     def register_buffer(

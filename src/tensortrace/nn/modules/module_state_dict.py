@@ -37,6 +37,10 @@ class ModuleStateDict:
     _buffers: dict[str, Any]  # name -> Tensor or None
     _non_persistent_buffers_set: set[str]
     _modules: dict[str, Module | None]
+    _state_dict_hooks: dict[int, Any]
+    _state_dict_pre_hooks: dict[int, Any]
+    _load_state_dict_pre_hooks: dict[int, Any]
+    _load_state_dict_post_hooks: dict[int, Any]
 
     def _save_to_state_dict(
         self, destination: dict[str, Any], prefix: str, keep_vars: bool
@@ -57,23 +61,43 @@ class ModuleStateDict:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
+        for pre_hook in self._state_dict_pre_hooks.values():
+            pre_hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(
                     destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
                 )
+        for hook in self._state_dict_hooks.values():
+            hook_result = hook(self, destination, prefix, local_metadata)
+            if not getattr(hook, "_from_public_api", False):
+                if hook_result is not None:
+                    destination = hook_result
+            elif hook_result is not None:
+                raise RuntimeError("state_dict post-hook must return None")
         return destination
 
     def _load_from_state_dict(
         self,
         state_dict: dict[str, Any],
         prefix: str,
+        local_metadata: dict[str, Any],
         strict: bool,
         missing_keys: list[str],
         unexpected_keys: list[str],
         error_msgs: list[str],
     ) -> None:
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(
+                state_dict,
+                prefix,
+                local_metadata,
+                strict,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
         persistent_buffers = {
             k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
         }
@@ -131,11 +155,23 @@ class ModuleStateDict:
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
 
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata  # type: ignore[attr-defined]
+
         def load(
             module: ModuleStateDict, local_state_dict: dict[str, Any], prefix: str = ""
         ) -> None:
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
             module._load_from_state_dict(
-                local_state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs
+                local_state_dict,
+                prefix,
+                local_metadata,
+                True,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
             )
             for name, child in module._modules.items():
                 if child is not None:
@@ -143,9 +179,19 @@ class ModuleStateDict:
                     child_state = {
                         k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
                     }
-                    load(child, child_state, child_prefix)
+                    load(child, child_state, child_prefix)  # noqa: F821
+            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                out = hook(module, incompatible_keys)
+                if out is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be modified, "
+                        "it should be done inplace."
+                    )
 
-        load(self, dict(state_dict))
+        load(self, state_dict)
+        del load  # the closure refers to itself: break the cycle, as torch does
         if strict:
             if unexpected_keys:
                 error_msgs.insert(
