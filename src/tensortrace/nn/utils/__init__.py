@@ -25,3 +25,13 @@ __all__ = [
     "rnn",
     "vector_to_parameters",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """torch.nn.utils.prune on first use (Note [Subpackages imported on first use]); torch
+    needs an `import torch.nn.utils.prune` first, tensortrace imports it when named."""
+    if name == "prune":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

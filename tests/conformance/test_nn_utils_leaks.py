@@ -1,0 +1,49 @@
+"""nn.init, the Module hooks and nn.utils.prune free all they allocate, after a success or an
+error: each program of their conformance tests runs in tensortrace alone, and once its
+namespace is dropped the CPU allocator's memory_allocated must be back where it started
+(reference counting alone: gc stays off, as in test_everyday_b_leaks.py)."""
+
+from __future__ import annotations
+
+import gc
+import math
+import warnings
+
+import numpy as np
+
+import tensortrace
+
+from . import test_nn_init_more, test_nn_module_hooks, test_nn_prune
+
+SUITES = {
+    "init": (test_nn_init_more.PRE, test_nn_init_more.PROGRAMS),
+    "hooks": (test_nn_module_hooks.PRE, test_nn_module_hooks.PROGRAMS),
+    "prune": (test_nn_prune.PRE, test_nn_prune.PROGRAMS),
+}
+
+
+def _run(source: str) -> None:
+    namespace = {"torch": tensortrace, "np": np, "math": math}
+    try:
+        exec(source, namespace)
+    except (RuntimeError, TypeError, IndexError, ValueError, AssertionError, AttributeError):
+        pass
+    namespace.clear()  # the functions a program defines hold the namespace: break that cycle
+
+
+def test_every_program_frees_everything() -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            leaks = []
+            for suite, (pre, programs) in SUITES.items():
+                for name, source in programs.items():
+                    start = tensortrace.memory_allocated("cpu")
+                    _run(pre + source)
+                    if tensortrace.memory_allocated("cpu") != start:
+                        leaks.append(f"{suite}.{name}")
+    finally:
+        gc.enable()
+    assert leaks == []
