@@ -14,12 +14,22 @@ from tensortrace.nn.utils.clip_grad import (
     get_total_norm,
 )
 from tensortrace.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from tensortrace.nn.utils.fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 
 __all__ = [
     "clip_grad_norm",
     "clip_grad_norm_",
     "clip_grad_value_",
     "clip_grads_with_norm_",
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
     "rnn",
