@@ -1,7 +1,8 @@
-"""nn.init, the Module hooks and nn.utils.prune free all they allocate, after a success or an
-error: each program of their conformance tests runs in tensortrace alone, and once its
-namespace is dropped the CPU allocator's memory_allocated must be back where it started
-(reference counting alone: gc stays off, as in test_everyday_b_leaks.py)."""
+"""nn.init, the Module hooks, nn.utils.prune, fusion, weight_norm and spectral_norm free all
+they allocate, after a success or an error: each program of their conformance tests runs in
+tensortrace alone, and once its namespace is dropped the CPU allocator's memory_allocated must
+be back where it started (reference counting alone: gc stays off, as in
+test_everyday_b_leaks.py)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,20 @@ import numpy as np
 
 import tensortrace
 
-from . import test_nn_init_more, test_nn_module_hooks, test_nn_prune
+from . import (
+    test_nn_fusion,
+    test_nn_init_more,
+    test_nn_module_hooks,
+    test_nn_prune,
+    test_nn_weight_spectral_norm,
+)
 
 SUITES = {
     "init": (test_nn_init_more.PRE, test_nn_init_more.PROGRAMS),
     "hooks": (test_nn_module_hooks.PRE, test_nn_module_hooks.PROGRAMS),
     "prune": (test_nn_prune.PRE, test_nn_prune.PROGRAMS),
+    "fusion": (test_nn_fusion.PRE, test_nn_fusion.PROGRAMS),
+    "norms": (test_nn_weight_spectral_norm.PRE, test_nn_weight_spectral_norm.PROGRAMS),
 }
 
 

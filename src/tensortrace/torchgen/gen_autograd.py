@@ -84,8 +84,10 @@ MANUAL_NON_DIFFERENTIABLE = frozenset({"detach", "detach_"})
 # view records no base but shares its version counter, as as_view(is_bw_differentiable=false,
 # is_fw_differentiable=false) makes it (x.view(torch.int32)._base is None)
 NON_DIFFERENTIABLE_VIEWS = frozenset({"view.dtype"})
-# the name a formula's def calls the Node's saved values by
+# the name a formula's def calls the Node's saved values by; SAVED_ALT where a schema argument
+# is itself named `v` (_weight_norm_interface(Tensor v, Tensor g, int dim=0))
 SAVED = "v"
+SAVED_ALT = "saved"
 
 
 def _has_autograd_kernel(f: NativeFunction) -> bool:
@@ -128,13 +130,14 @@ def records_graph(f: NativeFunction) -> bool:
 class _ReadSaved(ast.NodeTransformer):
     """`grad` -> `v["grad"]` for every name the Node saves (or gets at backward time)."""
 
-    def __init__(self, saved: set[str]) -> None:
+    def __init__(self, saved: set[str], saved_name: str = SAVED) -> None:
         self.saved = saved
+        self.saved_name = saved_name
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id not in self.saved:
             return node
-        return ast.Subscript(ast.Name(SAVED, ast.Load()), ast.Constant(node.id), node.ctx)
+        return ast.Subscript(ast.Name(self.saved_name, ast.Load()), ast.Constant(node.id), node.ctx)
 
 
 def _saved_names(e: DerivativeEntry) -> set[str]:
@@ -170,10 +173,11 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> 
         formulas = []
         for formula in e.formulas:
             fn = f"{e.node_name}_{'_'.join(formula.inputs)}"
-            tree = _ReadSaved(saved).visit(ast.parse(formula.expression, mode="eval"))
-            free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {SAVED}
+            saved_name = SAVED_ALT if SAVED in formula.names else SAVED
+            tree = _ReadSaved(saved, saved_name).visit(ast.parse(formula.expression, mode="eval"))
+            free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {saved_name}
             unknown = free - known
-            if unknown or SAVED in formula.names:
+            if unknown or SAVED_ALT in formula.names:
                 raise ValueError(
                     f"derivatives.yaml {e.schema.full_name}: unknown names "
                     f"{sorted(unknown)} in {formula.source!r}"
@@ -183,7 +187,7 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> 
             body += [
                 "",
                 "",
-                f"def {fn}({SAVED}: dict[str, Any]) -> Any:",
+                f"def {fn}({saved_name}: dict[str, Any]) -> Any:",
                 f'    """{", ".join(formula.inputs)}: {source}"""',
                 f"    return {ast.unparse(tree)}",
             ]

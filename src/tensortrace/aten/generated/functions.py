@@ -8210,6 +8210,71 @@ def pad_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__weight_norm = Overloads([(ops._weight_norm, Binder(ops._weight_norm.schema))])
+
+
+@traced("dispatch", "at::_weight_norm", FUNCTIONS_H, "at::_weight_norm",
+        legacy="at::_weight_norm (Functions.h)")
+def _weight_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::_weight_norm, overloads:
+    _weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor
+    """
+    op, full = select_overload(_ov__weight_norm, args, kwargs, "at::_weight_norm")
+    return op.call(*full)
+
+
+_ov__weight_norm_interface = Overloads([(ops._weight_norm_interface, Binder(ops._weight_norm_interface.schema))])
+
+
+@traced("dispatch", "at::_weight_norm_interface", FUNCTIONS_H, "at::_weight_norm_interface",
+        legacy="at::_weight_norm_interface (Functions.h)")
+def _weight_norm_interface(*args: Any, **kwargs: Any) -> Any:
+    """at::_weight_norm_interface, overloads:
+    _weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__weight_norm_interface, args, kwargs, "at::_weight_norm_interface")
+    return op.call(*full)
+
+
+_ov__weight_norm_interface_backward = Overloads([(ops._weight_norm_interface_backward, Binder(ops._weight_norm_interface_backward.schema))])
+
+
+@traced("dispatch", "at::_weight_norm_interface_backward", FUNCTIONS_H, "at::_weight_norm_interface_backward",
+        legacy="at::_weight_norm_interface_backward (Functions.h)")
+def _weight_norm_interface_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_weight_norm_interface_backward, overloads:
+    _weight_norm_interface_backward(Tensor grad_w, Tensor saved_v, Tensor saved_g, Tensor saved_norms, int dim) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__weight_norm_interface_backward, args, kwargs, "at::_weight_norm_interface_backward")
+    return op.call(*full)
+
+
+_ov__weight_norm_differentiable_backward = Overloads([(ops._weight_norm_differentiable_backward, Binder(ops._weight_norm_differentiable_backward.schema))])
+
+
+@traced("dispatch", "at::_weight_norm_differentiable_backward", FUNCTIONS_H, "at::_weight_norm_differentiable_backward",
+        legacy="at::_weight_norm_differentiable_backward (Functions.h)")
+def _weight_norm_differentiable_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_weight_norm_differentiable_backward, overloads:
+    _weight_norm_differentiable_backward(Tensor grad_w, Tensor saved_v, Tensor saved_g, Tensor saved_norms, int dim) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__weight_norm_differentiable_backward, args, kwargs, "at::_weight_norm_differentiable_backward")
+    return op.call(*full)
+
+
+_ov_norm_except_dim = Overloads([(ops.norm_except_dim, Binder(ops.norm_except_dim.schema))])
+
+
+@traced("dispatch", "at::norm_except_dim", FUNCTIONS_H, "at::norm_except_dim",
+        legacy="at::norm_except_dim (Functions.h)")
+def norm_except_dim(*args: Any, **kwargs: Any) -> Any:
+    """at::norm_except_dim, overloads:
+    norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor
+    """
+    op, full = select_overload(_ov_norm_except_dim, args, kwargs, "at::norm_except_dim")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -8807,4 +8872,9 @@ FUNCTIONS: dict[str, Any] = {
     "_pack_padded_sequence_backward": _pack_padded_sequence_backward,
     "_pad_packed_sequence": _pad_packed_sequence,
     "pad_sequence": pad_sequence,
+    "_weight_norm": _weight_norm,
+    "_weight_norm_interface": _weight_norm_interface,
+    "_weight_norm_interface_backward": _weight_norm_interface_backward,
+    "_weight_norm_differentiable_backward": _weight_norm_differentiable_backward,
+    "norm_except_dim": norm_except_dim,
 }

@@ -3633,6 +3633,21 @@ _pad_packed_sequence = _register(
 pad_sequence = _register(
     FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T26, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
+_weight_norm = _register(
+    FunctionSchema('_weight_norm', '', (Argument('v', _T6, None, False), Argument('g', _T6, None, False), Argument('dim', _T11, '0', False),), (_T6,), ()),
+    {'func': '_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': '_weight_norm'}}})
+_weight_norm_interface = _register(
+    FunctionSchema('_weight_norm_interface', '', (Argument('v', _T6, None, False), Argument('g', _T6, None, False), Argument('dim', _T11, '0', False),), (_T6, _T6,), ()),
+    {'func': '_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'weight_norm_cpu', 'CUDA': 'weight_norm_cuda'}}})
+_weight_norm_interface_backward = _register(
+    FunctionSchema('_weight_norm_interface_backward', '', (Argument('grad_w', _T6, None, False), Argument('saved_v', _T6, None, False), Argument('saved_g', _T6, None, False), Argument('saved_norms', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ()),
+    {'func': '_weight_norm_interface_backward(Tensor grad_w, Tensor saved_v, Tensor saved_g, Tensor saved_norms, int dim) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'weight_norm_backward_cpu', 'CUDA': 'weight_norm_backward_cuda'}}})
+_weight_norm_differentiable_backward = _register(
+    FunctionSchema('_weight_norm_differentiable_backward', '', (Argument('grad_w', _T6, None, False), Argument('saved_v', _T6, None, False), Argument('saved_g', _T6, None, False), Argument('saved_norms', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ()),
+    {'func': '_weight_norm_differentiable_backward(Tensor grad_w, Tensor saved_v, Tensor saved_g, Tensor saved_norms, int dim) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': '_weight_norm_differentiable_backward'}}})
+norm_except_dim = _register(
+    FunctionSchema('norm_except_dim', '', (Argument('v', _T6, None, False), Argument('pow', _T11, '2', False), Argument('dim', _T11, '0', False),), (_T6,), ()),
+    {'func': 'norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'norm_except_dim'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -4827,4 +4842,9 @@ OPERATORS: list[OperatorHandle] = [
     _pack_padded_sequence_backward,
     _pad_packed_sequence,
     pad_sequence,
+    _weight_norm,
+    _weight_norm_interface,
+    _weight_norm_interface_backward,
+    _weight_norm_differentiable_backward,
+    norm_except_dim,
 ]

@@ -352,3 +352,6 @@ ops.rnn_relu_cell.register(DispatchKey.CompositeImplicitAutograd, native_kernel(
 ops._pack_padded_sequence_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_pack_padded_sequence_backward_symint", ops._pack_padded_sequence_backward))
 ops._pad_packed_sequence.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_pad_packed_sequence", ops._pad_packed_sequence))
 ops.pad_sequence.register(DispatchKey.CompositeImplicitAutograd, native_kernel("pad_sequence", ops.pad_sequence))
+ops._weight_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_weight_norm", ops._weight_norm))
+ops._weight_norm_differentiable_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_weight_norm_differentiable_backward", ops._weight_norm_differentiable_backward))
+ops.norm_except_dim.register(DispatchKey.CompositeImplicitAutograd, native_kernel("norm_except_dim", ops.norm_except_dim))

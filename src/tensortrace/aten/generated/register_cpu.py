@@ -245,6 +245,8 @@ ops.native_group_norm.register(DispatchKey.CPU, native_kernel("native_group_norm
 ops.native_group_norm_backward.register(DispatchKey.CPU, native_kernel("native_group_norm_backward", ops.native_group_norm_backward))
 ops.native_batch_norm.register(DispatchKey.CPU, native_kernel("batch_norm_cpu", ops.native_batch_norm))
 ops.native_batch_norm_backward.register(DispatchKey.CPU, native_kernel("batch_norm_backward_cpu", ops.native_batch_norm_backward))
+ops._weight_norm_interface.register(DispatchKey.CPU, native_kernel("weight_norm_cpu", ops._weight_norm_interface))
+ops._weight_norm_interface_backward.register(DispatchKey.CPU, native_kernel("weight_norm_backward_cpu", ops._weight_norm_interface_backward))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------

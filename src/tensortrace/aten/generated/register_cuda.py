@@ -247,6 +247,8 @@ ops.native_group_norm.register(DispatchKey.CUDA, native_kernel("native_group_nor
 ops.native_group_norm_backward.register(DispatchKey.CUDA, native_kernel("native_group_norm_backward", ops.native_group_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'mean'), (3, 'rstd'), (4, 'weight'))))
 ops.native_batch_norm.register(DispatchKey.CUDA, native_kernel("batch_norm_cuda", ops.native_batch_norm, ((0, 'input'), (1, 'weight'), (2, 'bias'), (3, 'running_mean'), (4, 'running_var'))))
 ops.native_batch_norm_backward.register(DispatchKey.CUDA, native_kernel("batch_norm_backward_cuda", ops.native_batch_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'weight'), (3, 'running_mean'), (4, 'running_var'), (5, 'save_mean'), (6, 'save_invstd'))))
+ops._weight_norm_interface.register(DispatchKey.CUDA, native_kernel("weight_norm_cuda", ops._weight_norm_interface, ((0, 'v'), (1, 'g'))))
+ops._weight_norm_interface_backward.register(DispatchKey.CUDA, native_kernel("weight_norm_backward_cuda", ops._weight_norm_interface_backward, ((0, 'grad_w'), (1, 'saved_v'), (2, 'saved_g'), (3, 'saved_norms'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

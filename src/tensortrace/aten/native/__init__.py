@@ -116,6 +116,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     upsample,
     upsample_linear,
     upsample_nearest,
+    weight_norm,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,

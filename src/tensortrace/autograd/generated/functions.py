@@ -5144,3 +5144,20 @@ class LinalgSolveExBackward0(TraceableFunction):
         {},
         {},
         output_differentiability=(True, False, False, False))
+
+
+def WeightNormInterfaceBackward0_v_g(saved: dict[str, Any]) -> Any:
+    """v, g: (at._weight_norm_differentiable_backward(grad.contiguous(), v, g, result1, dim) if is_grad_enabled() else at._weight_norm_interface_backward(grad.contiguous(), v, g, result1, dim)) if grad.defined() else (None, None)"""
+    return (at._weight_norm_differentiable_backward(saved['grad'].contiguous(), saved['v'], saved['g'], saved['result1'], saved['dim']) if is_grad_enabled() else at._weight_norm_interface_backward(saved['grad'].contiguous(), saved['v'], saved['g'], saved['result1'], saved['dim'])) if saved['grad'].defined() else (None, None)
+
+
+class WeightNormInterfaceBackward0(TraceableFunction):
+    """_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_weight_norm_interface',
+        (Formula(('v', 'g'), WeightNormInterfaceBackward0_v_g, frozenset(['at', 'dim', 'g', 'grad', 'is_grad_enabled', 'result1', 'v'])),),
+        ('v', 'g'),
+        {},
+        {})

@@ -13827,3 +13827,37 @@ def _pack_padded_sequence(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._pack_padded_sequence.register(DispatchKey.Autograd, KernelFunction(
     _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True))
+
+
+_record__weight_norm_interface = GraphRecording(ops._weight_norm_interface, AutoDispatchBelowADInplaceOrView, nodes.WeightNormInterfaceBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_weight_norm_interface", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _weight_norm_interface(ks: DispatchKeySet, *args: Any) -> Any:
+    """_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor): records WeightNormInterfaceBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__weight_norm_interface(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._weight_norm_interface.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._weight_norm_interface.register(DispatchKey.Autograd, KernelFunction(
+    _weight_norm_interface, "torch::autograd::VariableType::_weight_norm_interface", with_keyset=True))
+
+
+_record__weight_norm_interface_backward = GraphRecording(ops._weight_norm_interface_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_weight_norm_interface_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _weight_norm_interface_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_weight_norm_interface_backward(Tensor grad_w, Tensor saved_v, Tensor saved_g, Tensor saved_norms, int dim) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record__weight_norm_interface_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._weight_norm_interface_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._weight_norm_interface_backward.register(DispatchKey.Autograd, KernelFunction(
+    _weight_norm_interface_backward, "torch::autograd::VariableType::_weight_norm_interface_backward", with_keyset=True))

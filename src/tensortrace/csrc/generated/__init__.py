@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cef5c6e6e3562a1e381df5d9cc500ad3f20056b1bcea3e54595c3b5f55062d0b"
+INPUTS_SHA256 = "e26c4d61415d9659b41253c0a5ddca5a66cf654df7073394b753857999dbf0c2"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -23049,6 +23049,144 @@ def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs__pad_packed_sequence[0][0])
 
 
+# ---- _weight_norm ------------------------------------------------------------------------------
+parser__weight_norm = PythonArgParser.lazy([
+    '_weight_norm(Tensor v, Tensor g, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch__weight_norm", TORCH_FUNCTIONS_CPP, "dispatch__weight_norm", legacy="dispatch__weight_norm")
+def dispatch__weight_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_weight_norm(Tensor v, Tensor g, int64_t dim=0): _weight_norm"""
+    call_kwargs = {}
+    call_kwargs['v'] = kwargs['v']
+    call_kwargs['g'] = kwargs['g']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at._weight_norm(**call_kwargs)
+
+structseqs__weight_norm = [(return_types.for_schema('_weight_norm', ops._weight_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__weight_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable__weight_norm")
+def _weight_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch._weight_norm: THPVariable__weight_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._weight_norm",
+                                 {"python_name": "torch._weight_norm"})
+    self = None
+    r = parser__weight_norm.parse(args, kwargs)
+    a = r.args
+    # _weight_norm(Tensor v, Tensor g, int64_t dim=0)
+    v = a[0]
+    if v is not None:
+        v = v.cdata
+    g = a[1]
+    if g is not None:
+        g = g.cdata
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch__weight_norm_0(self, {'v': v, 'g': g, 'dim': dim})
+    return THPVariable_Wrap(result)
+
+
+# ---- _weight_norm_interface --------------------------------------------------------------------
+parser__weight_norm_interface = PythonArgParser.lazy([
+    '_weight_norm_interface(Tensor v, Tensor g, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch__weight_norm_interface", TORCH_FUNCTIONS_CPP, "dispatch__weight_norm_interface", legacy="dispatch__weight_norm_interface")
+def dispatch__weight_norm_interface_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_weight_norm_interface(Tensor v, Tensor g, int64_t dim=0): _weight_norm_interface"""
+    call_kwargs = {}
+    call_kwargs['v'] = kwargs['v']
+    call_kwargs['g'] = kwargs['g']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at._weight_norm_interface(**call_kwargs)
+
+structseqs__weight_norm_interface = [(return_types.for_schema('_weight_norm_interface', ops._weight_norm_interface.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__weight_norm_interface", TORCH_FUNCTIONS_CPP, legacy="THPVariable__weight_norm_interface")
+def _weight_norm_interface(*args: Any, **kwargs: Any) -> Any:
+    """torch._weight_norm_interface: THPVariable__weight_norm_interface"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._weight_norm_interface",
+                                 {"python_name": "torch._weight_norm_interface"})
+    self = None
+    r = parser__weight_norm_interface.parse(args, kwargs)
+    a = r.args
+    # _weight_norm_interface(Tensor v, Tensor g, int64_t dim=0)
+    v = a[0]
+    if v is not None:
+        v = v.cdata
+    g = a[1]
+    if g is not None:
+        g = g.cdata
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch__weight_norm_interface_0(self, {'v': v, 'g': g, 'dim': dim})
+    return wrap_result(result, structseqs__weight_norm_interface[0][0])
+
+
+# ---- norm_except_dim ---------------------------------------------------------------------------
+parser_norm_except_dim = PythonArgParser.lazy([
+    'norm_except_dim(Tensor v, int64_t pow=2, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_norm_except_dim", TORCH_FUNCTIONS_CPP, "dispatch_norm_except_dim", legacy="dispatch_norm_except_dim")
+def dispatch_norm_except_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """norm_except_dim(Tensor v, int64_t pow=2, int64_t dim=0): norm_except_dim"""
+    call_kwargs = {}
+    call_kwargs['v'] = kwargs['v']
+    if kwargs['pow'] is not None:
+        call_kwargs['pow'] = kwargs['pow']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.norm_except_dim(**call_kwargs)
+
+structseqs_norm_except_dim = [(return_types.for_schema('norm_except_dim', ops.norm_except_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_norm_except_dim", TORCH_FUNCTIONS_CPP, legacy="THPVariable_norm_except_dim")
+def norm_except_dim(*args: Any, **kwargs: Any) -> Any:
+    """torch.norm_except_dim: THPVariable_norm_except_dim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.norm_except_dim",
+                                 {"python_name": "torch.norm_except_dim"})
+    self = None
+    r = parser_norm_except_dim.parse(args, kwargs)
+    a = r.args
+    # norm_except_dim(Tensor v, int64_t pow=2, int64_t dim=0)
+    v = a[0]
+    if v is not None:
+        v = v.cdata
+    pow = a[1]
+    if pow is None:
+        pow = 2
+    elif pow is not None and (type(pow) is not int or not INT64_MIN <= pow <= INT64_MAX):
+        pow = int64_arg(pow)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_norm_except_dim_0(self, {'v': v, 'pow': pow, 'dim': dim})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -23511,6 +23649,9 @@ FUNCTIONS: dict[str, Any] = {
     "rnn_relu_cell": rnn_relu_cell,
     "_pack_padded_sequence": _pack_padded_sequence,
     "_pad_packed_sequence": _pad_packed_sequence,
+    "_weight_norm": _weight_norm,
+    "_weight_norm_interface": _weight_norm_interface,
+    "norm_except_dim": norm_except_dim,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -23976,4 +24117,7 @@ __all__ = [
     "rnn_relu_cell",
     "_pack_padded_sequence",
     "_pad_packed_sequence",
+    "_weight_norm",
+    "_weight_norm_interface",
+    "norm_except_dim",
 ]

@@ -1,8 +1,9 @@
-"""torch.nn.utils: gradient clipping, parameter/vector conversion and the rnn helpers.
+"""torch.nn.utils: gradient clipping, parameter/vector conversion, the rnn helpers, fusion,
+weight_norm / spectral_norm (the hook versions) and, imported on first use, prune.
 
-Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters
-and rnn: PackedSequence, packing and padding). Everything here calls the public tensortrace API,
-as torch's does.
+Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters,
+rnn's PackedSequence, packing and padding, fusion, weight_norm, spectral_norm, prune).
+Everything here calls the public tensortrace API, as torch's does.
 """
 
 from tensortrace.nn.utils import rnn
@@ -20,6 +21,8 @@ from tensortrace.nn.utils.fusion import (
     fuse_linear_bn_eval,
     fuse_linear_bn_weights,
 )
+from tensortrace.nn.utils.spectral_norm import remove_spectral_norm, spectral_norm
+from tensortrace.nn.utils.weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm",
@@ -32,8 +35,12 @@ __all__ = [
     "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
+    "remove_spectral_norm",
+    "remove_weight_norm",
     "rnn",
+    "spectral_norm",
     "vector_to_parameters",
+    "weight_norm",
 ]
 
 

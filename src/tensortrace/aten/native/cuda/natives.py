@@ -287,3 +287,7 @@ cuda_native("searchsorted_out_cpu", "searchsorted_out_cuda", "Bucketization.cu")
 cuda_native("bucketize_cpu", "bucketize_cuda", "Bucketization.cu")
 cuda_native("bucketize_out_cpu", "bucketize_out_cuda", "Bucketization.cu")
 cuda_native("logspace_out", "logspace_cuda_out", "RangeFactories.cu")
+
+# ---- WeightNorm.cu (nn-utils2) ----------------------------------------------------------------
+cuda_native("weight_norm_cpu", "weight_norm_cuda", "WeightNorm.cu")
+cuda_native("weight_norm_backward_cpu", "weight_norm_backward_cuda", "WeightNorm.cu")
