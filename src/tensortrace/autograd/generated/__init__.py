@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "e26c4d61415d9659b41253c0a5ddca5a66cf654df7073394b753857999dbf0c2"
+INPUTS_SHA256 = "87ad18b92baff6dce0826349150ed4f2a796a033d5232ec1662402db737b1c29"
 
 MODULES: tuple[str, ...] = (
     "functions",

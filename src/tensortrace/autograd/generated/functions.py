@@ -2797,6 +2797,40 @@ class TBackward0(TraceableFunction):
         {})
 
 
+def TrilBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.tril(diagonal)"""
+    return v['grad'].tril(v['diagonal'])
+
+
+class TrilBackward0(TraceableFunction):
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'tril',
+        (Formula(('self',), TrilBackward0_self, frozenset(['diagonal', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TriuBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.triu(diagonal)"""
+    return v['grad'].triu(v['diagonal'])
+
+
+class TriuBackward0(TraceableFunction):
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'triu',
+        (Formula(('self',), TriuBackward0_self, frozenset(['diagonal', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
 def TBackward1_self(v: dict[str, Any]) -> Any:
     """self: grad.t()"""
     return v['grad'].t()

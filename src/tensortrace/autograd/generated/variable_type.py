@@ -10269,13 +10269,13 @@ ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
     mode_values, "torch::autograd::VariableType::mode", with_keyset=True))
 
 
-_record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, None)
+_record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, nodes.TrilBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::tril", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def tril(ks: DispatchKeySet, *args: Any) -> Any:
-    """tril(Tensor self, SymInt diagonal=0) -> Tensor: records NotImplemented"""
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor: records TrilBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_tril(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10286,13 +10286,13 @@ ops.tril.register(DispatchKey.Autograd, KernelFunction(
     tril, "torch::autograd::VariableType::tril", with_keyset=True))
 
 
-_record_triu = GraphRecording(ops.triu, AutoDispatchBelowADInplaceOrView, None)
+_record_triu = GraphRecording(ops.triu, AutoDispatchBelowADInplaceOrView, nodes.TriuBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::triu", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def triu(ks: DispatchKeySet, *args: Any) -> Any:
-    """triu(Tensor self, SymInt diagonal=0) -> Tensor: records NotImplemented"""
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor: records TriuBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_triu(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10303,13 +10303,13 @@ ops.triu.register(DispatchKey.Autograd, KernelFunction(
     triu, "torch::autograd::VariableType::triu", with_keyset=True))
 
 
-_record_tril_ = GraphRecording(ops.tril_, AutoDispatchBelowAutograd, None)
+_record_tril_ = GraphRecording(ops.tril_, AutoDispatchBelowAutograd, nodes.TrilBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::tril_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def tril_(ks: DispatchKeySet, *args: Any) -> Any:
-    """tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records NotImplemented"""
+    """tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records TrilBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_tril_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -10320,13 +10320,13 @@ ops.tril_.register(DispatchKey.Autograd, KernelFunction(
     tril_, "torch::autograd::VariableType::tril_", with_keyset=True))
 
 
-_record_triu_ = GraphRecording(ops.triu_, AutoDispatchBelowAutograd, None)
+_record_triu_ = GraphRecording(ops.triu_, AutoDispatchBelowAutograd, nodes.TriuBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::triu_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def triu_(ks: DispatchKeySet, *args: Any) -> Any:
-    """triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records NotImplemented"""
+    """triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records TriuBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_triu_(ks, args)
     with AutoDispatchBelowAutograd():

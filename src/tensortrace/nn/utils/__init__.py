@@ -1,12 +1,14 @@
 """torch.nn.utils: gradient clipping, parameter/vector conversion, the rnn helpers, fusion,
-weight_norm / spectral_norm (the hook versions) and, imported on first use, prune.
+weight_norm / spectral_norm (the hook versions), parametrize and its parametrizations and,
+imported on first use, prune.
 
 Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters,
-rnn's PackedSequence, packing and padding, fusion, weight_norm, spectral_norm, prune).
+rnn's PackedSequence, packing and padding, fusion, weight_norm, spectral_norm, parametrize,
+parametrizations, prune).
 Everything here calls the public tensortrace API, as torch's does.
 """
 
-from tensortrace.nn.utils import rnn
+from tensortrace.nn.utils import parametrizations, parametrize, rnn
 from tensortrace.nn.utils.clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -35,6 +37,8 @@ __all__ = [
     "fuse_linear_bn_weights",
     "get_total_norm",
     "parameters_to_vector",
+    "parametrizations",
+    "parametrize",
     "remove_spectral_norm",
     "remove_weight_norm",
     "rnn",
