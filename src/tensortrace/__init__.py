@@ -281,13 +281,25 @@ __all__ = [
 ]
 
 # Note [Subpackages imported on first use]
-# torch.cuda, torch.distributions, torch.nn and torch.optim are built on the public API above
-# and nothing above needs them, so `import tensortrace` leaves them out (a third of its time):
+# torch.cuda, torch.distributions, torch.func, torch.nn and torch.optim are built on the public
+# API above and nothing above needs them, so `import tensortrace` leaves them out (a third of
+# its time):
 # the first `tensortrace.nn` (or `from tensortrace import nn`, `import tensortrace.nn`) imports
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
 _LAZY_SUBMODULES = frozenset(
-    {"accelerator", "cpu", "cuda", "distributions", "nn", "optim", "profiler", "testing", "utils"}
+    {
+        "accelerator",
+        "cpu",
+        "cuda",
+        "distributions",
+        "func",
+        "nn",
+        "optim",
+        "profiler",
+        "testing",
+        "utils",
+    }
 )
 
 

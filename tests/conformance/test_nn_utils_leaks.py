@@ -1,10 +1,10 @@
-"""nn.init, the Module hooks, nn.utils.prune, fusion, weight_norm, spectral_norm and
-parametrize free all they allocate, after a success or an error: each program of their
-conformance tests runs in tensortrace alone, and once its namespace is dropped the CPU
-allocator's memory_allocated must be back where it started. Reference counting alone frees
-them (gc stays off, as in test_everyday_b_leaks.py), except a parametrized module: as in
-torch, its Parametrized<Class> is a cycle (a class is one, and its properties' closures hold
-the module), so those programs get a gc.collect() before the check."""
+"""nn.init, the Module hooks, nn.utils.prune, fusion, weight_norm, spectral_norm,
+functional_call and parametrize free all they allocate, after a success or an error: each
+program of their conformance tests runs in tensortrace alone, and once its namespace is
+dropped the CPU allocator's memory_allocated must be back where it started. Reference counting
+alone frees them (gc stays off, as in test_everyday_b_leaks.py), except a parametrized module:
+as in torch, its Parametrized<Class> is a cycle (a class is one, and its properties' closures
+hold the module), so those programs get a gc.collect() before the check."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import numpy as np
 import tensortrace
 
 from . import (
+    test_func_functional_call,
     test_nn_fusion,
     test_nn_init_more,
     test_nn_module_hooks,
@@ -31,6 +32,7 @@ SUITES = {
     "prune": (test_nn_prune.PRE, test_nn_prune.PROGRAMS),
     "fusion": (test_nn_fusion.PRE, test_nn_fusion.PROGRAMS),
     "norms": (test_nn_weight_spectral_norm.PRE, test_nn_weight_spectral_norm.PROGRAMS),
+    "functional_call": (test_func_functional_call.PRE, test_func_functional_call.PROGRAMS),
 }
 
 

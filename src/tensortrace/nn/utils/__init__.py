@@ -4,11 +4,11 @@ imported on first use, prune.
 
 Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters,
 rnn's PackedSequence, packing and padding, fusion, weight_norm, spectral_norm, parametrize,
-parametrizations, prune).
+parametrizations, stateless, prune).
 Everything here calls the public tensortrace API, as torch's does.
 """
 
-from tensortrace.nn.utils import parametrizations, parametrize, rnn
+from tensortrace.nn.utils import parametrizations, parametrize, rnn, stateless
 from tensortrace.nn.utils.clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -43,6 +43,7 @@ __all__ = [
     "remove_weight_norm",
     "rnn",
     "spectral_norm",
+    "stateless",
     "vector_to_parameters",
     "weight_norm",
 ]
