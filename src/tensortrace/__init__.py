@@ -25,6 +25,7 @@ finally:
     if _gc_was_enabled:
         _gc.enable()
 from tensortrace import amp as amp  # torch.amp
+from tensortrace import fft as fft  # torch.fft
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import random as random  # torch.random
@@ -249,6 +250,7 @@ __all__ = [
     "record",
     "set_printoptions",
     "linalg",
+    "fft",
     "norm",
     "finfo",
     "iinfo",

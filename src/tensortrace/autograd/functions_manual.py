@@ -29,6 +29,8 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for the formulas
     angle_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
     polar_backward,
     sgn_backward,
 )
@@ -71,8 +73,10 @@ from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for th
     cat_tensors_backward,
     diagonal_backward,
     index_backward,
+    negate_integers,
     permute_backwards,
     repeat_backward,
+    reverse_integers,
     select_backward,
     slice_backward_wrapper,
     split_backward,

@@ -199,3 +199,13 @@ def repeat_backward(grad: Tensor, repeats: Sequence[int], input_shape: Sequence[
         grad = grad.reshape(grad_size)
         grad = grad.sum(sum_dims)
     return grad
+
+
+def reverse_integers(values: Sequence[int]) -> list[int]:
+    """FunctionsManual.cpp's reverse_integers: roll's gradient undoes the shifts in reverse."""
+    return list(reversed(values))
+
+
+def negate_integers(values: Sequence[int]) -> list[int]:
+    """fmap(values, [](c10::SymInt i) { return -i; }) of roll's formula."""
+    return [-v for v in values]

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "c5b3086e659d580c353006b24465ccddb84e7da04b04fb64d78d12739729e2a6"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -8210,6 +8210,354 @@ def pad_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__fft_r2c = Overloads([(ops._fft_r2c, Binder(ops._fft_r2c.schema)), (ops._fft_r2c_out, Binder(ops._fft_r2c_out.schema))])
+
+
+@traced("dispatch", "at::_fft_r2c", FUNCTIONS_H, "at::_fft_r2c",
+        legacy="at::_fft_r2c (Functions.h)")
+def _fft_r2c(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_r2c, overloads:
+    _fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor
+    _fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_r2c, args, kwargs, "at::_fft_r2c")
+    return op.call(*full)
+
+
+_ov__fft_c2r = Overloads([(ops._fft_c2r, Binder(ops._fft_c2r.schema)), (ops._fft_c2r_out, Binder(ops._fft_c2r_out.schema))])
+
+
+@traced("dispatch", "at::_fft_c2r", FUNCTIONS_H, "at::_fft_c2r",
+        legacy="at::_fft_c2r (Functions.h)")
+def _fft_c2r(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_c2r, overloads:
+    _fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor
+    _fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_c2r, args, kwargs, "at::_fft_c2r")
+    return op.call(*full)
+
+
+_ov__fft_c2c = Overloads([(ops._fft_c2c, Binder(ops._fft_c2c.schema)), (ops._fft_c2c_out, Binder(ops._fft_c2c_out.schema))])
+
+
+@traced("dispatch", "at::_fft_c2c", FUNCTIONS_H, "at::_fft_c2c",
+        legacy="at::_fft_c2c (Functions.h)")
+def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_c2c, overloads:
+    _fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor
+    _fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_c2c, args, kwargs, "at::_fft_c2c")
+    return op.call(*full)
+
+
+_ov_fft_fft = Overloads([(ops.fft_fft, Binder(ops.fft_fft.schema)), (ops.fft_fft_out, Binder(ops.fft_fft_out.schema))])
+
+
+@traced("dispatch", "at::fft_fft", FUNCTIONS_H, "at::fft_fft",
+        legacy="at::fft_fft (Functions.h)")
+def fft_fft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fft, overloads:
+    fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_fft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fft, args, kwargs, "at::fft_fft")
+    return op.call(*full)
+
+
+_ov_fft_ifft = Overloads([(ops.fft_ifft, Binder(ops.fft_ifft.schema)), (ops.fft_ifft_out, Binder(ops.fft_ifft_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifft", FUNCTIONS_H, "at::fft_ifft",
+        legacy="at::fft_ifft (Functions.h)")
+def fft_ifft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifft, overloads:
+    fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_ifft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifft, args, kwargs, "at::fft_ifft")
+    return op.call(*full)
+
+
+_ov_fft_rfft = Overloads([(ops.fft_rfft, Binder(ops.fft_rfft.schema)), (ops.fft_rfft_out, Binder(ops.fft_rfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfft", FUNCTIONS_H, "at::fft_rfft",
+        legacy="at::fft_rfft (Functions.h)")
+def fft_rfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfft, overloads:
+    fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_rfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfft, args, kwargs, "at::fft_rfft")
+    return op.call(*full)
+
+
+_ov_fft_irfft = Overloads([(ops.fft_irfft, Binder(ops.fft_irfft.schema)), (ops.fft_irfft_out, Binder(ops.fft_irfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfft", FUNCTIONS_H, "at::fft_irfft",
+        legacy="at::fft_irfft (Functions.h)")
+def fft_irfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfft, overloads:
+    fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_irfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfft, args, kwargs, "at::fft_irfft")
+    return op.call(*full)
+
+
+_ov_fft_hfft = Overloads([(ops.fft_hfft, Binder(ops.fft_hfft.schema)), (ops.fft_hfft_out, Binder(ops.fft_hfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfft", FUNCTIONS_H, "at::fft_hfft",
+        legacy="at::fft_hfft (Functions.h)")
+def fft_hfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfft, overloads:
+    fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_hfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfft, args, kwargs, "at::fft_hfft")
+    return op.call(*full)
+
+
+_ov_fft_ihfft = Overloads([(ops.fft_ihfft, Binder(ops.fft_ihfft.schema)), (ops.fft_ihfft_out, Binder(ops.fft_ihfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfft", FUNCTIONS_H, "at::fft_ihfft",
+        legacy="at::fft_ihfft (Functions.h)")
+def fft_ihfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfft, overloads:
+    fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfft, args, kwargs, "at::fft_ihfft")
+    return op.call(*full)
+
+
+_ov_fft_fft2 = Overloads([(ops.fft_fft2, Binder(ops.fft_fft2.schema)), (ops.fft_fft2_out, Binder(ops.fft_fft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_fft2", FUNCTIONS_H, "at::fft_fft2",
+        legacy="at::fft_fft2 (Functions.h)")
+def fft_fft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fft2, overloads:
+    fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fft2, args, kwargs, "at::fft_fft2")
+    return op.call(*full)
+
+
+_ov_fft_fftn = Overloads([(ops.fft_fftn, Binder(ops.fft_fftn.schema)), (ops.fft_fftn_out, Binder(ops.fft_fftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_fftn", FUNCTIONS_H, "at::fft_fftn",
+        legacy="at::fft_fftn (Functions.h)")
+def fft_fftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftn, overloads:
+    fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fftn, args, kwargs, "at::fft_fftn")
+    return op.call(*full)
+
+
+_ov_fft_ifft2 = Overloads([(ops.fft_ifft2, Binder(ops.fft_ifft2.schema)), (ops.fft_ifft2_out, Binder(ops.fft_ifft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifft2", FUNCTIONS_H, "at::fft_ifft2",
+        legacy="at::fft_ifft2 (Functions.h)")
+def fft_ifft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifft2, overloads:
+    fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifft2, args, kwargs, "at::fft_ifft2")
+    return op.call(*full)
+
+
+_ov_fft_ifftn = Overloads([(ops.fft_ifftn, Binder(ops.fft_ifftn.schema)), (ops.fft_ifftn_out, Binder(ops.fft_ifftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifftn", FUNCTIONS_H, "at::fft_ifftn",
+        legacy="at::fft_ifftn (Functions.h)")
+def fft_ifftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifftn, overloads:
+    fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifftn, args, kwargs, "at::fft_ifftn")
+    return op.call(*full)
+
+
+_ov_fft_rfft2 = Overloads([(ops.fft_rfft2, Binder(ops.fft_rfft2.schema)), (ops.fft_rfft2_out, Binder(ops.fft_rfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfft2", FUNCTIONS_H, "at::fft_rfft2",
+        legacy="at::fft_rfft2 (Functions.h)")
+def fft_rfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfft2, overloads:
+    fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfft2, args, kwargs, "at::fft_rfft2")
+    return op.call(*full)
+
+
+_ov_fft_rfftn = Overloads([(ops.fft_rfftn, Binder(ops.fft_rfftn.schema)), (ops.fft_rfftn_out, Binder(ops.fft_rfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfftn", FUNCTIONS_H, "at::fft_rfftn",
+        legacy="at::fft_rfftn (Functions.h)")
+def fft_rfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfftn, overloads:
+    fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfftn, args, kwargs, "at::fft_rfftn")
+    return op.call(*full)
+
+
+_ov_fft_irfft2 = Overloads([(ops.fft_irfft2, Binder(ops.fft_irfft2.schema)), (ops.fft_irfft2_out, Binder(ops.fft_irfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfft2", FUNCTIONS_H, "at::fft_irfft2",
+        legacy="at::fft_irfft2 (Functions.h)")
+def fft_irfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfft2, overloads:
+    fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfft2, args, kwargs, "at::fft_irfft2")
+    return op.call(*full)
+
+
+_ov_fft_irfftn = Overloads([(ops.fft_irfftn, Binder(ops.fft_irfftn.schema)), (ops.fft_irfftn_out, Binder(ops.fft_irfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfftn", FUNCTIONS_H, "at::fft_irfftn",
+        legacy="at::fft_irfftn (Functions.h)")
+def fft_irfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfftn, overloads:
+    fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfftn, args, kwargs, "at::fft_irfftn")
+    return op.call(*full)
+
+
+_ov_fft_hfft2 = Overloads([(ops.fft_hfft2, Binder(ops.fft_hfft2.schema)), (ops.fft_hfft2_out, Binder(ops.fft_hfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfft2", FUNCTIONS_H, "at::fft_hfft2",
+        legacy="at::fft_hfft2 (Functions.h)")
+def fft_hfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfft2, overloads:
+    fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfft2, args, kwargs, "at::fft_hfft2")
+    return op.call(*full)
+
+
+_ov_fft_hfftn = Overloads([(ops.fft_hfftn, Binder(ops.fft_hfftn.schema)), (ops.fft_hfftn_out, Binder(ops.fft_hfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfftn", FUNCTIONS_H, "at::fft_hfftn",
+        legacy="at::fft_hfftn (Functions.h)")
+def fft_hfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfftn, overloads:
+    fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfftn, args, kwargs, "at::fft_hfftn")
+    return op.call(*full)
+
+
+_ov_fft_ihfft2 = Overloads([(ops.fft_ihfft2, Binder(ops.fft_ihfft2.schema)), (ops.fft_ihfft2_out, Binder(ops.fft_ihfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfft2", FUNCTIONS_H, "at::fft_ihfft2",
+        legacy="at::fft_ihfft2 (Functions.h)")
+def fft_ihfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfft2, overloads:
+    fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfft2, args, kwargs, "at::fft_ihfft2")
+    return op.call(*full)
+
+
+_ov_fft_ihfftn = Overloads([(ops.fft_ihfftn, Binder(ops.fft_ihfftn.schema)), (ops.fft_ihfftn_out, Binder(ops.fft_ihfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfftn", FUNCTIONS_H, "at::fft_ihfftn",
+        legacy="at::fft_ihfftn (Functions.h)")
+def fft_ihfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfftn, overloads:
+    fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfftn, args, kwargs, "at::fft_ihfftn")
+    return op.call(*full)
+
+
+_ov_fft_fftfreq = Overloads([(ops.fft_fftfreq, Binder(ops.fft_fftfreq.schema)), (ops.fft_fftfreq_out, Binder(ops.fft_fftfreq_out.schema))])
+
+
+@traced("dispatch", "at::fft_fftfreq", FUNCTIONS_H, "at::fft_fftfreq",
+        legacy="at::fft_fftfreq (Functions.h)")
+def fft_fftfreq(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftfreq, overloads:
+    fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fftfreq, args, kwargs, "at::fft_fftfreq")
+    return op.call(*full)
+
+
+_ov_fft_rfftfreq = Overloads([(ops.fft_rfftfreq, Binder(ops.fft_rfftfreq.schema)), (ops.fft_rfftfreq_out, Binder(ops.fft_rfftfreq_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfftfreq", FUNCTIONS_H, "at::fft_rfftfreq",
+        legacy="at::fft_rfftfreq (Functions.h)")
+def fft_rfftfreq(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfftfreq, overloads:
+    fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfftfreq, args, kwargs, "at::fft_rfftfreq")
+    return op.call(*full)
+
+
+_ov_fft_fftshift = Overloads([(ops.fft_fftshift, Binder(ops.fft_fftshift.schema))])
+
+
+@traced("dispatch", "at::fft_fftshift", FUNCTIONS_H, "at::fft_fftshift",
+        legacy="at::fft_fftshift (Functions.h)")
+def fft_fftshift(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftshift, overloads:
+    fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_fft_fftshift, args, kwargs, "at::fft_fftshift")
+    return op.call(*full)
+
+
+_ov_fft_ifftshift = Overloads([(ops.fft_ifftshift, Binder(ops.fft_ifftshift.schema))])
+
+
+@traced("dispatch", "at::fft_ifftshift", FUNCTIONS_H, "at::fft_ifftshift",
+        legacy="at::fft_ifftshift (Functions.h)")
+def fft_ifftshift(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifftshift, overloads:
+    fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_fft_ifftshift, args, kwargs, "at::fft_ifftshift")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -8807,4 +9155,29 @@ FUNCTIONS: dict[str, Any] = {
     "_pack_padded_sequence_backward": _pack_padded_sequence_backward,
     "_pad_packed_sequence": _pad_packed_sequence,
     "pad_sequence": pad_sequence,
+    "_fft_r2c": _fft_r2c,
+    "_fft_c2r": _fft_c2r,
+    "_fft_c2c": _fft_c2c,
+    "fft_fft": fft_fft,
+    "fft_ifft": fft_ifft,
+    "fft_rfft": fft_rfft,
+    "fft_irfft": fft_irfft,
+    "fft_hfft": fft_hfft,
+    "fft_ihfft": fft_ihfft,
+    "fft_fft2": fft_fft2,
+    "fft_fftn": fft_fftn,
+    "fft_ifft2": fft_ifft2,
+    "fft_ifftn": fft_ifftn,
+    "fft_rfft2": fft_rfft2,
+    "fft_rfftn": fft_rfftn,
+    "fft_irfft2": fft_irfft2,
+    "fft_irfftn": fft_irfftn,
+    "fft_hfft2": fft_hfft2,
+    "fft_hfftn": fft_hfftn,
+    "fft_ihfft2": fft_ihfft2,
+    "fft_ihfftn": fft_ihfftn,
+    "fft_fftfreq": fft_fftfreq,
+    "fft_rfftfreq": fft_rfftfreq,
+    "fft_fftshift": fft_fftshift,
+    "fft_ifftshift": fft_ifftshift,
 }

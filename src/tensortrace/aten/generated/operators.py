@@ -59,6 +59,7 @@ _T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T43 = Type('int', is_list=True, list_size=2)  # int[2]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
+_T45 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -3630,6 +3631,150 @@ _pad_packed_sequence = _register(
 pad_sequence = _register(
     FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T26, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
+_fft_r2c = _register(
+    FunctionSchema('_fft_r2c', '', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('onesided', _T16, None, False),), (_T6,), ()),
+    {'func': '_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_r2c_mkl', 'CUDA': '_fft_r2c_cufft'}}})
+_fft_r2c_out = _register(
+    FunctionSchema('_fft_r2c', 'out', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('onesided', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_r2c_mkl_out', 'CUDA': '_fft_r2c_cufft_out'}}})
+_fft_c2r = _register(
+    FunctionSchema('_fft_c2r', '', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('last_dim_size', _T12, None, False),), (_T6,), ()),
+    {'func': '_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2r_mkl', 'CUDA': '_fft_c2r_cufft'}}})
+_fft_c2r_out = _register(
+    FunctionSchema('_fft_c2r', 'out', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('last_dim_size', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2r_mkl_out', 'CUDA': '_fft_c2r_cufft_out'}}})
+_fft_c2c = _register(
+    FunctionSchema('_fft_c2c', '', (Argument('self', _T6, None, False), Argument('dim', _T0, None, False), Argument('normalization', _T11, None, False), Argument('forward', _T16, None, False),), (_T6,), ()),
+    {'func': '_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2c_mkl', 'CUDA': '_fft_c2c_cufft'}}})
+_fft_c2c_out = _register(
+    FunctionSchema('_fft_c2c', 'out', (Argument('self', _T6, None, False), Argument('dim', _T0, None, False), Argument('normalization', _T11, None, False), Argument('forward', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2c_mkl_out', 'CUDA': '_fft_c2c_cufft_out'}}})
+fft_fft = _register(
+    FunctionSchema('fft_fft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft_symint'}}})
+fft_fft_out = _register(
+    FunctionSchema('fft_fft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft_symint_out'}}})
+fft_ifft = _register(
+    FunctionSchema('fft_ifft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft_symint'}}})
+fft_ifft_out = _register(
+    FunctionSchema('fft_ifft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft_symint_out'}}})
+fft_rfft = _register(
+    FunctionSchema('fft_rfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft_symint'}}})
+fft_rfft_out = _register(
+    FunctionSchema('fft_rfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft_symint_out'}}})
+fft_irfft = _register(
+    FunctionSchema('fft_irfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft_symint'}}})
+fft_irfft_out = _register(
+    FunctionSchema('fft_irfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft_symint_out'}}})
+fft_hfft = _register(
+    FunctionSchema('fft_hfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft_symint'}}})
+fft_hfft_out = _register(
+    FunctionSchema('fft_hfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft_symint_out'}}})
+fft_ihfft = _register(
+    FunctionSchema('fft_ihfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint'}}})
+fft_ihfft_out = _register(
+    FunctionSchema('fft_ihfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint_out'}}})
+fft_fft2 = _register(
+    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint'}}})
+fft_fft2_out = _register(
+    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint_out'}}})
+fft_fftn = _register(
+    FunctionSchema('fft_fftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint'}}})
+fft_fftn_out = _register(
+    FunctionSchema('fft_fftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint_out'}}})
+fft_ifft2 = _register(
+    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint'}}})
+fft_ifft2_out = _register(
+    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint_out'}}})
+fft_ifftn = _register(
+    FunctionSchema('fft_ifftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint'}}})
+fft_ifftn_out = _register(
+    FunctionSchema('fft_ifftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint_out'}}})
+fft_rfft2 = _register(
+    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint'}}})
+fft_rfft2_out = _register(
+    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint_out'}}})
+fft_rfftn = _register(
+    FunctionSchema('fft_rfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint'}}})
+fft_rfftn_out = _register(
+    FunctionSchema('fft_rfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint_out'}}})
+fft_irfft2 = _register(
+    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint'}}})
+fft_irfft2_out = _register(
+    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint_out'}}})
+fft_irfftn = _register(
+    FunctionSchema('fft_irfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint'}}})
+fft_irfftn_out = _register(
+    FunctionSchema('fft_irfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint_out'}}})
+fft_hfft2 = _register(
+    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint'}}})
+fft_hfft2_out = _register(
+    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint_out'}}})
+fft_hfftn = _register(
+    FunctionSchema('fft_hfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint'}}})
+fft_hfftn_out = _register(
+    FunctionSchema('fft_hfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint_out'}}})
+fft_ihfft2 = _register(
+    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint'}}})
+fft_ihfft2_out = _register(
+    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint_out'}}})
+fft_ihfftn = _register(
+    FunctionSchema('fft_ihfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint'}}})
+fft_ihfftn_out = _register(
+    FunctionSchema('fft_ihfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint_out'}}})
+fft_fftfreq = _register(
+    FunctionSchema('fft_fftfreq', '', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_fftfreq'}}})
+fft_fftfreq_out = _register(
+    FunctionSchema('fft_fftfreq', 'out', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_fftfreq_out'}}})
+fft_rfftfreq = _register(
+    FunctionSchema('fft_rfftfreq', '', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_rfftfreq'}}})
+fft_rfftfreq_out = _register(
+    FunctionSchema('fft_rfftfreq', 'out', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_rfftfreq_out'}}})
+fft_fftshift = _register(
+    FunctionSchema('fft_fftshift', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftshift'}}})
+fft_ifftshift = _register(
+    FunctionSchema('fft_ifftshift', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftshift'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -4823,4 +4968,52 @@ OPERATORS: list[OperatorHandle] = [
     _pack_padded_sequence_backward,
     _pad_packed_sequence,
     pad_sequence,
+    _fft_r2c,
+    _fft_r2c_out,
+    _fft_c2r,
+    _fft_c2r_out,
+    _fft_c2c,
+    _fft_c2c_out,
+    fft_fft,
+    fft_fft_out,
+    fft_ifft,
+    fft_ifft_out,
+    fft_rfft,
+    fft_rfft_out,
+    fft_irfft,
+    fft_irfft_out,
+    fft_hfft,
+    fft_hfft_out,
+    fft_ihfft,
+    fft_ihfft_out,
+    fft_fft2,
+    fft_fft2_out,
+    fft_fftn,
+    fft_fftn_out,
+    fft_ifft2,
+    fft_ifft2_out,
+    fft_ifftn,
+    fft_ifftn_out,
+    fft_rfft2,
+    fft_rfft2_out,
+    fft_rfftn,
+    fft_rfftn_out,
+    fft_irfft2,
+    fft_irfft2_out,
+    fft_irfftn,
+    fft_irfftn_out,
+    fft_hfft2,
+    fft_hfft2_out,
+    fft_hfftn,
+    fft_hfftn_out,
+    fft_ihfft2,
+    fft_ihfft2_out,
+    fft_ihfftn,
+    fft_ihfftn_out,
+    fft_fftfreq,
+    fft_fftfreq_out,
+    fft_rfftfreq,
+    fft_rfftfreq_out,
+    fft_fftshift,
+    fft_ifftshift,
 ]

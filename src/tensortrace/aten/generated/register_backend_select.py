@@ -356,3 +356,29 @@ def triu_indices(*args: Any) -> Any:
 ops.triu_indices.register(DispatchKey.BackendSelect,
                        KernelFunction(triu_indices, "BackendSelect::triu_indices"))
 
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::fft_fftfreq",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::fft_fftfreq (options.backend())")
+def fft_fftfreq(*args: Any) -> Any:
+    """fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.fft_fftfreq.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.fft_fftfreq.register(DispatchKey.BackendSelect,
+                       KernelFunction(fft_fftfreq, "BackendSelect::fft_fftfreq"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::fft_rfftfreq",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::fft_rfftfreq (options.backend())")
+def fft_rfftfreq(*args: Any) -> Any:
+    """fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.fft_rfftfreq.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.fft_rfftfreq.register(DispatchKey.BackendSelect,
+                       KernelFunction(fft_rfftfreq, "BackendSelect::fft_rfftfreq"))
+

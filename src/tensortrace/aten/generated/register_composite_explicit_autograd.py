@@ -226,3 +226,7 @@ ops.nan_to_num_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("n
 ops._euclidean_dist.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_euclidean_dist", ops._euclidean_dist))
 ops.embedding.register(DispatchKey.CompositeExplicitAutograd, native_kernel("embedding_symint", ops.embedding))
 ops._pack_padded_sequence.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_pack_padded_sequence", ops._pack_padded_sequence))
+ops.fft_fftfreq.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_fftfreq", ops.fft_fftfreq))
+ops.fft_fftfreq_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_fftfreq_out", ops.fft_fftfreq_out))
+ops.fft_rfftfreq.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_rfftfreq", ops.fft_rfftfreq))
+ops.fft_rfftfreq_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_rfftfreq_out", ops.fft_rfftfreq_out))

@@ -245,6 +245,12 @@ ops.native_group_norm.register(DispatchKey.CPU, native_kernel("native_group_norm
 ops.native_group_norm_backward.register(DispatchKey.CPU, native_kernel("native_group_norm_backward", ops.native_group_norm_backward))
 ops.native_batch_norm.register(DispatchKey.CPU, native_kernel("batch_norm_cpu", ops.native_batch_norm))
 ops.native_batch_norm_backward.register(DispatchKey.CPU, native_kernel("batch_norm_backward_cpu", ops.native_batch_norm_backward))
+ops._fft_r2c.register(DispatchKey.CPU, native_kernel("_fft_r2c_mkl", ops._fft_r2c))
+ops._fft_r2c_out.register(DispatchKey.CPU, native_kernel("_fft_r2c_mkl_out", ops._fft_r2c_out))
+ops._fft_c2r.register(DispatchKey.CPU, native_kernel("_fft_c2r_mkl", ops._fft_c2r))
+ops._fft_c2r_out.register(DispatchKey.CPU, native_kernel("_fft_c2r_mkl_out", ops._fft_c2r_out))
+ops._fft_c2c.register(DispatchKey.CPU, native_kernel("_fft_c2c_mkl", ops._fft_c2c))
+ops._fft_c2c_out.register(DispatchKey.CPU, native_kernel("_fft_c2c_mkl_out", ops._fft_c2c_out))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------

@@ -247,6 +247,12 @@ ops.native_group_norm.register(DispatchKey.CUDA, native_kernel("native_group_nor
 ops.native_group_norm_backward.register(DispatchKey.CUDA, native_kernel("native_group_norm_backward", ops.native_group_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'mean'), (3, 'rstd'), (4, 'weight'))))
 ops.native_batch_norm.register(DispatchKey.CUDA, native_kernel("batch_norm_cuda", ops.native_batch_norm, ((0, 'input'), (1, 'weight'), (2, 'bias'), (3, 'running_mean'), (4, 'running_var'))))
 ops.native_batch_norm_backward.register(DispatchKey.CUDA, native_kernel("batch_norm_backward_cuda", ops.native_batch_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'weight'), (3, 'running_mean'), (4, 'running_var'), (5, 'save_mean'), (6, 'save_invstd'))))
+ops._fft_r2c.register(DispatchKey.CUDA, native_kernel("_fft_r2c_cufft", ops._fft_r2c))
+ops._fft_r2c_out.register(DispatchKey.CUDA, native_kernel("_fft_r2c_cufft_out", ops._fft_r2c_out, ((4, 'out'), (0, 'self'))))
+ops._fft_c2r.register(DispatchKey.CUDA, native_kernel("_fft_c2r_cufft", ops._fft_c2r))
+ops._fft_c2r_out.register(DispatchKey.CUDA, native_kernel("_fft_c2r_cufft_out", ops._fft_c2r_out, ((4, 'out'), (0, 'self'))))
+ops._fft_c2c.register(DispatchKey.CUDA, native_kernel("_fft_c2c_cufft", ops._fft_c2c))
+ops._fft_c2c_out.register(DispatchKey.CUDA, native_kernel("_fft_c2c_cufft_out", ops._fft_c2c_out, ((4, 'out'), (0, 'self'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

@@ -5254,3 +5254,63 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_r2c_out", INPLACE_OR_VIEW)
+def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_r2c_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_r2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_r2c_out, "torch::ADInplaceOrView::_fft_r2c_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_c2r_out", INPLACE_OR_VIEW)
+def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_c2r_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_c2r_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_c2r_out, "torch::ADInplaceOrView::_fft_c2r_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_c2c_out", INPLACE_OR_VIEW)
+def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_c2c_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_c2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_c2c_out, "torch::ADInplaceOrView::_fft_c2c_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fft_fftfreq_out", INPLACE_OR_VIEW)
+def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fft_fftfreq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fft_fftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fft_fftfreq_out, "torch::ADInplaceOrView::fft_fftfreq_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fft_rfftfreq_out", INPLACE_OR_VIEW)
+def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fft_rfftfreq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fft_rfftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fft_rfftfreq_out, "torch::ADInplaceOrView::fft_rfftfreq_out", with_keyset=True))

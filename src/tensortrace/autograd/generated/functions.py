@@ -37,6 +37,8 @@ from tensortrace.autograd.functions_manual import (
     elu_double_backward,
     embedding_dense_double_backward_symint,
     evenly_distribute_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
     gather_backward,
     ger,
     handle_r_to_c,
@@ -59,6 +61,7 @@ from tensortrace.autograd.functions_manual import (
     mse_loss_double_backward,
     mul_tensor_backward,
     nansum_backward,
+    negate_integers,
     norm_backward,
     not_implemented,
     permute_backwards,
@@ -70,6 +73,7 @@ from tensortrace.autograd.functions_manual import (
     real_only,
     renorm_backward,
     repeat_backward,
+    reverse_integers,
     select_backward,
     sgn_backward,
     sigmoid_backward,
@@ -5127,3 +5131,71 @@ class LinalgSolveExBackward0(TraceableFunction):
         {},
         {},
         output_differentiability=(True, False, False, False))
+
+
+def FftR2CBackward0_self(v: dict[str, Any]) -> Any:
+    """self: fft_r2c_backward(grad, dim, normalization, onesided, self.sym_sizes()[dim[-1]])"""
+    return fft_r2c_backward(v['grad'], v['dim'], v['normalization'], v['onesided'], v['self_sym_sizes'][v['dim'][-1]])
+
+
+class FftR2CBackward0(TraceableFunction):
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_r2c',
+        (Formula(('self',), FftR2CBackward0_self, frozenset(['dim', 'fft_r2c_backward', 'grad', 'normalization', 'onesided', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def FftC2RBackward0_self(v: dict[str, Any]) -> Any:
+    """self: fft_c2r_backward(grad, dim, normalization)"""
+    return fft_c2r_backward(v['grad'], v['dim'], v['normalization'])
+
+
+class FftC2RBackward0(TraceableFunction):
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_c2r',
+        (Formula(('self',), FftC2RBackward0_self, frozenset(['dim', 'fft_c2r_backward', 'grad', 'normalization'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FftC2CBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._fft_c2c(grad, dim, normalization, not forward)"""
+    return at._fft_c2c(v['grad'], v['dim'], v['normalization'], not v['forward'])
+
+
+class FftC2CBackward0(TraceableFunction):
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_c2c',
+        (Formula(('self',), FftC2CBackward0_self, frozenset(['at', 'dim', 'forward', 'grad', 'normalization'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RollBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.roll(negate_integers(reverse_integers(shifts)), reverse_integers(dims))"""
+    return v['grad'].roll(negate_integers(reverse_integers(v['shifts'])), reverse_integers(v['dims']))
+
+
+class RollBackward0(TraceableFunction):
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'roll',
+        (Formula(('self',), RollBackward0_self, frozenset(['dims', 'grad', 'negate_integers', 'reverse_integers', 'shifts'])),),
+        ('self',),
+        {},
+        {})

@@ -10099,13 +10099,13 @@ ops.flip.register(DispatchKey.Autograd, KernelFunction(
     flip, "torch::autograd::VariableType::flip", with_keyset=True))
 
 
-_record_roll = GraphRecording(ops.roll, AutoDispatchBelowADInplaceOrView, None)
+_record_roll = GraphRecording(ops.roll, AutoDispatchBelowADInplaceOrView, nodes.RollBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::roll", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def roll(ks: DispatchKeySet, *args: Any) -> Any:
-    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor: records NotImplemented"""
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor: records RollBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_roll(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -13810,3 +13810,163 @@ def _pack_padded_sequence(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._pack_padded_sequence.register(DispatchKey.Autograd, KernelFunction(
     _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True))
+
+
+_record__fft_r2c = GraphRecording(ops._fft_r2c, AutoDispatchBelowADInplaceOrView, nodes.FftR2CBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_r2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_r2c(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor: records FftR2CBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_r2c(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_r2c.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_r2c.register(DispatchKey.Autograd, KernelFunction(
+    _fft_r2c, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+
+
+_record__fft_r2c_out = GraphRecording(ops._fft_r2c_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_r2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_r2c_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_r2c_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_r2c_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_r2c_out, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+
+
+_record__fft_c2r = GraphRecording(ops._fft_c2r, AutoDispatchBelowADInplaceOrView, nodes.FftC2RBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2r", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2r(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor: records FftC2RBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_c2r(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_c2r.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2r.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2r, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+
+
+_record__fft_c2r_out = GraphRecording(ops._fft_c2r_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2r", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_c2r_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_c2r_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2r_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2r_out, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+
+
+_record__fft_c2c = GraphRecording(ops._fft_c2c, AutoDispatchBelowADInplaceOrView, nodes.FftC2CBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2c(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor: records FftC2CBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_c2c(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_c2c.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2c.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2c, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+
+
+_record__fft_c2c_out = GraphRecording(ops._fft_c2c_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_c2c_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_c2c_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2c_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2c_out, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_fftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_fftfreq(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fft_fftfreq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_fftfreq.register(DispatchKey.Autograd, KernelFunction(
+    fft_fftfreq, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+
+
+_record_fft_fftfreq_out = GraphRecording(ops.fft_fftfreq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_fftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_fft_fftfreq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fft_fftfreq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_fftfreq_out.register(DispatchKey.Autograd, KernelFunction(
+    fft_fftfreq_out, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_rfftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_rfftfreq(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fft_rfftfreq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_rfftfreq.register(DispatchKey.Autograd, KernelFunction(
+    fft_rfftfreq, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+
+
+_record_fft_rfftfreq_out = GraphRecording(ops.fft_rfftfreq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_rfftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_fft_rfftfreq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fft_rfftfreq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_rfftfreq_out.register(DispatchKey.Autograd, KernelFunction(
+    fft_rfftfreq_out, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))

@@ -23049,6 +23049,143 @@ def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs__pad_packed_sequence[0][0])
 
 
+# ---- _fft_r2c ----------------------------------------------------------------------------------
+parser__fft_r2c = PythonArgParser.lazy([
+    '_fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_r2c", TORCH_FUNCTIONS_CPP, "dispatch__fft_r2c", legacy="dispatch__fft_r2c")
+def dispatch__fft_r2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None): _fft_r2c, out= _fft_r2c.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_r2c_out, '_fft_r2c', False, self, kwargs, out)
+    return at._fft_r2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], onesided=kwargs['onesided'])
+
+structseqs__fft_r2c = [(return_types.for_schema('_fft_r2c', ops._fft_r2c.schema), return_types.for_schema('_fft_r2c_out', ops._fft_r2c_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_r2c", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_r2c")
+def _fft_r2c(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_r2c: THPVariable__fft_r2c"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_r2c",
+                                 {"python_name": "torch._fft_r2c"})
+    self = None
+    r = parser__fft_r2c.parse(args, kwargs)
+    a = r.args
+    # _fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    onesided = a[3]
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_r2c_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'onesided': onesided, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fft_c2r ----------------------------------------------------------------------------------
+parser__fft_c2r = PythonArgParser.lazy([
+    '_fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_c2r", TORCH_FUNCTIONS_CPP, "dispatch__fft_c2r", legacy="dispatch__fft_c2r")
+def dispatch__fft_c2r_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None): _fft_c2r, out= _fft_c2r.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_c2r_out, '_fft_c2r', False, self, kwargs, out)
+    return at._fft_c2r(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], last_dim_size=kwargs['last_dim_size'])
+
+structseqs__fft_c2r = [(return_types.for_schema('_fft_c2r', ops._fft_c2r.schema), return_types.for_schema('_fft_c2r_out', ops._fft_c2r_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_c2r", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_c2r")
+def _fft_c2r(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_c2r: THPVariable__fft_c2r"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_c2r",
+                                 {"python_name": "torch._fft_c2r"})
+    self = None
+    r = parser__fft_c2r.parse(args, kwargs)
+    a = r.args
+    # _fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    last_dim_size = a[3]
+    if last_dim_size is not None and (type(last_dim_size) is not int or not INT64_MIN <= last_dim_size <= INT64_MAX):
+        last_dim_size = int64_arg(last_dim_size)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_c2r_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'last_dim_size': last_dim_size, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fft_c2c ----------------------------------------------------------------------------------
+parser__fft_c2c = PythonArgParser.lazy([
+    '_fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_c2c", TORCH_FUNCTIONS_CPP, "dispatch__fft_c2c", legacy="dispatch__fft_c2c")
+def dispatch__fft_c2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None): _fft_c2c, out= _fft_c2c.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_c2c_out, '_fft_c2c', False, self, kwargs, out)
+    return at._fft_c2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], forward=kwargs['forward'])
+
+structseqs__fft_c2c = [(return_types.for_schema('_fft_c2c', ops._fft_c2c.schema), return_types.for_schema('_fft_c2c_out', ops._fft_c2c_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_c2c", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_c2c")
+def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_c2c: THPVariable__fft_c2c"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_c2c",
+                                 {"python_name": "torch._fft_c2c"})
+    self = None
+    r = parser__fft_c2c.parse(args, kwargs)
+    a = r.args
+    # _fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    forward = a[3]
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_c2c_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'forward': forward, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -23511,6 +23648,9 @@ FUNCTIONS: dict[str, Any] = {
     "rnn_relu_cell": rnn_relu_cell,
     "_pack_padded_sequence": _pack_padded_sequence,
     "_pad_packed_sequence": _pad_packed_sequence,
+    "_fft_r2c": _fft_r2c,
+    "_fft_c2r": _fft_c2r,
+    "_fft_c2c": _fft_c2c,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -23976,4 +24116,7 @@ __all__ = [
     "rnn_relu_cell",
     "_pack_padded_sequence",
     "_pad_packed_sequence",
+    "_fft_r2c",
+    "_fft_c2r",
+    "_fft_c2c",
 ]

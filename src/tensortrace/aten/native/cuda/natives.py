@@ -287,3 +287,9 @@ cuda_native("searchsorted_out_cpu", "searchsorted_out_cuda", "Bucketization.cu")
 cuda_native("bucketize_cpu", "bucketize_cuda", "Bucketization.cu")
 cuda_native("bucketize_out_cpu", "bucketize_out_cuda", "Bucketization.cu")
 cuda_native("logspace_out", "logspace_cuda_out", "RangeFactories.cu")
+
+
+# ---- SpectralOps.cpp (cuFFT): the CPU transforms, under the CUDA names -------------------------
+for _op in ("r2c", "c2r", "c2c"):
+    cuda_native(f"_fft_{_op}_mkl", f"_fft_{_op}_cufft", "SpectralOps.cpp")
+    cuda_native(f"_fft_{_op}_mkl_out", f"_fft_{_op}_cufft_out", "SpectralOps.cpp")
