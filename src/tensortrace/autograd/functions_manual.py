@@ -31,8 +31,10 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     angle_backward,
     fft_c2r_backward,
     fft_r2c_backward,
+    log1p_backward,
     polar_backward,
     sgn_backward,
+    sinc_backward,
 )
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,

@@ -7,6 +7,8 @@ torch uses for complex inputs. functions_manual.py imports them into the formula
 
 from __future__ import annotations
 
+import math
+
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 
@@ -61,3 +63,16 @@ def fft_c2r_backward(grad: Tensor, dim: list[int], normalization: int) -> Tensor
     if double_length > 0:  # also covers a signal of size zero
         gi.narrow(dim[-1], 1, double_length).mul_(2)
     return gi
+
+
+def log1p_backward(grad: Tensor, self: Tensor) -> Tensor:
+    return grad.div(self.add(1).conj())
+
+
+def sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """d/dx sin(pi x)/(pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at 0."""
+    self_pi = self.mul(math.pi)
+    self_squared_pi = self.mul(self).mul(math.pi)
+    out = grad.mul(self_pi.mul(self_pi.cos()).sub(self_pi.sin())).div(self_squared_pi.conj())
+    zero = at.zeros([], dtype=grad.scalar_type(), device=grad.device())  # grad.options()
+    return at.where(self_squared_pi.eq(0.0), zero, out)

@@ -362,10 +362,8 @@ def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "hand-written ones."
     )
     out = [f'TORCH_FUNCTIONS_CPP = "{TORCH_FUNCTIONS_CPP}"']
-    # `python_module: nn` / `fft` ops are bound in torch._C._nn / torch._C._fft instead
-    grouped = collect_overloads(
-        [f for f in fns if not (_in_module(f, "nn") or _in_module(f, "fft"))], is_method=False
-    )
+    # `python_module: nn` ops are bound in torch._C._nn instead (python_nn_functions.py)
+    grouped = collect_overloads([f for f in fns if not _in_module(f, "nn")], is_method=False)
     for name, overloads in grouped.items():
         out += _binding(name, overloads, False) + _binding_def(name, name, False, overloads)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
@@ -444,6 +442,7 @@ def csrc_modules(
         "python_nn_functions": gen_module_functions(fns, "nn"),
         "python_linalg_functions": gen_module_functions(fns, "linalg"),
         "python_fft_functions": gen_module_functions(fns, "fft"),
+        "python_special_functions": gen_module_functions(fns, "special"),
         "python_variable_methods": gen_variable_methods(fns, operators),
     }
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c5b3086e659d580c353006b24465ccddb84e7da04b04fb64d78d12739729e2a6"
+INPUTS_SHA256 = "e55a0e342ade017b18d511d11a8151b44c25888f6704cd8e886ad22bdc4ee027"
 
 MODULES: tuple[str, ...] = (
     "operators",

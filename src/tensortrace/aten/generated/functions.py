@@ -8558,6 +8558,190 @@ def fft_ifftshift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_expm1 = Overloads([(ops.special_expm1, Binder(ops.special_expm1.schema)), (ops.special_expm1_out, Binder(ops.special_expm1_out.schema))])
+
+
+@traced("dispatch", "at::special_expm1", FUNCTIONS_H, "at::special_expm1",
+        legacy="at::special_expm1 (Functions.h)")
+def special_expm1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_expm1, overloads:
+    special_expm1(Tensor self) -> Tensor
+    special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_expm1, args, kwargs, "at::special_expm1")
+    return op.call(*full)
+
+
+_ov_special_exp2 = Overloads([(ops.special_exp2, Binder(ops.special_exp2.schema)), (ops.special_exp2_out, Binder(ops.special_exp2_out.schema))])
+
+
+@traced("dispatch", "at::special_exp2", FUNCTIONS_H, "at::special_exp2",
+        legacy="at::special_exp2 (Functions.h)")
+def special_exp2(*args: Any, **kwargs: Any) -> Any:
+    """at::special_exp2, overloads:
+    special_exp2(Tensor self) -> Tensor
+    special_exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_exp2, args, kwargs, "at::special_exp2")
+    return op.call(*full)
+
+
+_ov_special_erf = Overloads([(ops.special_erf, Binder(ops.special_erf.schema)), (ops.special_erf_out, Binder(ops.special_erf_out.schema))])
+
+
+@traced("dispatch", "at::special_erf", FUNCTIONS_H, "at::special_erf",
+        legacy="at::special_erf (Functions.h)")
+def special_erf(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erf, overloads:
+    special_erf(Tensor self) -> Tensor
+    special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erf, args, kwargs, "at::special_erf")
+    return op.call(*full)
+
+
+_ov_special_erfc = Overloads([(ops.special_erfc, Binder(ops.special_erfc.schema)), (ops.special_erfc_out, Binder(ops.special_erfc_out.schema))])
+
+
+@traced("dispatch", "at::special_erfc", FUNCTIONS_H, "at::special_erfc",
+        legacy="at::special_erfc (Functions.h)")
+def special_erfc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfc, overloads:
+    special_erfc(Tensor self) -> Tensor
+    special_erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfc, args, kwargs, "at::special_erfc")
+    return op.call(*full)
+
+
+_ov_special_ndtr = Overloads([(ops.special_ndtr, Binder(ops.special_ndtr.schema)), (ops.special_ndtr_out, Binder(ops.special_ndtr_out.schema))])
+
+
+@traced("dispatch", "at::special_ndtr", FUNCTIONS_H, "at::special_ndtr",
+        legacy="at::special_ndtr (Functions.h)")
+def special_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_ndtr, overloads:
+    special_ndtr(Tensor self) -> Tensor
+    special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_ndtr, args, kwargs, "at::special_ndtr")
+    return op.call(*full)
+
+
+_ov_special_expit = Overloads([(ops.special_expit, Binder(ops.special_expit.schema)), (ops.special_expit_out, Binder(ops.special_expit_out.schema))])
+
+
+@traced("dispatch", "at::special_expit", FUNCTIONS_H, "at::special_expit",
+        legacy="at::special_expit (Functions.h)")
+def special_expit(*args: Any, **kwargs: Any) -> Any:
+    """at::special_expit, overloads:
+    special_expit(Tensor self) -> Tensor
+    special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_expit, args, kwargs, "at::special_expit")
+    return op.call(*full)
+
+
+_ov_special_sinc = Overloads([(ops.special_sinc, Binder(ops.special_sinc.schema)), (ops.special_sinc_out, Binder(ops.special_sinc_out.schema))])
+
+
+@traced("dispatch", "at::special_sinc", FUNCTIONS_H, "at::special_sinc",
+        legacy="at::special_sinc (Functions.h)")
+def special_sinc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_sinc, overloads:
+    special_sinc(Tensor self) -> Tensor
+    special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_sinc, args, kwargs, "at::special_sinc")
+    return op.call(*full)
+
+
+_ov_special_log1p = Overloads([(ops.special_log1p, Binder(ops.special_log1p.schema)), (ops.special_log1p_out, Binder(ops.special_log1p_out.schema))])
+
+
+@traced("dispatch", "at::special_log1p", FUNCTIONS_H, "at::special_log1p",
+        legacy="at::special_log1p (Functions.h)")
+def special_log1p(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log1p, overloads:
+    special_log1p(Tensor self) -> Tensor
+    special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_log1p, args, kwargs, "at::special_log1p")
+    return op.call(*full)
+
+
+_ov_special_round = Overloads([(ops.special_round, Binder(ops.special_round.schema)), (ops.special_round_out, Binder(ops.special_round_out.schema))])
+
+
+@traced("dispatch", "at::special_round", FUNCTIONS_H, "at::special_round",
+        legacy="at::special_round (Functions.h)")
+def special_round(*args: Any, **kwargs: Any) -> Any:
+    """at::special_round, overloads:
+    special_round(Tensor self, *, int decimals=0) -> Tensor
+    special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_round, args, kwargs, "at::special_round")
+    return op.call(*full)
+
+
+_ov_special_logsumexp = Overloads([(ops.special_logsumexp, Binder(ops.special_logsumexp.schema)), (ops.special_logsumexp_out, Binder(ops.special_logsumexp_out.schema))])
+
+
+@traced("dispatch", "at::special_logsumexp", FUNCTIONS_H, "at::special_logsumexp",
+        legacy="at::special_logsumexp (Functions.h)")
+def special_logsumexp(*args: Any, **kwargs: Any) -> Any:
+    """at::special_logsumexp, overloads:
+    special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+    special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_logsumexp, args, kwargs, "at::special_logsumexp")
+    return op.call(*full)
+
+
+_ov_special_softmax = Overloads([(ops.special_softmax, Binder(ops.special_softmax.schema))])
+
+
+@traced("dispatch", "at::special_softmax", FUNCTIONS_H, "at::special_softmax",
+        legacy="at::special_softmax (Functions.h)")
+def special_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::special_softmax, overloads:
+    special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_special_softmax, args, kwargs, "at::special_softmax")
+    return op.call(*full)
+
+
+_ov_special_log_softmax = Overloads([(ops.special_log_softmax, Binder(ops.special_log_softmax.schema))])
+
+
+@traced("dispatch", "at::special_log_softmax", FUNCTIONS_H, "at::special_log_softmax",
+        legacy="at::special_log_softmax (Functions.h)")
+def special_log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log_softmax, overloads:
+    special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_special_log_softmax, args, kwargs, "at::special_log_softmax")
+    return op.call(*full)
+
+
+_ov_special_xlogy = Overloads([(ops.special_xlogy, Binder(ops.special_xlogy.schema)), (ops.special_xlogy_self_scalar, Binder(ops.special_xlogy_self_scalar.schema)), (ops.special_xlogy_other_scalar, Binder(ops.special_xlogy_other_scalar.schema)), (ops.special_xlogy_out, Binder(ops.special_xlogy_out.schema)), (ops.special_xlogy_self_scalar_out, Binder(ops.special_xlogy_self_scalar_out.schema)), (ops.special_xlogy_other_scalar_out, Binder(ops.special_xlogy_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_xlogy", FUNCTIONS_H, "at::special_xlogy",
+        legacy="at::special_xlogy (Functions.h)")
+def special_xlogy(*args: Any, **kwargs: Any) -> Any:
+    """at::special_xlogy, overloads:
+    special_xlogy(Tensor self, Tensor other) -> Tensor
+    special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlogy.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_xlogy, args, kwargs, "at::special_xlogy")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9180,4 +9364,17 @@ FUNCTIONS: dict[str, Any] = {
     "fft_rfftfreq": fft_rfftfreq,
     "fft_fftshift": fft_fftshift,
     "fft_ifftshift": fft_ifftshift,
+    "special_expm1": special_expm1,
+    "special_exp2": special_exp2,
+    "special_erf": special_erf,
+    "special_erfc": special_erfc,
+    "special_ndtr": special_ndtr,
+    "special_expit": special_expit,
+    "special_sinc": special_sinc,
+    "special_log1p": special_log1p,
+    "special_round": special_round,
+    "special_logsumexp": special_logsumexp,
+    "special_softmax": special_softmax,
+    "special_log_softmax": special_log_softmax,
+    "special_xlogy": special_xlogy,
 }

@@ -3775,6 +3775,90 @@ fft_fftshift = _register(
 fft_ifftshift = _register(
     FunctionSchema('fft_ifftshift', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False),), (_T6,), ()),
     {'func': 'fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftshift'}}})
+special_expm1 = _register(
+    FunctionSchema('special_expm1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_expm1(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expm1'}}})
+special_expm1_out = _register(
+    FunctionSchema('special_expm1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expm1_out'}}})
+special_exp2 = _register(
+    FunctionSchema('special_exp2', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_exp2(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_exp2'}}})
+special_exp2_out = _register(
+    FunctionSchema('special_exp2', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_exp2_out'}}})
+special_erf = _register(
+    FunctionSchema('special_erf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erf(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erf'}}})
+special_erf_out = _register(
+    FunctionSchema('special_erf', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erf_out'}}})
+special_erfc = _register(
+    FunctionSchema('special_erfc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfc(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfc'}}})
+special_erfc_out = _register(
+    FunctionSchema('special_erfc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfc_out'}}})
+special_ndtr = _register(
+    FunctionSchema('special_ndtr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_ndtr(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_ndtr'}}})
+special_ndtr_out = _register(
+    FunctionSchema('special_ndtr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_ndtr_out'}}})
+special_expit = _register(
+    FunctionSchema('special_expit', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_expit(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expit'}}})
+special_expit_out = _register(
+    FunctionSchema('special_expit', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expit_out'}}})
+special_sinc = _register(
+    FunctionSchema('special_sinc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_sinc(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_sinc'}}})
+special_sinc_out = _register(
+    FunctionSchema('special_sinc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_sinc_out'}}})
+special_log1p = _register(
+    FunctionSchema('special_log1p', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_log1p(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log1p'}}})
+special_log1p_out = _register(
+    FunctionSchema('special_log1p', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log1p_out'}}})
+special_round = _register(
+    FunctionSchema('special_round', '', (Argument('self', _T6, None, False), Argument('decimals', _T11, '0', True),), (_T6,), ()),
+    {'func': 'special_round(Tensor self, *, int decimals=0) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_round'}}})
+special_round_out = _register(
+    FunctionSchema('special_round', 'out', (Argument('self', _T6, None, False), Argument('decimals', _T11, '0', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_round_out'}}})
+special_logsumexp = _register(
+    FunctionSchema('special_logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp'}}})
+special_logsumexp_out = _register(
+    FunctionSchema('special_logsumexp', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp_out'}}})
+special_softmax = _register(
+    FunctionSchema('special_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
+    {'func': 'special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_softmax'}}})
+special_log_softmax = _register(
+    FunctionSchema('special_log_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log_softmax'}}})
+special_xlogy = _register(
+    FunctionSchema('special_xlogy', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_self_scalar = _register(
+    FunctionSchema('special_xlogy', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_other_scalar = _register(
+    FunctionSchema('special_xlogy', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_out = _register(
+    FunctionSchema('special_xlogy', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+special_xlogy_self_scalar_out = _register(
+    FunctionSchema('special_xlogy', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+special_xlogy_other_scalar_out = _register(
+    FunctionSchema('special_xlogy', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5016,4 +5100,32 @@ OPERATORS: list[OperatorHandle] = [
     fft_rfftfreq_out,
     fft_fftshift,
     fft_ifftshift,
+    special_expm1,
+    special_expm1_out,
+    special_exp2,
+    special_exp2_out,
+    special_erf,
+    special_erf_out,
+    special_erfc,
+    special_erfc_out,
+    special_ndtr,
+    special_ndtr_out,
+    special_expit,
+    special_expit_out,
+    special_sinc,
+    special_sinc_out,
+    special_log1p,
+    special_log1p_out,
+    special_round,
+    special_round_out,
+    special_logsumexp,
+    special_logsumexp_out,
+    special_softmax,
+    special_log_softmax,
+    special_xlogy,
+    special_xlogy_self_scalar,
+    special_xlogy_other_scalar,
+    special_xlogy_out,
+    special_xlogy_self_scalar_out,
+    special_xlogy_other_scalar_out,
 ]

@@ -87,6 +87,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     sorting,
     sorting_quantile,
     sorting_select,
+    special_aliases,
     spectral_ops,
     spectral_ops_mkl,
     spectral_ops_nd,

@@ -49,6 +49,7 @@ from tensortrace.autograd.functions_manual import (
     is_grad_enabled,
     linalg_solve_backward,
     linalg_vector_norm_backward,
+    log1p_backward,
     log_sigmoid_backward,
     logsumexp_backward,
     masked_fill_backward,
@@ -77,6 +78,7 @@ from tensortrace.autograd.functions_manual import (
     select_backward,
     sgn_backward,
     sigmoid_backward,
+    sinc_backward,
     slice_backward_wrapper,
     soft_margin_loss_double_backward,
     soft_margin_loss_double_backward_grad_output,
@@ -5196,6 +5198,57 @@ class RollBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'roll',
         (Formula(('self',), RollBackward0_self, frozenset(['dims', 'grad', 'negate_integers', 'reverse_integers', 'shifts'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Expm1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.conj().add(1))"""
+    return v['grad'].mul(v['result'].conj().add(1))
+
+
+class Expm1Backward0(TraceableFunction):
+    """expm1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'expm1',
+        (Formula(('self',), Expm1Backward0_self, frozenset(['grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log1PBackward0_self(v: dict[str, Any]) -> Any:
+    """self: log1p_backward(grad, self)"""
+    return log1p_backward(v['grad'], v['self'])
+
+
+class Log1PBackward0(TraceableFunction):
+    """log1p(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log1p',
+        (Formula(('self',), Log1PBackward0_self, frozenset(['grad', 'log1p_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SincBackward0_self(v: dict[str, Any]) -> Any:
+    """self: sinc_backward(grad, self)"""
+    return sinc_backward(v['grad'], v['self'])
+
+
+class SincBackward0(TraceableFunction):
+    """sinc(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sinc',
+        (Formula(('self',), SincBackward0_self, frozenset(['grad', 'self', 'sinc_backward'])),),
         ('self',),
         {},
         {})

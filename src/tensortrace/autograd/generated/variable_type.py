@@ -7469,13 +7469,13 @@ ops.log1p_out.register(DispatchKey.Autograd, KernelFunction(
     log1p_out, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, None)
+_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p(Tensor self) -> Tensor: records NotImplemented"""
+    """log1p(Tensor self) -> Tensor: records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7486,13 +7486,13 @@ ops.log1p.register(DispatchKey.Autograd, KernelFunction(
     log1p, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, None)
+_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p_(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """log1p_(Tensor(a!) self) -> Tensor(a!): records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -7520,13 +7520,13 @@ ops.expm1_out.register(DispatchKey.Autograd, KernelFunction(
     expm1_out, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, None)
+_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1(Tensor self) -> Tensor: records NotImplemented"""
+    """expm1(Tensor self) -> Tensor: records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7537,13 +7537,13 @@ ops.expm1.register(DispatchKey.Autograd, KernelFunction(
     expm1, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, None)
+_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1_(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """expm1_(Tensor(a!) self) -> Tensor(a!): records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -12503,13 +12503,13 @@ ops.rsqrt_out.register(DispatchKey.Autograd, KernelFunction(
     rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True))
 
 
-_record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, None)
+_record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, nodes.SincBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinc(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinc(Tensor self) -> Tensor: records NotImplemented"""
+    """sinc(Tensor self) -> Tensor: records SincBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinc(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -12520,13 +12520,13 @@ ops.sinc.register(DispatchKey.Autograd, KernelFunction(
     sinc, "torch::autograd::VariableType::sinc", with_keyset=True))
 
 
-_record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, None)
+_record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, nodes.SincBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinc_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """sinc_(Tensor(a!) self) -> Tensor(a!): records SincBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinc_(ks, args)
     with AutoDispatchBelowAutograd():

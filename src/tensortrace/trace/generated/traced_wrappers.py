@@ -3211,8 +3211,26 @@ def traced_354(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, correction, fweights, aweights), {})
     return wrapper
 
-# (self, device, dtype, non_blocking, copy, memory_format)
+# (self, decimals, out)
 def traced_355(fn_, site_, names_):
+    def wrapper(self, decimals, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, decimals, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, decimals, out), {})
+    return wrapper
+
+# (self, decimals=)
+def traced_356(fn_, site_, names_, _d1):
+    def wrapper(self, decimals=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, decimals)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, decimals), {})
+    return wrapper
+
+# (self, device, dtype, non_blocking, copy, memory_format)
+def traced_357(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3239,7 @@ def traced_355(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_356(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3248,7 @@ def traced_356(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_357(fn_, site_, names_, _d1):
+def traced_359(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3257,7 @@ def traced_357(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_358(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3266,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_359(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3275,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_360(fn_, site_, names_):
+def traced_362(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3284,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_361(fn_, site_, names_, _d2):
+def traced_363(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3293,7 @@ def traced_361(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_362(fn_, site_, names_):
+def traced_364(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3302,7 @@ def traced_362(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_363(fn_, site_, names_, _d3):
+def traced_365(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3311,7 @@ def traced_363(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_364(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3320,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_365(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3329,7 @@ def traced_365(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_366(fn_, site_, names_, _d4):
+def traced_368(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3338,7 @@ def traced_366(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_367(fn_, site_, names_):
+def traced_369(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3347,7 @@ def traced_367(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_368(fn_, site_, names_, _d5):
+def traced_370(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3356,7 @@ def traced_368(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_369(fn_, site_, names_, _d3):
+def traced_371(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3365,7 @@ def traced_369(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_370(fn_, site_, names_):
+def traced_372(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3374,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_371(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3383,7 @@ def traced_371(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_372(fn_, site_, names_, _d3, _d4, _d5):
+def traced_374(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3392,7 @@ def traced_372(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_373(fn_, site_, names_):
+def traced_375(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3401,7 @@ def traced_373(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, dtype, out)
-def traced_374(fn_, site_, names_):
+def traced_376(fn_, site_, names_):
     def wrapper(self, dim, keepdim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3410,7 @@ def traced_374(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_375(fn_, site_, names_):
+def traced_377(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -3400,8 +3418,17 @@ def traced_375(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, min_result, max_result), {})
     return wrapper
 
+# (self, dim, keepdim, out)
+def traced_378(fn_, site_, names_):
+    def wrapper(self, dim, keepdim, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, keepdim, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, out), {})
+    return wrapper
+
 # (self, dim, keepdim, values, indices)
-def traced_376(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3437,7 @@ def traced_376(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_377(fn_, site_, names_, _d2):
+def traced_380(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3446,7 @@ def traced_377(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, normalization, forward)
-def traced_378(fn_, site_, names_):
+def traced_381(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3455,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, forward, out)
-def traced_379(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3464,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size)
-def traced_380(fn_, site_, names_):
+def traced_383(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3473,7 @@ def traced_380(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size, out)
-def traced_381(fn_, site_, names_):
+def traced_384(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3482,7 @@ def traced_381(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided)
-def traced_382(fn_, site_, names_):
+def traced_385(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3491,7 @@ def traced_382(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided, out)
-def traced_383(fn_, site_, names_):
+def traced_386(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3500,7 @@ def traced_383(fn_, site_, names_):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_384(fn_, site_, names_, _d2, _d3):
+def traced_387(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3509,7 @@ def traced_384(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_385(fn_, site_, names_):
+def traced_388(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3518,7 @@ def traced_385(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_386(fn_, site_, names_, _d2, _d3, _d4):
+def traced_389(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3527,7 @@ def traced_386(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_387(fn_, site_, names_):
+def traced_390(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3536,7 @@ def traced_387(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_388(fn_, site_, names_):
+def traced_391(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3545,7 @@ def traced_388(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_389(fn_, site_, names_, _d2, _d3):
+def traced_392(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3554,7 @@ def traced_389(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_390(fn_, site_, names_):
+def traced_393(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3563,7 @@ def traced_390(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_391(fn_, site_, names_, _d1):
+def traced_394(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3572,7 @@ def traced_391(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_392(fn_, site_, names_, _d1, _d2, _d3):
+def traced_395(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3581,7 @@ def traced_392(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_393(fn_, site_, names_, _d1, _d2):
+def traced_396(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3590,7 @@ def traced_393(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=)
-def traced_394(fn_, site_, names_, _d1, _d2):
+def traced_397(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3599,7 @@ def traced_394(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=, dtype=)
-def traced_395(fn_, site_, names_, _d1, _d2, _d3):
+def traced_398(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, keepdim=_d2, dtype=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3608,7 @@ def traced_395(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_396(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_399(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3617,7 @@ def traced_396(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_397(fn_, site_, names_):
+def traced_400(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3626,7 @@ def traced_397(fn_, site_, names_):
     return wrapper
 
 # (self, downscale_factor)
-def traced_398(fn_, site_, names_):
+def traced_401(fn_, site_, names_):
     def wrapper(self, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3635,7 @@ def traced_398(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_399(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3644,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_400(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3653,7 @@ def traced_400(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_401(fn_, site_, names_, _d1):
+def traced_404(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3662,7 @@ def traced_401(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_402(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_405(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3671,7 @@ def traced_402(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_403(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_406(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3680,7 @@ def traced_403(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_404(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_407(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3689,7 @@ def traced_404(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, exponent)
-def traced_405(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3698,7 @@ def traced_405(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_406(fn_, site_, names_):
+def traced_409(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3707,7 @@ def traced_406(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_407(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_410(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3716,7 @@ def traced_407(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_408(fn_, site_, names_, _d2):
+def traced_411(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3725,7 @@ def traced_408(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, found_inf, inv_scale)
-def traced_409(fn_, site_, names_):
+def traced_412(fn_, site_, names_):
     def wrapper(self, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3734,7 @@ def traced_409(fn_, site_, names_):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_410(fn_, site_, names_, _d1, _d2, _d3):
+def traced_413(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3743,7 @@ def traced_410(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_411(fn_, site_, names_, _d1):
+def traced_414(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3752,7 @@ def traced_411(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_415(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3761,7 @@ def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_413(fn_, site_, names_, _d1, _d2):
+def traced_416(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3770,7 @@ def traced_413(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
-def traced_414(fn_, site_, names_):
+def traced_417(fn_, site_, names_):
     def wrapper(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3779,7 @@ def traced_414(fn_, site_, names_):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_415(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_418(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3788,7 @@ def traced_415(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_416(fn_, site_, names_):
+def traced_419(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3797,7 @@ def traced_416(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_417(fn_, site_, names_):
+def traced_420(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3806,7 @@ def traced_417(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_418(fn_, site_, names_):
+def traced_421(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3815,7 @@ def traced_418(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_419(fn_, site_, names_):
+def traced_422(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3824,7 @@ def traced_419(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_420(fn_, site_, names_):
+def traced_423(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3833,7 @@ def traced_420(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_421(fn_, site_, names_, _d2):
+def traced_424(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3842,7 @@ def traced_421(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_422(fn_, site_, names_):
+def traced_425(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3851,7 @@ def traced_422(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size)
-def traced_423(fn_, site_, names_):
+def traced_426(fn_, site_, names_):
     def wrapper(self, indices, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3860,7 @@ def traced_423(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, out)
-def traced_424(fn_, site_, names_):
+def traced_427(fn_, site_, names_):
     def wrapper(self, indices, output_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3869,7 @@ def traced_424(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_425(fn_, site_, names_, _d3):
+def traced_428(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3878,7 @@ def traced_425(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_426(fn_, site_, names_, _d3, _d4):
+def traced_429(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3887,7 @@ def traced_426(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_427(fn_, site_, names_):
+def traced_430(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3896,7 @@ def traced_427(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim, keepdim, values, indices)
-def traced_428(fn_, site_, names_):
+def traced_431(fn_, site_, names_):
     def wrapper(self, k, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3905,7 @@ def traced_428(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, keepdim=)
-def traced_429(fn_, site_, names_, _d2, _d3):
+def traced_432(fn_, site_, names_, _d2, _d3):
     def wrapper(self, k, dim=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3914,7 @@ def traced_429(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_430(fn_, site_, names_, _d2, _d3, _d4):
+def traced_433(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3923,7 @@ def traced_430(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_431(fn_, site_, names_, _d1, _d2):
+def traced_434(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3932,7 @@ def traced_431(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride)
-def traced_432(fn_, site_, names_):
+def traced_435(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3941,7 @@ def traced_432(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride, out)
-def traced_433(fn_, site_, names_):
+def traced_436(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3950,7 @@ def traced_433(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_434(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_437(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3959,7 @@ def traced_434(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_435(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_438(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +3968,7 @@ def traced_435(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_436(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_439(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +3977,7 @@ def traced_436(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_437(fn_, site_, names_):
+def traced_440(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +3986,7 @@ def traced_437(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_438(fn_, site_, names_, _d1, _d2):
+def traced_441(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +3995,7 @@ def traced_438(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, lower=, upper=, training=, generator=)
-def traced_439(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_442(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, lower=_d1, upper=_d2, training=_d3, generator=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +4004,7 @@ def traced_439(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_440(fn_, site_, names_):
+def traced_443(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +4013,7 @@ def traced_440(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_441(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4022,7 @@ def traced_441(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_442(fn_, site_, names_):
+def traced_445(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4031,7 @@ def traced_442(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_443(fn_, site_, names_):
+def traced_446(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4040,7 @@ def traced_443(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_444(fn_, site_, names_, _d4, _d5):
+def traced_447(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4049,7 @@ def traced_444(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_445(fn_, site_, names_, _d4, _d5, _d6):
+def traced_448(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4058,7 @@ def traced_445(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_446(fn_, site_, names_):
+def traced_449(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4067,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_447(fn_, site_, names_, _d1, _d2, _d3):
+def traced_450(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4049,7 +4076,7 @@ def traced_447(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_448(fn_, site_, names_, _d1):
+def traced_451(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4085,7 @@ def traced_448(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_449(fn_, site_, names_, _d1, _d2):
+def traced_452(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4094,7 @@ def traced_449(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_450(fn_, site_, names_):
+def traced_453(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4103,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_451(fn_, site_, names_, _d1, _d2):
+def traced_454(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4112,7 @@ def traced_451(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, n, dim, norm, out)
-def traced_452(fn_, site_, names_):
+def traced_455(fn_, site_, names_):
     def wrapper(self, n, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4121,7 @@ def traced_452(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, prepend, append, out)
-def traced_453(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(self, n, dim, prepend, append, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4130,7 @@ def traced_453(fn_, site_, names_):
     return wrapper
 
 # (self, n=, dim=, norm=)
-def traced_454(fn_, site_, names_, _d1, _d2, _d3):
+def traced_457(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, n=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4139,7 @@ def traced_454(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, n=, dim=, prepend=, append=)
-def traced_455(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_458(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, n=_d1, dim=_d2, prepend=_d3, append=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4148,7 @@ def traced_455(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_456(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4130,7 +4157,7 @@ def traced_456(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_457(fn_, site_, names_, _d1, _d2, _d3):
+def traced_460(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4166,7 @@ def traced_457(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_458(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4175,7 @@ def traced_458(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_459(fn_, site_, names_):
+def traced_462(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4184,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_460(fn_, site_, names_):
+def traced_463(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4193,7 @@ def traced_460(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower, upper, training, generator, out)
-def traced_461(fn_, site_, names_):
+def traced_464(fn_, site_, names_):
     def wrapper(self, noise, lower, upper, training, generator, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4202,7 @@ def traced_461(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower=, upper=, training=, generator=)
-def traced_462(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_465(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, noise, lower=_d2, upper=_d3, training=_d4, generator=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4211,7 @@ def traced_462(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, num_classes=)
-def traced_463(fn_, site_, names_, _d1):
+def traced_466(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4193,7 +4220,7 @@ def traced_463(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_464(fn_, site_, names_, _d2, _d3):
+def traced_467(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4229,7 @@ def traced_464(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_465(fn_, site_, names_, _d2, _d3, _d4):
+def traced_468(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4238,7 @@ def traced_465(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_466(fn_, site_, names_, _d1):
+def traced_469(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4247,7 @@ def traced_466(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_467(fn_, site_, names_, _d1, _d2, _d3):
+def traced_470(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4256,7 @@ def traced_467(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_468(fn_, site_, names_):
+def traced_471(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4265,7 @@ def traced_468(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_469(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_472(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4247,7 +4274,7 @@ def traced_469(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_470(fn_, site_, names_):
+def traced_473(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4283,7 @@ def traced_470(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_471(fn_, site_, names_):
+def traced_474(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4292,7 @@ def traced_471(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_472(fn_, site_, names_):
+def traced_475(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4301,7 @@ def traced_472(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_473(fn_, site_, names_, _d2):
+def traced_476(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4310,7 @@ def traced_473(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_474(fn_, site_, names_, _d2):
+def traced_477(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4319,7 @@ def traced_474(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_475(fn_, site_, names_):
+def traced_478(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4328,7 @@ def traced_475(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_476(fn_, site_, names_):
+def traced_479(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4337,7 @@ def traced_476(fn_, site_, names_):
     return wrapper
 
 # (self, other, p=)
-def traced_477(fn_, site_, names_, _d2):
+def traced_480(fn_, site_, names_, _d2):
     def wrapper(self, other, p=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4346,7 @@ def traced_477(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_478(fn_, site_, names_, _d2):
+def traced_481(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4355,7 @@ def traced_478(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_479(fn_, site_, names_, _d2, _d3):
+def traced_482(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4364,7 @@ def traced_479(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_480(fn_, site_, names_, _d2, _d3, _d4):
+def traced_483(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4373,7 @@ def traced_480(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_481(fn_, site_, names_):
+def traced_484(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4382,7 @@ def traced_481(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_482(fn_, site_, names_):
+def traced_485(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -4364,7 +4391,7 @@ def traced_482(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_483(fn_, site_, names_, _d1):
+def traced_486(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4373,7 +4400,7 @@ def traced_483(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_484(fn_, site_, names_):
+def traced_487(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4382,7 +4409,7 @@ def traced_484(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride)
-def traced_485(fn_, site_, names_):
+def traced_488(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4391,7 +4418,7 @@ def traced_485(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride, out)
-def traced_486(fn_, site_, names_):
+def traced_489(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4400,7 +4427,7 @@ def traced_486(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_487(fn_, site_, names_):
+def traced_490(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -4409,7 +4436,7 @@ def traced_487(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_488(fn_, site_, names_):
+def traced_491(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -4418,7 +4445,7 @@ def traced_488(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_489(fn_, site_, names_):
+def traced_492(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4427,7 +4454,7 @@ def traced_489(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_490(fn_, site_, names_, _d2):
+def traced_493(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4436,7 +4463,7 @@ def traced_490(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_491(fn_, site_, names_):
+def traced_494(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -4445,7 +4472,7 @@ def traced_491(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_492(fn_, site_, names_):
+def traced_495(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -4454,7 +4481,7 @@ def traced_492(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_493(fn_, site_, names_, _d1, _d2):
+def traced_496(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4463,7 +4490,7 @@ def traced_493(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_494(fn_, site_, names_):
+def traced_497(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4472,7 +4499,7 @@ def traced_494(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_495(fn_, site_, names_):
+def traced_498(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -4481,7 +4508,7 @@ def traced_495(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_496(fn_, site_, names_, _d3):
+def traced_499(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4490,7 +4517,7 @@ def traced_496(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_497(fn_, site_, names_, _d2, _d3):
+def traced_500(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4499,7 +4526,7 @@ def traced_497(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_498(fn_, site_, names_, _d2):
+def traced_501(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4508,7 +4535,7 @@ def traced_498(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_499(fn_, site_, names_):
+def traced_502(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -4517,7 +4544,7 @@ def traced_499(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_500(fn_, site_, names_):
+def traced_503(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -4526,7 +4553,7 @@ def traced_500(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_501(fn_, site_, names_):
+def traced_504(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -4535,7 +4562,7 @@ def traced_501(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim, keepdim, interpolation, out)
-def traced_502(fn_, site_, names_):
+def traced_505(fn_, site_, names_):
     def wrapper(self, q, dim, keepdim, interpolation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4544,7 +4571,7 @@ def traced_502(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim=, keepdim=, interpolation=)
-def traced_503(fn_, site_, names_, _d2, _d3, _d4):
+def traced_506(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, q, dim=_d2, keepdim=_d3, interpolation=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4553,7 +4580,7 @@ def traced_503(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, r=, with_replacement=)
-def traced_504(fn_, site_, names_, _d1, _d2):
+def traced_507(fn_, site_, names_, _d1, _d2):
     def wrapper(self, r=_d1, with_replacement=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4562,7 +4589,7 @@ def traced_504(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, repeats)
-def traced_505(fn_, site_, names_):
+def traced_508(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -4571,7 +4598,7 @@ def traced_505(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_506(fn_, site_, names_, _d2, _d3):
+def traced_509(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4580,7 +4607,7 @@ def traced_506(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_507(fn_, site_, names_, _d1, _d2, _d3):
+def traced_510(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4589,7 +4616,7 @@ def traced_507(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, s, dim, norm, out)
-def traced_508(fn_, site_, names_):
+def traced_511(fn_, site_, names_):
     def wrapper(self, s, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4598,7 +4625,7 @@ def traced_508(fn_, site_, names_):
     return wrapper
 
 # (self, s=, dim=, norm=)
-def traced_509(fn_, site_, names_, _d1, _d2, _d3):
+def traced_512(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, s=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4607,7 +4634,7 @@ def traced_509(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_510(fn_, site_, names_):
+def traced_513(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -4616,7 +4643,7 @@ def traced_510(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_511(fn_, site_, names_, _d2):
+def traced_514(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4625,7 +4652,7 @@ def traced_511(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_512(fn_, site_, names_):
+def traced_515(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -4634,7 +4661,7 @@ def traced_512(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_513(fn_, site_, names_):
+def traced_516(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -4643,7 +4670,7 @@ def traced_513(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_514(fn_, site_, names_, _d2):
+def traced_517(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4652,7 +4679,7 @@ def traced_514(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_515(fn_, site_, names_):
+def traced_518(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4661,7 +4688,7 @@ def traced_515(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_516(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_519(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4670,7 +4697,7 @@ def traced_516(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_517(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_520(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4679,7 +4706,7 @@ def traced_517(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_518(fn_, site_, names_, _d2):
+def traced_521(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4688,7 +4715,7 @@ def traced_518(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_519(fn_, site_, names_, _d2):
+def traced_522(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4697,7 +4724,7 @@ def traced_519(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_520(fn_, site_, names_):
+def traced_523(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4706,7 +4733,7 @@ def traced_520(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_521(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_524(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4715,7 +4742,7 @@ def traced_521(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_522(fn_, site_, names_):
+def traced_525(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -4724,7 +4751,7 @@ def traced_522(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_523(fn_, site_, names_, _d3):
+def traced_526(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4733,7 +4760,7 @@ def traced_523(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_524(fn_, site_, names_, _d4):
+def traced_527(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4742,7 +4769,7 @@ def traced_524(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_525(fn_, site_, names_):
+def traced_528(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -4751,7 +4778,7 @@ def traced_525(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_526(fn_, site_, names_, _d1, _d2):
+def traced_529(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4760,7 +4787,7 @@ def traced_526(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_527(fn_, site_, names_, _d1, _d2, _d3):
+def traced_530(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4769,7 +4796,7 @@ def traced_527(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_528(fn_, site_, names_):
+def traced_531(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4778,7 +4805,7 @@ def traced_528(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_529(fn_, site_, names_):
+def traced_532(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -4787,7 +4814,7 @@ def traced_529(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_530(fn_, site_, names_, _d4):
+def traced_533(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4796,7 +4823,7 @@ def traced_530(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_531(fn_, site_, names_, _d2):
+def traced_534(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4805,7 +4832,7 @@ def traced_531(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_532(fn_, site_, names_, _d2):
+def traced_535(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4814,7 +4841,7 @@ def traced_532(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_533(fn_, site_, names_, _d2):
+def traced_536(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4823,7 +4850,7 @@ def traced_533(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_534(fn_, site_, names_, _d2, _d3):
+def traced_537(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4832,7 +4859,7 @@ def traced_534(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_535(fn_, site_, names_, _d1, _d2):
+def traced_538(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4841,7 +4868,7 @@ def traced_535(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_536(fn_, site_, names_, _d4):
+def traced_539(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4850,7 +4877,7 @@ def traced_536(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, margin=, reduction=)
-def traced_537(fn_, site_, names_, _d2, _d3):
+def traced_540(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, margin=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4859,7 +4886,7 @@ def traced_537(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, p, margin, weight, reduction, out)
-def traced_538(fn_, site_, names_):
+def traced_541(fn_, site_, names_):
     def wrapper(self, target, p, margin, weight, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4868,7 +4895,7 @@ def traced_538(fn_, site_, names_):
     return wrapper
 
 # (self, target, p=, margin=, weight=, reduction=)
-def traced_539(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_542(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, p=_d2, margin=_d3, weight=_d4, reduction=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4877,7 +4904,7 @@ def traced_539(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, target, reduction)
-def traced_540(fn_, site_, names_):
+def traced_543(fn_, site_, names_):
     def wrapper(self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -4886,7 +4913,7 @@ def traced_540(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_541(fn_, site_, names_):
+def traced_544(fn_, site_, names_):
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4895,7 +4922,7 @@ def traced_541(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, out)
-def traced_542(fn_, site_, names_):
+def traced_545(fn_, site_, names_):
     def wrapper(self, target, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4904,7 +4931,7 @@ def traced_542(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, output, is_target)
-def traced_543(fn_, site_, names_):
+def traced_546(fn_, site_, names_):
     def wrapper(self, target, reduction, output, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -4913,7 +4940,7 @@ def traced_543(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_544(fn_, site_, names_, _d2):
+def traced_547(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4922,7 +4949,7 @@ def traced_544(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_545(fn_, site_, names_, _d2, _d3):
+def traced_548(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4931,7 +4958,7 @@ def traced_545(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_546(fn_, site_, names_, _d2, _d3):
+def traced_549(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4940,7 +4967,7 @@ def traced_546(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_547(fn_, site_, names_, _d2, _d3, _d4):
+def traced_550(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4949,7 +4976,7 @@ def traced_547(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_548(fn_, site_, names_, _d2, _d3):
+def traced_551(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4958,7 +4985,7 @@ def traced_548(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_549(fn_, site_, names_, _d2, _d3, _d4):
+def traced_552(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4967,7 +4994,7 @@ def traced_549(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_550(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_553(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4976,7 +5003,7 @@ def traced_550(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_551(fn_, site_, names_):
+def traced_554(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -4985,7 +5012,7 @@ def traced_551(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_552(fn_, site_, names_):
+def traced_555(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4994,7 +5021,7 @@ def traced_552(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_553(fn_, site_, names_, _d1):
+def traced_556(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5003,7 +5030,7 @@ def traced_553(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upscale_factor)
-def traced_554(fn_, site_, names_):
+def traced_557(fn_, site_, names_):
     def wrapper(self, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -5012,7 +5039,7 @@ def traced_554(fn_, site_, names_):
     return wrapper
 
 # (self, value)
-def traced_555(fn_, site_, names_):
+def traced_558(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -5021,7 +5048,7 @@ def traced_555(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_556(fn_, site_, names_):
+def traced_559(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -5030,7 +5057,7 @@ def traced_556(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_557(fn_, site_, names_):
+def traced_560(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -5039,7 +5066,7 @@ def traced_557(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_558(fn_, site_, names_):
+def traced_561(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5048,7 +5075,7 @@ def traced_558(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_559(fn_, site_, names_):
+def traced_562(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5057,7 +5084,7 @@ def traced_559(fn_, site_, names_):
     return wrapper
 
 # (self, weight)
-def traced_560(fn_, site_, names_):
+def traced_563(fn_, site_, names_):
     def wrapper(self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -5066,7 +5093,7 @@ def traced_560(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_561(fn_, site_, names_):
+def traced_564(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -5075,7 +5102,7 @@ def traced_561(fn_, site_, names_):
     return wrapper
 
 # (self, weights=, minlength=)
-def traced_562(fn_, site_, names_, _d1, _d2):
+def traced_565(fn_, site_, names_, _d1, _d2):
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5084,7 +5111,7 @@ def traced_562(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_563(fn_, site_, names_, _d1, _d2, _d3):
+def traced_566(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5093,7 +5120,7 @@ def traced_563(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_564(fn_, site_, names_):
+def traced_567(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -5102,7 +5129,7 @@ def traced_564(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_565(fn_, site_, names_):
+def traced_568(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5111,7 +5138,7 @@ def traced_565(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_566(fn_, site_, names_):
+def traced_569(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -5120,7 +5147,7 @@ def traced_566(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_567(fn_, site_, names_, _d1, _d2, _d3):
+def traced_570(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5129,7 +5156,7 @@ def traced_567(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_568(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_571(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5138,7 +5165,7 @@ def traced_568(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_569(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_572(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5147,7 +5174,7 @@ def traced_569(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_570(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_573(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5156,7 +5183,7 @@ def traced_570(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_571(fn_, site_, names_):
+def traced_574(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5165,7 +5192,7 @@ def traced_571(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_572(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_575(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5174,7 +5201,7 @@ def traced_572(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_573(fn_, site_, names_, _d1, _d2):
+def traced_576(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5183,7 +5210,7 @@ def traced_573(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_574(fn_, site_, names_):
+def traced_577(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5192,7 +5219,7 @@ def traced_574(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_575(fn_, site_, names_):
+def traced_578(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5201,7 +5228,7 @@ def traced_575(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_576(fn_, site_, names_, _d2, _d3, _d4):
+def traced_579(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5210,7 +5237,7 @@ def traced_576(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_577(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_580(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5219,7 +5246,7 @@ def traced_577(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_578(fn_, site_, names_):
+def traced_581(fn_, site_, names_):
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5228,7 +5255,7 @@ def traced_578(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_579(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_582(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5237,7 +5264,7 @@ def traced_579(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_580(fn_, site_, names_, _d2, _d3):
+def traced_583(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5246,7 +5273,7 @@ def traced_580(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_581(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_584(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -5255,7 +5282,7 @@ def traced_581(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_582(fn_, site_, names_, _d3, _d4):
+def traced_585(fn_, site_, names_, _d3, _d4):
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5264,7 +5291,7 @@ def traced_582(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_583(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_586(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5273,7 +5300,7 @@ def traced_583(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_584(fn_, site_, names_, _d3):
+def traced_587(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5282,7 +5309,7 @@ def traced_584(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_585(fn_, site_, names_):
+def traced_588(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -5291,7 +5318,7 @@ def traced_585(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_586(fn_, site_, names_):
+def traced_589(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5300,7 +5327,7 @@ def traced_586(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_587(fn_, site_, names_):
+def traced_590(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -5309,7 +5336,7 @@ def traced_587(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_588(fn_, site_, names_, _d2):
+def traced_591(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5318,7 +5345,7 @@ def traced_588(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_589(fn_, site_, names_):
+def traced_592(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5327,7 +5354,7 @@ def traced_589(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_590(fn_, site_, names_, _d1):
+def traced_593(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5336,7 +5363,7 @@ def traced_590(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_591(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_594(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5345,7 +5372,7 @@ def traced_591(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_592(fn_, site_, names_):
+def traced_595(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5354,7 +5381,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_593(fn_, site_, names_):
+def traced_596(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -5363,7 +5390,7 @@ def traced_593(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_594(fn_, site_, names_, _d1):
+def traced_597(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5372,7 +5399,7 @@ def traced_594(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_595(fn_, site_, names_, _d1, _d2):
+def traced_598(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5381,7 +5408,7 @@ def traced_595(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_596(fn_, site_, names_, _d1):
+def traced_599(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5390,7 +5417,7 @@ def traced_596(fn_, site_, names_, _d1):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_597(fn_, site_, names_):
+def traced_600(fn_, site_, names_):
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5399,7 +5426,7 @@ def traced_597(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_598(fn_, site_, names_):
+def traced_601(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5408,7 +5435,7 @@ def traced_598(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_599(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5444,7 @@ def traced_599(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_600(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5453,7 @@ def traced_600(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_601(fn_, site_, names_):
+def traced_604(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5462,7 @@ def traced_601(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_602(fn_, site_, names_):
+def traced_605(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5471,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_603(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5480,7 @@ def traced_603(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_604(fn_, site_, names_):
+def traced_607(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5489,7 @@ def traced_604(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_605(fn_, site_, names_):
+def traced_608(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -5471,7 +5498,7 @@ def traced_605(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_606(fn_, site_, names_):
+def traced_609(fn_, site_, names_):
     def wrapper(w, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -5480,7 +5507,7 @@ def traced_606(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_607(fn_, site_, names_):
+def traced_610(fn_, site_, names_):
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5516,7 @@ def traced_607(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_608(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_611(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5525,7 @@ def traced_608(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_609(fn_, site_, names_, _d2, _d3, _d4):
+def traced_612(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5534,7 @@ def traced_609(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, index)
-def traced_610(fn_, site_, names_):
+def traced_613(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -5516,7 +5543,7 @@ def traced_610(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_611(fn_, site_, names_):
+def traced_614(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -5525,7 +5552,7 @@ def traced_611(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_612(fn_, site_, names_):
+def traced_615(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5534,7 +5561,7 @@ def traced_612(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_613(fn_, site_, names_):
+def traced_616(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5543,7 +5570,7 @@ def traced_613(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_614(fn_, site_, names_):
+def traced_617(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5552,7 +5579,7 @@ def traced_614(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_615(fn_, site_, names_):
+def traced_618(fn_, site_, names_):
     def wrapper(x, out_shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -5561,7 +5588,7 @@ def traced_615(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_616(fn_, site_, names_):
+def traced_619(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -5570,7 +5597,7 @@ def traced_616(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_617(fn_, site_, names_):
+def traced_620(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -5579,7 +5606,7 @@ def traced_617(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_618(fn_, site_, names_):
+def traced_621(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -5588,7 +5615,7 @@ def traced_618(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_619(fn_, site_, names_):
+def traced_622(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5597,7 +5624,7 @@ def traced_619(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_620(fn_, site_, names_):
+def traced_623(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -5606,7 +5633,7 @@ def traced_620(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_621(fn_, site_, names_):
+def traced_624(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5615,7 +5642,7 @@ def traced_621(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_622(fn_, site_, names_, _d2, _d3):
+def traced_625(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5624,7 +5651,7 @@ def traced_622(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_623(fn_, site_, names_):
+def traced_626(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -5633,7 +5660,7 @@ def traced_623(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_624(fn_, site_, names_, _d2, _d3):
+def traced_627(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5642,7 +5669,7 @@ def traced_624(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_625(fn_, site_, names_, _d2, _d3, _d4):
+def traced_628(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5651,7 +5678,7 @@ def traced_625(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_626(fn_, site_, names_):
+def traced_629(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -5660,7 +5687,7 @@ def traced_626(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_627(fn_, site_, names_, _d1, _d2, _d3):
+def traced_630(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6025,277 +6052,280 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, config': traced_352,
     'self, context': traced_353,
     'self, correction=, fweights=, aweights=': traced_354,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_355,
-    'self, device, orig_size, stream': traced_356,
-    'self, diagonal=': traced_357,
-    'self, dim': traced_358,
-    'self, dim, correction, keepdim, out': traced_359,
-    'self, dim, dtype, out': traced_360,
-    'self, dim, dtype=': traced_361,
-    'self, dim, index': traced_362,
-    'self, dim, index, real_dim=': traced_363,
-    'self, dim, index, source': traced_364,
-    'self, dim, index, source, alpha': traced_365,
-    'self, dim, index, source, alpha=': traced_366,
-    'self, dim, index, source, reduce, include_self': traced_367,
-    'self, dim, index, source, reduce, include_self=': traced_368,
-    'self, dim, index, sparse_grad=': traced_369,
-    'self, dim, index, src': traced_370,
-    'self, dim, index, src, reduce': traced_371,
-    'self, dim, index, src=, value=, reduce=': traced_372,
-    'self, dim, index, value': traced_373,
-    'self, dim, keepdim, dtype, out': traced_374,
-    'self, dim, keepdim, min_result, max_result': traced_375,
-    'self, dim, keepdim, values, indices': traced_376,
-    'self, dim, keepdim=': traced_377,
-    'self, dim, normalization, forward': traced_378,
-    'self, dim, normalization, forward, out': traced_379,
-    'self, dim, normalization, last_dim_size': traced_380,
-    'self, dim, normalization, last_dim_size, out': traced_381,
-    'self, dim, normalization, onesided': traced_382,
-    'self, dim, normalization, onesided, out': traced_383,
-    'self, dim, return_inverse=, return_counts=': traced_384,
-    'self, dim, sizes': traced_385,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_386,
-    'self, dim, start, length': traced_387,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_388,
-    'self, dim, unbiased=, keepdim=': traced_389,
-    'self, dim0, dim1': traced_390,
-    'self, dim=': traced_391,
-    'self, dim=, correction=, keepdim=': traced_392,
-    'self, dim=, descending=': traced_393,
-    'self, dim=, keepdim=': traced_394,
-    'self, dim=, keepdim=, dtype=': traced_395,
-    'self, dim=, start=, end=, step=': traced_396,
-    'self, dims': traced_397,
-    'self, downscale_factor': traced_398,
-    'self, dst, src, pool': traced_399,
-    'self, dtype': traced_400,
-    'self, dtype=': traced_401,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_402,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_403,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_404,
-    'self, exponent': traced_405,
-    'self, exponent, out': traced_406,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_407,
-    'self, fill_value, wrap=': traced_408,
-    'self, found_inf, inv_scale': traced_409,
-    'self, from_=, to=, generator=': traced_410,
-    'self, generator=': traced_411,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_412,
-    'self, generator=, out=': traced_413,
-    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_414,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_415,
-    'self, hist, bin_edges': traced_416,
-    'self, index': traced_417,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_418,
-    'self, index, py_value': traced_419,
-    'self, indices': traced_420,
-    'self, indices, dim=': traced_421,
-    'self, indices, max_norm, norm_type': traced_422,
-    'self, indices, output_size': traced_423,
-    'self, indices, output_size, out': traced_424,
-    'self, indices, values, accumulate=': traced_425,
-    'self, indices, values, accumulate=, unsafe=': traced_426,
-    'self, it, from_, to, gen': traced_427,
-    'self, k, dim, keepdim, values, indices': traced_428,
-    'self, k, dim=, keepdim=': traced_429,
-    'self, k, dim=, largest=, sorted=': traced_430,
-    'self, k=, dims=': traced_431,
-    'self, kernel_size, dilation, padding, stride': traced_432,
-    'self, kernel_size, dilation, padding, stride, out': traced_433,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_434,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_435,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_436,
-    'self, kwargs': traced_437,
-    'self, lambd=, generator=': traced_438,
-    'self, lower=, upper=, training=, generator=': traced_439,
-    'self, mantissa, exponent': traced_440,
-    'self, mask': traced_441,
-    'self, mask, source': traced_442,
-    'self, mask, value': traced_443,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_444,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_445,
-    'self, mean, std, gen': traced_446,
-    'self, mean=, std=, generator=': traced_447,
-    'self, memory_format=': traced_448,
-    'self, min=, max=': traced_449,
-    'self, min_val, max_val, out': traced_450,
-    'self, min_val=, max_val=': traced_451,
-    'self, n, dim, norm, out': traced_452,
-    'self, n, dim, prepend, append, out': traced_453,
-    'self, n=, dim=, norm=': traced_454,
-    'self, n=, dim=, prepend=, append=': traced_455,
-    'self, nan, posinf, neginf, out': traced_456,
-    'self, nan=, posinf=, neginf=': traced_457,
-    'self, nbytes': traced_458,
-    'self, nelements': traced_459,
-    'self, new_size': traced_460,
-    'self, noise, lower, upper, training, generator, out': traced_461,
-    'self, noise, lower=, upper=, training=, generator=': traced_462,
-    'self, num_classes=': traced_463,
-    'self, num_samples, replacement=, generator=': traced_464,
-    'self, num_samples, replacement=, generator=, out=': traced_465,
-    'self, offset=': traced_466,
-    'self, offset=, dim1=, dim2=': traced_467,
-    'self, op, ks, args': traced_468,
-    'self, ord=, dim=, keepdim=, dtype=': traced_469,
-    'self, orig': traced_470,
-    'self, other': traced_471,
-    'self, other, alpha, out': traced_472,
-    'self, other, alpha=': traced_473,
-    'self, other, dim=': traced_474,
-    'self, other, dims_self, dims_other': traced_475,
-    'self, other, out': traced_476,
-    'self, other, p=': traced_477,
-    'self, other, rounding_mode=': traced_478,
-    'self, other, rounding_mode=, out=': traced_479,
-    'self, other, rtol=, atol=, equal_nan=': traced_480,
-    'self, out': traced_481,
-    'self, out, a, b': traced_482,
-    'self, out=': traced_483,
-    'self, output_size': traced_484,
-    'self, output_size, kernel_size, dilation, padding, stride': traced_485,
-    'self, output_size, kernel_size, dilation, padding, stride, out': traced_486,
-    'self, p': traced_487,
-    'self, p, context': traced_488,
-    'self, p, gen': traced_489,
-    'self, p, generator=': traced_490,
-    'self, p, isRetry, ctx': traced_491,
-    'self, p, train': traced_492,
-    'self, p=, generator=': traced_493,
-    'self, p_, gen': traced_494,
-    'self, pad': traced_495,
-    'self, pad, mode, value=': traced_496,
-    'self, pad, mode=, value=': traced_497,
-    'self, pad, value=': traced_498,
-    'self, padding': traced_499,
-    'self, params, orig_size, context, split_remainder': traced_500,
-    'self, ptr': traced_501,
-    'self, q, dim, keepdim, interpolation, out': traced_502,
-    'self, q, dim=, keepdim=, interpolation=': traced_503,
-    'self, r=, with_replacement=': traced_504,
-    'self, repeats': traced_505,
-    'self, repeats, dim=, output_size=': traced_506,
-    'self, return_inverse=, return_counts=, dim=': traced_507,
-    'self, s, dim, norm, out': traced_508,
-    'self, s=, dim=, norm=': traced_509,
-    'self, sections': traced_510,
-    'self, sections, dim=': traced_511,
-    'self, seq': traced_512,
-    'self, shape': traced_513,
-    'self, shifts, dims=': traced_514,
-    'self, size': traced_515,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_516,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_517,
-    'self, size, implicit=': traced_518,
-    'self, size, memory_format=': traced_519,
-    'self, size, stride': traced_520,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_521,
-    'self, size, stride, storage_offset': traced_522,
-    'self, size, stride, storage_offset=': traced_523,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_524,
-    'self, sizes, strides': traced_525,
-    'self, some=, compute_uv=': traced_526,
-    'self, sorted=, return_inverse=, return_counts=': traced_527,
-    'self, source': traced_528,
-    'self, source, destination': traced_529,
-    'self, source, storage_offset, size, stride=': traced_530,
-    'self, split_size, dim=': traced_531,
-    'self, split_sizes, dim=': traced_532,
-    'self, src, non_blocking=': traced_533,
-    'self, stable, dim=, descending=': traced_534,
-    'self, start_dim=, end_dim=': traced_535,
-    'self, storage, key_set, data_type, impl_type=': traced_536,
-    'self, target, margin=, reduction=': traced_537,
-    'self, target, p, margin, weight, reduction, out': traced_538,
-    'self, target, p=, margin=, weight=, reduction=': traced_539,
-    'self, target, reduction': traced_540,
-    'self, target, reduction, delta, out': traced_541,
-    'self, target, reduction, out': traced_542,
-    'self, target, reduction, output, is_target': traced_543,
-    'self, target, reduction=': traced_544,
-    'self, target, reduction=, delta=': traced_545,
-    'self, target, reduction=, log_target=': traced_546,
-    'self, target, weight=, pos_weight=, reduction=': traced_547,
-    'self, target, weight=, reduction=': traced_548,
-    'self, target, weight=, reduction=, ignore_index=': traced_549,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_550,
-    'self, tensor': traced_551,
-    'self, tensor, out': traced_552,
-    'self, unbiased=': traced_553,
-    'self, upscale_factor': traced_554,
-    'self, value': traced_555,
-    'self, values, indices, dim, descending': traced_556,
-    'self, vec': traced_557,
-    'self, vec, out': traced_558,
-    'self, vec2': traced_559,
-    'self, weight': traced_560,
-    'self, weight, hist, bin_edges': traced_561,
-    'self, weights=, minlength=': traced_562,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_563,
-    'shape, numel': traced_564,
-    'size, allocator, ks, scalar_type': traced_565,
-    'size, device': traced_566,
-    'size, dtype=, device=, pin_memory=': traced_567,
-    'size, dtype=, layout=, device=, pin_memory=': traced_568,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_569,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_570,
-    'size, fill_value, out': traced_571,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_572,
-    'size, generator=, out=': traced_573,
-    'size, out': traced_574,
-    'size, stride, allocator, ks, scalar_type': traced_575,
-    'size, stride, dtype=, device=, pin_memory=': traced_576,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_577,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_578,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_579,
-    'start, end, step=, out=': traced_580,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_581,
-    'start, end, steps, base=, out=': traced_582,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_583,
-    'start, end, steps, out=': traced_584,
-    'storage': traced_585,
-    'storage, size_bytes': traced_586,
-    't': traced_587,
-    't, alloc, priority=': traced_588,
-    'tensor, data, sizes': traced_589,
-    'tensor, force=': traced_590,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_591,
-    'tensor_sizes, tensor_strides, sizes': traced_592,
-    'tensors': traced_593,
-    'tensors, dim=': traced_594,
-    'tensors, dim=, out=': traced_595,
-    'tensors, indexing=': traced_596,
-    'to_type, arg, device_type': traced_597,
-    'type1, type2': traced_598,
-    'value, self': traced_599,
-    'values, indices, self, dim, ignore_nan': traced_600,
-    'values, indices, self, dim, is_max': traced_601,
-    'values, indices, self, dim, keepdim': traced_602,
-    'values, indices, self, k, dim': traced_603,
-    'values, indices, self, k, dim, largest, sorted': traced_604,
-    'var': traced_605,
-    'w, *args': traced_606,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_607,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_608,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_609,
-    'x, index': traced_610,
-    'x, indices': traced_611,
-    'x, k, s, p, d, oh, ow': traced_612,
-    'x, kw, sj, pj, dj, ow': traced_613,
-    'x, oh, ow': traced_614,
-    'x, out_shape': traced_615,
-    'x, plan, opmath': traced_616,
-    'x, w, b, out_shape, stride, padding, dilation': traced_617,
-    'x, w, b, stride, padding, dilation, groups': traced_618,
-    'x, windows, oh, ow': traced_619,
-    'x, y': traced_620,
-    'x1, x2': traced_621,
-    'x1, x2, dim=, eps=': traced_622,
-    'x1, x2, p, compute_mode': traced_623,
-    'x1, x2, p=, compute_mode=': traced_624,
-    'x1, x2, p=, eps=, keepdim=': traced_625,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_626,
-    'y, x=, dx=, dim=': traced_627,
+    'self, decimals, out': traced_355,
+    'self, decimals=': traced_356,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_357,
+    'self, device, orig_size, stream': traced_358,
+    'self, diagonal=': traced_359,
+    'self, dim': traced_360,
+    'self, dim, correction, keepdim, out': traced_361,
+    'self, dim, dtype, out': traced_362,
+    'self, dim, dtype=': traced_363,
+    'self, dim, index': traced_364,
+    'self, dim, index, real_dim=': traced_365,
+    'self, dim, index, source': traced_366,
+    'self, dim, index, source, alpha': traced_367,
+    'self, dim, index, source, alpha=': traced_368,
+    'self, dim, index, source, reduce, include_self': traced_369,
+    'self, dim, index, source, reduce, include_self=': traced_370,
+    'self, dim, index, sparse_grad=': traced_371,
+    'self, dim, index, src': traced_372,
+    'self, dim, index, src, reduce': traced_373,
+    'self, dim, index, src=, value=, reduce=': traced_374,
+    'self, dim, index, value': traced_375,
+    'self, dim, keepdim, dtype, out': traced_376,
+    'self, dim, keepdim, min_result, max_result': traced_377,
+    'self, dim, keepdim, out': traced_378,
+    'self, dim, keepdim, values, indices': traced_379,
+    'self, dim, keepdim=': traced_380,
+    'self, dim, normalization, forward': traced_381,
+    'self, dim, normalization, forward, out': traced_382,
+    'self, dim, normalization, last_dim_size': traced_383,
+    'self, dim, normalization, last_dim_size, out': traced_384,
+    'self, dim, normalization, onesided': traced_385,
+    'self, dim, normalization, onesided, out': traced_386,
+    'self, dim, return_inverse=, return_counts=': traced_387,
+    'self, dim, sizes': traced_388,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_389,
+    'self, dim, start, length': traced_390,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_391,
+    'self, dim, unbiased=, keepdim=': traced_392,
+    'self, dim0, dim1': traced_393,
+    'self, dim=': traced_394,
+    'self, dim=, correction=, keepdim=': traced_395,
+    'self, dim=, descending=': traced_396,
+    'self, dim=, keepdim=': traced_397,
+    'self, dim=, keepdim=, dtype=': traced_398,
+    'self, dim=, start=, end=, step=': traced_399,
+    'self, dims': traced_400,
+    'self, downscale_factor': traced_401,
+    'self, dst, src, pool': traced_402,
+    'self, dtype': traced_403,
+    'self, dtype=': traced_404,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_405,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_406,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_407,
+    'self, exponent': traced_408,
+    'self, exponent, out': traced_409,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_410,
+    'self, fill_value, wrap=': traced_411,
+    'self, found_inf, inv_scale': traced_412,
+    'self, from_=, to=, generator=': traced_413,
+    'self, generator=': traced_414,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_415,
+    'self, generator=, out=': traced_416,
+    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_417,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_418,
+    'self, hist, bin_edges': traced_419,
+    'self, index': traced_420,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_421,
+    'self, index, py_value': traced_422,
+    'self, indices': traced_423,
+    'self, indices, dim=': traced_424,
+    'self, indices, max_norm, norm_type': traced_425,
+    'self, indices, output_size': traced_426,
+    'self, indices, output_size, out': traced_427,
+    'self, indices, values, accumulate=': traced_428,
+    'self, indices, values, accumulate=, unsafe=': traced_429,
+    'self, it, from_, to, gen': traced_430,
+    'self, k, dim, keepdim, values, indices': traced_431,
+    'self, k, dim=, keepdim=': traced_432,
+    'self, k, dim=, largest=, sorted=': traced_433,
+    'self, k=, dims=': traced_434,
+    'self, kernel_size, dilation, padding, stride': traced_435,
+    'self, kernel_size, dilation, padding, stride, out': traced_436,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_437,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_438,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_439,
+    'self, kwargs': traced_440,
+    'self, lambd=, generator=': traced_441,
+    'self, lower=, upper=, training=, generator=': traced_442,
+    'self, mantissa, exponent': traced_443,
+    'self, mask': traced_444,
+    'self, mask, source': traced_445,
+    'self, mask, value': traced_446,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_447,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_448,
+    'self, mean, std, gen': traced_449,
+    'self, mean=, std=, generator=': traced_450,
+    'self, memory_format=': traced_451,
+    'self, min=, max=': traced_452,
+    'self, min_val, max_val, out': traced_453,
+    'self, min_val=, max_val=': traced_454,
+    'self, n, dim, norm, out': traced_455,
+    'self, n, dim, prepend, append, out': traced_456,
+    'self, n=, dim=, norm=': traced_457,
+    'self, n=, dim=, prepend=, append=': traced_458,
+    'self, nan, posinf, neginf, out': traced_459,
+    'self, nan=, posinf=, neginf=': traced_460,
+    'self, nbytes': traced_461,
+    'self, nelements': traced_462,
+    'self, new_size': traced_463,
+    'self, noise, lower, upper, training, generator, out': traced_464,
+    'self, noise, lower=, upper=, training=, generator=': traced_465,
+    'self, num_classes=': traced_466,
+    'self, num_samples, replacement=, generator=': traced_467,
+    'self, num_samples, replacement=, generator=, out=': traced_468,
+    'self, offset=': traced_469,
+    'self, offset=, dim1=, dim2=': traced_470,
+    'self, op, ks, args': traced_471,
+    'self, ord=, dim=, keepdim=, dtype=': traced_472,
+    'self, orig': traced_473,
+    'self, other': traced_474,
+    'self, other, alpha, out': traced_475,
+    'self, other, alpha=': traced_476,
+    'self, other, dim=': traced_477,
+    'self, other, dims_self, dims_other': traced_478,
+    'self, other, out': traced_479,
+    'self, other, p=': traced_480,
+    'self, other, rounding_mode=': traced_481,
+    'self, other, rounding_mode=, out=': traced_482,
+    'self, other, rtol=, atol=, equal_nan=': traced_483,
+    'self, out': traced_484,
+    'self, out, a, b': traced_485,
+    'self, out=': traced_486,
+    'self, output_size': traced_487,
+    'self, output_size, kernel_size, dilation, padding, stride': traced_488,
+    'self, output_size, kernel_size, dilation, padding, stride, out': traced_489,
+    'self, p': traced_490,
+    'self, p, context': traced_491,
+    'self, p, gen': traced_492,
+    'self, p, generator=': traced_493,
+    'self, p, isRetry, ctx': traced_494,
+    'self, p, train': traced_495,
+    'self, p=, generator=': traced_496,
+    'self, p_, gen': traced_497,
+    'self, pad': traced_498,
+    'self, pad, mode, value=': traced_499,
+    'self, pad, mode=, value=': traced_500,
+    'self, pad, value=': traced_501,
+    'self, padding': traced_502,
+    'self, params, orig_size, context, split_remainder': traced_503,
+    'self, ptr': traced_504,
+    'self, q, dim, keepdim, interpolation, out': traced_505,
+    'self, q, dim=, keepdim=, interpolation=': traced_506,
+    'self, r=, with_replacement=': traced_507,
+    'self, repeats': traced_508,
+    'self, repeats, dim=, output_size=': traced_509,
+    'self, return_inverse=, return_counts=, dim=': traced_510,
+    'self, s, dim, norm, out': traced_511,
+    'self, s=, dim=, norm=': traced_512,
+    'self, sections': traced_513,
+    'self, sections, dim=': traced_514,
+    'self, seq': traced_515,
+    'self, shape': traced_516,
+    'self, shifts, dims=': traced_517,
+    'self, size': traced_518,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_519,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_520,
+    'self, size, implicit=': traced_521,
+    'self, size, memory_format=': traced_522,
+    'self, size, stride': traced_523,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_524,
+    'self, size, stride, storage_offset': traced_525,
+    'self, size, stride, storage_offset=': traced_526,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_527,
+    'self, sizes, strides': traced_528,
+    'self, some=, compute_uv=': traced_529,
+    'self, sorted=, return_inverse=, return_counts=': traced_530,
+    'self, source': traced_531,
+    'self, source, destination': traced_532,
+    'self, source, storage_offset, size, stride=': traced_533,
+    'self, split_size, dim=': traced_534,
+    'self, split_sizes, dim=': traced_535,
+    'self, src, non_blocking=': traced_536,
+    'self, stable, dim=, descending=': traced_537,
+    'self, start_dim=, end_dim=': traced_538,
+    'self, storage, key_set, data_type, impl_type=': traced_539,
+    'self, target, margin=, reduction=': traced_540,
+    'self, target, p, margin, weight, reduction, out': traced_541,
+    'self, target, p=, margin=, weight=, reduction=': traced_542,
+    'self, target, reduction': traced_543,
+    'self, target, reduction, delta, out': traced_544,
+    'self, target, reduction, out': traced_545,
+    'self, target, reduction, output, is_target': traced_546,
+    'self, target, reduction=': traced_547,
+    'self, target, reduction=, delta=': traced_548,
+    'self, target, reduction=, log_target=': traced_549,
+    'self, target, weight=, pos_weight=, reduction=': traced_550,
+    'self, target, weight=, reduction=': traced_551,
+    'self, target, weight=, reduction=, ignore_index=': traced_552,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_553,
+    'self, tensor': traced_554,
+    'self, tensor, out': traced_555,
+    'self, unbiased=': traced_556,
+    'self, upscale_factor': traced_557,
+    'self, value': traced_558,
+    'self, values, indices, dim, descending': traced_559,
+    'self, vec': traced_560,
+    'self, vec, out': traced_561,
+    'self, vec2': traced_562,
+    'self, weight': traced_563,
+    'self, weight, hist, bin_edges': traced_564,
+    'self, weights=, minlength=': traced_565,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_566,
+    'shape, numel': traced_567,
+    'size, allocator, ks, scalar_type': traced_568,
+    'size, device': traced_569,
+    'size, dtype=, device=, pin_memory=': traced_570,
+    'size, dtype=, layout=, device=, pin_memory=': traced_571,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_572,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_573,
+    'size, fill_value, out': traced_574,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_575,
+    'size, generator=, out=': traced_576,
+    'size, out': traced_577,
+    'size, stride, allocator, ks, scalar_type': traced_578,
+    'size, stride, dtype=, device=, pin_memory=': traced_579,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_580,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_581,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_582,
+    'start, end, step=, out=': traced_583,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_584,
+    'start, end, steps, base=, out=': traced_585,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_586,
+    'start, end, steps, out=': traced_587,
+    'storage': traced_588,
+    'storage, size_bytes': traced_589,
+    't': traced_590,
+    't, alloc, priority=': traced_591,
+    'tensor, data, sizes': traced_592,
+    'tensor, force=': traced_593,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_594,
+    'tensor_sizes, tensor_strides, sizes': traced_595,
+    'tensors': traced_596,
+    'tensors, dim=': traced_597,
+    'tensors, dim=, out=': traced_598,
+    'tensors, indexing=': traced_599,
+    'to_type, arg, device_type': traced_600,
+    'type1, type2': traced_601,
+    'value, self': traced_602,
+    'values, indices, self, dim, ignore_nan': traced_603,
+    'values, indices, self, dim, is_max': traced_604,
+    'values, indices, self, dim, keepdim': traced_605,
+    'values, indices, self, k, dim': traced_606,
+    'values, indices, self, k, dim, largest, sorted': traced_607,
+    'var': traced_608,
+    'w, *args': traced_609,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_610,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_611,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_612,
+    'x, index': traced_613,
+    'x, indices': traced_614,
+    'x, k, s, p, d, oh, ow': traced_615,
+    'x, kw, sj, pj, dj, ow': traced_616,
+    'x, oh, ow': traced_617,
+    'x, out_shape': traced_618,
+    'x, plan, opmath': traced_619,
+    'x, w, b, out_shape, stride, padding, dilation': traced_620,
+    'x, w, b, stride, padding, dilation, groups': traced_621,
+    'x, windows, oh, ow': traced_622,
+    'x, y': traced_623,
+    'x1, x2': traced_624,
+    'x1, x2, dim=, eps=': traced_625,
+    'x1, x2, p, compute_mode': traced_626,
+    'x1, x2, p=, compute_mode=': traced_627,
+    'x1, x2, p=, eps=, keepdim=': traced_628,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_629,
+    'y, x=, dx=, dim=': traced_630,
 }
