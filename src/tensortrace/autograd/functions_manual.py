@@ -69,6 +69,12 @@ from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for t
     std_mean_backward,
     var_mean_backward,
 )
+from tensortrace.autograd.functions_manual_special import (  # noqa: F401 - for the formulas
+    i1_backward,
+    i1e_backward,
+    infinitely_differentiable_logit_backward,
+    mvlgamma_backward,
+)
 from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for the formulas
     _wrap_dims,
     as_strided_backward,

@@ -8742,6 +8742,312 @@ def special_xlogy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
+
+
+@traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
+        legacy="at::lgamma (Functions.h)")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::lgamma, overloads:
+    lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    lgamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_lgamma, args, kwargs, "at::lgamma")
+    return op.call(*full)
+
+
+_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
+
+
+@traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
+        legacy="at::digamma (Functions.h)")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::digamma, overloads:
+    digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    digamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_digamma, args, kwargs, "at::digamma")
+    return op.call(*full)
+
+
+_ov_erfinv = Overloads([(ops.erfinv_out, Binder(ops.erfinv_out.schema)), (ops.erfinv, Binder(ops.erfinv.schema))])
+
+
+@traced("dispatch", "at::erfinv", FUNCTIONS_H, "at::erfinv",
+        legacy="at::erfinv (Functions.h)")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """at::erfinv, overloads:
+    erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    erfinv(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_erfinv, args, kwargs, "at::erfinv")
+    return op.call(*full)
+
+
+_ov_i0 = Overloads([(ops.i0_out, Binder(ops.i0_out.schema)), (ops.i0, Binder(ops.i0.schema))])
+
+
+@traced("dispatch", "at::i0", FUNCTIONS_H, "at::i0",
+        legacy="at::i0 (Functions.h)")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """at::i0, overloads:
+    i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    i0(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_i0, args, kwargs, "at::i0")
+    return op.call(*full)
+
+
+_ov_i0_ = Overloads([(ops.i0_, Binder(ops.i0_.schema))])
+
+
+@traced("dispatch", "at::i0_", FUNCTIONS_H, "at::i0_",
+        legacy="at::i0_ (Functions.h)")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """at::i0_, overloads:
+    i0_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_i0_, args, kwargs, "at::i0_")
+    return op.call(*full)
+
+
+_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
+
+
+@traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
+        legacy="at::polygamma (Functions.h)")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::polygamma, overloads:
+    polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    polygamma(int n, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_polygamma, args, kwargs, "at::polygamma")
+    return op.call(*full)
+
+
+_ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema)), (ops.logit_out, Binder(ops.logit_out.schema))])
+
+
+@traced("dispatch", "at::logit", FUNCTIONS_H, "at::logit",
+        legacy="at::logit (Functions.h)")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """at::logit, overloads:
+    logit(Tensor self, float? eps=None) -> Tensor
+    logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logit, args, kwargs, "at::logit")
+    return op.call(*full)
+
+
+_ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
+
+
+@traced("dispatch", "at::logit_", FUNCTIONS_H, "at::logit_",
+        legacy="at::logit_ (Functions.h)")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """at::logit_, overloads:
+    logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logit_, args, kwargs, "at::logit_")
+    return op.call(*full)
+
+
+_ov_mvlgamma = Overloads([(ops.mvlgamma_out, Binder(ops.mvlgamma_out.schema)), (ops.mvlgamma, Binder(ops.mvlgamma.schema))])
+
+
+@traced("dispatch", "at::mvlgamma", FUNCTIONS_H, "at::mvlgamma",
+        legacy="at::mvlgamma (Functions.h)")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::mvlgamma, overloads:
+    mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)
+    mvlgamma(Tensor self, int p) -> Tensor
+    """
+    op, full = select_overload(_ov_mvlgamma, args, kwargs, "at::mvlgamma")
+    return op.call(*full)
+
+
+_ov_special_entr = Overloads([(ops.special_entr, Binder(ops.special_entr.schema)), (ops.special_entr_out, Binder(ops.special_entr_out.schema))])
+
+
+@traced("dispatch", "at::special_entr", FUNCTIONS_H, "at::special_entr",
+        legacy="at::special_entr (Functions.h)")
+def special_entr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_entr, overloads:
+    special_entr(Tensor self) -> Tensor
+    special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_entr, args, kwargs, "at::special_entr")
+    return op.call(*full)
+
+
+_ov_special_ndtri = Overloads([(ops.special_ndtri, Binder(ops.special_ndtri.schema)), (ops.special_ndtri_out, Binder(ops.special_ndtri_out.schema))])
+
+
+@traced("dispatch", "at::special_ndtri", FUNCTIONS_H, "at::special_ndtri",
+        legacy="at::special_ndtri (Functions.h)")
+def special_ndtri(*args: Any, **kwargs: Any) -> Any:
+    """at::special_ndtri, overloads:
+    special_ndtri(Tensor self) -> Tensor
+    special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_ndtri, args, kwargs, "at::special_ndtri")
+    return op.call(*full)
+
+
+_ov_special_i0e = Overloads([(ops.special_i0e, Binder(ops.special_i0e.schema)), (ops.special_i0e_out, Binder(ops.special_i0e_out.schema))])
+
+
+@traced("dispatch", "at::special_i0e", FUNCTIONS_H, "at::special_i0e",
+        legacy="at::special_i0e (Functions.h)")
+def special_i0e(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i0e, overloads:
+    special_i0e(Tensor self) -> Tensor
+    special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i0e, args, kwargs, "at::special_i0e")
+    return op.call(*full)
+
+
+_ov_special_i1 = Overloads([(ops.special_i1, Binder(ops.special_i1.schema)), (ops.special_i1_out, Binder(ops.special_i1_out.schema))])
+
+
+@traced("dispatch", "at::special_i1", FUNCTIONS_H, "at::special_i1",
+        legacy="at::special_i1 (Functions.h)")
+def special_i1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i1, overloads:
+    special_i1(Tensor self) -> Tensor
+    special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i1, args, kwargs, "at::special_i1")
+    return op.call(*full)
+
+
+_ov_special_i1e = Overloads([(ops.special_i1e, Binder(ops.special_i1e.schema)), (ops.special_i1e_out, Binder(ops.special_i1e_out.schema))])
+
+
+@traced("dispatch", "at::special_i1e", FUNCTIONS_H, "at::special_i1e",
+        legacy="at::special_i1e (Functions.h)")
+def special_i1e(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i1e, overloads:
+    special_i1e(Tensor self) -> Tensor
+    special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i1e, args, kwargs, "at::special_i1e")
+    return op.call(*full)
+
+
+_ov_special_psi = Overloads([(ops.special_psi, Binder(ops.special_psi.schema)), (ops.special_psi_out, Binder(ops.special_psi_out.schema))])
+
+
+@traced("dispatch", "at::special_psi", FUNCTIONS_H, "at::special_psi",
+        legacy="at::special_psi (Functions.h)")
+def special_psi(*args: Any, **kwargs: Any) -> Any:
+    """at::special_psi, overloads:
+    special_psi(Tensor self) -> Tensor
+    special_psi.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_psi, args, kwargs, "at::special_psi")
+    return op.call(*full)
+
+
+_ov_special_digamma = Overloads([(ops.special_digamma, Binder(ops.special_digamma.schema)), (ops.special_digamma_out, Binder(ops.special_digamma_out.schema))])
+
+
+@traced("dispatch", "at::special_digamma", FUNCTIONS_H, "at::special_digamma",
+        legacy="at::special_digamma (Functions.h)")
+def special_digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::special_digamma, overloads:
+    special_digamma(Tensor self) -> Tensor
+    special_digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_digamma, args, kwargs, "at::special_digamma")
+    return op.call(*full)
+
+
+_ov_special_gammaln = Overloads([(ops.special_gammaln, Binder(ops.special_gammaln.schema)), (ops.special_gammaln_out, Binder(ops.special_gammaln_out.schema))])
+
+
+@traced("dispatch", "at::special_gammaln", FUNCTIONS_H, "at::special_gammaln",
+        legacy="at::special_gammaln (Functions.h)")
+def special_gammaln(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammaln, overloads:
+    special_gammaln(Tensor self) -> Tensor
+    special_gammaln.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_gammaln, args, kwargs, "at::special_gammaln")
+    return op.call(*full)
+
+
+_ov_special_erfinv = Overloads([(ops.special_erfinv, Binder(ops.special_erfinv.schema)), (ops.special_erfinv_out, Binder(ops.special_erfinv_out.schema))])
+
+
+@traced("dispatch", "at::special_erfinv", FUNCTIONS_H, "at::special_erfinv",
+        legacy="at::special_erfinv (Functions.h)")
+def special_erfinv(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfinv, overloads:
+    special_erfinv(Tensor self) -> Tensor
+    special_erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfinv, args, kwargs, "at::special_erfinv")
+    return op.call(*full)
+
+
+_ov_special_i0 = Overloads([(ops.special_i0, Binder(ops.special_i0.schema)), (ops.special_i0_out, Binder(ops.special_i0_out.schema))])
+
+
+@traced("dispatch", "at::special_i0", FUNCTIONS_H, "at::special_i0",
+        legacy="at::special_i0 (Functions.h)")
+def special_i0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i0, overloads:
+    special_i0(Tensor self) -> Tensor
+    special_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i0, args, kwargs, "at::special_i0")
+    return op.call(*full)
+
+
+_ov_special_polygamma = Overloads([(ops.special_polygamma, Binder(ops.special_polygamma.schema)), (ops.special_polygamma_out, Binder(ops.special_polygamma_out.schema))])
+
+
+@traced("dispatch", "at::special_polygamma", FUNCTIONS_H, "at::special_polygamma",
+        legacy="at::special_polygamma (Functions.h)")
+def special_polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::special_polygamma, overloads:
+    special_polygamma(int n, Tensor self) -> Tensor
+    special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_polygamma, args, kwargs, "at::special_polygamma")
+    return op.call(*full)
+
+
+_ov_special_logit = Overloads([(ops.special_logit, Binder(ops.special_logit.schema)), (ops.special_logit_out, Binder(ops.special_logit_out.schema))])
+
+
+@traced("dispatch", "at::special_logit", FUNCTIONS_H, "at::special_logit",
+        legacy="at::special_logit (Functions.h)")
+def special_logit(*args: Any, **kwargs: Any) -> Any:
+    """at::special_logit, overloads:
+    special_logit(Tensor self, float? eps=None) -> Tensor
+    special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_logit, args, kwargs, "at::special_logit")
+    return op.call(*full)
+
+
+_ov_special_multigammaln = Overloads([(ops.special_multigammaln, Binder(ops.special_multigammaln.schema)), (ops.special_multigammaln_out, Binder(ops.special_multigammaln_out.schema))])
+
+
+@traced("dispatch", "at::special_multigammaln", FUNCTIONS_H, "at::special_multigammaln",
+        legacy="at::special_multigammaln (Functions.h)")
+def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
+    """at::special_multigammaln, overloads:
+    special_multigammaln(Tensor self, int p) -> Tensor
+    special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_multigammaln, args, kwargs, "at::special_multigammaln")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9377,4 +9683,26 @@ FUNCTIONS: dict[str, Any] = {
     "special_softmax": special_softmax,
     "special_log_softmax": special_log_softmax,
     "special_xlogy": special_xlogy,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "erfinv": erfinv,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
+    "special_entr": special_entr,
+    "special_ndtri": special_ndtri,
+    "special_i0e": special_i0e,
+    "special_i1": special_i1,
+    "special_i1e": special_i1e,
+    "special_psi": special_psi,
+    "special_digamma": special_digamma,
+    "special_gammaln": special_gammaln,
+    "special_erfinv": special_erfinv,
+    "special_i0": special_i0,
+    "special_polygamma": special_polygamma,
+    "special_logit": special_logit,
+    "special_multigammaln": special_multigammaln,
 }

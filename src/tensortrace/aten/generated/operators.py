@@ -3859,6 +3859,147 @@ special_xlogy_self_scalar_out = _register(
 special_xlogy_other_scalar_out = _register(
     FunctionSchema('special_xlogy', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+lgamma_out = _register(
+    FunctionSchema('lgamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lgamma_out'}, 'tags': 'pointwise'}})
+lgamma = _register(
+    FunctionSchema('lgamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'lgamma(Tensor self) -> Tensor', **{'structured_delegate': 'lgamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+lgamma_ = _register(
+    FunctionSchema('lgamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'lgamma_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'lgamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+digamma_out = _register(
+    FunctionSchema('digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'digamma_out'}, 'tags': 'pointwise'}})
+digamma = _register(
+    FunctionSchema('digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'digamma(Tensor self) -> Tensor', **{'structured_delegate': 'digamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_ = _register(
+    FunctionSchema('digamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'digamma_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'digamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+erfinv_out = _register(
+    FunctionSchema('erfinv', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erfinv_out'}, 'tags': 'pointwise'}})
+erfinv = _register(
+    FunctionSchema('erfinv', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'erfinv(Tensor self) -> Tensor', **{'structured_delegate': 'erfinv.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+erfinv_ = _register(
+    FunctionSchema('erfinv_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'erfinv_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'erfinv.out', 'variants': 'method', 'tags': 'pointwise'}})
+i0_out = _register(
+    FunctionSchema('i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'i0_out'}, 'tags': 'pointwise'}})
+i0 = _register(
+    FunctionSchema('i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'i0(Tensor self) -> Tensor', **{'structured_delegate': 'i0.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+i0_ = _register(
+    FunctionSchema('i0_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'i0_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'i0.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+polygamma_out = _register(
+    FunctionSchema('polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'polygamma_out'}, 'tags': 'pointwise'}})
+polygamma = _register(
+    FunctionSchema('polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'polygamma(int n, Tensor self) -> Tensor', **{'structured_delegate': 'polygamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+polygamma_ = _register(
+    FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
+    {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}}})
+logit = _register(
+    FunctionSchema('logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'logit(Tensor self, float? eps=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit'}, 'tags': 'pointwise'}})
+logit_ = _register(
+    FunctionSchema('logit_', '', (Argument('self', _T8, None, False), Argument('eps', _T38, 'None', False),), (_T8,), ()),
+    {'func': 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit_'}, 'tags': 'pointwise'}})
+logit_out = _register(
+    FunctionSchema('logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'logit_out'}, 'tags': 'pointwise'}})
+mvlgamma_out = _register(
+    FunctionSchema('mvlgamma', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mvlgamma_out'}, 'tags': 'pointwise'}})
+mvlgamma = _register(
+    FunctionSchema('mvlgamma', '', (Argument('self', _T6, None, False), Argument('p', _T11, None, False),), (_T6,), ()),
+    {'func': 'mvlgamma(Tensor self, int p) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mvlgamma'}, 'tags': 'pointwise'}})
+mvlgamma_ = _register(
+    FunctionSchema('mvlgamma_', '', (Argument('self', _T8, None, False), Argument('p', _T11, None, False),), (_T8,), ()),
+    {'func': 'mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'mvlgamma_'}, 'tags': 'pointwise'}})
+special_entr = _register(
+    FunctionSchema('special_entr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_entr(Tensor self) -> Tensor', **{'structured_delegate': 'special_entr.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_entr_out = _register(
+    FunctionSchema('special_entr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_entr_out'}, 'tags': 'pointwise'}})
+special_ndtri = _register(
+    FunctionSchema('special_ndtri', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_ndtri(Tensor self) -> Tensor', **{'structured_delegate': 'special_ndtri.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_ndtri_out = _register(
+    FunctionSchema('special_ndtri', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_ndtri_out'}, 'tags': 'pointwise'}})
+special_i0e = _register(
+    FunctionSchema('special_i0e', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i0e(Tensor self) -> Tensor', **{'structured_delegate': 'special_i0e.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i0e_out = _register(
+    FunctionSchema('special_i0e', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i0e_out'}, 'tags': 'pointwise'}})
+special_i1 = _register(
+    FunctionSchema('special_i1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i1(Tensor self) -> Tensor', **{'structured_delegate': 'special_i1.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i1_out = _register(
+    FunctionSchema('special_i1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i1_out'}, 'tags': 'pointwise'}})
+special_i1e = _register(
+    FunctionSchema('special_i1e', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i1e(Tensor self) -> Tensor', **{'structured_delegate': 'special_i1e.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i1e_out = _register(
+    FunctionSchema('special_i1e', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i1e_out'}, 'tags': 'pointwise'}})
+special_psi = _register(
+    FunctionSchema('special_psi', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_psi(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_psi'}}})
+special_psi_out = _register(
+    FunctionSchema('special_psi', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_psi.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_psi_out'}}})
+special_digamma = _register(
+    FunctionSchema('special_digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_digamma(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_digamma'}}})
+special_digamma_out = _register(
+    FunctionSchema('special_digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_digamma_out'}}})
+special_gammaln = _register(
+    FunctionSchema('special_gammaln', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammaln(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaln'}}})
+special_gammaln_out = _register(
+    FunctionSchema('special_gammaln', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammaln.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaln_out'}}})
+special_erfinv = _register(
+    FunctionSchema('special_erfinv', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfinv(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfinv'}}})
+special_erfinv_out = _register(
+    FunctionSchema('special_erfinv', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfinv_out'}}})
+special_i0 = _register(
+    FunctionSchema('special_i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i0(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_i0'}}})
+special_i0_out = _register(
+    FunctionSchema('special_i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_i0_out'}}})
+special_polygamma = _register(
+    FunctionSchema('special_polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_polygamma(int n, Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_polygamma'}}})
+special_polygamma_out = _register(
+    FunctionSchema('special_polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_polygamma_out'}}})
+special_logit = _register(
+    FunctionSchema('special_logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'special_logit(Tensor self, float? eps=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit'}}})
+special_logit_out = _register(
+    FunctionSchema('special_logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit_out'}}})
+special_multigammaln = _register(
+    FunctionSchema('special_multigammaln', '', (Argument('self', _T6, None, False), Argument('p', _T11, None, False),), (_T6,), ()),
+    {'func': 'special_multigammaln(Tensor self, int p) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_multigammaln'}}})
+special_multigammaln_out = _register(
+    FunctionSchema('special_multigammaln', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_multigammaln_out'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5128,4 +5269,51 @@ OPERATORS: list[OperatorHandle] = [
     special_xlogy_out,
     special_xlogy_self_scalar_out,
     special_xlogy_other_scalar_out,
+    lgamma_out,
+    lgamma,
+    lgamma_,
+    digamma_out,
+    digamma,
+    digamma_,
+    erfinv_out,
+    erfinv,
+    erfinv_,
+    i0_out,
+    i0,
+    i0_,
+    polygamma_out,
+    polygamma,
+    polygamma_,
+    logit,
+    logit_,
+    logit_out,
+    mvlgamma_out,
+    mvlgamma,
+    mvlgamma_,
+    special_entr,
+    special_entr_out,
+    special_ndtri,
+    special_ndtri_out,
+    special_i0e,
+    special_i0e_out,
+    special_i1,
+    special_i1_out,
+    special_i1e,
+    special_i1e_out,
+    special_psi,
+    special_psi_out,
+    special_digamma,
+    special_digamma_out,
+    special_gammaln,
+    special_gammaln_out,
+    special_erfinv,
+    special_erfinv_out,
+    special_i0,
+    special_i0_out,
+    special_polygamma,
+    special_polygamma_out,
+    special_logit,
+    special_logit_out,
+    special_multigammaln,
+    special_multigammaln_out,
 ]

@@ -230,3 +230,7 @@ ops.fft_fftfreq.register(DispatchKey.CompositeExplicitAutograd, native_kernel("f
 ops.fft_fftfreq_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_fftfreq_out", ops.fft_fftfreq_out))
 ops.fft_rfftfreq.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_rfftfreq", ops.fft_rfftfreq))
 ops.fft_rfftfreq_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("fft_rfftfreq_out", ops.fft_rfftfreq_out))
+ops.polygamma_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("polygamma_", ops.polygamma_))
+ops.mvlgamma_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("mvlgamma_out", ops.mvlgamma_out))
+ops.mvlgamma.register(DispatchKey.CompositeExplicitAutograd, native_kernel("mvlgamma", ops.mvlgamma))
+ops.mvlgamma_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("mvlgamma_", ops.mvlgamma_))

@@ -116,6 +116,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops,
     unary_ops_extra,
     unary_ops_math,
+    unary_special_ops,
     unique,
     upsample,
     upsample_linear,
@@ -154,6 +155,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     unary_ops_extra_kernel,
     unary_ops_kernel,
     unary_ops_math_kernel,
+    unary_special_ops_kernel,
 )
 from tensortrace.aten.native.cuda import amp_kernels as cuda_amp_kernels  # noqa: F401, E402
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first

@@ -42,8 +42,11 @@ from tensortrace.autograd.functions_manual import (
     gather_backward,
     ger,
     handle_r_to_c,
+    i1_backward,
+    i1e_backward,
     index_backward,
     index_select_backward_symint,
+    infinitely_differentiable_logit_backward,
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
@@ -54,6 +57,7 @@ from tensortrace.autograd.functions_manual import (
     logsumexp_backward,
     masked_fill_backward,
     masked_select_backward,
+    math,
     max_pool_double_backward,
     maybe_multiply,
     mean_backward,
@@ -61,6 +65,7 @@ from tensortrace.autograd.functions_manual import (
     mm_mat2_backward,
     mse_loss_double_backward,
     mul_tensor_backward,
+    mvlgamma_backward,
     nansum_backward,
     negate_integers,
     norm_backward,
@@ -5249,6 +5254,244 @@ class SincBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'sinc',
         (Formula(('self',), SincBackward0_self, frozenset(['grad', 'self', 'sinc_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.digamma())"""
+    return v['grad'].mul(v['self'].digamma())
+
+
+class LgammaBackward0(TraceableFunction):
+    """lgamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lgamma',
+        (Formula(('self',), LgammaBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DigammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(1, self))"""
+    return v['grad'].mul(at.polygamma(1, v['self']))
+
+
+class DigammaBackward0(TraceableFunction):
+    """digamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'digamma',
+        (Formula(('self',), DigammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward0(TraceableFunction):
+    """polygamma(int n, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma',
+        (Formula(('self',), PolygammaBackward0_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward1(TraceableFunction):
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma_',
+        (Formula(('self',), PolygammaBackward1_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ErfinvBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))"""
+    return v['grad'].mul(v['self'].erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))
+
+
+class ErfinvBackward0(TraceableFunction):
+    """erfinv(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'erfinv',
+        (Formula(('self',), ErfinvBackward0_self, frozenset(['grad', 'math', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def I0Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.special_i1(self))"""
+    return v['grad'].mul(at.special_i1(v['self']))
+
+
+class I0Backward0(TraceableFunction):
+    """i0(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'i0',
+        (Formula(('self',), I0Backward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI0EBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.special_i1e(self).sub(self.sgn().mul(result)))"""
+    return v['grad'].mul(at.special_i1e(v['self']).sub(v['self'].sgn().mul(v['result'])))
+
+
+class SpecialI0EBackward0(TraceableFunction):
+    """special_i0e(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i0e',
+        (Formula(('self',), SpecialI0EBackward0_self, frozenset(['at', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: i1_backward(grad, self, result)"""
+    return i1_backward(v['grad'], v['self'], v['result'])
+
+
+class SpecialI1Backward0(TraceableFunction):
+    """special_i1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i1',
+        (Formula(('self',), SpecialI1Backward0_self, frozenset(['grad', 'i1_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI1EBackward0_self(v: dict[str, Any]) -> Any:
+    """self: i1e_backward(grad, self, result)"""
+    return i1e_backward(v['grad'], v['self'], v['result'])
+
+
+class SpecialI1EBackward0(TraceableFunction):
+    """special_i1e(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i1e',
+        (Formula(('self',), SpecialI1EBackward0_self, frozenset(['grad', 'i1e_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialNdtriBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.square().div(2).exp()).mul(math.sqrt(2 * math.pi))"""
+    return v['grad'].mul(v['result'].square().div(2).exp()).mul(math.sqrt(2 * math.pi))
+
+
+class SpecialNdtriBackward0(TraceableFunction):
+    """special_ndtri(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_ndtri',
+        (Formula(('self',), SpecialNdtriBackward0_self, frozenset(['grad', 'math', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialEntrBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.log().add(1).neg())"""
+    return v['grad'].mul(v['self'].log().add(1).neg())
+
+
+class SpecialEntrBackward0(TraceableFunction):
+    """special_entr(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_entr',
+        (Formula(('self',), SpecialEntrBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogitBackward0_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_logit_backward(grad, self, eps)"""
+    return infinitely_differentiable_logit_backward(v['grad'], v['self'], v['eps'])
+
+
+class LogitBackward0(TraceableFunction):
+    """logit(Tensor self, float? eps=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logit',
+        (Formula(('self',), LogitBackward0_self, frozenset(['eps', 'grad', 'infinitely_differentiable_logit_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogitBackward1_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_logit_backward(grad, self, eps)"""
+    return infinitely_differentiable_logit_backward(v['grad'], v['self'], v['eps'])
+
+
+class LogitBackward1(TraceableFunction):
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logit_',
+        (Formula(('self',), LogitBackward1_self, frozenset(['eps', 'grad', 'infinitely_differentiable_logit_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MvlgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: mvlgamma_backward(grad, self, p)"""
+    return mvlgamma_backward(v['grad'], v['self'], v['p'])
+
+
+class MvlgammaBackward0(TraceableFunction):
+    """mvlgamma(Tensor self, int p) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'mvlgamma',
+        (Formula(('self',), MvlgammaBackward0_self, frozenset(['grad', 'mvlgamma_backward', 'p', 'self'])),),
         ('self',),
         {},
         {})

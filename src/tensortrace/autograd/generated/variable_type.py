@@ -13970,3 +13970,530 @@ def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.fft_rfftfreq_out.register(DispatchKey.Autograd, KernelFunction(
     fft_rfftfreq_out, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+
+
+_record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor: records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
+    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!): records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
+
+
+_record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_digamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
+    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor: records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma.register(DispatchKey.Autograd, KernelFunction(
+    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!): records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
+    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
+
+
+_record_erfinv_out = GraphRecording(ops.erfinv_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_erfinv_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfinv_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv_out.register(DispatchKey.Autograd, KernelFunction(
+    erfinv_out, "torch::autograd::VariableType::erfinv", with_keyset=True))
+
+
+_record_erfinv = GraphRecording(ops.erfinv, AutoDispatchBelowADInplaceOrView, nodes.ErfinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv(Tensor self) -> Tensor: records ErfinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfinv(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.erfinv.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv.register(DispatchKey.Autograd, KernelFunction(
+    erfinv, "torch::autograd::VariableType::erfinv", with_keyset=True))
+
+
+_record_erfinv_ = GraphRecording(ops.erfinv_, AutoDispatchBelowAutograd, nodes.ErfinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv_(Tensor(a!) self) -> Tensor(a!): records ErfinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfinv_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfinv_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv_.register(DispatchKey.Autograd, KernelFunction(
+    erfinv_, "torch::autograd::VariableType::erfinv_", with_keyset=True))
+
+
+_record_i0_out = GraphRecording(ops.i0_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_i0_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.i0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0_out.register(DispatchKey.Autograd, KernelFunction(
+    i0_out, "torch::autograd::VariableType::i0", with_keyset=True))
+
+
+_record_i0 = GraphRecording(ops.i0, AutoDispatchBelowADInplaceOrView, nodes.I0Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0(Tensor self) -> Tensor: records I0Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_i0(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.i0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0.register(DispatchKey.Autograd, KernelFunction(
+    i0, "torch::autograd::VariableType::i0", with_keyset=True))
+
+
+_record_i0_ = GraphRecording(ops.i0_, AutoDispatchBelowAutograd, nodes.I0Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0_(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0_(Tensor(a!) self) -> Tensor(a!): records I0Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_i0_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.i0_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0_.register(DispatchKey.Autograd, KernelFunction(
+    i0_, "torch::autograd::VariableType::i0_", with_keyset=True))
+
+
+_record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_polygamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor: records PolygammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_polygamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
+    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, nodes.PolygammaBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!): records PolygammaBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_polygamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
+
+
+_record_logit = GraphRecording(ops.logit, AutoDispatchBelowADInplaceOrView, nodes.LogitBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit(Tensor self, float? eps=None) -> Tensor: records LogitBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logit(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logit.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit.register(DispatchKey.Autograd, KernelFunction(
+    logit, "torch::autograd::VariableType::logit", with_keyset=True))
+
+
+_record_logit_ = GraphRecording(ops.logit_, AutoDispatchBelowAutograd, nodes.LogitBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit_(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!): records LogitBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logit_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logit_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit_.register(DispatchKey.Autograd, KernelFunction(
+    logit_, "torch::autograd::VariableType::logit_", with_keyset=True))
+
+
+_record_logit_out = GraphRecording(ops.logit_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_logit_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logit_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit_out.register(DispatchKey.Autograd, KernelFunction(
+    logit_out, "torch::autograd::VariableType::logit", with_keyset=True))
+
+
+_record_mvlgamma_out = GraphRecording(ops.mvlgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_mvlgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mvlgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma_out, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+
+
+_record_mvlgamma = GraphRecording(ops.mvlgamma, AutoDispatchBelowADInplaceOrView, nodes.MvlgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma(Tensor self, int p) -> Tensor: records MvlgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mvlgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mvlgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+
+
+_record_mvlgamma_ = GraphRecording(ops.mvlgamma_, AutoDispatchBelowAutograd, nodes.MvlgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!): records MvlgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mvlgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mvlgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma_.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma_, "torch::autograd::VariableType::mvlgamma_", with_keyset=True))
+
+
+_record_special_entr = GraphRecording(ops.special_entr, AutoDispatchBelowADInplaceOrView, nodes.SpecialEntrBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_entr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_entr(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_entr(Tensor self) -> Tensor: records SpecialEntrBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_entr(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_entr.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_entr.register(DispatchKey.Autograd, KernelFunction(
+    special_entr, "torch::autograd::VariableType::special_entr", with_keyset=True))
+
+
+_record_special_entr_out = GraphRecording(ops.special_entr_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_entr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_entr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_entr_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_entr_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_entr_out.register(DispatchKey.Autograd, KernelFunction(
+    special_entr_out, "torch::autograd::VariableType::special_entr", with_keyset=True))
+
+
+_record_special_ndtri = GraphRecording(ops.special_ndtri, AutoDispatchBelowADInplaceOrView, nodes.SpecialNdtriBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_ndtri", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_ndtri(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_ndtri(Tensor self) -> Tensor: records SpecialNdtriBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_ndtri(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_ndtri.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_ndtri.register(DispatchKey.Autograd, KernelFunction(
+    special_ndtri, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+
+
+_record_special_ndtri_out = GraphRecording(ops.special_ndtri_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_ndtri", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_ndtri_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_ndtri_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_ndtri_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_ndtri_out.register(DispatchKey.Autograd, KernelFunction(
+    special_ndtri_out, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+
+
+_record_special_i0e = GraphRecording(ops.special_i0e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI0EBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i0e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i0e(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i0e(Tensor self) -> Tensor: records SpecialI0EBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i0e(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i0e.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i0e.register(DispatchKey.Autograd, KernelFunction(
+    special_i0e, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+
+
+_record_special_i0e_out = GraphRecording(ops.special_i0e_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i0e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i0e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i0e_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i0e_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i0e_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i0e_out, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+
+
+_record_special_i1 = GraphRecording(ops.special_i1, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1(Tensor self) -> Tensor: records SpecialI1Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i1(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1.register(DispatchKey.Autograd, KernelFunction(
+    special_i1, "torch::autograd::VariableType::special_i1", with_keyset=True))
+
+
+_record_special_i1_out = GraphRecording(ops.special_i1_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i1_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i1_out, "torch::autograd::VariableType::special_i1", with_keyset=True))
+
+
+_record_special_i1e = GraphRecording(ops.special_i1e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1EBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1e(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1e(Tensor self) -> Tensor: records SpecialI1EBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i1e(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i1e.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1e.register(DispatchKey.Autograd, KernelFunction(
+    special_i1e, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+
+
+_record_special_i1e_out = GraphRecording(ops.special_i1e_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i1e_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i1e_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1e_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i1e_out, "torch::autograd::VariableType::special_i1e", with_keyset=True))

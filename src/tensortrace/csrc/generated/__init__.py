@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "e55a0e342ade017b18d511d11a8151b44c25888f6704cd8e886ad22bdc4ee027"
+INPUTS_SHA256 = "829e477dfcdba9ee04adf92f4e840530ed89fda06b39883e4089a5849a84e6af"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -585,6 +585,509 @@ def special_xlogy(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_entr ------------------------------------------------------------------------------
+parser_special_entr = PythonArgParser.lazy([
+    'special_entr(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_entr", TORCH_FUNCTIONS_CPP, "dispatch_special_entr", legacy="dispatch_special_entr")
+def dispatch_special_entr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_entr(Tensor input, *, Tensor out=None): special_entr, out= special_entr.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_entr_out, 'special_entr', False, self, kwargs, out)
+    return at.special_entr(self=kwargs['self'])
+
+structseqs_special_entr = [(return_types.for_schema('special_entr', ops.special_entr.schema), return_types.for_schema('special_entr_out', ops.special_entr_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_entr", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_entr")
+def special_entr(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_entr: THPVariable_special_entr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_entr",
+                                 {"python_name": "torch.special_entr"})
+    self = None
+    r = parser_special_entr.parse(args, kwargs)
+    a = r.args
+    # special_entr(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_entr_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_ndtri -----------------------------------------------------------------------------
+parser_special_ndtri = PythonArgParser.lazy([
+    'special_ndtri(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_ndtri", TORCH_FUNCTIONS_CPP, "dispatch_special_ndtri", legacy="dispatch_special_ndtri")
+def dispatch_special_ndtri_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_ndtri(Tensor input, *, Tensor out=None): special_ndtri, out= special_ndtri.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_ndtri_out, 'special_ndtri', False, self, kwargs, out)
+    return at.special_ndtri(self=kwargs['self'])
+
+structseqs_special_ndtri = [(return_types.for_schema('special_ndtri', ops.special_ndtri.schema), return_types.for_schema('special_ndtri_out', ops.special_ndtri_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_ndtri", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_ndtri")
+def special_ndtri(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_ndtri: THPVariable_special_ndtri"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_ndtri",
+                                 {"python_name": "torch.special_ndtri"})
+    self = None
+    r = parser_special_ndtri.parse(args, kwargs)
+    a = r.args
+    # special_ndtri(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_ndtri_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_i0e -------------------------------------------------------------------------------
+parser_special_i0e = PythonArgParser.lazy([
+    'special_i0e(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_i0e", TORCH_FUNCTIONS_CPP, "dispatch_special_i0e", legacy="dispatch_special_i0e")
+def dispatch_special_i0e_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_i0e(Tensor input, *, Tensor out=None): special_i0e, out= special_i0e.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_i0e_out, 'special_i0e', False, self, kwargs, out)
+    return at.special_i0e(self=kwargs['self'])
+
+structseqs_special_i0e = [(return_types.for_schema('special_i0e', ops.special_i0e.schema), return_types.for_schema('special_i0e_out', ops.special_i0e_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_i0e", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_i0e")
+def special_i0e(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_i0e: THPVariable_special_i0e"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_i0e",
+                                 {"python_name": "torch.special_i0e"})
+    self = None
+    r = parser_special_i0e.parse(args, kwargs)
+    a = r.args
+    # special_i0e(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_i0e_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_i1 --------------------------------------------------------------------------------
+parser_special_i1 = PythonArgParser.lazy([
+    'special_i1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_i1", TORCH_FUNCTIONS_CPP, "dispatch_special_i1", legacy="dispatch_special_i1")
+def dispatch_special_i1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_i1(Tensor input, *, Tensor out=None): special_i1, out= special_i1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_i1_out, 'special_i1', False, self, kwargs, out)
+    return at.special_i1(self=kwargs['self'])
+
+structseqs_special_i1 = [(return_types.for_schema('special_i1', ops.special_i1.schema), return_types.for_schema('special_i1_out', ops.special_i1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_i1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_i1")
+def special_i1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_i1: THPVariable_special_i1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_i1",
+                                 {"python_name": "torch.special_i1"})
+    self = None
+    r = parser_special_i1.parse(args, kwargs)
+    a = r.args
+    # special_i1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_i1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_i1e -------------------------------------------------------------------------------
+parser_special_i1e = PythonArgParser.lazy([
+    'special_i1e(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_i1e", TORCH_FUNCTIONS_CPP, "dispatch_special_i1e", legacy="dispatch_special_i1e")
+def dispatch_special_i1e_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_i1e(Tensor input, *, Tensor out=None): special_i1e, out= special_i1e.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_i1e_out, 'special_i1e', False, self, kwargs, out)
+    return at.special_i1e(self=kwargs['self'])
+
+structseqs_special_i1e = [(return_types.for_schema('special_i1e', ops.special_i1e.schema), return_types.for_schema('special_i1e_out', ops.special_i1e_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_i1e", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_i1e")
+def special_i1e(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_i1e: THPVariable_special_i1e"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_i1e",
+                                 {"python_name": "torch.special_i1e"})
+    self = None
+    r = parser_special_i1e.parse(args, kwargs)
+    a = r.args
+    # special_i1e(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_i1e_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_psi -------------------------------------------------------------------------------
+parser_special_psi = PythonArgParser.lazy([
+    'special_psi(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_psi", TORCH_FUNCTIONS_CPP, "dispatch_special_psi", legacy="dispatch_special_psi")
+def dispatch_special_psi_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_psi(Tensor input, *, Tensor out=None): special_psi, out= special_psi.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_psi_out, 'special_psi', False, self, kwargs, out)
+    return at.special_psi(self=kwargs['self'])
+
+structseqs_special_psi = [(return_types.for_schema('special_psi', ops.special_psi.schema), return_types.for_schema('special_psi_out', ops.special_psi_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_psi", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_psi")
+def special_psi(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_psi: THPVariable_special_psi"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_psi",
+                                 {"python_name": "torch.special_psi"})
+    self = None
+    r = parser_special_psi.parse(args, kwargs)
+    a = r.args
+    # special_psi(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_psi_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_digamma ---------------------------------------------------------------------------
+parser_special_digamma = PythonArgParser.lazy([
+    'special_digamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_digamma", TORCH_FUNCTIONS_CPP, "dispatch_special_digamma", legacy="dispatch_special_digamma")
+def dispatch_special_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_digamma(Tensor input, *, Tensor out=None): special_digamma, out= special_digamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_digamma_out, 'special_digamma', False, self, kwargs, out)
+    return at.special_digamma(self=kwargs['self'])
+
+structseqs_special_digamma = [(return_types.for_schema('special_digamma', ops.special_digamma.schema), return_types.for_schema('special_digamma_out', ops.special_digamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_digamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_digamma")
+def special_digamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_digamma: THPVariable_special_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_digamma",
+                                 {"python_name": "torch.special_digamma"})
+    self = None
+    r = parser_special_digamma.parse(args, kwargs)
+    a = r.args
+    # special_digamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_digamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_gammaln ---------------------------------------------------------------------------
+parser_special_gammaln = PythonArgParser.lazy([
+    'special_gammaln(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_gammaln", TORCH_FUNCTIONS_CPP, "dispatch_special_gammaln", legacy="dispatch_special_gammaln")
+def dispatch_special_gammaln_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_gammaln(Tensor input, *, Tensor out=None): special_gammaln, out= special_gammaln.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_gammaln_out, 'special_gammaln', False, self, kwargs, out)
+    return at.special_gammaln(self=kwargs['self'])
+
+structseqs_special_gammaln = [(return_types.for_schema('special_gammaln', ops.special_gammaln.schema), return_types.for_schema('special_gammaln_out', ops.special_gammaln_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_gammaln", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_gammaln")
+def special_gammaln(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_gammaln: THPVariable_special_gammaln"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_gammaln",
+                                 {"python_name": "torch.special_gammaln"})
+    self = None
+    r = parser_special_gammaln.parse(args, kwargs)
+    a = r.args
+    # special_gammaln(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_gammaln_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_erfinv ----------------------------------------------------------------------------
+parser_special_erfinv = PythonArgParser.lazy([
+    'special_erfinv(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_erfinv", TORCH_FUNCTIONS_CPP, "dispatch_special_erfinv", legacy="dispatch_special_erfinv")
+def dispatch_special_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_erfinv(Tensor input, *, Tensor out=None): special_erfinv, out= special_erfinv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_erfinv_out, 'special_erfinv', False, self, kwargs, out)
+    return at.special_erfinv(self=kwargs['self'])
+
+structseqs_special_erfinv = [(return_types.for_schema('special_erfinv', ops.special_erfinv.schema), return_types.for_schema('special_erfinv_out', ops.special_erfinv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_erfinv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_erfinv")
+def special_erfinv(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_erfinv: THPVariable_special_erfinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_erfinv",
+                                 {"python_name": "torch.special_erfinv"})
+    self = None
+    r = parser_special_erfinv.parse(args, kwargs)
+    a = r.args
+    # special_erfinv(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_erfinv_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_i0 --------------------------------------------------------------------------------
+parser_special_i0 = PythonArgParser.lazy([
+    'special_i0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_i0", TORCH_FUNCTIONS_CPP, "dispatch_special_i0", legacy="dispatch_special_i0")
+def dispatch_special_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_i0(Tensor input, *, Tensor out=None): special_i0, out= special_i0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_i0_out, 'special_i0', False, self, kwargs, out)
+    return at.special_i0(self=kwargs['self'])
+
+structseqs_special_i0 = [(return_types.for_schema('special_i0', ops.special_i0.schema), return_types.for_schema('special_i0_out', ops.special_i0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_i0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_i0")
+def special_i0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_i0: THPVariable_special_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_i0",
+                                 {"python_name": "torch.special_i0"})
+    self = None
+    r = parser_special_i0.parse(args, kwargs)
+    a = r.args
+    # special_i0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_i0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_polygamma -------------------------------------------------------------------------
+parser_special_polygamma = PythonArgParser.lazy([
+    'special_polygamma(int64_t n, Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_polygamma", TORCH_FUNCTIONS_CPP, "dispatch_special_polygamma", legacy="dispatch_special_polygamma")
+def dispatch_special_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_polygamma(int64_t n, Tensor input, *, Tensor out=None): special_polygamma, out= special_polygamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_polygamma_out, 'special_polygamma', False, self, kwargs, out)
+    return at.special_polygamma(n=kwargs['n'], self=kwargs['self'])
+
+structseqs_special_polygamma = [(return_types.for_schema('special_polygamma', ops.special_polygamma.schema), return_types.for_schema('special_polygamma_out', ops.special_polygamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_polygamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_polygamma")
+def special_polygamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_polygamma: THPVariable_special_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_polygamma",
+                                 {"python_name": "torch.special_polygamma"})
+    self = None
+    r = parser_special_polygamma.parse(args, kwargs)
+    a = r.args
+    # special_polygamma(int64_t n, Tensor input, *, Tensor out=None)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    self_ = a[1]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_polygamma_0(self, {'n': n, 'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_logit -----------------------------------------------------------------------------
+parser_special_logit = PythonArgParser.lazy([
+    'special_logit(Tensor input, double? eps=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_logit", TORCH_FUNCTIONS_CPP, "dispatch_special_logit", legacy="dispatch_special_logit")
+def dispatch_special_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_logit(Tensor input, double? eps=None, *, Tensor out=None): special_logit, out= special_logit.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_logit_out, 'special_logit', False, self, kwargs, out)
+    return at.special_logit(self=kwargs['self'], eps=kwargs['eps'])
+
+structseqs_special_logit = [(return_types.for_schema('special_logit', ops.special_logit.schema), return_types.for_schema('special_logit_out', ops.special_logit_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_logit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_logit")
+def special_logit(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_logit: THPVariable_special_logit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_logit",
+                                 {"python_name": "torch.special_logit"})
+    self = None
+    r = parser_special_logit.parse(args, kwargs)
+    a = r.args
+    # special_logit(Tensor input, double? eps=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    eps = a[1]
+    if eps is not None:
+        eps = float(eps)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_logit_0(self, {'self': self_, 'eps': eps, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_multigammaln ----------------------------------------------------------------------
+parser_special_multigammaln = PythonArgParser.lazy([
+    'special_multigammaln(Tensor input, int64_t p, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_multigammaln", TORCH_FUNCTIONS_CPP, "dispatch_special_multigammaln", legacy="dispatch_special_multigammaln")
+def dispatch_special_multigammaln_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_multigammaln(Tensor input, int64_t p, *, Tensor out=None): special_multigammaln, out= special_multigammaln.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_multigammaln_out, 'special_multigammaln', False, self, kwargs, out)
+    return at.special_multigammaln(self=kwargs['self'], p=kwargs['p'])
+
+structseqs_special_multigammaln = [(return_types.for_schema('special_multigammaln', ops.special_multigammaln.schema), return_types.for_schema('special_multigammaln_out', ops.special_multigammaln_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_multigammaln", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_multigammaln")
+def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_multigammaln: THPVariable_special_multigammaln"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_multigammaln",
+                                 {"python_name": "torch.special_multigammaln"})
+    self = None
+    r = parser_special_multigammaln.parse(args, kwargs)
+    a = r.args
+    # special_multigammaln(Tensor input, int64_t p, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_multigammaln_0(self, {'self': self_, 'p': p, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -599,4 +1102,17 @@ FUNCTIONS: dict[str, Any] = {
     "special_softmax": special_softmax,
     "special_log_softmax": special_log_softmax,
     "special_xlogy": special_xlogy,
+    "special_entr": special_entr,
+    "special_ndtri": special_ndtri,
+    "special_i0e": special_i0e,
+    "special_i1": special_i1,
+    "special_i1e": special_i1e,
+    "special_psi": special_psi,
+    "special_digamma": special_digamma,
+    "special_gammaln": special_gammaln,
+    "special_erfinv": special_erfinv,
+    "special_i0": special_i0,
+    "special_polygamma": special_polygamma,
+    "special_logit": special_logit,
+    "special_multigammaln": special_multigammaln,
 }

@@ -23186,6 +23186,348 @@ def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_lgamma", TORCH_FUNCTIONS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(Tensor input, *, Tensor out=None): lgamma, out= lgamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lgamma_out, 'lgamma', False, self, kwargs, out)
+    return at.lgamma(self=kwargs['self'])
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), return_types.for_schema('lgamma_out', ops.lgamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lgamma",
+                                 {"python_name": "torch.lgamma"})
+    self = None
+    r = parser_lgamma.parse(args, kwargs)
+    a = r.args
+    # lgamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_lgamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_digamma", TORCH_FUNCTIONS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(Tensor input, *, Tensor out=None): digamma, out= digamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.digamma_out, 'digamma', False, self, kwargs, out)
+    return at.digamma(self=kwargs['self'])
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), return_types.for_schema('digamma_out', ops.digamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.digamma",
+                                 {"python_name": "torch.digamma"})
+    self = None
+    r = parser_digamma.parse(args, kwargs)
+    a = r.args
+    # digamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_digamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv ------------------------------------------------------------------------------------
+parser_erfinv = PythonArgParser.lazy([
+    'erfinv(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erfinv", TORCH_FUNCTIONS_CPP, "dispatch_erfinv", legacy="dispatch_erfinv")
+def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv(Tensor input, *, Tensor out=None): erfinv, out= erfinv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erfinv_out, 'erfinv', False, self, kwargs, out)
+    return at.erfinv(self=kwargs['self'])
+
+structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), return_types.for_schema('erfinv_out', ops.erfinv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfinv")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfinv: THPVariable_erfinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfinv",
+                                 {"python_name": "torch.erfinv"})
+    self = None
+    r = parser_erfinv.parse(args, kwargs)
+    a = r.args
+    # erfinv(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_erfinv_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0 ----------------------------------------------------------------------------------------
+parser_i0 = PythonArgParser.lazy([
+    'i0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_i0", TORCH_FUNCTIONS_CPP, "dispatch_i0", legacy="dispatch_i0")
+def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0(Tensor input, *, Tensor out=None): i0, out= i0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.i0_out, 'i0', False, self, kwargs, out)
+    return at.i0(self=kwargs['self'])
+
+structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), return_types.for_schema('i0_out', ops.i0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_i0")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """torch.i0: THPVariable_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.i0",
+                                 {"python_name": "torch.i0"})
+    self = None
+    r = parser_i0.parse(args, kwargs)
+    a = r.args
+    # i0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_i0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0_ ---------------------------------------------------------------------------------------
+parser_i0_ = PythonArgParser.lazy([
+    'i0_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_i0_", TORCH_FUNCTIONS_CPP, "dispatch_i0_", legacy="dispatch_i0_")
+def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0_(Tensor input): i0_"""
+    return at.i0_(self=kwargs['self'])
+
+structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_i0_")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """torch.i0_: THPVariable_i0_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.i0_",
+                                 {"python_name": "torch.i0_"})
+    self = None
+    r = parser_i0_.parse(args, kwargs)
+    a = r.args
+    # i0_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_i0__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n, Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_polygamma", TORCH_FUNCTIONS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n, Tensor input, *, Tensor out=None): polygamma, out= polygamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.polygamma_out, 'polygamma', False, self, kwargs, out)
+    return at.polygamma(n=kwargs['n'], self=kwargs['self'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), return_types.for_schema('polygamma_out', ops.polygamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.polygamma",
+                                 {"python_name": "torch.polygamma"})
+    self = None
+    r = parser_polygamma.parse(args, kwargs)
+    a = r.args
+    # polygamma(int64_t n, Tensor input, *, Tensor out=None)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    self_ = a[1]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_polygamma_0(self, {'n': n, 'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit -------------------------------------------------------------------------------------
+parser_logit = PythonArgParser.lazy([
+    'logit(Tensor input, double? eps=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logit", TORCH_FUNCTIONS_CPP, "dispatch_logit", legacy="dispatch_logit")
+def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit(Tensor input, double? eps=None, *, Tensor out=None): logit, out= logit.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logit_out, 'logit', False, self, kwargs, out)
+    return at.logit(self=kwargs['self'], eps=kwargs['eps'])
+
+structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), return_types.for_schema('logit_out', ops.logit_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logit")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """torch.logit: THPVariable_logit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logit",
+                                 {"python_name": "torch.logit"})
+    self = None
+    r = parser_logit.parse(args, kwargs)
+    a = r.args
+    # logit(Tensor input, double? eps=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    eps = a[1]
+    if eps is not None:
+        eps = float(eps)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logit_0(self, {'self': self_, 'eps': eps, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit_ ------------------------------------------------------------------------------------
+parser_logit_ = PythonArgParser.lazy([
+    'logit_(Tensor input, double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit_", TORCH_FUNCTIONS_CPP, "dispatch_logit_", legacy="dispatch_logit_")
+def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit_(Tensor input, double? eps=None): logit_"""
+    return at.logit_(self=kwargs['self'], eps=kwargs['eps'])
+
+structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logit_")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """torch.logit_: THPVariable_logit_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logit_",
+                                 {"python_name": "torch.logit_"})
+    self = None
+    r = parser_logit_.parse(args, kwargs)
+    a = r.args
+    # logit_(Tensor input, double? eps=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    eps = a[1]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit__0(self, {'self': self_, 'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma ----------------------------------------------------------------------------------
+parser_mvlgamma = PythonArgParser.lazy([
+    'mvlgamma(Tensor input, int64_t p, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_mvlgamma", TORCH_FUNCTIONS_CPP, "dispatch_mvlgamma", legacy="dispatch_mvlgamma")
+def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma(Tensor input, int64_t p, *, Tensor out=None): mvlgamma, out= mvlgamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mvlgamma_out, 'mvlgamma', False, self, kwargs, out)
+    return at.mvlgamma(self=kwargs['self'], p=kwargs['p'])
+
+structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), return_types.for_schema('mvlgamma_out', ops.mvlgamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mvlgamma")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.mvlgamma: THPVariable_mvlgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mvlgamma",
+                                 {"python_name": "torch.mvlgamma"})
+    self = None
+    r = parser_mvlgamma.parse(args, kwargs)
+    a = r.args
+    # mvlgamma(Tensor input, int64_t p, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mvlgamma_0(self, {'self': self_, 'p': p, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -23651,6 +23993,15 @@ FUNCTIONS: dict[str, Any] = {
     "_fft_r2c": _fft_r2c,
     "_fft_c2r": _fft_c2r,
     "_fft_c2c": _fft_c2c,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "erfinv": erfinv,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -24119,4 +24470,13 @@ __all__ = [
     "_fft_r2c",
     "_fft_c2r",
     "_fft_c2c",
+    "lgamma",
+    "digamma",
+    "erfinv",
+    "i0",
+    "i0_",
+    "polygamma",
+    "logit",
+    "logit_",
+    "mvlgamma",
 ]

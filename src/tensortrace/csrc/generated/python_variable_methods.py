@@ -16184,6 +16184,438 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma()',
+])
+
+
+@traced("python", "dispatch_lgamma", VARIABLE_METHODS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(): lgamma"""
+    return self.lgamma()
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma",
+                                 {"python_name": "Tensor.lgamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma.parse(args[1:], kwargs)
+    # lgamma()
+    result = dispatch_lgamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- lgamma_ -----------------------------------------------------------------------------------
+parser_lgamma_ = PythonArgParser.lazy([
+    'lgamma_()',
+])
+
+
+@traced("python", "dispatch_lgamma_", VARIABLE_METHODS_CPP, "dispatch_lgamma_", legacy="dispatch_lgamma_")
+def dispatch_lgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma_(): lgamma_"""
+    return self.lgamma_()
+
+structseqs_lgamma_ = [(return_types.for_schema('lgamma_', ops.lgamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma_")
+def lgamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma_: THPVariable_lgamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma_",
+                                 {"python_name": "Tensor.lgamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma_.parse(args[1:], kwargs)
+    # lgamma_()
+    result = dispatch_lgamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma()',
+])
+
+
+@traced("python", "dispatch_digamma", VARIABLE_METHODS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(): digamma"""
+    return self.digamma()
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma",
+                                 {"python_name": "Tensor.digamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma.parse(args[1:], kwargs)
+    # digamma()
+    result = dispatch_digamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma_ ----------------------------------------------------------------------------------
+parser_digamma_ = PythonArgParser.lazy([
+    'digamma_()',
+])
+
+
+@traced("python", "dispatch_digamma_", VARIABLE_METHODS_CPP, "dispatch_digamma_", legacy="dispatch_digamma_")
+def dispatch_digamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma_(): digamma_"""
+    return self.digamma_()
+
+structseqs_digamma_ = [(return_types.for_schema('digamma_', ops.digamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma_")
+def digamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma_: THPVariable_digamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma_",
+                                 {"python_name": "Tensor.digamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma_.parse(args[1:], kwargs)
+    # digamma_()
+    result = dispatch_digamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv ------------------------------------------------------------------------------------
+parser_erfinv = PythonArgParser.lazy([
+    'erfinv()',
+])
+
+
+@traced("python", "dispatch_erfinv", VARIABLE_METHODS_CPP, "dispatch_erfinv", legacy="dispatch_erfinv")
+def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv(): erfinv"""
+    return self.erfinv()
+
+structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv", VARIABLE_METHODS_CPP, legacy="THPVariable_erfinv")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfinv: THPVariable_erfinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfinv",
+                                 {"python_name": "Tensor.erfinv"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfinv", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfinv.parse(args[1:], kwargs)
+    # erfinv()
+    result = dispatch_erfinv_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv_ -----------------------------------------------------------------------------------
+parser_erfinv_ = PythonArgParser.lazy([
+    'erfinv_()',
+])
+
+
+@traced("python", "dispatch_erfinv_", VARIABLE_METHODS_CPP, "dispatch_erfinv_", legacy="dispatch_erfinv_")
+def dispatch_erfinv__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv_(): erfinv_"""
+    return self.erfinv_()
+
+structseqs_erfinv_ = [(return_types.for_schema('erfinv_', ops.erfinv_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv_", VARIABLE_METHODS_CPP, legacy="THPVariable_erfinv_")
+def erfinv_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfinv_: THPVariable_erfinv_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfinv_",
+                                 {"python_name": "Tensor.erfinv_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfinv_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfinv_.parse(args[1:], kwargs)
+    # erfinv_()
+    result = dispatch_erfinv__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0 ----------------------------------------------------------------------------------------
+parser_i0 = PythonArgParser.lazy([
+    'i0()',
+])
+
+
+@traced("python", "dispatch_i0", VARIABLE_METHODS_CPP, "dispatch_i0", legacy="dispatch_i0")
+def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0(): i0"""
+    return self.i0()
+
+structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0", VARIABLE_METHODS_CPP, legacy="THPVariable_i0")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.i0: THPVariable_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.i0",
+                                 {"python_name": "Tensor.i0"})
+    if len(args) > 1 or kwargs:
+        check_noargs("i0", args[1:], kwargs)
+    self = args[0].cdata
+    parser_i0.parse(args[1:], kwargs)
+    # i0()
+    result = dispatch_i0_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0_ ---------------------------------------------------------------------------------------
+parser_i0_ = PythonArgParser.lazy([
+    'i0_()',
+])
+
+
+@traced("python", "dispatch_i0_", VARIABLE_METHODS_CPP, "dispatch_i0_", legacy="dispatch_i0_")
+def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0_(): i0_"""
+    return self.i0_()
+
+structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0_", VARIABLE_METHODS_CPP, legacy="THPVariable_i0_")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.i0_: THPVariable_i0_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.i0_",
+                                 {"python_name": "Tensor.i0_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("i0_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_i0_.parse(args[1:], kwargs)
+    # i0_()
+    result = dispatch_i0__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma", VARIABLE_METHODS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n): polygamma"""
+    return self.polygamma(n=kwargs['n'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma",
+                                 {"python_name": "Tensor.polygamma"})
+    self = args[0].cdata
+    r = parser_polygamma.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma_0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma_ --------------------------------------------------------------------------------
+parser_polygamma_ = PythonArgParser.lazy([
+    'polygamma_(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma_", VARIABLE_METHODS_CPP, "dispatch_polygamma_", legacy="dispatch_polygamma_")
+def dispatch_polygamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma_(int64_t n): polygamma_"""
+    return self.polygamma_(n=kwargs['n'])
+
+structseqs_polygamma_ = [(return_types.for_schema('polygamma_', ops.polygamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma_")
+def polygamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma_: THPVariable_polygamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma_",
+                                 {"python_name": "Tensor.polygamma_"})
+    self = args[0].cdata
+    r = parser_polygamma_.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma_(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma__0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit -------------------------------------------------------------------------------------
+parser_logit = PythonArgParser.lazy([
+    'logit(double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit", VARIABLE_METHODS_CPP, "dispatch_logit", legacy="dispatch_logit")
+def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit(double? eps=None): logit"""
+    return self.logit(eps=kwargs['eps'])
+
+structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit", VARIABLE_METHODS_CPP, legacy="THPVariable_logit")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logit: THPVariable_logit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logit",
+                                 {"python_name": "Tensor.logit"})
+    self = args[0].cdata
+    r = parser_logit.parse(args[1:], kwargs)
+    a = r.args
+    # logit(double? eps=None)
+    eps = a[0]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit_0(self, {'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit_ ------------------------------------------------------------------------------------
+parser_logit_ = PythonArgParser.lazy([
+    'logit_(double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit_", VARIABLE_METHODS_CPP, "dispatch_logit_", legacy="dispatch_logit_")
+def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit_(double? eps=None): logit_"""
+    return self.logit_(eps=kwargs['eps'])
+
+structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit_", VARIABLE_METHODS_CPP, legacy="THPVariable_logit_")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logit_: THPVariable_logit_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logit_",
+                                 {"python_name": "Tensor.logit_"})
+    self = args[0].cdata
+    r = parser_logit_.parse(args[1:], kwargs)
+    a = r.args
+    # logit_(double? eps=None)
+    eps = a[0]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit__0(self, {'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma ----------------------------------------------------------------------------------
+parser_mvlgamma = PythonArgParser.lazy([
+    'mvlgamma(int64_t p)',
+])
+
+
+@traced("python", "dispatch_mvlgamma", VARIABLE_METHODS_CPP, "dispatch_mvlgamma", legacy="dispatch_mvlgamma")
+def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma(int64_t p): mvlgamma"""
+    return self.mvlgamma(p=kwargs['p'])
+
+structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_mvlgamma")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mvlgamma: THPVariable_mvlgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mvlgamma",
+                                 {"python_name": "Tensor.mvlgamma"})
+    self = args[0].cdata
+    r = parser_mvlgamma.parse(args[1:], kwargs)
+    a = r.args
+    # mvlgamma(int64_t p)
+    p = a[0]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    result = dispatch_mvlgamma_0(self, {'p': p})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma_ ---------------------------------------------------------------------------------
+parser_mvlgamma_ = PythonArgParser.lazy([
+    'mvlgamma_(int64_t p)',
+])
+
+
+@traced("python", "dispatch_mvlgamma_", VARIABLE_METHODS_CPP, "dispatch_mvlgamma_", legacy="dispatch_mvlgamma_")
+def dispatch_mvlgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma_(int64_t p): mvlgamma_"""
+    return self.mvlgamma_(p=kwargs['p'])
+
+structseqs_mvlgamma_ = [(return_types.for_schema('mvlgamma_', ops.mvlgamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_mvlgamma_")
+def mvlgamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mvlgamma_: THPVariable_mvlgamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mvlgamma_",
+                                 {"python_name": "Tensor.mvlgamma_"})
+    self = args[0].cdata
+    r = parser_mvlgamma_.parse(args[1:], kwargs)
+    a = r.args
+    # mvlgamma_(int64_t p)
+    p = a[0]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    result = dispatch_mvlgamma__0(self, {'p': p})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -17271,6 +17703,20 @@ METHODS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "lgamma": lgamma,
+    "lgamma_": lgamma_,
+    "digamma": digamma,
+    "digamma_": digamma_,
+    "erfinv": erfinv,
+    "erfinv_": erfinv_,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "polygamma_": polygamma_,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
+    "mvlgamma_": mvlgamma_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
