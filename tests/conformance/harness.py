@@ -54,6 +54,11 @@ DEVICE_CONSTRUCTORS = frozenset(
         "tensor",
         "as_tensor",
         "scalar_tensor",
+        "bartlett_window",
+        "blackman_window",
+        "hamming_window",
+        "hann_window",
+        "kaiser_window",
         "fftfreq",  # torch.fft.fftfreq / rfftfreq (OnDevice wraps torch.fft too)
         "rfftfreq",
     }

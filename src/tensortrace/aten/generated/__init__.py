@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "829e477dfcdba9ee04adf92f4e840530ed89fda06b39883e4089a5849a84e6af"
+INPUTS_SHA256 = "8542c579ac386937dc1f80091a7539f3ab18c388e80603cd75ccec11ed98bcff"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -9048,6 +9048,79 @@ def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_bartlett_window = Overloads([(ops.bartlett_window, Binder(ops.bartlett_window.schema)), (ops.bartlett_window_periodic, Binder(ops.bartlett_window_periodic.schema))])
+
+
+@traced("dispatch", "at::bartlett_window", FUNCTIONS_H, "at::bartlett_window",
+        legacy="at::bartlett_window (Functions.h)")
+def bartlett_window(*args: Any, **kwargs: Any) -> Any:
+    """at::bartlett_window, overloads:
+    bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_bartlett_window, args, kwargs, "at::bartlett_window")
+    return op.call(*full)
+
+
+_ov_blackman_window = Overloads([(ops.blackman_window, Binder(ops.blackman_window.schema)), (ops.blackman_window_periodic, Binder(ops.blackman_window_periodic.schema))])
+
+
+@traced("dispatch", "at::blackman_window", FUNCTIONS_H, "at::blackman_window",
+        legacy="at::blackman_window (Functions.h)")
+def blackman_window(*args: Any, **kwargs: Any) -> Any:
+    """at::blackman_window, overloads:
+    blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_blackman_window, args, kwargs, "at::blackman_window")
+    return op.call(*full)
+
+
+_ov_hann_window = Overloads([(ops.hann_window, Binder(ops.hann_window.schema)), (ops.hann_window_periodic, Binder(ops.hann_window_periodic.schema))])
+
+
+@traced("dispatch", "at::hann_window", FUNCTIONS_H, "at::hann_window",
+        legacy="at::hann_window (Functions.h)")
+def hann_window(*args: Any, **kwargs: Any) -> Any:
+    """at::hann_window, overloads:
+    hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_hann_window, args, kwargs, "at::hann_window")
+    return op.call(*full)
+
+
+_ov_hamming_window = Overloads([(ops.hamming_window, Binder(ops.hamming_window.schema)), (ops.hamming_window_periodic, Binder(ops.hamming_window_periodic.schema)), (ops.hamming_window_periodic_alpha, Binder(ops.hamming_window_periodic_alpha.schema)), (ops.hamming_window_periodic_alpha_beta, Binder(ops.hamming_window_periodic_alpha_beta.schema))])
+
+
+@traced("dispatch", "at::hamming_window", FUNCTIONS_H, "at::hamming_window",
+        legacy="at::hamming_window (Functions.h)")
+def hamming_window(*args: Any, **kwargs: Any) -> Any:
+    """at::hamming_window, overloads:
+    hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_hamming_window, args, kwargs, "at::hamming_window")
+    return op.call(*full)
+
+
+_ov_kaiser_window = Overloads([(ops.kaiser_window, Binder(ops.kaiser_window.schema)), (ops.kaiser_window_periodic, Binder(ops.kaiser_window_periodic.schema)), (ops.kaiser_window_beta, Binder(ops.kaiser_window_beta.schema))])
+
+
+@traced("dispatch", "at::kaiser_window", FUNCTIONS_H, "at::kaiser_window",
+        legacy="at::kaiser_window (Functions.h)")
+def kaiser_window(*args: Any, **kwargs: Any) -> Any:
+    """at::kaiser_window, overloads:
+    kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_kaiser_window, args, kwargs, "at::kaiser_window")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9705,4 +9778,9 @@ FUNCTIONS: dict[str, Any] = {
     "special_polygamma": special_polygamma,
     "special_logit": special_logit,
     "special_multigammaln": special_multigammaln,
+    "bartlett_window": bartlett_window,
+    "blackman_window": blackman_window,
+    "hann_window": hann_window,
+    "hamming_window": hamming_window,
+    "kaiser_window": kaiser_window,
 }

@@ -4000,6 +4000,45 @@ special_multigammaln = _register(
 special_multigammaln_out = _register(
     FunctionSchema('special_multigammaln', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_multigammaln_out'}}})
+bartlett_window = _register(
+    FunctionSchema('bartlett_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'bartlett_window'}}})
+bartlett_window_periodic = _register(
+    FunctionSchema('bartlett_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'bartlett_window'}}})
+blackman_window = _register(
+    FunctionSchema('blackman_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'blackman_window'}}})
+blackman_window_periodic = _register(
+    FunctionSchema('blackman_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'blackman_window'}}})
+hann_window = _register(
+    FunctionSchema('hann_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hann_window'}}})
+hann_window_periodic = _register(
+    FunctionSchema('hann_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hann_window'}}})
+hamming_window = _register(
+    FunctionSchema('hamming_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic = _register(
+    FunctionSchema('hamming_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic_alpha = _register(
+    FunctionSchema('hamming_window', 'periodic_alpha', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('alpha', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic_alpha_beta = _register(
+    FunctionSchema('hamming_window', 'periodic_alpha_beta', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('alpha', _T9, None, False), Argument('beta', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+kaiser_window = _register(
+    FunctionSchema('kaiser_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+kaiser_window_periodic = _register(
+    FunctionSchema('kaiser_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+kaiser_window_beta = _register(
+    FunctionSchema('kaiser_window', 'beta', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('beta', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5316,4 +5355,17 @@ OPERATORS: list[OperatorHandle] = [
     special_logit_out,
     special_multigammaln,
     special_multigammaln_out,
+    bartlett_window,
+    bartlett_window_periodic,
+    blackman_window,
+    blackman_window_periodic,
+    hann_window,
+    hann_window_periodic,
+    hamming_window,
+    hamming_window_periodic,
+    hamming_window_periodic_alpha,
+    hamming_window_periodic_alpha_beta,
+    kaiser_window,
+    kaiser_window_periodic,
+    kaiser_window_beta,
 ]

@@ -103,6 +103,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_factories_new,
     tensor_factories_random,
     tensor_factories_randperm,
+    tensor_factories_windows,
     tensor_properties,
     tensor_shape,
     tensor_shape_adjoint,

@@ -14497,3 +14497,159 @@ def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_i1e_out.register(DispatchKey.Autograd, KernelFunction(
     special_i1e_out, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bartlett_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bartlett_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bartlett_window.register(DispatchKey.Autograd, KernelFunction(
+    bartlett_window, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bartlett_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bartlett_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bartlett_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    bartlett_window_periodic, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def blackman_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.blackman_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.blackman_window.register(DispatchKey.Autograd, KernelFunction(
+    blackman_window, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def blackman_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.blackman_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.blackman_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    blackman_window_periodic, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hann_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hann_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hann_window.register(DispatchKey.Autograd, KernelFunction(
+    hann_window, "torch::autograd::VariableType::hann_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hann_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hann_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hann_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    hann_window_periodic, "torch::autograd::VariableType::hann_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic_alpha(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic_alpha.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic_alpha.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic_alpha, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic_alpha_beta(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic_alpha_beta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic_alpha_beta.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic_alpha_beta, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window_periodic, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window_beta(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window_beta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window_beta.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window_beta, "torch::autograd::VariableType::kaiser_window", with_keyset=True))

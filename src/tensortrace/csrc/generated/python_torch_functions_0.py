@@ -23528,6 +23528,480 @@ def mvlgamma(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- bartlett_window ---------------------------------------------------------------------------
+parser_bartlett_window = PythonArgParser.lazy([
+    'bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_bartlett_window", TORCH_FUNCTIONS_CPP, "dispatch_bartlett_window", legacy="dispatch_bartlett_window")
+def dispatch_bartlett_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): bartlett_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.bartlett_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_bartlett_window", TORCH_FUNCTIONS_CPP, "dispatch_bartlett_window", legacy="dispatch_bartlett_window")
+def dispatch_bartlett_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): bartlett_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.bartlett_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_bartlett_window = [(return_types.for_schema('bartlett_window', ops.bartlett_window.schema), None), (return_types.for_schema('bartlett_window', ops.bartlett_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bartlett_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bartlett_window")
+def bartlett_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.bartlett_window: THPVariable_bartlett_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bartlett_window",
+                                 {"python_name": "torch.bartlett_window"})
+    self = None
+    r = parser_bartlett_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_bartlett_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_bartlett_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- blackman_window ---------------------------------------------------------------------------
+parser_blackman_window = PythonArgParser.lazy([
+    'blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_blackman_window", TORCH_FUNCTIONS_CPP, "dispatch_blackman_window", legacy="dispatch_blackman_window")
+def dispatch_blackman_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): blackman_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.blackman_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_blackman_window", TORCH_FUNCTIONS_CPP, "dispatch_blackman_window", legacy="dispatch_blackman_window")
+def dispatch_blackman_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): blackman_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.blackman_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_blackman_window = [(return_types.for_schema('blackman_window', ops.blackman_window.schema), None), (return_types.for_schema('blackman_window', ops.blackman_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_blackman_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_blackman_window")
+def blackman_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.blackman_window: THPVariable_blackman_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.blackman_window",
+                                 {"python_name": "torch.blackman_window"})
+    self = None
+    r = parser_blackman_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_blackman_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_blackman_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- hann_window -------------------------------------------------------------------------------
+parser_hann_window = PythonArgParser.lazy([
+    'hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_hann_window", TORCH_FUNCTIONS_CPP, "dispatch_hann_window", legacy="dispatch_hann_window")
+def dispatch_hann_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hann_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hann_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hann_window", TORCH_FUNCTIONS_CPP, "dispatch_hann_window", legacy="dispatch_hann_window")
+def dispatch_hann_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hann_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hann_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_hann_window = [(return_types.for_schema('hann_window', ops.hann_window.schema), None), (return_types.for_schema('hann_window', ops.hann_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hann_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hann_window")
+def hann_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.hann_window: THPVariable_hann_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hann_window",
+                                 {"python_name": "torch.hann_window"})
+    self = None
+    r = parser_hann_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hann_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_hann_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- hamming_window ----------------------------------------------------------------------------
+parser_hamming_window = PythonArgParser.lazy([
+    'hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic_alpha"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], alpha=kwargs['alpha'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic_alpha_beta"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], alpha=kwargs['alpha'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_hamming_window = [(return_types.for_schema('hamming_window', ops.hamming_window.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha_beta.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hamming_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hamming_window")
+def hamming_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.hamming_window: THPVariable_hamming_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hamming_window",
+                                 {"python_name": "torch.hamming_window"})
+    self = None
+    r = parser_hamming_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        alpha = a[2]
+        if alpha is not None:
+            alpha = float(alpha)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_2(self, {'window_length': window_length, 'periodic': periodic, 'alpha': alpha, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    alpha = a[2]
+    if alpha is not None:
+        alpha = float(alpha)
+    beta = a[3]
+    if beta is not None:
+        beta = float(beta)
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[8]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_hamming_window_3(self, {'window_length': window_length, 'periodic': periodic, 'alpha': alpha, 'beta': beta, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- kaiser_window -----------------------------------------------------------------------------
+parser_kaiser_window = PythonArgParser.lazy([
+    'kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window.beta"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_kaiser_window = [(return_types.for_schema('kaiser_window', ops.kaiser_window.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_periodic.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_beta.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kaiser_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kaiser_window")
+def kaiser_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.kaiser_window: THPVariable_kaiser_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kaiser_window",
+                                 {"python_name": "torch.kaiser_window"})
+    self = None
+    r = parser_kaiser_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_kaiser_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_kaiser_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    beta = a[2]
+    if beta is not None:
+        beta = float(beta)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_kaiser_window_2(self, {'window_length': window_length, 'periodic': periodic, 'beta': beta, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -24002,6 +24476,11 @@ FUNCTIONS: dict[str, Any] = {
     "logit": logit,
     "logit_": logit_,
     "mvlgamma": mvlgamma,
+    "bartlett_window": bartlett_window,
+    "blackman_window": blackman_window,
+    "hann_window": hann_window,
+    "hamming_window": hamming_window,
+    "kaiser_window": kaiser_window,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -24479,4 +24958,9 @@ __all__ = [
     "logit",
     "logit_",
     "mvlgamma",
+    "bartlett_window",
+    "blackman_window",
+    "hann_window",
+    "hamming_window",
+    "kaiser_window",
 ]

@@ -21,6 +21,7 @@ from tensortrace.aten.native import math_cephes as cephes
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.cpu.loops import cpu_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.tensor_factories_windows import kaiser_window_stub
 from tensortrace.aten.native.unary_special_ops import STUBS
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.scalar_type import isFloatingType
@@ -134,4 +135,28 @@ REGISTER_DISPATCH(
 REGISTER_DISPATCH(
     STUBS["logit"],
     traced("kernel", "at::native::logit_kernel", UNARY, legacy="logit_kernel")(logit_kernel),
+)
+
+
+def kaiser_window_kernel(it: TensorIteratorBase, window_length: int, beta: float) -> None:
+    """I0(beta sqrt(|1 - ((n - alpha) / alpha)^2|)) / I0(beta), alpha = (N - 1) / 2."""
+    dtype = it.common_dtype()
+    AT_DISPATCH_CHECK("kaiser_window_cpu", dtype, isFloatingType(dtype))
+    alpha = (window_length - 1) / 2.0
+    i0_beta = cephes.calc_i0(beta)
+
+    def kaiser(a: float) -> float:
+        return cephes.calc_i0(beta * math.sqrt(abs(1 - ((a - alpha) / alpha) ** 2.0))) / i0_beta
+
+    def loop(out: np.ndarray, a: np.ndarray) -> None:
+        out[...] = _map(kaiser, a)
+
+    cpu_kernel(it, loop)
+
+
+REGISTER_DISPATCH(
+    kaiser_window_stub,
+    traced("kernel", "at::native::kaiser_window_kernel", UNARY, legacy="kaiser_window_kernel")(
+        kaiser_window_kernel
+    ),
 )
