@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "8542c579ac386937dc1f80091a7539f3ab18c388e80603cd75ccec11ed98bcff"
+INPUTS_SHA256 = "aa77f5db813be97f575bc909d972d1654b644785a9e17768da1ec4e8dfcfcc51"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -9121,6 +9121,46 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
+
+
+@traced("dispatch", "at::stft", FUNCTIONS_H, "at::stft",
+        legacy="at::stft (Functions.h)")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """at::stft, overloads:
+    stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+    stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+    """
+    op, full = select_overload(_ov_stft, args, kwargs, "at::stft")
+    return op.call(*full)
+
+
+_ov_unfold_backward = Overloads([(ops.unfold_backward, Binder(ops.unfold_backward.schema))])
+
+
+@traced("dispatch", "at::unfold_backward", FUNCTIONS_H, "at::unfold_backward",
+        legacy="at::unfold_backward (Functions.h)")
+def unfold_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::unfold_backward, overloads:
+    unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor
+    """
+    op, full = select_overload(_ov_unfold_backward, args, kwargs, "at::unfold_backward")
+    return op.call(*full)
+
+
+_ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
+
+
+@traced("dispatch", "at::istft", FUNCTIONS_H, "at::istft",
+        legacy="at::istft (Functions.h)")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """at::istft, overloads:
+    istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor
+    """
+    op, full = select_overload(_ov_istft, args, kwargs, "at::istft")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9783,4 +9823,7 @@ FUNCTIONS: dict[str, Any] = {
     "hann_window": hann_window,
     "hamming_window": hamming_window,
     "kaiser_window": kaiser_window,
+    "stft": stft,
+    "unfold_backward": unfold_backward,
+    "istft": istft,
 }

@@ -4039,6 +4039,21 @@ kaiser_window_periodic = _register(
 kaiser_window_beta = _register(
     FunctionSchema('kaiser_window', 'beta', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('beta', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+stft = _register(
+    FunctionSchema('stft', '', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('return_complex', _T4, 'None', False), Argument('align_to_window', _T4, 'None', False),), (_T6,), ()),
+    {'func': 'stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
+stft_center = _register(
+    FunctionSchema('stft', 'center', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('center', _T16, 'True', False), Argument('pad_mode', _T26, '"reflect"', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('return_complex', _T4, 'None', False), Argument('align_to_window', _T4, 'None', False),), (_T6,), ()),
+    {'func': 'stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
+unfold = _register(
+    FunctionSchema('unfold', '', (Argument('self', _T10, None, False), Argument('dimension', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T10,), ()),
+    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'unfold'}}})
+unfold_backward = _register(
+    FunctionSchema('unfold_backward', '', (Argument('grad_in', _T6, None, False), Argument('input_sizes', _T0, None, False), Argument('dim', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T6,), ()),
+    {'func': 'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'unfold_backward'}}})
+istft = _register(
+    FunctionSchema('istft', '', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('center', _T16, 'True', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('length', _T17, 'None', False), Argument('return_complex', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'istft'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5368,4 +5383,9 @@ OPERATORS: list[OperatorHandle] = [
     kaiser_window,
     kaiser_window_periodic,
     kaiser_window_beta,
+    stft,
+    stft_center,
+    unfold,
+    unfold_backward,
+    istft,
 ]

@@ -434,3 +434,6 @@ ops.special_logit.register(DispatchKey.CompositeImplicitAutograd, native_kernel(
 ops.special_logit_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_logit_out", ops.special_logit_out))
 ops.special_multigammaln.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_multigammaln", ops.special_multigammaln))
 ops.special_multigammaln_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_multigammaln_out", ops.special_multigammaln_out))
+ops.stft.register(DispatchKey.CompositeImplicitAutograd, native_kernel("stft", ops.stft))
+ops.stft_center.register(DispatchKey.CompositeImplicitAutograd, native_kernel("stft", ops.stft_center))
+ops.istft.register(DispatchKey.CompositeImplicitAutograd, native_kernel("istft", ops.istft))

@@ -254,6 +254,8 @@ ops._fft_c2c_out.register(DispatchKey.CPU, native_kernel("_fft_c2c_mkl_out", ops
 ops.logit.register(DispatchKey.CPU, native_kernel("logit", ops.logit))
 ops.logit_.register(DispatchKey.CPU, native_kernel("logit_", ops.logit_))
 ops.logit_out.register(DispatchKey.CPU, native_kernel("logit_out", ops.logit_out))
+ops.unfold.register(DispatchKey.CPU, native_kernel("unfold", ops.unfold))
+ops.unfold_backward.register(DispatchKey.CPU, native_kernel("unfold_backward", ops.unfold_backward))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------

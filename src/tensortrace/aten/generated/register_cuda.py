@@ -256,6 +256,8 @@ ops._fft_c2c_out.register(DispatchKey.CUDA, native_kernel("_fft_c2c_cufft_out", 
 ops.logit.register(DispatchKey.CUDA, native_kernel("logit", ops.logit))
 ops.logit_.register(DispatchKey.CUDA, native_kernel("logit_", ops.logit_))
 ops.logit_out.register(DispatchKey.CUDA, native_kernel("logit_out", ops.logit_out, ((2, 'out'), (0, 'self'))))
+ops.unfold.register(DispatchKey.CUDA, native_kernel("unfold", ops.unfold))
+ops.unfold_backward.register(DispatchKey.CUDA, native_kernel("unfold_backward", ops.unfold_backward))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

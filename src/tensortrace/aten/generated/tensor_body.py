@@ -445,6 +445,9 @@ _ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema))])
 _ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
 _ov_mvlgamma = Overloads([(ops.mvlgamma, Binder(ops.mvlgamma.schema))])
 _ov_mvlgamma_ = Overloads([(ops.mvlgamma_, Binder(ops.mvlgamma_.schema))])
+_ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
+_ov_unfold = Overloads([(ops.unfold, Binder(ops.unfold.schema))])
+_ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
 
 
 class TensorMethods:
@@ -4446,6 +4449,34 @@ class TensorMethods:
         op, full = select_overload(_ov_mvlgamma_, (self, *args), kwargs, "Tensor.mvlgamma_")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::stft", TENSOR_BODY_H, "at::Tensor::stft",
+            legacy="Tensor::stft (TensorMethods.h)")
+    def stft(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::stft, overloads:
+        stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+        stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+        """
+        op, full = select_overload(_ov_stft, (self, *args), kwargs, "Tensor.stft")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::unfold", TENSOR_BODY_H, "at::Tensor::unfold",
+            legacy="Tensor::unfold (TensorMethods.h)")
+    def unfold(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::unfold, overloads:
+        unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_unfold, (self, *args), kwargs, "Tensor.unfold")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::istft", TENSOR_BODY_H, "at::Tensor::istft",
+            legacy="Tensor::istft (TensorMethods.h)")
+    def istft(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::istft, overloads:
+        istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor
+        """
+        op, full = select_overload(_ov_istft, (self, *args), kwargs, "Tensor.istft")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4874,4 +4905,7 @@ METHODS: tuple[str, ...] = (
     "logit_",
     "mvlgamma",
     "mvlgamma_",
+    "stft",
+    "unfold",
+    "istft",
 )

@@ -5542,3 +5542,15 @@ def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_i1e_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_i1e_out, "torch::ADInplaceOrView::special_i1e_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::unfold", INPLACE_OR_VIEW)
+def unfold(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.unfold.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops.unfold.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    unfold, "torch::ADInplaceOrView::unfold", with_keyset=True))

@@ -5495,3 +5495,37 @@ class MvlgammaBackward0(TraceableFunction):
         ('self',),
         {},
         {})
+
+
+def UnfoldBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.unfold_backward(grad, self.sym_sizes(), dimension, size, step)"""
+    return at.unfold_backward(v['grad'], v['self_sym_sizes'], v['dimension'], v['size'], v['step'])
+
+
+class UnfoldBackward0(TraceableFunction):
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'unfold',
+        (Formula(('self',), UnfoldBackward0_self, frozenset(['at', 'dimension', 'grad', 'self_sym_sizes', 'size', 'step'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UnfoldBackwardBackward0_grad_in(v: dict[str, Any]) -> Any:
+    """grad_in: grad.unfold(dim, size, step)"""
+    return v['grad'].unfold(v['dim'], v['size'], v['step'])
+
+
+class UnfoldBackwardBackward0(TraceableFunction):
+    """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'unfold_backward',
+        (Formula(('grad_in',), UnfoldBackwardBackward0_grad_in, frozenset(['dim', 'grad', 'size', 'step'])),),
+        ('grad_in',),
+        {},
+        {})

@@ -14653,3 +14653,37 @@ def kaiser_window_beta(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.kaiser_window_beta.register(DispatchKey.Autograd, KernelFunction(
     kaiser_window_beta, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+_record_unfold = GraphRecording(ops.unfold, AutoDispatchBelowAutograd, nodes.UnfoldBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::unfold", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def unfold(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a): records UnfoldBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_unfold(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.unfold.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.unfold.register(DispatchKey.Autograd, KernelFunction(
+    unfold, "torch::autograd::VariableType::unfold", with_keyset=True))
+
+
+_record_unfold_backward = GraphRecording(ops.unfold_backward, AutoDispatchBelowADInplaceOrView, nodes.UnfoldBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::unfold_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def unfold_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor: records UnfoldBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_unfold_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.unfold_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.unfold_backward.register(DispatchKey.Autograd, KernelFunction(
+    unfold_backward, "torch::autograd::VariableType::unfold_backward", with_keyset=True))

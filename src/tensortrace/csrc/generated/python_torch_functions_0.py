@@ -24002,6 +24002,191 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- stft --------------------------------------------------------------------------------------
+parser_stft = PythonArgParser.lazy([
+    'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+    'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+])
+
+
+@traced("python", "dispatch_stft", TORCH_FUNCTIONS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft.center"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['pad_mode'] is not None:
+        call_kwargs['pad_mode'] = kwargs['pad_mode']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return at.stft(**call_kwargs)
+
+
+@traced("python", "dispatch_stft", TORCH_FUNCTIONS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return at.stft(**call_kwargs)
+
+structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_stft", TORCH_FUNCTIONS_CPP, legacy="THPVariable_stft")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """torch.stft: THPVariable_stft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.stft",
+                                 {"python_name": "torch.stft"})
+    self = None
+    r = parser_stft.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        n_fft = a[1]
+        if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+            n_fft = int64_arg(n_fft)
+        hop_length = a[2]
+        if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+            hop_length = int64_arg(hop_length)
+        win_length = a[3]
+        if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+            win_length = int64_arg(win_length)
+        window = a[4]
+        if window is not None:
+            window = window.cdata
+        center = a[5]
+        if center is None:
+            center = True
+        pad_mode = a[6]
+        if pad_mode is None:
+            pad_mode = 'reflect'
+        normalized = a[7]
+        if normalized is None:
+            normalized = False
+        onesided = a[8]
+        return_complex = a[9]
+        align_to_window = a[10]
+        result = dispatch_stft_0(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'pad_mode': pad_mode, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+        return THPVariable_Wrap(result)
+    # stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n_fft = a[1]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[2]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[3]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[4]
+    if window is not None:
+        window = window.cdata
+    normalized = a[5]
+    if normalized is None:
+        normalized = False
+    onesided = a[6]
+    return_complex = a[7]
+    align_to_window = a[8]
+    result = dispatch_stft_1(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+    return THPVariable_Wrap(result)
+
+
+# ---- istft -------------------------------------------------------------------------------------
+parser_istft = PythonArgParser.lazy([
+    'istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)',
+])
+
+
+@traced("python", "dispatch_istft", TORCH_FUNCTIONS_CPP, "dispatch_istft", legacy="dispatch_istft")
+def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False): istft"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['length'] = kwargs['length']
+    if kwargs['return_complex'] is not None:
+        call_kwargs['return_complex'] = kwargs['return_complex']
+    return at.istft(**call_kwargs)
+
+structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_istft", TORCH_FUNCTIONS_CPP, legacy="THPVariable_istft")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """torch.istft: THPVariable_istft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.istft",
+                                 {"python_name": "torch.istft"})
+    self = None
+    r = parser_istft.parse(args, kwargs)
+    a = r.args
+    # istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n_fft = a[1]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[2]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[3]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[4]
+    if window is not None:
+        window = window.cdata
+    center = a[5]
+    if center is None:
+        center = True
+    normalized = a[6]
+    if normalized is None:
+        normalized = False
+    onesided = a[7]
+    length = a[8]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    return_complex = a[9]
+    if return_complex is None:
+        return_complex = False
+    result = dispatch_istft_0(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'normalized': normalized, 'onesided': onesided, 'length': length, 'return_complex': return_complex})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -24481,6 +24666,8 @@ FUNCTIONS: dict[str, Any] = {
     "hann_window": hann_window,
     "hamming_window": hamming_window,
     "kaiser_window": kaiser_window,
+    "stft": stft,
+    "istft": istft,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -24963,4 +25150,6 @@ __all__ = [
     "hann_window",
     "hamming_window",
     "kaiser_window",
+    "stft",
+    "istft",
 ]

@@ -16616,6 +16616,217 @@ def mvlgamma_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- stft --------------------------------------------------------------------------------------
+parser_stft = PythonArgParser.lazy([
+    'stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+    'stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+])
+
+
+@traced("python", "dispatch_stft", VARIABLE_METHODS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft.center"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['pad_mode'] is not None:
+        call_kwargs['pad_mode'] = kwargs['pad_mode']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return self.stft(**call_kwargs)
+
+
+@traced("python", "dispatch_stft", VARIABLE_METHODS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return self.stft(**call_kwargs)
+
+structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_stft", VARIABLE_METHODS_CPP, legacy="THPVariable_stft")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.stft: THPVariable_stft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.stft",
+                                 {"python_name": "Tensor.stft"})
+    self = args[0].cdata
+    r = parser_stft.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+        n_fft = a[0]
+        if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+            n_fft = int64_arg(n_fft)
+        hop_length = a[1]
+        if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+            hop_length = int64_arg(hop_length)
+        win_length = a[2]
+        if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+            win_length = int64_arg(win_length)
+        window = a[3]
+        if window is not None:
+            window = window.cdata
+        center = a[4]
+        if center is None:
+            center = True
+        pad_mode = a[5]
+        if pad_mode is None:
+            pad_mode = 'reflect'
+        normalized = a[6]
+        if normalized is None:
+            normalized = False
+        onesided = a[7]
+        return_complex = a[8]
+        align_to_window = a[9]
+        result = dispatch_stft_0(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'pad_mode': pad_mode, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+        return THPVariable_Wrap(result)
+    # stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+    n_fft = a[0]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[1]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[2]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[3]
+    if window is not None:
+        window = window.cdata
+    normalized = a[4]
+    if normalized is None:
+        normalized = False
+    onesided = a[5]
+    return_complex = a[6]
+    align_to_window = a[7]
+    result = dispatch_stft_1(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+    return THPVariable_Wrap(result)
+
+
+# ---- unfold ------------------------------------------------------------------------------------
+parser_unfold = PythonArgParser.lazy([
+    'unfold(int64_t dimension, int64_t size, int64_t step)',
+])
+
+
+@traced("python", "dispatch_unfold", VARIABLE_METHODS_CPP, "dispatch_unfold", legacy="dispatch_unfold")
+def dispatch_unfold_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unfold(int64_t dimension, int64_t size, int64_t step): unfold"""
+    return self.unfold(dimension=kwargs['dimension'], size=kwargs['size'], step=kwargs['step'])
+
+structseqs_unfold = [(return_types.for_schema('unfold', ops.unfold.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unfold", VARIABLE_METHODS_CPP, legacy="THPVariable_unfold")
+def unfold(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.unfold: THPVariable_unfold"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.unfold",
+                                 {"python_name": "Tensor.unfold"})
+    self = args[0].cdata
+    r = parser_unfold.parse(args[1:], kwargs)
+    a = r.args
+    # unfold(int64_t dimension, int64_t size, int64_t step)
+    dimension = a[0]
+    if dimension is not None and (type(dimension) is not int or not INT64_MIN <= dimension <= INT64_MAX):
+        dimension = int64_arg(dimension)
+    size = a[1]
+    if size is not None and (type(size) is not int or not INT64_MIN <= size <= INT64_MAX):
+        size = int64_arg(size)
+    step = a[2]
+    if step is not None and (type(step) is not int or not INT64_MIN <= step <= INT64_MAX):
+        step = int64_arg(step)
+    result = dispatch_unfold_0(self, {'dimension': dimension, 'size': size, 'step': step})
+    return THPVariable_Wrap(result)
+
+
+# ---- istft -------------------------------------------------------------------------------------
+parser_istft = PythonArgParser.lazy([
+    'istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)',
+])
+
+
+@traced("python", "dispatch_istft", VARIABLE_METHODS_CPP, "dispatch_istft", legacy="dispatch_istft")
+def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False): istft"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['length'] = kwargs['length']
+    if kwargs['return_complex'] is not None:
+        call_kwargs['return_complex'] = kwargs['return_complex']
+    return self.istft(**call_kwargs)
+
+structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_istft", VARIABLE_METHODS_CPP, legacy="THPVariable_istft")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.istft: THPVariable_istft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.istft",
+                                 {"python_name": "Tensor.istft"})
+    self = args[0].cdata
+    r = parser_istft.parse(args[1:], kwargs)
+    a = r.args
+    # istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)
+    n_fft = a[0]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[1]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[2]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[3]
+    if window is not None:
+        window = window.cdata
+    center = a[4]
+    if center is None:
+        center = True
+    normalized = a[5]
+    if normalized is None:
+        normalized = False
+    onesided = a[6]
+    length = a[7]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    return_complex = a[8]
+    if return_complex is None:
+        return_complex = False
+    result = dispatch_istft_0(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'normalized': normalized, 'onesided': onesided, 'length': length, 'return_complex': return_complex})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -17717,6 +17928,9 @@ METHODS: dict[str, Any] = {
     "logit_": logit_,
     "mvlgamma": mvlgamma,
     "mvlgamma_": mvlgamma_,
+    "stft": stft,
+    "unfold": unfold,
+    "istft": istft,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
