@@ -90,6 +90,27 @@ PROGRAMS = {
     "torch.special.logit(x, out=o[2]); torch.special.multigammaln(x + 2, 2, out=o[3]); "
     "torch.lgamma(x, out=o[4]); torch.special.ndtri(x, out=o[5]); "
     "torch.special.entr(x, out=o[6]); torch.special.gammaln(x, out=o[7]); out = o",
+    # ---- xlog1py and zeta ----
+    "xlog1py": "x = torch.tensor([0., 1., -0.5, 2., float('nan'), 3.]); y = torch.tensor(["
+    "float('nan'), 0.5, 2., -1., 1., 0.]); out = [torch.special.xlog1py(x, y), "
+    "torch.special.xlog1py(2, y), torch.special.xlog1py(x, 3.), "
+    "torch.special.xlog1py(torch.arange(3), torch.arange(3))]",
+    "zeta": "x = torch.tensor([1., 1.5, 2., 3., 0.5, 4., 2., 2.]); q = torch.tensor([1., 2., "
+    "0.5, -1.5, 1., -2., 100., 1e-3]); out = [torch.special.zeta(x, q), torch.special.zeta(3, "
+    "q.abs() + 1), torch.special.zeta(x, 2.), torch.special.zeta(x.double(), q.double()), "
+    "torch.special.zeta(torch.arange(2, 5), torch.arange(1, 4))]",
+    "xlog1py_grads": "x = torch.randn(4, requires_grad=True); y = (torch.rand(4) + 0.1)"
+    ".requires_grad_(); z = torch.special.xlog1py(x, y); z.sum().backward(); a = (x.grad.clone(), "
+    "y.grad.clone(), z.grad_fn.name()); x.grad = None; y.grad = None; "
+    "torch.special.xlog1py(2., y).sum().backward(); torch.special.xlog1py(x, 3.).sum()"
+    ".backward(); out = a + (x.grad, y.grad)",
+    "zeta_grads": "x = torch.tensor([2., 3.]); q = torch.tensor([1.5, 2.], requires_grad=True); "
+    "z = torch.special.zeta(x, q); z.sum().backward(); g = q.grad.clone(); q.grad = None; "
+    "torch.special.zeta(3., q).sum().backward(); out = (g, q.grad, z.grad_fn.name())",
+    "binary_out": "o = torch.empty(0); o2 = torch.empty(0); torch.special.xlog1py(torch.rand(3), "
+    "torch.rand(3), out=o); torch.special.zeta(2, torch.rand(3) + 1, out=o2); out = (o, o2)",
+    "err_zeta_grad_x": "x = torch.tensor([2., 3.], requires_grad=True); "
+    "out = torch.special.zeta(x, torch.tensor([1., 2.])).sum().backward()",
     # ---- errors ----
     "err_lgamma_complex": "out = torch.lgamma(torch.tensor([1 + 1j]))",
     "err_polygamma_n": "out = torch.polygamma(-1, torch.ones(2))",

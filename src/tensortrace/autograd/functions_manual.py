@@ -118,7 +118,8 @@ def maybe_multiply(t: Tensor, s: Any) -> Tensor:
 
 
 def not_implemented(name: str) -> Tensor:
-    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    """FunctionsManual.cpp: TORCH_CHECK_NOT_IMPLEMENTED, so a NotImplementedError."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
 
 def real_only(name: str, self: Tensor, gradient: Any) -> Any:

@@ -9161,6 +9161,42 @@ def istft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_xlog1py = Overloads([(ops.special_xlog1py, Binder(ops.special_xlog1py.schema)), (ops.special_xlog1py_self_scalar, Binder(ops.special_xlog1py_self_scalar.schema)), (ops.special_xlog1py_other_scalar, Binder(ops.special_xlog1py_other_scalar.schema)), (ops.special_xlog1py_out, Binder(ops.special_xlog1py_out.schema)), (ops.special_xlog1py_self_scalar_out, Binder(ops.special_xlog1py_self_scalar_out.schema)), (ops.special_xlog1py_other_scalar_out, Binder(ops.special_xlog1py_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_xlog1py", FUNCTIONS_H, "at::special_xlog1py",
+        legacy="at::special_xlog1py (Functions.h)")
+def special_xlog1py(*args: Any, **kwargs: Any) -> Any:
+    """at::special_xlog1py, overloads:
+    special_xlog1py(Tensor self, Tensor other) -> Tensor
+    special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_xlog1py, args, kwargs, "at::special_xlog1py")
+    return op.call(*full)
+
+
+_ov_special_zeta = Overloads([(ops.special_zeta, Binder(ops.special_zeta.schema)), (ops.special_zeta_self_scalar, Binder(ops.special_zeta_self_scalar.schema)), (ops.special_zeta_other_scalar, Binder(ops.special_zeta_other_scalar.schema)), (ops.special_zeta_out, Binder(ops.special_zeta_out.schema)), (ops.special_zeta_self_scalar_out, Binder(ops.special_zeta_self_scalar_out.schema)), (ops.special_zeta_other_scalar_out, Binder(ops.special_zeta_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_zeta", FUNCTIONS_H, "at::special_zeta",
+        legacy="at::special_zeta (Functions.h)")
+def special_zeta(*args: Any, **kwargs: Any) -> Any:
+    """at::special_zeta, overloads:
+    special_zeta(Tensor self, Tensor other) -> Tensor
+    special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_zeta, args, kwargs, "at::special_zeta")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9826,4 +9862,6 @@ FUNCTIONS: dict[str, Any] = {
     "stft": stft,
     "unfold_backward": unfold_backward,
     "istft": istft,
+    "special_xlog1py": special_xlog1py,
+    "special_zeta": special_zeta,
 }

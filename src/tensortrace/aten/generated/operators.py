@@ -4054,6 +4054,42 @@ unfold_backward = _register(
 istft = _register(
     FunctionSchema('istft', '', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('center', _T16, 'True', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('length', _T17, 'None', False), Argument('return_complex', _T16, 'False', False),), (_T6,), ()),
     {'func': 'istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'istft'}}})
+special_xlog1py = _register(
+    FunctionSchema('special_xlog1py', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_xlog1py.out', 'tags': 'pointwise'}})
+special_xlog1py_self_scalar = _register(
+    FunctionSchema('special_xlog1py', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py'}, 'tags': 'pointwise'}})
+special_xlog1py_other_scalar = _register(
+    FunctionSchema('special_xlog1py', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py'}, 'tags': 'pointwise'}})
+special_xlog1py_out = _register(
+    FunctionSchema('special_xlog1py', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_xlog1py_self_scalar_out = _register(
+    FunctionSchema('special_xlog1py', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_xlog1py_other_scalar_out = _register(
+    FunctionSchema('special_xlog1py', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_zeta = _register(
+    FunctionSchema('special_zeta', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_zeta(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_zeta.out', 'tags': 'pointwise'}})
+special_zeta_self_scalar = _register(
+    FunctionSchema('special_zeta', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta'}, 'tags': 'pointwise'}})
+special_zeta_other_scalar = _register(
+    FunctionSchema('special_zeta', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta'}, 'tags': 'pointwise'}})
+special_zeta_out = _register(
+    FunctionSchema('special_zeta', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_zeta_self_scalar_out = _register(
+    FunctionSchema('special_zeta', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_zeta_other_scalar_out = _register(
+    FunctionSchema('special_zeta', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta_out'}, 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5388,4 +5424,16 @@ OPERATORS: list[OperatorHandle] = [
     unfold,
     unfold_backward,
     istft,
+    special_xlog1py,
+    special_xlog1py_self_scalar,
+    special_xlog1py_other_scalar,
+    special_xlog1py_out,
+    special_xlog1py_self_scalar_out,
+    special_xlog1py_other_scalar_out,
+    special_zeta,
+    special_zeta_self_scalar,
+    special_zeta_other_scalar,
+    special_zeta_out,
+    special_zeta_self_scalar_out,
+    special_zeta_other_scalar_out,
 ]

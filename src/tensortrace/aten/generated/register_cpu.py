@@ -6337,3 +6337,61 @@ def wrapper_CPU_special_i1e(*args: Any) -> Any:
 
 
 ops.special_i1e.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1e, "wrapper_CPU_special_i1e"))
+
+
+# ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: special_xlog1py_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py_out", REGISTER_CPU,
+        legacy="CPUType::special_xlog1py")
+def wrapper_CPU_special_xlog1py_out(*args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_xlog1py_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py_out, "wrapper_CPU_special_xlog1py_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py", REGISTER_CPU,
+        legacy="CPUType::special_xlog1py")
+def wrapper_CPU_special_xlog1py(*args: Any) -> Any:
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_xlog1py.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py, "wrapper_CPU_special_xlog1py"))
+
+
+# ---- structured: special_zeta.out (meta: special_zeta, impl: special_zeta_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_zeta_out", REGISTER_CPU,
+        legacy="CPUType::special_zeta")
+def wrapper_CPU_special_zeta_out(*args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_zeta_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta_out, "wrapper_CPU_special_zeta_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_zeta", REGISTER_CPU,
+        legacy="CPUType::special_zeta")
+def wrapper_CPU_special_zeta(*args: Any) -> Any:
+    """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_zeta.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta, "wrapper_CPU_special_zeta"))

@@ -5554,3 +5554,75 @@ def unfold(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.unfold.register(DispatchKey.ADInplaceOrView, KernelFunction(
     unfold, "torch::ADInplaceOrView::unfold", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_out", INPLACE_OR_VIEW)
+def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_out, "torch::ADInplaceOrView::special_xlog1py_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", INPLACE_OR_VIEW)
+def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_self_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", INPLACE_OR_VIEW)
+def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_other_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_out", INPLACE_OR_VIEW)
+def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_out, "torch::ADInplaceOrView::special_zeta_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_self_scalar_out", INPLACE_OR_VIEW)
+def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_self_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_self_scalar_out, "torch::ADInplaceOrView::special_zeta_self_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_other_scalar_out", INPLACE_OR_VIEW)
+def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_other_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_other_scalar_out, "torch::ADInplaceOrView::special_zeta_other_scalar_out", with_keyset=True))

@@ -5529,3 +5529,117 @@ class UnfoldBackwardBackward0(TraceableFunction):
         ('grad_in',),
         {},
         {})
+
+
+def SpecialXlog1PyBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other.add(1))"""
+    return v['grad'].mul(v['self']).div(v['other'].add(1))
+
+
+def SpecialXlog1PyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.log1p(other))"""
+    return v['grad'].mul(at.log1p(v['other']))
+
+
+class SpecialXlog1PyBackward0(TraceableFunction):
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py',
+        (Formula(('other',), SpecialXlog1PyBackward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), SpecialXlog1PyBackward0_self, frozenset(['at', 'grad', 'other'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def SpecialXlog1PyBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other.add(1))"""
+    return v['grad'].mul(v['self']).div(v['other'].add(1))
+
+
+class SpecialXlog1PyBackward1(TraceableFunction):
+    """special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py.self_scalar',
+        (Formula(('other',), SpecialXlog1PyBackward1_other, frozenset(['grad', 'other', 'self'])),),
+        ('other',),
+        {},
+        {})
+
+
+def SpecialXlog1PyBackward2_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(math.log1p(float(other)))"""
+    return v['grad'].mul(math.log1p(float(v['other'])))
+
+
+class SpecialXlog1PyBackward2(TraceableFunction):
+    """special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py.other_scalar',
+        (Formula(('self',), SpecialXlog1PyBackward2_self, frozenset(['float', 'grad', 'math', 'other'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialZetaBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self.neg()).mul(at.special_zeta(self.add(1.0), other))"""
+    return v['grad'].mul(v['self'].neg()).mul(at.special_zeta(v['self'].add(1.0), v['other']))
+
+
+def SpecialZetaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("zeta")"""
+    return not_implemented('zeta')
+
+
+class SpecialZetaBackward0(TraceableFunction):
+    """special_zeta(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta',
+        (Formula(('other',), SpecialZetaBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), SpecialZetaBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def SpecialZetaBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(-float(self)).mul(at.special_zeta(float(self) + 1.0, other))"""
+    return v['grad'].mul(-float(v['self'])).mul(at.special_zeta(float(v['self']) + 1.0, v['other']))
+
+
+class SpecialZetaBackward1(TraceableFunction):
+    """special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta.self_scalar',
+        (Formula(('other',), SpecialZetaBackward1_other, frozenset(['at', 'float', 'grad', 'other', 'self'])),),
+        ('other',),
+        {},
+        {})
+
+
+def SpecialZetaBackward2_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("zeta")"""
+    return not_implemented('zeta')
+
+
+class SpecialZetaBackward2(TraceableFunction):
+    """special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta.other_scalar',
+        (Formula(('self',), SpecialZetaBackward2_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})

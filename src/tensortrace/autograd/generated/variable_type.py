@@ -14687,3 +14687,207 @@ def unfold_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.unfold_backward.register(DispatchKey.Autograd, KernelFunction(
     unfold_backward, "torch::autograd::VariableType::unfold_backward", with_keyset=True))
+
+
+_record_special_xlog1py = GraphRecording(ops.special_xlog1py, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor: records SpecialXlog1PyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_xlog1py(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_self_scalar = GraphRecording(ops.special_xlog1py_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor: records SpecialXlog1PyBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_special_xlog1py_self_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py_self_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_self_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_self_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_other_scalar = GraphRecording(ops.special_xlog1py_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor: records SpecialXlog1PyBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_xlog1py_other_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py_other_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_other_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_other_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_out = GraphRecording(ops.special_xlog1py_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_xlog1py_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_self_scalar_out = GraphRecording(ops.special_xlog1py_self_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_xlog1py_self_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_other_scalar_out = GraphRecording(ops.special_xlog1py_other_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_special_xlog1py_other_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_zeta = GraphRecording(ops.special_zeta, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta(Tensor self, Tensor other) -> Tensor: records SpecialZetaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_zeta(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_self_scalar = GraphRecording(ops.special_zeta_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor: records SpecialZetaBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_special_zeta_self_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta_self_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_self_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_self_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_other_scalar = GraphRecording(ops.special_zeta_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor: records SpecialZetaBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_zeta_other_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta_other_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_other_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_other_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_out = GraphRecording(ops.special_zeta_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_zeta_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_self_scalar_out = GraphRecording(ops.special_zeta_self_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_zeta_self_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_self_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_other_scalar_out = GraphRecording(ops.special_zeta_other_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_special_zeta_other_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_other_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))

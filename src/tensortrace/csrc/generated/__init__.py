@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "aa77f5db813be97f575bc909d972d1654b644785a9e17768da1ec4e8dfcfcc51"
+INPUTS_SHA256 = "617c4dd56dc504c3fa2fb5f7699095e09123279abb7d35ddbf31376bc2e0caa4"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

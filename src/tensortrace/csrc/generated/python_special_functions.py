@@ -1088,6 +1088,180 @@ def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_xlog1py ---------------------------------------------------------------------------
+parser_special_xlog1py = PythonArgParser.lazy([
+    'special_xlog1py(Tensor input, Tensor other, *, Tensor out=None)',
+    'special_xlog1py(Scalar self, Tensor other, *, Tensor out=None)',
+    'special_xlog1py(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_xlog1py", TORCH_FUNCTIONS_CPP, "dispatch_special_xlog1py", legacy="dispatch_special_xlog1py")
+def dispatch_special_xlog1py_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_xlog1py(Tensor input, Tensor other, *, Tensor out=None): special_xlog1py, out= special_xlog1py.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_xlog1py_out, 'special_xlog1py', False, self, kwargs, out)
+    return at.special_xlog1py(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_special_xlog1py", TORCH_FUNCTIONS_CPP, "dispatch_special_xlog1py", legacy="dispatch_special_xlog1py")
+def dispatch_special_xlog1py_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_xlog1py(Scalar self, Tensor other, *, Tensor out=None): special_xlog1py.self_scalar, out= special_xlog1py.self_scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_xlog1py_self_scalar_out, 'special_xlog1py', False, self, kwargs, out)
+    return at.special_xlog1py(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_special_xlog1py", TORCH_FUNCTIONS_CPP, "dispatch_special_xlog1py", legacy="dispatch_special_xlog1py")
+def dispatch_special_xlog1py_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_xlog1py(Tensor input, Scalar other, *, Tensor out=None): special_xlog1py.other_scalar, out= special_xlog1py.other_scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_xlog1py_other_scalar_out, 'special_xlog1py', False, self, kwargs, out)
+    return at.special_xlog1py(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_xlog1py = [(return_types.for_schema('special_xlog1py', ops.special_xlog1py.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_out.schema)), (return_types.for_schema('special_xlog1py', ops.special_xlog1py_self_scalar.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_self_scalar_out.schema)), (return_types.for_schema('special_xlog1py', ops.special_xlog1py_other_scalar.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_other_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_xlog1py", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_xlog1py")
+def special_xlog1py(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_xlog1py: THPVariable_special_xlog1py"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_xlog1py",
+                                 {"python_name": "torch.special_xlog1py"})
+    self = None
+    r = parser_special_xlog1py.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # special_xlog1py(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_special_xlog1py_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # special_xlog1py(Scalar self, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_special_xlog1py_1(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # special_xlog1py(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_xlog1py_2(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_zeta ------------------------------------------------------------------------------
+parser_special_zeta = PythonArgParser.lazy([
+    'special_zeta(Tensor input, Tensor other, *, Tensor out=None)',
+    'special_zeta(Scalar self, Tensor other, *, Tensor out=None)',
+    'special_zeta(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_zeta", TORCH_FUNCTIONS_CPP, "dispatch_special_zeta", legacy="dispatch_special_zeta")
+def dispatch_special_zeta_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_zeta(Tensor input, Tensor other, *, Tensor out=None): special_zeta, out= special_zeta.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_zeta_out, 'special_zeta', False, self, kwargs, out)
+    return at.special_zeta(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_special_zeta", TORCH_FUNCTIONS_CPP, "dispatch_special_zeta", legacy="dispatch_special_zeta")
+def dispatch_special_zeta_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_zeta(Scalar self, Tensor other, *, Tensor out=None): special_zeta.self_scalar, out= special_zeta.self_scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_zeta_self_scalar_out, 'special_zeta', False, self, kwargs, out)
+    return at.special_zeta(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_special_zeta", TORCH_FUNCTIONS_CPP, "dispatch_special_zeta", legacy="dispatch_special_zeta")
+def dispatch_special_zeta_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_zeta(Tensor input, Scalar other, *, Tensor out=None): special_zeta.other_scalar, out= special_zeta.other_scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_zeta_other_scalar_out, 'special_zeta', False, self, kwargs, out)
+    return at.special_zeta(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_zeta = [(return_types.for_schema('special_zeta', ops.special_zeta.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_out.schema)), (return_types.for_schema('special_zeta', ops.special_zeta_self_scalar.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_self_scalar_out.schema)), (return_types.for_schema('special_zeta', ops.special_zeta_other_scalar.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_other_scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_zeta", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_zeta")
+def special_zeta(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_zeta: THPVariable_special_zeta"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_zeta",
+                                 {"python_name": "torch.special_zeta"})
+    self = None
+    r = parser_special_zeta.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # special_zeta(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_special_zeta_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # special_zeta(Scalar self, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_special_zeta_1(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # special_zeta(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_zeta_2(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1115,4 +1289,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_polygamma": special_polygamma,
     "special_logit": special_logit,
     "special_multigammaln": special_multigammaln,
+    "special_xlog1py": special_xlog1py,
+    "special_zeta": special_zeta,
 }
