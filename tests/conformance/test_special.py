@@ -111,6 +111,15 @@ PROGRAMS = {
     "torch.rand(3), out=o); torch.special.zeta(2, torch.rand(3) + 1, out=o2); out = (o, o2)",
     "err_zeta_grad_x": "x = torch.tensor([2., 3.], requires_grad=True); "
     "out = torch.special.zeta(x, torch.tensor([1., 2.])).sum().backward()",
+    # ---- bessel_j0 / bessel_j1 (not differentiable in torch) ----
+    "bessel_j": "x = torch.tensor([-12., -5., -1e-6, 0., 1e-6, 0.5, 2.4048, 4.99, 5., 5.01, 10., "
+    "100., float('inf'), float('nan')]); out = [torch.special.bessel_j0(x), "
+    "torch.special.bessel_j1(x), torch.special.bessel_j0(x.double()), "
+    "torch.special.bessel_j1(x.double()), torch.special.bessel_j0(torch.arange(3))]",
+    "bessel_j_no_grad": "x = torch.randn(3, requires_grad=True); y = torch.special.bessel_j0(x); "
+    "z = torch.special.bessel_j1(x); o = torch.empty(0); torch.special.bessel_j1(torch.arange(4.), "
+    "out=o); out = (y.requires_grad, y.grad_fn, z.requires_grad, o)",
+    "err_bessel_half": "out = torch.special.bessel_j0(torch.ones(2, dtype=torch.half))",
     # ---- errors ----
     "err_lgamma_complex": "out = torch.lgamma(torch.tensor([1 + 1j]))",
     "err_polygamma_n": "out = torch.polygamma(-1, torch.ones(2))",

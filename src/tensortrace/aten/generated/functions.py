@@ -9197,6 +9197,34 @@ def special_zeta(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_bessel_j0 = Overloads([(ops.special_bessel_j0, Binder(ops.special_bessel_j0.schema)), (ops.special_bessel_j0_out, Binder(ops.special_bessel_j0_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_j0", FUNCTIONS_H, "at::special_bessel_j0",
+        legacy="at::special_bessel_j0 (Functions.h)")
+def special_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_j0, overloads:
+    special_bessel_j0(Tensor self) -> Tensor
+    special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_j0, args, kwargs, "at::special_bessel_j0")
+    return op.call(*full)
+
+
+_ov_special_bessel_j1 = Overloads([(ops.special_bessel_j1, Binder(ops.special_bessel_j1.schema)), (ops.special_bessel_j1_out, Binder(ops.special_bessel_j1_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_j1", FUNCTIONS_H, "at::special_bessel_j1",
+        legacy="at::special_bessel_j1 (Functions.h)")
+def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_j1, overloads:
+    special_bessel_j1(Tensor self) -> Tensor
+    special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_j1, args, kwargs, "at::special_bessel_j1")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -9864,4 +9892,6 @@ FUNCTIONS: dict[str, Any] = {
     "istft": istft,
     "special_xlog1py": special_xlog1py,
     "special_zeta": special_zeta,
+    "special_bessel_j0": special_bessel_j0,
+    "special_bessel_j1": special_bessel_j1,
 }

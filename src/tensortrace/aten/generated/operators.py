@@ -4090,6 +4090,18 @@ special_zeta_self_scalar_out = _register(
 special_zeta_other_scalar_out = _register(
     FunctionSchema('special_zeta', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_bessel_j0 = _register(
+    FunctionSchema('special_bessel_j0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_j0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_j0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j0_out = _register(
+    FunctionSchema('special_bessel_j0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j1 = _register(
+    FunctionSchema('special_bessel_j1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_j1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_j1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j1_out = _register(
+    FunctionSchema('special_bessel_j1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5436,4 +5448,8 @@ OPERATORS: list[OperatorHandle] = [
     special_zeta_out,
     special_zeta_self_scalar_out,
     special_zeta_other_scalar_out,
+    special_bessel_j0,
+    special_bessel_j0_out,
+    special_bessel_j1,
+    special_bessel_j1_out,
 ]

@@ -6446,3 +6446,61 @@ def wrapper_CUDA_special_zeta(*args: Any) -> Any:
 
 
 ops.special_zeta.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_zeta, "wrapper_CUDA_special_zeta"))
+
+
+# ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: special_bessel_j0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_j0")
+def wrapper_CUDA_special_bessel_j0_out(*args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j0_out, "wrapper_CUDA_special_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j0", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_j0")
+def wrapper_CUDA_special_bessel_j0(*args: Any) -> Any:
+    """special_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j0, "wrapper_CUDA_special_bessel_j0"))
+
+
+# ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: special_bessel_j1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_j1")
+def wrapper_CUDA_special_bessel_j1_out(*args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1_out, "wrapper_CUDA_special_bessel_j1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j1", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_j1")
+def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
+    """special_bessel_j1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1, "wrapper_CUDA_special_bessel_j1"))

@@ -1,5 +1,6 @@
 """lgamma, digamma, polygamma, erfinv, i0, logit, mvlgamma and the torch.special kernels
-special_entr, special_ndtri, special_i0e, special_i1, special_i1e, with their special_* aliases.
+special_entr, special_ndtri, special_i0e, special_i1, special_i1e, special_bessel_j0 / j1, with
+their special_* aliases.
 
 Mirrors `aten/src/ATen/native/UnaryOps.cpp`: the structured ones are
 CREATE_UNARY_FLOAT_META_FUNC (integers and bools compute in the default float) with a
@@ -39,6 +40,8 @@ FLOAT_OPS = (
     "special_i0e",
     "special_i1",
     "special_i1e",
+    "special_bessel_j0",
+    "special_bessel_j1",
 )
 STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in (*FLOAT_OPS, "polygamma", "logit")

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "617c4dd56dc504c3fa2fb5f7699095e09123279abb7d35ddbf31376bc2e0caa4"
+INPUTS_SHA256 = "71638d2a97e6069695cfbaabf9e68ae8a17cda2f78f4f94a239db08d1c7abbd7"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -5626,3 +5626,27 @@ def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_zeta_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_zeta_other_scalar_out, "torch::ADInplaceOrView::special_zeta_other_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_j0_out", INPLACE_OR_VIEW)
+def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_j0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_j0_out, "torch::ADInplaceOrView::special_bessel_j0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_j1_out", INPLACE_OR_VIEW)
+def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_j1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True))

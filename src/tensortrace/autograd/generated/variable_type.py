@@ -14891,3 +14891,51 @@ def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_zeta_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
     special_zeta_other_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j0, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j0_out, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_j1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j1.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j1, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_j1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))

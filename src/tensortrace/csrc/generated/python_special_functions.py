@@ -1262,6 +1262,82 @@ def special_zeta(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_bessel_j0 -------------------------------------------------------------------------
+parser_special_bessel_j0 = PythonArgParser.lazy([
+    'special_bessel_j0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_j0", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_j0", legacy="dispatch_special_bessel_j0")
+def dispatch_special_bessel_j0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_j0(Tensor input, *, Tensor out=None): special_bessel_j0, out= special_bessel_j0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_j0_out, 'special_bessel_j0', False, self, kwargs, out)
+    return at.special_bessel_j0(self=kwargs['self'])
+
+structseqs_special_bessel_j0 = [(return_types.for_schema('special_bessel_j0', ops.special_bessel_j0.schema), return_types.for_schema('special_bessel_j0_out', ops.special_bessel_j0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_j0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_j0")
+def special_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_j0: THPVariable_special_bessel_j0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_j0",
+                                 {"python_name": "torch.special_bessel_j0"})
+    self = None
+    r = parser_special_bessel_j0.parse(args, kwargs)
+    a = r.args
+    # special_bessel_j0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_j0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_bessel_j1 -------------------------------------------------------------------------
+parser_special_bessel_j1 = PythonArgParser.lazy([
+    'special_bessel_j1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_j1", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_j1", legacy="dispatch_special_bessel_j1")
+def dispatch_special_bessel_j1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_j1(Tensor input, *, Tensor out=None): special_bessel_j1, out= special_bessel_j1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_j1_out, 'special_bessel_j1', False, self, kwargs, out)
+    return at.special_bessel_j1(self=kwargs['self'])
+
+structseqs_special_bessel_j1 = [(return_types.for_schema('special_bessel_j1', ops.special_bessel_j1.schema), return_types.for_schema('special_bessel_j1_out', ops.special_bessel_j1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_j1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_j1")
+def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_j1: THPVariable_special_bessel_j1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_j1",
+                                 {"python_name": "torch.special_bessel_j1"})
+    self = None
+    r = parser_special_bessel_j1.parse(args, kwargs)
+    a = r.args
+    # special_bessel_j1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_j1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1291,4 +1367,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_multigammaln": special_multigammaln,
     "special_xlog1py": special_xlog1py,
     "special_zeta": special_zeta,
+    "special_bessel_j0": special_bessel_j0,
+    "special_bessel_j1": special_bessel_j1,
 }

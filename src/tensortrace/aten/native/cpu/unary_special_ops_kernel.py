@@ -24,7 +24,7 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.tensor_factories_windows import kaiser_window_stub
 from tensortrace.aten.native.unary_special_ops import STUBS
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.scalar_type import isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 from tensortrace.trace import traced
 
 UNARY = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
@@ -40,10 +40,15 @@ def _map(fn: Scalar1, a: np.ndarray) -> np.ndarray:
         return np.asarray(flat, dtype=np.float64).reshape(a.shape).astype(a.dtype)
 
 
+_FLOAT_AND_DOUBLE_ONLY = frozenset({"bessel_j0_cpu", "bessel_j1_cpu"})
+
+
 def _loop(
     dispatch_name: str, it: TensorIteratorBase, fn: Callable[[np.ndarray], np.ndarray]
 ) -> None:
     dtype = it.common_dtype()
+    if dispatch_name in _FLOAT_AND_DOUBLE_ONLY:  # AT_DISPATCH_FLOATING_TYPES: no Half
+        AT_DISPATCH_CHECK(dispatch_name, dtype, dtype in (ScalarType.Float, ScalarType.Double))
     AT_DISPATCH_CHECK(dispatch_name, dtype, isFloatingType(dtype))
 
     def loop(out: np.ndarray, a: np.ndarray) -> None:
@@ -76,6 +81,8 @@ KERNELS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], str]] = {
     ),
     "special_ndtri": ("ndtri_cpu", lambda a: _map(cephes.calc_ndtri, a), SPECIAL),
     "special_entr": ("entr_cpu", lambda a: _map(cephes.calc_entr, a), SPECIAL),
+    "special_bessel_j0": ("bessel_j0_cpu", lambda a: _map(cephes.bessel_j0_forward, a), UNARY),
+    "special_bessel_j1": ("bessel_j1_cpu", lambda a: _map(cephes.bessel_j1_forward, a), UNARY),
 }
 
 
