@@ -4,7 +4,14 @@ values, shapes, the frames' strides, dtypes, gradients and the REPR errors."""
 
 from __future__ import annotations
 
+import gc
+import math
+import warnings
+
+import numpy as np
 import pytest
+
+import tensortrace
 
 from .harness import check
 
@@ -83,3 +90,27 @@ PROGRAMS = {
 @pytest.mark.filterwarnings("ignore:The length of signal is shorter")
 def test_stft(name: str) -> None:
     check("torch.manual_seed(0)\n" + PROGRAMS[name], rtol=1e-4, atol=1e-5)
+
+
+def test_errors_leak_nothing() -> None:
+    """An stft / istft that fails after padding, framing or transforming frees what it made."""
+    gc.disable()  # reference counting alone must free everything
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            leaks = []
+            for name, source in PROGRAMS.items():
+                if not name.startswith("err_"):
+                    continue
+                start = tensortrace.memory_allocated("cpu")
+                namespace = {"torch": tensortrace, "np": np, "math": math}
+                try:
+                    exec(source, namespace)
+                except (RuntimeError, TypeError, IndexError):
+                    pass
+                namespace.clear()
+                if tensortrace.memory_allocated("cpu") != start:
+                    leaks.append(name)
+    finally:
+        gc.enable()
+    assert leaks == []
