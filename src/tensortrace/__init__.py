@@ -25,9 +25,11 @@ finally:
     if _gc_was_enabled:
         _gc.enable()
 from tensortrace import amp as amp  # torch.amp
+from tensortrace import fft as fft  # torch.fft
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import random as random  # torch.random
+from tensortrace import special as special  # torch.special
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
 from tensortrace.amp import autocast  # torch.autocast (torch/__init__.py imports it from amp)
@@ -249,6 +251,8 @@ __all__ = [
     "record",
     "set_printoptions",
     "linalg",
+    "fft",
+    "special",
     "norm",
     "finfo",
     "iinfo",

@@ -57,6 +57,34 @@ class Tensor(TensorBase):
             self, return_inverse=return_inverse, return_counts=return_counts, dim=dim
         )
 
+    def stft(
+        self,
+        n_fft: int,
+        hop_length: int | None = None,
+        win_length: int | None = None,
+        window: Any = None,
+        center: bool = True,
+        pad_mode: str = "reflect",
+        normalized: bool = False,
+        onesided: bool | None = None,
+        return_complex: bool | None = None,
+        align_to_window: bool | None = None,
+    ) -> Any:
+        """torch/_tensor.py: torch.stft (torch/functional.py) with self as input."""
+        return tensortrace.functional.stft(
+            self,
+            n_fft,
+            hop_length,
+            win_length,
+            window,
+            center,
+            pad_mode,
+            normalized,
+            onesided,
+            return_complex=return_complex,
+            align_to_window=align_to_window,
+        )
+
     def __repr__(self) -> str:
         return _str(self)
 

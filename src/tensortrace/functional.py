@@ -28,6 +28,7 @@ __all__ = [
     "einsum",
     "meshgrid",
     "norm",
+    "stft",
     "tensordot",
     "unique",
     "unique_consecutive",
@@ -73,6 +74,44 @@ def cdist(
     if compute_mode == "donot_use_mm_for_euclid_dist":
         return _VF["cdist"](x1, x2, p, 2)
     raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+
+
+def stft(
+    input: Any,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Any = None,
+    center: bool = True,
+    pad_mode: str = "reflect",
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> Any:
+    """center=True pads the signal by n_fft // 2 on both sides (F.pad in pad_mode, on a view
+    with the batch and channel dims F.pad wants), then the aten op frames it."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    if center:
+        from tensortrace.nn import functional as F  # noqa: N812 - torch's name
+
+        signal_dim = input.dim()
+        extended_shape = [1] * (3 - signal_dim) + list(input.size())
+        pad = int(n_fft // 2)
+        input = F.pad(input.view(extended_shape), [pad, pad], pad_mode)
+        input = input.view(input.shape[-signal_dim:])
+    return _VF["stft"](
+        input,
+        n_fft,
+        hop_length,
+        win_length,
+        window,
+        normalized,
+        onesided,
+        return_complex,
+        align_to_window,
+    )
 
 
 def meshgrid(*tensors: Any, indexing: str | None = None) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import types
 from typing import Any
 
 import numpy as np
@@ -53,8 +54,17 @@ DEVICE_CONSTRUCTORS = frozenset(
         "tensor",
         "as_tensor",
         "scalar_tensor",
+        "bartlett_window",
+        "blackman_window",
+        "hamming_window",
+        "hann_window",
+        "kaiser_window",
+        "fftfreq",  # torch.fft.fftfreq / rfftfreq (OnDevice wraps torch.fft too)
+        "rfftfreq",
     }
 )
+# the submodules whose factories are among torch's _device_constructors
+DEVICE_SUBMODULES = frozenset({"fft"})
 
 
 class OnDevice:
@@ -66,6 +76,8 @@ class OnDevice:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._module, name)
+        if name in DEVICE_SUBMODULES and isinstance(value, types.ModuleType):
+            return OnDevice(value, self._device)
         if name not in DEVICE_CONSTRUCTORS:
             return value
 

@@ -11,7 +11,7 @@ from tensortrace.c10.exception import TORCH_CHECK_INDEX
 def maybe_wrap_dim(dim: int, dim_post_expr: int, wrap_scalar: bool = True) -> int:
     if dim_post_expr <= 0:
         TORCH_CHECK_INDEX(
-            wrap_scalar, "dimension specified as ", dim, " but tensor has no dimensions"
+            wrap_scalar, "Dimension specified as ", dim, " but tensor has no dimensions"
         )
         dim_post_expr = 1  # a scalar wraps as if it were 1-d: only -1 and 0 are valid
     lo, hi = -dim_post_expr, dim_post_expr - 1

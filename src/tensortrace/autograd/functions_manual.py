@@ -29,8 +29,12 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for the formulas
     angle_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
+    log1p_backward,
     polar_backward,
     sgn_backward,
+    sinc_backward,
 )
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
@@ -65,14 +69,22 @@ from tensortrace.autograd.functions_manual_reduce import (  # noqa: F401 - for t
     std_mean_backward,
     var_mean_backward,
 )
+from tensortrace.autograd.functions_manual_special import (  # noqa: F401 - for the formulas
+    i1_backward,
+    i1e_backward,
+    infinitely_differentiable_logit_backward,
+    mvlgamma_backward,
+)
 from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for the formulas
     _wrap_dims,
     as_strided_backward,
     cat_tensors_backward,
     diagonal_backward,
     index_backward,
+    negate_integers,
     permute_backwards,
     repeat_backward,
+    reverse_integers,
     select_backward,
     slice_backward_wrapper,
     split_backward,
@@ -106,7 +118,8 @@ def maybe_multiply(t: Tensor, s: Any) -> Tensor:
 
 
 def not_implemented(name: str) -> Tensor:
-    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    """FunctionsManual.cpp: TORCH_CHECK_NOT_IMPLEMENTED, so a NotImplementedError."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
 
 def real_only(name: str, self: Tensor, gradient: Any) -> Any:

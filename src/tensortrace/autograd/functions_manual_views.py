@@ -101,12 +101,13 @@ def as_strided_backward(
     offset = in_offset if storage_offset is None else storage_offset
     extent = in_offset + 1 + sum((s - 1) * st for s, st in zip(in_sizes, in_strides) if s > 0)
     extent = max(extent, offset + 1 + sum((s - 1) * st for s, st in zip(size, stride) if s > 0))
-    buffer = at.zeros([extent], dtype=dtype)
-    positions = at.full(list(size), offset, dtype=ScalarType.Long)
+    device = grad.device()  # grad.options(): the buffer and the positions on grad's device
+    buffer = at.zeros([extent], dtype=dtype, device=device)
+    positions = at.full(list(size), offset, dtype=ScalarType.Long, device=device)
     for d, (s, st) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = s
-        positions = positions.add(at.arange(s).mul(st).view(shape))
+        positions = positions.add(at.arange(s, device=device).mul(st).view(shape))
     buffer.index_put_([positions.reshape([-1])], grad.reshape([-1]), True)
     return buffer.as_strided(list(in_sizes), list(in_strides), in_offset).clone()
 
@@ -199,3 +200,13 @@ def repeat_backward(grad: Tensor, repeats: Sequence[int], input_shape: Sequence[
         grad = grad.reshape(grad_size)
         grad = grad.sum(sum_dims)
     return grad
+
+
+def reverse_integers(values: Sequence[int]) -> list[int]:
+    """FunctionsManual.cpp's reverse_integers: roll's gradient undoes the shifts in reverse."""
+    return list(reversed(values))
+
+
+def negate_integers(values: Sequence[int]) -> list[int]:
+    """fmap(values, [](c10::SymInt i) { return -i; }) of roll's formula."""
+    return [-v for v in values]

@@ -3,12 +3,14 @@
 Mirrors `torch/csrc`: the Python tensor object (THPVariable), the argument parser, and the
 bindings generated from native_functions.yaml (csrc/generated/, written by
 `python -m tensortrace.torchgen`). Importing it installs the Tensor methods and builds the
-torch.<op> functions, torch._C._nn and torch.linalg.
+torch.<op> functions, torch._C._nn, torch.linalg, torch.fft and torch.special.
 """
 
 from tensortrace.csrc import (
+    python_fft_functions,
     python_linalg_functions,
     python_nn_functions,
+    python_special_functions,
     python_torch_functions,
     python_variable_methods,
 )
@@ -22,3 +24,5 @@ python_variable_methods.install(
 python_torch_functions.install(_generated["python_torch_functions_0"].FUNCTIONS)
 python_nn_functions.install(_generated["python_nn_functions"].FUNCTIONS)
 python_linalg_functions.install(_generated["python_linalg_functions"].FUNCTIONS)
+python_fft_functions.install(_generated["python_fft_functions"].FUNCTIONS)
+python_special_functions.install(_generated["python_special_functions"].FUNCTIONS)

@@ -441,6 +441,8 @@ def csrc_modules(
         "python_torch_functions_0": gen_torch_functions(fns),
         "python_nn_functions": gen_module_functions(fns, "nn"),
         "python_linalg_functions": gen_module_functions(fns, "linalg"),
+        "python_fft_functions": gen_module_functions(fns, "fft"),
+        "python_special_functions": gen_module_functions(fns, "special"),
         "python_variable_methods": gen_variable_methods(fns, operators),
     }
 

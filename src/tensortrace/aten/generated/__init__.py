@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "87ad18b92baff6dce0826349150ed4f2a796a033d5232ec1662402db737b1c29"
+INPUTS_SHA256 = "2e14e8c7f2795bfc093cb0326273cc51caabe1519166e15f0a81112b610e2a72"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -8275,6 +8275,1021 @@ def norm_except_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__fft_r2c = Overloads([(ops._fft_r2c, Binder(ops._fft_r2c.schema)), (ops._fft_r2c_out, Binder(ops._fft_r2c_out.schema))])
+
+
+@traced("dispatch", "at::_fft_r2c", FUNCTIONS_H, "at::_fft_r2c",
+        legacy="at::_fft_r2c (Functions.h)")
+def _fft_r2c(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_r2c, overloads:
+    _fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor
+    _fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_r2c, args, kwargs, "at::_fft_r2c")
+    return op.call(*full)
+
+
+_ov__fft_c2r = Overloads([(ops._fft_c2r, Binder(ops._fft_c2r.schema)), (ops._fft_c2r_out, Binder(ops._fft_c2r_out.schema))])
+
+
+@traced("dispatch", "at::_fft_c2r", FUNCTIONS_H, "at::_fft_c2r",
+        legacy="at::_fft_c2r (Functions.h)")
+def _fft_c2r(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_c2r, overloads:
+    _fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor
+    _fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_c2r, args, kwargs, "at::_fft_c2r")
+    return op.call(*full)
+
+
+_ov__fft_c2c = Overloads([(ops._fft_c2c, Binder(ops._fft_c2c.schema)), (ops._fft_c2c_out, Binder(ops._fft_c2c_out.schema))])
+
+
+@traced("dispatch", "at::_fft_c2c", FUNCTIONS_H, "at::_fft_c2c",
+        legacy="at::_fft_c2c (Functions.h)")
+def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
+    """at::_fft_c2c, overloads:
+    _fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor
+    _fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__fft_c2c, args, kwargs, "at::_fft_c2c")
+    return op.call(*full)
+
+
+_ov_fft_fft = Overloads([(ops.fft_fft, Binder(ops.fft_fft.schema)), (ops.fft_fft_out, Binder(ops.fft_fft_out.schema))])
+
+
+@traced("dispatch", "at::fft_fft", FUNCTIONS_H, "at::fft_fft",
+        legacy="at::fft_fft (Functions.h)")
+def fft_fft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fft, overloads:
+    fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_fft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fft, args, kwargs, "at::fft_fft")
+    return op.call(*full)
+
+
+_ov_fft_ifft = Overloads([(ops.fft_ifft, Binder(ops.fft_ifft.schema)), (ops.fft_ifft_out, Binder(ops.fft_ifft_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifft", FUNCTIONS_H, "at::fft_ifft",
+        legacy="at::fft_ifft (Functions.h)")
+def fft_ifft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifft, overloads:
+    fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_ifft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifft, args, kwargs, "at::fft_ifft")
+    return op.call(*full)
+
+
+_ov_fft_rfft = Overloads([(ops.fft_rfft, Binder(ops.fft_rfft.schema)), (ops.fft_rfft_out, Binder(ops.fft_rfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfft", FUNCTIONS_H, "at::fft_rfft",
+        legacy="at::fft_rfft (Functions.h)")
+def fft_rfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfft, overloads:
+    fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_rfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfft, args, kwargs, "at::fft_rfft")
+    return op.call(*full)
+
+
+_ov_fft_irfft = Overloads([(ops.fft_irfft, Binder(ops.fft_irfft.schema)), (ops.fft_irfft_out, Binder(ops.fft_irfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfft", FUNCTIONS_H, "at::fft_irfft",
+        legacy="at::fft_irfft (Functions.h)")
+def fft_irfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfft, overloads:
+    fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_irfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfft, args, kwargs, "at::fft_irfft")
+    return op.call(*full)
+
+
+_ov_fft_hfft = Overloads([(ops.fft_hfft, Binder(ops.fft_hfft.schema)), (ops.fft_hfft_out, Binder(ops.fft_hfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfft", FUNCTIONS_H, "at::fft_hfft",
+        legacy="at::fft_hfft (Functions.h)")
+def fft_hfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfft, overloads:
+    fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_hfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfft, args, kwargs, "at::fft_hfft")
+    return op.call(*full)
+
+
+_ov_fft_ihfft = Overloads([(ops.fft_ihfft, Binder(ops.fft_ihfft.schema)), (ops.fft_ihfft_out, Binder(ops.fft_ihfft_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfft", FUNCTIONS_H, "at::fft_ihfft",
+        legacy="at::fft_ihfft (Functions.h)")
+def fft_ihfft(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfft, overloads:
+    fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+    fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfft, args, kwargs, "at::fft_ihfft")
+    return op.call(*full)
+
+
+_ov_fft_fft2 = Overloads([(ops.fft_fft2, Binder(ops.fft_fft2.schema)), (ops.fft_fft2_out, Binder(ops.fft_fft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_fft2", FUNCTIONS_H, "at::fft_fft2",
+        legacy="at::fft_fft2 (Functions.h)")
+def fft_fft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fft2, overloads:
+    fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fft2, args, kwargs, "at::fft_fft2")
+    return op.call(*full)
+
+
+_ov_fft_fftn = Overloads([(ops.fft_fftn, Binder(ops.fft_fftn.schema)), (ops.fft_fftn_out, Binder(ops.fft_fftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_fftn", FUNCTIONS_H, "at::fft_fftn",
+        legacy="at::fft_fftn (Functions.h)")
+def fft_fftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftn, overloads:
+    fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fftn, args, kwargs, "at::fft_fftn")
+    return op.call(*full)
+
+
+_ov_fft_ifft2 = Overloads([(ops.fft_ifft2, Binder(ops.fft_ifft2.schema)), (ops.fft_ifft2_out, Binder(ops.fft_ifft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifft2", FUNCTIONS_H, "at::fft_ifft2",
+        legacy="at::fft_ifft2 (Functions.h)")
+def fft_ifft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifft2, overloads:
+    fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifft2, args, kwargs, "at::fft_ifft2")
+    return op.call(*full)
+
+
+_ov_fft_ifftn = Overloads([(ops.fft_ifftn, Binder(ops.fft_ifftn.schema)), (ops.fft_ifftn_out, Binder(ops.fft_ifftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_ifftn", FUNCTIONS_H, "at::fft_ifftn",
+        legacy="at::fft_ifftn (Functions.h)")
+def fft_ifftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifftn, overloads:
+    fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ifftn, args, kwargs, "at::fft_ifftn")
+    return op.call(*full)
+
+
+_ov_fft_rfft2 = Overloads([(ops.fft_rfft2, Binder(ops.fft_rfft2.schema)), (ops.fft_rfft2_out, Binder(ops.fft_rfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfft2", FUNCTIONS_H, "at::fft_rfft2",
+        legacy="at::fft_rfft2 (Functions.h)")
+def fft_rfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfft2, overloads:
+    fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfft2, args, kwargs, "at::fft_rfft2")
+    return op.call(*full)
+
+
+_ov_fft_rfftn = Overloads([(ops.fft_rfftn, Binder(ops.fft_rfftn.schema)), (ops.fft_rfftn_out, Binder(ops.fft_rfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfftn", FUNCTIONS_H, "at::fft_rfftn",
+        legacy="at::fft_rfftn (Functions.h)")
+def fft_rfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfftn, overloads:
+    fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfftn, args, kwargs, "at::fft_rfftn")
+    return op.call(*full)
+
+
+_ov_fft_irfft2 = Overloads([(ops.fft_irfft2, Binder(ops.fft_irfft2.schema)), (ops.fft_irfft2_out, Binder(ops.fft_irfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfft2", FUNCTIONS_H, "at::fft_irfft2",
+        legacy="at::fft_irfft2 (Functions.h)")
+def fft_irfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfft2, overloads:
+    fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfft2, args, kwargs, "at::fft_irfft2")
+    return op.call(*full)
+
+
+_ov_fft_irfftn = Overloads([(ops.fft_irfftn, Binder(ops.fft_irfftn.schema)), (ops.fft_irfftn_out, Binder(ops.fft_irfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_irfftn", FUNCTIONS_H, "at::fft_irfftn",
+        legacy="at::fft_irfftn (Functions.h)")
+def fft_irfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_irfftn, overloads:
+    fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_irfftn, args, kwargs, "at::fft_irfftn")
+    return op.call(*full)
+
+
+_ov_fft_hfft2 = Overloads([(ops.fft_hfft2, Binder(ops.fft_hfft2.schema)), (ops.fft_hfft2_out, Binder(ops.fft_hfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfft2", FUNCTIONS_H, "at::fft_hfft2",
+        legacy="at::fft_hfft2 (Functions.h)")
+def fft_hfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfft2, overloads:
+    fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfft2, args, kwargs, "at::fft_hfft2")
+    return op.call(*full)
+
+
+_ov_fft_hfftn = Overloads([(ops.fft_hfftn, Binder(ops.fft_hfftn.schema)), (ops.fft_hfftn_out, Binder(ops.fft_hfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_hfftn", FUNCTIONS_H, "at::fft_hfftn",
+        legacy="at::fft_hfftn (Functions.h)")
+def fft_hfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_hfftn, overloads:
+    fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_hfftn, args, kwargs, "at::fft_hfftn")
+    return op.call(*full)
+
+
+_ov_fft_ihfft2 = Overloads([(ops.fft_ihfft2, Binder(ops.fft_ihfft2.schema)), (ops.fft_ihfft2_out, Binder(ops.fft_ihfft2_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfft2", FUNCTIONS_H, "at::fft_ihfft2",
+        legacy="at::fft_ihfft2 (Functions.h)")
+def fft_ihfft2(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfft2, overloads:
+    fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+    fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfft2, args, kwargs, "at::fft_ihfft2")
+    return op.call(*full)
+
+
+_ov_fft_ihfftn = Overloads([(ops.fft_ihfftn, Binder(ops.fft_ihfftn.schema)), (ops.fft_ihfftn_out, Binder(ops.fft_ihfftn_out.schema))])
+
+
+@traced("dispatch", "at::fft_ihfftn", FUNCTIONS_H, "at::fft_ihfftn",
+        legacy="at::fft_ihfftn (Functions.h)")
+def fft_ihfftn(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ihfftn, overloads:
+    fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+    fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_ihfftn, args, kwargs, "at::fft_ihfftn")
+    return op.call(*full)
+
+
+_ov_fft_fftfreq = Overloads([(ops.fft_fftfreq, Binder(ops.fft_fftfreq.schema)), (ops.fft_fftfreq_out, Binder(ops.fft_fftfreq_out.schema))])
+
+
+@traced("dispatch", "at::fft_fftfreq", FUNCTIONS_H, "at::fft_fftfreq",
+        legacy="at::fft_fftfreq (Functions.h)")
+def fft_fftfreq(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftfreq, overloads:
+    fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_fftfreq, args, kwargs, "at::fft_fftfreq")
+    return op.call(*full)
+
+
+_ov_fft_rfftfreq = Overloads([(ops.fft_rfftfreq, Binder(ops.fft_rfftfreq.schema)), (ops.fft_rfftfreq_out, Binder(ops.fft_rfftfreq_out.schema))])
+
+
+@traced("dispatch", "at::fft_rfftfreq", FUNCTIONS_H, "at::fft_rfftfreq",
+        legacy="at::fft_rfftfreq (Functions.h)")
+def fft_rfftfreq(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_rfftfreq, overloads:
+    fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fft_rfftfreq, args, kwargs, "at::fft_rfftfreq")
+    return op.call(*full)
+
+
+_ov_fft_fftshift = Overloads([(ops.fft_fftshift, Binder(ops.fft_fftshift.schema))])
+
+
+@traced("dispatch", "at::fft_fftshift", FUNCTIONS_H, "at::fft_fftshift",
+        legacy="at::fft_fftshift (Functions.h)")
+def fft_fftshift(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_fftshift, overloads:
+    fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_fft_fftshift, args, kwargs, "at::fft_fftshift")
+    return op.call(*full)
+
+
+_ov_fft_ifftshift = Overloads([(ops.fft_ifftshift, Binder(ops.fft_ifftshift.schema))])
+
+
+@traced("dispatch", "at::fft_ifftshift", FUNCTIONS_H, "at::fft_ifftshift",
+        legacy="at::fft_ifftshift (Functions.h)")
+def fft_ifftshift(*args: Any, **kwargs: Any) -> Any:
+    """at::fft_ifftshift, overloads:
+    fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_fft_ifftshift, args, kwargs, "at::fft_ifftshift")
+    return op.call(*full)
+
+
+_ov_special_expm1 = Overloads([(ops.special_expm1, Binder(ops.special_expm1.schema)), (ops.special_expm1_out, Binder(ops.special_expm1_out.schema))])
+
+
+@traced("dispatch", "at::special_expm1", FUNCTIONS_H, "at::special_expm1",
+        legacy="at::special_expm1 (Functions.h)")
+def special_expm1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_expm1, overloads:
+    special_expm1(Tensor self) -> Tensor
+    special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_expm1, args, kwargs, "at::special_expm1")
+    return op.call(*full)
+
+
+_ov_special_exp2 = Overloads([(ops.special_exp2, Binder(ops.special_exp2.schema)), (ops.special_exp2_out, Binder(ops.special_exp2_out.schema))])
+
+
+@traced("dispatch", "at::special_exp2", FUNCTIONS_H, "at::special_exp2",
+        legacy="at::special_exp2 (Functions.h)")
+def special_exp2(*args: Any, **kwargs: Any) -> Any:
+    """at::special_exp2, overloads:
+    special_exp2(Tensor self) -> Tensor
+    special_exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_exp2, args, kwargs, "at::special_exp2")
+    return op.call(*full)
+
+
+_ov_special_erf = Overloads([(ops.special_erf, Binder(ops.special_erf.schema)), (ops.special_erf_out, Binder(ops.special_erf_out.schema))])
+
+
+@traced("dispatch", "at::special_erf", FUNCTIONS_H, "at::special_erf",
+        legacy="at::special_erf (Functions.h)")
+def special_erf(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erf, overloads:
+    special_erf(Tensor self) -> Tensor
+    special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erf, args, kwargs, "at::special_erf")
+    return op.call(*full)
+
+
+_ov_special_erfc = Overloads([(ops.special_erfc, Binder(ops.special_erfc.schema)), (ops.special_erfc_out, Binder(ops.special_erfc_out.schema))])
+
+
+@traced("dispatch", "at::special_erfc", FUNCTIONS_H, "at::special_erfc",
+        legacy="at::special_erfc (Functions.h)")
+def special_erfc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfc, overloads:
+    special_erfc(Tensor self) -> Tensor
+    special_erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfc, args, kwargs, "at::special_erfc")
+    return op.call(*full)
+
+
+_ov_special_ndtr = Overloads([(ops.special_ndtr, Binder(ops.special_ndtr.schema)), (ops.special_ndtr_out, Binder(ops.special_ndtr_out.schema))])
+
+
+@traced("dispatch", "at::special_ndtr", FUNCTIONS_H, "at::special_ndtr",
+        legacy="at::special_ndtr (Functions.h)")
+def special_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_ndtr, overloads:
+    special_ndtr(Tensor self) -> Tensor
+    special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_ndtr, args, kwargs, "at::special_ndtr")
+    return op.call(*full)
+
+
+_ov_special_expit = Overloads([(ops.special_expit, Binder(ops.special_expit.schema)), (ops.special_expit_out, Binder(ops.special_expit_out.schema))])
+
+
+@traced("dispatch", "at::special_expit", FUNCTIONS_H, "at::special_expit",
+        legacy="at::special_expit (Functions.h)")
+def special_expit(*args: Any, **kwargs: Any) -> Any:
+    """at::special_expit, overloads:
+    special_expit(Tensor self) -> Tensor
+    special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_expit, args, kwargs, "at::special_expit")
+    return op.call(*full)
+
+
+_ov_special_sinc = Overloads([(ops.special_sinc, Binder(ops.special_sinc.schema)), (ops.special_sinc_out, Binder(ops.special_sinc_out.schema))])
+
+
+@traced("dispatch", "at::special_sinc", FUNCTIONS_H, "at::special_sinc",
+        legacy="at::special_sinc (Functions.h)")
+def special_sinc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_sinc, overloads:
+    special_sinc(Tensor self) -> Tensor
+    special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_sinc, args, kwargs, "at::special_sinc")
+    return op.call(*full)
+
+
+_ov_special_log1p = Overloads([(ops.special_log1p, Binder(ops.special_log1p.schema)), (ops.special_log1p_out, Binder(ops.special_log1p_out.schema))])
+
+
+@traced("dispatch", "at::special_log1p", FUNCTIONS_H, "at::special_log1p",
+        legacy="at::special_log1p (Functions.h)")
+def special_log1p(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log1p, overloads:
+    special_log1p(Tensor self) -> Tensor
+    special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_log1p, args, kwargs, "at::special_log1p")
+    return op.call(*full)
+
+
+_ov_special_round = Overloads([(ops.special_round, Binder(ops.special_round.schema)), (ops.special_round_out, Binder(ops.special_round_out.schema))])
+
+
+@traced("dispatch", "at::special_round", FUNCTIONS_H, "at::special_round",
+        legacy="at::special_round (Functions.h)")
+def special_round(*args: Any, **kwargs: Any) -> Any:
+    """at::special_round, overloads:
+    special_round(Tensor self, *, int decimals=0) -> Tensor
+    special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_round, args, kwargs, "at::special_round")
+    return op.call(*full)
+
+
+_ov_special_logsumexp = Overloads([(ops.special_logsumexp, Binder(ops.special_logsumexp.schema)), (ops.special_logsumexp_out, Binder(ops.special_logsumexp_out.schema))])
+
+
+@traced("dispatch", "at::special_logsumexp", FUNCTIONS_H, "at::special_logsumexp",
+        legacy="at::special_logsumexp (Functions.h)")
+def special_logsumexp(*args: Any, **kwargs: Any) -> Any:
+    """at::special_logsumexp, overloads:
+    special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+    special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_logsumexp, args, kwargs, "at::special_logsumexp")
+    return op.call(*full)
+
+
+_ov_special_softmax = Overloads([(ops.special_softmax, Binder(ops.special_softmax.schema))])
+
+
+@traced("dispatch", "at::special_softmax", FUNCTIONS_H, "at::special_softmax",
+        legacy="at::special_softmax (Functions.h)")
+def special_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::special_softmax, overloads:
+    special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_special_softmax, args, kwargs, "at::special_softmax")
+    return op.call(*full)
+
+
+_ov_special_log_softmax = Overloads([(ops.special_log_softmax, Binder(ops.special_log_softmax.schema))])
+
+
+@traced("dispatch", "at::special_log_softmax", FUNCTIONS_H, "at::special_log_softmax",
+        legacy="at::special_log_softmax (Functions.h)")
+def special_log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log_softmax, overloads:
+    special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_special_log_softmax, args, kwargs, "at::special_log_softmax")
+    return op.call(*full)
+
+
+_ov_special_xlogy = Overloads([(ops.special_xlogy, Binder(ops.special_xlogy.schema)), (ops.special_xlogy_self_scalar, Binder(ops.special_xlogy_self_scalar.schema)), (ops.special_xlogy_other_scalar, Binder(ops.special_xlogy_other_scalar.schema)), (ops.special_xlogy_out, Binder(ops.special_xlogy_out.schema)), (ops.special_xlogy_self_scalar_out, Binder(ops.special_xlogy_self_scalar_out.schema)), (ops.special_xlogy_other_scalar_out, Binder(ops.special_xlogy_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_xlogy", FUNCTIONS_H, "at::special_xlogy",
+        legacy="at::special_xlogy (Functions.h)")
+def special_xlogy(*args: Any, **kwargs: Any) -> Any:
+    """at::special_xlogy, overloads:
+    special_xlogy(Tensor self, Tensor other) -> Tensor
+    special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlogy.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_xlogy, args, kwargs, "at::special_xlogy")
+    return op.call(*full)
+
+
+_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
+
+
+@traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
+        legacy="at::lgamma (Functions.h)")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::lgamma, overloads:
+    lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    lgamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_lgamma, args, kwargs, "at::lgamma")
+    return op.call(*full)
+
+
+_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
+
+
+@traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
+        legacy="at::digamma (Functions.h)")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::digamma, overloads:
+    digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    digamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_digamma, args, kwargs, "at::digamma")
+    return op.call(*full)
+
+
+_ov_erfinv = Overloads([(ops.erfinv_out, Binder(ops.erfinv_out.schema)), (ops.erfinv, Binder(ops.erfinv.schema))])
+
+
+@traced("dispatch", "at::erfinv", FUNCTIONS_H, "at::erfinv",
+        legacy="at::erfinv (Functions.h)")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """at::erfinv, overloads:
+    erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    erfinv(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_erfinv, args, kwargs, "at::erfinv")
+    return op.call(*full)
+
+
+_ov_i0 = Overloads([(ops.i0_out, Binder(ops.i0_out.schema)), (ops.i0, Binder(ops.i0.schema))])
+
+
+@traced("dispatch", "at::i0", FUNCTIONS_H, "at::i0",
+        legacy="at::i0 (Functions.h)")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """at::i0, overloads:
+    i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    i0(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_i0, args, kwargs, "at::i0")
+    return op.call(*full)
+
+
+_ov_i0_ = Overloads([(ops.i0_, Binder(ops.i0_.schema))])
+
+
+@traced("dispatch", "at::i0_", FUNCTIONS_H, "at::i0_",
+        legacy="at::i0_ (Functions.h)")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """at::i0_, overloads:
+    i0_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_i0_, args, kwargs, "at::i0_")
+    return op.call(*full)
+
+
+_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
+
+
+@traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
+        legacy="at::polygamma (Functions.h)")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::polygamma, overloads:
+    polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    polygamma(int n, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_polygamma, args, kwargs, "at::polygamma")
+    return op.call(*full)
+
+
+_ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema)), (ops.logit_out, Binder(ops.logit_out.schema))])
+
+
+@traced("dispatch", "at::logit", FUNCTIONS_H, "at::logit",
+        legacy="at::logit (Functions.h)")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """at::logit, overloads:
+    logit(Tensor self, float? eps=None) -> Tensor
+    logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logit, args, kwargs, "at::logit")
+    return op.call(*full)
+
+
+_ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
+
+
+@traced("dispatch", "at::logit_", FUNCTIONS_H, "at::logit_",
+        legacy="at::logit_ (Functions.h)")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """at::logit_, overloads:
+    logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logit_, args, kwargs, "at::logit_")
+    return op.call(*full)
+
+
+_ov_mvlgamma = Overloads([(ops.mvlgamma_out, Binder(ops.mvlgamma_out.schema)), (ops.mvlgamma, Binder(ops.mvlgamma.schema))])
+
+
+@traced("dispatch", "at::mvlgamma", FUNCTIONS_H, "at::mvlgamma",
+        legacy="at::mvlgamma (Functions.h)")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::mvlgamma, overloads:
+    mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)
+    mvlgamma(Tensor self, int p) -> Tensor
+    """
+    op, full = select_overload(_ov_mvlgamma, args, kwargs, "at::mvlgamma")
+    return op.call(*full)
+
+
+_ov_special_entr = Overloads([(ops.special_entr, Binder(ops.special_entr.schema)), (ops.special_entr_out, Binder(ops.special_entr_out.schema))])
+
+
+@traced("dispatch", "at::special_entr", FUNCTIONS_H, "at::special_entr",
+        legacy="at::special_entr (Functions.h)")
+def special_entr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_entr, overloads:
+    special_entr(Tensor self) -> Tensor
+    special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_entr, args, kwargs, "at::special_entr")
+    return op.call(*full)
+
+
+_ov_special_ndtri = Overloads([(ops.special_ndtri, Binder(ops.special_ndtri.schema)), (ops.special_ndtri_out, Binder(ops.special_ndtri_out.schema))])
+
+
+@traced("dispatch", "at::special_ndtri", FUNCTIONS_H, "at::special_ndtri",
+        legacy="at::special_ndtri (Functions.h)")
+def special_ndtri(*args: Any, **kwargs: Any) -> Any:
+    """at::special_ndtri, overloads:
+    special_ndtri(Tensor self) -> Tensor
+    special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_ndtri, args, kwargs, "at::special_ndtri")
+    return op.call(*full)
+
+
+_ov_special_i0e = Overloads([(ops.special_i0e, Binder(ops.special_i0e.schema)), (ops.special_i0e_out, Binder(ops.special_i0e_out.schema))])
+
+
+@traced("dispatch", "at::special_i0e", FUNCTIONS_H, "at::special_i0e",
+        legacy="at::special_i0e (Functions.h)")
+def special_i0e(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i0e, overloads:
+    special_i0e(Tensor self) -> Tensor
+    special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i0e, args, kwargs, "at::special_i0e")
+    return op.call(*full)
+
+
+_ov_special_i1 = Overloads([(ops.special_i1, Binder(ops.special_i1.schema)), (ops.special_i1_out, Binder(ops.special_i1_out.schema))])
+
+
+@traced("dispatch", "at::special_i1", FUNCTIONS_H, "at::special_i1",
+        legacy="at::special_i1 (Functions.h)")
+def special_i1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i1, overloads:
+    special_i1(Tensor self) -> Tensor
+    special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i1, args, kwargs, "at::special_i1")
+    return op.call(*full)
+
+
+_ov_special_i1e = Overloads([(ops.special_i1e, Binder(ops.special_i1e.schema)), (ops.special_i1e_out, Binder(ops.special_i1e_out.schema))])
+
+
+@traced("dispatch", "at::special_i1e", FUNCTIONS_H, "at::special_i1e",
+        legacy="at::special_i1e (Functions.h)")
+def special_i1e(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i1e, overloads:
+    special_i1e(Tensor self) -> Tensor
+    special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i1e, args, kwargs, "at::special_i1e")
+    return op.call(*full)
+
+
+_ov_special_psi = Overloads([(ops.special_psi, Binder(ops.special_psi.schema)), (ops.special_psi_out, Binder(ops.special_psi_out.schema))])
+
+
+@traced("dispatch", "at::special_psi", FUNCTIONS_H, "at::special_psi",
+        legacy="at::special_psi (Functions.h)")
+def special_psi(*args: Any, **kwargs: Any) -> Any:
+    """at::special_psi, overloads:
+    special_psi(Tensor self) -> Tensor
+    special_psi.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_psi, args, kwargs, "at::special_psi")
+    return op.call(*full)
+
+
+_ov_special_digamma = Overloads([(ops.special_digamma, Binder(ops.special_digamma.schema)), (ops.special_digamma_out, Binder(ops.special_digamma_out.schema))])
+
+
+@traced("dispatch", "at::special_digamma", FUNCTIONS_H, "at::special_digamma",
+        legacy="at::special_digamma (Functions.h)")
+def special_digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::special_digamma, overloads:
+    special_digamma(Tensor self) -> Tensor
+    special_digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_digamma, args, kwargs, "at::special_digamma")
+    return op.call(*full)
+
+
+_ov_special_gammaln = Overloads([(ops.special_gammaln, Binder(ops.special_gammaln.schema)), (ops.special_gammaln_out, Binder(ops.special_gammaln_out.schema))])
+
+
+@traced("dispatch", "at::special_gammaln", FUNCTIONS_H, "at::special_gammaln",
+        legacy="at::special_gammaln (Functions.h)")
+def special_gammaln(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammaln, overloads:
+    special_gammaln(Tensor self) -> Tensor
+    special_gammaln.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_gammaln, args, kwargs, "at::special_gammaln")
+    return op.call(*full)
+
+
+_ov_special_erfinv = Overloads([(ops.special_erfinv, Binder(ops.special_erfinv.schema)), (ops.special_erfinv_out, Binder(ops.special_erfinv_out.schema))])
+
+
+@traced("dispatch", "at::special_erfinv", FUNCTIONS_H, "at::special_erfinv",
+        legacy="at::special_erfinv (Functions.h)")
+def special_erfinv(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfinv, overloads:
+    special_erfinv(Tensor self) -> Tensor
+    special_erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfinv, args, kwargs, "at::special_erfinv")
+    return op.call(*full)
+
+
+_ov_special_i0 = Overloads([(ops.special_i0, Binder(ops.special_i0.schema)), (ops.special_i0_out, Binder(ops.special_i0_out.schema))])
+
+
+@traced("dispatch", "at::special_i0", FUNCTIONS_H, "at::special_i0",
+        legacy="at::special_i0 (Functions.h)")
+def special_i0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_i0, overloads:
+    special_i0(Tensor self) -> Tensor
+    special_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_i0, args, kwargs, "at::special_i0")
+    return op.call(*full)
+
+
+_ov_special_polygamma = Overloads([(ops.special_polygamma, Binder(ops.special_polygamma.schema)), (ops.special_polygamma_out, Binder(ops.special_polygamma_out.schema))])
+
+
+@traced("dispatch", "at::special_polygamma", FUNCTIONS_H, "at::special_polygamma",
+        legacy="at::special_polygamma (Functions.h)")
+def special_polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::special_polygamma, overloads:
+    special_polygamma(int n, Tensor self) -> Tensor
+    special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_polygamma, args, kwargs, "at::special_polygamma")
+    return op.call(*full)
+
+
+_ov_special_logit = Overloads([(ops.special_logit, Binder(ops.special_logit.schema)), (ops.special_logit_out, Binder(ops.special_logit_out.schema))])
+
+
+@traced("dispatch", "at::special_logit", FUNCTIONS_H, "at::special_logit",
+        legacy="at::special_logit (Functions.h)")
+def special_logit(*args: Any, **kwargs: Any) -> Any:
+    """at::special_logit, overloads:
+    special_logit(Tensor self, float? eps=None) -> Tensor
+    special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_logit, args, kwargs, "at::special_logit")
+    return op.call(*full)
+
+
+_ov_special_multigammaln = Overloads([(ops.special_multigammaln, Binder(ops.special_multigammaln.schema)), (ops.special_multigammaln_out, Binder(ops.special_multigammaln_out.schema))])
+
+
+@traced("dispatch", "at::special_multigammaln", FUNCTIONS_H, "at::special_multigammaln",
+        legacy="at::special_multigammaln (Functions.h)")
+def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
+    """at::special_multigammaln, overloads:
+    special_multigammaln(Tensor self, int p) -> Tensor
+    special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_multigammaln, args, kwargs, "at::special_multigammaln")
+    return op.call(*full)
+
+
+_ov_bartlett_window = Overloads([(ops.bartlett_window, Binder(ops.bartlett_window.schema)), (ops.bartlett_window_periodic, Binder(ops.bartlett_window_periodic.schema))])
+
+
+@traced("dispatch", "at::bartlett_window", FUNCTIONS_H, "at::bartlett_window",
+        legacy="at::bartlett_window (Functions.h)")
+def bartlett_window(*args: Any, **kwargs: Any) -> Any:
+    """at::bartlett_window, overloads:
+    bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_bartlett_window, args, kwargs, "at::bartlett_window")
+    return op.call(*full)
+
+
+_ov_blackman_window = Overloads([(ops.blackman_window, Binder(ops.blackman_window.schema)), (ops.blackman_window_periodic, Binder(ops.blackman_window_periodic.schema))])
+
+
+@traced("dispatch", "at::blackman_window", FUNCTIONS_H, "at::blackman_window",
+        legacy="at::blackman_window (Functions.h)")
+def blackman_window(*args: Any, **kwargs: Any) -> Any:
+    """at::blackman_window, overloads:
+    blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_blackman_window, args, kwargs, "at::blackman_window")
+    return op.call(*full)
+
+
+_ov_hann_window = Overloads([(ops.hann_window, Binder(ops.hann_window.schema)), (ops.hann_window_periodic, Binder(ops.hann_window_periodic.schema))])
+
+
+@traced("dispatch", "at::hann_window", FUNCTIONS_H, "at::hann_window",
+        legacy="at::hann_window (Functions.h)")
+def hann_window(*args: Any, **kwargs: Any) -> Any:
+    """at::hann_window, overloads:
+    hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_hann_window, args, kwargs, "at::hann_window")
+    return op.call(*full)
+
+
+_ov_hamming_window = Overloads([(ops.hamming_window, Binder(ops.hamming_window.schema)), (ops.hamming_window_periodic, Binder(ops.hamming_window_periodic.schema)), (ops.hamming_window_periodic_alpha, Binder(ops.hamming_window_periodic_alpha.schema)), (ops.hamming_window_periodic_alpha_beta, Binder(ops.hamming_window_periodic_alpha_beta.schema))])
+
+
+@traced("dispatch", "at::hamming_window", FUNCTIONS_H, "at::hamming_window",
+        legacy="at::hamming_window (Functions.h)")
+def hamming_window(*args: Any, **kwargs: Any) -> Any:
+    """at::hamming_window, overloads:
+    hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_hamming_window, args, kwargs, "at::hamming_window")
+    return op.call(*full)
+
+
+_ov_kaiser_window = Overloads([(ops.kaiser_window, Binder(ops.kaiser_window.schema)), (ops.kaiser_window_periodic, Binder(ops.kaiser_window_periodic.schema)), (ops.kaiser_window_beta, Binder(ops.kaiser_window_beta.schema))])
+
+
+@traced("dispatch", "at::kaiser_window", FUNCTIONS_H, "at::kaiser_window",
+        legacy="at::kaiser_window (Functions.h)")
+def kaiser_window(*args: Any, **kwargs: Any) -> Any:
+    """at::kaiser_window, overloads:
+    kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_kaiser_window, args, kwargs, "at::kaiser_window")
+    return op.call(*full)
+
+
+_ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
+
+
+@traced("dispatch", "at::stft", FUNCTIONS_H, "at::stft",
+        legacy="at::stft (Functions.h)")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """at::stft, overloads:
+    stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+    stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+    """
+    op, full = select_overload(_ov_stft, args, kwargs, "at::stft")
+    return op.call(*full)
+
+
+_ov_unfold_backward = Overloads([(ops.unfold_backward, Binder(ops.unfold_backward.schema))])
+
+
+@traced("dispatch", "at::unfold_backward", FUNCTIONS_H, "at::unfold_backward",
+        legacy="at::unfold_backward (Functions.h)")
+def unfold_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::unfold_backward, overloads:
+    unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor
+    """
+    op, full = select_overload(_ov_unfold_backward, args, kwargs, "at::unfold_backward")
+    return op.call(*full)
+
+
+_ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
+
+
+@traced("dispatch", "at::istft", FUNCTIONS_H, "at::istft",
+        legacy="at::istft (Functions.h)")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """at::istft, overloads:
+    istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor
+    """
+    op, full = select_overload(_ov_istft, args, kwargs, "at::istft")
+    return op.call(*full)
+
+
+_ov_special_xlog1py = Overloads([(ops.special_xlog1py, Binder(ops.special_xlog1py.schema)), (ops.special_xlog1py_self_scalar, Binder(ops.special_xlog1py_self_scalar.schema)), (ops.special_xlog1py_other_scalar, Binder(ops.special_xlog1py_other_scalar.schema)), (ops.special_xlog1py_out, Binder(ops.special_xlog1py_out.schema)), (ops.special_xlog1py_self_scalar_out, Binder(ops.special_xlog1py_self_scalar_out.schema)), (ops.special_xlog1py_other_scalar_out, Binder(ops.special_xlog1py_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_xlog1py", FUNCTIONS_H, "at::special_xlog1py",
+        legacy="at::special_xlog1py (Functions.h)")
+def special_xlog1py(*args: Any, **kwargs: Any) -> Any:
+    """at::special_xlog1py, overloads:
+    special_xlog1py(Tensor self, Tensor other) -> Tensor
+    special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_xlog1py, args, kwargs, "at::special_xlog1py")
+    return op.call(*full)
+
+
+_ov_special_zeta = Overloads([(ops.special_zeta, Binder(ops.special_zeta.schema)), (ops.special_zeta_self_scalar, Binder(ops.special_zeta_self_scalar.schema)), (ops.special_zeta_other_scalar, Binder(ops.special_zeta_other_scalar.schema)), (ops.special_zeta_out, Binder(ops.special_zeta_out.schema)), (ops.special_zeta_self_scalar_out, Binder(ops.special_zeta_self_scalar_out.schema)), (ops.special_zeta_other_scalar_out, Binder(ops.special_zeta_other_scalar_out.schema))])
+
+
+@traced("dispatch", "at::special_zeta", FUNCTIONS_H, "at::special_zeta",
+        legacy="at::special_zeta (Functions.h)")
+def special_zeta(*args: Any, **kwargs: Any) -> Any:
+    """at::special_zeta, overloads:
+    special_zeta(Tensor self, Tensor other) -> Tensor
+    special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor
+    special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor
+    special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_zeta, args, kwargs, "at::special_zeta")
+    return op.call(*full)
+
+
+_ov_special_bessel_j0 = Overloads([(ops.special_bessel_j0, Binder(ops.special_bessel_j0.schema)), (ops.special_bessel_j0_out, Binder(ops.special_bessel_j0_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_j0", FUNCTIONS_H, "at::special_bessel_j0",
+        legacy="at::special_bessel_j0 (Functions.h)")
+def special_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_j0, overloads:
+    special_bessel_j0(Tensor self) -> Tensor
+    special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_j0, args, kwargs, "at::special_bessel_j0")
+    return op.call(*full)
+
+
+_ov_special_bessel_j1 = Overloads([(ops.special_bessel_j1, Binder(ops.special_bessel_j1.schema)), (ops.special_bessel_j1_out, Binder(ops.special_bessel_j1_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_j1", FUNCTIONS_H, "at::special_bessel_j1",
+        legacy="at::special_bessel_j1 (Functions.h)")
+def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_j1, overloads:
+    special_bessel_j1(Tensor self) -> Tensor
+    special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_j1, args, kwargs, "at::special_bessel_j1")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -8877,4 +9892,76 @@ FUNCTIONS: dict[str, Any] = {
     "_weight_norm_interface_backward": _weight_norm_interface_backward,
     "_weight_norm_differentiable_backward": _weight_norm_differentiable_backward,
     "norm_except_dim": norm_except_dim,
+    "_fft_r2c": _fft_r2c,
+    "_fft_c2r": _fft_c2r,
+    "_fft_c2c": _fft_c2c,
+    "fft_fft": fft_fft,
+    "fft_ifft": fft_ifft,
+    "fft_rfft": fft_rfft,
+    "fft_irfft": fft_irfft,
+    "fft_hfft": fft_hfft,
+    "fft_ihfft": fft_ihfft,
+    "fft_fft2": fft_fft2,
+    "fft_fftn": fft_fftn,
+    "fft_ifft2": fft_ifft2,
+    "fft_ifftn": fft_ifftn,
+    "fft_rfft2": fft_rfft2,
+    "fft_rfftn": fft_rfftn,
+    "fft_irfft2": fft_irfft2,
+    "fft_irfftn": fft_irfftn,
+    "fft_hfft2": fft_hfft2,
+    "fft_hfftn": fft_hfftn,
+    "fft_ihfft2": fft_ihfft2,
+    "fft_ihfftn": fft_ihfftn,
+    "fft_fftfreq": fft_fftfreq,
+    "fft_rfftfreq": fft_rfftfreq,
+    "fft_fftshift": fft_fftshift,
+    "fft_ifftshift": fft_ifftshift,
+    "special_expm1": special_expm1,
+    "special_exp2": special_exp2,
+    "special_erf": special_erf,
+    "special_erfc": special_erfc,
+    "special_ndtr": special_ndtr,
+    "special_expit": special_expit,
+    "special_sinc": special_sinc,
+    "special_log1p": special_log1p,
+    "special_round": special_round,
+    "special_logsumexp": special_logsumexp,
+    "special_softmax": special_softmax,
+    "special_log_softmax": special_log_softmax,
+    "special_xlogy": special_xlogy,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "erfinv": erfinv,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
+    "special_entr": special_entr,
+    "special_ndtri": special_ndtri,
+    "special_i0e": special_i0e,
+    "special_i1": special_i1,
+    "special_i1e": special_i1e,
+    "special_psi": special_psi,
+    "special_digamma": special_digamma,
+    "special_gammaln": special_gammaln,
+    "special_erfinv": special_erfinv,
+    "special_i0": special_i0,
+    "special_polygamma": special_polygamma,
+    "special_logit": special_logit,
+    "special_multigammaln": special_multigammaln,
+    "bartlett_window": bartlett_window,
+    "blackman_window": blackman_window,
+    "hann_window": hann_window,
+    "hamming_window": hamming_window,
+    "kaiser_window": kaiser_window,
+    "stft": stft,
+    "unfold_backward": unfold_backward,
+    "istft": istft,
+    "special_xlog1py": special_xlog1py,
+    "special_zeta": special_zeta,
+    "special_bessel_j0": special_bessel_j0,
+    "special_bessel_j1": special_bessel_j1,
 }

@@ -59,6 +59,7 @@ _T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T43 = Type('int', is_list=True, list_size=2)  # int[2]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
+_T45 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -3648,6 +3649,477 @@ _weight_norm_differentiable_backward = _register(
 norm_except_dim = _register(
     FunctionSchema('norm_except_dim', '', (Argument('v', _T6, None, False), Argument('pow', _T11, '2', False), Argument('dim', _T11, '0', False),), (_T6,), ()),
     {'func': 'norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'norm_except_dim'}}})
+_fft_r2c = _register(
+    FunctionSchema('_fft_r2c', '', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('onesided', _T16, None, False),), (_T6,), ()),
+    {'func': '_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_r2c_mkl', 'CUDA': '_fft_r2c_cufft'}}})
+_fft_r2c_out = _register(
+    FunctionSchema('_fft_r2c', 'out', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('onesided', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_r2c_mkl_out', 'CUDA': '_fft_r2c_cufft_out'}}})
+_fft_c2r = _register(
+    FunctionSchema('_fft_c2r', '', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('last_dim_size', _T12, None, False),), (_T6,), ()),
+    {'func': '_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2r_mkl', 'CUDA': '_fft_c2r_cufft'}}})
+_fft_c2r_out = _register(
+    FunctionSchema('_fft_c2r', 'out', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False), Argument('normalization', _T11, None, False), Argument('last_dim_size', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2r_mkl_out', 'CUDA': '_fft_c2r_cufft_out'}}})
+_fft_c2c = _register(
+    FunctionSchema('_fft_c2c', '', (Argument('self', _T6, None, False), Argument('dim', _T0, None, False), Argument('normalization', _T11, None, False), Argument('forward', _T16, None, False),), (_T6,), ()),
+    {'func': '_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2c_mkl', 'CUDA': '_fft_c2c_cufft'}}})
+_fft_c2c_out = _register(
+    FunctionSchema('_fft_c2c', 'out', (Argument('self', _T6, None, False), Argument('dim', _T0, None, False), Argument('normalization', _T11, None, False), Argument('forward', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CPU': '_fft_c2c_mkl_out', 'CUDA': '_fft_c2c_cufft_out'}}})
+fft_fft = _register(
+    FunctionSchema('fft_fft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft_symint'}}})
+fft_fft_out = _register(
+    FunctionSchema('fft_fft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft_symint_out'}}})
+fft_ifft = _register(
+    FunctionSchema('fft_ifft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft_symint'}}})
+fft_ifft_out = _register(
+    FunctionSchema('fft_ifft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft_symint_out'}}})
+fft_rfft = _register(
+    FunctionSchema('fft_rfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft_symint'}}})
+fft_rfft_out = _register(
+    FunctionSchema('fft_rfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft_symint_out'}}})
+fft_irfft = _register(
+    FunctionSchema('fft_irfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft_symint'}}})
+fft_irfft_out = _register(
+    FunctionSchema('fft_irfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft_symint_out'}}})
+fft_hfft = _register(
+    FunctionSchema('fft_hfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft_symint'}}})
+fft_hfft_out = _register(
+    FunctionSchema('fft_hfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft_symint_out'}}})
+fft_ihfft = _register(
+    FunctionSchema('fft_ihfft', '', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint'}}})
+fft_ihfft_out = _register(
+    FunctionSchema('fft_ihfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint_out'}}})
+fft_fft2 = _register(
+    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint'}}})
+fft_fft2_out = _register(
+    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint_out'}}})
+fft_fftn = _register(
+    FunctionSchema('fft_fftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint'}}})
+fft_fftn_out = _register(
+    FunctionSchema('fft_fftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint_out'}}})
+fft_ifft2 = _register(
+    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint'}}})
+fft_ifft2_out = _register(
+    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint_out'}}})
+fft_ifftn = _register(
+    FunctionSchema('fft_ifftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint'}}})
+fft_ifftn_out = _register(
+    FunctionSchema('fft_ifftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint_out'}}})
+fft_rfft2 = _register(
+    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint'}}})
+fft_rfft2_out = _register(
+    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint_out'}}})
+fft_rfftn = _register(
+    FunctionSchema('fft_rfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint'}}})
+fft_rfftn_out = _register(
+    FunctionSchema('fft_rfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint_out'}}})
+fft_irfft2 = _register(
+    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint'}}})
+fft_irfft2_out = _register(
+    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint_out'}}})
+fft_irfftn = _register(
+    FunctionSchema('fft_irfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint'}}})
+fft_irfftn_out = _register(
+    FunctionSchema('fft_irfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint_out'}}})
+fft_hfft2 = _register(
+    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint'}}})
+fft_hfft2_out = _register(
+    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint_out'}}})
+fft_hfftn = _register(
+    FunctionSchema('fft_hfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint'}}})
+fft_hfftn_out = _register(
+    FunctionSchema('fft_hfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint_out'}}})
+fft_ihfft2 = _register(
+    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint'}}})
+fft_ihfft2_out = _register(
+    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint_out'}}})
+fft_ihfftn = _register(
+    FunctionSchema('fft_ihfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint'}}})
+fft_ihfftn_out = _register(
+    FunctionSchema('fft_ihfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint_out'}}})
+fft_fftfreq = _register(
+    FunctionSchema('fft_fftfreq', '', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_fftfreq'}}})
+fft_fftfreq_out = _register(
+    FunctionSchema('fft_fftfreq', 'out', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_fftfreq_out'}}})
+fft_rfftfreq = _register(
+    FunctionSchema('fft_rfftfreq', '', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_rfftfreq'}}})
+fft_rfftfreq_out = _register(
+    FunctionSchema('fft_rfftfreq', 'out', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fft_rfftfreq_out'}}})
+fft_fftshift = _register(
+    FunctionSchema('fft_fftshift', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False),), (_T6,), ()),
+    {'func': 'fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftshift'}}})
+fft_ifftshift = _register(
+    FunctionSchema('fft_ifftshift', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False),), (_T6,), ()),
+    {'func': 'fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftshift'}}})
+special_expm1 = _register(
+    FunctionSchema('special_expm1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_expm1(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expm1'}}})
+special_expm1_out = _register(
+    FunctionSchema('special_expm1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expm1_out'}}})
+special_exp2 = _register(
+    FunctionSchema('special_exp2', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_exp2(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_exp2'}}})
+special_exp2_out = _register(
+    FunctionSchema('special_exp2', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_exp2_out'}}})
+special_erf = _register(
+    FunctionSchema('special_erf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erf(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erf'}}})
+special_erf_out = _register(
+    FunctionSchema('special_erf', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erf_out'}}})
+special_erfc = _register(
+    FunctionSchema('special_erfc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfc(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfc'}}})
+special_erfc_out = _register(
+    FunctionSchema('special_erfc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfc_out'}}})
+special_ndtr = _register(
+    FunctionSchema('special_ndtr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_ndtr(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_ndtr'}}})
+special_ndtr_out = _register(
+    FunctionSchema('special_ndtr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_ndtr_out'}}})
+special_expit = _register(
+    FunctionSchema('special_expit', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_expit(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expit'}}})
+special_expit_out = _register(
+    FunctionSchema('special_expit', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_expit_out'}}})
+special_sinc = _register(
+    FunctionSchema('special_sinc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_sinc(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_sinc'}}})
+special_sinc_out = _register(
+    FunctionSchema('special_sinc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_sinc_out'}}})
+special_log1p = _register(
+    FunctionSchema('special_log1p', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_log1p(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log1p'}}})
+special_log1p_out = _register(
+    FunctionSchema('special_log1p', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log1p_out'}}})
+special_round = _register(
+    FunctionSchema('special_round', '', (Argument('self', _T6, None, False), Argument('decimals', _T11, '0', True),), (_T6,), ()),
+    {'func': 'special_round(Tensor self, *, int decimals=0) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_round'}}})
+special_round_out = _register(
+    FunctionSchema('special_round', 'out', (Argument('self', _T6, None, False), Argument('decimals', _T11, '0', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_round_out'}}})
+special_logsumexp = _register(
+    FunctionSchema('special_logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp'}}})
+special_logsumexp_out = _register(
+    FunctionSchema('special_logsumexp', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp_out'}}})
+special_softmax = _register(
+    FunctionSchema('special_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
+    {'func': 'special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_softmax'}}})
+special_log_softmax = _register(
+    FunctionSchema('special_log_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    {'func': 'special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_log_softmax'}}})
+special_xlogy = _register(
+    FunctionSchema('special_xlogy', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_self_scalar = _register(
+    FunctionSchema('special_xlogy', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_other_scalar = _register(
+    FunctionSchema('special_xlogy', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy'}}})
+special_xlogy_out = _register(
+    FunctionSchema('special_xlogy', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+special_xlogy_self_scalar_out = _register(
+    FunctionSchema('special_xlogy', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+special_xlogy_other_scalar_out = _register(
+    FunctionSchema('special_xlogy', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_xlogy_out'}}})
+lgamma_out = _register(
+    FunctionSchema('lgamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lgamma_out'}, 'tags': 'pointwise'}})
+lgamma = _register(
+    FunctionSchema('lgamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'lgamma(Tensor self) -> Tensor', **{'structured_delegate': 'lgamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+lgamma_ = _register(
+    FunctionSchema('lgamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'lgamma_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'lgamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+digamma_out = _register(
+    FunctionSchema('digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'digamma_out'}, 'tags': 'pointwise'}})
+digamma = _register(
+    FunctionSchema('digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'digamma(Tensor self) -> Tensor', **{'structured_delegate': 'digamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_ = _register(
+    FunctionSchema('digamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'digamma_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'digamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+erfinv_out = _register(
+    FunctionSchema('erfinv', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erfinv_out'}, 'tags': 'pointwise'}})
+erfinv = _register(
+    FunctionSchema('erfinv', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'erfinv(Tensor self) -> Tensor', **{'structured_delegate': 'erfinv.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+erfinv_ = _register(
+    FunctionSchema('erfinv_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'erfinv_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'erfinv.out', 'variants': 'method', 'tags': 'pointwise'}})
+i0_out = _register(
+    FunctionSchema('i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'i0_out'}, 'tags': 'pointwise'}})
+i0 = _register(
+    FunctionSchema('i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'i0(Tensor self) -> Tensor', **{'structured_delegate': 'i0.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+i0_ = _register(
+    FunctionSchema('i0_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'i0_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'i0.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+polygamma_out = _register(
+    FunctionSchema('polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'polygamma_out'}, 'tags': 'pointwise'}})
+polygamma = _register(
+    FunctionSchema('polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'polygamma(int n, Tensor self) -> Tensor', **{'structured_delegate': 'polygamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+polygamma_ = _register(
+    FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
+    {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}}})
+logit = _register(
+    FunctionSchema('logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'logit(Tensor self, float? eps=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit'}, 'tags': 'pointwise'}})
+logit_ = _register(
+    FunctionSchema('logit_', '', (Argument('self', _T8, None, False), Argument('eps', _T38, 'None', False),), (_T8,), ()),
+    {'func': 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit_'}, 'tags': 'pointwise'}})
+logit_out = _register(
+    FunctionSchema('logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'logit_out'}, 'tags': 'pointwise'}})
+mvlgamma_out = _register(
+    FunctionSchema('mvlgamma', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mvlgamma_out'}, 'tags': 'pointwise'}})
+mvlgamma = _register(
+    FunctionSchema('mvlgamma', '', (Argument('self', _T6, None, False), Argument('p', _T11, None, False),), (_T6,), ()),
+    {'func': 'mvlgamma(Tensor self, int p) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mvlgamma'}, 'tags': 'pointwise'}})
+mvlgamma_ = _register(
+    FunctionSchema('mvlgamma_', '', (Argument('self', _T8, None, False), Argument('p', _T11, None, False),), (_T8,), ()),
+    {'func': 'mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'mvlgamma_'}, 'tags': 'pointwise'}})
+special_entr = _register(
+    FunctionSchema('special_entr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_entr(Tensor self) -> Tensor', **{'structured_delegate': 'special_entr.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_entr_out = _register(
+    FunctionSchema('special_entr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_entr_out'}, 'tags': 'pointwise'}})
+special_ndtri = _register(
+    FunctionSchema('special_ndtri', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_ndtri(Tensor self) -> Tensor', **{'structured_delegate': 'special_ndtri.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_ndtri_out = _register(
+    FunctionSchema('special_ndtri', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_ndtri_out'}, 'tags': 'pointwise'}})
+special_i0e = _register(
+    FunctionSchema('special_i0e', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i0e(Tensor self) -> Tensor', **{'structured_delegate': 'special_i0e.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i0e_out = _register(
+    FunctionSchema('special_i0e', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i0e_out'}, 'tags': 'pointwise'}})
+special_i1 = _register(
+    FunctionSchema('special_i1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i1(Tensor self) -> Tensor', **{'structured_delegate': 'special_i1.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i1_out = _register(
+    FunctionSchema('special_i1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i1_out'}, 'tags': 'pointwise'}})
+special_i1e = _register(
+    FunctionSchema('special_i1e', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i1e(Tensor self) -> Tensor', **{'structured_delegate': 'special_i1e.out', 'python_module': 'special', 'variants': 'function', 'tags': 'pointwise'}})
+special_i1e_out = _register(
+    FunctionSchema('special_i1e', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_i1e_out'}, 'tags': 'pointwise'}})
+special_psi = _register(
+    FunctionSchema('special_psi', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_psi(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_psi'}}})
+special_psi_out = _register(
+    FunctionSchema('special_psi', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_psi.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_psi_out'}}})
+special_digamma = _register(
+    FunctionSchema('special_digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_digamma(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_digamma'}}})
+special_digamma_out = _register(
+    FunctionSchema('special_digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_digamma_out'}}})
+special_gammaln = _register(
+    FunctionSchema('special_gammaln', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammaln(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaln'}}})
+special_gammaln_out = _register(
+    FunctionSchema('special_gammaln', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammaln.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaln_out'}}})
+special_erfinv = _register(
+    FunctionSchema('special_erfinv', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfinv(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfinv'}}})
+special_erfinv_out = _register(
+    FunctionSchema('special_erfinv', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_erfinv_out'}}})
+special_i0 = _register(
+    FunctionSchema('special_i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_i0(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_i0'}}})
+special_i0_out = _register(
+    FunctionSchema('special_i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_i0_out'}}})
+special_polygamma = _register(
+    FunctionSchema('special_polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_polygamma(int n, Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_polygamma'}}})
+special_polygamma_out = _register(
+    FunctionSchema('special_polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_polygamma_out'}}})
+special_logit = _register(
+    FunctionSchema('special_logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'special_logit(Tensor self, float? eps=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit'}}})
+special_logit_out = _register(
+    FunctionSchema('special_logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit_out'}}})
+special_multigammaln = _register(
+    FunctionSchema('special_multigammaln', '', (Argument('self', _T6, None, False), Argument('p', _T11, None, False),), (_T6,), ()),
+    {'func': 'special_multigammaln(Tensor self, int p) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_multigammaln'}}})
+special_multigammaln_out = _register(
+    FunctionSchema('special_multigammaln', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_multigammaln.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_multigammaln_out'}}})
+bartlett_window = _register(
+    FunctionSchema('bartlett_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'bartlett_window'}}})
+bartlett_window_periodic = _register(
+    FunctionSchema('bartlett_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'bartlett_window'}}})
+blackman_window = _register(
+    FunctionSchema('blackman_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'blackman_window'}}})
+blackman_window_periodic = _register(
+    FunctionSchema('blackman_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'blackman_window'}}})
+hann_window = _register(
+    FunctionSchema('hann_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hann_window'}}})
+hann_window_periodic = _register(
+    FunctionSchema('hann_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hann_window'}}})
+hamming_window = _register(
+    FunctionSchema('hamming_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic = _register(
+    FunctionSchema('hamming_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic_alpha = _register(
+    FunctionSchema('hamming_window', 'periodic_alpha', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('alpha', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+hamming_window_periodic_alpha_beta = _register(
+    FunctionSchema('hamming_window', 'periodic_alpha_beta', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('alpha', _T9, None, False), Argument('beta', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'hamming_window'}}})
+kaiser_window = _register(
+    FunctionSchema('kaiser_window', '', (Argument('window_length', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+kaiser_window_periodic = _register(
+    FunctionSchema('kaiser_window', 'periodic', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+kaiser_window_beta = _register(
+    FunctionSchema('kaiser_window', 'beta', (Argument('window_length', _T11, None, False), Argument('periodic', _T16, None, False), Argument('beta', _T9, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'kaiser_window'}}})
+stft = _register(
+    FunctionSchema('stft', '', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('return_complex', _T4, 'None', False), Argument('align_to_window', _T4, 'None', False),), (_T6,), ()),
+    {'func': 'stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
+stft_center = _register(
+    FunctionSchema('stft', 'center', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('center', _T16, 'True', False), Argument('pad_mode', _T26, '"reflect"', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('return_complex', _T4, 'None', False), Argument('align_to_window', _T4, 'None', False),), (_T6,), ()),
+    {'func': 'stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
+unfold = _register(
+    FunctionSchema('unfold', '', (Argument('self', _T10, None, False), Argument('dimension', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T10,), ()),
+    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'unfold'}}})
+unfold_backward = _register(
+    FunctionSchema('unfold_backward', '', (Argument('grad_in', _T6, None, False), Argument('input_sizes', _T0, None, False), Argument('dim', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T6,), ()),
+    {'func': 'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'unfold_backward'}}})
+istft = _register(
+    FunctionSchema('istft', '', (Argument('self', _T6, None, False), Argument('n_fft', _T11, None, False), Argument('hop_length', _T17, 'None', False), Argument('win_length', _T17, 'None', False), Argument('window', _T28, 'None', False), Argument('center', _T16, 'True', False), Argument('normalized', _T16, 'False', False), Argument('onesided', _T4, 'None', False), Argument('length', _T17, 'None', False), Argument('return_complex', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'istft'}}})
+special_xlog1py = _register(
+    FunctionSchema('special_xlog1py', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_xlog1py.out', 'tags': 'pointwise'}})
+special_xlog1py_self_scalar = _register(
+    FunctionSchema('special_xlog1py', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py'}, 'tags': 'pointwise'}})
+special_xlog1py_other_scalar = _register(
+    FunctionSchema('special_xlog1py', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py'}, 'tags': 'pointwise'}})
+special_xlog1py_out = _register(
+    FunctionSchema('special_xlog1py', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_xlog1py_self_scalar_out = _register(
+    FunctionSchema('special_xlog1py', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_xlog1py_other_scalar_out = _register(
+    FunctionSchema('special_xlog1py', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_xlog1py_out'}, 'tags': 'pointwise'}})
+special_zeta = _register(
+    FunctionSchema('special_zeta', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_zeta(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_zeta.out', 'tags': 'pointwise'}})
+special_zeta_self_scalar = _register(
+    FunctionSchema('special_zeta', 'self_scalar', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta'}, 'tags': 'pointwise'}})
+special_zeta_other_scalar = _register(
+    FunctionSchema('special_zeta', 'other_scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta'}, 'tags': 'pointwise'}})
+special_zeta_out = _register(
+    FunctionSchema('special_zeta', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_zeta_self_scalar_out = _register(
+    FunctionSchema('special_zeta', 'self_scalar_out', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_zeta_other_scalar_out = _register(
+    FunctionSchema('special_zeta', 'other_scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'special_zeta_out'}, 'tags': 'pointwise'}})
+special_bessel_j0 = _register(
+    FunctionSchema('special_bessel_j0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_j0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_j0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j0_out = _register(
+    FunctionSchema('special_bessel_j0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j1 = _register(
+    FunctionSchema('special_bessel_j1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_j1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_j1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_j1_out = _register(
+    FunctionSchema('special_bessel_j1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -4847,4 +5319,161 @@ OPERATORS: list[OperatorHandle] = [
     _weight_norm_interface_backward,
     _weight_norm_differentiable_backward,
     norm_except_dim,
+    _fft_r2c,
+    _fft_r2c_out,
+    _fft_c2r,
+    _fft_c2r_out,
+    _fft_c2c,
+    _fft_c2c_out,
+    fft_fft,
+    fft_fft_out,
+    fft_ifft,
+    fft_ifft_out,
+    fft_rfft,
+    fft_rfft_out,
+    fft_irfft,
+    fft_irfft_out,
+    fft_hfft,
+    fft_hfft_out,
+    fft_ihfft,
+    fft_ihfft_out,
+    fft_fft2,
+    fft_fft2_out,
+    fft_fftn,
+    fft_fftn_out,
+    fft_ifft2,
+    fft_ifft2_out,
+    fft_ifftn,
+    fft_ifftn_out,
+    fft_rfft2,
+    fft_rfft2_out,
+    fft_rfftn,
+    fft_rfftn_out,
+    fft_irfft2,
+    fft_irfft2_out,
+    fft_irfftn,
+    fft_irfftn_out,
+    fft_hfft2,
+    fft_hfft2_out,
+    fft_hfftn,
+    fft_hfftn_out,
+    fft_ihfft2,
+    fft_ihfft2_out,
+    fft_ihfftn,
+    fft_ihfftn_out,
+    fft_fftfreq,
+    fft_fftfreq_out,
+    fft_rfftfreq,
+    fft_rfftfreq_out,
+    fft_fftshift,
+    fft_ifftshift,
+    special_expm1,
+    special_expm1_out,
+    special_exp2,
+    special_exp2_out,
+    special_erf,
+    special_erf_out,
+    special_erfc,
+    special_erfc_out,
+    special_ndtr,
+    special_ndtr_out,
+    special_expit,
+    special_expit_out,
+    special_sinc,
+    special_sinc_out,
+    special_log1p,
+    special_log1p_out,
+    special_round,
+    special_round_out,
+    special_logsumexp,
+    special_logsumexp_out,
+    special_softmax,
+    special_log_softmax,
+    special_xlogy,
+    special_xlogy_self_scalar,
+    special_xlogy_other_scalar,
+    special_xlogy_out,
+    special_xlogy_self_scalar_out,
+    special_xlogy_other_scalar_out,
+    lgamma_out,
+    lgamma,
+    lgamma_,
+    digamma_out,
+    digamma,
+    digamma_,
+    erfinv_out,
+    erfinv,
+    erfinv_,
+    i0_out,
+    i0,
+    i0_,
+    polygamma_out,
+    polygamma,
+    polygamma_,
+    logit,
+    logit_,
+    logit_out,
+    mvlgamma_out,
+    mvlgamma,
+    mvlgamma_,
+    special_entr,
+    special_entr_out,
+    special_ndtri,
+    special_ndtri_out,
+    special_i0e,
+    special_i0e_out,
+    special_i1,
+    special_i1_out,
+    special_i1e,
+    special_i1e_out,
+    special_psi,
+    special_psi_out,
+    special_digamma,
+    special_digamma_out,
+    special_gammaln,
+    special_gammaln_out,
+    special_erfinv,
+    special_erfinv_out,
+    special_i0,
+    special_i0_out,
+    special_polygamma,
+    special_polygamma_out,
+    special_logit,
+    special_logit_out,
+    special_multigammaln,
+    special_multigammaln_out,
+    bartlett_window,
+    bartlett_window_periodic,
+    blackman_window,
+    blackman_window_periodic,
+    hann_window,
+    hann_window_periodic,
+    hamming_window,
+    hamming_window_periodic,
+    hamming_window_periodic_alpha,
+    hamming_window_periodic_alpha_beta,
+    kaiser_window,
+    kaiser_window_periodic,
+    kaiser_window_beta,
+    stft,
+    stft_center,
+    unfold,
+    unfold_backward,
+    istft,
+    special_xlog1py,
+    special_xlog1py_self_scalar,
+    special_xlog1py_other_scalar,
+    special_xlog1py_out,
+    special_xlog1py_self_scalar_out,
+    special_xlog1py_other_scalar_out,
+    special_zeta,
+    special_zeta_self_scalar,
+    special_zeta_other_scalar,
+    special_zeta_out,
+    special_zeta_self_scalar_out,
+    special_zeta_other_scalar_out,
+    special_bessel_j0,
+    special_bessel_j0_out,
+    special_bessel_j1,
+    special_bessel_j1_out,
 ]

@@ -356,3 +356,198 @@ def triu_indices(*args: Any) -> Any:
 ops.triu_indices.register(DispatchKey.BackendSelect,
                        KernelFunction(triu_indices, "BackendSelect::triu_indices"))
 
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::fft_fftfreq",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::fft_fftfreq (options.backend())")
+def fft_fftfreq(*args: Any) -> Any:
+    """fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.fft_fftfreq.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.fft_fftfreq.register(DispatchKey.BackendSelect,
+                       KernelFunction(fft_fftfreq, "BackendSelect::fft_fftfreq"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::fft_rfftfreq",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::fft_rfftfreq (options.backend())")
+def fft_rfftfreq(*args: Any) -> Any:
+    """fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.fft_rfftfreq.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.fft_rfftfreq.register(DispatchKey.BackendSelect,
+                       KernelFunction(fft_rfftfreq, "BackendSelect::fft_rfftfreq"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::bartlett_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::bartlett_window (options.backend())")
+def bartlett_window(*args: Any) -> Any:
+    """bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    # DispatchKeySet(key), interned
+    return ops.bartlett_window.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.bartlett_window.register(DispatchKey.BackendSelect,
+                       KernelFunction(bartlett_window, "BackendSelect::bartlett_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::bartlett_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::bartlett_window (options.backend())")
+def bartlett_window_periodic(*args: Any) -> Any:
+    """bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.bartlett_window_periodic.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.bartlett_window_periodic.register(DispatchKey.BackendSelect,
+                       KernelFunction(bartlett_window_periodic, "BackendSelect::bartlett_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::blackman_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::blackman_window (options.backend())")
+def blackman_window(*args: Any) -> Any:
+    """blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    # DispatchKeySet(key), interned
+    return ops.blackman_window.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.blackman_window.register(DispatchKey.BackendSelect,
+                       KernelFunction(blackman_window, "BackendSelect::blackman_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::blackman_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::blackman_window (options.backend())")
+def blackman_window_periodic(*args: Any) -> Any:
+    """blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.blackman_window_periodic.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.blackman_window_periodic.register(DispatchKey.BackendSelect,
+                       KernelFunction(blackman_window_periodic, "BackendSelect::blackman_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hann_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hann_window (options.backend())")
+def hann_window(*args: Any) -> Any:
+    """hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    # DispatchKeySet(key), interned
+    return ops.hann_window.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hann_window.register(DispatchKey.BackendSelect,
+                       KernelFunction(hann_window, "BackendSelect::hann_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hann_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hann_window (options.backend())")
+def hann_window_periodic(*args: Any) -> Any:
+    """hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.hann_window_periodic.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hann_window_periodic.register(DispatchKey.BackendSelect,
+                       KernelFunction(hann_window_periodic, "BackendSelect::hann_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hamming_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hamming_window (options.backend())")
+def hamming_window(*args: Any) -> Any:
+    """hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    # DispatchKeySet(key), interned
+    return ops.hamming_window.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hamming_window.register(DispatchKey.BackendSelect,
+                       KernelFunction(hamming_window, "BackendSelect::hamming_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hamming_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hamming_window (options.backend())")
+def hamming_window_periodic(*args: Any) -> Any:
+    """hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.hamming_window_periodic.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hamming_window_periodic.register(DispatchKey.BackendSelect,
+                       KernelFunction(hamming_window_periodic, "BackendSelect::hamming_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hamming_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hamming_window (options.backend())")
+def hamming_window_periodic_alpha(*args: Any) -> Any:
+    """hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[3], args[4], args[5])
+    # DispatchKeySet(key), interned
+    return ops.hamming_window_periodic_alpha.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hamming_window_periodic_alpha.register(DispatchKey.BackendSelect,
+                       KernelFunction(hamming_window_periodic_alpha, "BackendSelect::hamming_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::hamming_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::hamming_window (options.backend())")
+def hamming_window_periodic_alpha_beta(*args: Any) -> Any:
+    """hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[4], args[5], args[6])
+    # DispatchKeySet(key), interned
+    return ops.hamming_window_periodic_alpha_beta.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.hamming_window_periodic_alpha_beta.register(DispatchKey.BackendSelect,
+                       KernelFunction(hamming_window_periodic_alpha_beta, "BackendSelect::hamming_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::kaiser_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::kaiser_window (options.backend())")
+def kaiser_window(*args: Any) -> Any:
+    """kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    # DispatchKeySet(key), interned
+    return ops.kaiser_window.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.kaiser_window.register(DispatchKey.BackendSelect,
+                       KernelFunction(kaiser_window, "BackendSelect::kaiser_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::kaiser_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::kaiser_window (options.backend())")
+def kaiser_window_periodic(*args: Any) -> Any:
+    """kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    # DispatchKeySet(key), interned
+    return ops.kaiser_window_periodic.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.kaiser_window_periodic.register(DispatchKey.BackendSelect,
+                       KernelFunction(kaiser_window_periodic, "BackendSelect::kaiser_window"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::kaiser_window",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::kaiser_window (options.backend())")
+def kaiser_window_beta(*args: Any) -> Any:
+    """kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[3], args[4], args[5])
+    # DispatchKeySet(key), interned
+    return ops.kaiser_window_beta.redispatch(SINGLE_KEY_SETS[key], *args)
+
+
+ops.kaiser_window_beta.register(DispatchKey.BackendSelect,
+                       KernelFunction(kaiser_window_beta, "BackendSelect::kaiser_window"))
+

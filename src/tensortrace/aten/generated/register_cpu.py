@@ -247,6 +247,17 @@ ops.native_batch_norm.register(DispatchKey.CPU, native_kernel("batch_norm_cpu", 
 ops.native_batch_norm_backward.register(DispatchKey.CPU, native_kernel("batch_norm_backward_cpu", ops.native_batch_norm_backward))
 ops._weight_norm_interface.register(DispatchKey.CPU, native_kernel("weight_norm_cpu", ops._weight_norm_interface))
 ops._weight_norm_interface_backward.register(DispatchKey.CPU, native_kernel("weight_norm_backward_cpu", ops._weight_norm_interface_backward))
+ops._fft_r2c.register(DispatchKey.CPU, native_kernel("_fft_r2c_mkl", ops._fft_r2c))
+ops._fft_r2c_out.register(DispatchKey.CPU, native_kernel("_fft_r2c_mkl_out", ops._fft_r2c_out))
+ops._fft_c2r.register(DispatchKey.CPU, native_kernel("_fft_c2r_mkl", ops._fft_c2r))
+ops._fft_c2r_out.register(DispatchKey.CPU, native_kernel("_fft_c2r_mkl_out", ops._fft_c2r_out))
+ops._fft_c2c.register(DispatchKey.CPU, native_kernel("_fft_c2c_mkl", ops._fft_c2c))
+ops._fft_c2c_out.register(DispatchKey.CPU, native_kernel("_fft_c2c_mkl_out", ops._fft_c2c_out))
+ops.logit.register(DispatchKey.CPU, native_kernel("logit", ops.logit))
+ops.logit_.register(DispatchKey.CPU, native_kernel("logit_", ops.logit_))
+ops.logit_out.register(DispatchKey.CPU, native_kernel("logit_out", ops.logit_out))
+ops.unfold.register(DispatchKey.CPU, native_kernel("unfold", ops.unfold))
+ops.unfold_backward.register(DispatchKey.CPU, native_kernel("unfold_backward", ops.unfold_backward))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------
@@ -5986,3 +5997,461 @@ def wrapper_CPU_isneginf(*args: Any) -> Any:
 
 
 ops.isneginf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_out", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
+        legacy="CPUType::lgamma_")
+def wrapper_CPU_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_out", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
+        legacy="CPUType::digamma_")
+def wrapper_CPU_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_"))
+
+
+# ---- structured: erfinv.out (meta: erfinv, impl: erfinv_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfinv_out", REGISTER_CPU,
+        legacy="CPUType::erfinv")
+def wrapper_CPU_erfinv_out(*args: Any) -> Any:
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfinv_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv_out, "wrapper_CPU_erfinv_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfinv", REGISTER_CPU,
+        legacy="CPUType::erfinv")
+def wrapper_CPU_erfinv(*args: Any) -> Any:
+    """erfinv(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfinv.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv, "wrapper_CPU_erfinv"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfinv_", REGISTER_CPU,
+        legacy="CPUType::erfinv_")
+def wrapper_CPU_erfinv_(*args: Any) -> Any:
+    """erfinv_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfinv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv_, "wrapper_CPU_erfinv_"))
+
+
+# ---- structured: i0.out (meta: i0, impl: i0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_i0_out", REGISTER_CPU,
+        legacy="CPUType::i0")
+def wrapper_CPU_i0_out(*args: Any) -> Any:
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.i0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0_out, "wrapper_CPU_i0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_i0", REGISTER_CPU,
+        legacy="CPUType::i0")
+def wrapper_CPU_i0(*args: Any) -> Any:
+    """i0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.i0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0, "wrapper_CPU_i0"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_i0_", REGISTER_CPU,
+        legacy="CPUType::i0_")
+def wrapper_CPU_i0_(*args: Any) -> Any:
+    """i0_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.i0_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0_, "wrapper_CPU_i0_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma_out", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma"))
+
+
+# ---- structured: special_entr.out (meta: special_entr, impl: special_entr_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_entr_out", REGISTER_CPU,
+        legacy="CPUType::special_entr")
+def wrapper_CPU_special_entr_out(*args: Any) -> Any:
+    """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_entr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_entr_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_entr_out, "wrapper_CPU_special_entr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_entr", REGISTER_CPU,
+        legacy="CPUType::special_entr")
+def wrapper_CPU_special_entr(*args: Any) -> Any:
+    """special_entr(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_entr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_entr.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_entr, "wrapper_CPU_special_entr"))
+
+
+# ---- structured: special_ndtri.out (meta: special_ndtri, impl: special_ndtri_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_ndtri_out", REGISTER_CPU,
+        legacy="CPUType::special_ndtri")
+def wrapper_CPU_special_ndtri_out(*args: Any) -> Any:
+    """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_ndtri_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_ndtri_out, "wrapper_CPU_special_ndtri_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_ndtri", REGISTER_CPU,
+        legacy="CPUType::special_ndtri")
+def wrapper_CPU_special_ndtri(*args: Any) -> Any:
+    """special_ndtri(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_ndtri.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_ndtri, "wrapper_CPU_special_ndtri"))
+
+
+# ---- structured: special_i0e.out (meta: special_i0e, impl: special_i0e_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i0e_out", REGISTER_CPU,
+        legacy="CPUType::special_i0e")
+def wrapper_CPU_special_i0e_out(*args: Any) -> Any:
+    """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i0e_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i0e_out, "wrapper_CPU_special_i0e_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i0e", REGISTER_CPU,
+        legacy="CPUType::special_i0e")
+def wrapper_CPU_special_i0e(*args: Any) -> Any:
+    """special_i0e(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i0e.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i0e, "wrapper_CPU_special_i0e"))
+
+
+# ---- structured: special_i1.out (meta: special_i1, impl: special_i1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i1_out", REGISTER_CPU,
+        legacy="CPUType::special_i1")
+def wrapper_CPU_special_i1_out(*args: Any) -> Any:
+    """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1_out, "wrapper_CPU_special_i1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i1", REGISTER_CPU,
+        legacy="CPUType::special_i1")
+def wrapper_CPU_special_i1(*args: Any) -> Any:
+    """special_i1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1, "wrapper_CPU_special_i1"))
+
+
+# ---- structured: special_i1e.out (meta: special_i1e, impl: special_i1e_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i1e_out", REGISTER_CPU,
+        legacy="CPUType::special_i1e")
+def wrapper_CPU_special_i1e_out(*args: Any) -> Any:
+    """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i1e_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1e_out, "wrapper_CPU_special_i1e_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_i1e", REGISTER_CPU,
+        legacy="CPUType::special_i1e")
+def wrapper_CPU_special_i1e(*args: Any) -> Any:
+    """special_i1e(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_i1e.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1e, "wrapper_CPU_special_i1e"))
+
+
+# ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: special_xlog1py_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py_out", REGISTER_CPU,
+        legacy="CPUType::special_xlog1py")
+def wrapper_CPU_special_xlog1py_out(*args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_xlog1py_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py_out, "wrapper_CPU_special_xlog1py_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py", REGISTER_CPU,
+        legacy="CPUType::special_xlog1py")
+def wrapper_CPU_special_xlog1py(*args: Any) -> Any:
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_xlog1py.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py, "wrapper_CPU_special_xlog1py"))
+
+
+# ---- structured: special_zeta.out (meta: special_zeta, impl: special_zeta_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_zeta_out", REGISTER_CPU,
+        legacy="CPUType::special_zeta")
+def wrapper_CPU_special_zeta_out(*args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_zeta_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta_out, "wrapper_CPU_special_zeta_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_zeta", REGISTER_CPU,
+        legacy="CPUType::special_zeta")
+def wrapper_CPU_special_zeta(*args: Any) -> Any:
+    """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_zeta.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta, "wrapper_CPU_special_zeta"))
+
+
+# ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: special_bessel_j0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j0_out", REGISTER_CPU,
+        legacy="CPUType::special_bessel_j0")
+def wrapper_CPU_special_bessel_j0_out(*args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j0_out, "wrapper_CPU_special_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j0", REGISTER_CPU,
+        legacy="CPUType::special_bessel_j0")
+def wrapper_CPU_special_bessel_j0(*args: Any) -> Any:
+    """special_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j0, "wrapper_CPU_special_bessel_j0"))
+
+
+# ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: special_bessel_j1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j1_out", REGISTER_CPU,
+        legacy="CPUType::special_bessel_j1")
+def wrapper_CPU_special_bessel_j1_out(*args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j1_out, "wrapper_CPU_special_bessel_j1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j1", REGISTER_CPU,
+        legacy="CPUType::special_bessel_j1")
+def wrapper_CPU_special_bessel_j1(*args: Any) -> Any:
+    """special_bessel_j1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j1, "wrapper_CPU_special_bessel_j1"))

@@ -431,6 +431,24 @@ _ov_tensor_split = Overloads([(ops.tensor_split_sections, Binder(ops.tensor_spli
 _ov_hsplit = Overloads([(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))])
 _ov_vsplit = Overloads([(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))])
 _ov_dsplit = Overloads([(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))])
+_ov_lgamma = Overloads([(ops.lgamma, Binder(ops.lgamma.schema))])
+_ov_lgamma_ = Overloads([(ops.lgamma_, Binder(ops.lgamma_.schema))])
+_ov_digamma = Overloads([(ops.digamma, Binder(ops.digamma.schema))])
+_ov_digamma_ = Overloads([(ops.digamma_, Binder(ops.digamma_.schema))])
+_ov_erfinv = Overloads([(ops.erfinv, Binder(ops.erfinv.schema))])
+_ov_erfinv_ = Overloads([(ops.erfinv_, Binder(ops.erfinv_.schema))])
+_ov_i0 = Overloads([(ops.i0, Binder(ops.i0.schema))])
+_ov_i0_ = Overloads([(ops.i0_, Binder(ops.i0_.schema))])
+_ov_polygamma = Overloads([(ops.polygamma, Binder(ops.polygamma.schema))])
+_ov_polygamma_self_later = [(ops.polygamma, Binder(ops.polygamma.schema))]
+_ov_polygamma_ = Overloads([(ops.polygamma_, Binder(ops.polygamma_.schema))])
+_ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema))])
+_ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
+_ov_mvlgamma = Overloads([(ops.mvlgamma, Binder(ops.mvlgamma.schema))])
+_ov_mvlgamma_ = Overloads([(ops.mvlgamma_, Binder(ops.mvlgamma_.schema))])
+_ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
+_ov_unfold = Overloads([(ops.unfold, Binder(ops.unfold.schema))])
+_ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
 
 
 class TensorMethods:
@@ -4310,6 +4328,165 @@ class TensorMethods:
         op, full = select_overload(_ov_dsplit, (self, *args), kwargs, "Tensor.dsplit")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::lgamma", TENSOR_BODY_H, "at::Tensor::lgamma",
+            legacy="Tensor::lgamma (TensorMethods.h)")
+    def lgamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma, overloads:
+        lgamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_lgamma, (self, *args), kwargs, "Tensor.lgamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lgamma_", TENSOR_BODY_H, "at::Tensor::lgamma_",
+            legacy="Tensor::lgamma_ (TensorMethods.h)")
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma_, overloads:
+        lgamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_lgamma_, (self, *args), kwargs, "Tensor.lgamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma", TENSOR_BODY_H, "at::Tensor::digamma",
+            legacy="Tensor::digamma (TensorMethods.h)")
+    def digamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma, overloads:
+        digamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_digamma, (self, *args), kwargs, "Tensor.digamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma_", TENSOR_BODY_H, "at::Tensor::digamma_",
+            legacy="Tensor::digamma_ (TensorMethods.h)")
+    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma_, overloads:
+        digamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_digamma_, (self, *args), kwargs, "Tensor.digamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfinv", TENSOR_BODY_H, "at::Tensor::erfinv",
+            legacy="Tensor::erfinv (TensorMethods.h)")
+    def erfinv(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfinv, overloads:
+        erfinv(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_erfinv, (self, *args), kwargs, "Tensor.erfinv")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfinv_", TENSOR_BODY_H, "at::Tensor::erfinv_",
+            legacy="Tensor::erfinv_ (TensorMethods.h)")
+    def erfinv_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfinv_, overloads:
+        erfinv_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_erfinv_, (self, *args), kwargs, "Tensor.erfinv_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::i0", TENSOR_BODY_H, "at::Tensor::i0",
+            legacy="Tensor::i0 (TensorMethods.h)")
+    def i0(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::i0, overloads:
+        i0(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_i0, (self, *args), kwargs, "Tensor.i0")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::i0_", TENSOR_BODY_H, "at::Tensor::i0_",
+            legacy="Tensor::i0_ (TensorMethods.h)")
+    def i0_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::i0_, overloads:
+        i0_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_i0_, (self, *args), kwargs, "Tensor.i0_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma", TENSOR_BODY_H, "at::Tensor::polygamma",
+            legacy="Tensor::polygamma (TensorMethods.h)")
+    def polygamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma, overloads:
+        polygamma(int n, Tensor self) -> Tensor
+        """
+        if not args:
+            named = {**kwargs, "self": self}
+            for op, binder in _ov_polygamma_self_later:
+                if binder.matches((), named):
+                    return op.call(*binder.bind((), named))
+        op, full = select_overload(_ov_polygamma, (self, *args), kwargs, "Tensor.polygamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma_", TENSOR_BODY_H, "at::Tensor::polygamma_",
+            legacy="Tensor::polygamma_ (TensorMethods.h)")
+    def polygamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma_, overloads:
+        polygamma_(Tensor(a!) self, int n) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_polygamma_, (self, *args), kwargs, "Tensor.polygamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logit", TENSOR_BODY_H, "at::Tensor::logit",
+            legacy="Tensor::logit (TensorMethods.h)")
+    def logit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logit, overloads:
+        logit(Tensor self, float? eps=None) -> Tensor
+        """
+        op, full = select_overload(_ov_logit, (self, *args), kwargs, "Tensor.logit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logit_", TENSOR_BODY_H, "at::Tensor::logit_",
+            legacy="Tensor::logit_ (TensorMethods.h)")
+    def logit_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logit_, overloads:
+        logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_logit_, (self, *args), kwargs, "Tensor.logit_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::mvlgamma", TENSOR_BODY_H, "at::Tensor::mvlgamma",
+            legacy="Tensor::mvlgamma (TensorMethods.h)")
+    def mvlgamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::mvlgamma, overloads:
+        mvlgamma(Tensor self, int p) -> Tensor
+        """
+        op, full = select_overload(_ov_mvlgamma, (self, *args), kwargs, "Tensor.mvlgamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::mvlgamma_", TENSOR_BODY_H, "at::Tensor::mvlgamma_",
+            legacy="Tensor::mvlgamma_ (TensorMethods.h)")
+    def mvlgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::mvlgamma_, overloads:
+        mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_mvlgamma_, (self, *args), kwargs, "Tensor.mvlgamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::stft", TENSOR_BODY_H, "at::Tensor::stft",
+            legacy="Tensor::stft (TensorMethods.h)")
+    def stft(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::stft, overloads:
+        stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+        stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+        """
+        op, full = select_overload(_ov_stft, (self, *args), kwargs, "Tensor.stft")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::unfold", TENSOR_BODY_H, "at::Tensor::unfold",
+            legacy="Tensor::unfold (TensorMethods.h)")
+    def unfold(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::unfold, overloads:
+        unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_unfold, (self, *args), kwargs, "Tensor.unfold")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::istft", TENSOR_BODY_H, "at::Tensor::istft",
+            legacy="Tensor::istft (TensorMethods.h)")
+    def istft(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::istft, overloads:
+        istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor
+        """
+        op, full = select_overload(_ov_istft, (self, *args), kwargs, "Tensor.istft")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4725,4 +4902,21 @@ METHODS: tuple[str, ...] = (
     "hsplit",
     "vsplit",
     "dsplit",
+    "lgamma",
+    "lgamma_",
+    "digamma",
+    "digamma_",
+    "erfinv",
+    "erfinv_",
+    "i0",
+    "i0_",
+    "polygamma",
+    "polygamma_",
+    "logit",
+    "logit_",
+    "mvlgamma",
+    "mvlgamma_",
+    "stft",
+    "unfold",
+    "istft",
 )

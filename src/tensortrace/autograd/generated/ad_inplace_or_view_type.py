@@ -5266,3 +5266,399 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_r2c_out", INPLACE_OR_VIEW)
+def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_r2c_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_r2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_r2c_out, "torch::ADInplaceOrView::_fft_r2c_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_c2r_out", INPLACE_OR_VIEW)
+def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_c2r_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_c2r_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_c2r_out, "torch::ADInplaceOrView::_fft_c2r_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_fft_c2c_out", INPLACE_OR_VIEW)
+def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._fft_c2c_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._fft_c2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _fft_c2c_out, "torch::ADInplaceOrView::_fft_c2c_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fft_fftfreq_out", INPLACE_OR_VIEW)
+def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fft_fftfreq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fft_fftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fft_fftfreq_out, "torch::ADInplaceOrView::fft_fftfreq_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fft_rfftfreq_out", INPLACE_OR_VIEW)
+def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fft_rfftfreq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fft_rfftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fft_rfftfreq_out, "torch::ADInplaceOrView::fft_rfftfreq_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lgamma_out", INPLACE_OR_VIEW)
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lgamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lgamma_out, "torch::ADInplaceOrView::lgamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lgamma_", INPLACE_OR_VIEW)
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lgamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lgamma_, "torch::ADInplaceOrView::lgamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::digamma_out", INPLACE_OR_VIEW)
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.digamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.digamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    digamma_out, "torch::ADInplaceOrView::digamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::digamma_", INPLACE_OR_VIEW)
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.digamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.digamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    digamma_, "torch::ADInplaceOrView::digamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erfinv_out", INPLACE_OR_VIEW)
+def erfinv_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erfinv_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erfinv_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erfinv_out, "torch::ADInplaceOrView::erfinv_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erfinv_", INPLACE_OR_VIEW)
+def erfinv_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erfinv_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erfinv_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erfinv_, "torch::ADInplaceOrView::erfinv_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::i0_out", INPLACE_OR_VIEW)
+def i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.i0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.i0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    i0_out, "torch::ADInplaceOrView::i0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::i0_", INPLACE_OR_VIEW)
+def i0_(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.i0_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.i0_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    i0_, "torch::ADInplaceOrView::i0_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::polygamma_out", INPLACE_OR_VIEW)
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.polygamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.polygamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    polygamma_out, "torch::ADInplaceOrView::polygamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::polygamma_", INPLACE_OR_VIEW)
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.polygamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.polygamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    polygamma_, "torch::ADInplaceOrView::polygamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logit_", INPLACE_OR_VIEW)
+def logit_(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logit_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logit_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logit_, "torch::ADInplaceOrView::logit_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logit_out", INPLACE_OR_VIEW)
+def logit_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logit_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logit_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logit_out, "torch::ADInplaceOrView::logit_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mvlgamma_out", INPLACE_OR_VIEW)
+def mvlgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mvlgamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mvlgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mvlgamma_out, "torch::ADInplaceOrView::mvlgamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mvlgamma_", INPLACE_OR_VIEW)
+def mvlgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mvlgamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mvlgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mvlgamma_, "torch::ADInplaceOrView::mvlgamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_entr_out", INPLACE_OR_VIEW)
+def special_entr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_entr_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_entr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_entr_out, "torch::ADInplaceOrView::special_entr_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_ndtri_out", INPLACE_OR_VIEW)
+def special_ndtri_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_ndtri_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_ndtri_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_ndtri_out, "torch::ADInplaceOrView::special_ndtri_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_i0e_out", INPLACE_OR_VIEW)
+def special_i0e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_i0e_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_i0e_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_i0e_out, "torch::ADInplaceOrView::special_i0e_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_i1_out", INPLACE_OR_VIEW)
+def special_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_i1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_i1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_i1_out, "torch::ADInplaceOrView::special_i1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_i1e_out", INPLACE_OR_VIEW)
+def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_i1e_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_i1e_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_i1e_out, "torch::ADInplaceOrView::special_i1e_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::unfold", INPLACE_OR_VIEW)
+def unfold(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.unfold.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops.unfold.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    unfold, "torch::ADInplaceOrView::unfold", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_out", INPLACE_OR_VIEW)
+def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_out, "torch::ADInplaceOrView::special_xlog1py_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", INPLACE_OR_VIEW)
+def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_self_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", INPLACE_OR_VIEW)
+def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_xlog1py_other_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_out", INPLACE_OR_VIEW)
+def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_out, "torch::ADInplaceOrView::special_zeta_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_self_scalar_out", INPLACE_OR_VIEW)
+def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_self_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_self_scalar_out, "torch::ADInplaceOrView::special_zeta_self_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_zeta_other_scalar_out", INPLACE_OR_VIEW)
+def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_zeta_other_scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_zeta_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_zeta_other_scalar_out, "torch::ADInplaceOrView::special_zeta_other_scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_j0_out", INPLACE_OR_VIEW)
+def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_j0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_j0_out, "torch::ADInplaceOrView::special_bessel_j0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_j1_out", INPLACE_OR_VIEW)
+def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_j1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True))

@@ -37,20 +37,27 @@ from tensortrace.autograd.functions_manual import (
     elu_double_backward,
     embedding_dense_double_backward_symint,
     evenly_distribute_backward,
+    fft_c2r_backward,
+    fft_r2c_backward,
     gather_backward,
     ger,
     handle_r_to_c,
+    i1_backward,
+    i1e_backward,
     index_backward,
     index_select_backward_symint,
+    infinitely_differentiable_logit_backward,
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
     linalg_solve_backward,
     linalg_vector_norm_backward,
+    log1p_backward,
     log_sigmoid_backward,
     logsumexp_backward,
     masked_fill_backward,
     masked_select_backward,
+    math,
     max_pool_double_backward,
     maybe_multiply,
     mean_backward,
@@ -58,7 +65,9 @@ from tensortrace.autograd.functions_manual import (
     mm_mat2_backward,
     mse_loss_double_backward,
     mul_tensor_backward,
+    mvlgamma_backward,
     nansum_backward,
+    negate_integers,
     norm_backward,
     not_implemented,
     permute_backwards,
@@ -70,9 +79,11 @@ from tensortrace.autograd.functions_manual import (
     real_only,
     renorm_backward,
     repeat_backward,
+    reverse_integers,
     select_backward,
     sgn_backward,
     sigmoid_backward,
+    sinc_backward,
     slice_backward_wrapper,
     soft_margin_loss_double_backward,
     soft_margin_loss_double_backward_grad_output,
@@ -5193,5 +5204,510 @@ class WeightNormInterfaceBackward0(TraceableFunction):
         '_weight_norm_interface',
         (Formula(('v', 'g'), WeightNormInterfaceBackward0_v_g, frozenset(['at', 'dim', 'g', 'grad', 'is_grad_enabled', 'result1', 'v'])),),
         ('v', 'g'),
+        {},
+        {})
+
+
+def FftR2CBackward0_self(v: dict[str, Any]) -> Any:
+    """self: fft_r2c_backward(grad, dim, normalization, onesided, self.sym_sizes()[dim[-1]])"""
+    return fft_r2c_backward(v['grad'], v['dim'], v['normalization'], v['onesided'], v['self_sym_sizes'][v['dim'][-1]])
+
+
+class FftR2CBackward0(TraceableFunction):
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_r2c',
+        (Formula(('self',), FftR2CBackward0_self, frozenset(['dim', 'fft_r2c_backward', 'grad', 'normalization', 'onesided', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def FftC2RBackward0_self(v: dict[str, Any]) -> Any:
+    """self: fft_c2r_backward(grad, dim, normalization)"""
+    return fft_c2r_backward(v['grad'], v['dim'], v['normalization'])
+
+
+class FftC2RBackward0(TraceableFunction):
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_c2r',
+        (Formula(('self',), FftC2RBackward0_self, frozenset(['dim', 'fft_c2r_backward', 'grad', 'normalization'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FftC2CBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._fft_c2c(grad, dim, normalization, not forward)"""
+    return at._fft_c2c(v['grad'], v['dim'], v['normalization'], not v['forward'])
+
+
+class FftC2CBackward0(TraceableFunction):
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_fft_c2c',
+        (Formula(('self',), FftC2CBackward0_self, frozenset(['at', 'dim', 'forward', 'grad', 'normalization'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RollBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.roll(negate_integers(reverse_integers(shifts)), reverse_integers(dims))"""
+    return v['grad'].roll(negate_integers(reverse_integers(v['shifts'])), reverse_integers(v['dims']))
+
+
+class RollBackward0(TraceableFunction):
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'roll',
+        (Formula(('self',), RollBackward0_self, frozenset(['dims', 'grad', 'negate_integers', 'reverse_integers', 'shifts'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Expm1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.conj().add(1))"""
+    return v['grad'].mul(v['result'].conj().add(1))
+
+
+class Expm1Backward0(TraceableFunction):
+    """expm1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'expm1',
+        (Formula(('self',), Expm1Backward0_self, frozenset(['grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log1PBackward0_self(v: dict[str, Any]) -> Any:
+    """self: log1p_backward(grad, self)"""
+    return log1p_backward(v['grad'], v['self'])
+
+
+class Log1PBackward0(TraceableFunction):
+    """log1p(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log1p',
+        (Formula(('self',), Log1PBackward0_self, frozenset(['grad', 'log1p_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SincBackward0_self(v: dict[str, Any]) -> Any:
+    """self: sinc_backward(grad, self)"""
+    return sinc_backward(v['grad'], v['self'])
+
+
+class SincBackward0(TraceableFunction):
+    """sinc(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sinc',
+        (Formula(('self',), SincBackward0_self, frozenset(['grad', 'self', 'sinc_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.digamma())"""
+    return v['grad'].mul(v['self'].digamma())
+
+
+class LgammaBackward0(TraceableFunction):
+    """lgamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lgamma',
+        (Formula(('self',), LgammaBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DigammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(1, self))"""
+    return v['grad'].mul(at.polygamma(1, v['self']))
+
+
+class DigammaBackward0(TraceableFunction):
+    """digamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'digamma',
+        (Formula(('self',), DigammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward0(TraceableFunction):
+    """polygamma(int n, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma',
+        (Formula(('self',), PolygammaBackward0_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward1(TraceableFunction):
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma_',
+        (Formula(('self',), PolygammaBackward1_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ErfinvBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))"""
+    return v['grad'].mul(v['self'].erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))
+
+
+class ErfinvBackward0(TraceableFunction):
+    """erfinv(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'erfinv',
+        (Formula(('self',), ErfinvBackward0_self, frozenset(['grad', 'math', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def I0Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.special_i1(self))"""
+    return v['grad'].mul(at.special_i1(v['self']))
+
+
+class I0Backward0(TraceableFunction):
+    """i0(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'i0',
+        (Formula(('self',), I0Backward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI0EBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.special_i1e(self).sub(self.sgn().mul(result)))"""
+    return v['grad'].mul(at.special_i1e(v['self']).sub(v['self'].sgn().mul(v['result'])))
+
+
+class SpecialI0EBackward0(TraceableFunction):
+    """special_i0e(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i0e',
+        (Formula(('self',), SpecialI0EBackward0_self, frozenset(['at', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: i1_backward(grad, self, result)"""
+    return i1_backward(v['grad'], v['self'], v['result'])
+
+
+class SpecialI1Backward0(TraceableFunction):
+    """special_i1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i1',
+        (Formula(('self',), SpecialI1Backward0_self, frozenset(['grad', 'i1_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialI1EBackward0_self(v: dict[str, Any]) -> Any:
+    """self: i1e_backward(grad, self, result)"""
+    return i1e_backward(v['grad'], v['self'], v['result'])
+
+
+class SpecialI1EBackward0(TraceableFunction):
+    """special_i1e(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_i1e',
+        (Formula(('self',), SpecialI1EBackward0_self, frozenset(['grad', 'i1e_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialNdtriBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.square().div(2).exp()).mul(math.sqrt(2 * math.pi))"""
+    return v['grad'].mul(v['result'].square().div(2).exp()).mul(math.sqrt(2 * math.pi))
+
+
+class SpecialNdtriBackward0(TraceableFunction):
+    """special_ndtri(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_ndtri',
+        (Formula(('self',), SpecialNdtriBackward0_self, frozenset(['grad', 'math', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialEntrBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.log().add(1).neg())"""
+    return v['grad'].mul(v['self'].log().add(1).neg())
+
+
+class SpecialEntrBackward0(TraceableFunction):
+    """special_entr(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_entr',
+        (Formula(('self',), SpecialEntrBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogitBackward0_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_logit_backward(grad, self, eps)"""
+    return infinitely_differentiable_logit_backward(v['grad'], v['self'], v['eps'])
+
+
+class LogitBackward0(TraceableFunction):
+    """logit(Tensor self, float? eps=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logit',
+        (Formula(('self',), LogitBackward0_self, frozenset(['eps', 'grad', 'infinitely_differentiable_logit_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogitBackward1_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_logit_backward(grad, self, eps)"""
+    return infinitely_differentiable_logit_backward(v['grad'], v['self'], v['eps'])
+
+
+class LogitBackward1(TraceableFunction):
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logit_',
+        (Formula(('self',), LogitBackward1_self, frozenset(['eps', 'grad', 'infinitely_differentiable_logit_backward', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MvlgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: mvlgamma_backward(grad, self, p)"""
+    return mvlgamma_backward(v['grad'], v['self'], v['p'])
+
+
+class MvlgammaBackward0(TraceableFunction):
+    """mvlgamma(Tensor self, int p) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'mvlgamma',
+        (Formula(('self',), MvlgammaBackward0_self, frozenset(['grad', 'mvlgamma_backward', 'p', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def UnfoldBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.unfold_backward(grad, self.sym_sizes(), dimension, size, step)"""
+    return at.unfold_backward(v['grad'], v['self_sym_sizes'], v['dimension'], v['size'], v['step'])
+
+
+class UnfoldBackward0(TraceableFunction):
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'unfold',
+        (Formula(('self',), UnfoldBackward0_self, frozenset(['at', 'dimension', 'grad', 'self_sym_sizes', 'size', 'step'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UnfoldBackwardBackward0_grad_in(v: dict[str, Any]) -> Any:
+    """grad_in: grad.unfold(dim, size, step)"""
+    return v['grad'].unfold(v['dim'], v['size'], v['step'])
+
+
+class UnfoldBackwardBackward0(TraceableFunction):
+    """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'unfold_backward',
+        (Formula(('grad_in',), UnfoldBackwardBackward0_grad_in, frozenset(['dim', 'grad', 'size', 'step'])),),
+        ('grad_in',),
+        {},
+        {})
+
+
+def SpecialXlog1PyBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other.add(1))"""
+    return v['grad'].mul(v['self']).div(v['other'].add(1))
+
+
+def SpecialXlog1PyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.log1p(other))"""
+    return v['grad'].mul(at.log1p(v['other']))
+
+
+class SpecialXlog1PyBackward0(TraceableFunction):
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py',
+        (Formula(('other',), SpecialXlog1PyBackward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), SpecialXlog1PyBackward0_self, frozenset(['at', 'grad', 'other'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def SpecialXlog1PyBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other.add(1))"""
+    return v['grad'].mul(v['self']).div(v['other'].add(1))
+
+
+class SpecialXlog1PyBackward1(TraceableFunction):
+    """special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py.self_scalar',
+        (Formula(('other',), SpecialXlog1PyBackward1_other, frozenset(['grad', 'other', 'self'])),),
+        ('other',),
+        {},
+        {})
+
+
+def SpecialXlog1PyBackward2_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(math.log1p(float(other)))"""
+    return v['grad'].mul(math.log1p(float(v['other'])))
+
+
+class SpecialXlog1PyBackward2(TraceableFunction):
+    """special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_xlog1py.other_scalar',
+        (Formula(('self',), SpecialXlog1PyBackward2_self, frozenset(['float', 'grad', 'math', 'other'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialZetaBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self.neg()).mul(at.special_zeta(self.add(1.0), other))"""
+    return v['grad'].mul(v['self'].neg()).mul(at.special_zeta(v['self'].add(1.0), v['other']))
+
+
+def SpecialZetaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("zeta")"""
+    return not_implemented('zeta')
+
+
+class SpecialZetaBackward0(TraceableFunction):
+    """special_zeta(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta',
+        (Formula(('other',), SpecialZetaBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), SpecialZetaBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def SpecialZetaBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(-float(self)).mul(at.special_zeta(float(self) + 1.0, other))"""
+    return v['grad'].mul(-float(v['self'])).mul(at.special_zeta(float(v['self']) + 1.0, v['other']))
+
+
+class SpecialZetaBackward1(TraceableFunction):
+    """special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta.self_scalar',
+        (Formula(('other',), SpecialZetaBackward1_other, frozenset(['at', 'float', 'grad', 'other', 'self'])),),
+        ('other',),
+        {},
+        {})
+
+
+def SpecialZetaBackward2_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("zeta")"""
+    return not_implemented('zeta')
+
+
+class SpecialZetaBackward2(TraceableFunction):
+    """special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_zeta.other_scalar',
+        (Formula(('self',), SpecialZetaBackward2_self, frozenset(['not_implemented'])),),
+        ('self',),
         {},
         {})

@@ -7486,13 +7486,13 @@ ops.log1p_out.register(DispatchKey.Autograd, KernelFunction(
     log1p_out, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, None)
+_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p(Tensor self) -> Tensor: records NotImplemented"""
+    """log1p(Tensor self) -> Tensor: records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7503,13 +7503,13 @@ ops.log1p.register(DispatchKey.Autograd, KernelFunction(
     log1p, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, None)
+_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p_(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """log1p_(Tensor(a!) self) -> Tensor(a!): records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -7537,13 +7537,13 @@ ops.expm1_out.register(DispatchKey.Autograd, KernelFunction(
     expm1_out, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, None)
+_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1(Tensor self) -> Tensor: records NotImplemented"""
+    """expm1(Tensor self) -> Tensor: records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7554,13 +7554,13 @@ ops.expm1.register(DispatchKey.Autograd, KernelFunction(
     expm1, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, None)
+_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1_(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """expm1_(Tensor(a!) self) -> Tensor(a!): records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -10116,13 +10116,13 @@ ops.flip.register(DispatchKey.Autograd, KernelFunction(
     flip, "torch::autograd::VariableType::flip", with_keyset=True))
 
 
-_record_roll = GraphRecording(ops.roll, AutoDispatchBelowADInplaceOrView, None)
+_record_roll = GraphRecording(ops.roll, AutoDispatchBelowADInplaceOrView, nodes.RollBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::roll", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def roll(ks: DispatchKeySet, *args: Any) -> Any:
-    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor: records NotImplemented"""
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor: records RollBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_roll(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -12520,13 +12520,13 @@ ops.rsqrt_out.register(DispatchKey.Autograd, KernelFunction(
     rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True))
 
 
-_record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, None)
+_record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, nodes.SincBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinc(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinc(Tensor self) -> Tensor: records NotImplemented"""
+    """sinc(Tensor self) -> Tensor: records SincBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinc(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -12537,13 +12537,13 @@ ops.sinc.register(DispatchKey.Autograd, KernelFunction(
     sinc, "torch::autograd::VariableType::sinc", with_keyset=True))
 
 
-_record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, None)
+_record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, nodes.SincBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinc_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """sinc_(Tensor(a!) self) -> Tensor(a!): records SincBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinc_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -13861,3 +13861,1132 @@ def _weight_norm_interface_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._weight_norm_interface_backward.register(DispatchKey.Autograd, KernelFunction(
     _weight_norm_interface_backward, "torch::autograd::VariableType::_weight_norm_interface_backward", with_keyset=True))
+
+
+_record__fft_r2c = GraphRecording(ops._fft_r2c, AutoDispatchBelowADInplaceOrView, nodes.FftR2CBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_r2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_r2c(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor: records FftR2CBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_r2c(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_r2c.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_r2c.register(DispatchKey.Autograd, KernelFunction(
+    _fft_r2c, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+
+
+_record__fft_r2c_out = GraphRecording(ops._fft_r2c_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_r2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_r2c_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_r2c_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_r2c_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_r2c_out, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+
+
+_record__fft_c2r = GraphRecording(ops._fft_c2r, AutoDispatchBelowADInplaceOrView, nodes.FftC2RBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2r", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2r(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor: records FftC2RBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_c2r(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_c2r.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2r.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2r, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+
+
+_record__fft_c2r_out = GraphRecording(ops._fft_c2r_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2r", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_c2r_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_c2r_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2r_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2r_out, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+
+
+_record__fft_c2c = GraphRecording(ops._fft_c2c, AutoDispatchBelowADInplaceOrView, nodes.FftC2CBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2c(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor: records FftC2CBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__fft_c2c(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._fft_c2c.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2c.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2c, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+
+
+_record__fft_c2c_out = GraphRecording(ops._fft_c2c_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_fft_c2c", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__fft_c2c_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._fft_c2c_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._fft_c2c_out.register(DispatchKey.Autograd, KernelFunction(
+    _fft_c2c_out, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_fftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_fftfreq(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fft_fftfreq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_fftfreq.register(DispatchKey.Autograd, KernelFunction(
+    fft_fftfreq, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+
+
+_record_fft_fftfreq_out = GraphRecording(ops.fft_fftfreq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_fftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_fftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_fft_fftfreq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fft_fftfreq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_fftfreq_out.register(DispatchKey.Autograd, KernelFunction(
+    fft_fftfreq_out, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_rfftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_rfftfreq(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fft_rfftfreq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_rfftfreq.register(DispatchKey.Autograd, KernelFunction(
+    fft_rfftfreq, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+
+
+_record_fft_rfftfreq_out = GraphRecording(ops.fft_rfftfreq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fft_rfftfreq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fft_rfftfreq.out(int n, float d=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_fft_rfftfreq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fft_rfftfreq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fft_rfftfreq_out.register(DispatchKey.Autograd, KernelFunction(
+    fft_rfftfreq_out, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+
+
+_record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor: records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
+    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!): records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
+
+
+_record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_digamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
+    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor: records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma.register(DispatchKey.Autograd, KernelFunction(
+    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!): records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
+    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
+
+
+_record_erfinv_out = GraphRecording(ops.erfinv_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_erfinv_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfinv_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv_out.register(DispatchKey.Autograd, KernelFunction(
+    erfinv_out, "torch::autograd::VariableType::erfinv", with_keyset=True))
+
+
+_record_erfinv = GraphRecording(ops.erfinv, AutoDispatchBelowADInplaceOrView, nodes.ErfinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv(Tensor self) -> Tensor: records ErfinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfinv(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.erfinv.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv.register(DispatchKey.Autograd, KernelFunction(
+    erfinv, "torch::autograd::VariableType::erfinv", with_keyset=True))
+
+
+_record_erfinv_ = GraphRecording(ops.erfinv_, AutoDispatchBelowAutograd, nodes.ErfinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfinv_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfinv_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfinv_(Tensor(a!) self) -> Tensor(a!): records ErfinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfinv_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfinv_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfinv_.register(DispatchKey.Autograd, KernelFunction(
+    erfinv_, "torch::autograd::VariableType::erfinv_", with_keyset=True))
+
+
+_record_i0_out = GraphRecording(ops.i0_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_i0_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.i0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0_out.register(DispatchKey.Autograd, KernelFunction(
+    i0_out, "torch::autograd::VariableType::i0", with_keyset=True))
+
+
+_record_i0 = GraphRecording(ops.i0, AutoDispatchBelowADInplaceOrView, nodes.I0Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0(Tensor self) -> Tensor: records I0Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_i0(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.i0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0.register(DispatchKey.Autograd, KernelFunction(
+    i0, "torch::autograd::VariableType::i0", with_keyset=True))
+
+
+_record_i0_ = GraphRecording(ops.i0_, AutoDispatchBelowAutograd, nodes.I0Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::i0_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def i0_(ks: DispatchKeySet, *args: Any) -> Any:
+    """i0_(Tensor(a!) self) -> Tensor(a!): records I0Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_i0_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.i0_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.i0_.register(DispatchKey.Autograd, KernelFunction(
+    i0_, "torch::autograd::VariableType::i0_", with_keyset=True))
+
+
+_record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_polygamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor: records PolygammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_polygamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
+    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, nodes.PolygammaBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!): records PolygammaBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_polygamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
+
+
+_record_logit = GraphRecording(ops.logit, AutoDispatchBelowADInplaceOrView, nodes.LogitBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit(Tensor self, float? eps=None) -> Tensor: records LogitBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logit(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logit.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit.register(DispatchKey.Autograd, KernelFunction(
+    logit, "torch::autograd::VariableType::logit", with_keyset=True))
+
+
+_record_logit_ = GraphRecording(ops.logit_, AutoDispatchBelowAutograd, nodes.LogitBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit_(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!): records LogitBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_logit_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logit_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit_.register(DispatchKey.Autograd, KernelFunction(
+    logit_, "torch::autograd::VariableType::logit_", with_keyset=True))
+
+
+_record_logit_out = GraphRecording(ops.logit_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logit_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_logit_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logit_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logit_out.register(DispatchKey.Autograd, KernelFunction(
+    logit_out, "torch::autograd::VariableType::logit", with_keyset=True))
+
+
+_record_mvlgamma_out = GraphRecording(ops.mvlgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_mvlgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mvlgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma_out, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+
+
+_record_mvlgamma = GraphRecording(ops.mvlgamma, AutoDispatchBelowADInplaceOrView, nodes.MvlgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma(Tensor self, int p) -> Tensor: records MvlgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mvlgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mvlgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+
+
+_record_mvlgamma_ = GraphRecording(ops.mvlgamma_, AutoDispatchBelowAutograd, nodes.MvlgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mvlgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mvlgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!): records MvlgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mvlgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mvlgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mvlgamma_.register(DispatchKey.Autograd, KernelFunction(
+    mvlgamma_, "torch::autograd::VariableType::mvlgamma_", with_keyset=True))
+
+
+_record_special_entr = GraphRecording(ops.special_entr, AutoDispatchBelowADInplaceOrView, nodes.SpecialEntrBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_entr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_entr(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_entr(Tensor self) -> Tensor: records SpecialEntrBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_entr(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_entr.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_entr.register(DispatchKey.Autograd, KernelFunction(
+    special_entr, "torch::autograd::VariableType::special_entr", with_keyset=True))
+
+
+_record_special_entr_out = GraphRecording(ops.special_entr_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_entr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_entr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_entr_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_entr_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_entr_out.register(DispatchKey.Autograd, KernelFunction(
+    special_entr_out, "torch::autograd::VariableType::special_entr", with_keyset=True))
+
+
+_record_special_ndtri = GraphRecording(ops.special_ndtri, AutoDispatchBelowADInplaceOrView, nodes.SpecialNdtriBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_ndtri", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_ndtri(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_ndtri(Tensor self) -> Tensor: records SpecialNdtriBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_ndtri(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_ndtri.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_ndtri.register(DispatchKey.Autograd, KernelFunction(
+    special_ndtri, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+
+
+_record_special_ndtri_out = GraphRecording(ops.special_ndtri_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_ndtri", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_ndtri_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_ndtri_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_ndtri_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_ndtri_out.register(DispatchKey.Autograd, KernelFunction(
+    special_ndtri_out, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+
+
+_record_special_i0e = GraphRecording(ops.special_i0e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI0EBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i0e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i0e(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i0e(Tensor self) -> Tensor: records SpecialI0EBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i0e(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i0e.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i0e.register(DispatchKey.Autograd, KernelFunction(
+    special_i0e, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+
+
+_record_special_i0e_out = GraphRecording(ops.special_i0e_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i0e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i0e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i0e_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i0e_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i0e_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i0e_out, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+
+
+_record_special_i1 = GraphRecording(ops.special_i1, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1(Tensor self) -> Tensor: records SpecialI1Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i1(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1.register(DispatchKey.Autograd, KernelFunction(
+    special_i1, "torch::autograd::VariableType::special_i1", with_keyset=True))
+
+
+_record_special_i1_out = GraphRecording(ops.special_i1_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i1_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i1_out, "torch::autograd::VariableType::special_i1", with_keyset=True))
+
+
+_record_special_i1e = GraphRecording(ops.special_i1e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1EBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1e(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1e(Tensor self) -> Tensor: records SpecialI1EBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_i1e(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_i1e.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1e.register(DispatchKey.Autograd, KernelFunction(
+    special_i1e, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+
+
+_record_special_i1e_out = GraphRecording(ops.special_i1e_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_i1e", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_i1e_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_i1e_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_i1e_out.register(DispatchKey.Autograd, KernelFunction(
+    special_i1e_out, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bartlett_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bartlett_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bartlett_window.register(DispatchKey.Autograd, KernelFunction(
+    bartlett_window, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def bartlett_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.bartlett_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.bartlett_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    bartlett_window_periodic, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def blackman_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.blackman_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.blackman_window.register(DispatchKey.Autograd, KernelFunction(
+    blackman_window, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def blackman_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.blackman_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.blackman_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    blackman_window_periodic, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hann_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hann_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hann_window.register(DispatchKey.Autograd, KernelFunction(
+    hann_window, "torch::autograd::VariableType::hann_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hann_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hann_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hann_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    hann_window_periodic, "torch::autograd::VariableType::hann_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic_alpha(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic_alpha.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic_alpha.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic_alpha, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hamming_window_periodic_alpha_beta(ks: DispatchKeySet, *args: Any) -> Any:
+    """hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hamming_window_periodic_alpha_beta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hamming_window_periodic_alpha_beta.register(DispatchKey.Autograd, KernelFunction(
+    hamming_window_periodic_alpha_beta, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window_periodic.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window_periodic.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window_periodic, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def kaiser_window_beta(ks: DispatchKeySet, *args: Any) -> Any:
+    """kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.kaiser_window_beta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.kaiser_window_beta.register(DispatchKey.Autograd, KernelFunction(
+    kaiser_window_beta, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+
+
+_record_unfold = GraphRecording(ops.unfold, AutoDispatchBelowAutograd, nodes.UnfoldBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::unfold", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def unfold(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a): records UnfoldBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_unfold(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.unfold.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.unfold.register(DispatchKey.Autograd, KernelFunction(
+    unfold, "torch::autograd::VariableType::unfold", with_keyset=True))
+
+
+_record_unfold_backward = GraphRecording(ops.unfold_backward, AutoDispatchBelowADInplaceOrView, nodes.UnfoldBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::unfold_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def unfold_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor: records UnfoldBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_unfold_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.unfold_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.unfold_backward.register(DispatchKey.Autograd, KernelFunction(
+    unfold_backward, "torch::autograd::VariableType::unfold_backward", with_keyset=True))
+
+
+_record_special_xlog1py = GraphRecording(ops.special_xlog1py, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor: records SpecialXlog1PyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_xlog1py(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_self_scalar = GraphRecording(ops.special_xlog1py_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor: records SpecialXlog1PyBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_special_xlog1py_self_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py_self_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_self_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_self_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_other_scalar = GraphRecording(ops.special_xlog1py_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor: records SpecialXlog1PyBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_xlog1py_other_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_xlog1py_other_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_other_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_other_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_out = GraphRecording(ops.special_xlog1py_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_xlog1py_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_self_scalar_out = GraphRecording(ops.special_xlog1py_self_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_xlog1py_self_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_xlog1py_other_scalar_out = GraphRecording(ops.special_xlog1py_other_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_xlog1py", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_special_xlog1py_other_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_xlog1py_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+
+
+_record_special_zeta = GraphRecording(ops.special_zeta, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta(Tensor self, Tensor other) -> Tensor: records SpecialZetaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_zeta(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_self_scalar = GraphRecording(ops.special_zeta_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor: records SpecialZetaBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_special_zeta_self_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta_self_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_self_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_self_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_other_scalar = GraphRecording(ops.special_zeta_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor: records SpecialZetaBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_zeta_other_scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_zeta_other_scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_other_scalar.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_other_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_out = GraphRecording(ops.special_zeta_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_zeta_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_self_scalar_out = GraphRecording(ops.special_zeta_self_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_special_zeta_self_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_self_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+_record_special_zeta_other_scalar_out = GraphRecording(ops.special_zeta_other_scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_zeta", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_special_zeta_other_scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_zeta_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_zeta_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    special_zeta_other_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j0, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j0_out, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_j1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j1.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j1, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_j1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_j1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))

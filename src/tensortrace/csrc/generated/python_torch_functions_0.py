@@ -23187,6 +23187,1144 @@ def norm_except_dim(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _fft_r2c ----------------------------------------------------------------------------------
+parser__fft_r2c = PythonArgParser.lazy([
+    '_fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_r2c", TORCH_FUNCTIONS_CPP, "dispatch__fft_r2c", legacy="dispatch__fft_r2c")
+def dispatch__fft_r2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None): _fft_r2c, out= _fft_r2c.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_r2c_out, '_fft_r2c', False, self, kwargs, out)
+    return at._fft_r2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], onesided=kwargs['onesided'])
+
+structseqs__fft_r2c = [(return_types.for_schema('_fft_r2c', ops._fft_r2c.schema), return_types.for_schema('_fft_r2c_out', ops._fft_r2c_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_r2c", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_r2c")
+def _fft_r2c(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_r2c: THPVariable__fft_r2c"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_r2c",
+                                 {"python_name": "torch._fft_r2c"})
+    self = None
+    r = parser__fft_r2c.parse(args, kwargs)
+    a = r.args
+    # _fft_r2c(Tensor input, IntArrayRef dim, int64_t normalization, bool onesided, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    onesided = a[3]
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_r2c_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'onesided': onesided, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fft_c2r ----------------------------------------------------------------------------------
+parser__fft_c2r = PythonArgParser.lazy([
+    '_fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_c2r", TORCH_FUNCTIONS_CPP, "dispatch__fft_c2r", legacy="dispatch__fft_c2r")
+def dispatch__fft_c2r_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None): _fft_c2r, out= _fft_c2r.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_c2r_out, '_fft_c2r', False, self, kwargs, out)
+    return at._fft_c2r(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], last_dim_size=kwargs['last_dim_size'])
+
+structseqs__fft_c2r = [(return_types.for_schema('_fft_c2r', ops._fft_c2r.schema), return_types.for_schema('_fft_c2r_out', ops._fft_c2r_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_c2r", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_c2r")
+def _fft_c2r(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_c2r: THPVariable__fft_c2r"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_c2r",
+                                 {"python_name": "torch._fft_c2r"})
+    self = None
+    r = parser__fft_c2r.parse(args, kwargs)
+    a = r.args
+    # _fft_c2r(Tensor input, IntArrayRef dim, int64_t normalization, SymInt last_dim_size, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    last_dim_size = a[3]
+    if last_dim_size is not None and (type(last_dim_size) is not int or not INT64_MIN <= last_dim_size <= INT64_MAX):
+        last_dim_size = int64_arg(last_dim_size)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_c2r_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'last_dim_size': last_dim_size, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _fft_c2c ----------------------------------------------------------------------------------
+parser__fft_c2c = PythonArgParser.lazy([
+    '_fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__fft_c2c", TORCH_FUNCTIONS_CPP, "dispatch__fft_c2c", legacy="dispatch__fft_c2c")
+def dispatch__fft_c2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None): _fft_c2c, out= _fft_c2c.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._fft_c2c_out, '_fft_c2c', False, self, kwargs, out)
+    return at._fft_c2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], forward=kwargs['forward'])
+
+structseqs__fft_c2c = [(return_types.for_schema('_fft_c2c', ops._fft_c2c.schema), return_types.for_schema('_fft_c2c_out', ops._fft_c2c_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fft_c2c", TORCH_FUNCTIONS_CPP, legacy="THPVariable__fft_c2c")
+def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
+    """torch._fft_c2c: THPVariable__fft_c2c"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._fft_c2c",
+                                 {"python_name": "torch._fft_c2c"})
+    self = None
+    r = parser__fft_c2c.parse(args, kwargs)
+    a = r.args
+    # _fft_c2c(Tensor input, SymIntArrayRef dim, int64_t normalization, bool forward, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    normalization = a[2]
+    if normalization is not None and (type(normalization) is not int or not INT64_MIN <= normalization <= INT64_MAX):
+        normalization = int64_arg(normalization)
+    forward = a[3]
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__fft_c2c_0(self, {'self': self_, 'dim': dim, 'normalization': normalization, 'forward': forward, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_lgamma", TORCH_FUNCTIONS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(Tensor input, *, Tensor out=None): lgamma, out= lgamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lgamma_out, 'lgamma', False, self, kwargs, out)
+    return at.lgamma(self=kwargs['self'])
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), return_types.for_schema('lgamma_out', ops.lgamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lgamma",
+                                 {"python_name": "torch.lgamma"})
+    self = None
+    r = parser_lgamma.parse(args, kwargs)
+    a = r.args
+    # lgamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_lgamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_digamma", TORCH_FUNCTIONS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(Tensor input, *, Tensor out=None): digamma, out= digamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.digamma_out, 'digamma', False, self, kwargs, out)
+    return at.digamma(self=kwargs['self'])
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), return_types.for_schema('digamma_out', ops.digamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.digamma",
+                                 {"python_name": "torch.digamma"})
+    self = None
+    r = parser_digamma.parse(args, kwargs)
+    a = r.args
+    # digamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_digamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv ------------------------------------------------------------------------------------
+parser_erfinv = PythonArgParser.lazy([
+    'erfinv(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erfinv", TORCH_FUNCTIONS_CPP, "dispatch_erfinv", legacy="dispatch_erfinv")
+def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv(Tensor input, *, Tensor out=None): erfinv, out= erfinv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erfinv_out, 'erfinv', False, self, kwargs, out)
+    return at.erfinv(self=kwargs['self'])
+
+structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), return_types.for_schema('erfinv_out', ops.erfinv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfinv")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfinv: THPVariable_erfinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfinv",
+                                 {"python_name": "torch.erfinv"})
+    self = None
+    r = parser_erfinv.parse(args, kwargs)
+    a = r.args
+    # erfinv(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_erfinv_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0 ----------------------------------------------------------------------------------------
+parser_i0 = PythonArgParser.lazy([
+    'i0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_i0", TORCH_FUNCTIONS_CPP, "dispatch_i0", legacy="dispatch_i0")
+def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0(Tensor input, *, Tensor out=None): i0, out= i0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.i0_out, 'i0', False, self, kwargs, out)
+    return at.i0(self=kwargs['self'])
+
+structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), return_types.for_schema('i0_out', ops.i0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_i0")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """torch.i0: THPVariable_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.i0",
+                                 {"python_name": "torch.i0"})
+    self = None
+    r = parser_i0.parse(args, kwargs)
+    a = r.args
+    # i0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_i0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0_ ---------------------------------------------------------------------------------------
+parser_i0_ = PythonArgParser.lazy([
+    'i0_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_i0_", TORCH_FUNCTIONS_CPP, "dispatch_i0_", legacy="dispatch_i0_")
+def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0_(Tensor input): i0_"""
+    return at.i0_(self=kwargs['self'])
+
+structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_i0_")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """torch.i0_: THPVariable_i0_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.i0_",
+                                 {"python_name": "torch.i0_"})
+    self = None
+    r = parser_i0_.parse(args, kwargs)
+    a = r.args
+    # i0_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_i0__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n, Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_polygamma", TORCH_FUNCTIONS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n, Tensor input, *, Tensor out=None): polygamma, out= polygamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.polygamma_out, 'polygamma', False, self, kwargs, out)
+    return at.polygamma(n=kwargs['n'], self=kwargs['self'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), return_types.for_schema('polygamma_out', ops.polygamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.polygamma",
+                                 {"python_name": "torch.polygamma"})
+    self = None
+    r = parser_polygamma.parse(args, kwargs)
+    a = r.args
+    # polygamma(int64_t n, Tensor input, *, Tensor out=None)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    self_ = a[1]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_polygamma_0(self, {'n': n, 'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit -------------------------------------------------------------------------------------
+parser_logit = PythonArgParser.lazy([
+    'logit(Tensor input, double? eps=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logit", TORCH_FUNCTIONS_CPP, "dispatch_logit", legacy="dispatch_logit")
+def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit(Tensor input, double? eps=None, *, Tensor out=None): logit, out= logit.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logit_out, 'logit', False, self, kwargs, out)
+    return at.logit(self=kwargs['self'], eps=kwargs['eps'])
+
+structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), return_types.for_schema('logit_out', ops.logit_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logit")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """torch.logit: THPVariable_logit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logit",
+                                 {"python_name": "torch.logit"})
+    self = None
+    r = parser_logit.parse(args, kwargs)
+    a = r.args
+    # logit(Tensor input, double? eps=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    eps = a[1]
+    if eps is not None:
+        eps = float(eps)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logit_0(self, {'self': self_, 'eps': eps, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit_ ------------------------------------------------------------------------------------
+parser_logit_ = PythonArgParser.lazy([
+    'logit_(Tensor input, double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit_", TORCH_FUNCTIONS_CPP, "dispatch_logit_", legacy="dispatch_logit_")
+def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit_(Tensor input, double? eps=None): logit_"""
+    return at.logit_(self=kwargs['self'], eps=kwargs['eps'])
+
+structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logit_")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """torch.logit_: THPVariable_logit_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logit_",
+                                 {"python_name": "torch.logit_"})
+    self = None
+    r = parser_logit_.parse(args, kwargs)
+    a = r.args
+    # logit_(Tensor input, double? eps=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    eps = a[1]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit__0(self, {'self': self_, 'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma ----------------------------------------------------------------------------------
+parser_mvlgamma = PythonArgParser.lazy([
+    'mvlgamma(Tensor input, int64_t p, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_mvlgamma", TORCH_FUNCTIONS_CPP, "dispatch_mvlgamma", legacy="dispatch_mvlgamma")
+def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma(Tensor input, int64_t p, *, Tensor out=None): mvlgamma, out= mvlgamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mvlgamma_out, 'mvlgamma', False, self, kwargs, out)
+    return at.mvlgamma(self=kwargs['self'], p=kwargs['p'])
+
+structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), return_types.for_schema('mvlgamma_out', ops.mvlgamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mvlgamma")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.mvlgamma: THPVariable_mvlgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mvlgamma",
+                                 {"python_name": "torch.mvlgamma"})
+    self = None
+    r = parser_mvlgamma.parse(args, kwargs)
+    a = r.args
+    # mvlgamma(Tensor input, int64_t p, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mvlgamma_0(self, {'self': self_, 'p': p, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- bartlett_window ---------------------------------------------------------------------------
+parser_bartlett_window = PythonArgParser.lazy([
+    'bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_bartlett_window", TORCH_FUNCTIONS_CPP, "dispatch_bartlett_window", legacy="dispatch_bartlett_window")
+def dispatch_bartlett_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): bartlett_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.bartlett_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_bartlett_window", TORCH_FUNCTIONS_CPP, "dispatch_bartlett_window", legacy="dispatch_bartlett_window")
+def dispatch_bartlett_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): bartlett_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.bartlett_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_bartlett_window = [(return_types.for_schema('bartlett_window', ops.bartlett_window.schema), None), (return_types.for_schema('bartlett_window', ops.bartlett_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bartlett_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bartlett_window")
+def bartlett_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.bartlett_window: THPVariable_bartlett_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bartlett_window",
+                                 {"python_name": "torch.bartlett_window"})
+    self = None
+    r = parser_bartlett_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_bartlett_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # bartlett_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_bartlett_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- blackman_window ---------------------------------------------------------------------------
+parser_blackman_window = PythonArgParser.lazy([
+    'blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_blackman_window", TORCH_FUNCTIONS_CPP, "dispatch_blackman_window", legacy="dispatch_blackman_window")
+def dispatch_blackman_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): blackman_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.blackman_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_blackman_window", TORCH_FUNCTIONS_CPP, "dispatch_blackman_window", legacy="dispatch_blackman_window")
+def dispatch_blackman_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): blackman_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.blackman_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_blackman_window = [(return_types.for_schema('blackman_window', ops.blackman_window.schema), None), (return_types.for_schema('blackman_window', ops.blackman_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_blackman_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_blackman_window")
+def blackman_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.blackman_window: THPVariable_blackman_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.blackman_window",
+                                 {"python_name": "torch.blackman_window"})
+    self = None
+    r = parser_blackman_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_blackman_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # blackman_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_blackman_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- hann_window -------------------------------------------------------------------------------
+parser_hann_window = PythonArgParser.lazy([
+    'hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_hann_window", TORCH_FUNCTIONS_CPP, "dispatch_hann_window", legacy="dispatch_hann_window")
+def dispatch_hann_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hann_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hann_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hann_window", TORCH_FUNCTIONS_CPP, "dispatch_hann_window", legacy="dispatch_hann_window")
+def dispatch_hann_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hann_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hann_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_hann_window = [(return_types.for_schema('hann_window', ops.hann_window.schema), None), (return_types.for_schema('hann_window', ops.hann_window_periodic.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hann_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hann_window")
+def hann_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.hann_window: THPVariable_hann_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hann_window",
+                                 {"python_name": "torch.hann_window"})
+    self = None
+    r = parser_hann_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hann_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # hann_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_hann_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- hamming_window ----------------------------------------------------------------------------
+parser_hamming_window = PythonArgParser.lazy([
+    'hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic_alpha"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], alpha=kwargs['alpha'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_hamming_window", TORCH_FUNCTIONS_CPP, "dispatch_hamming_window", legacy="dispatch_hamming_window")
+def dispatch_hamming_window_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): hamming_window.periodic_alpha_beta"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], alpha=kwargs['alpha'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_hamming_window = [(return_types.for_schema('hamming_window', ops.hamming_window.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha_beta.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hamming_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hamming_window")
+def hamming_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.hamming_window: THPVariable_hamming_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hamming_window",
+                                 {"python_name": "torch.hamming_window"})
+    self = None
+    r = parser_hamming_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # hamming_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # hamming_window(int64_t window_length, bool periodic, double alpha, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        alpha = a[2]
+        if alpha is not None:
+            alpha = float(alpha)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_hamming_window_2(self, {'window_length': window_length, 'periodic': periodic, 'alpha': alpha, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # hamming_window(int64_t window_length, bool periodic, double alpha, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    alpha = a[2]
+    if alpha is not None:
+        alpha = float(alpha)
+    beta = a[3]
+    if beta is not None:
+        beta = float(beta)
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[8]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_hamming_window_3(self, {'window_length': window_length, 'periodic': periodic, 'alpha': alpha, 'beta': beta, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- kaiser_window -----------------------------------------------------------------------------
+parser_kaiser_window = PythonArgParser.lazy([
+    'kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window.periodic"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_kaiser_window", TORCH_FUNCTIONS_CPP, "dispatch_kaiser_window", legacy="dispatch_kaiser_window")
+def dispatch_kaiser_window_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): kaiser_window.beta"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.kaiser_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+structseqs_kaiser_window = [(return_types.for_schema('kaiser_window', ops.kaiser_window.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_periodic.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_beta.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kaiser_window", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kaiser_window")
+def kaiser_window(*args: Any, **kwargs: Any) -> Any:
+    """torch.kaiser_window: THPVariable_kaiser_window"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kaiser_window",
+                                 {"python_name": "torch.kaiser_window"})
+    self = None
+    r = parser_kaiser_window.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[2] is None else convert(r, 2)
+        device = None if a[3] is None else convert(r, 3)
+        pin_memory = a[4]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[5]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_kaiser_window_0(self, {'window_length': window_length, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # kaiser_window(int64_t window_length, bool periodic, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        window_length = a[0]
+        if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+            window_length = int64_arg(window_length)
+        periodic = a[1]
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_kaiser_window_1(self, {'window_length': window_length, 'periodic': periodic, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # kaiser_window(int64_t window_length, bool periodic, double beta, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    window_length = a[0]
+    if window_length is not None and (type(window_length) is not int or not INT64_MIN <= window_length <= INT64_MAX):
+        window_length = int64_arg(window_length)
+    periodic = a[1]
+    beta = a[2]
+    if beta is not None:
+        beta = float(beta)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_kaiser_window_2(self, {'window_length': window_length, 'periodic': periodic, 'beta': beta, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
+# ---- stft --------------------------------------------------------------------------------------
+parser_stft = PythonArgParser.lazy([
+    'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+    'stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+])
+
+
+@traced("python", "dispatch_stft", TORCH_FUNCTIONS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft.center"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['pad_mode'] is not None:
+        call_kwargs['pad_mode'] = kwargs['pad_mode']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return at.stft(**call_kwargs)
+
+
+@traced("python", "dispatch_stft", TORCH_FUNCTIONS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return at.stft(**call_kwargs)
+
+structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_stft", TORCH_FUNCTIONS_CPP, legacy="THPVariable_stft")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """torch.stft: THPVariable_stft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.stft",
+                                 {"python_name": "torch.stft"})
+    self = None
+    r = parser_stft.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        n_fft = a[1]
+        if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+            n_fft = int64_arg(n_fft)
+        hop_length = a[2]
+        if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+            hop_length = int64_arg(hop_length)
+        win_length = a[3]
+        if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+            win_length = int64_arg(win_length)
+        window = a[4]
+        if window is not None:
+            window = window.cdata
+        center = a[5]
+        if center is None:
+            center = True
+        pad_mode = a[6]
+        if pad_mode is None:
+            pad_mode = 'reflect'
+        normalized = a[7]
+        if normalized is None:
+            normalized = False
+        onesided = a[8]
+        return_complex = a[9]
+        align_to_window = a[10]
+        result = dispatch_stft_0(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'pad_mode': pad_mode, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+        return THPVariable_Wrap(result)
+    # stft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n_fft = a[1]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[2]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[3]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[4]
+    if window is not None:
+        window = window.cdata
+    normalized = a[5]
+    if normalized is None:
+        normalized = False
+    onesided = a[6]
+    return_complex = a[7]
+    align_to_window = a[8]
+    result = dispatch_stft_1(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+    return THPVariable_Wrap(result)
+
+
+# ---- istft -------------------------------------------------------------------------------------
+parser_istft = PythonArgParser.lazy([
+    'istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)',
+])
+
+
+@traced("python", "dispatch_istft", TORCH_FUNCTIONS_CPP, "dispatch_istft", legacy="dispatch_istft")
+def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False): istft"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['length'] = kwargs['length']
+    if kwargs['return_complex'] is not None:
+        call_kwargs['return_complex'] = kwargs['return_complex']
+    return at.istft(**call_kwargs)
+
+structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_istft", TORCH_FUNCTIONS_CPP, legacy="THPVariable_istft")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """torch.istft: THPVariable_istft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.istft",
+                                 {"python_name": "torch.istft"})
+    self = None
+    r = parser_istft.parse(args, kwargs)
+    a = r.args
+    # istft(Tensor input, int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n_fft = a[1]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[2]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[3]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[4]
+    if window is not None:
+        window = window.cdata
+    center = a[5]
+    if center is None:
+        center = True
+    normalized = a[6]
+    if normalized is None:
+        normalized = False
+    onesided = a[7]
+    length = a[8]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    return_complex = a[9]
+    if return_complex is None:
+        return_complex = False
+    result = dispatch_istft_0(self, {'self': self_, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'normalized': normalized, 'onesided': onesided, 'length': length, 'return_complex': return_complex})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -23652,6 +24790,25 @@ FUNCTIONS: dict[str, Any] = {
     "_weight_norm": _weight_norm,
     "_weight_norm_interface": _weight_norm_interface,
     "norm_except_dim": norm_except_dim,
+    "_fft_r2c": _fft_r2c,
+    "_fft_c2r": _fft_c2r,
+    "_fft_c2c": _fft_c2c,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "erfinv": erfinv,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
+    "bartlett_window": bartlett_window,
+    "blackman_window": blackman_window,
+    "hann_window": hann_window,
+    "hamming_window": hamming_window,
+    "kaiser_window": kaiser_window,
+    "stft": stft,
+    "istft": istft,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -24120,4 +25277,23 @@ __all__ = [
     "_weight_norm",
     "_weight_norm_interface",
     "norm_except_dim",
+    "_fft_r2c",
+    "_fft_c2r",
+    "_fft_c2c",
+    "lgamma",
+    "digamma",
+    "erfinv",
+    "i0",
+    "i0_",
+    "polygamma",
+    "logit",
+    "logit_",
+    "mvlgamma",
+    "bartlett_window",
+    "blackman_window",
+    "hann_window",
+    "hamming_window",
+    "kaiser_window",
+    "stft",
+    "istft",
 ]

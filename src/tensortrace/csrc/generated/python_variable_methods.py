@@ -16214,6 +16214,649 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma()',
+])
+
+
+@traced("python", "dispatch_lgamma", VARIABLE_METHODS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(): lgamma"""
+    return self.lgamma()
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma",
+                                 {"python_name": "Tensor.lgamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma.parse(args[1:], kwargs)
+    # lgamma()
+    result = dispatch_lgamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- lgamma_ -----------------------------------------------------------------------------------
+parser_lgamma_ = PythonArgParser.lazy([
+    'lgamma_()',
+])
+
+
+@traced("python", "dispatch_lgamma_", VARIABLE_METHODS_CPP, "dispatch_lgamma_", legacy="dispatch_lgamma_")
+def dispatch_lgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma_(): lgamma_"""
+    return self.lgamma_()
+
+structseqs_lgamma_ = [(return_types.for_schema('lgamma_', ops.lgamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma_")
+def lgamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma_: THPVariable_lgamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma_",
+                                 {"python_name": "Tensor.lgamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma_.parse(args[1:], kwargs)
+    # lgamma_()
+    result = dispatch_lgamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma()',
+])
+
+
+@traced("python", "dispatch_digamma", VARIABLE_METHODS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(): digamma"""
+    return self.digamma()
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma",
+                                 {"python_name": "Tensor.digamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma.parse(args[1:], kwargs)
+    # digamma()
+    result = dispatch_digamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma_ ----------------------------------------------------------------------------------
+parser_digamma_ = PythonArgParser.lazy([
+    'digamma_()',
+])
+
+
+@traced("python", "dispatch_digamma_", VARIABLE_METHODS_CPP, "dispatch_digamma_", legacy="dispatch_digamma_")
+def dispatch_digamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma_(): digamma_"""
+    return self.digamma_()
+
+structseqs_digamma_ = [(return_types.for_schema('digamma_', ops.digamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma_")
+def digamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma_: THPVariable_digamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma_",
+                                 {"python_name": "Tensor.digamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma_.parse(args[1:], kwargs)
+    # digamma_()
+    result = dispatch_digamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv ------------------------------------------------------------------------------------
+parser_erfinv = PythonArgParser.lazy([
+    'erfinv()',
+])
+
+
+@traced("python", "dispatch_erfinv", VARIABLE_METHODS_CPP, "dispatch_erfinv", legacy="dispatch_erfinv")
+def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv(): erfinv"""
+    return self.erfinv()
+
+structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv", VARIABLE_METHODS_CPP, legacy="THPVariable_erfinv")
+def erfinv(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfinv: THPVariable_erfinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfinv",
+                                 {"python_name": "Tensor.erfinv"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfinv", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfinv.parse(args[1:], kwargs)
+    # erfinv()
+    result = dispatch_erfinv_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfinv_ -----------------------------------------------------------------------------------
+parser_erfinv_ = PythonArgParser.lazy([
+    'erfinv_()',
+])
+
+
+@traced("python", "dispatch_erfinv_", VARIABLE_METHODS_CPP, "dispatch_erfinv_", legacy="dispatch_erfinv_")
+def dispatch_erfinv__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfinv_(): erfinv_"""
+    return self.erfinv_()
+
+structseqs_erfinv_ = [(return_types.for_schema('erfinv_', ops.erfinv_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfinv_", VARIABLE_METHODS_CPP, legacy="THPVariable_erfinv_")
+def erfinv_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfinv_: THPVariable_erfinv_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfinv_",
+                                 {"python_name": "Tensor.erfinv_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfinv_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfinv_.parse(args[1:], kwargs)
+    # erfinv_()
+    result = dispatch_erfinv__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0 ----------------------------------------------------------------------------------------
+parser_i0 = PythonArgParser.lazy([
+    'i0()',
+])
+
+
+@traced("python", "dispatch_i0", VARIABLE_METHODS_CPP, "dispatch_i0", legacy="dispatch_i0")
+def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0(): i0"""
+    return self.i0()
+
+structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0", VARIABLE_METHODS_CPP, legacy="THPVariable_i0")
+def i0(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.i0: THPVariable_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.i0",
+                                 {"python_name": "Tensor.i0"})
+    if len(args) > 1 or kwargs:
+        check_noargs("i0", args[1:], kwargs)
+    self = args[0].cdata
+    parser_i0.parse(args[1:], kwargs)
+    # i0()
+    result = dispatch_i0_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- i0_ ---------------------------------------------------------------------------------------
+parser_i0_ = PythonArgParser.lazy([
+    'i0_()',
+])
+
+
+@traced("python", "dispatch_i0_", VARIABLE_METHODS_CPP, "dispatch_i0_", legacy="dispatch_i0_")
+def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """i0_(): i0_"""
+    return self.i0_()
+
+structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_i0_", VARIABLE_METHODS_CPP, legacy="THPVariable_i0_")
+def i0_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.i0_: THPVariable_i0_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.i0_",
+                                 {"python_name": "Tensor.i0_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("i0_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_i0_.parse(args[1:], kwargs)
+    # i0_()
+    result = dispatch_i0__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma", VARIABLE_METHODS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n): polygamma"""
+    return self.polygamma(n=kwargs['n'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma",
+                                 {"python_name": "Tensor.polygamma"})
+    self = args[0].cdata
+    r = parser_polygamma.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma_0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma_ --------------------------------------------------------------------------------
+parser_polygamma_ = PythonArgParser.lazy([
+    'polygamma_(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma_", VARIABLE_METHODS_CPP, "dispatch_polygamma_", legacy="dispatch_polygamma_")
+def dispatch_polygamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma_(int64_t n): polygamma_"""
+    return self.polygamma_(n=kwargs['n'])
+
+structseqs_polygamma_ = [(return_types.for_schema('polygamma_', ops.polygamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma_")
+def polygamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma_: THPVariable_polygamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma_",
+                                 {"python_name": "Tensor.polygamma_"})
+    self = args[0].cdata
+    r = parser_polygamma_.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma_(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma__0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit -------------------------------------------------------------------------------------
+parser_logit = PythonArgParser.lazy([
+    'logit(double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit", VARIABLE_METHODS_CPP, "dispatch_logit", legacy="dispatch_logit")
+def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit(double? eps=None): logit"""
+    return self.logit(eps=kwargs['eps'])
+
+structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit", VARIABLE_METHODS_CPP, legacy="THPVariable_logit")
+def logit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logit: THPVariable_logit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logit",
+                                 {"python_name": "Tensor.logit"})
+    self = args[0].cdata
+    r = parser_logit.parse(args[1:], kwargs)
+    a = r.args
+    # logit(double? eps=None)
+    eps = a[0]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit_0(self, {'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- logit_ ------------------------------------------------------------------------------------
+parser_logit_ = PythonArgParser.lazy([
+    'logit_(double? eps=None)',
+])
+
+
+@traced("python", "dispatch_logit_", VARIABLE_METHODS_CPP, "dispatch_logit_", legacy="dispatch_logit_")
+def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logit_(double? eps=None): logit_"""
+    return self.logit_(eps=kwargs['eps'])
+
+structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logit_", VARIABLE_METHODS_CPP, legacy="THPVariable_logit_")
+def logit_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logit_: THPVariable_logit_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logit_",
+                                 {"python_name": "Tensor.logit_"})
+    self = args[0].cdata
+    r = parser_logit_.parse(args[1:], kwargs)
+    a = r.args
+    # logit_(double? eps=None)
+    eps = a[0]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_logit__0(self, {'eps': eps})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma ----------------------------------------------------------------------------------
+parser_mvlgamma = PythonArgParser.lazy([
+    'mvlgamma(int64_t p)',
+])
+
+
+@traced("python", "dispatch_mvlgamma", VARIABLE_METHODS_CPP, "dispatch_mvlgamma", legacy="dispatch_mvlgamma")
+def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma(int64_t p): mvlgamma"""
+    return self.mvlgamma(p=kwargs['p'])
+
+structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_mvlgamma")
+def mvlgamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mvlgamma: THPVariable_mvlgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mvlgamma",
+                                 {"python_name": "Tensor.mvlgamma"})
+    self = args[0].cdata
+    r = parser_mvlgamma.parse(args[1:], kwargs)
+    a = r.args
+    # mvlgamma(int64_t p)
+    p = a[0]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    result = dispatch_mvlgamma_0(self, {'p': p})
+    return THPVariable_Wrap(result)
+
+
+# ---- mvlgamma_ ---------------------------------------------------------------------------------
+parser_mvlgamma_ = PythonArgParser.lazy([
+    'mvlgamma_(int64_t p)',
+])
+
+
+@traced("python", "dispatch_mvlgamma_", VARIABLE_METHODS_CPP, "dispatch_mvlgamma_", legacy="dispatch_mvlgamma_")
+def dispatch_mvlgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mvlgamma_(int64_t p): mvlgamma_"""
+    return self.mvlgamma_(p=kwargs['p'])
+
+structseqs_mvlgamma_ = [(return_types.for_schema('mvlgamma_', ops.mvlgamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mvlgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_mvlgamma_")
+def mvlgamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mvlgamma_: THPVariable_mvlgamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mvlgamma_",
+                                 {"python_name": "Tensor.mvlgamma_"})
+    self = args[0].cdata
+    r = parser_mvlgamma_.parse(args[1:], kwargs)
+    a = r.args
+    # mvlgamma_(int64_t p)
+    p = a[0]
+    if p is not None and (type(p) is not int or not INT64_MIN <= p <= INT64_MAX):
+        p = int64_arg(p)
+    result = dispatch_mvlgamma__0(self, {'p': p})
+    return THPVariable_Wrap(result)
+
+
+# ---- stft --------------------------------------------------------------------------------------
+parser_stft = PythonArgParser.lazy([
+    'stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+    'stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)',
+])
+
+
+@traced("python", "dispatch_stft", VARIABLE_METHODS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft.center"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['pad_mode'] is not None:
+        call_kwargs['pad_mode'] = kwargs['pad_mode']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return self.stft(**call_kwargs)
+
+
+@traced("python", "dispatch_stft", VARIABLE_METHODS_CPP, "dispatch_stft", legacy="dispatch_stft")
+def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None): stft"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['return_complex'] = kwargs['return_complex']
+    call_kwargs['align_to_window'] = kwargs['align_to_window']
+    return self.stft(**call_kwargs)
+
+structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_stft", VARIABLE_METHODS_CPP, legacy="THPVariable_stft")
+def stft(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.stft: THPVariable_stft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.stft",
+                                 {"python_name": "Tensor.stft"})
+    self = args[0].cdata
+    r = parser_stft.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+        n_fft = a[0]
+        if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+            n_fft = int64_arg(n_fft)
+        hop_length = a[1]
+        if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+            hop_length = int64_arg(hop_length)
+        win_length = a[2]
+        if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+            win_length = int64_arg(win_length)
+        window = a[3]
+        if window is not None:
+            window = window.cdata
+        center = a[4]
+        if center is None:
+            center = True
+        pad_mode = a[5]
+        if pad_mode is None:
+            pad_mode = 'reflect'
+        normalized = a[6]
+        if normalized is None:
+            normalized = False
+        onesided = a[7]
+        return_complex = a[8]
+        align_to_window = a[9]
+        result = dispatch_stft_0(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'pad_mode': pad_mode, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+        return THPVariable_Wrap(result)
+    # stft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None)
+    n_fft = a[0]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[1]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[2]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[3]
+    if window is not None:
+        window = window.cdata
+    normalized = a[4]
+    if normalized is None:
+        normalized = False
+    onesided = a[5]
+    return_complex = a[6]
+    align_to_window = a[7]
+    result = dispatch_stft_1(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
+    return THPVariable_Wrap(result)
+
+
+# ---- unfold ------------------------------------------------------------------------------------
+parser_unfold = PythonArgParser.lazy([
+    'unfold(int64_t dimension, int64_t size, int64_t step)',
+])
+
+
+@traced("python", "dispatch_unfold", VARIABLE_METHODS_CPP, "dispatch_unfold", legacy="dispatch_unfold")
+def dispatch_unfold_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unfold(int64_t dimension, int64_t size, int64_t step): unfold"""
+    return self.unfold(dimension=kwargs['dimension'], size=kwargs['size'], step=kwargs['step'])
+
+structseqs_unfold = [(return_types.for_schema('unfold', ops.unfold.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unfold", VARIABLE_METHODS_CPP, legacy="THPVariable_unfold")
+def unfold(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.unfold: THPVariable_unfold"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.unfold",
+                                 {"python_name": "Tensor.unfold"})
+    self = args[0].cdata
+    r = parser_unfold.parse(args[1:], kwargs)
+    a = r.args
+    # unfold(int64_t dimension, int64_t size, int64_t step)
+    dimension = a[0]
+    if dimension is not None and (type(dimension) is not int or not INT64_MIN <= dimension <= INT64_MAX):
+        dimension = int64_arg(dimension)
+    size = a[1]
+    if size is not None and (type(size) is not int or not INT64_MIN <= size <= INT64_MAX):
+        size = int64_arg(size)
+    step = a[2]
+    if step is not None and (type(step) is not int or not INT64_MIN <= step <= INT64_MAX):
+        step = int64_arg(step)
+    result = dispatch_unfold_0(self, {'dimension': dimension, 'size': size, 'step': step})
+    return THPVariable_Wrap(result)
+
+
+# ---- istft -------------------------------------------------------------------------------------
+parser_istft = PythonArgParser.lazy([
+    'istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)',
+])
+
+
+@traced("python", "dispatch_istft", VARIABLE_METHODS_CPP, "dispatch_istft", legacy="dispatch_istft")
+def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False): istft"""
+    call_kwargs = {}
+    call_kwargs['n_fft'] = kwargs['n_fft']
+    call_kwargs['hop_length'] = kwargs['hop_length']
+    call_kwargs['win_length'] = kwargs['win_length']
+    call_kwargs['window'] = kwargs['window']
+    if kwargs['center'] is not None:
+        call_kwargs['center'] = kwargs['center']
+    if kwargs['normalized'] is not None:
+        call_kwargs['normalized'] = kwargs['normalized']
+    call_kwargs['onesided'] = kwargs['onesided']
+    call_kwargs['length'] = kwargs['length']
+    if kwargs['return_complex'] is not None:
+        call_kwargs['return_complex'] = kwargs['return_complex']
+    return self.istft(**call_kwargs)
+
+structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_istft", VARIABLE_METHODS_CPP, legacy="THPVariable_istft")
+def istft(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.istft: THPVariable_istft"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.istft",
+                                 {"python_name": "Tensor.istft"})
+    self = args[0].cdata
+    r = parser_istft.parse(args[1:], kwargs)
+    a = r.args
+    # istft(int64_t n_fft, int64_t? hop_length=None, int64_t? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int64_t? length=None, bool return_complex=False)
+    n_fft = a[0]
+    if n_fft is not None and (type(n_fft) is not int or not INT64_MIN <= n_fft <= INT64_MAX):
+        n_fft = int64_arg(n_fft)
+    hop_length = a[1]
+    if hop_length is not None and (type(hop_length) is not int or not INT64_MIN <= hop_length <= INT64_MAX):
+        hop_length = int64_arg(hop_length)
+    win_length = a[2]
+    if win_length is not None and (type(win_length) is not int or not INT64_MIN <= win_length <= INT64_MAX):
+        win_length = int64_arg(win_length)
+    window = a[3]
+    if window is not None:
+        window = window.cdata
+    center = a[4]
+    if center is None:
+        center = True
+    normalized = a[5]
+    if normalized is None:
+        normalized = False
+    onesided = a[6]
+    length = a[7]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    return_complex = a[8]
+    if return_complex is None:
+        return_complex = False
+    result = dispatch_istft_0(self, {'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'normalized': normalized, 'onesided': onesided, 'length': length, 'return_complex': return_complex})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -17302,6 +17945,23 @@ METHODS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "lgamma": lgamma,
+    "lgamma_": lgamma_,
+    "digamma": digamma,
+    "digamma_": digamma_,
+    "erfinv": erfinv,
+    "erfinv_": erfinv_,
+    "i0": i0,
+    "i0_": i0_,
+    "polygamma": polygamma,
+    "polygamma_": polygamma_,
+    "logit": logit,
+    "logit_": logit_,
+    "mvlgamma": mvlgamma,
+    "mvlgamma_": mvlgamma_,
+    "stft": stft,
+    "unfold": unfold,
+    "istft": istft,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

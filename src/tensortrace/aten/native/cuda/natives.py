@@ -291,3 +291,9 @@ cuda_native("logspace_out", "logspace_cuda_out", "RangeFactories.cu")
 # ---- WeightNorm.cu (nn-utils2) ----------------------------------------------------------------
 cuda_native("weight_norm_cpu", "weight_norm_cuda", "WeightNorm.cu")
 cuda_native("weight_norm_backward_cpu", "weight_norm_backward_cuda", "WeightNorm.cu")
+
+
+# ---- SpectralOps.cpp (cuFFT): the CPU transforms, under the CUDA names -------------------------
+for _op in ("r2c", "c2r", "c2c"):
+    cuda_native(f"_fft_{_op}_mkl", f"_fft_{_op}_cufft", "SpectralOps.cpp")
+    cuda_native(f"_fft_{_op}_mkl_out", f"_fft_{_op}_cufft_out", "SpectralOps.cpp")

@@ -1,0 +1,169 @@
+"""The CPU kernels of lgamma, digamma, polygamma, erfinv, i0, logit and special_entr /
+special_ndtri / special_i0e / special_i1 / special_i1e.
+
+Mirrors their entries in `aten/src/ATen/native/cpu/UnaryOpsKernel.cpp` (lgamma is
+IMPLEMENT_FLOAT_KERNEL's std::lgamma; polygamma is digamma for n = 0, trigamma for n = 1 and
+calc_polygamma above; logit takes eps < 0 for "no eps" and otherwise clamps to [eps, 1 - eps])
+and `aten/src/ATen/native/cpu/UnarySpecialOpsKernel.cpp` (i0e, i1, i1e, ndtri, entr): each is
+AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half) over one function of Math.h
+(aten/native/math_cephes.py), evaluated in double and rounded to the dtype (the float kernels of
+i1 / i1e use Math.h's shorter float tables).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from tensortrace.aten.native import math_cephes as cephes
+from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
+from tensortrace.aten.native.cpu.loops import cpu_kernel
+from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.tensor_factories_windows import kaiser_window_stub
+from tensortrace.aten.native.unary_special_ops import STUBS
+from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.trace import traced
+
+UNARY = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
+SPECIAL = "aten/src/ATen/native/cpu/UnarySpecialOpsKernel.cpp"
+
+Scalar1 = Callable[[float], float]
+
+
+def _map(fn: Scalar1, a: np.ndarray) -> np.ndarray:
+    """fn over every element, in double, rounded to a's dtype."""
+    flat = [fn(float(v)) for v in a.astype(np.float64).ravel()]
+    with np.errstate(over="ignore"):
+        return np.asarray(flat, dtype=np.float64).reshape(a.shape).astype(a.dtype)
+
+
+_FLOAT_AND_DOUBLE_ONLY = frozenset({"bessel_j0_cpu", "bessel_j1_cpu"})
+
+
+def _loop(
+    dispatch_name: str, it: TensorIteratorBase, fn: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    dtype = it.common_dtype()
+    if dispatch_name in _FLOAT_AND_DOUBLE_ONLY:  # AT_DISPATCH_FLOATING_TYPES: no Half
+        AT_DISPATCH_CHECK(dispatch_name, dtype, dtype in (ScalarType.Float, ScalarType.Double))
+    AT_DISPATCH_CHECK(dispatch_name, dtype, isFloatingType(dtype))
+
+    def loop(out: np.ndarray, a: np.ndarray) -> None:
+        out[...] = fn(a)
+
+    cpu_kernel(it, loop)
+
+
+def _single(a: np.ndarray) -> bool:
+    """Whether Math.h's float (not double) overload runs: every dtype but double."""
+    return bool(a.dtype != np.float64)
+
+
+# name -> (its AT_DISPATCH name, the function of one element, the kernel's file)
+KERNELS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], str]] = {
+    "lgamma": ("lgamma_vml_cpu", lambda a: _map(cephes.lgamma, a), UNARY),
+    "digamma": ("digamma", lambda a: _map(cephes.calc_digamma, a), UNARY),
+    "erfinv": ("erfinv_cpu", lambda a: _map(cephes.calc_erfinv, a), UNARY),
+    "i0": ("i0_cpu", lambda a: _map(cephes.calc_i0, a), UNARY),
+    "special_i0e": ("i0e_cpu", lambda a: _map(cephes.calc_i0e, a), SPECIAL),
+    "special_i1": (
+        "i1_cpu",
+        lambda a: _map(lambda x: cephes.calc_i1(x, _single(a)), a),
+        SPECIAL,
+    ),
+    "special_i1e": (
+        "i1e_cpu",
+        lambda a: _map(lambda x: cephes.calc_i1e(x, _single(a)), a),
+        SPECIAL,
+    ),
+    "special_ndtri": ("ndtri_cpu", lambda a: _map(cephes.calc_ndtri, a), SPECIAL),
+    "special_entr": ("entr_cpu", lambda a: _map(cephes.calc_entr, a), SPECIAL),
+    "special_bessel_j0": ("bessel_j0_cpu", lambda a: _map(cephes.bessel_j0_forward, a), UNARY),
+    "special_bessel_j1": ("bessel_j1_cpu", lambda a: _map(cephes.bessel_j1_forward, a), UNARY),
+}
+
+
+def _kernel(name: str) -> Callable[[TensorIteratorBase], None]:
+    dispatch_name, fn, _ = KERNELS[name]
+
+    def kernel(it: TensorIteratorBase) -> None:
+        _loop(dispatch_name, it, fn)
+
+    kernel.__name__ = f"{name.removeprefix('special_')}_kernel"
+    return kernel
+
+
+for _name, (_dispatch_name, _fn, _source) in KERNELS.items():
+    _short = _name.removeprefix("special_")
+    REGISTER_DISPATCH(
+        STUBS[_name],
+        traced("kernel", f"at::native::{_short}_kernel", _source, legacy=f"{_short}_kernel")(
+            _kernel(_name)
+        ),
+    )
+
+
+def polygamma_kernel(it: TensorIteratorBase, n: int) -> None:
+    if n == 0:
+        _loop("digamma", it, lambda a: _map(cephes.calc_digamma, a))
+    elif n == 1:
+        _loop("trigamma", it, lambda a: _map(lambda x: cephes.trigamma(x, _single(a)), a))
+    else:
+        _loop("polygamma", it, lambda a: _map(lambda x: cephes.calc_polygamma(x, n), a))
+
+
+def logit_kernel(it: TensorIteratorBase, eps_scalar: float | None) -> None:
+    """eps None (passed as -1 by UnaryOps.cpp) takes x as it is; else x is clamped first."""
+    eps = -1.0 if eps_scalar is None else float(eps_scalar)
+
+    def logit(x: float) -> float:
+        if eps >= 0:
+            lo, hi = eps, 1.0 - eps
+            x = lo if x < lo else (hi if x > hi else x)
+        if x == 1.0:
+            return math.inf
+        try:
+            return math.log(x / (1.0 - x))
+        except ValueError:  # a negative ratio, or 0
+            return -math.inf if x == 0.0 else math.nan
+
+    _loop("logit_cpu", it, lambda a: _map(logit, a))
+
+
+REGISTER_DISPATCH(
+    STUBS["polygamma"],
+    traced("kernel", "at::native::polygamma_kernel", UNARY, legacy="polygamma_kernel")(
+        polygamma_kernel
+    ),
+)
+REGISTER_DISPATCH(
+    STUBS["logit"],
+    traced("kernel", "at::native::logit_kernel", UNARY, legacy="logit_kernel")(logit_kernel),
+)
+
+
+def kaiser_window_kernel(it: TensorIteratorBase, window_length: int, beta: float) -> None:
+    """I0(beta sqrt(|1 - ((n - alpha) / alpha)^2|)) / I0(beta), alpha = (N - 1) / 2."""
+    dtype = it.common_dtype()
+    AT_DISPATCH_CHECK("kaiser_window_cpu", dtype, isFloatingType(dtype))
+    alpha = (window_length - 1) / 2.0
+    i0_beta = cephes.calc_i0(beta)
+
+    def kaiser(a: float) -> float:
+        return cephes.calc_i0(beta * math.sqrt(abs(1 - ((a - alpha) / alpha) ** 2.0))) / i0_beta
+
+    def loop(out: np.ndarray, a: np.ndarray) -> None:
+        out[...] = _map(kaiser, a)
+
+    cpu_kernel(it, loop)
+
+
+REGISTER_DISPATCH(
+    kaiser_window_stub,
+    traced("kernel", "at::native::kaiser_window_kernel", UNARY, legacy="kaiser_window_kernel")(
+        kaiser_window_kernel
+    ),
+)
