@@ -32,6 +32,20 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     polar_backward,
     sgn_backward,
 )
+from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401 - for the formulas
+    cholesky_backward,
+    cholesky_solve_backward,
+    linalg_eig_backward,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    linalg_qr_backward,
+    linalg_solve_triangular_backward,
+    linalg_svd_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
+    svd_backward,
+    triangular_solve_backward,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,

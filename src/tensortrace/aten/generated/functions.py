@@ -3194,6 +3194,159 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_linalg_cholesky_ex = Overloads([(ops.linalg_cholesky_ex, Binder(ops.linalg_cholesky_ex.schema)), (ops.linalg_cholesky_ex_L, Binder(ops.linalg_cholesky_ex_L.schema))])
+
+
+@traced("dispatch", "at::linalg_cholesky_ex", FUNCTIONS_H, "at::linalg_cholesky_ex",
+        legacy="at::linalg_cholesky_ex (Functions.h)")
+def linalg_cholesky_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cholesky_ex, overloads:
+    linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor)
+    linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_cholesky_ex, args, kwargs, "at::linalg_cholesky_ex")
+    return op.call(*full)
+
+
+_ov_linalg_cholesky = Overloads([(ops.linalg_cholesky, Binder(ops.linalg_cholesky.schema)), (ops.linalg_cholesky_out, Binder(ops.linalg_cholesky_out.schema))])
+
+
+@traced("dispatch", "at::linalg_cholesky", FUNCTIONS_H, "at::linalg_cholesky",
+        legacy="at::linalg_cholesky (Functions.h)")
+def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cholesky, overloads:
+    linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor
+    linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_cholesky, args, kwargs, "at::linalg_cholesky")
+    return op.call(*full)
+
+
+_ov_cholesky_solve = Overloads([(ops.cholesky_solve_out, Binder(ops.cholesky_solve_out.schema)), (ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
+
+
+@traced("dispatch", "at::cholesky_solve", FUNCTIONS_H, "at::cholesky_solve",
+        legacy="at::cholesky_solve (Functions.h)")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky_solve, overloads:
+    cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor
+    """
+    op, full = select_overload(_ov_cholesky_solve, args, kwargs, "at::cholesky_solve")
+    return op.call(*full)
+
+
+_ov__cholesky_solve_helper = Overloads([(ops._cholesky_solve_helper, Binder(ops._cholesky_solve_helper.schema))])
+
+
+@traced("dispatch", "at::_cholesky_solve_helper", FUNCTIONS_H, "at::_cholesky_solve_helper",
+        legacy="at::_cholesky_solve_helper (Functions.h)")
+def _cholesky_solve_helper(*args: Any, **kwargs: Any) -> Any:
+    """at::_cholesky_solve_helper, overloads:
+    _cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor
+    """
+    op, full = select_overload(_ov__cholesky_solve_helper, args, kwargs, "at::_cholesky_solve_helper")
+    return op.call(*full)
+
+
+_ov_triangular_solve = Overloads([(ops.triangular_solve_X, Binder(ops.triangular_solve_X.schema)), (ops.triangular_solve, Binder(ops.triangular_solve.schema))])
+
+
+@traced("dispatch", "at::triangular_solve", FUNCTIONS_H, "at::triangular_solve",
+        legacy="at::triangular_solve (Functions.h)")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::triangular_solve, overloads:
+    triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!))
+    triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_triangular_solve, args, kwargs, "at::triangular_solve")
+    return op.call(*full)
+
+
+_ov_linalg_solve_triangular = Overloads([(ops.linalg_solve_triangular_out, Binder(ops.linalg_solve_triangular_out.schema)), (ops.linalg_solve_triangular, Binder(ops.linalg_solve_triangular.schema))])
+
+
+@traced("dispatch", "at::linalg_solve_triangular", FUNCTIONS_H, "at::linalg_solve_triangular",
+        legacy="at::linalg_solve_triangular (Functions.h)")
+def linalg_solve_triangular(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_solve_triangular, overloads:
+    linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_solve_triangular, args, kwargs, "at::linalg_solve_triangular")
+    return op.call(*full)
+
+
+_ov_linalg_lu_factor = Overloads([(ops.linalg_lu_factor, Binder(ops.linalg_lu_factor.schema)), (ops.linalg_lu_factor_out, Binder(ops.linalg_lu_factor_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_factor", FUNCTIONS_H, "at::linalg_lu_factor",
+        legacy="at::linalg_lu_factor (Functions.h)")
+def linalg_lu_factor(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_factor, overloads:
+    linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor, Tensor)
+    linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_lu_factor, args, kwargs, "at::linalg_lu_factor")
+    return op.call(*full)
+
+
+_ov_linalg_lu_factor_ex = Overloads([(ops.linalg_lu_factor_ex, Binder(ops.linalg_lu_factor_ex.schema)), (ops.linalg_lu_factor_ex_out, Binder(ops.linalg_lu_factor_ex_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_factor_ex", FUNCTIONS_H, "at::linalg_lu_factor_ex",
+        legacy="at::linalg_lu_factor_ex (Functions.h)")
+def linalg_lu_factor_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_factor_ex, overloads:
+    linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor)
+    linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_linalg_lu_factor_ex, args, kwargs, "at::linalg_lu_factor_ex")
+    return op.call(*full)
+
+
+_ov_linalg_lu = Overloads([(ops.linalg_lu, Binder(ops.linalg_lu.schema)), (ops.linalg_lu_out, Binder(ops.linalg_lu_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu", FUNCTIONS_H, "at::linalg_lu",
+        legacy="at::linalg_lu (Functions.h)")
+def linalg_lu(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu, overloads:
+    linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor)
+    linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_linalg_lu, args, kwargs, "at::linalg_lu")
+    return op.call(*full)
+
+
+_ov_linalg_lu_solve = Overloads([(ops.linalg_lu_solve, Binder(ops.linalg_lu_solve.schema)), (ops.linalg_lu_solve_out, Binder(ops.linalg_lu_solve_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_solve", FUNCTIONS_H, "at::linalg_lu_solve",
+        legacy="at::linalg_lu_solve (Functions.h)")
+def linalg_lu_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_solve, overloads:
+    linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor
+    linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_lu_solve, args, kwargs, "at::linalg_lu_solve")
+    return op.call(*full)
+
+
+_ov_lu_unpack = Overloads([(ops.lu_unpack, Binder(ops.lu_unpack.schema)), (ops.lu_unpack_out, Binder(ops.lu_unpack_out.schema))])
+
+
+@traced("dispatch", "at::lu_unpack", FUNCTIONS_H, "at::lu_unpack",
+        legacy="at::lu_unpack (Functions.h)")
+def lu_unpack(*args: Any, **kwargs: Any) -> Any:
+    """at::lu_unpack, overloads:
+    lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor)
+    lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_lu_unpack, args, kwargs, "at::lu_unpack")
+    return op.call(*full)
+
+
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))])
 
 
@@ -8437,6 +8590,17 @@ FUNCTIONS: dict[str, Any] = {
     "_linalg_svd": _linalg_svd,
     "linalg_svd": linalg_svd,
     "svd": svd,
+    "linalg_cholesky_ex": linalg_cholesky_ex,
+    "linalg_cholesky": linalg_cholesky,
+    "cholesky_solve": cholesky_solve,
+    "_cholesky_solve_helper": _cholesky_solve_helper,
+    "triangular_solve": triangular_solve,
+    "linalg_solve_triangular": linalg_solve_triangular,
+    "linalg_lu_factor": linalg_lu_factor,
+    "linalg_lu_factor_ex": linalg_lu_factor_ex,
+    "linalg_lu": linalg_lu,
+    "linalg_lu_solve": linalg_lu_solve,
+    "lu_unpack": lu_unpack,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,

@@ -1701,6 +1701,69 @@ linalg_svd = _register(
 svd = _register(
     FunctionSchema('svd', '', (Argument('self', _T6, None, False), Argument('some', _T16, 'True', False), Argument('compute_uv', _T16, 'True', False),), (_T6, _T6, _T6,), ('U', 'S', 'V',)),
     {'func': 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'svd'}}})
+linalg_cholesky_ex = _register(
+    FunctionSchema('linalg_cholesky_ex', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('L', 'info',)),
+    {'func': 'linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_cholesky_ex.L'}})
+linalg_cholesky_ex_L = _register(
+    FunctionSchema('linalg_cholesky_ex', 'L', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('check_errors', _T16, 'False', True), Argument('L', _T8, None, True), Argument('info', _T25, None, True),), (_T8, _T25,), ('L', 'info',)),
+    {'func': 'linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_cholesky_ex_out'}}})
+linalg_cholesky = _register(
+    FunctionSchema('linalg_cholesky', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cholesky'}}})
+linalg_cholesky_out = _register(
+    FunctionSchema('linalg_cholesky', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cholesky_out'}}})
+cholesky_solve_out = _register(
+    FunctionSchema('cholesky_solve', 'out', (Argument('self', _T6, None, False), Argument('input2', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'cholesky_solve_out'}}})
+cholesky_solve = _register(
+    FunctionSchema('cholesky_solve', '', (Argument('self', _T6, None, False), Argument('input2', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'cholesky_solve'}}})
+_cholesky_solve_helper = _register(
+    FunctionSchema('_cholesky_solve_helper', '', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, None, False),), (_T6,), ()),
+    {'func': '_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': '_cholesky_solve_helper_cpu'}}})
+triangular_solve_X = _register(
+    FunctionSchema('triangular_solve', 'X', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, 'True', False), Argument('transpose', _T16, 'False', False), Argument('unitriangular', _T16, 'False', False), Argument('X', _T8, None, True), Argument('M', _T25, None, True),), (_T8, _T25,), ('solution', 'cloned_coefficient',)),
+    {'func': 'triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!) solution, Tensor(b!) cloned_coefficient)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'triangular_solve_out'}}})
+triangular_solve = _register(
+    FunctionSchema('triangular_solve', '', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, 'True', False), Argument('transpose', _T16, 'False', False), Argument('unitriangular', _T16, 'False', False),), (_T6, _T6,), ('solution', 'cloned_coefficient',)),
+    {'func': 'triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)', **{'structured_delegate': 'triangular_solve.X', 'variants': 'method, function'}})
+linalg_solve_triangular_out = _register(
+    FunctionSchema('linalg_solve_triangular', 'out', (Argument('self', _T6, None, False), Argument('B', _T6, None, False), Argument('upper', _T16, None, True), Argument('left', _T16, 'True', True), Argument('unitriangular', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CPU, CUDA': 'linalg_solve_triangular_out'}}})
+linalg_solve_triangular = _register(
+    FunctionSchema('linalg_solve_triangular', '', (Argument('self', _T6, None, False), Argument('B', _T6, None, False), Argument('upper', _T16, None, True), Argument('left', _T16, 'True', True), Argument('unitriangular', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_solve_triangular'}}})
+linalg_lu_factor = _register(
+    FunctionSchema('linalg_lu_factor', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True),), (_T6, _T6,), ('LU', 'pivots',)),
+    {'func': 'linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_lu_factor'}}})
+linalg_lu_factor_out = _register(
+    FunctionSchema('linalg_lu_factor', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('LU', _T8, None, True), Argument('pivots', _T25, None, True),), (_T8, _T25,), ('LU', 'pivots',)),
+    {'func': 'linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!) LU, Tensor(b!) pivots)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_lu_factor_out'}}})
+linalg_lu_factor_ex = _register(
+    FunctionSchema('linalg_lu_factor_ex', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6, _T6,), ('LU', 'pivots', 'info',)),
+    {'func': 'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu_factor_ex.out', 'variants': 'function'}})
+linalg_lu_factor_ex_out = _register(
+    FunctionSchema('linalg_lu_factor_ex', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('LU', _T8, None, True), Argument('pivots', _T25, None, True), Argument('info', _T32, None, True),), (_T8, _T25, _T32,), ('LU', 'pivots', 'info',)),
+    {'func': 'linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_factor_ex_out'}}})
+linalg_lu = _register(
+    FunctionSchema('linalg_lu', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True),), (_T6, _T6, _T6,), ('P', 'L', 'U',)),
+    {'func': 'linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu.out', 'variants': 'function'}})
+linalg_lu_out = _register(
+    FunctionSchema('linalg_lu', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('P', _T8, None, True), Argument('L', _T25, None, True), Argument('U', _T32, None, True),), (_T8, _T25, _T32,), ('P', 'L', 'U',)),
+    {'func': 'linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!) P, Tensor(b!) L, Tensor(c!) U)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_out'}}})
+linalg_lu_solve = _register(
+    FunctionSchema('linalg_lu_solve', '', (Argument('LU', _T6, None, False), Argument('pivots', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('adjoint', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu_solve.out', 'variants': 'function'}})
+linalg_lu_solve_out = _register(
+    FunctionSchema('linalg_lu_solve', 'out', (Argument('LU', _T6, None, False), Argument('pivots', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('adjoint', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_solve_out'}}})
+lu_unpack = _register(
+    FunctionSchema('lu_unpack', '', (Argument('LU_data', _T6, None, False), Argument('LU_pivots', _T6, None, False), Argument('unpack_data', _T16, 'True', False), Argument('unpack_pivots', _T16, 'True', False),), (_T6, _T6, _T6,), ('P', 'L', 'U',)),
+    {'func': 'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U)', **{'structured_delegate': 'lu_unpack.out', 'variants': 'function'}})
+lu_unpack_out = _register(
+    FunctionSchema('lu_unpack', 'out', (Argument('LU_data', _T6, None, False), Argument('LU_pivots', _T6, None, False), Argument('unpack_data', _T16, 'True', False), Argument('unpack_pivots', _T16, 'True', False), Argument('P', _T8, None, True), Argument('L', _T25, None, True), Argument('U', _T32, None, True),), (_T8, _T25, _T32,), ('P', 'L', 'U',)),
+    {'func': 'lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!) P, Tensor(b!) L, Tensor(c!) U)', **{'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'lu_unpack_out'}}})
 amax = _register(
     FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amax.out', 'tags': ['core', 'reduction']}})
@@ -4180,6 +4243,27 @@ OPERATORS: list[OperatorHandle] = [
     _linalg_svd_U,
     linalg_svd,
     svd,
+    linalg_cholesky_ex,
+    linalg_cholesky_ex_L,
+    linalg_cholesky,
+    linalg_cholesky_out,
+    cholesky_solve_out,
+    cholesky_solve,
+    _cholesky_solve_helper,
+    triangular_solve_X,
+    triangular_solve,
+    linalg_solve_triangular_out,
+    linalg_solve_triangular,
+    linalg_lu_factor,
+    linalg_lu_factor_out,
+    linalg_lu_factor_ex,
+    linalg_lu_factor_ex_out,
+    linalg_lu,
+    linalg_lu_out,
+    linalg_lu_solve,
+    linalg_lu_solve_out,
+    lu_unpack,
+    lu_unpack_out,
     amax,
     amax_out,
     amin,

@@ -195,6 +195,8 @@ _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor
 _ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
+_ov_cholesky_solve = Overloads([(ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
+_ov_triangular_solve = Overloads([(ops.triangular_solve, Binder(ops.triangular_solve.schema))])
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema))])
 _ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema))])
 _ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema))])
@@ -2117,6 +2119,24 @@ class TensorMethods:
         svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
         """
         op, full = select_overload(_ov_svd, (self, *args), kwargs, "Tensor.svd")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky_solve", TENSOR_BODY_H, "at::Tensor::cholesky_solve",
+            legacy="Tensor::cholesky_solve (TensorMethods.h)")
+    def cholesky_solve(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky_solve, overloads:
+        cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky_solve, (self, *args), kwargs, "Tensor.cholesky_solve")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::triangular_solve", TENSOR_BODY_H, "at::Tensor::triangular_solve",
+            legacy="Tensor::triangular_solve (TensorMethods.h)")
+    def triangular_solve(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::triangular_solve, overloads:
+        triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_triangular_solve, (self, *args), kwargs, "Tensor.triangular_solve")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::amax", TENSOR_BODY_H, "at::Tensor::amax",
@@ -4479,6 +4499,8 @@ METHODS: tuple[str, ...] = (
     "det",
     "inverse",
     "svd",
+    "cholesky_solve",
+    "triangular_solve",
     "amax",
     "amin",
     "aminmax",

@@ -29,6 +29,7 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.autograd_state import autograd_state
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import (
     ScalarType,
@@ -48,7 +49,6 @@ norm_stub = DECLARE_DISPATCH("norm_stub", "aten/src/ATen/native/ReduceOps.h")
 max_values_stub = DECLARE_DISPATCH("max_values_stub", "aten/src/ATen/native/ReduceOps.h")
 min_values_stub = DECLARE_DISPATCH("min_values_stub", "aten/src/ATen/native/ReduceOps.h")
 aminmax_stub = DECLARE_DISPATCH("aminmax_stub", "aten/src/ATen/native/TensorCompare.h")
-linalg_svdvals_stub = DECLARE_DISPATCH("svd_stub", "aten/src/ATen/native/BatchLinearAlgebra.h")
 linalg_det_stub = DECLARE_DISPATCH("lu_factor_stub", "aten/src/ATen/native/BatchLinearAlgebra.h")
 
 
@@ -310,13 +310,9 @@ def _square_check(mat: Tensor, f_name: str) -> None:
 
 @native_function(BATCH, name="linalg_svdvals", legacy="at::native::linalg_svdvals")
 def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:
-    mat = A
-    TORCH_CHECK(mat.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.")
-    checkFloatingOrComplex(mat, "linalg.svd")
-    k = min(mat.size(-1), mat.size(-2))
-    result = at.empty(list(mat.sizes())[:-2] + [k], dtype=mat.scalar_type(), device=mat.device())
-    linalg_svdvals_stub(mat.device().type_, mat, result)
-    return result
+    # U and Vh only when a gradient may be asked for: svd_backward needs them
+    compute_uv = autograd_state.grad_mode and A.requires_grad()
+    return at._linalg_svd(A, False, compute_uv, driver=driver)[1]  # type: ignore[no-any-return]
 
 
 @native_function(BATCH, name="linalg_det", legacy="at::native::linalg_det")

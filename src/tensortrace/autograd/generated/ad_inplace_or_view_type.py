@@ -3132,6 +3132,102 @@ ops._linalg_svd_U.register(DispatchKey.ADInplaceOrView, KernelFunction(
     _linalg_svd_U, "torch::ADInplaceOrView::_linalg_svd_U", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::linalg_cholesky_ex_L", INPLACE_OR_VIEW)
+def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_cholesky_ex_L.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_cholesky_ex_L, "torch::ADInplaceOrView::linalg_cholesky_ex_L", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cholesky_solve_out", INPLACE_OR_VIEW)
+def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_solve_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_solve_out, "torch::ADInplaceOrView::cholesky_solve_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::triangular_solve_X", INPLACE_OR_VIEW)
+def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.triangular_solve_X.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.triangular_solve_X.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    triangular_solve_X, "torch::ADInplaceOrView::triangular_solve_X", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_solve_triangular_out", INPLACE_OR_VIEW)
+def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_solve_triangular_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_solve_triangular_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_solve_triangular_out, "torch::ADInplaceOrView::linalg_solve_triangular_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_factor_ex_out", INPLACE_OR_VIEW)
+def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_factor_ex_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_factor_ex_out, "torch::ADInplaceOrView::linalg_lu_factor_ex_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_out", INPLACE_OR_VIEW)
+def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_out, "torch::ADInplaceOrView::linalg_lu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_solve_out", INPLACE_OR_VIEW)
+def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_solve_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_solve_out, "torch::ADInplaceOrView::linalg_lu_solve_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lu_unpack_out", INPLACE_OR_VIEW)
+def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lu_unpack_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lu_unpack_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lu_unpack_out, "torch::ADInplaceOrView::lu_unpack_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::amax_out", INPLACE_OR_VIEW)
 def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
     """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)"""

@@ -25,6 +25,8 @@ from tensortrace.autograd.functions_manual import (
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
+    cholesky_backward,
+    cholesky_solve_backward,
     clamp_backward,
     clamp_backward_min_max,
     conj,
@@ -45,10 +47,18 @@ from tensortrace.autograd.functions_manual import (
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
+    linalg_eig_backward,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    linalg_qr_backward,
     linalg_solve_backward,
+    linalg_solve_triangular_backward,
+    linalg_svd_backward,
     linalg_vector_norm_backward,
     log_sigmoid_backward,
     logsumexp_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
     masked_fill_backward,
     masked_select_backward,
     max_pool_double_backward,
@@ -86,6 +96,7 @@ from tensortrace.autograd.functions_manual import (
     sum_to,
     tanh_backward,
     threshold_backward,
+    triangular_solve_backward,
     unbind_backward,
     unsqueeze_to,
     value_selecting_reduction_backward,
@@ -5127,3 +5138,234 @@ class LinalgSolveExBackward0(TraceableFunction):
         {},
         {},
         output_differentiability=(True, False, False, False))
+
+
+def TrilBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.tril(diagonal)"""
+    return v['grad'].tril(v['diagonal'])
+
+
+class TrilBackward0(TraceableFunction):
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'tril',
+        (Formula(('self',), TrilBackward0_self, frozenset(['diagonal', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TriuBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.triu(diagonal)"""
+    return v['grad'].triu(v['diagonal'])
+
+
+class TriuBackward0(TraceableFunction):
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'triu',
+        (Formula(('self',), TriuBackward0_self, frozenset(['diagonal', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgCholeskyExBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_backward(grad, upper, L)"""
+    return cholesky_backward(v['grad'], v['upper'], v['L'])
+
+
+class LinalgCholeskyExBackward0(TraceableFunction):
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_cholesky_ex',
+        (Formula(('self',), LinalgCholeskyExBackward0_self, frozenset(['L', 'cholesky_backward', 'grad', 'upper'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def CholeskySolveBackward0_self_input2(v: dict[str, Any]) -> Any:
+    """self, input2: cholesky_solve_backward(grad, self, input2, result, upper, grad_input_mask)"""
+    return cholesky_solve_backward(v['grad'], v['self'], v['input2'], v['result'], v['upper'], v['grad_input_mask'])
+
+
+class CholeskySolveBackward0(TraceableFunction):
+    """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky_solve',
+        (Formula(('self', 'input2'), CholeskySolveBackward0_self_input2, frozenset(['cholesky_solve_backward', 'grad', 'grad_input_mask', 'input2', 'result', 'self', 'upper'])),),
+        ('self', 'input2'),
+        {},
+        {})
+
+
+def LinalgSolveTriangularBackward0_self_B(v: dict[str, Any]) -> Any:
+    """self, B: linalg_solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)"""
+    return linalg_solve_triangular_backward(v['grad'], v['self'], v['result'], v['upper'], v['left'], v['unitriangular'], v['grad_input_mask'])
+
+
+class LinalgSolveTriangularBackward0(TraceableFunction):
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_solve_triangular',
+        (Formula(('self', 'B'), LinalgSolveTriangularBackward0_self_B, frozenset(['grad', 'grad_input_mask', 'left', 'linalg_solve_triangular_backward', 'result', 'self', 'unitriangular', 'upper'])),),
+        ('self', 'B'),
+        {},
+        {})
+
+
+def TriangularSolveBackward0_self_A(v: dict[str, Any]) -> Any:
+    """self, A: triangular_solve_backward(grads[0], grads[1], self, A, solution, upper, transpose, unitriangular, grad_input_mask)"""
+    return triangular_solve_backward(v['grads'][0], v['grads'][1], v['self'], v['A'], v['solution'], v['upper'], v['transpose'], v['unitriangular'], v['grad_input_mask'])
+
+
+class TriangularSolveBackward0(TraceableFunction):
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'triangular_solve',
+        (Formula(('self', 'A'), TriangularSolveBackward0_self_A, frozenset(['A', 'grad_input_mask', 'grads', 'self', 'solution', 'transpose', 'triangular_solve_backward', 'unitriangular', 'upper'])),),
+        ('self', 'A'),
+        {},
+        {})
+
+
+def LinalgLuFactorExBackward0_A(v: dict[str, Any]) -> Any:
+    """A: lu_factor_ex_backward(grad, LU, pivots, pivot)"""
+    return lu_factor_ex_backward(v['grad'], v['LU'], v['pivots'], v['pivot'])
+
+
+class LinalgLuFactorExBackward0(TraceableFunction):
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu_factor_ex',
+        (Formula(('A',), LinalgLuFactorExBackward0_A, frozenset(['LU', 'grad', 'lu_factor_ex_backward', 'pivot', 'pivots'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, False, False))
+
+
+def LinalgLuBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_lu_backward(grads[0], grads[1], P, L, U, pivot)"""
+    return linalg_lu_backward(v['grads'][0], v['grads'][1], v['P'], v['L'], v['U'], v['pivot'])
+
+
+class LinalgLuBackward0(TraceableFunction):
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu',
+        (Formula(('A',), LinalgLuBackward0_A, frozenset(['L', 'P', 'U', 'grads', 'linalg_lu_backward', 'pivot'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(False, True, True))
+
+
+def LinalgLuSolveBackward0_B(v: dict[str, Any]) -> Any:
+    """B: at.linalg_lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint)"""
+    return at.linalg_lu_solve(v['LU'], v['pivots'], v['grad'], left=v['left'], adjoint=not v['adjoint'])
+
+
+def LinalgLuSolveBackward0_LU(v: dict[str, Any]) -> Any:
+    """LU: linalg_lu_solve_LU(grad, LU, pivots, result, left, adjoint)"""
+    return linalg_lu_solve_LU(v['grad'], v['LU'], v['pivots'], v['result'], v['left'], v['adjoint'])
+
+
+class LinalgLuSolveBackward0(TraceableFunction):
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu_solve',
+        (Formula(('B',), LinalgLuSolveBackward0_B, frozenset(['LU', 'adjoint', 'at', 'grad', 'left', 'pivots'])),
+         Formula(('LU',), LinalgLuSolveBackward0_LU, frozenset(['LU', 'adjoint', 'grad', 'left', 'linalg_lu_solve_LU', 'pivots', 'result'])),),
+        ('LU', 'B'),
+        {},
+        {})
+
+
+def LuUnpackBackward0_LU_data(v: dict[str, Any]) -> Any:
+    """LU_data: lu_unpack_backward(grads[0], grads[1], LU_data.sym_size(-2), LU_data.sym_size(-1))"""
+    return lu_unpack_backward(v['grads'][0], v['grads'][1], v['LU_data_sym_argsize_minus_2'], v['LU_data_sym_argsize_minus_1'])
+
+
+class LuUnpackBackward0(TraceableFunction):
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lu_unpack',
+        (Formula(('LU_data',), LuUnpackBackward0_LU_data, frozenset(['LU_data_sym_argsize_minus_1', 'LU_data_sym_argsize_minus_2', 'grads', 'lu_unpack_backward'])),),
+        ('LU_data',),
+        {'LU_data_sym_argsize_minus_1': ('LU_data', 'size(-1)'), 'LU_data_sym_argsize_minus_2': ('LU_data', 'size(-2)')},
+        {},
+        output_differentiability=(False, True, True))
+
+
+def LinalgQrBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_qr_backward(grads[0], grads[1], Q, R, mode)"""
+    return linalg_qr_backward(v['grads'][0], v['grads'][1], v['Q'], v['R'], v['mode'])
+
+
+class LinalgQrBackward0(TraceableFunction):
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_qr',
+        (Formula(('A',), LinalgQrBackward0_A, frozenset(['Q', 'R', 'grads', 'linalg_qr_backward', 'mode'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgEighBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, True)"""
+    return linalg_eig_backward(v['grads'][0], v['grads'][1], v['eigenvalues'], v['eigenvectors'], True)
+
+
+class LinalgEighBackward0(TraceableFunction):
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_eigh',
+        (Formula(('A',), LinalgEighBackward0_A, frozenset(['eigenvalues', 'eigenvectors', 'grads', 'linalg_eig_backward'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgSvdBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_svd_backward(grads[0], grads[1], grads[2], U, S, Vh, full_matrices)"""
+    return linalg_svd_backward(v['grads'][0], v['grads'][1], v['grads'][2], v['U'], v['S'], v['Vh'], v['full_matrices'])
+
+
+class LinalgSvdBackward0(TraceableFunction):
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_svd',
+        (Formula(('A',), LinalgSvdBackward0_A, frozenset(['S', 'U', 'Vh', 'full_matrices', 'grads', 'linalg_svd_backward'])),),
+        ('A',),
+        {},
+        {})

@@ -7197,13 +7197,13 @@ ops._linalg_solve_ex_result.register(DispatchKey.Autograd, KernelFunction(
     _linalg_solve_ex_result, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
 
 
-_record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, None)
+_record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, nodes.LinalgQrBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_qr", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def linalg_qr(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor): records NotImplemented"""
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor): records LinalgQrBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_linalg_qr(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7231,13 +7231,13 @@ ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
 
 
-_record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, None)
+_record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, nodes.LinalgEighBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_linalg_eigh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _linalg_eigh(ks: DispatchKeySet, *args: Any) -> Any:
-    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor): records NotImplemented"""
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor): records LinalgEighBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record__linalg_eigh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7265,13 +7265,13 @@ ops._linalg_eigh_eigenvalues.register(DispatchKey.Autograd, KernelFunction(
     _linalg_eigh_eigenvalues, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
 
 
-_record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, None)
+_record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, nodes.LinalgSvdBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_linalg_svd", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _linalg_svd(ks: DispatchKeySet, *args: Any) -> Any:
-    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor): records LinalgSvdBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record__linalg_svd(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7297,6 +7297,295 @@ def _linalg_svd_U(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._linalg_svd_U.register(DispatchKey.Autograd, KernelFunction(
     _linalg_svd_U, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
+
+
+_record_linalg_cholesky_ex = GraphRecording(ops.linalg_cholesky_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgCholeskyExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_cholesky_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_cholesky_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor): records LinalgCholeskyExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_cholesky_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_cholesky_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_cholesky_ex.register(DispatchKey.Autograd, KernelFunction(
+    linalg_cholesky_ex, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+
+
+_record_linalg_cholesky_ex_L = GraphRecording(ops.linalg_cholesky_ex_L, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_cholesky_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_linalg_cholesky_ex_L(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_cholesky_ex_L.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.Autograd, KernelFunction(
+    linalg_cholesky_ex_L, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+
+
+_record_cholesky_solve_out = GraphRecording(ops.cholesky_solve_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_cholesky_solve_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_solve_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_solve_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_solve_out, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+
+
+_record_cholesky_solve = GraphRecording(ops.cholesky_solve, AutoDispatchBelowADInplaceOrView, nodes.CholeskySolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor: records CholeskySolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_cholesky_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_solve.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_solve, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+
+
+_record__cholesky_solve_helper = GraphRecording(ops._cholesky_solve_helper, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cholesky_solve_helper", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cholesky_solve_helper(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__cholesky_solve_helper(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cholesky_solve_helper.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cholesky_solve_helper.register(DispatchKey.Autograd, KernelFunction(
+    _cholesky_solve_helper, "torch::autograd::VariableType::_cholesky_solve_helper", with_keyset=True))
+
+
+_record_triangular_solve_X = GraphRecording(ops.triangular_solve_X, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::triangular_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_triangular_solve_X(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.triangular_solve_X.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.triangular_solve_X.register(DispatchKey.Autograd, KernelFunction(
+    triangular_solve_X, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+
+
+_record_triangular_solve = GraphRecording(ops.triangular_solve, AutoDispatchBelowADInplaceOrView, nodes.TriangularSolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::triangular_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def triangular_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor): records TriangularSolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_triangular_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.triangular_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.triangular_solve.register(DispatchKey.Autograd, KernelFunction(
+    triangular_solve, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+
+
+_record_linalg_solve_triangular_out = GraphRecording(ops.linalg_solve_triangular_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_solve_triangular", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_linalg_solve_triangular_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_solve_triangular_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_solve_triangular_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_solve_triangular_out, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+
+
+_record_linalg_solve_triangular = GraphRecording(ops.linalg_solve_triangular, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveTriangularBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_solve_triangular", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_solve_triangular(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor: records LinalgSolveTriangularBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_solve_triangular(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_solve_triangular.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_solve_triangular.register(DispatchKey.Autograd, KernelFunction(
+    linalg_solve_triangular, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+
+
+_record_linalg_lu_factor_ex = GraphRecording(ops.linalg_lu_factor_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuFactorExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_factor_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_factor_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor): records LinalgLuFactorExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_lu_factor_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu_factor_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_factor_ex.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_factor_ex, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+
+
+_record_linalg_lu_factor_ex_out = GraphRecording(ops.linalg_lu_factor_ex_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_factor_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_linalg_lu_factor_ex_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_factor_ex_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_factor_ex_out, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+
+
+_record_linalg_lu = GraphRecording(ops.linalg_lu, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor): records LinalgLuBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_lu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+
+
+_record_linalg_lu_out = GraphRecording(ops.linalg_lu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_linalg_lu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_out, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+
+
+_record_linalg_lu_solve = GraphRecording(ops.linalg_lu_solve, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuSolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor: records LinalgLuSolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_lu_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_solve.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_solve, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+
+
+_record_linalg_lu_solve_out = GraphRecording(ops.linalg_lu_solve_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_linalg_lu_solve_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_solve_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_solve_out, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+
+
+_record_lu_unpack = GraphRecording(ops.lu_unpack, AutoDispatchBelowADInplaceOrView, nodes.LuUnpackBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lu_unpack", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lu_unpack(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor): records LuUnpackBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lu_unpack(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lu_unpack.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lu_unpack.register(DispatchKey.Autograd, KernelFunction(
+    lu_unpack, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+
+
+_record_lu_unpack_out = GraphRecording(ops.lu_unpack_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lu_unpack", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_lu_unpack_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lu_unpack_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lu_unpack_out.register(DispatchKey.Autograd, KernelFunction(
+    lu_unpack_out, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
 
 
 _record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, None)
@@ -10252,13 +10541,13 @@ ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
     mode_values, "torch::autograd::VariableType::mode", with_keyset=True))
 
 
-_record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, None)
+_record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, nodes.TrilBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::tril", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def tril(ks: DispatchKeySet, *args: Any) -> Any:
-    """tril(Tensor self, SymInt diagonal=0) -> Tensor: records NotImplemented"""
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor: records TrilBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_tril(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10269,13 +10558,13 @@ ops.tril.register(DispatchKey.Autograd, KernelFunction(
     tril, "torch::autograd::VariableType::tril", with_keyset=True))
 
 
-_record_triu = GraphRecording(ops.triu, AutoDispatchBelowADInplaceOrView, None)
+_record_triu = GraphRecording(ops.triu, AutoDispatchBelowADInplaceOrView, nodes.TriuBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::triu", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def triu(ks: DispatchKeySet, *args: Any) -> Any:
-    """triu(Tensor self, SymInt diagonal=0) -> Tensor: records NotImplemented"""
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor: records TriuBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_triu(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10286,13 +10575,13 @@ ops.triu.register(DispatchKey.Autograd, KernelFunction(
     triu, "torch::autograd::VariableType::triu", with_keyset=True))
 
 
-_record_tril_ = GraphRecording(ops.tril_, AutoDispatchBelowAutograd, None)
+_record_tril_ = GraphRecording(ops.tril_, AutoDispatchBelowAutograd, nodes.TrilBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::tril_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def tril_(ks: DispatchKeySet, *args: Any) -> Any:
-    """tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records NotImplemented"""
+    """tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records TrilBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_tril_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -10303,13 +10592,13 @@ ops.tril_.register(DispatchKey.Autograd, KernelFunction(
     tril_, "torch::autograd::VariableType::tril_", with_keyset=True))
 
 
-_record_triu_ = GraphRecording(ops.triu_, AutoDispatchBelowAutograd, None)
+_record_triu_ = GraphRecording(ops.triu_, AutoDispatchBelowAutograd, nodes.TriuBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::triu_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def triu_(ks: DispatchKeySet, *args: Any) -> Any:
-    """triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records NotImplemented"""
+    """triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!): records TriuBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_triu_(ks, args)
     with AutoDispatchBelowAutograd():

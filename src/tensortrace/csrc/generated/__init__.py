@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "89f3ccaf96518435de9473b9343f1155f1114d6c2543917a42a650d52b40a63c"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -693,6 +693,347 @@ def linalg_svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_linalg_svd[0][0])
 
 
+# ---- linalg_cholesky_ex ------------------------------------------------------------------------
+parser_linalg_cholesky_ex = PythonArgParser.lazy([
+    'linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_cholesky_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cholesky_ex", legacy="dispatch_linalg_cholesky_ex")
+def dispatch_linalg_cholesky_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None): linalg_cholesky_ex, out= linalg_cholesky_ex.L"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cholesky_ex_L, 'linalg_cholesky_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_cholesky_ex(**call_kwargs)
+
+structseqs_linalg_cholesky_ex = [(return_types.for_schema('linalg_cholesky_ex', ops.linalg_cholesky_ex.schema), return_types.for_schema('linalg_cholesky_ex_out', ops.linalg_cholesky_ex_L.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_cholesky_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_cholesky_ex")
+def linalg_cholesky_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_cholesky_ex: THPVariable_linalg_cholesky_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_cholesky_ex",
+                                 {"python_name": "torch.linalg_cholesky_ex"})
+    self = None
+    r = parser_linalg_cholesky_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    check_errors = a[2]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_linalg_cholesky_ex_0(self, {'self': self_, 'upper': upper, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_cholesky_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_cholesky ---------------------------------------------------------------------------
+parser_linalg_cholesky = PythonArgParser.lazy([
+    'linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_cholesky", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cholesky", legacy="dispatch_linalg_cholesky")
+def dispatch_linalg_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None): linalg_cholesky, out= linalg_cholesky.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cholesky_out, 'linalg_cholesky', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.linalg_cholesky(**call_kwargs)
+
+structseqs_linalg_cholesky = [(return_types.for_schema('linalg_cholesky', ops.linalg_cholesky.schema), return_types.for_schema('linalg_cholesky_out', ops.linalg_cholesky_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_cholesky", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_cholesky")
+def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_cholesky: THPVariable_linalg_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_cholesky",
+                                 {"python_name": "torch.linalg_cholesky"})
+    self = None
+    r = parser_linalg_cholesky.parse(args, kwargs)
+    a = r.args
+    # linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_cholesky_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_solve_triangular -------------------------------------------------------------------
+parser_linalg_solve_triangular = PythonArgParser.lazy([
+    'linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_solve_triangular", TORCH_FUNCTIONS_CPP, "dispatch_linalg_solve_triangular", legacy="dispatch_linalg_solve_triangular")
+def dispatch_linalg_solve_triangular_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None): linalg_solve_triangular, out= linalg_solve_triangular.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_solve_triangular_out, 'linalg_solve_triangular', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['B'] = kwargs['B']
+    call_kwargs['upper'] = kwargs['upper']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return at.linalg_solve_triangular(**call_kwargs)
+
+structseqs_linalg_solve_triangular = [(return_types.for_schema('linalg_solve_triangular', ops.linalg_solve_triangular.schema), return_types.for_schema('linalg_solve_triangular_out', ops.linalg_solve_triangular_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_solve_triangular", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_solve_triangular")
+def linalg_solve_triangular(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_solve_triangular: THPVariable_linalg_solve_triangular"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_solve_triangular",
+                                 {"python_name": "torch.linalg_solve_triangular"})
+    self = None
+    r = parser_linalg_solve_triangular.parse(args, kwargs)
+    a = r.args
+    # linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    b_ = a[1]
+    if b_ is not None:
+        b_ = b_.cdata
+    upper = a[2]
+    left = a[3]
+    if left is None:
+        left = True
+    unitriangular = a[4]
+    if unitriangular is None:
+        unitriangular = False
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_solve_triangular_0(self, {'self': self_, 'B': b_, 'upper': upper, 'left': left, 'unitriangular': unitriangular, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_lu_factor --------------------------------------------------------------------------
+parser_linalg_lu_factor = PythonArgParser.lazy([
+    'linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_factor", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_factor", legacy="dispatch_linalg_lu_factor")
+def dispatch_linalg_lu_factor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None): linalg_lu_factor, out= linalg_lu_factor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_factor_out, 'linalg_lu_factor', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    return at.linalg_lu_factor(**call_kwargs)
+
+structseqs_linalg_lu_factor = [(return_types.for_schema('linalg_lu_factor', ops.linalg_lu_factor.schema), return_types.for_schema('linalg_lu_factor_out', ops.linalg_lu_factor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_factor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_factor")
+def linalg_lu_factor(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_factor: THPVariable_linalg_lu_factor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_factor",
+                                 {"python_name": "torch.linalg_lu_factor"})
+    self = None
+    r = parser_linalg_lu_factor.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_lu_factor_0(self, {'A': a_, 'pivot': pivot, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu_factor[0][0 if out is None else 1])
+
+
+# ---- linalg_lu_factor_ex -----------------------------------------------------------------------
+parser_linalg_lu_factor_ex = PythonArgParser.lazy([
+    'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_factor_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_factor_ex", legacy="dispatch_linalg_lu_factor_ex")
+def dispatch_linalg_lu_factor_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None): linalg_lu_factor_ex, out= linalg_lu_factor_ex.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_factor_ex_out, 'linalg_lu_factor_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_lu_factor_ex(**call_kwargs)
+
+structseqs_linalg_lu_factor_ex = [(return_types.for_schema('linalg_lu_factor_ex', ops.linalg_lu_factor_ex.schema), return_types.for_schema('linalg_lu_factor_ex_out', ops.linalg_lu_factor_ex_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_factor_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_factor_ex")
+def linalg_lu_factor_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_factor_ex: THPVariable_linalg_lu_factor_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_factor_ex",
+                                 {"python_name": "torch.linalg_lu_factor_ex"})
+    self = None
+    r = parser_linalg_lu_factor_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    check_errors = a[2]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_linalg_lu_factor_ex_0(self, {'A': a_, 'pivot': pivot, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu_factor_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_lu ---------------------------------------------------------------------------------
+parser_linalg_lu = PythonArgParser.lazy([
+    'linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu", legacy="dispatch_linalg_lu")
+def dispatch_linalg_lu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None): linalg_lu, out= linalg_lu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_out, 'linalg_lu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    return at.linalg_lu(**call_kwargs)
+
+structseqs_linalg_lu = [(return_types.for_schema('linalg_lu', ops.linalg_lu.schema), return_types.for_schema('linalg_lu_out', ops.linalg_lu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu")
+def linalg_lu(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu: THPVariable_linalg_lu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu",
+                                 {"python_name": "torch.linalg_lu"})
+    self = None
+    r = parser_linalg_lu.parse(args, kwargs)
+    a = r.args
+    # linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_lu_0(self, {'A': a_, 'pivot': pivot, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu[0][0 if out is None else 1])
+
+
+# ---- linalg_lu_solve ---------------------------------------------------------------------------
+parser_linalg_lu_solve = PythonArgParser.lazy([
+    'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_solve", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_solve", legacy="dispatch_linalg_lu_solve")
+def dispatch_linalg_lu_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None): linalg_lu_solve, out= linalg_lu_solve.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_solve_out, 'linalg_lu_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['LU'] = kwargs['LU']
+    call_kwargs['pivots'] = kwargs['pivots']
+    call_kwargs['B'] = kwargs['B']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['adjoint'] is not None:
+        call_kwargs['adjoint'] = kwargs['adjoint']
+    return at.linalg_lu_solve(**call_kwargs)
+
+structseqs_linalg_lu_solve = [(return_types.for_schema('linalg_lu_solve', ops.linalg_lu_solve.schema), return_types.for_schema('linalg_lu_solve_out', ops.linalg_lu_solve_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_solve")
+def linalg_lu_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_solve: THPVariable_linalg_lu_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_solve",
+                                 {"python_name": "torch.linalg_lu_solve"})
+    self = None
+    r = parser_linalg_lu_solve.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None)
+    lu_ = a[0]
+    if lu_ is not None:
+        lu_ = lu_.cdata
+    pivots = a[1]
+    if pivots is not None:
+        pivots = pivots.cdata
+    b_ = a[2]
+    if b_ is not None:
+        b_ = b_.cdata
+    left = a[3]
+    if left is None:
+        left = True
+    adjoint = a[4]
+    if adjoint is None:
+        adjoint = False
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_lu_solve_0(self, {'LU': lu_, 'pivots': pivots, 'B': b_, 'left': left, 'adjoint': adjoint, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- linalg_cross ------------------------------------------------------------------------------
 parser_linalg_cross = PythonArgParser.lazy([
     'linalg_cross(Tensor input, Tensor other, *, int64_t dim=-1)',
@@ -753,5 +1094,12 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_eigh": linalg_eigh,
     "linalg_eigvalsh": linalg_eigvalsh,
     "linalg_svd": linalg_svd,
+    "linalg_cholesky_ex": linalg_cholesky_ex,
+    "linalg_cholesky": linalg_cholesky,
+    "linalg_solve_triangular": linalg_solve_triangular,
+    "linalg_lu_factor": linalg_lu_factor,
+    "linalg_lu_factor_ex": linalg_lu_factor_ex,
+    "linalg_lu": linalg_lu,
+    "linalg_lu_solve": linalg_lu_solve,
     "linalg_cross": linalg_cross,
 }

@@ -9449,6 +9449,200 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_svd[0][0])
 
 
+# ---- cholesky_solve ----------------------------------------------------------------------------
+parser_cholesky_solve = PythonArgParser.lazy([
+    'cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky_solve", TORCH_FUNCTIONS_CPP, "dispatch_cholesky_solve", legacy="dispatch_cholesky_solve")
+def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None): cholesky_solve, out= cholesky_solve.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_solve_out, 'cholesky_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['input2'] = kwargs['input2']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky_solve(**call_kwargs)
+
+structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), return_types.for_schema('cholesky_solve_out', ops.cholesky_solve_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky_solve")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky_solve: THPVariable_cholesky_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky_solve",
+                                 {"python_name": "torch.cholesky_solve"})
+    self = None
+    r = parser_cholesky_solve.parse(args, kwargs)
+    a = r.args
+    # cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    upper = a[2]
+    if upper is None:
+        upper = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_solve_0(self, {'self': self_, 'input2': input2, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _cholesky_solve_helper --------------------------------------------------------------------
+parser__cholesky_solve_helper = PythonArgParser.lazy([
+    '_cholesky_solve_helper(Tensor input, Tensor A, bool upper)',
+])
+
+
+@traced("python", "dispatch__cholesky_solve_helper", TORCH_FUNCTIONS_CPP, "dispatch__cholesky_solve_helper", legacy="dispatch__cholesky_solve_helper")
+def dispatch__cholesky_solve_helper_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_cholesky_solve_helper(Tensor input, Tensor A, bool upper): _cholesky_solve_helper"""
+    return at._cholesky_solve_helper(self=kwargs['self'], A=kwargs['A'], upper=kwargs['upper'])
+
+structseqs__cholesky_solve_helper = [(return_types.for_schema('_cholesky_solve_helper', ops._cholesky_solve_helper.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__cholesky_solve_helper", TORCH_FUNCTIONS_CPP, legacy="THPVariable__cholesky_solve_helper")
+def _cholesky_solve_helper(*args: Any, **kwargs: Any) -> Any:
+    """torch._cholesky_solve_helper: THPVariable__cholesky_solve_helper"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._cholesky_solve_helper",
+                                 {"python_name": "torch._cholesky_solve_helper"})
+    self = None
+    r = parser__cholesky_solve_helper.parse(args, kwargs)
+    a = r.args
+    # _cholesky_solve_helper(Tensor input, Tensor A, bool upper)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    a_ = a[1]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[2]
+    result = dispatch__cholesky_solve_helper_0(self, {'self': self_, 'A': a_, 'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- triangular_solve --------------------------------------------------------------------------
+parser_triangular_solve = PythonArgParser.lazy([
+    'triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_triangular_solve", TORCH_FUNCTIONS_CPP, "dispatch_triangular_solve", legacy="dispatch_triangular_solve")
+def dispatch_triangular_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None): triangular_solve, out= triangular_solve.X"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.triangular_solve_X, 'triangular_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['transpose'] is not None:
+        call_kwargs['transpose'] = kwargs['transpose']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return at.triangular_solve(**call_kwargs)
+
+structseqs_triangular_solve = [(return_types.for_schema('triangular_solve', ops.triangular_solve.schema), return_types.for_schema('triangular_solve_out', ops.triangular_solve_X.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triangular_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triangular_solve")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.triangular_solve: THPVariable_triangular_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triangular_solve",
+                                 {"python_name": "torch.triangular_solve"})
+    self = None
+    r = parser_triangular_solve.parse(args, kwargs)
+    a = r.args
+    # triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    a_ = a[1]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[2]
+    if upper is None:
+        upper = True
+    transpose = a[3]
+    if transpose is None:
+        transpose = False
+    unitriangular = a[4]
+    if unitriangular is None:
+        unitriangular = False
+    out = None if a[5] is None else convert(r, 5)
+    result = dispatch_triangular_solve_0(self, {'self': self_, 'A': a_, 'upper': upper, 'transpose': transpose, 'unitriangular': unitriangular, 'out': out})
+    return wrap_result(result, structseqs_triangular_solve[0][0 if out is None else 1])
+
+
+# ---- lu_unpack ---------------------------------------------------------------------------------
+parser_lu_unpack = PythonArgParser.lazy([
+    'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_lu_unpack", TORCH_FUNCTIONS_CPP, "dispatch_lu_unpack", legacy="dispatch_lu_unpack")
+def dispatch_lu_unpack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None): lu_unpack, out= lu_unpack.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lu_unpack_out, 'lu_unpack', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['LU_data'] = kwargs['LU_data']
+    call_kwargs['LU_pivots'] = kwargs['LU_pivots']
+    if kwargs['unpack_data'] is not None:
+        call_kwargs['unpack_data'] = kwargs['unpack_data']
+    if kwargs['unpack_pivots'] is not None:
+        call_kwargs['unpack_pivots'] = kwargs['unpack_pivots']
+    return at.lu_unpack(**call_kwargs)
+
+structseqs_lu_unpack = [(return_types.for_schema('lu_unpack', ops.lu_unpack.schema), return_types.for_schema('lu_unpack_out', ops.lu_unpack_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lu_unpack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lu_unpack")
+def lu_unpack(*args: Any, **kwargs: Any) -> Any:
+    """torch.lu_unpack: THPVariable_lu_unpack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lu_unpack",
+                                 {"python_name": "torch.lu_unpack"})
+    self = None
+    r = parser_lu_unpack.parse(args, kwargs)
+    a = r.args
+    # lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None)
+    lu_data_ = a[0]
+    if lu_data_ is not None:
+        lu_data_ = lu_data_.cdata
+    lu_pivots_ = a[1]
+    if lu_pivots_ is not None:
+        lu_pivots_ = lu_pivots_.cdata
+    unpack_data = a[2]
+    if unpack_data is None:
+        unpack_data = True
+    unpack_pivots = a[3]
+    if unpack_pivots is None:
+        unpack_pivots = True
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_lu_unpack_0(self, {'LU_data': lu_data_, 'LU_pivots': lu_pivots_, 'unpack_data': unpack_data, 'unpack_pivots': unpack_pivots, 'out': out})
+    return wrap_result(result, structseqs_lu_unpack[0][0 if out is None else 1])
+
+
 # ---- amax --------------------------------------------------------------------------------------
 parser_amax = PythonArgParser.lazy([
     'amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)',
@@ -23218,6 +23412,10 @@ FUNCTIONS: dict[str, Any] = {
     "_linalg_eigh": _linalg_eigh,
     "_linalg_svd": _linalg_svd,
     "svd": svd,
+    "cholesky_solve": cholesky_solve,
+    "_cholesky_solve_helper": _cholesky_solve_helper,
+    "triangular_solve": triangular_solve,
+    "lu_unpack": lu_unpack,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,
@@ -23683,6 +23881,10 @@ __all__ = [
     "_linalg_eigh",
     "_linalg_svd",
     "svd",
+    "cholesky_solve",
+    "_cholesky_solve_helper",
+    "triangular_solve",
+    "lu_unpack",
     "amax",
     "amin",
     "aminmax",

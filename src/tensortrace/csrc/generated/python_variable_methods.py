@@ -7169,6 +7169,94 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_svd[0][0])
 
 
+# ---- cholesky_solve ----------------------------------------------------------------------------
+parser_cholesky_solve = PythonArgParser.lazy([
+    'cholesky_solve(Tensor input2, bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky_solve", VARIABLE_METHODS_CPP, "dispatch_cholesky_solve", legacy="dispatch_cholesky_solve")
+def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_solve(Tensor input2, bool upper=False): cholesky_solve"""
+    call_kwargs = {}
+    call_kwargs['input2'] = kwargs['input2']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky_solve(**call_kwargs)
+
+structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_solve", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky_solve")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky_solve: THPVariable_cholesky_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky_solve",
+                                 {"python_name": "Tensor.cholesky_solve"})
+    self = args[0].cdata
+    r = parser_cholesky_solve.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky_solve(Tensor input2, bool upper=False)
+    input2 = a[0]
+    if input2 is not None:
+        input2 = input2.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_solve_0(self, {'input2': input2, 'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- triangular_solve --------------------------------------------------------------------------
+parser_triangular_solve = PythonArgParser.lazy([
+    'triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)',
+])
+
+
+@traced("python", "dispatch_triangular_solve", VARIABLE_METHODS_CPP, "dispatch_triangular_solve", legacy="dispatch_triangular_solve")
+def dispatch_triangular_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False): triangular_solve"""
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['transpose'] is not None:
+        call_kwargs['transpose'] = kwargs['transpose']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return self.triangular_solve(**call_kwargs)
+
+structseqs_triangular_solve = [(return_types.for_schema('triangular_solve', ops.triangular_solve.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triangular_solve", VARIABLE_METHODS_CPP, legacy="THPVariable_triangular_solve")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.triangular_solve: THPVariable_triangular_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.triangular_solve",
+                                 {"python_name": "Tensor.triangular_solve"})
+    self = args[0].cdata
+    r = parser_triangular_solve.parse(args[1:], kwargs)
+    a = r.args
+    # triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = True
+    transpose = a[2]
+    if transpose is None:
+        transpose = False
+    unitriangular = a[3]
+    if unitriangular is None:
+        unitriangular = False
+    result = dispatch_triangular_solve_0(self, {'A': a_, 'upper': upper, 'transpose': transpose, 'unitriangular': unitriangular})
+    return wrap_result(result, structseqs_triangular_solve[0][0])
+
+
 # ---- amax --------------------------------------------------------------------------------------
 parser_amax = PythonArgParser.lazy([
     'amax(IntArrayRef[1] dim=[], bool keepdim=False)',
@@ -17037,6 +17125,8 @@ METHODS: dict[str, Any] = {
     "det": det,
     "inverse": inverse,
     "svd": svd,
+    "cholesky_solve": cholesky_solve,
+    "triangular_solve": triangular_solve,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,

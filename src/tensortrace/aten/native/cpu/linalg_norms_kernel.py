@@ -18,7 +18,6 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.linalg_norms import (
     aminmax_stub,
     linalg_det_stub,
-    linalg_svdvals_stub,
     max_values_stub,
     min_values_stub,
     norm_stub,
@@ -117,20 +116,6 @@ def aminmax_kernel(
 
 @traced(
     "kernel",
-    "at::native::(anonymous)::apply_svd (gesdd)",
-    "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
-    legacy="lapackSvd",
-)
-def svdvals_kernel(mat: Tensor, result: Tensor) -> None:
-    a = mat.numpy_view()
-    if a.size == 0:
-        result.numpy_view()[...] = 0
-        return
-    result.numpy_view()[...] = np.linalg.svd(a, compute_uv=False).astype(a.dtype)
-
-
-@traced(
-    "kernel",
     "at::native::(anonymous)::apply_lu_factor (getrf)",
     "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
     legacy="lapackLu",
@@ -144,5 +129,4 @@ REGISTER_DISPATCH(norm_stub, norm_kernel)
 REGISTER_DISPATCH(max_values_stub, max_values_kernel_impl)
 REGISTER_DISPATCH(min_values_stub, min_values_kernel_impl)
 REGISTER_DISPATCH(aminmax_stub, aminmax_kernel)
-REGISTER_DISPATCH(linalg_svdvals_stub, svdvals_kernel)
 REGISTER_DISPATCH(linalg_det_stub, det_kernel)
