@@ -51,6 +51,13 @@ from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for t
     linalg_vector_norm_backward,
     norm_backward,
 )
+from tensortrace.autograd.functions_manual_linalg_functions import (  # noqa: F401 - formulas
+    linalg_det_backward,
+    linalg_lstsq_backward,
+    linalg_matrix_exp_differential,
+    pinv_backward,
+    slogdet_backward,
+)
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     _trilinear_backward,
     binary_cross_entropy_target_backward,

@@ -149,7 +149,7 @@ def linalg_qr_backward(gQ: Any, gR: Any, Q: Tensor, R: Tensor, mode: str) -> Ten
 # ---- eig / eigh ----------------------------------------------------------------------------------
 def linalg_eig_backward(
     gL: Any, gV: Any, L: Tensor, V: Tensor, is_hermitian: bool, symeig_eigenvectors: bool = True
-) -> Tensor | None:
+) -> Any:  # a Tensor, or None (undefined) when no gradient reaches it
     """A = V diag(L) V^-1 (V^H for eigh): gA = V^-H (diag(gL) + (V^H gV) / E^*) V^H."""
     gL, gV = _defined(gL), _defined(gV)
     if gL is None and gV is None:

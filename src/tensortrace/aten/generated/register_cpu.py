@@ -115,6 +115,12 @@ ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.b
 ops._cholesky_solve_helper.register(DispatchKey.CPU, native_kernel("_cholesky_solve_helper_cpu", ops._cholesky_solve_helper))
 ops.linalg_solve_triangular_out.register(DispatchKey.CPU, native_kernel("linalg_solve_triangular_out", ops.linalg_solve_triangular_out))
 ops.linalg_solve_triangular.register(DispatchKey.CPU, native_kernel("linalg_solve_triangular", ops.linalg_solve_triangular))
+ops.linalg_matrix_exp.register(DispatchKey.CPU, native_kernel("linalg_matrix_exp", ops.linalg_matrix_exp))
+ops.linalg_lstsq_out.register(DispatchKey.CPU, native_kernel("linalg_lstsq_out", ops.linalg_lstsq_out))
+ops.linalg_eig.register(DispatchKey.CPU, native_kernel("linalg_eig", ops.linalg_eig))
+ops.linalg_eig_out.register(DispatchKey.CPU, native_kernel("linalg_eig_out", ops.linalg_eig_out))
+ops._linalg_eigvals.register(DispatchKey.CPU, native_kernel("_linalg_eigvals", ops._linalg_eigvals))
+ops.linalg_eigvals_out.register(DispatchKey.CPU, native_kernel("linalg_eigvals_out", ops.linalg_eigvals_out))
 ops.exponential_.register(DispatchKey.CPU, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CPU, native_kernel("multinomial_out", ops.multinomial_out))
 ops.multinomial.register(DispatchKey.CPU, native_kernel("multinomial", ops.multinomial))
@@ -3624,6 +3630,64 @@ def wrapper_CPU_lu_unpack(*args: Any) -> Any:
 
 
 ops.lu_unpack.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lu_unpack, "wrapper_CPU_lu_unpack"))
+
+
+# ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_det_result", REGISTER_CPU,
+        legacy="CPUType::_linalg_det")
+def wrapper_CPU__linalg_det_result(*args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[1:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det_result.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det_result, "wrapper_CPU__linalg_det_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_det", REGISTER_CPU,
+        legacy="CPUType::_linalg_det")
+def wrapper_CPU__linalg_det(*args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det, "wrapper_CPU__linalg_det"))
+
+
+# ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet_sign", REGISTER_CPU,
+        legacy="CPUType::_linalg_slogdet")
+def wrapper_CPU__linalg_slogdet_sign(*args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    op = StructuredKernel(list(args[1:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet_sign, "wrapper_CPU__linalg_slogdet_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet", REGISTER_CPU,
+        legacy="CPUType::_linalg_slogdet")
+def wrapper_CPU__linalg_slogdet(*args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet, "wrapper_CPU__linalg_slogdet"))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------

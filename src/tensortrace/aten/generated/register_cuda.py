@@ -119,6 +119,12 @@ ops.bernoulli__float.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.
 ops._cholesky_solve_helper.register(DispatchKey.CUDA, native_kernel("_cholesky_solve_helper_cpu", ops._cholesky_solve_helper, ((0, 'self'), (1, 'A'))))
 ops.linalg_solve_triangular_out.register(DispatchKey.CUDA, native_kernel("linalg_solve_triangular_out", ops.linalg_solve_triangular_out, ((5, 'out'), (0, 'self'), (1, 'B'))))
 ops.linalg_solve_triangular.register(DispatchKey.CUDA, native_kernel("linalg_solve_triangular", ops.linalg_solve_triangular, ((0, 'self'), (1, 'B'))))
+ops.linalg_matrix_exp.register(DispatchKey.CUDA, native_kernel("linalg_matrix_exp", ops.linalg_matrix_exp))
+ops.linalg_lstsq_out.register(DispatchKey.CUDA, native_kernel("linalg_lstsq_out", ops.linalg_lstsq_out, ((4, 'solution'), (5, 'residuals'), (6, 'rank'), (7, 'singular_values'), (0, 'self'), (1, 'b'))))
+ops.linalg_eig.register(DispatchKey.CUDA, native_kernel("linalg_eig", ops.linalg_eig))
+ops.linalg_eig_out.register(DispatchKey.CUDA, native_kernel("linalg_eig_out", ops.linalg_eig_out, ((1, 'eigenvalues'), (2, 'eigenvectors'), (0, 'self'))))
+ops._linalg_eigvals.register(DispatchKey.CUDA, native_kernel("_linalg_eigvals", ops._linalg_eigvals))
+ops.linalg_eigvals_out.register(DispatchKey.CUDA, native_kernel("linalg_eigvals_out", ops.linalg_eigvals_out, ((1, 'out'), (0, 'self'))))
 ops.exponential_.register(DispatchKey.CUDA, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CUDA, native_kernel("multinomial_out", ops.multinomial_out, ((4, 'out'), (0, 'self'))))
 ops.multinomial.register(DispatchKey.CUDA, native_kernel("multinomial", ops.multinomial))
@@ -3659,6 +3665,66 @@ def wrapper_CUDA_lu_unpack(*args: Any) -> Any:
 
 
 ops.lu_unpack.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lu_unpack, "wrapper_CUDA_lu_unpack"))
+
+
+# ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det_result", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_det")
+def wrapper_CUDA__linalg_det_result(*args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((1, 'result'), (2, 'LU'), (3, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_det_result')
+    op = StructuredKernel(list(args[1:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det_result.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det_result, "wrapper_CUDA__linalg_det_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_det")
+def wrapper_CUDA__linalg_det(*args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det, "wrapper_CUDA__linalg_det"))
+
+
+# ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet_sign", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_slogdet")
+def wrapper_CUDA__linalg_slogdet_sign(*args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    check_devices(args, ((1, 'sign'), (2, 'logabsdet'), (3, 'LU'), (4, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_slogdet_sign')
+    op = StructuredKernel(list(args[1:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet_sign, "wrapper_CUDA__linalg_slogdet_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_slogdet")
+def wrapper_CUDA__linalg_slogdet(*args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet, "wrapper_CUDA__linalg_slogdet"))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------

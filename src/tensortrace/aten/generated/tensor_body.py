@@ -192,11 +192,16 @@ _ov_new_zeros = Overloads([(ops.new_zeros, Binder(ops.new_zeros.schema))])
 _ov_new_ones = Overloads([(ops.new_ones, Binder(ops.new_ones.schema))])
 _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
-_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
 _ov_cholesky_solve = Overloads([(ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
 _ov_triangular_solve = Overloads([(ops.triangular_solve, Binder(ops.triangular_solve.schema))])
+_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
+_ov_slogdet = Overloads([(ops.slogdet, Binder(ops.slogdet.schema))])
+_ov_logdet = Overloads([(ops.logdet, Binder(ops.logdet.schema))])
+_ov_matrix_power = Overloads([(ops.matrix_power, Binder(ops.matrix_power.schema))])
+_ov_matrix_exp = Overloads([(ops.matrix_exp, Binder(ops.matrix_exp.schema))])
+_ov_pinverse = Overloads([(ops.pinverse, Binder(ops.pinverse.schema))])
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema))])
 _ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema))])
 _ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema))])
@@ -2094,15 +2099,6 @@ class TensorMethods:
         op, full = select_overload(_ov_bernoulli_, (self, *args), kwargs, "Tensor.bernoulli_")
         return op.call(*full)
 
-    @traced("dispatch", "at::Tensor::det", TENSOR_BODY_H, "at::Tensor::det",
-            legacy="Tensor::det (TensorMethods.h)")
-    def det(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::det, overloads:
-        det(Tensor self) -> Tensor
-        """
-        op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
-        return op.call(*full)
-
     @traced("dispatch", "at::Tensor::inverse", TENSOR_BODY_H, "at::Tensor::inverse",
             legacy="Tensor::inverse (TensorMethods.h)")
     def inverse(self, *args: Any, **kwargs: Any) -> Any:
@@ -2137,6 +2133,60 @@ class TensorMethods:
         triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)
         """
         op, full = select_overload(_ov_triangular_solve, (self, *args), kwargs, "Tensor.triangular_solve")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::det", TENSOR_BODY_H, "at::Tensor::det",
+            legacy="Tensor::det (TensorMethods.h)")
+    def det(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::det, overloads:
+        det(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::slogdet", TENSOR_BODY_H, "at::Tensor::slogdet",
+            legacy="Tensor::slogdet (TensorMethods.h)")
+    def slogdet(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::slogdet, overloads:
+        slogdet(Tensor self) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_slogdet, (self, *args), kwargs, "Tensor.slogdet")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logdet", TENSOR_BODY_H, "at::Tensor::logdet",
+            legacy="Tensor::logdet (TensorMethods.h)")
+    def logdet(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logdet, overloads:
+        logdet(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_logdet, (self, *args), kwargs, "Tensor.logdet")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::matrix_power", TENSOR_BODY_H, "at::Tensor::matrix_power",
+            legacy="Tensor::matrix_power (TensorMethods.h)")
+    def matrix_power(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::matrix_power, overloads:
+        matrix_power(Tensor self, int n) -> Tensor
+        """
+        op, full = select_overload(_ov_matrix_power, (self, *args), kwargs, "Tensor.matrix_power")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::matrix_exp", TENSOR_BODY_H, "at::Tensor::matrix_exp",
+            legacy="Tensor::matrix_exp (TensorMethods.h)")
+    def matrix_exp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::matrix_exp, overloads:
+        matrix_exp(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_matrix_exp, (self, *args), kwargs, "Tensor.matrix_exp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::pinverse", TENSOR_BODY_H, "at::Tensor::pinverse",
+            legacy="Tensor::pinverse (TensorMethods.h)")
+    def pinverse(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::pinverse, overloads:
+        pinverse(Tensor self, float rcond=1e-15) -> Tensor
+        """
+        op, full = select_overload(_ov_pinverse, (self, *args), kwargs, "Tensor.pinverse")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::amax", TENSOR_BODY_H, "at::Tensor::amax",
@@ -4496,11 +4546,16 @@ METHODS: tuple[str, ...] = (
     "new_ones",
     "bernoulli",
     "bernoulli_",
-    "det",
     "inverse",
     "svd",
     "cholesky_solve",
     "triangular_solve",
+    "det",
+    "slogdet",
+    "logdet",
+    "matrix_power",
+    "matrix_exp",
+    "pinverse",
     "amax",
     "amin",
     "aminmax",

@@ -3228,6 +3228,78 @@ ops.lu_unpack_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     lu_unpack_out, "torch::ADInplaceOrView::lu_unpack_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::_linalg_det_result", INPLACE_OR_VIEW)
+def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_det_result.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_det_result.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_det_result, "torch::ADInplaceOrView::_linalg_det_result", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_slogdet_sign", INPLACE_OR_VIEW)
+def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_slogdet_sign.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_slogdet_sign, "torch::ADInplaceOrView::_linalg_slogdet_sign", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", INPLACE_OR_VIEW)
+def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_pinv_atol_rtol_tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lstsq_out", INPLACE_OR_VIEW)
+def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lstsq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lstsq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lstsq_out, "torch::ADInplaceOrView::linalg_lstsq_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_eig_out", INPLACE_OR_VIEW)
+def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_eig_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_eig_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_eig_out, "torch::ADInplaceOrView::linalg_eig_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_eigvals_out", INPLACE_OR_VIEW)
+def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_eigvals_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_eigvals_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_eigvals_out, "torch::ADInplaceOrView::linalg_eigvals_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::amax_out", INPLACE_OR_VIEW)
 def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
     """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)"""

@@ -47,9 +47,12 @@ from tensortrace.autograd.functions_manual import (
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
+    linalg_det_backward,
     linalg_eig_backward,
+    linalg_lstsq_backward,
     linalg_lu_backward,
     linalg_lu_solve_LU,
+    linalg_matrix_exp_differential,
     linalg_qr_backward,
     linalg_solve_backward,
     linalg_solve_triangular_backward,
@@ -72,6 +75,7 @@ from tensortrace.autograd.functions_manual import (
     norm_backward,
     not_implemented,
     permute_backwards,
+    pinv_backward,
     polar_backward,
     pow_backward,
     pow_backward_exponent,
@@ -84,6 +88,7 @@ from tensortrace.autograd.functions_manual import (
     sgn_backward,
     sigmoid_backward,
     slice_backward_wrapper,
+    slogdet_backward,
     soft_margin_loss_double_backward,
     soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
@@ -5367,5 +5372,127 @@ class LinalgSvdBackward0(TraceableFunction):
         '_linalg_svd',
         (Formula(('A',), LinalgSvdBackward0_A, frozenset(['S', 'U', 'Vh', 'full_matrices', 'grads', 'linalg_svd_backward'])),),
         ('A',),
+        {},
+        {})
+
+
+def LinalgDetBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_det_backward(grad, result, A, LU, pivots)"""
+    return linalg_det_backward(v['grad'], v['result'], v['A'], v['LU'], v['pivots'])
+
+
+class LinalgDetBackward0(TraceableFunction):
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_det',
+        (Formula(('A',), LinalgDetBackward0_A, frozenset(['A', 'LU', 'grad', 'linalg_det_backward', 'pivots', 'result'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, False, False))
+
+
+def LinalgSlogdetBackward0_A(v: dict[str, Any]) -> Any:
+    """A: slogdet_backward(grads[0], grads[1], A, sign, LU, pivots)"""
+    return slogdet_backward(v['grads'][0], v['grads'][1], v['A'], v['sign'], v['LU'], v['pivots'])
+
+
+class LinalgSlogdetBackward0(TraceableFunction):
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_slogdet',
+        (Formula(('A',), LinalgSlogdetBackward0_A, frozenset(['A', 'LU', 'grads', 'pivots', 'sign', 'slogdet_backward'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, True, False, False))
+
+
+def LinalgEigBackward0_self(v: dict[str, Any]) -> Any:
+    """self: handle_r_to_c(self.scalar_type(), linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, False))"""
+    return handle_r_to_c(v['self_scalar_type'], linalg_eig_backward(v['grads'][0], v['grads'][1], v['eigenvalues'], v['eigenvectors'], False))
+
+
+class LinalgEigBackward0(TraceableFunction):
+    """linalg_eig(Tensor self) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_eig',
+        (Formula(('self',), LinalgEigBackward0_self, frozenset(['eigenvalues', 'eigenvectors', 'grads', 'handle_r_to_c', 'linalg_eig_backward', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def LinalgPinvBackward0_self(v: dict[str, Any]) -> Any:
+    """self: pinv_backward(grad, result, self)"""
+    return pinv_backward(v['grad'], v['result'], v['self'])
+
+
+class LinalgPinvBackward0(TraceableFunction):
+    """linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_pinv.atol_rtol_tensor',
+        (Formula(('self',), LinalgPinvBackward0_self, frozenset(['grad', 'pinv_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgLstsqBackward0_self_b(v: dict[str, Any]) -> Any:
+    """self, b: linalg_lstsq_backward(grads[0], grads[1], self, b, solution, grad_input_mask)"""
+    return linalg_lstsq_backward(v['grads'][0], v['grads'][1], v['self'], v['b'], v['solution'], v['grad_input_mask'])
+
+
+class LinalgLstsqBackward0(TraceableFunction):
+    """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lstsq',
+        (Formula(('self', 'b'), LinalgLstsqBackward0_self_b, frozenset(['b', 'grad_input_mask', 'grads', 'linalg_lstsq_backward', 'self', 'solution'])),),
+        ('self', 'b'),
+        {},
+        {},
+        output_differentiability=(True, True, False, False))
+
+
+def LinalgMatrixExpBackward0_self(v: dict[str, Any]) -> Any:
+    """self: linalg_matrix_exp_differential(self, grad, True)"""
+    return linalg_matrix_exp_differential(v['self'], v['grad'], True)
+
+
+class LinalgMatrixExpBackward0(TraceableFunction):
+    """linalg_matrix_exp(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_matrix_exp',
+        (Formula(('self',), LinalgMatrixExpBackward0_self, frozenset(['grad', 'linalg_matrix_exp_differential', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DiagEmbedBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.diagonal(offset, dim1, dim2)"""
+    return v['grad'].diagonal(v['offset'], v['dim1'], v['dim2'])
+
+
+class DiagEmbedBackward0(TraceableFunction):
+    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'diag_embed',
+        (Formula(('self',), DiagEmbedBackward0_self, frozenset(['dim1', 'dim2', 'grad', 'offset'])),),
+        ('self',),
         {},
         {})

@@ -7112,23 +7112,6 @@ ops.linalg_vector_norm_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_vector_norm_out, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True))
 
 
-_record_linalg_det = GraphRecording(ops.linalg_det, AutoDispatchBelowADInplaceOrView, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::linalg_det", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def linalg_det(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_det(Tensor A) -> Tensor: records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_linalg_det(ks, args)
-    with AutoDispatchBelowADInplaceOrView():
-        return ops.linalg_det.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.linalg_det.register(DispatchKey.Autograd, KernelFunction(
-    linalg_det, "torch::autograd::VariableType::linalg_det", with_keyset=True))
-
-
 _record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgInvExBackward0)
 
 
@@ -7586,6 +7569,227 @@ def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.lu_unpack_out.register(DispatchKey.Autograd, KernelFunction(
     lu_unpack_out, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+
+
+_record__linalg_det = GraphRecording(ops._linalg_det, AutoDispatchBelowADInplaceOrView, nodes.LinalgDetBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_det", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_det(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor): records LinalgDetBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_det(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_det.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_det.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_det, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+
+
+_record__linalg_det_result = GraphRecording(ops._linalg_det_result, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_det", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record__linalg_det_result(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_det_result.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_det_result.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_det_result, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+
+
+_record__linalg_slogdet = GraphRecording(ops._linalg_slogdet, AutoDispatchBelowADInplaceOrView, nodes.LinalgSlogdetBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_slogdet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_slogdet(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor): records LinalgSlogdetBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_slogdet(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_slogdet.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_slogdet.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_slogdet, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+
+
+_record__linalg_slogdet_sign = GraphRecording(ops._linalg_slogdet_sign, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_slogdet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record__linalg_slogdet_sign(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_slogdet_sign.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_slogdet_sign, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+
+
+_record_linalg_matrix_exp = GraphRecording(ops.linalg_matrix_exp, AutoDispatchBelowADInplaceOrView, nodes.LinalgMatrixExpBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_matrix_exp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_matrix_exp(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_matrix_exp(Tensor self) -> Tensor: records LinalgMatrixExpBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_matrix_exp(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_matrix_exp.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_matrix_exp.register(DispatchKey.Autograd, KernelFunction(
+    linalg_matrix_exp, "torch::autograd::VariableType::linalg_matrix_exp", with_keyset=True))
+
+
+_record_linalg_pinv_atol_rtol_tensor = GraphRecording(ops.linalg_pinv_atol_rtol_tensor, AutoDispatchBelowADInplaceOrView, nodes.LinalgPinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_pinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_pinv_atol_rtol_tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor: records LinalgPinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_pinv_atol_rtol_tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_pinv_atol_rtol_tensor.register(DispatchKey.Autograd, KernelFunction(
+    linalg_pinv_atol_rtol_tensor, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+
+
+_record_linalg_pinv_atol_rtol_tensor_out = GraphRecording(ops.linalg_pinv_atol_rtol_tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_pinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_linalg_pinv_atol_rtol_tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_pinv_atol_rtol_tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+
+
+_record_linalg_lstsq = GraphRecording(ops.linalg_lstsq, AutoDispatchBelowADInplaceOrView, nodes.LinalgLstsqBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lstsq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lstsq(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor, Tensor, Tensor, Tensor): records LinalgLstsqBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_lstsq(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lstsq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lstsq.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lstsq, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+
+
+_record_linalg_lstsq_out = GraphRecording(ops.linalg_lstsq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lstsq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6]) or requires_grad(args[7])):
+        return _record_linalg_lstsq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lstsq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lstsq_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lstsq_out, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+
+
+_record_linalg_eig = GraphRecording(ops.linalg_eig, AutoDispatchBelowADInplaceOrView, nodes.LinalgEigBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eig", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eig(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig(Tensor self) -> (Tensor, Tensor): records LinalgEigBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_eig(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_eig.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eig.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eig, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+
+
+_record_linalg_eig_out = GraphRecording(ops.linalg_eig_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eig", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_eig_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_eig_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eig_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eig_out, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+
+
+_record__linalg_eigvals = GraphRecording(ops._linalg_eigvals, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_eigvals", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_eigvals(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_eigvals(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_eigvals(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_eigvals.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_eigvals.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_eigvals, "torch::autograd::VariableType::_linalg_eigvals", with_keyset=True))
+
+
+_record_linalg_eigvals_out = GraphRecording(ops.linalg_eigvals_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eigvals", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_eigvals_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_eigvals_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eigvals_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True))
 
 
 _record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, None)
@@ -10609,13 +10813,13 @@ ops.triu_.register(DispatchKey.Autograd, KernelFunction(
     triu_, "torch::autograd::VariableType::triu_", with_keyset=True))
 
 
-_record_diag_embed = GraphRecording(ops.diag_embed, AutoDispatchBelowADInplaceOrView, None)
+_record_diag_embed = GraphRecording(ops.diag_embed, AutoDispatchBelowADInplaceOrView, nodes.DiagEmbedBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::diag_embed", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def diag_embed(ks: DispatchKeySet, *args: Any) -> Any:
-    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor: records NotImplemented"""
+    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor: records DiagEmbedBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_diag_embed(ks, args)
     with AutoDispatchBelowADInplaceOrView():

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "89f3ccaf96518435de9473b9343f1155f1114d6c2543917a42a650d52b40a63c"
+INPUTS_SHA256 = "16083d5673ebbb4b4cbaf85568d93defa171f0aec94b9fb35546a10e056e9e21"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -7069,36 +7069,6 @@ def bernoulli_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- det ---------------------------------------------------------------------------------------
-parser_det = PythonArgParser.lazy([
-    'det()',
-])
-
-
-@traced("python", "dispatch_det", VARIABLE_METHODS_CPP, "dispatch_det", legacy="dispatch_det")
-def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """det(): det"""
-    return self.det()
-
-structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_det", VARIABLE_METHODS_CPP, legacy="THPVariable_det")
-def det(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.det: THPVariable_det"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.det",
-                                 {"python_name": "Tensor.det"})
-    if len(args) > 1 or kwargs:
-        check_noargs("det", args[1:], kwargs)
-    self = args[0].cdata
-    parser_det.parse(args[1:], kwargs)
-    # det()
-    result = dispatch_det_0(self, {})
-    return THPVariable_Wrap(result)
-
-
 # ---- inverse -----------------------------------------------------------------------------------
 parser_inverse = PythonArgParser.lazy([
     'inverse()',
@@ -7255,6 +7225,195 @@ def triangular_solve(*args: Any, **kwargs: Any) -> Any:
         unitriangular = False
     result = dispatch_triangular_solve_0(self, {'A': a_, 'upper': upper, 'transpose': transpose, 'unitriangular': unitriangular})
     return wrap_result(result, structseqs_triangular_solve[0][0])
+
+
+# ---- det ---------------------------------------------------------------------------------------
+parser_det = PythonArgParser.lazy([
+    'det()',
+])
+
+
+@traced("python", "dispatch_det", VARIABLE_METHODS_CPP, "dispatch_det", legacy="dispatch_det")
+def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """det(): det"""
+    return self.det()
+
+structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_det", VARIABLE_METHODS_CPP, legacy="THPVariable_det")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.det: THPVariable_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.det",
+                                 {"python_name": "Tensor.det"})
+    if len(args) > 1 or kwargs:
+        check_noargs("det", args[1:], kwargs)
+    self = args[0].cdata
+    parser_det.parse(args[1:], kwargs)
+    # det()
+    result = dispatch_det_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- slogdet -----------------------------------------------------------------------------------
+parser_slogdet = PythonArgParser.lazy([
+    'slogdet()',
+])
+
+
+@traced("python", "dispatch_slogdet", VARIABLE_METHODS_CPP, "dispatch_slogdet", legacy="dispatch_slogdet")
+def dispatch_slogdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slogdet(): slogdet"""
+    return self.slogdet()
+
+structseqs_slogdet = [(return_types.for_schema('slogdet', ops.slogdet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slogdet", VARIABLE_METHODS_CPP, legacy="THPVariable_slogdet")
+def slogdet(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.slogdet: THPVariable_slogdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.slogdet",
+                                 {"python_name": "Tensor.slogdet"})
+    if len(args) > 1 or kwargs:
+        check_noargs("slogdet", args[1:], kwargs)
+    self = args[0].cdata
+    parser_slogdet.parse(args[1:], kwargs)
+    # slogdet()
+    result = dispatch_slogdet_0(self, {})
+    return wrap_result(result, structseqs_slogdet[0][0])
+
+
+# ---- logdet ------------------------------------------------------------------------------------
+parser_logdet = PythonArgParser.lazy([
+    'logdet()',
+])
+
+
+@traced("python", "dispatch_logdet", VARIABLE_METHODS_CPP, "dispatch_logdet", legacy="dispatch_logdet")
+def dispatch_logdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logdet(): logdet"""
+    return self.logdet()
+
+structseqs_logdet = [(return_types.for_schema('logdet', ops.logdet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logdet", VARIABLE_METHODS_CPP, legacy="THPVariable_logdet")
+def logdet(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logdet: THPVariable_logdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logdet",
+                                 {"python_name": "Tensor.logdet"})
+    if len(args) > 1 or kwargs:
+        check_noargs("logdet", args[1:], kwargs)
+    self = args[0].cdata
+    parser_logdet.parse(args[1:], kwargs)
+    # logdet()
+    result = dispatch_logdet_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_power ------------------------------------------------------------------------------
+parser_matrix_power = PythonArgParser.lazy([
+    'matrix_power(int64_t n)',
+])
+
+
+@traced("python", "dispatch_matrix_power", VARIABLE_METHODS_CPP, "dispatch_matrix_power", legacy="dispatch_matrix_power")
+def dispatch_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_power(int64_t n): matrix_power"""
+    return self.matrix_power(n=kwargs['n'])
+
+structseqs_matrix_power = [(return_types.for_schema('matrix_power', ops.matrix_power.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_power", VARIABLE_METHODS_CPP, legacy="THPVariable_matrix_power")
+def matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.matrix_power: THPVariable_matrix_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.matrix_power",
+                                 {"python_name": "Tensor.matrix_power"})
+    self = args[0].cdata
+    r = parser_matrix_power.parse(args[1:], kwargs)
+    a = r.args
+    # matrix_power(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_matrix_power_0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_exp --------------------------------------------------------------------------------
+parser_matrix_exp = PythonArgParser.lazy([
+    'matrix_exp()',
+])
+
+
+@traced("python", "dispatch_matrix_exp", VARIABLE_METHODS_CPP, "dispatch_matrix_exp", legacy="dispatch_matrix_exp")
+def dispatch_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_exp(): matrix_exp"""
+    return self.matrix_exp()
+
+structseqs_matrix_exp = [(return_types.for_schema('matrix_exp', ops.matrix_exp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_exp", VARIABLE_METHODS_CPP, legacy="THPVariable_matrix_exp")
+def matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.matrix_exp: THPVariable_matrix_exp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.matrix_exp",
+                                 {"python_name": "Tensor.matrix_exp"})
+    if len(args) > 1 or kwargs:
+        check_noargs("matrix_exp", args[1:], kwargs)
+    self = args[0].cdata
+    parser_matrix_exp.parse(args[1:], kwargs)
+    # matrix_exp()
+    result = dispatch_matrix_exp_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- pinverse ----------------------------------------------------------------------------------
+parser_pinverse = PythonArgParser.lazy([
+    'pinverse(double rcond=1e-15)',
+])
+
+
+@traced("python", "dispatch_pinverse", VARIABLE_METHODS_CPP, "dispatch_pinverse", legacy="dispatch_pinverse")
+def dispatch_pinverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pinverse(double rcond=1e-15): pinverse"""
+    call_kwargs = {}
+    if kwargs['rcond'] is not None:
+        call_kwargs['rcond'] = kwargs['rcond']
+    return self.pinverse(**call_kwargs)
+
+structseqs_pinverse = [(return_types.for_schema('pinverse', ops.pinverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pinverse", VARIABLE_METHODS_CPP, legacy="THPVariable_pinverse")
+def pinverse(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.pinverse: THPVariable_pinverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.pinverse",
+                                 {"python_name": "Tensor.pinverse"})
+    self = args[0].cdata
+    r = parser_pinverse.parse(args[1:], kwargs)
+    a = r.args
+    # pinverse(double rcond=1e-15)
+    rcond = a[0]
+    if rcond is None:
+        rcond = 1e-15
+    if rcond is not None:
+        rcond = float(rcond)
+    result = dispatch_pinverse_0(self, {'rcond': rcond})
+    return THPVariable_Wrap(result)
 
 
 # ---- amax --------------------------------------------------------------------------------------
@@ -17122,11 +17281,16 @@ METHODS: dict[str, Any] = {
     "new_ones": new_ones,
     "bernoulli": bernoulli,
     "bernoulli_": bernoulli_,
-    "det": det,
     "inverse": inverse,
     "svd": svd,
     "cholesky_solve": cholesky_solve,
     "triangular_solve": triangular_solve,
+    "det": det,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "matrix_power": matrix_power,
+    "matrix_exp": matrix_exp,
+    "pinverse": pinverse,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,
