@@ -217,6 +217,23 @@ GRADS = {
     "out = (a.grad, L.grad_fn.name())",
     "eigvals_grad": W + D + "L = torch.linalg.eigvals(a); (L.real * w(L.real)).sum().backward()\n"
     "out = a.grad",
+    # complex inputs: losses that do not depend on the phases of the eigen / singular vectors
+    "complex_grads": "c = lambda *s: torch.randn(*s, dtype=torch.complex128, requires_grad=True)"
+    "\na, b, h, s, q, k, d, e, m = c(3, 3), c(3, 2), c(3, 3), c(4, 3), c(4, 3), c(3, 3), "
+    "c(3, 3), c(3, 3), c(3, 3)\n"
+    "torch.linalg.solve(a, b).abs().pow(2).sum().backward()\n"
+    "(torch.linalg.eigh(h + h.mH)[0] * torch.arange(3.)).sum().backward()\n"
+    "U, S, Vh = torch.linalg.svd(s, full_matrices=False); (S.sum() + (U @ Vh).abs().sum())"
+    ".backward()\nQ, R = torch.linalg.qr(q); (Q.abs().sum() + R.real.sum()).backward()\n"
+    "L = torch.linalg.cholesky(k @ k.mH + torch.eye(3)); (L.real.sum() + L.imag.sum()).backward()"
+    "\ntorch.linalg.det(d).abs().backward()\nw, V = torch.linalg.eig(e)\n"
+    "(w.real.sum() + w.imag.sum() + V.abs().pow(2).sum()).backward()\n"
+    "torch.linalg.matrix_exp(m).abs().sum().backward()\n"
+    "out = [t.grad for t in (a, b, h, s, q, k, d, e, m)]",
+    "solve_double_backward": "a = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)\n"
+    "x = torch.linalg.solve(a, torch.ones(3, dtype=torch.float64))\n"
+    "g, = torch.autograd.grad(x.sum(), a, create_graph=True); g.pow(2).sum().backward()\n"
+    "out = (g.detach(), a.grad)",
     "diag_embed_grad": "x = torch.randn(2, 3, requires_grad=True)\n"
     "(torch.diag_embed(x, 1) * torch.arange(32.).reshape(2, 4, 4)).sum().backward(); out = x.grad",
 }
