@@ -1,7 +1,8 @@
 """Conformance of the matrix functions of torch.linalg against torch 2.13: det / slogdet /
 logdet, cond, matrix_power, multi_dot, tensorinv / tensorsolve, vander, matrix_exp, pinv /
 pinverse, matrix_rank, lstsq (its four drivers) and eig / eigvals, with their gradients
-(float64, against torch's), errors and out= forms.
+(float64, against torch's), errors and out= forms; and the derivatives they reach (cumprod,
+amax / amin, flip, diag_embed).
 
 Eigenvectors are unique up to a phase: for real inputs with real eigenvalues geev's choice
 (norm 1, largest component real) is compared as is; complex eigenvectors are compared through
@@ -234,6 +235,24 @@ GRADS = {
     "x = torch.linalg.solve(a, torch.ones(3, dtype=torch.float64))\n"
     "g, = torch.autograd.grad(x.sum(), a, create_graph=True); g.pow(2).sum().backward()\n"
     "out = (g.detach(), a.grad)",
+    # the derivatives linalg.vander and matrix_norm / cond with ord=1 or inf reach
+    "cumprod_grad": "t = lambda v: torch.tensor(v, dtype=torch.float64, requires_grad=True)\n"
+    "x = t([[1., 2., 3., 4.], [2., -1., 0.5, 3.]]); z = t([[1., 0., 3., 4.], [0., 2., 0., 3.], "
+    "[1., 2., 3., 0.]])\n(torch.cumprod(x, 1) * torch.arange(8.).reshape(2, 4)).sum().backward()"
+    "\n(torch.cumprod(z, 1) * (torch.arange(12.).reshape(3, 4) + 1)).sum().backward()\n"
+    "y = t([[1., 0., 3.], [2., 1., 3.]]); torch.cumprod(y, 0, dtype=torch.float32).sum()"
+    ".backward()\nout = (x.grad, z.grad, y.grad)",
+    "amax_amin_grad": "t = lambda v: torch.tensor(v, dtype=torch.float64, requires_grad=True)\n"
+    "x, y, z = t([[1., 3., 3.], [2., 0., -1.]]), t([[1., 3.], [2., -1.]]), t([[1., 3.], [3., 0.]])"
+    "\n(x.amax(1) * torch.tensor([1., 2.])).sum().backward(); y.amin().backward()\n"
+    "z.amax((0, 1), keepdim=True).sum().backward(); out = (x.grad, y.grad, z.grad)",
+    "matrix_norm_ord_grad": "x = torch.tensor([[1., -3., 2.], [2., 0., -1.], [0.5, 1., 1.]], "
+    "dtype=torch.float64, requires_grad=True)\n(torch.linalg.matrix_norm(x, 1) + "
+    "torch.linalg.matrix_norm(x, -math.inf)).backward(); out = x.grad",
+    "vander_flip_grad": "x = torch.tensor([1., -2., 0.5], dtype=torch.float64, requires_grad=True)"
+    "\n(torch.linalg.vander(x) * torch.arange(9.).reshape(3, 3)).sum().backward()\n"
+    "y = torch.randn(2, 3, requires_grad=True); (torch.flip(y, [0, 1]) * torch.arange(6.)"
+    ".reshape(2, 3)).sum().backward(); out = (x.grad, y.grad)",
     "diag_embed_grad": "x = torch.randn(2, 3, requires_grad=True)\n"
     "(torch.diag_embed(x, 1) * torch.arange(32.).reshape(2, 4, 4)).sum().backward(); out = x.grad",
 }

@@ -32,6 +32,11 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     polar_backward,
     sgn_backward,
 )
+from tensortrace.autograd.functions_manual_cumprod import (  # noqa: F401 - for the formulas
+    cumprod_backward,
+    restore_reduced_dims,
+    scale_grad_by_count,
+)
 from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401 - for the formulas
     cholesky_backward,
     cholesky_solve_backward,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "16083d5673ebbb4b4cbaf85568d93defa171f0aec94b9fb35546a10e056e9e21"
+INPUTS_SHA256 = "3882ec0ea1d1caf3fa4138f50c4e47d992f0e2c96bcf5462db8e3eecff934a93"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -32,6 +32,7 @@ from tensortrace.autograd.functions_manual import (
     conj,
     constant_pad_nd_backward,
     conv_bias_sizes,
+    cumprod_backward,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -84,6 +85,8 @@ from tensortrace.autograd.functions_manual import (
     real_only,
     renorm_backward,
     repeat_backward,
+    restore_reduced_dims,
+    scale_grad_by_count,
     select_backward,
     sgn_backward,
     sigmoid_backward,
@@ -5493,6 +5496,74 @@ class DiagEmbedBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'diag_embed',
         (Formula(('self',), DiagEmbedBackward0_self, frozenset(['dim1', 'dim2', 'grad', 'offset'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CumprodBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)"""
+    return cumprod_backward(v['grad'].to(v['self_scalar_type']), v['self'], v['dim'], v['result'])
+
+
+class CumprodBackward0(TraceableFunction):
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cumprod',
+        (Formula(('self',), CumprodBackward0_self, frozenset(['cumprod_backward', 'dim', 'grad', 'result', 'self', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def AmaxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)"""
+    return scale_grad_by_count(restore_reduced_dims(v['grad'], v['dim'], v['keepdim']), restore_reduced_dims(v['result'], v['dim'], v['keepdim']).eq(v['self']), v['dim'])
+
+
+class AmaxBackward0(TraceableFunction):
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'amax',
+        (Formula(('self',), AmaxBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'restore_reduced_dims', 'result', 'scale_grad_by_count', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AminBackward0_self(v: dict[str, Any]) -> Any:
+    """self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)"""
+    return scale_grad_by_count(restore_reduced_dims(v['grad'], v['dim'], v['keepdim']), restore_reduced_dims(v['result'], v['dim'], v['keepdim']).eq(v['self']), v['dim'])
+
+
+class AminBackward0(TraceableFunction):
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'amin',
+        (Formula(('self',), AminBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'restore_reduced_dims', 'result', 'scale_grad_by_count', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FlipBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.flip(dims)"""
+    return v['grad'].flip(v['dims'])
+
+
+class FlipBackward0(TraceableFunction):
+    """flip(Tensor self, int[] dims) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'flip',
+        (Formula(('self',), FlipBackward0_self, frozenset(['dims', 'grad'])),),
         ('self',),
         {},
         {})

@@ -7792,13 +7792,13 @@ ops.linalg_eigvals_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True))
 
 
-_record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, None)
+_record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, nodes.AmaxBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::amax", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def amax(ks: DispatchKeySet, *args: Any) -> Any:
-    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records NotImplemented"""
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records AmaxBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_amax(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7826,13 +7826,13 @@ ops.amax_out.register(DispatchKey.Autograd, KernelFunction(
     amax_out, "torch::autograd::VariableType::amax", with_keyset=True))
 
 
-_record_amin = GraphRecording(ops.amin, AutoDispatchBelowADInplaceOrView, None)
+_record_amin = GraphRecording(ops.amin, AutoDispatchBelowADInplaceOrView, nodes.AminBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::amin", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def amin(ks: DispatchKeySet, *args: Any) -> Any:
-    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records NotImplemented"""
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records AminBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_amin(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10575,13 +10575,13 @@ ops.threshold_backward.register(DispatchKey.Autograd, KernelFunction(
     threshold_backward, "torch::autograd::VariableType::threshold_backward", with_keyset=True))
 
 
-_record_flip = GraphRecording(ops.flip, AutoDispatchBelowADInplaceOrView, None)
+_record_flip = GraphRecording(ops.flip, AutoDispatchBelowADInplaceOrView, nodes.FlipBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::flip", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def flip(ks: DispatchKeySet, *args: Any) -> Any:
-    """flip(Tensor self, int[] dims) -> Tensor: records NotImplemented"""
+    """flip(Tensor self, int[] dims) -> Tensor: records FlipBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_flip(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -11493,13 +11493,13 @@ ops.take.register(DispatchKey.Autograd, KernelFunction(
     take, "torch::autograd::VariableType::take", with_keyset=True))
 
 
-_record_cumprod = GraphRecording(ops.cumprod, AutoDispatchBelowADInplaceOrView, None)
+_record_cumprod = GraphRecording(ops.cumprod, AutoDispatchBelowADInplaceOrView, nodes.CumprodBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cumprod(ks: DispatchKeySet, *args: Any) -> Any:
-    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: records NotImplemented"""
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: records CumprodBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cumprod(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -11510,13 +11510,13 @@ ops.cumprod.register(DispatchKey.Autograd, KernelFunction(
     cumprod, "torch::autograd::VariableType::cumprod", with_keyset=True))
 
 
-_record_cumprod_ = GraphRecording(ops.cumprod_, AutoDispatchBelowAutograd, None)
+_record_cumprod_ = GraphRecording(ops.cumprod_, AutoDispatchBelowAutograd, nodes.CumprodBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cumprod_(ks: DispatchKeySet, *args: Any) -> Any:
-    """cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!): records NotImplemented"""
+    """cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!): records CumprodBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cumprod_(ks, args)
     with AutoDispatchBelowAutograd():
