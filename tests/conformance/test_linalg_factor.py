@@ -230,6 +230,26 @@ GRAD_ERRORS = {
 }
 
 
+def _run(source: str) -> None:
+    """The program in tensortrace alone, on the harness's device; its namespace cleared after
+    (a lambda in it would otherwise keep it alive in a cycle)."""
+    module = (
+        tensortrace if harness.DEVICE == "cpu" else harness.OnDevice(tensortrace, harness.DEVICE)
+    )
+    namespace = {"torch": module, "np": np, "math": math}
+    try:
+        exec(source, namespace)
+    except (RuntimeError, TypeError, NotImplementedError):
+        pass
+    namespace.clear()
+
+
+def _allocated() -> int:
+    if harness.DEVICE == "cpu":
+        return int(tensortrace.memory_allocated("cpu"))
+    return int(tensortrace.cuda.memory_allocated())
+
+
 @pytest.mark.parametrize("name", sorted(VALUES))
 def test_linalg_factor_values(name: str) -> None:
     check(VALUES[name], rtol=1e-4, atol=1e-5)
@@ -262,21 +282,17 @@ def test_lu_without_pivoting() -> None:
 
 
 def test_linalg_factor_leaks_nothing() -> None:
-    """Every program frees all it allocated, after a result or an error (a LinAlgError too)."""
+    """Every program frees all it allocated, after a result or an error (a LinAlgError too),
+    on the device the harness runs on (the CPU allocator, or the emulated CUDA one)."""
     gc.disable()  # reference counting alone must free everything
     leaks = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for name, source in {**VALUES, **ERRORS, **GRADS}.items():
-                start = tensortrace.memory_allocated("cpu")
-                namespace = {"torch": tensortrace, "np": np, "math": math}
-                try:
-                    exec(source, namespace)
-                except (RuntimeError, TypeError, NotImplementedError):
-                    pass
-                namespace.clear()
-                if tensortrace.memory_allocated("cpu") != start:
+                start = _allocated()
+                _run(source)
+                if _allocated() != start:
                     leaks.append(name)
     finally:
         gc.enable()
