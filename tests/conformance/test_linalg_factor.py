@@ -1,8 +1,9 @@
 """Conformance of the Cholesky / LU factorizations and triangular solves against torch 2.13:
-linalg.cholesky / cholesky_ex, torch.cholesky_solve, linalg.solve_triangular,
-torch.triangular_solve, linalg.lu_factor / lu_factor_ex / lu / lu_solve and torch.lu_unpack,
-with their gradients, errors and out= forms; and the gradients of linalg.svd / svdvals, qr and
-eigh / eigvalsh (svd_backward, linalg_qr_backward, linalg_eig_backward).
+linalg.cholesky / cholesky_ex, torch.cholesky / cholesky_inverse / cholesky_solve,
+linalg.solve_triangular, torch.triangular_solve, linalg.lu_factor / lu_factor_ex / lu /
+lu_solve and torch.lu_unpack, with their gradients, errors and out= forms; and the gradients of
+linalg.svd / svdvals, qr and eigh / eigvalsh (svd_backward, linalg_qr_backward,
+linalg_eig_backward).
 
 These factors are unique (Cholesky's positive diagonal, LU's partial pivoting by the largest
 |a|), so they are compared entry by entry, to float tolerance (NumPy computes float32 in
@@ -43,6 +44,14 @@ VALUES = {
     "r = torch.linalg.cholesky(a, out=o); out = (o, r is o)",
     "cholesky_empty": "out = tuple(torch.linalg.cholesky_ex(torch.zeros(2, 0, 0)))",
     "cholesky_noncontiguous": SPD + "out = torch.linalg.cholesky(a.permute(1, 2, 0)[..., 1])",
+    "torch_cholesky": SPD + "out = (torch.cholesky(a), torch.cholesky(a[0], upper=True), "
+    "a[1].cholesky(), torch.cholesky(torch.zeros(0, 2, 2)))",
+    "cholesky_inverse": SPD
+    + "L = torch.linalg.cholesky(a); o = torch.empty(0, dtype=torch.float64)\n"
+    "torch.cholesky_inverse(L[0], out=o)\nout = (torch.cholesky_inverse(L), "
+    "torch.cholesky_inverse(L.mT, upper=True), L[1].cholesky_inverse(), o)",
+    "cholesky_inverse_complex": "z = torch.tensor([[4., 1+2j], [1-2j, 6.]])\n"
+    "out = torch.cholesky_inverse(torch.linalg.cholesky(z))",
     # ---- lu_factor / lu / lu_unpack ----
     "lu_factor": GEN + "r = torch.linalg.lu_factor(a); out = (type(r).__name__, r.LU, r.pivots)",
     "lu_factor_tall": "out = tuple(torch.linalg.lu_factor(torch.randn(2, 5, 3)))",
@@ -109,6 +118,10 @@ ERRORS = {
     "cholesky_half": "out = torch.linalg.cholesky(torch.eye(2).half())",
     "cholesky_nonsquare": "out = torch.linalg.cholesky(torch.ones(2, 3))",
     "cholesky_1d": "out = torch.linalg.cholesky(torch.ones(3))",
+    "torch_cholesky_not_pd": "out = torch.cholesky(torch.stack([torch.eye(2), -torch.eye(2)]))",
+    "torch_cholesky_nonsquare": "out = torch.cholesky(torch.ones(2, 3))",
+    "cholesky_inverse_singular": "out = torch.cholesky_inverse(torch.zeros(2, 2))",
+    "cholesky_inverse_int": "out = torch.cholesky_inverse(torch.eye(2, dtype=torch.int64))",
     "lu_factor_singular": "out = torch.linalg.lu_factor(torch.zeros(2, 2))",
     "lu_factor_singular_batch": "out = torch.linalg.lu_factor(torch.stack([torch.eye(2), "
     "torch.ones(2, 2)]))",
@@ -162,6 +175,11 @@ GRADS = {
     "b = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)\n"
     "x = torch.cholesky_solve(b, L); (x * w(x)).sum().backward(); out = (L.grad, b.grad, "
     "x.grad_fn.name())",
+    "torch_cholesky_inverse_grad": W + SPD + "a.requires_grad_(); L = torch.cholesky(a)\n"
+    "(L * w(L)).sum().backward(); l = torch.linalg.cholesky(a.detach()).requires_grad_()\n"
+    "x = torch.cholesky_inverse(l); u = l.detach().mT.requires_grad_()\n"
+    "y = torch.cholesky_inverse(u, upper=True); ((x * w(x)).sum() + (y * w(y)).sum()).backward()\n"
+    "out = (a.grad, l.grad, u.grad, x.grad_fn.name())",
     "solve_triangular_grad": W + "a = (torch.randn(2, 3, 3, dtype=torch.float64) + 3 * "
     "torch.eye(3)).requires_grad_(); b = torch.randn(3, 2, dtype=torch.float64, "
     "requires_grad=True)\nx = torch.linalg.solve_triangular(a, b, upper=True)\n"

@@ -39,6 +39,7 @@ from tensortrace.autograd.functions_manual_cumprod import (  # noqa: F401 - for 
 )
 from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401 - for the formulas
     cholesky_backward,
+    cholesky_inverse_backward,
     cholesky_solve_backward,
     linalg_eig_backward,
     linalg_lu_backward,

@@ -1,7 +1,8 @@
 """The backward formulas of the matrix decompositions and triangular solves, with PyTorch's
 names: svd_backward, linalg_qr_backward, linalg_eig_backward (eigh's too), cholesky_backward,
-cholesky_solve_backward, linalg_solve_triangular_backward, triangular_solve_backward,
-linalg_lu_backward, lu_factor_ex_backward, lu_unpack_backward and linalg_lu_solve_LU.
+cholesky_inverse_backward, cholesky_solve_backward, linalg_solve_triangular_backward,
+triangular_solve_backward, linalg_lu_backward, lu_factor_ex_backward, lu_unpack_backward and
+linalg_lu_solve_LU.
 
 Mirrors those functions of `torch/csrc/autograd/FunctionsManual.cpp`, op for op, so a backward
 pass traces the same aten calls. The gradients of the outputs a loss does not use arrive as
@@ -367,3 +368,14 @@ def linalg_lu_solve_LU(
     gR = _solve_tri(L.mH(), gR, True, left=False, unit=True)
     gU = _solve_tri(U.mH(), L.mH().matmul(gR), False, left=False).triu()
     return gR.tril(-1).add(gU)  # type: ignore[no-any-return]
+
+
+def cholesky_inverse_backward(grad: Any, L: Tensor, upper: bool, inverse: Tensor) -> Tensor | None:
+    """inverse = (L L^H)^-1: gL = -(inverse (G + G^H) inverse) L (L on the left for upper)."""
+    grad = _defined(grad)
+    if grad is None:
+        return None
+    common_term = at.matmul(inverse, at.matmul(grad.add(grad.mH()), inverse))
+    if upper:
+        return at.matmul(L, common_term).neg()  # type: ignore[no-any-return]
+    return at.matmul(common_term, L).neg()  # type: ignore[no-any-return]

@@ -3196,6 +3196,34 @@ def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_cholesky = Overloads([(ops.cholesky_out, Binder(ops.cholesky_out.schema)), (ops.cholesky, Binder(ops.cholesky.schema))])
+
+
+@traced("dispatch", "at::cholesky", FUNCTIONS_H, "at::cholesky",
+        legacy="at::cholesky (Functions.h)")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky, overloads:
+    cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    cholesky(Tensor self, bool upper=False) -> Tensor
+    """
+    op, full = select_overload(_ov_cholesky, args, kwargs, "at::cholesky")
+    return op.call(*full)
+
+
+_ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema)), (ops.cholesky_inverse_out, Binder(ops.cholesky_inverse_out.schema))])
+
+
+@traced("dispatch", "at::cholesky_inverse", FUNCTIONS_H, "at::cholesky_inverse",
+        legacy="at::cholesky_inverse (Functions.h)")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky_inverse, overloads:
+    cholesky_inverse(Tensor self, bool upper=False) -> Tensor
+    cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_cholesky_inverse, args, kwargs, "at::cholesky_inverse")
+    return op.call(*full)
+
+
 _ov_cholesky_solve = Overloads([(ops.cholesky_solve_out, Binder(ops.cholesky_solve_out.schema)), (ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
 
 
@@ -8919,6 +8947,8 @@ FUNCTIONS: dict[str, Any] = {
     "svd": svd,
     "linalg_cholesky_ex": linalg_cholesky_ex,
     "linalg_cholesky": linalg_cholesky,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
     "cholesky_solve": cholesky_solve,
     "_cholesky_solve_helper": _cholesky_solve_helper,
     "triangular_solve": triangular_solve,

@@ -1707,6 +1707,18 @@ linalg_cholesky = _register(
 linalg_cholesky_out = _register(
     FunctionSchema('linalg_cholesky', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cholesky_out'}}})
+cholesky_out = _register(
+    FunctionSchema('cholesky', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'cholesky_out'}}})
+cholesky = _register(
+    FunctionSchema('cholesky', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky(Tensor self, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'cholesky'}}})
+cholesky_inverse = _register(
+    FunctionSchema('cholesky_inverse', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky_inverse(Tensor self, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'cholesky_inverse'}}})
+cholesky_inverse_out = _register(
+    FunctionSchema('cholesky_inverse', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'cholesky_inverse_out'}}})
 cholesky_solve_out = _register(
     FunctionSchema('cholesky_solve', 'out', (Argument('self', _T6, None, False), Argument('input2', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'cholesky_solve_out'}}})
@@ -4404,6 +4416,10 @@ OPERATORS: list[OperatorHandle] = [
     linalg_cholesky_ex_L,
     linalg_cholesky,
     linalg_cholesky_out,
+    cholesky_out,
+    cholesky,
+    cholesky_inverse,
+    cholesky_inverse_out,
     cholesky_solve_out,
     cholesky_solve,
     _cholesky_solve_helper,

@@ -194,6 +194,8 @@ _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.b
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
+_ov_cholesky = Overloads([(ops.cholesky, Binder(ops.cholesky.schema))])
+_ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema))])
 _ov_cholesky_solve = Overloads([(ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
 _ov_triangular_solve = Overloads([(ops.triangular_solve, Binder(ops.triangular_solve.schema))])
 _ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
@@ -2115,6 +2117,24 @@ class TensorMethods:
         svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
         """
         op, full = select_overload(_ov_svd, (self, *args), kwargs, "Tensor.svd")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky", TENSOR_BODY_H, "at::Tensor::cholesky",
+            legacy="Tensor::cholesky (TensorMethods.h)")
+    def cholesky(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky, overloads:
+        cholesky(Tensor self, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky, (self, *args), kwargs, "Tensor.cholesky")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky_inverse", TENSOR_BODY_H, "at::Tensor::cholesky_inverse",
+            legacy="Tensor::cholesky_inverse (TensorMethods.h)")
+    def cholesky_inverse(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky_inverse, overloads:
+        cholesky_inverse(Tensor self, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky_inverse, (self, *args), kwargs, "Tensor.cholesky_inverse")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::cholesky_solve", TENSOR_BODY_H, "at::Tensor::cholesky_solve",
@@ -4548,6 +4568,8 @@ METHODS: tuple[str, ...] = (
     "bernoulli_",
     "inverse",
     "svd",
+    "cholesky",
+    "cholesky_inverse",
     "cholesky_solve",
     "triangular_solve",
     "det",

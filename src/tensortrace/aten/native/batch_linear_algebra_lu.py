@@ -1,5 +1,5 @@
-"""Cholesky and LU: linalg.cholesky / cholesky_ex, linalg.lu_factor / lu_factor_ex, linalg.lu,
-torch.lu_unpack and linalg.lu_solve.
+"""Cholesky and LU: linalg.cholesky / cholesky_ex, torch.cholesky / cholesky_inverse,
+linalg.lu_factor / lu_factor_ex, linalg.lu, torch.lu_unpack and linalg.lu_solve.
 
 Mirrors `aten/src/ATen/native/BatchLinearAlgebra.cpp` (TORCH_META_FUNC / TORCH_IMPL_FUNC of
 linalg_cholesky_ex, linalg_lu_factor_ex, linalg_lu, lu_unpack, linalg_lu_solve and the
@@ -11,6 +11,9 @@ which torch allocates C-contiguous.
 """
 
 from __future__ import annotations
+
+import math
+import warnings
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
@@ -33,14 +36,25 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.scalar_type import ScalarType, canCast
 
 SOURCE = "aten/src/ATen/native/BatchLinearAlgebra.cpp"
 STUBS = "aten/src/ATen/native/BatchLinearAlgebra.h"
 
 cholesky_stub = DECLARE_DISPATCH("cholesky_stub", STUBS)
 triangular_solve_stub = DECLARE_DISPATCH("triangular_solve_stub", STUBS)
+cholesky_inverse_stub = DECLARE_DISPATCH("cholesky_inverse_stub", STUBS)
 unpack_pivots_stub = DECLARE_DISPATCH("unpack_pivots_stub", "aten/src/ATen/native/LinearAlgebra.h")
+
+
+_WARNED: set[str] = set()
+
+
+def warn_once(message: str) -> None:
+    """TORCH_WARN_ONCE: a UserWarning, the first time only."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, UserWarning, stacklevel=4)
 
 
 # ---- LinearAlgebraUtils.h ------------------------------------------------------------------------
@@ -357,3 +371,69 @@ def linalg_lu_solve_out(
         return
     # getrs with trans = N, T or C; right-hand solves as the adjoint system (the kernel's job)
     lu_solve_stub(LU.device().type_, LU, pivots, B, result, left, adjoint)
+
+
+# ---- torch.cholesky (deprecated) and cholesky_inverse --------------------------------------------
+@native_function(SOURCE, name="cholesky", legacy="at::native::cholesky")
+def cholesky(self: Tensor, upper: bool = False) -> Tensor:
+    """potrf on a column-major copy, then the other triangle zeroed (torch warns once that it
+    is deprecated in favor of linalg.cholesky)."""
+    warn_once(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+        "equivalent results for all valid (symmetric positive definite) inputs."
+    )
+    if self.numel() == 0:
+        return at.empty_like(self, memory_format="contiguous_format")  # type: ignore[no-any-return]
+    squareCheckInputs(self, "cholesky")
+    raw_cholesky_output = self.mT().clone(memory_format="contiguous_format").mT()
+    info = at.empty(list(self.sizes())[:-2], dtype=ScalarType.Int, device=self.device())
+    cholesky_stub(self.device().type_, raw_cholesky_output, info, upper)
+    _linalg_check_errors(info, "cholesky", self.dim() == 2)
+    return raw_cholesky_output.triu_() if upper else raw_cholesky_output.tril_()  # type: ignore[no-any-return]
+
+
+@native_function(SOURCE, name="cholesky_out", legacy="at::native::cholesky_out")
+def cholesky_out(self: Tensor, upper: bool, out: Tensor) -> Tensor:
+    result = at.cholesky(self, upper)
+    out.resize_(list(result.sizes()))
+    return out.copy_(result)  # type: ignore[no-any-return]
+
+
+@native_function(SOURCE, name="cholesky_inverse_out", legacy="at::native::cholesky_inverse_out")
+def cholesky_inverse_out(self: Tensor, upper: bool, out: Tensor) -> Tensor:
+    """(L L^H)^-1 (or (U^H U)^-1) from the factor, through potri, into a column-major out."""
+    input = self
+    squareCheckInputs(input, "cholesky_inverse")
+    TORCH_CHECK(
+        canCast(input.scalar_type(), out.scalar_type()),
+        "cholesky_inverse: Expected result to be safely castable from ",
+        input.scalar_type(),
+        " dtype, but got result with dtype ",
+        out.scalar_type(),
+    )
+    batch = list(input.sizes())[:-2]
+    infos = at.zeros([max(1, math.prod(batch))], dtype=ScalarType.Int)
+    shape = list(input.sizes())
+    copy_needed = (out.numel() != 0 and not (out.dim() >= 2 and out.mT().is_contiguous())) or (
+        out.scalar_type() != input.scalar_type()
+        or (out.numel() != 0 and list(out.sizes()) != shape)
+    )
+    result = at.empty([0], dtype=input.scalar_type(), device=input.device()) if copy_needed else out
+    result.resize_([*shape[:-2], shape[-1], shape[-2]])
+    result.transpose_(-2, -1)  # batches of F-contiguous matrices, as potri writes them
+    result.copy_(input)
+    cholesky_inverse_stub(input.device().type_, result, infos, upper)
+    if copy_needed:
+        out.resize_(shape)
+        out.copy_(result)
+    _linalg_check_errors(infos, "cholesky_inverse", out.dim() == 2)
+    return out
+
+
+@native_function(SOURCE, name="cholesky_inverse", legacy="at::native::cholesky_inverse")
+def cholesky_inverse(self: Tensor, upper: bool = False) -> Tensor:
+    result = at.empty([0], dtype=self.scalar_type(), device=self.device())
+    return at.cholesky_inverse(self, upper, out=result)  # type: ignore[no-any-return]

@@ -21,6 +21,7 @@ from tensortrace.aten.native.batch_linear_algebra_lu import (
     checkInputsSolver,
     linearSolveCheckInputs,
     triangular_solve_stub,
+    warn_once,
 )
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -121,6 +122,13 @@ def triangular_solve_out(
     result: Tensor,
     clone_A: Tensor,
 ) -> None:
+    warn_once(
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+        "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
+        "its arguments reversed and does not return a copy of one of the inputs.\n"
+        "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+        "X = torch.linalg.solve_triangular(A, B)."
+    )
     self_b, A_b = _linalg_broadcast_batch_dims(self, A, "triangular_solve")
     # trsm needs F-contiguous outputs: solve in temporaries when an out= tensor is not
     copy_needed = not result.mT().is_contiguous() or not clone_A.mT().is_contiguous()

@@ -3144,6 +3144,30 @@ ops.linalg_cholesky_ex_L.register(DispatchKey.ADInplaceOrView, KernelFunction(
     linalg_cholesky_ex_L, "torch::ADInplaceOrView::linalg_cholesky_ex_L", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::cholesky_out", INPLACE_OR_VIEW)
+def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_out, "torch::ADInplaceOrView::cholesky_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cholesky_inverse_out", INPLACE_OR_VIEW)
+def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_inverse_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_inverse_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_inverse_out, "torch::ADInplaceOrView::cholesky_inverse_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::cholesky_solve_out", INPLACE_OR_VIEW)
 def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
     """cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""

@@ -26,6 +26,7 @@ from tensortrace.autograd.functions_manual import (
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
     cholesky_backward,
+    cholesky_inverse_backward,
     cholesky_solve_backward,
     clamp_backward,
     clamp_backward_min_max,
@@ -5564,6 +5565,40 @@ class FlipBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'flip',
         (Formula(('self',), FlipBackward0_self, frozenset(['dims', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CholeskyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_backward(grad, upper, result)"""
+    return cholesky_backward(v['grad'], v['upper'], v['result'])
+
+
+class CholeskyBackward0(TraceableFunction):
+    """cholesky(Tensor self, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky',
+        (Formula(('self',), CholeskyBackward0_self, frozenset(['cholesky_backward', 'grad', 'result', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CholeskyInverseBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_inverse_backward(grad, self, upper, result)"""
+    return cholesky_inverse_backward(v['grad'], v['self'], v['upper'], v['result'])
+
+
+class CholeskyInverseBackward0(TraceableFunction):
+    """cholesky_inverse(Tensor self, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky_inverse',
+        (Formula(('self',), CholeskyInverseBackward0_self, frozenset(['cholesky_inverse_backward', 'grad', 'result', 'self', 'upper'])),),
         ('self',),
         {},
         {})

@@ -7316,6 +7316,74 @@ ops.linalg_cholesky_ex_L.register(DispatchKey.Autograd, KernelFunction(
     linalg_cholesky_ex_L, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
 
 
+_record_cholesky_out = GraphRecording(ops.cholesky_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_cholesky_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_out, "torch::autograd::VariableType::cholesky", with_keyset=True))
+
+
+_record_cholesky = GraphRecording(ops.cholesky, AutoDispatchBelowADInplaceOrView, nodes.CholeskyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky(Tensor self, bool upper=False) -> Tensor: records CholeskyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cholesky(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky.register(DispatchKey.Autograd, KernelFunction(
+    cholesky, "torch::autograd::VariableType::cholesky", with_keyset=True))
+
+
+_record_cholesky_inverse = GraphRecording(ops.cholesky_inverse, AutoDispatchBelowADInplaceOrView, nodes.CholeskyInverseBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_inverse", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_inverse(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse(Tensor self, bool upper=False) -> Tensor: records CholeskyInverseBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cholesky_inverse(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky_inverse.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_inverse.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_inverse, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+
+
+_record_cholesky_inverse_out = GraphRecording(ops.cholesky_inverse_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_inverse", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_cholesky_inverse_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_inverse_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_inverse_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_inverse_out, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+
+
 _record_cholesky_solve_out = GraphRecording(ops.cholesky_solve_out, AutoDispatchBelowAutograd, None)
 
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "3882ec0ea1d1caf3fa4138f50c4e47d992f0e2c96bcf5462db8e3eecff934a93"
+INPUTS_SHA256 = "14f364c6d7720bfbaadf1f0c7feca1521de1cda022b0739b0cd20ff05b696b8c"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -9417,6 +9417,96 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_svd[0][0])
 
 
+# ---- cholesky ----------------------------------------------------------------------------------
+parser_cholesky = PythonArgParser.lazy([
+    'cholesky(Tensor input, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky", TORCH_FUNCTIONS_CPP, "dispatch_cholesky", legacy="dispatch_cholesky")
+def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky(Tensor input, bool upper=False, *, Tensor out=None): cholesky, out= cholesky.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_out, 'cholesky', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky(**call_kwargs)
+
+structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), return_types.for_schema('cholesky_out', ops.cholesky_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky: THPVariable_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky",
+                                 {"python_name": "torch.cholesky"})
+    self = None
+    r = parser_cholesky.parse(args, kwargs)
+    a = r.args
+    # cholesky(Tensor input, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_inverse --------------------------------------------------------------------------
+parser_cholesky_inverse = PythonArgParser.lazy([
+    'cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky_inverse", TORCH_FUNCTIONS_CPP, "dispatch_cholesky_inverse", legacy="dispatch_cholesky_inverse")
+def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None): cholesky_inverse, out= cholesky_inverse.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_inverse_out, 'cholesky_inverse', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky_inverse(**call_kwargs)
+
+structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), return_types.for_schema('cholesky_inverse_out', ops.cholesky_inverse_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_inverse", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky_inverse")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky_inverse: THPVariable_cholesky_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky_inverse",
+                                 {"python_name": "torch.cholesky_inverse"})
+    self = None
+    r = parser_cholesky_inverse.parse(args, kwargs)
+    a = r.args
+    # cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_inverse_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- cholesky_solve ----------------------------------------------------------------------------
 parser_cholesky_solve = PythonArgParser.lazy([
     'cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)',
@@ -23740,6 +23830,8 @@ FUNCTIONS: dict[str, Any] = {
     "_linalg_eigh": _linalg_eigh,
     "_linalg_svd": _linalg_svd,
     "svd": svd,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
     "cholesky_solve": cholesky_solve,
     "_cholesky_solve_helper": _cholesky_solve_helper,
     "triangular_solve": triangular_solve,
@@ -24218,6 +24310,8 @@ __all__ = [
     "_linalg_eigh",
     "_linalg_svd",
     "svd",
+    "cholesky",
+    "cholesky_inverse",
     "cholesky_solve",
     "_cholesky_solve_helper",
     "triangular_solve",

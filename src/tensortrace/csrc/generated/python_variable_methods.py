@@ -7139,6 +7139,76 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_svd[0][0])
 
 
+# ---- cholesky ----------------------------------------------------------------------------------
+parser_cholesky = PythonArgParser.lazy([
+    'cholesky(bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky", VARIABLE_METHODS_CPP, "dispatch_cholesky", legacy="dispatch_cholesky")
+def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky(bool upper=False): cholesky"""
+    call_kwargs = {}
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky(**call_kwargs)
+
+structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky: THPVariable_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky",
+                                 {"python_name": "Tensor.cholesky"})
+    self = args[0].cdata
+    r = parser_cholesky.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky(bool upper=False)
+    upper = a[0]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_0(self, {'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_inverse --------------------------------------------------------------------------
+parser_cholesky_inverse = PythonArgParser.lazy([
+    'cholesky_inverse(bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky_inverse", VARIABLE_METHODS_CPP, "dispatch_cholesky_inverse", legacy="dispatch_cholesky_inverse")
+def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_inverse(bool upper=False): cholesky_inverse"""
+    call_kwargs = {}
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky_inverse(**call_kwargs)
+
+structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_inverse", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky_inverse")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky_inverse: THPVariable_cholesky_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky_inverse",
+                                 {"python_name": "Tensor.cholesky_inverse"})
+    self = args[0].cdata
+    r = parser_cholesky_inverse.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky_inverse(bool upper=False)
+    upper = a[0]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_inverse_0(self, {'upper': upper})
+    return THPVariable_Wrap(result)
+
+
 # ---- cholesky_solve ----------------------------------------------------------------------------
 parser_cholesky_solve = PythonArgParser.lazy([
     'cholesky_solve(Tensor input2, bool upper=False)',
@@ -17283,6 +17353,8 @@ METHODS: dict[str, Any] = {
     "bernoulli_": bernoulli_,
     "inverse": inverse,
     "svd": svd,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
     "cholesky_solve": cholesky_solve,
     "triangular_solve": triangular_solve,
     "det": det,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortrace.aten.native.batch_linear_algebra_lu import (
+    cholesky_inverse_stub,
     cholesky_stub,
     triangular_solve_stub,
     unpack_pivots_stub,
@@ -126,6 +127,32 @@ def unpack_pivots_kernel(perm: Tensor, pivots: Tensor, dim_size: int) -> None:
     p[...] = flat.reshape(p.shape)
 
 
+@traced(
+    "kernel",
+    "at::native::(anonymous)::apply_cholesky_inverse (potri)",
+    SOURCE,
+    legacy="lapackCholeskyInverse",
+)
+def cholesky_inverse_kernel(input: Tensor, infos: Tensor, upper: bool) -> Tensor:
+    """In place: the factor's triangle -> the inverse of the matrix it factors; info is the
+    first zero on the factor's diagonal (potri's singular case)."""
+    _check_lapack_type("cholesky_inverse_out_cpu", input)
+    a = input.numpy_view()
+    n = a.shape[-1]
+    factor = np.triu(a) if upper else np.tril(a)
+    diag = np.diagonal(factor, axis1=-2, axis2=-1).reshape(-1, n)
+    zero = diag == 0
+    info = np.where(zero.any(axis=1), zero.argmax(axis=1) + 1, 0).astype(np.int32)
+    eye = np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
+    with np.errstate(all="ignore"):
+        inv = trsm(factor, eye, True, upper, "N", False)  # L^-1 (U^-1)
+        # (L L^H)^-1 = L^-H L^-1, (U^H U)^-1 = U^-1 U^-H
+        a[...] = inv @ inv.conj().swapaxes(-1, -2) if upper else inv.conj().swapaxes(-1, -2) @ inv
+    infos.numpy_view()[: info.size] = info
+    return input
+
+
 REGISTER_DISPATCH(cholesky_stub, cholesky_kernel)
+REGISTER_DISPATCH(cholesky_inverse_stub, cholesky_inverse_kernel)
 REGISTER_DISPATCH(triangular_solve_stub, triangular_solve_kernel)
 REGISTER_DISPATCH(unpack_pivots_stub, unpack_pivots_kernel)
