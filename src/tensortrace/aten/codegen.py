@@ -148,8 +148,9 @@ class Binder:
                 if not (isinstance(value, Tensor) or (value is None and optional)):
                     return False
             elif check == _NUMBER:
-                # squeeze(dim=[0, 2]) is squeeze.dims, not squeeze.dim
-                if isinstance(value, (Tensor, list, tuple)):
+                # squeeze(dim=[0, 2]) is squeeze.dims, not squeeze.dim; linalg_cond(p='fro') is
+                # linalg_cond.p_str (a string is no Scalar)
+                if isinstance(value, (Tensor, list, tuple, str)):
                     return False
                 if value is None and not optional:
                     return False  # any(dim=None) is any.dims (int[]? dim), not any.dim

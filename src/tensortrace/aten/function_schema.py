@@ -205,6 +205,8 @@ def parse_default(text: str | None, type_: Type) -> Any:
         return text == "True"
     if text == "Mean":  # `int reduction=Mean`: at::Reduction::Mean (Reduction.h)
         return 1
+    if type_.base == "str" and len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]:
+        return text[1:-1]  # `str UPLO="L"`, `str mode='reduced'`: the string, not its quotes
     if text.startswith("["):
         inner = text[1:-1].strip()
         return [int(v) for v in inner.split(",")] if inner else []

@@ -36,10 +36,37 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     sgn_backward,
     sinc_backward,
 )
+from tensortrace.autograd.functions_manual_cumprod import (  # noqa: F401 - for the formulas
+    cumprod_backward,
+    restore_reduced_dims,
+    scale_grad_by_count,
+)
+from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401 - for the formulas
+    cholesky_backward,
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
+    linalg_eig_backward,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    linalg_qr_backward,
+    linalg_solve_triangular_backward,
+    linalg_svd_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
+    svd_backward,
+    triangular_solve_backward,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,
     norm_backward,
+)
+from tensortrace.autograd.functions_manual_linalg_functions import (  # noqa: F401 - formulas
+    linalg_det_backward,
+    linalg_lstsq_backward,
+    linalg_matrix_exp_differential,
+    pinv_backward,
+    slogdet_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     _trilinear_backward,

@@ -1,12 +1,10 @@
 """The helpers of derivatives.yaml's linear algebra formulas, with PyTorch's names.
 
 Mirrors `linalg_vector_norm_backward` / `norm_backward` and `linalg_solve_backward` of
-`torch/csrc/autograd/FunctionsManual.cpp`. torch computes
-gB with linalg_lu_solve on the saved LU factors when grad mode is off (a plain backward) and
-with linalg_solve(A^H, gX) when it is on (create_graph=True, for higher derivatives); tensortrace
-has no linalg_lu_solve op, so it always takes the second path: the same gradient to rounding,
-with a fresh factorization in the trace. functions_manual.py imports it into the formulas'
-namespace.
+`torch/csrc/autograd/FunctionsManual.cpp`. As torch, linalg_solve_backward computes gB with
+linalg_lu_solve on the LU factors the forward saved when grad mode is off (a plain backward),
+and with linalg_solve(A^H, gX) when it is on (create_graph=True, for higher derivatives).
+functions_manual.py imports it into the formulas' namespace.
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.native.batch_linear_algebra import linalg_solve_is_vector_rhs
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.functions_manual_views import unsqueeze_multiple
+from tensortrace.c10.autograd_state import autograd_state
 from tensortrace.c10.scalar_type import isComplexType
 
 
@@ -87,7 +86,11 @@ def linalg_solve_backward(
     def matrix_to_vector(t: Tensor) -> Tensor:
         return t.squeeze(-1) if vector_case else t
 
-    gB_ = at.linalg_solve(A.mH(), vector_to_matrix(gX), left=left)
+    if autograd_state.grad_mode:  # create_graph: a differentiable re-solve with A^H
+        gB_ = at.linalg_solve(A.mH(), vector_to_matrix(gX), left=left)
+    else:  # the forward's LU (of A^T when A is real and C-contiguous) solves A^H gB = gX
+        use_A_T = A.is_contiguous() and not A.is_complex()
+        gB_ = at.linalg_lu_solve(LU, pivots, vector_to_matrix(gX), left=left, adjoint=not use_A_T)
     gB = matrix_to_vector(gB_) if B_requires_grad else None
     if not A_requires_grad:
         return None, gB

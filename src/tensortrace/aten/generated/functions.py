@@ -2979,32 +2979,6 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_det = Overloads([(ops.linalg_det, Binder(ops.linalg_det.schema))])
-
-
-@traced("dispatch", "at::linalg_det", FUNCTIONS_H, "at::linalg_det",
-        legacy="at::linalg_det (Functions.h)")
-def linalg_det(*args: Any, **kwargs: Any) -> Any:
-    """at::linalg_det, overloads:
-    linalg_det(Tensor A) -> Tensor
-    """
-    op, full = select_overload(_ov_linalg_det, args, kwargs, "at::linalg_det")
-    return op.call(*full)
-
-
-_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
-
-
-@traced("dispatch", "at::det", FUNCTIONS_H, "at::det",
-        legacy="at::det (Functions.h)")
-def det(*args: Any, **kwargs: Any) -> Any:
-    """at::det, overloads:
-    det(Tensor self) -> Tensor
-    """
-    op, full = select_overload(_ov_det, args, kwargs, "at::det")
-    return op.call(*full)
-
-
 _ov_linalg_matmul = Overloads([(ops.linalg_matmul, Binder(ops.linalg_matmul.schema)), (ops.linalg_matmul_out, Binder(ops.linalg_matmul_out.schema))])
 
 
@@ -3191,6 +3165,542 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
     """
     op, full = select_overload(_ov_svd, args, kwargs, "at::svd")
+    return op.call(*full)
+
+
+_ov_linalg_cholesky_ex = Overloads([(ops.linalg_cholesky_ex, Binder(ops.linalg_cholesky_ex.schema)), (ops.linalg_cholesky_ex_L, Binder(ops.linalg_cholesky_ex_L.schema))])
+
+
+@traced("dispatch", "at::linalg_cholesky_ex", FUNCTIONS_H, "at::linalg_cholesky_ex",
+        legacy="at::linalg_cholesky_ex (Functions.h)")
+def linalg_cholesky_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cholesky_ex, overloads:
+    linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor)
+    linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_cholesky_ex, args, kwargs, "at::linalg_cholesky_ex")
+    return op.call(*full)
+
+
+_ov_linalg_cholesky = Overloads([(ops.linalg_cholesky, Binder(ops.linalg_cholesky.schema)), (ops.linalg_cholesky_out, Binder(ops.linalg_cholesky_out.schema))])
+
+
+@traced("dispatch", "at::linalg_cholesky", FUNCTIONS_H, "at::linalg_cholesky",
+        legacy="at::linalg_cholesky (Functions.h)")
+def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cholesky, overloads:
+    linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor
+    linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_cholesky, args, kwargs, "at::linalg_cholesky")
+    return op.call(*full)
+
+
+_ov_cholesky = Overloads([(ops.cholesky_out, Binder(ops.cholesky_out.schema)), (ops.cholesky, Binder(ops.cholesky.schema))])
+
+
+@traced("dispatch", "at::cholesky", FUNCTIONS_H, "at::cholesky",
+        legacy="at::cholesky (Functions.h)")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky, overloads:
+    cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    cholesky(Tensor self, bool upper=False) -> Tensor
+    """
+    op, full = select_overload(_ov_cholesky, args, kwargs, "at::cholesky")
+    return op.call(*full)
+
+
+_ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema)), (ops.cholesky_inverse_out, Binder(ops.cholesky_inverse_out.schema))])
+
+
+@traced("dispatch", "at::cholesky_inverse", FUNCTIONS_H, "at::cholesky_inverse",
+        legacy="at::cholesky_inverse (Functions.h)")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky_inverse, overloads:
+    cholesky_inverse(Tensor self, bool upper=False) -> Tensor
+    cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_cholesky_inverse, args, kwargs, "at::cholesky_inverse")
+    return op.call(*full)
+
+
+_ov_cholesky_solve = Overloads([(ops.cholesky_solve_out, Binder(ops.cholesky_solve_out.schema)), (ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
+
+
+@traced("dispatch", "at::cholesky_solve", FUNCTIONS_H, "at::cholesky_solve",
+        legacy="at::cholesky_solve (Functions.h)")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::cholesky_solve, overloads:
+    cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)
+    cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor
+    """
+    op, full = select_overload(_ov_cholesky_solve, args, kwargs, "at::cholesky_solve")
+    return op.call(*full)
+
+
+_ov__cholesky_solve_helper = Overloads([(ops._cholesky_solve_helper, Binder(ops._cholesky_solve_helper.schema))])
+
+
+@traced("dispatch", "at::_cholesky_solve_helper", FUNCTIONS_H, "at::_cholesky_solve_helper",
+        legacy="at::_cholesky_solve_helper (Functions.h)")
+def _cholesky_solve_helper(*args: Any, **kwargs: Any) -> Any:
+    """at::_cholesky_solve_helper, overloads:
+    _cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor
+    """
+    op, full = select_overload(_ov__cholesky_solve_helper, args, kwargs, "at::_cholesky_solve_helper")
+    return op.call(*full)
+
+
+_ov_triangular_solve = Overloads([(ops.triangular_solve_X, Binder(ops.triangular_solve_X.schema)), (ops.triangular_solve, Binder(ops.triangular_solve.schema))])
+
+
+@traced("dispatch", "at::triangular_solve", FUNCTIONS_H, "at::triangular_solve",
+        legacy="at::triangular_solve (Functions.h)")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::triangular_solve, overloads:
+    triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!))
+    triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_triangular_solve, args, kwargs, "at::triangular_solve")
+    return op.call(*full)
+
+
+_ov_linalg_solve_triangular = Overloads([(ops.linalg_solve_triangular_out, Binder(ops.linalg_solve_triangular_out.schema)), (ops.linalg_solve_triangular, Binder(ops.linalg_solve_triangular.schema))])
+
+
+@traced("dispatch", "at::linalg_solve_triangular", FUNCTIONS_H, "at::linalg_solve_triangular",
+        legacy="at::linalg_solve_triangular (Functions.h)")
+def linalg_solve_triangular(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_solve_triangular, overloads:
+    linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_solve_triangular, args, kwargs, "at::linalg_solve_triangular")
+    return op.call(*full)
+
+
+_ov_linalg_lu_factor = Overloads([(ops.linalg_lu_factor, Binder(ops.linalg_lu_factor.schema)), (ops.linalg_lu_factor_out, Binder(ops.linalg_lu_factor_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_factor", FUNCTIONS_H, "at::linalg_lu_factor",
+        legacy="at::linalg_lu_factor (Functions.h)")
+def linalg_lu_factor(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_factor, overloads:
+    linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor, Tensor)
+    linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_lu_factor, args, kwargs, "at::linalg_lu_factor")
+    return op.call(*full)
+
+
+_ov_linalg_lu_factor_ex = Overloads([(ops.linalg_lu_factor_ex, Binder(ops.linalg_lu_factor_ex.schema)), (ops.linalg_lu_factor_ex_out, Binder(ops.linalg_lu_factor_ex_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_factor_ex", FUNCTIONS_H, "at::linalg_lu_factor_ex",
+        legacy="at::linalg_lu_factor_ex (Functions.h)")
+def linalg_lu_factor_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_factor_ex, overloads:
+    linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor)
+    linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_linalg_lu_factor_ex, args, kwargs, "at::linalg_lu_factor_ex")
+    return op.call(*full)
+
+
+_ov_linalg_lu = Overloads([(ops.linalg_lu, Binder(ops.linalg_lu.schema)), (ops.linalg_lu_out, Binder(ops.linalg_lu_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu", FUNCTIONS_H, "at::linalg_lu",
+        legacy="at::linalg_lu (Functions.h)")
+def linalg_lu(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu, overloads:
+    linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor)
+    linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_linalg_lu, args, kwargs, "at::linalg_lu")
+    return op.call(*full)
+
+
+_ov_linalg_lu_solve = Overloads([(ops.linalg_lu_solve, Binder(ops.linalg_lu_solve.schema)), (ops.linalg_lu_solve_out, Binder(ops.linalg_lu_solve_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lu_solve", FUNCTIONS_H, "at::linalg_lu_solve",
+        legacy="at::linalg_lu_solve (Functions.h)")
+def linalg_lu_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lu_solve, overloads:
+    linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor
+    linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_lu_solve, args, kwargs, "at::linalg_lu_solve")
+    return op.call(*full)
+
+
+_ov_lu_unpack = Overloads([(ops.lu_unpack, Binder(ops.lu_unpack.schema)), (ops.lu_unpack_out, Binder(ops.lu_unpack_out.schema))])
+
+
+@traced("dispatch", "at::lu_unpack", FUNCTIONS_H, "at::lu_unpack",
+        legacy="at::lu_unpack (Functions.h)")
+def lu_unpack(*args: Any, **kwargs: Any) -> Any:
+    """at::lu_unpack, overloads:
+    lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor)
+    lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov_lu_unpack, args, kwargs, "at::lu_unpack")
+    return op.call(*full)
+
+
+_ov__linalg_det = Overloads([(ops._linalg_det, Binder(ops._linalg_det.schema)), (ops._linalg_det_result, Binder(ops._linalg_det_result.schema))])
+
+
+@traced("dispatch", "at::_linalg_det", FUNCTIONS_H, "at::_linalg_det",
+        legacy="at::_linalg_det (Functions.h)")
+def _linalg_det(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_det, overloads:
+    _linalg_det(Tensor A) -> (Tensor, Tensor, Tensor)
+    _linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov__linalg_det, args, kwargs, "at::_linalg_det")
+    return op.call(*full)
+
+
+_ov_linalg_det = Overloads([(ops.linalg_det, Binder(ops.linalg_det.schema)), (ops.linalg_det_out, Binder(ops.linalg_det_out.schema))])
+
+
+@traced("dispatch", "at::linalg_det", FUNCTIONS_H, "at::linalg_det",
+        legacy="at::linalg_det (Functions.h)")
+def linalg_det(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_det, overloads:
+    linalg_det(Tensor A) -> Tensor
+    linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_det, args, kwargs, "at::linalg_det")
+    return op.call(*full)
+
+
+_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
+
+
+@traced("dispatch", "at::det", FUNCTIONS_H, "at::det",
+        legacy="at::det (Functions.h)")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """at::det, overloads:
+    det(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_det, args, kwargs, "at::det")
+    return op.call(*full)
+
+
+_ov__linalg_slogdet = Overloads([(ops._linalg_slogdet, Binder(ops._linalg_slogdet.schema)), (ops._linalg_slogdet_sign, Binder(ops._linalg_slogdet_sign.schema))])
+
+
+@traced("dispatch", "at::_linalg_slogdet", FUNCTIONS_H, "at::_linalg_slogdet",
+        legacy="at::_linalg_slogdet (Functions.h)")
+def _linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_slogdet, overloads:
+    _linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor)
+    _linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))
+    """
+    op, full = select_overload(_ov__linalg_slogdet, args, kwargs, "at::_linalg_slogdet")
+    return op.call(*full)
+
+
+_ov_linalg_slogdet = Overloads([(ops.linalg_slogdet, Binder(ops.linalg_slogdet.schema)), (ops.linalg_slogdet_out, Binder(ops.linalg_slogdet_out.schema))])
+
+
+@traced("dispatch", "at::linalg_slogdet", FUNCTIONS_H, "at::linalg_slogdet",
+        legacy="at::linalg_slogdet (Functions.h)")
+def linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_slogdet, overloads:
+    linalg_slogdet(Tensor A) -> (Tensor, Tensor)
+    linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_slogdet, args, kwargs, "at::linalg_slogdet")
+    return op.call(*full)
+
+
+_ov_slogdet = Overloads([(ops.slogdet, Binder(ops.slogdet.schema)), (ops.slogdet_out, Binder(ops.slogdet_out.schema))])
+
+
+@traced("dispatch", "at::slogdet", FUNCTIONS_H, "at::slogdet",
+        legacy="at::slogdet (Functions.h)")
+def slogdet(*args: Any, **kwargs: Any) -> Any:
+    """at::slogdet, overloads:
+    slogdet(Tensor self) -> (Tensor, Tensor)
+    slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_slogdet, args, kwargs, "at::slogdet")
+    return op.call(*full)
+
+
+_ov_logdet = Overloads([(ops.logdet, Binder(ops.logdet.schema))])
+
+
+@traced("dispatch", "at::logdet", FUNCTIONS_H, "at::logdet",
+        legacy="at::logdet (Functions.h)")
+def logdet(*args: Any, **kwargs: Any) -> Any:
+    """at::logdet, overloads:
+    logdet(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_logdet, args, kwargs, "at::logdet")
+    return op.call(*full)
+
+
+_ov_linalg_cond = Overloads([(ops.linalg_cond, Binder(ops.linalg_cond.schema)), (ops.linalg_cond_out, Binder(ops.linalg_cond_out.schema)), (ops.linalg_cond_p_str, Binder(ops.linalg_cond_p_str.schema)), (ops.linalg_cond_p_str_out, Binder(ops.linalg_cond_p_str_out.schema))])
+
+
+@traced("dispatch", "at::linalg_cond", FUNCTIONS_H, "at::linalg_cond",
+        legacy="at::linalg_cond (Functions.h)")
+def linalg_cond(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cond, overloads:
+    linalg_cond(Tensor self, Scalar? p=None) -> Tensor
+    linalg_cond.out(Tensor self, Scalar? p=None, *, Tensor(a!) out) -> Tensor(a!)
+    linalg_cond.p_str(Tensor self, str p) -> Tensor
+    linalg_cond.p_str_out(Tensor self, str p, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_cond, args, kwargs, "at::linalg_cond")
+    return op.call(*full)
+
+
+_ov_linalg_matrix_power = Overloads([(ops.linalg_matrix_power, Binder(ops.linalg_matrix_power.schema)), (ops.linalg_matrix_power_out, Binder(ops.linalg_matrix_power_out.schema))])
+
+
+@traced("dispatch", "at::linalg_matrix_power", FUNCTIONS_H, "at::linalg_matrix_power",
+        legacy="at::linalg_matrix_power (Functions.h)")
+def linalg_matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_matrix_power, overloads:
+    linalg_matrix_power(Tensor self, int n) -> Tensor
+    linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_matrix_power, args, kwargs, "at::linalg_matrix_power")
+    return op.call(*full)
+
+
+_ov_matrix_power = Overloads([(ops.matrix_power, Binder(ops.matrix_power.schema)), (ops.matrix_power_out, Binder(ops.matrix_power_out.schema))])
+
+
+@traced("dispatch", "at::matrix_power", FUNCTIONS_H, "at::matrix_power",
+        legacy="at::matrix_power (Functions.h)")
+def matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """at::matrix_power, overloads:
+    matrix_power(Tensor self, int n) -> Tensor
+    matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_matrix_power, args, kwargs, "at::matrix_power")
+    return op.call(*full)
+
+
+_ov_linalg_multi_dot = Overloads([(ops.linalg_multi_dot, Binder(ops.linalg_multi_dot.schema)), (ops.linalg_multi_dot_out, Binder(ops.linalg_multi_dot_out.schema))])
+
+
+@traced("dispatch", "at::linalg_multi_dot", FUNCTIONS_H, "at::linalg_multi_dot",
+        legacy="at::linalg_multi_dot (Functions.h)")
+def linalg_multi_dot(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_multi_dot, overloads:
+    linalg_multi_dot(Tensor[] tensors) -> Tensor
+    linalg_multi_dot.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_multi_dot, args, kwargs, "at::linalg_multi_dot")
+    return op.call(*full)
+
+
+_ov_linalg_tensorinv = Overloads([(ops.linalg_tensorinv, Binder(ops.linalg_tensorinv.schema)), (ops.linalg_tensorinv_out, Binder(ops.linalg_tensorinv_out.schema))])
+
+
+@traced("dispatch", "at::linalg_tensorinv", FUNCTIONS_H, "at::linalg_tensorinv",
+        legacy="at::linalg_tensorinv (Functions.h)")
+def linalg_tensorinv(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_tensorinv, overloads:
+    linalg_tensorinv(Tensor self, int ind=2) -> Tensor
+    linalg_tensorinv.out(Tensor self, int ind=2, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_tensorinv, args, kwargs, "at::linalg_tensorinv")
+    return op.call(*full)
+
+
+_ov_linalg_tensorsolve = Overloads([(ops.linalg_tensorsolve, Binder(ops.linalg_tensorsolve.schema)), (ops.linalg_tensorsolve_out, Binder(ops.linalg_tensorsolve_out.schema))])
+
+
+@traced("dispatch", "at::linalg_tensorsolve", FUNCTIONS_H, "at::linalg_tensorsolve",
+        legacy="at::linalg_tensorsolve (Functions.h)")
+def linalg_tensorsolve(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_tensorsolve, overloads:
+    linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor
+    linalg_tensorsolve.out(Tensor self, Tensor other, int[]? dims=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_tensorsolve, args, kwargs, "at::linalg_tensorsolve")
+    return op.call(*full)
+
+
+_ov_vander = Overloads([(ops.vander, Binder(ops.vander.schema))])
+
+
+@traced("dispatch", "at::vander", FUNCTIONS_H, "at::vander",
+        legacy="at::vander (Functions.h)")
+def vander(*args: Any, **kwargs: Any) -> Any:
+    """at::vander, overloads:
+    vander(Tensor x, int? N=None, bool increasing=False) -> Tensor
+    """
+    op, full = select_overload(_ov_vander, args, kwargs, "at::vander")
+    return op.call(*full)
+
+
+_ov_linalg_vander = Overloads([(ops.linalg_vander, Binder(ops.linalg_vander.schema))])
+
+
+@traced("dispatch", "at::linalg_vander", FUNCTIONS_H, "at::linalg_vander",
+        legacy="at::linalg_vander (Functions.h)")
+def linalg_vander(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_vander, overloads:
+    linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_vander, args, kwargs, "at::linalg_vander")
+    return op.call(*full)
+
+
+_ov_linalg_matrix_exp = Overloads([(ops.linalg_matrix_exp, Binder(ops.linalg_matrix_exp.schema))])
+
+
+@traced("dispatch", "at::linalg_matrix_exp", FUNCTIONS_H, "at::linalg_matrix_exp",
+        legacy="at::linalg_matrix_exp (Functions.h)")
+def linalg_matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_matrix_exp, overloads:
+    linalg_matrix_exp(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_matrix_exp, args, kwargs, "at::linalg_matrix_exp")
+    return op.call(*full)
+
+
+_ov_matrix_exp = Overloads([(ops.matrix_exp, Binder(ops.matrix_exp.schema))])
+
+
+@traced("dispatch", "at::matrix_exp", FUNCTIONS_H, "at::matrix_exp",
+        legacy="at::matrix_exp (Functions.h)")
+def matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """at::matrix_exp, overloads:
+    matrix_exp(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_matrix_exp, args, kwargs, "at::matrix_exp")
+    return op.call(*full)
+
+
+_ov_matrix_exp_backward = Overloads([(ops.matrix_exp_backward, Binder(ops.matrix_exp_backward.schema))])
+
+
+@traced("dispatch", "at::matrix_exp_backward", FUNCTIONS_H, "at::matrix_exp_backward",
+        legacy="at::matrix_exp_backward (Functions.h)")
+def matrix_exp_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::matrix_exp_backward, overloads:
+    matrix_exp_backward(Tensor self, Tensor grad) -> Tensor
+    """
+    op, full = select_overload(_ov_matrix_exp_backward, args, kwargs, "at::matrix_exp_backward")
+    return op.call(*full)
+
+
+_ov_linalg_pinv = Overloads([(ops.linalg_pinv_atol_rtol_tensor, Binder(ops.linalg_pinv_atol_rtol_tensor.schema)), (ops.linalg_pinv_atol_rtol_tensor_out, Binder(ops.linalg_pinv_atol_rtol_tensor_out.schema)), (ops.linalg_pinv_atol_rtol_float, Binder(ops.linalg_pinv_atol_rtol_float.schema)), (ops.linalg_pinv_atol_rtol_float_out, Binder(ops.linalg_pinv_atol_rtol_float_out.schema)), (ops.linalg_pinv, Binder(ops.linalg_pinv.schema)), (ops.linalg_pinv_rcond_tensor, Binder(ops.linalg_pinv_rcond_tensor.schema)), (ops.linalg_pinv_out, Binder(ops.linalg_pinv_out.schema)), (ops.linalg_pinv_out_rcond_tensor, Binder(ops.linalg_pinv_out_rcond_tensor.schema))])
+
+
+@traced("dispatch", "at::linalg_pinv", FUNCTIONS_H, "at::linalg_pinv",
+        legacy="at::linalg_pinv (Functions.h)")
+def linalg_pinv(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_pinv, overloads:
+    linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+    linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+    linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor
+    linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor
+    linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)
+    linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_pinv, args, kwargs, "at::linalg_pinv")
+    return op.call(*full)
+
+
+_ov_pinverse = Overloads([(ops.pinverse, Binder(ops.pinverse.schema))])
+
+
+@traced("dispatch", "at::pinverse", FUNCTIONS_H, "at::pinverse",
+        legacy="at::pinverse (Functions.h)")
+def pinverse(*args: Any, **kwargs: Any) -> Any:
+    """at::pinverse, overloads:
+    pinverse(Tensor self, float rcond=1e-15) -> Tensor
+    """
+    op, full = select_overload(_ov_pinverse, args, kwargs, "at::pinverse")
+    return op.call(*full)
+
+
+_ov_linalg_matrix_rank = Overloads([(ops.linalg_matrix_rank_atol_rtol_tensor, Binder(ops.linalg_matrix_rank_atol_rtol_tensor.schema)), (ops.linalg_matrix_rank_atol_rtol_tensor_out, Binder(ops.linalg_matrix_rank_atol_rtol_tensor_out.schema)), (ops.linalg_matrix_rank_atol_rtol_float, Binder(ops.linalg_matrix_rank_atol_rtol_float.schema)), (ops.linalg_matrix_rank_atol_rtol_float_out, Binder(ops.linalg_matrix_rank_atol_rtol_float_out.schema)), (ops.linalg_matrix_rank, Binder(ops.linalg_matrix_rank.schema)), (ops.linalg_matrix_rank_out, Binder(ops.linalg_matrix_rank_out.schema)), (ops.linalg_matrix_rank_tol_tensor, Binder(ops.linalg_matrix_rank_tol_tensor.schema)), (ops.linalg_matrix_rank_out_tol_tensor, Binder(ops.linalg_matrix_rank_out_tol_tensor.schema))])
+
+
+@traced("dispatch", "at::linalg_matrix_rank", FUNCTIONS_H, "at::linalg_matrix_rank",
+        legacy="at::linalg_matrix_rank (Functions.h)")
+def linalg_matrix_rank(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_matrix_rank, overloads:
+    linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+    linalg_matrix_rank.atol_rtol_tensor_out(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+    linalg_matrix_rank.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)
+    linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor
+    linalg_matrix_rank.out(Tensor self, float tol, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)
+    linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor
+    linalg_matrix_rank.out_tol_tensor(Tensor input, Tensor tol, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_matrix_rank, args, kwargs, "at::linalg_matrix_rank")
+    return op.call(*full)
+
+
+_ov_linalg_lstsq = Overloads([(ops.linalg_lstsq, Binder(ops.linalg_lstsq.schema)), (ops.linalg_lstsq_out, Binder(ops.linalg_lstsq_out.schema))])
+
+
+@traced("dispatch", "at::linalg_lstsq", FUNCTIONS_H, "at::linalg_lstsq",
+        legacy="at::linalg_lstsq (Functions.h)")
+def linalg_lstsq(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_lstsq, overloads:
+    linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor, Tensor, Tensor, Tensor)
+    linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))
+    """
+    op, full = select_overload(_ov_linalg_lstsq, args, kwargs, "at::linalg_lstsq")
+    return op.call(*full)
+
+
+_ov_linalg_eig = Overloads([(ops.linalg_eig, Binder(ops.linalg_eig.schema)), (ops.linalg_eig_out, Binder(ops.linalg_eig_out.schema))])
+
+
+@traced("dispatch", "at::linalg_eig", FUNCTIONS_H, "at::linalg_eig",
+        legacy="at::linalg_eig (Functions.h)")
+def linalg_eig(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_eig, overloads:
+    linalg_eig(Tensor self) -> (Tensor, Tensor)
+    linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_eig, args, kwargs, "at::linalg_eig")
+    return op.call(*full)
+
+
+_ov__linalg_eigvals = Overloads([(ops._linalg_eigvals, Binder(ops._linalg_eigvals.schema))])
+
+
+@traced("dispatch", "at::_linalg_eigvals", FUNCTIONS_H, "at::_linalg_eigvals",
+        legacy="at::_linalg_eigvals (Functions.h)")
+def _linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_eigvals, overloads:
+    _linalg_eigvals(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__linalg_eigvals, args, kwargs, "at::_linalg_eigvals")
+    return op.call(*full)
+
+
+_ov_linalg_eigvals = Overloads([(ops.linalg_eigvals, Binder(ops.linalg_eigvals.schema)), (ops.linalg_eigvals_out, Binder(ops.linalg_eigvals_out.schema))])
+
+
+@traced("dispatch", "at::linalg_eigvals", FUNCTIONS_H, "at::linalg_eigvals",
+        legacy="at::linalg_eigvals (Functions.h)")
+def linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_eigvals, overloads:
+    linalg_eigvals(Tensor self) -> Tensor
+    linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_eigvals, args, kwargs, "at::linalg_eigvals")
     return op.call(*full)
 
 
@@ -9501,8 +10011,6 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_matrix_norm": linalg_matrix_norm,
     "linalg_norm": linalg_norm,
     "linalg_svdvals": linalg_svdvals,
-    "linalg_det": linalg_det,
-    "det": det,
     "linalg_matmul": linalg_matmul,
     "linalg_inv_ex": linalg_inv_ex,
     "linalg_inv": linalg_inv,
@@ -9517,6 +10025,44 @@ FUNCTIONS: dict[str, Any] = {
     "_linalg_svd": _linalg_svd,
     "linalg_svd": linalg_svd,
     "svd": svd,
+    "linalg_cholesky_ex": linalg_cholesky_ex,
+    "linalg_cholesky": linalg_cholesky,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
+    "cholesky_solve": cholesky_solve,
+    "_cholesky_solve_helper": _cholesky_solve_helper,
+    "triangular_solve": triangular_solve,
+    "linalg_solve_triangular": linalg_solve_triangular,
+    "linalg_lu_factor": linalg_lu_factor,
+    "linalg_lu_factor_ex": linalg_lu_factor_ex,
+    "linalg_lu": linalg_lu,
+    "linalg_lu_solve": linalg_lu_solve,
+    "lu_unpack": lu_unpack,
+    "_linalg_det": _linalg_det,
+    "linalg_det": linalg_det,
+    "det": det,
+    "_linalg_slogdet": _linalg_slogdet,
+    "linalg_slogdet": linalg_slogdet,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "linalg_cond": linalg_cond,
+    "linalg_matrix_power": linalg_matrix_power,
+    "matrix_power": matrix_power,
+    "linalg_multi_dot": linalg_multi_dot,
+    "linalg_tensorinv": linalg_tensorinv,
+    "linalg_tensorsolve": linalg_tensorsolve,
+    "vander": vander,
+    "linalg_vander": linalg_vander,
+    "linalg_matrix_exp": linalg_matrix_exp,
+    "matrix_exp": matrix_exp,
+    "matrix_exp_backward": matrix_exp_backward,
+    "linalg_pinv": linalg_pinv,
+    "pinverse": pinverse,
+    "linalg_matrix_rank": linalg_matrix_rank,
+    "linalg_lstsq": linalg_lstsq,
+    "linalg_eig": linalg_eig,
+    "_linalg_eigvals": _linalg_eigvals,
+    "linalg_eigvals": linalg_eigvals,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,

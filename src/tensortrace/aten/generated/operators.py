@@ -48,11 +48,11 @@ _T30 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
 _T31 = Type('int', is_list=True, optional=True)  # int[]?
 _T32 = Type('Tensor', alias='c!')  # Tensor(c!)
 _T33 = Type('Tensor', alias='d!')  # Tensor(d!)
-_T34 = Type('int', is_list=True, list_size=1)  # int[1]
-_T35 = Type('Tensor', is_list=True, alias='a!')  # Tensor(a!)[]
-_T36 = Type('float', is_list=True, optional=True)  # float[]?
-_T37 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
-_T38 = Type('float', optional=True)  # float?
+_T34 = Type('float', optional=True)  # float?
+_T35 = Type('int', is_list=True, list_size=1)  # int[1]
+_T36 = Type('Tensor', is_list=True, alias='a!')  # Tensor(a!)[]
+_T37 = Type('float', is_list=True, optional=True)  # float[]?
+_T38 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
 _T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
 _T40 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
 _T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
@@ -1636,12 +1636,6 @@ linalg_norm_ord_str = _register(
 linalg_svdvals = _register(
     FunctionSchema('linalg_svdvals', '', (Argument('A', _T6, None, False), Argument('driver', _T24, 'None', True),), (_T6,), ()),
     {'func': 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_svdvals'}}})
-linalg_det = _register(
-    FunctionSchema('linalg_det', '', (Argument('A', _T6, None, False),), (_T6,), ()),
-    {'func': 'linalg_det(Tensor A) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeExplicitAutograd': 'linalg_det'}}})
-det = _register(
-    FunctionSchema('det', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'det(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'det'}}})
 linalg_matmul = _register(
     FunctionSchema('linalg_matmul', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'linalg_matmul(Tensor self, Tensor other) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matmul'}}})
@@ -1705,17 +1699,257 @@ linalg_svd = _register(
 svd = _register(
     FunctionSchema('svd', '', (Argument('self', _T6, None, False), Argument('some', _T16, 'True', False), Argument('compute_uv', _T16, 'True', False),), (_T6, _T6, _T6,), ('U', 'S', 'V',)),
     {'func': 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'svd'}}})
+linalg_cholesky_ex = _register(
+    FunctionSchema('linalg_cholesky_ex', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('L', 'info',)),
+    {'func': 'linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_cholesky_ex.L'}})
+linalg_cholesky_ex_L = _register(
+    FunctionSchema('linalg_cholesky_ex', 'L', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('check_errors', _T16, 'False', True), Argument('L', _T8, None, True), Argument('info', _T25, None, True),), (_T8, _T25,), ('L', 'info',)),
+    {'func': 'linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_cholesky_ex_out'}}})
+linalg_cholesky = _register(
+    FunctionSchema('linalg_cholesky', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cholesky'}}})
+linalg_cholesky_out = _register(
+    FunctionSchema('linalg_cholesky', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cholesky_out'}}})
+cholesky_out = _register(
+    FunctionSchema('cholesky', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'cholesky_out'}}})
+cholesky = _register(
+    FunctionSchema('cholesky', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky(Tensor self, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'cholesky'}}})
+cholesky_inverse = _register(
+    FunctionSchema('cholesky_inverse', '', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky_inverse(Tensor self, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'cholesky_inverse'}}})
+cholesky_inverse_out = _register(
+    FunctionSchema('cholesky_inverse', 'out', (Argument('self', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'cholesky_inverse_out'}}})
+cholesky_solve_out = _register(
+    FunctionSchema('cholesky_solve', 'out', (Argument('self', _T6, None, False), Argument('input2', _T6, None, False), Argument('upper', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'cholesky_solve_out'}}})
+cholesky_solve = _register(
+    FunctionSchema('cholesky_solve', '', (Argument('self', _T6, None, False), Argument('input2', _T6, None, False), Argument('upper', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'cholesky_solve'}}})
+_cholesky_solve_helper = _register(
+    FunctionSchema('_cholesky_solve_helper', '', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, None, False),), (_T6,), ()),
+    {'func': '_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': '_cholesky_solve_helper_cpu'}}})
+triangular_solve_X = _register(
+    FunctionSchema('triangular_solve', 'X', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, 'True', False), Argument('transpose', _T16, 'False', False), Argument('unitriangular', _T16, 'False', False), Argument('X', _T8, None, True), Argument('M', _T25, None, True),), (_T8, _T25,), ('solution', 'cloned_coefficient',)),
+    {'func': 'triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!) solution, Tensor(b!) cloned_coefficient)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'triangular_solve_out'}}})
+triangular_solve = _register(
+    FunctionSchema('triangular_solve', '', (Argument('self', _T6, None, False), Argument('A', _T6, None, False), Argument('upper', _T16, 'True', False), Argument('transpose', _T16, 'False', False), Argument('unitriangular', _T16, 'False', False),), (_T6, _T6,), ('solution', 'cloned_coefficient',)),
+    {'func': 'triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)', **{'structured_delegate': 'triangular_solve.X', 'variants': 'method, function'}})
+linalg_solve_triangular_out = _register(
+    FunctionSchema('linalg_solve_triangular', 'out', (Argument('self', _T6, None, False), Argument('B', _T6, None, False), Argument('upper', _T16, None, True), Argument('left', _T16, 'True', True), Argument('unitriangular', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CPU, CUDA': 'linalg_solve_triangular_out'}}})
+linalg_solve_triangular = _register(
+    FunctionSchema('linalg_solve_triangular', '', (Argument('self', _T6, None, False), Argument('B', _T6, None, False), Argument('upper', _T16, None, True), Argument('left', _T16, 'True', True), Argument('unitriangular', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_solve_triangular'}}})
+linalg_lu_factor = _register(
+    FunctionSchema('linalg_lu_factor', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True),), (_T6, _T6,), ('LU', 'pivots',)),
+    {'func': 'linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_lu_factor'}}})
+linalg_lu_factor_out = _register(
+    FunctionSchema('linalg_lu_factor', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('LU', _T8, None, True), Argument('pivots', _T25, None, True),), (_T8, _T25,), ('LU', 'pivots',)),
+    {'func': 'linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) -> (Tensor(a!) LU, Tensor(b!) pivots)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_lu_factor_out'}}})
+linalg_lu_factor_ex = _register(
+    FunctionSchema('linalg_lu_factor_ex', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6, _T6,), ('LU', 'pivots', 'info',)),
+    {'func': 'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu_factor_ex.out', 'variants': 'function'}})
+linalg_lu_factor_ex_out = _register(
+    FunctionSchema('linalg_lu_factor_ex', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('LU', _T8, None, True), Argument('pivots', _T25, None, True), Argument('info', _T32, None, True),), (_T8, _T25, _T32,), ('LU', 'pivots', 'info',)),
+    {'func': 'linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_factor_ex_out'}}})
+linalg_lu = _register(
+    FunctionSchema('linalg_lu', '', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True),), (_T6, _T6, _T6,), ('P', 'L', 'U',)),
+    {'func': 'linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu.out', 'variants': 'function'}})
+linalg_lu_out = _register(
+    FunctionSchema('linalg_lu', 'out', (Argument('A', _T6, None, False), Argument('pivot', _T16, 'True', True), Argument('P', _T8, None, True), Argument('L', _T25, None, True), Argument('U', _T32, None, True),), (_T8, _T25, _T32,), ('P', 'L', 'U',)),
+    {'func': 'linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!) P, Tensor(b!) L, Tensor(c!) U)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_out'}}})
+linalg_lu_solve = _register(
+    FunctionSchema('linalg_lu_solve', '', (Argument('LU', _T6, None, False), Argument('pivots', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('adjoint', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor', **{'python_module': 'linalg', 'structured_delegate': 'linalg_lu_solve.out', 'variants': 'function'}})
+linalg_lu_solve_out = _register(
+    FunctionSchema('linalg_lu_solve', 'out', (Argument('LU', _T6, None, False), Argument('pivots', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('adjoint', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_lu_solve_out'}}})
+lu_unpack = _register(
+    FunctionSchema('lu_unpack', '', (Argument('LU_data', _T6, None, False), Argument('LU_pivots', _T6, None, False), Argument('unpack_data', _T16, 'True', False), Argument('unpack_pivots', _T16, 'True', False),), (_T6, _T6, _T6,), ('P', 'L', 'U',)),
+    {'func': 'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U)', **{'structured_delegate': 'lu_unpack.out', 'variants': 'function'}})
+lu_unpack_out = _register(
+    FunctionSchema('lu_unpack', 'out', (Argument('LU_data', _T6, None, False), Argument('LU_pivots', _T6, None, False), Argument('unpack_data', _T16, 'True', False), Argument('unpack_pivots', _T16, 'True', False), Argument('P', _T8, None, True), Argument('L', _T25, None, True), Argument('U', _T32, None, True),), (_T8, _T25, _T32,), ('P', 'L', 'U',)),
+    {'func': 'lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!) P, Tensor(b!) L, Tensor(c!) U)', **{'variants': 'function', 'structured': True, 'dispatch': {'CPU, CUDA': 'lu_unpack_out'}}})
+_linalg_det = _register(
+    FunctionSchema('_linalg_det', '', (Argument('A', _T6, None, False),), (_T6, _T6, _T6,), ('result', 'LU', 'pivots',)),
+    {'func': '_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)', **{'structured_delegate': '_linalg_det.result'}})
+_linalg_det_result = _register(
+    FunctionSchema('_linalg_det', 'result', (Argument('A', _T6, None, False), Argument('result', _T8, None, True), Argument('LU', _T25, None, True), Argument('pivots', _T32, None, True),), (_T8, _T25, _T32,), ('result', 'LU', 'pivots',)),
+    {'func': '_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_det_out'}}})
+linalg_det = _register(
+    FunctionSchema('linalg_det', '', (Argument('A', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_det(Tensor A) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_det'}}})
+linalg_det_out = _register(
+    FunctionSchema('linalg_det', 'out', (Argument('A', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_det_out'}}})
+det = _register(
+    FunctionSchema('det', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'det(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'det'}}})
+_linalg_slogdet = _register(
+    FunctionSchema('_linalg_slogdet', '', (Argument('A', _T6, None, False),), (_T6, _T6, _T6, _T6,), ('sign', 'logabsdet', 'LU', 'pivots',)),
+    {'func': '_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)', **{'structured_delegate': '_linalg_slogdet.sign'}})
+_linalg_slogdet_sign = _register(
+    FunctionSchema('_linalg_slogdet', 'sign', (Argument('A', _T6, None, False), Argument('sign', _T8, None, True), Argument('logabsdet', _T25, None, True), Argument('LU', _T32, None, True), Argument('pivots', _T33, None, True),), (_T8, _T25, _T32, _T33,), ('sign', 'logabsdet', 'LU', 'pivots',)),
+    {'func': '_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_slogdet_out'}}})
+linalg_slogdet = _register(
+    FunctionSchema('linalg_slogdet', '', (Argument('A', _T6, None, False),), (_T6, _T6,), ('sign', 'logabsdet',)),
+    {'func': 'linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_slogdet'}}})
+linalg_slogdet_out = _register(
+    FunctionSchema('linalg_slogdet', 'out', (Argument('A', _T6, None, False), Argument('sign', _T8, None, True), Argument('logabsdet', _T25, None, True),), (_T8, _T25,), ('sign', 'logabsdet',)),
+    {'func': 'linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_slogdet_out'}}})
+slogdet = _register(
+    FunctionSchema('slogdet', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('sign', 'logabsdet',)),
+    {'func': 'slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'slogdet'}}})
+slogdet_out = _register(
+    FunctionSchema('slogdet', 'out', (Argument('self', _T6, None, False), Argument('sign', _T8, None, True), Argument('logabsdet', _T25, None, True),), (_T8, _T25,), ('sign', 'logabsdet',)),
+    {'func': 'slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet)', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'slogdet_out'}}})
+logdet = _register(
+    FunctionSchema('logdet', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'logdet(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'logdet'}}})
+linalg_cond = _register(
+    FunctionSchema('linalg_cond', '', (Argument('self', _T6, None, False), Argument('p', _T27, 'None', False),), (_T6,), ()),
+    {'func': 'linalg_cond(Tensor self, Scalar? p=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cond'}}})
+linalg_cond_out = _register(
+    FunctionSchema('linalg_cond', 'out', (Argument('self', _T6, None, False), Argument('p', _T27, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_cond.out(Tensor self, Scalar? p=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cond_out'}}})
+linalg_cond_p_str = _register(
+    FunctionSchema('linalg_cond', 'p_str', (Argument('self', _T6, None, False), Argument('p', _T26, None, False),), (_T6,), ()),
+    {'func': 'linalg_cond.p_str(Tensor self, str p) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cond_p_str'}}})
+linalg_cond_p_str_out = _register(
+    FunctionSchema('linalg_cond', 'p_str_out', (Argument('self', _T6, None, False), Argument('p', _T26, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_cond.p_str_out(Tensor self, str p, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_cond_p_str_out'}}})
+linalg_matrix_power = _register(
+    FunctionSchema('linalg_matrix_power', '', (Argument('self', _T6, None, False), Argument('n', _T11, None, False),), (_T6,), ()),
+    {'func': 'linalg_matrix_power(Tensor self, int n) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_power'}}})
+linalg_matrix_power_out = _register(
+    FunctionSchema('linalg_matrix_power', 'out', (Argument('self', _T6, None, False), Argument('n', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_power_out'}}})
+matrix_power = _register(
+    FunctionSchema('matrix_power', '', (Argument('self', _T6, None, False), Argument('n', _T11, None, False),), (_T6,), ()),
+    {'func': 'matrix_power(Tensor self, int n) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'matrix_power'}}})
+matrix_power_out = _register(
+    FunctionSchema('matrix_power', 'out', (Argument('self', _T6, None, False), Argument('n', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'matrix_power_out'}}})
+linalg_multi_dot = _register(
+    FunctionSchema('linalg_multi_dot', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
+    {'func': 'linalg_multi_dot(Tensor[] tensors) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_multi_dot'}}})
+linalg_multi_dot_out = _register(
+    FunctionSchema('linalg_multi_dot', 'out', (Argument('tensors', _T18, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_multi_dot.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_multi_dot_out'}}})
+linalg_tensorinv = _register(
+    FunctionSchema('linalg_tensorinv', '', (Argument('self', _T6, None, False), Argument('ind', _T11, '2', False),), (_T6,), ()),
+    {'func': 'linalg_tensorinv(Tensor self, int ind=2) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_tensorinv'}}})
+linalg_tensorinv_out = _register(
+    FunctionSchema('linalg_tensorinv', 'out', (Argument('self', _T6, None, False), Argument('ind', _T11, '2', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_tensorinv.out(Tensor self, int ind=2, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_tensorinv_out'}}})
+linalg_tensorsolve = _register(
+    FunctionSchema('linalg_tensorsolve', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dims', _T31, 'None', False),), (_T6,), ()),
+    {'func': 'linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_tensorsolve'}}})
+linalg_tensorsolve_out = _register(
+    FunctionSchema('linalg_tensorsolve', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dims', _T31, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_tensorsolve.out(Tensor self, Tensor other, int[]? dims=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_tensorsolve_out'}}})
+vander = _register(
+    FunctionSchema('vander', '', (Argument('x', _T6, None, False), Argument('N', _T17, 'None', False), Argument('increasing', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'vander(Tensor x, int? N=None, bool increasing=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'vander'}}})
+linalg_vander = _register(
+    FunctionSchema('linalg_vander', '', (Argument('x', _T6, None, False), Argument('N', _T13, 'None', True),), (_T6,), ()),
+    {'func': 'linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_vander_symint'}}})
+linalg_matrix_exp = _register(
+    FunctionSchema('linalg_matrix_exp', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_matrix_exp(Tensor self) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_matrix_exp'}}})
+matrix_exp = _register(
+    FunctionSchema('matrix_exp', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'matrix_exp(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'matrix_exp'}}})
+matrix_exp_backward = _register(
+    FunctionSchema('matrix_exp_backward', '', (Argument('self', _T6, None, False), Argument('grad', _T6, None, False),), (_T6,), ()),
+    {'func': 'matrix_exp_backward(Tensor self, Tensor grad) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'matrix_exp_backward'}}})
+linalg_pinv_atol_rtol_tensor = _register(
+    FunctionSchema('linalg_pinv', 'atol_rtol_tensor', (Argument('self', _T6, None, False), Argument('atol', _T28, 'None', True), Argument('rtol', _T28, 'None', True), Argument('hermitian', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'linalg_pinv'}}})
+linalg_pinv_atol_rtol_tensor_out = _register(
+    FunctionSchema('linalg_pinv', 'atol_rtol_tensor_out', (Argument('self', _T6, None, False), Argument('atol', _T28, 'None', True), Argument('rtol', _T28, 'None', True), Argument('hermitian', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'linalg_pinv_out'}}})
+linalg_pinv_atol_rtol_float = _register(
+    FunctionSchema('linalg_pinv', 'atol_rtol_float', (Argument('self', _T6, None, False), Argument('atol', _T34, 'None', True), Argument('rtol', _T34, 'None', True), Argument('hermitian', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor', **{'cpp_no_default_args': ['atol', 'rtol'], 'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv'}}})
+linalg_pinv_atol_rtol_float_out = _register(
+    FunctionSchema('linalg_pinv', 'atol_rtol_float_out', (Argument('self', _T6, None, False), Argument('atol', _T34, 'None', True), Argument('rtol', _T34, 'None', True), Argument('hermitian', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)', **{'cpp_no_default_args': ['atol', 'rtol'], 'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv_out'}}})
+linalg_pinv = _register(
+    FunctionSchema('linalg_pinv', '', (Argument('self', _T6, None, False), Argument('rcond', _T9, None, False), Argument('hermitian', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv'}}})
+linalg_pinv_rcond_tensor = _register(
+    FunctionSchema('linalg_pinv', 'rcond_tensor', (Argument('self', _T6, None, False), Argument('rcond', _T6, None, False), Argument('hermitian', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv'}}})
+linalg_pinv_out = _register(
+    FunctionSchema('linalg_pinv', 'out', (Argument('self', _T6, None, False), Argument('rcond', _T9, None, False), Argument('hermitian', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv_out'}}})
+linalg_pinv_out_rcond_tensor = _register(
+    FunctionSchema('linalg_pinv', 'out_rcond_tensor', (Argument('self', _T6, None, False), Argument('rcond', _T6, None, False), Argument('hermitian', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_pinv_out'}}})
+pinverse = _register(
+    FunctionSchema('pinverse', '', (Argument('self', _T6, None, False), Argument('rcond', _T9, '1e-15', False),), (_T6,), ()),
+    {'func': 'pinverse(Tensor self, float rcond=1e-15) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'pinverse'}}})
+linalg_matrix_rank_atol_rtol_tensor = _register(
+    FunctionSchema('linalg_matrix_rank', 'atol_rtol_tensor', (Argument('input', _T6, None, False), Argument('atol', _T28, 'None', True), Argument('rtol', _T28, 'None', True), Argument('hermitian', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank'}}})
+linalg_matrix_rank_atol_rtol_tensor_out = _register(
+    FunctionSchema('linalg_matrix_rank', 'atol_rtol_tensor_out', (Argument('input', _T6, None, False), Argument('atol', _T28, 'None', True), Argument('rtol', _T28, 'None', True), Argument('hermitian', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matrix_rank.atol_rtol_tensor_out(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank_out'}}})
+linalg_matrix_rank_atol_rtol_float = _register(
+    FunctionSchema('linalg_matrix_rank', 'atol_rtol_float', (Argument('self', _T6, None, False), Argument('atol', _T34, 'None', True), Argument('rtol', _T34, 'None', True), Argument('hermitian', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor', **{'cpp_no_default_args': ['atol', 'rtol'], 'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank'}}})
+linalg_matrix_rank_atol_rtol_float_out = _register(
+    FunctionSchema('linalg_matrix_rank', 'atol_rtol_float_out', (Argument('self', _T6, None, False), Argument('atol', _T34, 'None', True), Argument('rtol', _T34, 'None', True), Argument('hermitian', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matrix_rank.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)', **{'cpp_no_default_args': ['atol', 'rtol'], 'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank_out'}}})
+linalg_matrix_rank = _register(
+    FunctionSchema('linalg_matrix_rank', '', (Argument('self', _T6, None, False), Argument('tol', _T9, None, False), Argument('hermitian', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank'}}})
+linalg_matrix_rank_out = _register(
+    FunctionSchema('linalg_matrix_rank', 'out', (Argument('self', _T6, None, False), Argument('tol', _T9, None, False), Argument('hermitian', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matrix_rank.out(Tensor self, float tol, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank_out'}}})
+linalg_matrix_rank_tol_tensor = _register(
+    FunctionSchema('linalg_matrix_rank', 'tol_tensor', (Argument('input', _T6, None, False), Argument('tol', _T6, None, False), Argument('hermitian', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank'}}})
+linalg_matrix_rank_out_tol_tensor = _register(
+    FunctionSchema('linalg_matrix_rank', 'out_tol_tensor', (Argument('input', _T6, None, False), Argument('tol', _T6, None, False), Argument('hermitian', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matrix_rank.out_tol_tensor(Tensor input, Tensor tol, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_rank_out'}}})
+linalg_lstsq = _register(
+    FunctionSchema('linalg_lstsq', '', (Argument('self', _T6, None, False), Argument('b', _T6, None, False), Argument('rcond', _T34, 'None', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6, _T6,), ('solution', 'residuals', 'rank', 'singular_values',)),
+    {'func': 'linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'linalg_lstsq'}}})
+linalg_lstsq_out = _register(
+    FunctionSchema('linalg_lstsq', 'out', (Argument('self', _T6, None, False), Argument('b', _T6, None, False), Argument('rcond', _T34, 'None', False), Argument('driver', _T24, 'None', True), Argument('solution', _T8, None, True), Argument('residuals', _T25, None, True), Argument('rank', _T32, None, True), Argument('singular_values', _T33, None, True),), (_T8, _T25, _T32, _T33,), ('solution', 'residuals', 'rank', 'singular_values',)),
+    {'func': 'linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_lstsq_out'}}})
+linalg_eig = _register(
+    FunctionSchema('linalg_eig', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    {'func': 'linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_eig'}}})
+linalg_eig_out = _register(
+    FunctionSchema('linalg_eig', 'out', (Argument('self', _T6, None, False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T25, None, True),), (_T8, _T25,), ('eigenvalues', 'eigenvectors',)),
+    {'func': 'linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors)', **{'python_module': 'linalg', 'dispatch': {'CPU, CUDA': 'linalg_eig_out'}}})
+_linalg_eigvals = _register(
+    FunctionSchema('_linalg_eigvals', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_linalg_eigvals(Tensor self) -> Tensor', **{'dispatch': {'CPU, CUDA': '_linalg_eigvals'}}})
+linalg_eigvals = _register(
+    FunctionSchema('linalg_eigvals', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_eigvals(Tensor self) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigvals'}}})
+linalg_eigvals_out = _register(
+    FunctionSchema('linalg_eigvals', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CPU, CUDA': 'linalg_eigvals_out'}}})
 amax = _register(
-    FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T35, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amax.out', 'tags': ['core', 'reduction']}})
 amax_out = _register(
-    FunctionSchema('amax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('amax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T35, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amax_out'}}})
 amin = _register(
-    FunctionSchema('amin', '', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('amin', '', (Argument('self', _T6, None, False), Argument('dim', _T35, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amin.out', 'tags': ['core', 'reduction']}})
 amin_out = _register(
-    FunctionSchema('amin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('amin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T35, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amin_out'}}})
 aminmax = _register(
     FunctionSchema('aminmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ('min', 'max',)),
@@ -2147,7 +2381,7 @@ isfinite = _register(
     FunctionSchema('isfinite', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isfinite(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'isfinite'}, 'tags': 'pointwise'}})
 _amp_foreach_non_finite_check_and_unscale_ = _register(
-    FunctionSchema('_amp_foreach_non_finite_check_and_unscale_', '', (Argument('self', _T35, None, False), Argument('found_inf', _T25, None, False), Argument('inv_scale', _T6, None, False),), (), ()),
+    FunctionSchema('_amp_foreach_non_finite_check_and_unscale_', '', (Argument('self', _T36, None, False), Argument('found_inf', _T25, None, False), Argument('inv_scale', _T6, None, False),), (), ()),
     {'func': '_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()', **{'variants': 'function', 'dispatch': {'CUDA': '_amp_foreach_non_finite_check_and_unscale_cuda_', 'CPU': '_amp_foreach_non_finite_check_and_unscale_cpu_'}}})
 _amp_update_scale_ = _register(
     FunctionSchema('_amp_update_scale_', '', (Argument('self', _T8, None, False), Argument('growth_tracker', _T25, None, False), Argument('found_inf', _T6, None, False), Argument('scale_growth_factor', _T9, None, False), Argument('scale_backoff_factor', _T9, None, False), Argument('growth_interval', _T11, None, False),), (_T8,), ()),
@@ -2288,7 +2522,7 @@ histogram_bins_tensor = _register(
     FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T28, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 histogram_bin_ct = _register(
-    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T36, 'None', True), Argument('weight', _T28, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T37, 'None', True), Argument('weight', _T28, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 new_empty_strided = _register(
     FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -2321,7 +2555,7 @@ flipud = _register(
     FunctionSchema('flipud', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
 roll = _register(
-    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T37, None, False), Argument('dims', _T34, '[]', False),), (_T6,), ()),
+    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T38, None, False), Argument('dims', _T35, '[]', False),), (_T6,), ()),
     {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
 rot90 = _register(
     FunctionSchema('rot90', '', (Argument('self', _T6, None, False), Argument('k', _T11, '1', False), Argument('dims', _T20, '[0,1]', False),), (_T6,), ()),
@@ -2468,10 +2702,10 @@ _pad_circular = _register(
     FunctionSchema('_pad_circular', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False),), (_T6,), ()),
     {'func': '_pad_circular(Tensor self, SymInt[] pad) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_circular_symint'}}})
 _pad_enum = _register(
-    FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T34, 'None', False),), (_T6,), ()),
     {'func': '_pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_enum_symint'}}})
 pad = _register(
-    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T26, '"constant"', False), Argument('value', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T26, '"constant"', False), Argument('value', _T34, 'None', False),), (_T6,), ()),
     {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
 reflection_pad1d = _register(
     FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
@@ -2591,7 +2825,7 @@ cummin = _register(
     FunctionSchema('cummin', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
 logsumexp = _register(
-    FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T35, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
 isclose = _register(
     FunctionSchema('isclose', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rtol', _T9, '1e-05', False), Argument('atol', _T9, '1e-08', False), Argument('equal_nan', _T16, 'False', False),), (_T6,), ()),
@@ -2723,10 +2957,10 @@ _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
 conv1d = _register(
-    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv1d_symint'}}})
 conv1d_padding = _register(
-    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv1d_padding_symint'}}})
 conv2d = _register(
     FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
@@ -2735,7 +2969,7 @@ conv2d_padding = _register(
     FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
 conv_transpose1d = _register(
-    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('output_padding', _T37, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T37, '1', False),), (_T6,), ()),
+    FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
 conv_transpose2d_input = _register(
     FunctionSchema('conv_transpose2d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
@@ -2759,19 +2993,19 @@ im2col = _register(
     FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
     {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
-    FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('dilation', _T35, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
 max_pool1d = _register(
-    FunctionSchema('max_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('dilation', _T35, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d'}}})
 avg_pool1d = _register(
-    FunctionSchema('avg_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False),), (_T6,), ()),
+    FunctionSchema('avg_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False),), (_T6,), ()),
     {'func': 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'avg_pool1d'}}})
 adaptive_avg_pool1d = _register(
-    FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6,), ()),
+    FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T35, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool1d'}}})
 adaptive_max_pool1d = _register(
-    FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6, _T6,), ()),
+    FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T35, None, False),), (_T6, _T6,), ()),
     {'func': 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_max_pool1d'}}})
 max_pool2d = _register(
     FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
@@ -2825,64 +3059,64 @@ max_unpool2d = _register(
     FunctionSchema('max_unpool2d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_cpu', 'CUDA': 'max_unpooling2d_forward_cuda'}}})
 upsample_linear1d_vec = _register(
-    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
 upsample_bilinear2d_vec = _register(
-    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
 upsample_nearest1d_vec = _register(
-    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
 upsample_nearest2d_vec = _register(
-    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
 upsample_linear1d_out = _register(
-    FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_out_cpu', 'CUDA': 'upsample_linear1d_out_cuda'}}})
 upsample_linear1d = _register(
-    FunctionSchema('upsample_linear1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_linear1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d.out'}})
 upsample_linear1d_backward_grad_input = _register(
-    FunctionSchema('upsample_linear1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_linear1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_backward_out_cpu', 'CUDA': 'upsample_linear1d_backward_out_cuda'}}})
 upsample_linear1d_backward = _register(
-    FunctionSchema('upsample_linear1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_linear1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_linear1d_backward.grad_input'}})
 upsample_bilinear2d_out = _register(
-    FunctionSchema('upsample_bilinear2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_bilinear2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_out_cpu', 'CUDA': 'upsample_bilinear2d_out_cuda'}}})
 upsample_bilinear2d = _register(
-    FunctionSchema('upsample_bilinear2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_bilinear2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d.out'}})
 upsample_bilinear2d_backward_grad_input = _register(
-    FunctionSchema('upsample_bilinear2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_bilinear2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bilinear2d_backward_out_cpu', 'CUDA': 'upsample_bilinear2d_backward_out_cuda'}}})
 upsample_bilinear2d_backward = _register(
-    FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d_backward.grad_input'}})
 upsample_nearest1d_out = _register(
-    FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_out_cpu', 'CUDA': 'upsample_nearest1d_out_cuda'}}})
 upsample_nearest1d = _register(
-    FunctionSchema('upsample_nearest1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d.out'}})
 upsample_nearest1d_backward_grad_input = _register(
-    FunctionSchema('upsample_nearest1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_nearest1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_backward_out_cpu', 'CUDA': 'upsample_nearest1d_backward_out_cuda'}}})
 upsample_nearest1d_backward = _register(
-    FunctionSchema('upsample_nearest1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T37, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest1d_backward.grad_input'}})
 upsample_nearest2d_out = _register(
-    FunctionSchema('upsample_nearest2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_nearest2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_out_cpu', 'CUDA': 'upsample_nearest2d_out_cuda'}}})
 upsample_nearest2d = _register(
-    FunctionSchema('upsample_nearest2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d.out'}})
 upsample_nearest2d_backward_grad_input = _register(
-    FunctionSchema('upsample_nearest2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('upsample_nearest2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest2d_backward_out_cpu', 'CUDA': 'upsample_nearest2d_backward_out_cuda'}}})
 upsample_nearest2d_backward = _register(
-    FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
 pixel_shuffle = _register(
     FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
@@ -2891,10 +3125,10 @@ pixel_unshuffle = _register(
     FunctionSchema('pixel_unshuffle', '', (Argument('self', _T6, None, False), Argument('downscale_factor', _T11, None, False),), (_T6,), ()),
     {'func': 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_unshuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_unshuffle'}}})
 scaled_dot_product_attention = _register(
-    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('scaled_dot_product_attention', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('scale', _T34, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6,), ()),
     {'func': 'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'scaled_dot_product_attention'}}})
 _scaled_dot_product_attention_math = _register(
-    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T28, 'None', False), Argument('scale', _T38, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
+    FunctionSchema('_scaled_dot_product_attention_math', '', (Argument('query', _T6, None, False), Argument('key', _T6, None, False), Argument('value', _T6, None, False), Argument('attn_mask', _T28, 'None', False), Argument('dropout_p', _T9, '0.0', False), Argument('is_causal', _T16, 'False', False), Argument('dropout_mask', _T28, 'None', False), Argument('scale', _T34, 'None', True), Argument('enable_gqa', _T16, 'False', True),), (_T6, _T6,), ()),
     {'func': '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)', **{'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': '_scaled_dot_product_attention_math'}}})
 dropout = _register(
     FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
@@ -3440,13 +3674,13 @@ less__Tensor = _register(
     FunctionSchema('less_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
 nan_to_num = _register(
-    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T34, 'None', False), Argument('posinf', _T34, 'None', False), Argument('neginf', _T34, 'None', False),), (_T6,), ()),
     {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
 nan_to_num_ = _register(
-    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False),), (_T8,), ()),
+    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T34, 'None', False), Argument('posinf', _T34, 'None', False), Argument('neginf', _T34, 'None', False),), (_T8,), ()),
     {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
 nan_to_num_out = _register(
-    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T38, 'None', False), Argument('posinf', _T38, 'None', False), Argument('neginf', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T34, 'None', False), Argument('posinf', _T34, 'None', False), Argument('neginf', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
 isposinf = _register(
     FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -3548,10 +3782,10 @@ layer_norm = _register(
     FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
 rms_norm = _register(
-    FunctionSchema('rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, 'None', False), Argument('eps', _T34, 'None', False),), (_T6,), ()),
     {'func': 'rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_symint'}}})
 _fused_rms_norm = _register(
-    FunctionSchema('_fused_rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T20, None, False), Argument('weight', _T28, None, False), Argument('eps', _T38, None, False),), (_T6, _T6,), ()),
+    FunctionSchema('_fused_rms_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T20, None, False), Argument('weight', _T28, None, False), Argument('eps', _T34, None, False),), (_T6, _T6,), ()),
     {'func': '_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_composite'}}})
 native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
@@ -3704,10 +3938,10 @@ fft_ihfft_out = _register(
     FunctionSchema('fft_ihfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint_out'}}})
 fft_fft2 = _register(
-    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint'}}})
 fft_fft2_out = _register(
-    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint_out'}}})
 fft_fftn = _register(
     FunctionSchema('fft_fftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3716,10 +3950,10 @@ fft_fftn_out = _register(
     FunctionSchema('fft_fftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint_out'}}})
 fft_ifft2 = _register(
-    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint'}}})
 fft_ifft2_out = _register(
-    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint_out'}}})
 fft_ifftn = _register(
     FunctionSchema('fft_ifftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3728,10 +3962,10 @@ fft_ifftn_out = _register(
     FunctionSchema('fft_ifftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint_out'}}})
 fft_rfft2 = _register(
-    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint'}}})
 fft_rfft2_out = _register(
-    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint_out'}}})
 fft_rfftn = _register(
     FunctionSchema('fft_rfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3740,10 +3974,10 @@ fft_rfftn_out = _register(
     FunctionSchema('fft_rfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint_out'}}})
 fft_irfft2 = _register(
-    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint'}}})
 fft_irfft2_out = _register(
-    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint_out'}}})
 fft_irfftn = _register(
     FunctionSchema('fft_irfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3752,10 +3986,10 @@ fft_irfftn_out = _register(
     FunctionSchema('fft_irfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint_out'}}})
 fft_hfft2 = _register(
-    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint'}}})
 fft_hfft2_out = _register(
-    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint_out'}}})
 fft_hfftn = _register(
     FunctionSchema('fft_hfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3764,10 +3998,10 @@ fft_hfftn_out = _register(
     FunctionSchema('fft_hfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint_out'}}})
 fft_ihfft2 = _register(
-    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint'}}})
 fft_ihfft2_out = _register(
-    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T34, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint_out'}}})
 fft_ihfftn = _register(
     FunctionSchema('fft_ihfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
@@ -3848,10 +4082,10 @@ special_round_out = _register(
     FunctionSchema('special_round', 'out', (Argument('self', _T6, None, False), Argument('decimals', _T11, '0', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_round_out'}}})
 special_logsumexp = _register(
-    FunctionSchema('special_logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('special_logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T35, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp'}}})
 special_logsumexp_out = _register(
-    FunctionSchema('special_logsumexp', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('special_logsumexp', 'out', (Argument('self', _T6, None, False), Argument('dim', _T35, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logsumexp_out'}}})
 special_softmax = _register(
     FunctionSchema('special_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
@@ -3923,13 +4157,13 @@ polygamma_ = _register(
     FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
     {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}}})
 logit = _register(
-    FunctionSchema('logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('logit', '', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False),), (_T6,), ()),
     {'func': 'logit(Tensor self, float? eps=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit'}, 'tags': 'pointwise'}})
 logit_ = _register(
-    FunctionSchema('logit_', '', (Argument('self', _T8, None, False), Argument('eps', _T38, 'None', False),), (_T8,), ()),
+    FunctionSchema('logit_', '', (Argument('self', _T8, None, False), Argument('eps', _T34, 'None', False),), (_T8,), ()),
     {'func': 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit_'}, 'tags': 'pointwise'}})
 logit_out = _register(
-    FunctionSchema('logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'logit_out'}, 'tags': 'pointwise'}})
 mvlgamma_out = _register(
     FunctionSchema('mvlgamma', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -4007,10 +4241,10 @@ special_polygamma_out = _register(
     FunctionSchema('special_polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_polygamma_out'}}})
 special_logit = _register(
-    FunctionSchema('special_logit', '', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False),), (_T6,), ()),
+    FunctionSchema('special_logit', '', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False),), (_T6,), ()),
     {'func': 'special_logit(Tensor self, float? eps=None) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit'}}})
 special_logit_out = _register(
-    FunctionSchema('special_logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('special_logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_logit_out'}}})
 special_multigammaln = _register(
     FunctionSchema('special_multigammaln', '', (Argument('self', _T6, None, False), Argument('p', _T11, None, False),), (_T6,), ()),
@@ -4648,8 +4882,6 @@ OPERATORS: list[OperatorHandle] = [
     linalg_norm,
     linalg_norm_ord_str,
     linalg_svdvals,
-    linalg_det,
-    det,
     linalg_matmul,
     linalg_matmul_out,
     linalg_inv_ex,
@@ -4671,6 +4903,86 @@ OPERATORS: list[OperatorHandle] = [
     _linalg_svd_U,
     linalg_svd,
     svd,
+    linalg_cholesky_ex,
+    linalg_cholesky_ex_L,
+    linalg_cholesky,
+    linalg_cholesky_out,
+    cholesky_out,
+    cholesky,
+    cholesky_inverse,
+    cholesky_inverse_out,
+    cholesky_solve_out,
+    cholesky_solve,
+    _cholesky_solve_helper,
+    triangular_solve_X,
+    triangular_solve,
+    linalg_solve_triangular_out,
+    linalg_solve_triangular,
+    linalg_lu_factor,
+    linalg_lu_factor_out,
+    linalg_lu_factor_ex,
+    linalg_lu_factor_ex_out,
+    linalg_lu,
+    linalg_lu_out,
+    linalg_lu_solve,
+    linalg_lu_solve_out,
+    lu_unpack,
+    lu_unpack_out,
+    _linalg_det,
+    _linalg_det_result,
+    linalg_det,
+    linalg_det_out,
+    det,
+    _linalg_slogdet,
+    _linalg_slogdet_sign,
+    linalg_slogdet,
+    linalg_slogdet_out,
+    slogdet,
+    slogdet_out,
+    logdet,
+    linalg_cond,
+    linalg_cond_out,
+    linalg_cond_p_str,
+    linalg_cond_p_str_out,
+    linalg_matrix_power,
+    linalg_matrix_power_out,
+    matrix_power,
+    matrix_power_out,
+    linalg_multi_dot,
+    linalg_multi_dot_out,
+    linalg_tensorinv,
+    linalg_tensorinv_out,
+    linalg_tensorsolve,
+    linalg_tensorsolve_out,
+    vander,
+    linalg_vander,
+    linalg_matrix_exp,
+    matrix_exp,
+    matrix_exp_backward,
+    linalg_pinv_atol_rtol_tensor,
+    linalg_pinv_atol_rtol_tensor_out,
+    linalg_pinv_atol_rtol_float,
+    linalg_pinv_atol_rtol_float_out,
+    linalg_pinv,
+    linalg_pinv_rcond_tensor,
+    linalg_pinv_out,
+    linalg_pinv_out_rcond_tensor,
+    pinverse,
+    linalg_matrix_rank_atol_rtol_tensor,
+    linalg_matrix_rank_atol_rtol_tensor_out,
+    linalg_matrix_rank_atol_rtol_float,
+    linalg_matrix_rank_atol_rtol_float_out,
+    linalg_matrix_rank,
+    linalg_matrix_rank_out,
+    linalg_matrix_rank_tol_tensor,
+    linalg_matrix_rank_out_tol_tensor,
+    linalg_lstsq,
+    linalg_lstsq_out,
+    linalg_eig,
+    linalg_eig_out,
+    _linalg_eigvals,
+    linalg_eigvals,
+    linalg_eigvals_out,
     amax,
     amax_out,
     amin,

@@ -14,6 +14,7 @@ from tensortrace.c10.dispatch_key import DispatchKey
 ops.as_strided_.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("as_strided__symint", ops.as_strided_))
 ops.bernoulli.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli))
 ops.bernoulli_p.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli_p))
+ops.linalg_pinv_atol_rtol_tensor.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("linalg_pinv", ops.linalg_pinv_atol_rtol_tensor))
 ops.new_empty_strided.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("new_empty_strided", ops.new_empty_strided))
 ops.pixel_shuffle.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("math_pixel_shuffle", ops.pixel_shuffle))
 ops.pixel_unshuffle.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("math_pixel_unshuffle", ops.pixel_unshuffle))

@@ -112,6 +112,19 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("normal", ops.n
 ops.bernoulli_out.register(DispatchKey.CPU, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.cholesky_out.register(DispatchKey.CPU, native_kernel("cholesky_out", ops.cholesky_out))
+ops.cholesky.register(DispatchKey.CPU, native_kernel("cholesky", ops.cholesky))
+ops.cholesky_inverse.register(DispatchKey.CPU, native_kernel("cholesky_inverse", ops.cholesky_inverse))
+ops.cholesky_inverse_out.register(DispatchKey.CPU, native_kernel("cholesky_inverse_out", ops.cholesky_inverse_out))
+ops._cholesky_solve_helper.register(DispatchKey.CPU, native_kernel("_cholesky_solve_helper_cpu", ops._cholesky_solve_helper))
+ops.linalg_solve_triangular_out.register(DispatchKey.CPU, native_kernel("linalg_solve_triangular_out", ops.linalg_solve_triangular_out))
+ops.linalg_solve_triangular.register(DispatchKey.CPU, native_kernel("linalg_solve_triangular", ops.linalg_solve_triangular))
+ops.linalg_matrix_exp.register(DispatchKey.CPU, native_kernel("linalg_matrix_exp", ops.linalg_matrix_exp))
+ops.linalg_lstsq_out.register(DispatchKey.CPU, native_kernel("linalg_lstsq_out", ops.linalg_lstsq_out))
+ops.linalg_eig.register(DispatchKey.CPU, native_kernel("linalg_eig", ops.linalg_eig))
+ops.linalg_eig_out.register(DispatchKey.CPU, native_kernel("linalg_eig_out", ops.linalg_eig_out))
+ops._linalg_eigvals.register(DispatchKey.CPU, native_kernel("_linalg_eigvals", ops._linalg_eigvals))
+ops.linalg_eigvals_out.register(DispatchKey.CPU, native_kernel("linalg_eigvals_out", ops.linalg_eigvals_out))
 ops.exponential_.register(DispatchKey.CPU, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CPU, native_kernel("multinomial_out", ops.multinomial_out))
 ops.multinomial.register(DispatchKey.CPU, native_kernel("multinomial", ops.multinomial))
@@ -3460,6 +3473,238 @@ def wrapper_CPU__linalg_svd(*args: Any) -> Any:
 
 
 ops._linalg_svd.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_svd, "wrapper_CPU__linalg_svd"))
+
+
+# ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: linalg_cholesky_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_cholesky_ex_L", REGISTER_CPU,
+        legacy="CPUType::linalg_cholesky_ex")
+def wrapper_CPU_linalg_cholesky_ex_L(*args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_cholesky_ex_L, "wrapper_CPU_linalg_cholesky_ex_L"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_cholesky_ex", REGISTER_CPU,
+        legacy="CPUType::linalg_cholesky_ex")
+def wrapper_CPU_linalg_cholesky_ex(*args: Any) -> Any:
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_cholesky_ex, "wrapper_CPU_linalg_cholesky_ex"))
+
+
+# ---- structured: triangular_solve.X (meta: triangular_solve, impl: triangular_solve_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_triangular_solve_X", REGISTER_CPU,
+        legacy="CPUType::triangular_solve")
+def wrapper_CPU_triangular_solve_X(*args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[5:7]))
+    op.kind = "out"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve_X.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_triangular_solve_X, "wrapper_CPU_triangular_solve_X"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_triangular_solve", REGISTER_CPU,
+        legacy="CPUType::triangular_solve")
+def wrapper_CPU_triangular_solve(*args: Any) -> Any:
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_triangular_solve, "wrapper_CPU_triangular_solve"))
+
+
+# ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: linalg_lu_factor_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_factor_ex_out", REGISTER_CPU,
+        legacy="CPUType::linalg_lu_factor_ex")
+def wrapper_CPU_linalg_lu_factor_ex_out(*args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[3:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_factor_ex_out, "wrapper_CPU_linalg_lu_factor_ex_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_factor_ex", REGISTER_CPU,
+        legacy="CPUType::linalg_lu_factor_ex")
+def wrapper_CPU_linalg_lu_factor_ex(*args: Any) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_factor_ex, "wrapper_CPU_linalg_lu_factor_ex"))
+
+
+# ---- structured: linalg_lu.out (meta: linalg_lu, impl: linalg_lu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_out", REGISTER_CPU,
+        legacy="CPUType::linalg_lu")
+def wrapper_CPU_linalg_lu_out(*args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[2:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_out, "wrapper_CPU_linalg_lu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu", REGISTER_CPU,
+        legacy="CPUType::linalg_lu")
+def wrapper_CPU_linalg_lu(*args: Any) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu, "wrapper_CPU_linalg_lu"))
+
+
+# ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: linalg_lu_solve_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_solve_out", REGISTER_CPU,
+        legacy="CPUType::linalg_lu_solve")
+def wrapper_CPU_linalg_lu_solve_out(*args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_solve_out, "wrapper_CPU_linalg_lu_solve_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_solve", REGISTER_CPU,
+        legacy="CPUType::linalg_lu_solve")
+def wrapper_CPU_linalg_lu_solve(*args: Any) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_solve, "wrapper_CPU_linalg_lu_solve"))
+
+
+# ---- structured: lu_unpack.out (meta: lu_unpack, impl: lu_unpack_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lu_unpack_out", REGISTER_CPU,
+        legacy="CPUType::lu_unpack")
+def wrapper_CPU_lu_unpack_out(*args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lu_unpack_out, "wrapper_CPU_lu_unpack_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lu_unpack", REGISTER_CPU,
+        legacy="CPUType::lu_unpack")
+def wrapper_CPU_lu_unpack(*args: Any) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lu_unpack, "wrapper_CPU_lu_unpack"))
+
+
+# ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_det_result", REGISTER_CPU,
+        legacy="CPUType::_linalg_det")
+def wrapper_CPU__linalg_det_result(*args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[1:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det_result.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det_result, "wrapper_CPU__linalg_det_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_det", REGISTER_CPU,
+        legacy="CPUType::_linalg_det")
+def wrapper_CPU__linalg_det(*args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det, "wrapper_CPU__linalg_det"))
+
+
+# ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet_sign", REGISTER_CPU,
+        legacy="CPUType::_linalg_slogdet")
+def wrapper_CPU__linalg_slogdet_sign(*args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    op = StructuredKernel(list(args[1:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet_sign, "wrapper_CPU__linalg_slogdet_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet", REGISTER_CPU,
+        legacy="CPUType::_linalg_slogdet")
+def wrapper_CPU__linalg_slogdet(*args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet, "wrapper_CPU__linalg_slogdet"))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------

@@ -116,6 +116,19 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("normal", ops.
 ops.bernoulli_out.register(DispatchKey.CUDA, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.cholesky_out.register(DispatchKey.CUDA, native_kernel("cholesky_out", ops.cholesky_out, ((2, 'out'), (0, 'self'))))
+ops.cholesky.register(DispatchKey.CUDA, native_kernel("cholesky", ops.cholesky))
+ops.cholesky_inverse.register(DispatchKey.CUDA, native_kernel("cholesky_inverse", ops.cholesky_inverse))
+ops.cholesky_inverse_out.register(DispatchKey.CUDA, native_kernel("cholesky_inverse_out", ops.cholesky_inverse_out, ((2, 'out'), (0, 'self'))))
+ops._cholesky_solve_helper.register(DispatchKey.CUDA, native_kernel("_cholesky_solve_helper_cpu", ops._cholesky_solve_helper, ((0, 'self'), (1, 'A'))))
+ops.linalg_solve_triangular_out.register(DispatchKey.CUDA, native_kernel("linalg_solve_triangular_out", ops.linalg_solve_triangular_out, ((5, 'out'), (0, 'self'), (1, 'B'))))
+ops.linalg_solve_triangular.register(DispatchKey.CUDA, native_kernel("linalg_solve_triangular", ops.linalg_solve_triangular, ((0, 'self'), (1, 'B'))))
+ops.linalg_matrix_exp.register(DispatchKey.CUDA, native_kernel("linalg_matrix_exp", ops.linalg_matrix_exp))
+ops.linalg_lstsq_out.register(DispatchKey.CUDA, native_kernel("linalg_lstsq_out", ops.linalg_lstsq_out, ((4, 'solution'), (5, 'residuals'), (6, 'rank'), (7, 'singular_values'), (0, 'self'), (1, 'b'))))
+ops.linalg_eig.register(DispatchKey.CUDA, native_kernel("linalg_eig", ops.linalg_eig))
+ops.linalg_eig_out.register(DispatchKey.CUDA, native_kernel("linalg_eig_out", ops.linalg_eig_out, ((1, 'eigenvalues'), (2, 'eigenvectors'), (0, 'self'))))
+ops._linalg_eigvals.register(DispatchKey.CUDA, native_kernel("_linalg_eigvals", ops._linalg_eigvals))
+ops.linalg_eigvals_out.register(DispatchKey.CUDA, native_kernel("linalg_eigvals_out", ops.linalg_eigvals_out, ((1, 'out'), (0, 'self'))))
 ops.exponential_.register(DispatchKey.CUDA, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CUDA, native_kernel("multinomial_out", ops.multinomial_out, ((4, 'out'), (0, 'self'))))
 ops.multinomial.register(DispatchKey.CUDA, native_kernel("multinomial", ops.multinomial))
@@ -3486,6 +3499,249 @@ def wrapper_CUDA__linalg_svd(*args: Any) -> Any:
 
 
 ops._linalg_svd.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_svd, "wrapper_CUDA__linalg_svd"))
+
+
+# ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: linalg_cholesky_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_cholesky_ex_L", REGISTER_CUDA,
+        legacy="CUDAType::linalg_cholesky_ex")
+def wrapper_CUDA_linalg_cholesky_ex_L(*args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((3, 'L'), (4, 'info'), (0, 'self')), 'wrapper_CUDA_linalg_cholesky_ex_L')
+    op = StructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_cholesky_ex_L, "wrapper_CUDA_linalg_cholesky_ex_L"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_cholesky_ex", REGISTER_CUDA,
+        legacy="CUDAType::linalg_cholesky_ex")
+def wrapper_CUDA_linalg_cholesky_ex(*args: Any) -> Any:
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_cholesky_ex, "wrapper_CUDA_linalg_cholesky_ex"))
+
+
+# ---- structured: triangular_solve.X (meta: triangular_solve, impl: triangular_solve_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_triangular_solve_X", REGISTER_CUDA,
+        legacy="CUDAType::triangular_solve")
+def wrapper_CUDA_triangular_solve_X(*args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((5, 'X'), (6, 'M'), (0, 'self'), (1, 'A')), 'wrapper_CUDA_triangular_solve_X')
+    op = StructuredKernel(list(args[5:7]))
+    op.kind = "out"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve_X.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_triangular_solve_X, "wrapper_CUDA_triangular_solve_X"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_triangular_solve", REGISTER_CUDA,
+        legacy="CUDAType::triangular_solve")
+def wrapper_CUDA_triangular_solve(*args: Any) -> Any:
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_CUDA_triangular_solve')
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_triangular_solve, "wrapper_CUDA_triangular_solve"))
+
+
+# ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: linalg_lu_factor_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_factor_ex_out", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu_factor_ex")
+def wrapper_CUDA_linalg_lu_factor_ex_out(*args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((3, 'LU'), (4, 'pivots'), (5, 'info'), (0, 'A')), 'wrapper_CUDA_linalg_lu_factor_ex_out')
+    op = StructuredKernel(list(args[3:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_factor_ex_out, "wrapper_CUDA_linalg_lu_factor_ex_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_factor_ex", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu_factor_ex")
+def wrapper_CUDA_linalg_lu_factor_ex(*args: Any) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_factor_ex, "wrapper_CUDA_linalg_lu_factor_ex"))
+
+
+# ---- structured: linalg_lu.out (meta: linalg_lu, impl: linalg_lu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_out", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu")
+def wrapper_CUDA_linalg_lu_out(*args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((2, 'P'), (3, 'L'), (4, 'U'), (0, 'A')), 'wrapper_CUDA_linalg_lu_out')
+    op = StructuredKernel(list(args[2:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_out, "wrapper_CUDA_linalg_lu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu")
+def wrapper_CUDA_linalg_lu(*args: Any) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu, "wrapper_CUDA_linalg_lu"))
+
+
+# ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: linalg_lu_solve_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_solve_out", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu_solve")
+def wrapper_CUDA_linalg_lu_solve_out(*args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_CUDA_linalg_lu_solve_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_solve_out, "wrapper_CUDA_linalg_lu_solve_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_solve", REGISTER_CUDA,
+        legacy="CUDAType::linalg_lu_solve")
+def wrapper_CUDA_linalg_lu_solve(*args: Any) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
+    check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_CUDA_linalg_lu_solve')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_solve, "wrapper_CUDA_linalg_lu_solve"))
+
+
+# ---- structured: lu_unpack.out (meta: lu_unpack, impl: lu_unpack_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lu_unpack_out", REGISTER_CUDA,
+        legacy="CUDAType::lu_unpack")
+def wrapper_CUDA_lu_unpack_out(*args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((4, 'P'), (5, 'L'), (6, 'U'), (0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_CUDA_lu_unpack_out')
+    op = StructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lu_unpack_out, "wrapper_CUDA_lu_unpack_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lu_unpack", REGISTER_CUDA,
+        legacy="CUDAType::lu_unpack")
+def wrapper_CUDA_lu_unpack(*args: Any) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_CUDA_lu_unpack')
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lu_unpack, "wrapper_CUDA_lu_unpack"))
+
+
+# ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det_result", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_det")
+def wrapper_CUDA__linalg_det_result(*args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((1, 'result'), (2, 'LU'), (3, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_det_result')
+    op = StructuredKernel(list(args[1:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det_result.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det_result, "wrapper_CUDA__linalg_det_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_det")
+def wrapper_CUDA__linalg_det(*args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_det.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det, "wrapper_CUDA__linalg_det"))
+
+
+# ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet_sign", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_slogdet")
+def wrapper_CUDA__linalg_slogdet_sign(*args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    check_devices(args, ((1, 'sign'), (2, 'logabsdet'), (3, 'LU'), (4, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_slogdet_sign')
+    op = StructuredKernel(list(args[1:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet_sign, "wrapper_CUDA__linalg_slogdet_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_slogdet")
+def wrapper_CUDA__linalg_slogdet(*args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet, "wrapper_CUDA__linalg_slogdet"))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------

@@ -193,9 +193,18 @@ _ov_new_zeros = Overloads([(ops.new_zeros, Binder(ops.new_zeros.schema))])
 _ov_new_ones = Overloads([(ops.new_ones, Binder(ops.new_ones.schema))])
 _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
-_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
+_ov_cholesky = Overloads([(ops.cholesky, Binder(ops.cholesky.schema))])
+_ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema))])
+_ov_cholesky_solve = Overloads([(ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
+_ov_triangular_solve = Overloads([(ops.triangular_solve, Binder(ops.triangular_solve.schema))])
+_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
+_ov_slogdet = Overloads([(ops.slogdet, Binder(ops.slogdet.schema))])
+_ov_logdet = Overloads([(ops.logdet, Binder(ops.logdet.schema))])
+_ov_matrix_power = Overloads([(ops.matrix_power, Binder(ops.matrix_power.schema))])
+_ov_matrix_exp = Overloads([(ops.matrix_exp, Binder(ops.matrix_exp.schema))])
+_ov_pinverse = Overloads([(ops.pinverse, Binder(ops.pinverse.schema))])
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema))])
 _ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema))])
 _ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema))])
@@ -2120,15 +2129,6 @@ class TensorMethods:
         op, full = select_overload(_ov_bernoulli_, (self, *args), kwargs, "Tensor.bernoulli_")
         return op.call(*full)
 
-    @traced("dispatch", "at::Tensor::det", TENSOR_BODY_H, "at::Tensor::det",
-            legacy="Tensor::det (TensorMethods.h)")
-    def det(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::det, overloads:
-        det(Tensor self) -> Tensor
-        """
-        op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
-        return op.call(*full)
-
     @traced("dispatch", "at::Tensor::inverse", TENSOR_BODY_H, "at::Tensor::inverse",
             legacy="Tensor::inverse (TensorMethods.h)")
     def inverse(self, *args: Any, **kwargs: Any) -> Any:
@@ -2145,6 +2145,96 @@ class TensorMethods:
         svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
         """
         op, full = select_overload(_ov_svd, (self, *args), kwargs, "Tensor.svd")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky", TENSOR_BODY_H, "at::Tensor::cholesky",
+            legacy="Tensor::cholesky (TensorMethods.h)")
+    def cholesky(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky, overloads:
+        cholesky(Tensor self, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky, (self, *args), kwargs, "Tensor.cholesky")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky_inverse", TENSOR_BODY_H, "at::Tensor::cholesky_inverse",
+            legacy="Tensor::cholesky_inverse (TensorMethods.h)")
+    def cholesky_inverse(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky_inverse, overloads:
+        cholesky_inverse(Tensor self, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky_inverse, (self, *args), kwargs, "Tensor.cholesky_inverse")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cholesky_solve", TENSOR_BODY_H, "at::Tensor::cholesky_solve",
+            legacy="Tensor::cholesky_solve (TensorMethods.h)")
+    def cholesky_solve(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cholesky_solve, overloads:
+        cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor
+        """
+        op, full = select_overload(_ov_cholesky_solve, (self, *args), kwargs, "Tensor.cholesky_solve")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::triangular_solve", TENSOR_BODY_H, "at::Tensor::triangular_solve",
+            legacy="Tensor::triangular_solve (TensorMethods.h)")
+    def triangular_solve(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::triangular_solve, overloads:
+        triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_triangular_solve, (self, *args), kwargs, "Tensor.triangular_solve")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::det", TENSOR_BODY_H, "at::Tensor::det",
+            legacy="Tensor::det (TensorMethods.h)")
+    def det(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::det, overloads:
+        det(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::slogdet", TENSOR_BODY_H, "at::Tensor::slogdet",
+            legacy="Tensor::slogdet (TensorMethods.h)")
+    def slogdet(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::slogdet, overloads:
+        slogdet(Tensor self) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_slogdet, (self, *args), kwargs, "Tensor.slogdet")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logdet", TENSOR_BODY_H, "at::Tensor::logdet",
+            legacy="Tensor::logdet (TensorMethods.h)")
+    def logdet(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logdet, overloads:
+        logdet(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_logdet, (self, *args), kwargs, "Tensor.logdet")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::matrix_power", TENSOR_BODY_H, "at::Tensor::matrix_power",
+            legacy="Tensor::matrix_power (TensorMethods.h)")
+    def matrix_power(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::matrix_power, overloads:
+        matrix_power(Tensor self, int n) -> Tensor
+        """
+        op, full = select_overload(_ov_matrix_power, (self, *args), kwargs, "Tensor.matrix_power")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::matrix_exp", TENSOR_BODY_H, "at::Tensor::matrix_exp",
+            legacy="Tensor::matrix_exp (TensorMethods.h)")
+    def matrix_exp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::matrix_exp, overloads:
+        matrix_exp(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_matrix_exp, (self, *args), kwargs, "Tensor.matrix_exp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::pinverse", TENSOR_BODY_H, "at::Tensor::pinverse",
+            legacy="Tensor::pinverse (TensorMethods.h)")
+    def pinverse(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::pinverse, overloads:
+        pinverse(Tensor self, float rcond=1e-15) -> Tensor
+        """
+        op, full = select_overload(_ov_pinverse, (self, *args), kwargs, "Tensor.pinverse")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::amax", TENSOR_BODY_H, "at::Tensor::amax",
@@ -4664,9 +4754,18 @@ METHODS: tuple[str, ...] = (
     "new_ones",
     "bernoulli",
     "bernoulli_",
-    "det",
     "inverse",
     "svd",
+    "cholesky",
+    "cholesky_inverse",
+    "cholesky_solve",
+    "triangular_solve",
+    "det",
+    "slogdet",
+    "logdet",
+    "matrix_power",
+    "matrix_exp",
+    "pinverse",
     "amax",
     "amin",
     "aminmax",

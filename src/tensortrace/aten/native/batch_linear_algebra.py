@@ -143,6 +143,12 @@ def _linalg_check_errors(infos: Tensor, api_name: str, is_matrix: bool) -> None:
         raise LinAlgError(
             f"{api_name}{batch_str}: The solver failed because the input matrix is singular."
         )
+    if "cholesky" in api_name:
+        raise LinAlgError(
+            f"{api_name}{batch_str}: The factorization could not be completed because the input "
+            f"is not positive-definite (the leading minor of order {info} is not "
+            "positive-definite)."
+        )
     if "svd" in api_name:
         raise LinAlgError(
             f"{api_name}{batch_str}: The algorithm failed to converge because the input matrix "
@@ -155,6 +161,18 @@ def _linalg_check_errors(infos: Tensor, api_name: str, is_matrix: bool) -> None:
             "is ill-conditioned or has too many repeated eigenvalues (error code: "
             f"{info})."
         )
+    if "lstsq" in api_name:
+        raise LinAlgError(
+            f"{api_name}{batch_str}: The least squares solution could not be computed because "
+            f"the input matrix does not have full rank (error code: {info})."
+        )
+    # a plain RuntimeError in torch (TORCH_CHECK, not TORCH_CHECK_LINALG)
+    TORCH_CHECK(
+        "lu_factor" not in api_name,
+        f"{api_name}{batch_str}: U[{info},{info}] is zero and using it on lu_solve would result "
+        "in a division by zero. If you still want to perform the factorization, consider "
+        "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)",
+    )
     TORCH_INTERNAL_ASSERT(False, api_name, ": Unknown error code: ", info, ".")
 
 

@@ -1,9 +1,9 @@
-"""Norms and determinants: linalg.vector_norm, matrix_norm, norm, svdvals, det; amax, amin
-and aminmax, which matrix_norm reduces with.
+"""Norms: linalg.vector_norm, matrix_norm, norm, svdvals; amax, amin and aminmax, which
+matrix_norm reduces with (the determinants are in linear_algebra_det.py).
 
 Mirrors `aten/src/ATen/native/LinearAlgebra.cpp` (TORCH_META_FUNC / TORCH_IMPL_FUNC of
 linalg_vector_norm, linalg_matrix_norm with its `_linalg_matrix_norm_checks`, linalg_norm),
-`BatchLinearAlgebra.cpp` (linalg_svdvals, linalg_det), and the amax / amin / aminmax parts of
+`BatchLinearAlgebra.cpp` (linalg_svdvals), and the amax / amin / aminmax parts of
 `ReduceOps.cpp` and `TensorCompare.cpp`. vector_norm is a TensorIterator reduction behind
 norm_stub; matrix norms are built from vector_norm, amax / amin and the singular values, as in
 torch, so the trace shows the same ops as torch.profiler does.
@@ -29,6 +29,7 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.autograd_state import autograd_state
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import (
     ScalarType,
@@ -48,8 +49,6 @@ norm_stub = DECLARE_DISPATCH("norm_stub", "aten/src/ATen/native/ReduceOps.h")
 max_values_stub = DECLARE_DISPATCH("max_values_stub", "aten/src/ATen/native/ReduceOps.h")
 min_values_stub = DECLARE_DISPATCH("min_values_stub", "aten/src/ATen/native/ReduceOps.h")
 aminmax_stub = DECLARE_DISPATCH("aminmax_stub", "aten/src/ATen/native/TensorCompare.h")
-linalg_svdvals_stub = DECLARE_DISPATCH("svd_stub", "aten/src/ATen/native/BatchLinearAlgebra.h")
-linalg_det_stub = DECLARE_DISPATCH("lu_factor_stub", "aten/src/ATen/native/BatchLinearAlgebra.h")
 
 
 def _scalar_str(value: Any) -> str:
@@ -295,43 +294,11 @@ def linalg_norm(
 
 
 # ---- singular values and determinants (LAPACK through NumPy) ------------------------------------
-def _square_check(mat: Tensor, f_name: str) -> None:
-    TORCH_CHECK(mat.dim() >= 2, f_name, ": The input tensor A must have at least 2 dimensions.")
-    TORCH_CHECK(
-        mat.size(-1) == mat.size(-2),
-        f_name,
-        ": A must be batches of square matrices, but they are ",
-        mat.size(-2),
-        " by ",
-        mat.size(-1),
-        " matrices",
-    )
-
-
 @native_function(BATCH, name="linalg_svdvals", legacy="at::native::linalg_svdvals")
 def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:
-    mat = A
-    TORCH_CHECK(mat.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.")
-    checkFloatingOrComplex(mat, "linalg.svd")
-    k = min(mat.size(-1), mat.size(-2))
-    result = at.empty(list(mat.sizes())[:-2] + [k], dtype=mat.scalar_type(), device=mat.device())
-    linalg_svdvals_stub(mat.device().type_, mat, result)
-    return result
-
-
-@native_function(BATCH, name="linalg_det", legacy="at::native::linalg_det")
-def linalg_det(A: Tensor) -> Tensor:
-    mat = A
-    _square_check(mat, "linalg.det")
-    checkFloatingOrComplex(mat, "linalg.det")
-    result = at.empty(list(mat.sizes())[:-2], dtype=mat.scalar_type(), device=mat.device())
-    linalg_det_stub(mat.device().type_, mat, result)
-    return result
-
-
-@native_function(BATCH, name="det", legacy="at::native::det")
-def det(self: Tensor) -> Tensor:
-    return at.linalg_det(self)
+    # U and Vh only when a gradient may be asked for: svd_backward needs them
+    compute_uv = autograd_state.grad_mode and A.requires_grad()
+    return at._linalg_svd(A, False, compute_uv, driver=driver)[1]  # type: ignore[no-any-return]
 
 
 # ---- amax / amin (ReduceOps.cpp), aminmax (TensorCompare.cpp) -----------------------------------

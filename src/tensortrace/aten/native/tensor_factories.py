@@ -346,7 +346,10 @@ def scalar_tensor(
     """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
 
     fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
-    result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
+    dtype = dtype if dtype is not None else get_default_dtype()
+    if device is not None and not Device(device).is_cpu():  # at::empty({}, options).fill_(s)
+        return at.empty([], dtype=dtype, device=device).fill_(s)  # type: ignore[no-any-return]
+    result = empty_tensor.empty_cpu((), dtype)
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
 

@@ -38,7 +38,7 @@ def diag_embed(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) ->
     sizes = list(self.sizes())[:-1] if self.dim() else []
     for d in sorted((dim1, dim2)):
         sizes.insert(d, new_dim_len)
-    result = at.zeros(sizes, dtype=self.scalar_type())
+    result = at.zeros(sizes, dtype=self.scalar_type(), device=self.device())  # self.options()
     result.diagonal(offset, dim1, dim2).copy_(self)
     return result
 

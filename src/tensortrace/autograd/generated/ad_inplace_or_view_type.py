@@ -3144,6 +3144,198 @@ ops._linalg_svd_U.register(DispatchKey.ADInplaceOrView, KernelFunction(
     _linalg_svd_U, "torch::ADInplaceOrView::_linalg_svd_U", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::linalg_cholesky_ex_L", INPLACE_OR_VIEW)
+def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_cholesky_ex_L.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_cholesky_ex_L, "torch::ADInplaceOrView::linalg_cholesky_ex_L", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cholesky_out", INPLACE_OR_VIEW)
+def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_out, "torch::ADInplaceOrView::cholesky_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cholesky_inverse_out", INPLACE_OR_VIEW)
+def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_inverse_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_inverse_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_inverse_out, "torch::ADInplaceOrView::cholesky_inverse_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cholesky_solve_out", INPLACE_OR_VIEW)
+def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cholesky_solve_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cholesky_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cholesky_solve_out, "torch::ADInplaceOrView::cholesky_solve_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::triangular_solve_X", INPLACE_OR_VIEW)
+def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.triangular_solve_X.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.triangular_solve_X.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    triangular_solve_X, "torch::ADInplaceOrView::triangular_solve_X", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_solve_triangular_out", INPLACE_OR_VIEW)
+def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_solve_triangular_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_solve_triangular_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_solve_triangular_out, "torch::ADInplaceOrView::linalg_solve_triangular_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_factor_ex_out", INPLACE_OR_VIEW)
+def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_factor_ex_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_factor_ex_out, "torch::ADInplaceOrView::linalg_lu_factor_ex_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_out", INPLACE_OR_VIEW)
+def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_out, "torch::ADInplaceOrView::linalg_lu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lu_solve_out", INPLACE_OR_VIEW)
+def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lu_solve_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lu_solve_out, "torch::ADInplaceOrView::linalg_lu_solve_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lu_unpack_out", INPLACE_OR_VIEW)
+def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lu_unpack_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lu_unpack_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lu_unpack_out, "torch::ADInplaceOrView::lu_unpack_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_det_result", INPLACE_OR_VIEW)
+def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_det_result.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_det_result.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_det_result, "torch::ADInplaceOrView::_linalg_det_result", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_slogdet_sign", INPLACE_OR_VIEW)
+def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_slogdet_sign.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_slogdet_sign, "torch::ADInplaceOrView::_linalg_slogdet_sign", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", INPLACE_OR_VIEW)
+def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_pinv_atol_rtol_tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_lstsq_out", INPLACE_OR_VIEW)
+def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_lstsq_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_lstsq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_lstsq_out, "torch::ADInplaceOrView::linalg_lstsq_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_eig_out", INPLACE_OR_VIEW)
+def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_eig_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_eig_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_eig_out, "torch::ADInplaceOrView::linalg_eig_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_eigvals_out", INPLACE_OR_VIEW)
+def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_eigvals_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_eigvals_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_eigvals_out, "torch::ADInplaceOrView::linalg_eigvals_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::amax_out", INPLACE_OR_VIEW)
 def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
     """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)"""

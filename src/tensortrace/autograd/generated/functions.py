@@ -25,11 +25,15 @@ from tensortrace.autograd.functions_manual import (
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
+    cholesky_backward,
+    cholesky_inverse_backward,
+    cholesky_solve_backward,
     clamp_backward,
     clamp_backward_min_max,
     conj,
     constant_pad_nd_backward,
     conv_bias_sizes,
+    cumprod_backward,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -50,11 +54,22 @@ from tensortrace.autograd.functions_manual import (
     infinitely_differentiable_mish_backward,
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
+    linalg_det_backward,
+    linalg_eig_backward,
+    linalg_lstsq_backward,
+    linalg_lu_backward,
+    linalg_lu_solve_LU,
+    linalg_matrix_exp_differential,
+    linalg_qr_backward,
     linalg_solve_backward,
+    linalg_solve_triangular_backward,
+    linalg_svd_backward,
     linalg_vector_norm_backward,
     log1p_backward,
     log_sigmoid_backward,
     logsumexp_backward,
+    lu_factor_ex_backward,
+    lu_unpack_backward,
     masked_fill_backward,
     masked_select_backward,
     math,
@@ -71,6 +86,7 @@ from tensortrace.autograd.functions_manual import (
     norm_backward,
     not_implemented,
     permute_backwards,
+    pinv_backward,
     polar_backward,
     pow_backward,
     pow_backward_exponent,
@@ -79,12 +95,15 @@ from tensortrace.autograd.functions_manual import (
     real_only,
     renorm_backward,
     repeat_backward,
+    restore_reduced_dims,
     reverse_integers,
+    scale_grad_by_count,
     select_backward,
     sgn_backward,
     sigmoid_backward,
     sinc_backward,
     slice_backward_wrapper,
+    slogdet_backward,
     soft_margin_loss_double_backward,
     soft_margin_loss_double_backward_grad_output,
     softmax_double_backward,
@@ -97,6 +116,7 @@ from tensortrace.autograd.functions_manual import (
     sum_to,
     tanh_backward,
     threshold_backward,
+    triangular_solve_backward,
     unbind_backward,
     unsqueeze_to,
     value_selecting_reduction_backward,
@@ -5708,6 +5728,427 @@ class SpecialZetaBackward2(TraceableFunction):
     info = DifferentiabilityInfo(
         'special_zeta.other_scalar',
         (Formula(('self',), SpecialZetaBackward2_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgCholeskyExBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_backward(grad, upper, L)"""
+    return cholesky_backward(v['grad'], v['upper'], v['L'])
+
+
+class LinalgCholeskyExBackward0(TraceableFunction):
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_cholesky_ex',
+        (Formula(('self',), LinalgCholeskyExBackward0_self, frozenset(['L', 'cholesky_backward', 'grad', 'upper'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def CholeskySolveBackward0_self_input2(v: dict[str, Any]) -> Any:
+    """self, input2: cholesky_solve_backward(grad, self, input2, result, upper, grad_input_mask)"""
+    return cholesky_solve_backward(v['grad'], v['self'], v['input2'], v['result'], v['upper'], v['grad_input_mask'])
+
+
+class CholeskySolveBackward0(TraceableFunction):
+    """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky_solve',
+        (Formula(('self', 'input2'), CholeskySolveBackward0_self_input2, frozenset(['cholesky_solve_backward', 'grad', 'grad_input_mask', 'input2', 'result', 'self', 'upper'])),),
+        ('self', 'input2'),
+        {},
+        {})
+
+
+def LinalgSolveTriangularBackward0_self_B(v: dict[str, Any]) -> Any:
+    """self, B: linalg_solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)"""
+    return linalg_solve_triangular_backward(v['grad'], v['self'], v['result'], v['upper'], v['left'], v['unitriangular'], v['grad_input_mask'])
+
+
+class LinalgSolveTriangularBackward0(TraceableFunction):
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_solve_triangular',
+        (Formula(('self', 'B'), LinalgSolveTriangularBackward0_self_B, frozenset(['grad', 'grad_input_mask', 'left', 'linalg_solve_triangular_backward', 'result', 'self', 'unitriangular', 'upper'])),),
+        ('self', 'B'),
+        {},
+        {})
+
+
+def TriangularSolveBackward0_self_A(v: dict[str, Any]) -> Any:
+    """self, A: triangular_solve_backward(grads[0], grads[1], self, A, solution, upper, transpose, unitriangular, grad_input_mask)"""
+    return triangular_solve_backward(v['grads'][0], v['grads'][1], v['self'], v['A'], v['solution'], v['upper'], v['transpose'], v['unitriangular'], v['grad_input_mask'])
+
+
+class TriangularSolveBackward0(TraceableFunction):
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'triangular_solve',
+        (Formula(('self', 'A'), TriangularSolveBackward0_self_A, frozenset(['A', 'grad_input_mask', 'grads', 'self', 'solution', 'transpose', 'triangular_solve_backward', 'unitriangular', 'upper'])),),
+        ('self', 'A'),
+        {},
+        {})
+
+
+def LinalgLuFactorExBackward0_A(v: dict[str, Any]) -> Any:
+    """A: lu_factor_ex_backward(grad, LU, pivots, pivot)"""
+    return lu_factor_ex_backward(v['grad'], v['LU'], v['pivots'], v['pivot'])
+
+
+class LinalgLuFactorExBackward0(TraceableFunction):
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu_factor_ex',
+        (Formula(('A',), LinalgLuFactorExBackward0_A, frozenset(['LU', 'grad', 'lu_factor_ex_backward', 'pivot', 'pivots'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, False, False))
+
+
+def LinalgLuBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_lu_backward(grads[0], grads[1], P, L, U, pivot)"""
+    return linalg_lu_backward(v['grads'][0], v['grads'][1], v['P'], v['L'], v['U'], v['pivot'])
+
+
+class LinalgLuBackward0(TraceableFunction):
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu',
+        (Formula(('A',), LinalgLuBackward0_A, frozenset(['L', 'P', 'U', 'grads', 'linalg_lu_backward', 'pivot'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(False, True, True))
+
+
+def LinalgLuSolveBackward0_B(v: dict[str, Any]) -> Any:
+    """B: at.linalg_lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint)"""
+    return at.linalg_lu_solve(v['LU'], v['pivots'], v['grad'], left=v['left'], adjoint=not v['adjoint'])
+
+
+def LinalgLuSolveBackward0_LU(v: dict[str, Any]) -> Any:
+    """LU: linalg_lu_solve_LU(grad, LU, pivots, result, left, adjoint)"""
+    return linalg_lu_solve_LU(v['grad'], v['LU'], v['pivots'], v['result'], v['left'], v['adjoint'])
+
+
+class LinalgLuSolveBackward0(TraceableFunction):
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lu_solve',
+        (Formula(('B',), LinalgLuSolveBackward0_B, frozenset(['LU', 'adjoint', 'at', 'grad', 'left', 'pivots'])),
+         Formula(('LU',), LinalgLuSolveBackward0_LU, frozenset(['LU', 'adjoint', 'grad', 'left', 'linalg_lu_solve_LU', 'pivots', 'result'])),),
+        ('LU', 'B'),
+        {},
+        {})
+
+
+def LuUnpackBackward0_LU_data(v: dict[str, Any]) -> Any:
+    """LU_data: lu_unpack_backward(grads[0], grads[1], LU_data.sym_size(-2), LU_data.sym_size(-1))"""
+    return lu_unpack_backward(v['grads'][0], v['grads'][1], v['LU_data_sym_argsize_minus_2'], v['LU_data_sym_argsize_minus_1'])
+
+
+class LuUnpackBackward0(TraceableFunction):
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lu_unpack',
+        (Formula(('LU_data',), LuUnpackBackward0_LU_data, frozenset(['LU_data_sym_argsize_minus_1', 'LU_data_sym_argsize_minus_2', 'grads', 'lu_unpack_backward'])),),
+        ('LU_data',),
+        {'LU_data_sym_argsize_minus_1': ('LU_data', 'size(-1)'), 'LU_data_sym_argsize_minus_2': ('LU_data', 'size(-2)')},
+        {},
+        output_differentiability=(False, True, True))
+
+
+def LinalgQrBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_qr_backward(grads[0], grads[1], Q, R, mode)"""
+    return linalg_qr_backward(v['grads'][0], v['grads'][1], v['Q'], v['R'], v['mode'])
+
+
+class LinalgQrBackward0(TraceableFunction):
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_qr',
+        (Formula(('A',), LinalgQrBackward0_A, frozenset(['Q', 'R', 'grads', 'linalg_qr_backward', 'mode'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgEighBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, True)"""
+    return linalg_eig_backward(v['grads'][0], v['grads'][1], v['eigenvalues'], v['eigenvectors'], True)
+
+
+class LinalgEighBackward0(TraceableFunction):
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_eigh',
+        (Formula(('A',), LinalgEighBackward0_A, frozenset(['eigenvalues', 'eigenvectors', 'grads', 'linalg_eig_backward'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgSvdBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_svd_backward(grads[0], grads[1], grads[2], U, S, Vh, full_matrices)"""
+    return linalg_svd_backward(v['grads'][0], v['grads'][1], v['grads'][2], v['U'], v['S'], v['Vh'], v['full_matrices'])
+
+
+class LinalgSvdBackward0(TraceableFunction):
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_svd',
+        (Formula(('A',), LinalgSvdBackward0_A, frozenset(['S', 'U', 'Vh', 'full_matrices', 'grads', 'linalg_svd_backward'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgDetBackward0_A(v: dict[str, Any]) -> Any:
+    """A: linalg_det_backward(grad, result, A, LU, pivots)"""
+    return linalg_det_backward(v['grad'], v['result'], v['A'], v['LU'], v['pivots'])
+
+
+class LinalgDetBackward0(TraceableFunction):
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_det',
+        (Formula(('A',), LinalgDetBackward0_A, frozenset(['A', 'LU', 'grad', 'linalg_det_backward', 'pivots', 'result'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, False, False))
+
+
+def LinalgSlogdetBackward0_A(v: dict[str, Any]) -> Any:
+    """A: slogdet_backward(grads[0], grads[1], A, sign, LU, pivots)"""
+    return slogdet_backward(v['grads'][0], v['grads'][1], v['A'], v['sign'], v['LU'], v['pivots'])
+
+
+class LinalgSlogdetBackward0(TraceableFunction):
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_slogdet',
+        (Formula(('A',), LinalgSlogdetBackward0_A, frozenset(['A', 'LU', 'grads', 'pivots', 'sign', 'slogdet_backward'])),),
+        ('A',),
+        {},
+        {},
+        output_differentiability=(True, True, False, False))
+
+
+def LinalgEigBackward0_self(v: dict[str, Any]) -> Any:
+    """self: handle_r_to_c(self.scalar_type(), linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, False))"""
+    return handle_r_to_c(v['self_scalar_type'], linalg_eig_backward(v['grads'][0], v['grads'][1], v['eigenvalues'], v['eigenvectors'], False))
+
+
+class LinalgEigBackward0(TraceableFunction):
+    """linalg_eig(Tensor self) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_eig',
+        (Formula(('self',), LinalgEigBackward0_self, frozenset(['eigenvalues', 'eigenvectors', 'grads', 'handle_r_to_c', 'linalg_eig_backward', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def LinalgPinvBackward0_self(v: dict[str, Any]) -> Any:
+    """self: pinv_backward(grad, result, self)"""
+    return pinv_backward(v['grad'], v['result'], v['self'])
+
+
+class LinalgPinvBackward0(TraceableFunction):
+    """linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_pinv.atol_rtol_tensor',
+        (Formula(('self',), LinalgPinvBackward0_self, frozenset(['grad', 'pinv_backward', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgLstsqBackward0_self_b(v: dict[str, Any]) -> Any:
+    """self, b: linalg_lstsq_backward(grads[0], grads[1], self, b, solution, grad_input_mask)"""
+    return linalg_lstsq_backward(v['grads'][0], v['grads'][1], v['self'], v['b'], v['solution'], v['grad_input_mask'])
+
+
+class LinalgLstsqBackward0(TraceableFunction):
+    """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_lstsq',
+        (Formula(('self', 'b'), LinalgLstsqBackward0_self_b, frozenset(['b', 'grad_input_mask', 'grads', 'linalg_lstsq_backward', 'self', 'solution'])),),
+        ('self', 'b'),
+        {},
+        {},
+        output_differentiability=(True, True, False, False))
+
+
+def LinalgMatrixExpBackward0_self(v: dict[str, Any]) -> Any:
+    """self: linalg_matrix_exp_differential(self, grad, True)"""
+    return linalg_matrix_exp_differential(v['self'], v['grad'], True)
+
+
+class LinalgMatrixExpBackward0(TraceableFunction):
+    """linalg_matrix_exp(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_matrix_exp',
+        (Formula(('self',), LinalgMatrixExpBackward0_self, frozenset(['grad', 'linalg_matrix_exp_differential', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DiagEmbedBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.diagonal(offset, dim1, dim2)"""
+    return v['grad'].diagonal(v['offset'], v['dim1'], v['dim2'])
+
+
+class DiagEmbedBackward0(TraceableFunction):
+    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'diag_embed',
+        (Formula(('self',), DiagEmbedBackward0_self, frozenset(['dim1', 'dim2', 'grad', 'offset'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CumprodBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)"""
+    return cumprod_backward(v['grad'].to(v['self_scalar_type']), v['self'], v['dim'], v['result'])
+
+
+class CumprodBackward0(TraceableFunction):
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cumprod',
+        (Formula(('self',), CumprodBackward0_self, frozenset(['cumprod_backward', 'dim', 'grad', 'result', 'self', 'self_scalar_type'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type')},
+        {})
+
+
+def AmaxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)"""
+    return scale_grad_by_count(restore_reduced_dims(v['grad'], v['dim'], v['keepdim']), restore_reduced_dims(v['result'], v['dim'], v['keepdim']).eq(v['self']), v['dim'])
+
+
+class AmaxBackward0(TraceableFunction):
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'amax',
+        (Formula(('self',), AmaxBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'restore_reduced_dims', 'result', 'scale_grad_by_count', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AminBackward0_self(v: dict[str, Any]) -> Any:
+    """self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)"""
+    return scale_grad_by_count(restore_reduced_dims(v['grad'], v['dim'], v['keepdim']), restore_reduced_dims(v['result'], v['dim'], v['keepdim']).eq(v['self']), v['dim'])
+
+
+class AminBackward0(TraceableFunction):
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'amin',
+        (Formula(('self',), AminBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'restore_reduced_dims', 'result', 'scale_grad_by_count', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FlipBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.flip(dims)"""
+    return v['grad'].flip(v['dims'])
+
+
+class FlipBackward0(TraceableFunction):
+    """flip(Tensor self, int[] dims) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'flip',
+        (Formula(('self',), FlipBackward0_self, frozenset(['dims', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CholeskyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_backward(grad, upper, result)"""
+    return cholesky_backward(v['grad'], v['upper'], v['result'])
+
+
+class CholeskyBackward0(TraceableFunction):
+    """cholesky(Tensor self, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky',
+        (Formula(('self',), CholeskyBackward0_self, frozenset(['cholesky_backward', 'grad', 'result', 'upper'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CholeskyInverseBackward0_self(v: dict[str, Any]) -> Any:
+    """self: cholesky_inverse_backward(grad, self, upper, result)"""
+    return cholesky_inverse_backward(v['grad'], v['self'], v['upper'], v['result'])
+
+
+class CholeskyInverseBackward0(TraceableFunction):
+    """cholesky_inverse(Tensor self, bool upper=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cholesky_inverse',
+        (Formula(('self',), CholeskyInverseBackward0_self, frozenset(['cholesky_inverse_backward', 'grad', 'result', 'self', 'upper'])),),
         ('self',),
         {},
         {})

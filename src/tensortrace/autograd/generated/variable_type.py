@@ -7129,23 +7129,6 @@ ops.linalg_vector_norm_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_vector_norm_out, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True))
 
 
-_record_linalg_det = GraphRecording(ops.linalg_det, AutoDispatchBelowADInplaceOrView, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::linalg_det", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def linalg_det(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_det(Tensor A) -> Tensor: records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_linalg_det(ks, args)
-    with AutoDispatchBelowADInplaceOrView():
-        return ops.linalg_det.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.linalg_det.register(DispatchKey.Autograd, KernelFunction(
-    linalg_det, "torch::autograd::VariableType::linalg_det", with_keyset=True))
-
-
 _record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgInvExBackward0)
 
 
@@ -7214,13 +7197,13 @@ ops._linalg_solve_ex_result.register(DispatchKey.Autograd, KernelFunction(
     _linalg_solve_ex_result, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
 
 
-_record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, None)
+_record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, nodes.LinalgQrBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_qr", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def linalg_qr(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor): records NotImplemented"""
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor): records LinalgQrBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_linalg_qr(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7248,13 +7231,13 @@ ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
 
 
-_record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, None)
+_record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, nodes.LinalgEighBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_linalg_eigh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _linalg_eigh(ks: DispatchKeySet, *args: Any) -> Any:
-    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor): records NotImplemented"""
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor): records LinalgEighBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record__linalg_eigh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7282,13 +7265,13 @@ ops._linalg_eigh_eigenvalues.register(DispatchKey.Autograd, KernelFunction(
     _linalg_eigh_eigenvalues, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
 
 
-_record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, None)
+_record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, nodes.LinalgSvdBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_linalg_svd", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _linalg_svd(ks: DispatchKeySet, *args: Any) -> Any:
-    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor): records LinalgSvdBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record__linalg_svd(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7316,13 +7299,591 @@ ops._linalg_svd_U.register(DispatchKey.Autograd, KernelFunction(
     _linalg_svd_U, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
 
 
-_record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, None)
+_record_linalg_cholesky_ex = GraphRecording(ops.linalg_cholesky_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgCholeskyExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_cholesky_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_cholesky_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor): records LinalgCholeskyExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_cholesky_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_cholesky_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_cholesky_ex.register(DispatchKey.Autograd, KernelFunction(
+    linalg_cholesky_ex, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+
+
+_record_linalg_cholesky_ex_L = GraphRecording(ops.linalg_cholesky_ex_L, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_cholesky_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_linalg_cholesky_ex_L(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_cholesky_ex_L.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.Autograd, KernelFunction(
+    linalg_cholesky_ex_L, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+
+
+_record_cholesky_out = GraphRecording(ops.cholesky_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_cholesky_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_out, "torch::autograd::VariableType::cholesky", with_keyset=True))
+
+
+_record_cholesky = GraphRecording(ops.cholesky, AutoDispatchBelowADInplaceOrView, nodes.CholeskyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky(Tensor self, bool upper=False) -> Tensor: records CholeskyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cholesky(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky.register(DispatchKey.Autograd, KernelFunction(
+    cholesky, "torch::autograd::VariableType::cholesky", with_keyset=True))
+
+
+_record_cholesky_inverse = GraphRecording(ops.cholesky_inverse, AutoDispatchBelowADInplaceOrView, nodes.CholeskyInverseBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_inverse", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_inverse(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse(Tensor self, bool upper=False) -> Tensor: records CholeskyInverseBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cholesky_inverse(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky_inverse.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_inverse.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_inverse, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+
+
+_record_cholesky_inverse_out = GraphRecording(ops.cholesky_inverse_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_inverse", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_inverse.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_cholesky_inverse_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_inverse_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_inverse_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_inverse_out, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+
+
+_record_cholesky_solve_out = GraphRecording(ops.cholesky_solve_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve.out(Tensor self, Tensor input2, bool upper=False, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_cholesky_solve_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cholesky_solve_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_solve_out.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_solve_out, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+
+
+_record_cholesky_solve = GraphRecording(ops.cholesky_solve, AutoDispatchBelowADInplaceOrView, nodes.CholeskySolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cholesky_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cholesky_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor: records CholeskySolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_cholesky_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.cholesky_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cholesky_solve.register(DispatchKey.Autograd, KernelFunction(
+    cholesky_solve, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+
+
+_record__cholesky_solve_helper = GraphRecording(ops._cholesky_solve_helper, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_cholesky_solve_helper", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _cholesky_solve_helper(ks: DispatchKeySet, *args: Any) -> Any:
+    """_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__cholesky_solve_helper(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._cholesky_solve_helper.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._cholesky_solve_helper.register(DispatchKey.Autograd, KernelFunction(
+    _cholesky_solve_helper, "torch::autograd::VariableType::_cholesky_solve_helper", with_keyset=True))
+
+
+_record_triangular_solve_X = GraphRecording(ops.triangular_solve_X, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::triangular_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_triangular_solve_X(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.triangular_solve_X.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.triangular_solve_X.register(DispatchKey.Autograd, KernelFunction(
+    triangular_solve_X, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+
+
+_record_triangular_solve = GraphRecording(ops.triangular_solve, AutoDispatchBelowADInplaceOrView, nodes.TriangularSolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::triangular_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def triangular_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor): records TriangularSolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_triangular_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.triangular_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.triangular_solve.register(DispatchKey.Autograd, KernelFunction(
+    triangular_solve, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+
+
+_record_linalg_solve_triangular_out = GraphRecording(ops.linalg_solve_triangular_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_solve_triangular", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_linalg_solve_triangular_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_solve_triangular_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_solve_triangular_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_solve_triangular_out, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+
+
+_record_linalg_solve_triangular = GraphRecording(ops.linalg_solve_triangular, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveTriangularBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_solve_triangular", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_solve_triangular(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor: records LinalgSolveTriangularBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_solve_triangular(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_solve_triangular.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_solve_triangular.register(DispatchKey.Autograd, KernelFunction(
+    linalg_solve_triangular, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+
+
+_record_linalg_lu_factor_ex = GraphRecording(ops.linalg_lu_factor_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuFactorExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_factor_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_factor_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor): records LinalgLuFactorExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_lu_factor_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu_factor_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_factor_ex.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_factor_ex, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+
+
+_record_linalg_lu_factor_ex_out = GraphRecording(ops.linalg_lu_factor_ex_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_factor_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5])):
+        return _record_linalg_lu_factor_ex_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_factor_ex_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_factor_ex_out, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+
+
+_record_linalg_lu = GraphRecording(ops.linalg_lu, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor): records LinalgLuBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_lu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+
+
+_record_linalg_lu_out = GraphRecording(ops.linalg_lu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_linalg_lu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_out, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+
+
+_record_linalg_lu_solve = GraphRecording(ops.linalg_lu_solve, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuSolveBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_solve(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor: records LinalgLuSolveBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_lu_solve(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lu_solve.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_solve.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_solve, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+
+
+_record_linalg_lu_solve_out = GraphRecording(ops.linalg_lu_solve_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lu_solve", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_linalg_lu_solve_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lu_solve_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lu_solve_out, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+
+
+_record_lu_unpack = GraphRecording(ops.lu_unpack, AutoDispatchBelowADInplaceOrView, nodes.LuUnpackBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lu_unpack", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lu_unpack(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor): records LuUnpackBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lu_unpack(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lu_unpack.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lu_unpack.register(DispatchKey.Autograd, KernelFunction(
+    lu_unpack, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+
+
+_record_lu_unpack_out = GraphRecording(ops.lu_unpack_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lu_unpack", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_lu_unpack_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lu_unpack_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lu_unpack_out.register(DispatchKey.Autograd, KernelFunction(
+    lu_unpack_out, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+
+
+_record__linalg_det = GraphRecording(ops._linalg_det, AutoDispatchBelowADInplaceOrView, nodes.LinalgDetBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_det", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_det(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor): records LinalgDetBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_det(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_det.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_det.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_det, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+
+
+_record__linalg_det_result = GraphRecording(ops._linalg_det_result, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_det", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record__linalg_det_result(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_det_result.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_det_result.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_det_result, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+
+
+_record__linalg_slogdet = GraphRecording(ops._linalg_slogdet, AutoDispatchBelowADInplaceOrView, nodes.LinalgSlogdetBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_slogdet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_slogdet(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor): records LinalgSlogdetBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_slogdet(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_slogdet.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_slogdet.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_slogdet, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+
+
+_record__linalg_slogdet_sign = GraphRecording(ops._linalg_slogdet_sign, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_slogdet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record__linalg_slogdet_sign(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_slogdet_sign.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_slogdet_sign, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+
+
+_record_linalg_matrix_exp = GraphRecording(ops.linalg_matrix_exp, AutoDispatchBelowADInplaceOrView, nodes.LinalgMatrixExpBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_matrix_exp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_matrix_exp(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_matrix_exp(Tensor self) -> Tensor: records LinalgMatrixExpBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_matrix_exp(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_matrix_exp.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_matrix_exp.register(DispatchKey.Autograd, KernelFunction(
+    linalg_matrix_exp, "torch::autograd::VariableType::linalg_matrix_exp", with_keyset=True))
+
+
+_record_linalg_pinv_atol_rtol_tensor = GraphRecording(ops.linalg_pinv_atol_rtol_tensor, AutoDispatchBelowADInplaceOrView, nodes.LinalgPinvBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_pinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_pinv_atol_rtol_tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor: records LinalgPinvBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_pinv_atol_rtol_tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_pinv_atol_rtol_tensor.register(DispatchKey.Autograd, KernelFunction(
+    linalg_pinv_atol_rtol_tensor, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+
+
+_record_linalg_pinv_atol_rtol_tensor_out = GraphRecording(ops.linalg_pinv_atol_rtol_tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_pinv", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[4])):
+        return _record_linalg_pinv_atol_rtol_tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_pinv_atol_rtol_tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+
+
+_record_linalg_lstsq = GraphRecording(ops.linalg_lstsq, AutoDispatchBelowADInplaceOrView, nodes.LinalgLstsqBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lstsq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lstsq(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor, Tensor, Tensor, Tensor): records LinalgLstsqBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_lstsq(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_lstsq.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lstsq.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lstsq, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+
+
+_record_linalg_lstsq_out = GraphRecording(ops.linalg_lstsq_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_lstsq", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6]) or requires_grad(args[7])):
+        return _record_linalg_lstsq_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_lstsq_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_lstsq_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_lstsq_out, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+
+
+_record_linalg_eig = GraphRecording(ops.linalg_eig, AutoDispatchBelowADInplaceOrView, nodes.LinalgEigBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eig", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eig(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig(Tensor self) -> (Tensor, Tensor): records LinalgEigBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_eig(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_eig.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eig.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eig, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+
+
+_record_linalg_eig_out = GraphRecording(ops.linalg_eig_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eig", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eig.out(Tensor self, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_linalg_eig_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_eig_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eig_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eig_out, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+
+
+_record__linalg_eigvals = GraphRecording(ops._linalg_eigvals, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_eigvals", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_eigvals(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_eigvals(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_eigvals(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_eigvals.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_eigvals.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_eigvals, "torch::autograd::VariableType::_linalg_eigvals", with_keyset=True))
+
+
+_record_linalg_eigvals_out = GraphRecording(ops.linalg_eigvals_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_eigvals", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_eigvals.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_eigvals_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_eigvals_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_eigvals_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True))
+
+
+_record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, nodes.AmaxBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::amax", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def amax(ks: DispatchKeySet, *args: Any) -> Any:
-    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records NotImplemented"""
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records AmaxBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_amax(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7350,13 +7911,13 @@ ops.amax_out.register(DispatchKey.Autograd, KernelFunction(
     amax_out, "torch::autograd::VariableType::amax", with_keyset=True))
 
 
-_record_amin = GraphRecording(ops.amin, AutoDispatchBelowADInplaceOrView, None)
+_record_amin = GraphRecording(ops.amin, AutoDispatchBelowADInplaceOrView, nodes.AminBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::amin", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def amin(ks: DispatchKeySet, *args: Any) -> Any:
-    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records NotImplemented"""
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: records AminBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_amin(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10099,13 +10660,13 @@ ops.threshold_backward.register(DispatchKey.Autograd, KernelFunction(
     threshold_backward, "torch::autograd::VariableType::threshold_backward", with_keyset=True))
 
 
-_record_flip = GraphRecording(ops.flip, AutoDispatchBelowADInplaceOrView, None)
+_record_flip = GraphRecording(ops.flip, AutoDispatchBelowADInplaceOrView, nodes.FlipBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::flip", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def flip(ks: DispatchKeySet, *args: Any) -> Any:
-    """flip(Tensor self, int[] dims) -> Tensor: records NotImplemented"""
+    """flip(Tensor self, int[] dims) -> Tensor: records FlipBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_flip(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -10337,13 +10898,13 @@ ops.triu_.register(DispatchKey.Autograd, KernelFunction(
     triu_, "torch::autograd::VariableType::triu_", with_keyset=True))
 
 
-_record_diag_embed = GraphRecording(ops.diag_embed, AutoDispatchBelowADInplaceOrView, None)
+_record_diag_embed = GraphRecording(ops.diag_embed, AutoDispatchBelowADInplaceOrView, nodes.DiagEmbedBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::diag_embed", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def diag_embed(ks: DispatchKeySet, *args: Any) -> Any:
-    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor: records NotImplemented"""
+    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor: records DiagEmbedBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_diag_embed(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -11017,13 +11578,13 @@ ops.take.register(DispatchKey.Autograd, KernelFunction(
     take, "torch::autograd::VariableType::take", with_keyset=True))
 
 
-_record_cumprod = GraphRecording(ops.cumprod, AutoDispatchBelowADInplaceOrView, None)
+_record_cumprod = GraphRecording(ops.cumprod, AutoDispatchBelowADInplaceOrView, nodes.CumprodBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cumprod(ks: DispatchKeySet, *args: Any) -> Any:
-    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: records NotImplemented"""
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: records CumprodBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cumprod(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -11034,13 +11595,13 @@ ops.cumprod.register(DispatchKey.Autograd, KernelFunction(
     cumprod, "torch::autograd::VariableType::cumprod", with_keyset=True))
 
 
-_record_cumprod_ = GraphRecording(ops.cumprod_, AutoDispatchBelowAutograd, None)
+_record_cumprod_ = GraphRecording(ops.cumprod_, AutoDispatchBelowAutograd, nodes.CumprodBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cumprod_(ks: DispatchKeySet, *args: Any) -> Any:
-    """cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!): records NotImplemented"""
+    """cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!): records CumprodBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cumprod_(ks, args)
     with AutoDispatchBelowAutograd():

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2e14e8c7f2795bfc093cb0326273cc51caabe1519166e15f0a81112b610e2a72"
+INPUTS_SHA256 = "e964a6c95d32c80e22eb297973014457b1e4b92d30e2ec5214bf95b85b3c08bb"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

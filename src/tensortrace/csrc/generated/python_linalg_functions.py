@@ -288,38 +288,6 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- linalg_det --------------------------------------------------------------------------------
-parser_linalg_det = PythonArgParser.lazy([
-    'linalg_det(Tensor A)',
-])
-
-
-@traced("python", "dispatch_linalg_det", TORCH_FUNCTIONS_CPP, "dispatch_linalg_det", legacy="dispatch_linalg_det")
-def dispatch_linalg_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """linalg_det(Tensor A): linalg_det"""
-    return at.linalg_det(A=kwargs['A'])
-
-structseqs_linalg_det = [(return_types.for_schema('linalg_det', ops.linalg_det.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_linalg_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_det")
-def linalg_det(*args: Any, **kwargs: Any) -> Any:
-    """torch.linalg_det: THPVariable_linalg_det"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "torch.linalg_det",
-                                 {"python_name": "torch.linalg_det"})
-    self = None
-    r = parser_linalg_det.parse(args, kwargs)
-    a = r.args
-    # linalg_det(Tensor A)
-    a_ = a[0]
-    if a_ is not None:
-        a_ = a_.cdata
-    result = dispatch_linalg_det_0(self, {'A': a_})
-    return THPVariable_Wrap(result)
-
-
 # ---- linalg_matmul -----------------------------------------------------------------------------
 parser_linalg_matmul = PythonArgParser.lazy([
     'linalg_matmul(Tensor input, Tensor other, *, Tensor out=None)',
@@ -693,6 +661,1135 @@ def linalg_svd(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_linalg_svd[0][0])
 
 
+# ---- linalg_cholesky_ex ------------------------------------------------------------------------
+parser_linalg_cholesky_ex = PythonArgParser.lazy([
+    'linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_cholesky_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cholesky_ex", legacy="dispatch_linalg_cholesky_ex")
+def dispatch_linalg_cholesky_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None): linalg_cholesky_ex, out= linalg_cholesky_ex.L"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cholesky_ex_L, 'linalg_cholesky_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_cholesky_ex(**call_kwargs)
+
+structseqs_linalg_cholesky_ex = [(return_types.for_schema('linalg_cholesky_ex', ops.linalg_cholesky_ex.schema), return_types.for_schema('linalg_cholesky_ex_out', ops.linalg_cholesky_ex_L.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_cholesky_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_cholesky_ex")
+def linalg_cholesky_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_cholesky_ex: THPVariable_linalg_cholesky_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_cholesky_ex",
+                                 {"python_name": "torch.linalg_cholesky_ex"})
+    self = None
+    r = parser_linalg_cholesky_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    check_errors = a[2]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_linalg_cholesky_ex_0(self, {'self': self_, 'upper': upper, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_cholesky_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_cholesky ---------------------------------------------------------------------------
+parser_linalg_cholesky = PythonArgParser.lazy([
+    'linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_cholesky", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cholesky", legacy="dispatch_linalg_cholesky")
+def dispatch_linalg_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None): linalg_cholesky, out= linalg_cholesky.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cholesky_out, 'linalg_cholesky', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.linalg_cholesky(**call_kwargs)
+
+structseqs_linalg_cholesky = [(return_types.for_schema('linalg_cholesky', ops.linalg_cholesky.schema), return_types.for_schema('linalg_cholesky_out', ops.linalg_cholesky_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_cholesky", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_cholesky")
+def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_cholesky: THPVariable_linalg_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_cholesky",
+                                 {"python_name": "torch.linalg_cholesky"})
+    self = None
+    r = parser_linalg_cholesky.parse(args, kwargs)
+    a = r.args
+    # linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_cholesky_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_solve_triangular -------------------------------------------------------------------
+parser_linalg_solve_triangular = PythonArgParser.lazy([
+    'linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_solve_triangular", TORCH_FUNCTIONS_CPP, "dispatch_linalg_solve_triangular", legacy="dispatch_linalg_solve_triangular")
+def dispatch_linalg_solve_triangular_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None): linalg_solve_triangular, out= linalg_solve_triangular.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_solve_triangular_out, 'linalg_solve_triangular', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['B'] = kwargs['B']
+    call_kwargs['upper'] = kwargs['upper']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return at.linalg_solve_triangular(**call_kwargs)
+
+structseqs_linalg_solve_triangular = [(return_types.for_schema('linalg_solve_triangular', ops.linalg_solve_triangular.schema), return_types.for_schema('linalg_solve_triangular_out', ops.linalg_solve_triangular_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_solve_triangular", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_solve_triangular")
+def linalg_solve_triangular(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_solve_triangular: THPVariable_linalg_solve_triangular"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_solve_triangular",
+                                 {"python_name": "torch.linalg_solve_triangular"})
+    self = None
+    r = parser_linalg_solve_triangular.parse(args, kwargs)
+    a = r.args
+    # linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    b_ = a[1]
+    if b_ is not None:
+        b_ = b_.cdata
+    upper = a[2]
+    left = a[3]
+    if left is None:
+        left = True
+    unitriangular = a[4]
+    if unitriangular is None:
+        unitriangular = False
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_solve_triangular_0(self, {'self': self_, 'B': b_, 'upper': upper, 'left': left, 'unitriangular': unitriangular, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_lu_factor --------------------------------------------------------------------------
+parser_linalg_lu_factor = PythonArgParser.lazy([
+    'linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_factor", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_factor", legacy="dispatch_linalg_lu_factor")
+def dispatch_linalg_lu_factor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None): linalg_lu_factor, out= linalg_lu_factor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_factor_out, 'linalg_lu_factor', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    return at.linalg_lu_factor(**call_kwargs)
+
+structseqs_linalg_lu_factor = [(return_types.for_schema('linalg_lu_factor', ops.linalg_lu_factor.schema), return_types.for_schema('linalg_lu_factor_out', ops.linalg_lu_factor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_factor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_factor")
+def linalg_lu_factor(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_factor: THPVariable_linalg_lu_factor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_factor",
+                                 {"python_name": "torch.linalg_lu_factor"})
+    self = None
+    r = parser_linalg_lu_factor.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_factor(Tensor A, *, bool pivot=True, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_lu_factor_0(self, {'A': a_, 'pivot': pivot, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu_factor[0][0 if out is None else 1])
+
+
+# ---- linalg_lu_factor_ex -----------------------------------------------------------------------
+parser_linalg_lu_factor_ex = PythonArgParser.lazy([
+    'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_factor_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_factor_ex", legacy="dispatch_linalg_lu_factor_ex")
+def dispatch_linalg_lu_factor_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None): linalg_lu_factor_ex, out= linalg_lu_factor_ex.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_factor_ex_out, 'linalg_lu_factor_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_lu_factor_ex(**call_kwargs)
+
+structseqs_linalg_lu_factor_ex = [(return_types.for_schema('linalg_lu_factor_ex', ops.linalg_lu_factor_ex.schema), return_types.for_schema('linalg_lu_factor_ex_out', ops.linalg_lu_factor_ex_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_factor_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_factor_ex")
+def linalg_lu_factor_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_factor_ex: THPVariable_linalg_lu_factor_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_factor_ex",
+                                 {"python_name": "torch.linalg_lu_factor_ex"})
+    self = None
+    r = parser_linalg_lu_factor_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    check_errors = a[2]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_linalg_lu_factor_ex_0(self, {'A': a_, 'pivot': pivot, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu_factor_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_lu ---------------------------------------------------------------------------------
+parser_linalg_lu = PythonArgParser.lazy([
+    'linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu", legacy="dispatch_linalg_lu")
+def dispatch_linalg_lu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None): linalg_lu, out= linalg_lu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_out, 'linalg_lu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['pivot'] is not None:
+        call_kwargs['pivot'] = kwargs['pivot']
+    return at.linalg_lu(**call_kwargs)
+
+structseqs_linalg_lu = [(return_types.for_schema('linalg_lu', ops.linalg_lu.schema), return_types.for_schema('linalg_lu_out', ops.linalg_lu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu")
+def linalg_lu(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu: THPVariable_linalg_lu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu",
+                                 {"python_name": "torch.linalg_lu"})
+    self = None
+    r = parser_linalg_lu.parse(args, kwargs)
+    a = r.args
+    # linalg_lu(Tensor A, *, bool pivot=True, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    pivot = a[1]
+    if pivot is None:
+        pivot = True
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_lu_0(self, {'A': a_, 'pivot': pivot, 'out': out})
+    return wrap_result(result, structseqs_linalg_lu[0][0 if out is None else 1])
+
+
+# ---- linalg_lu_solve ---------------------------------------------------------------------------
+parser_linalg_lu_solve = PythonArgParser.lazy([
+    'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lu_solve", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lu_solve", legacy="dispatch_linalg_lu_solve")
+def dispatch_linalg_lu_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None): linalg_lu_solve, out= linalg_lu_solve.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lu_solve_out, 'linalg_lu_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['LU'] = kwargs['LU']
+    call_kwargs['pivots'] = kwargs['pivots']
+    call_kwargs['B'] = kwargs['B']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['adjoint'] is not None:
+        call_kwargs['adjoint'] = kwargs['adjoint']
+    return at.linalg_lu_solve(**call_kwargs)
+
+structseqs_linalg_lu_solve = [(return_types.for_schema('linalg_lu_solve', ops.linalg_lu_solve.schema), return_types.for_schema('linalg_lu_solve_out', ops.linalg_lu_solve_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lu_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lu_solve")
+def linalg_lu_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lu_solve: THPVariable_linalg_lu_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lu_solve",
+                                 {"python_name": "torch.linalg_lu_solve"})
+    self = None
+    r = parser_linalg_lu_solve.parse(args, kwargs)
+    a = r.args
+    # linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None)
+    lu_ = a[0]
+    if lu_ is not None:
+        lu_ = lu_.cdata
+    pivots = a[1]
+    if pivots is not None:
+        pivots = pivots.cdata
+    b_ = a[2]
+    if b_ is not None:
+        b_ = b_.cdata
+    left = a[3]
+    if left is None:
+        left = True
+    adjoint = a[4]
+    if adjoint is None:
+        adjoint = False
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_lu_solve_0(self, {'LU': lu_, 'pivots': pivots, 'B': b_, 'left': left, 'adjoint': adjoint, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_det --------------------------------------------------------------------------------
+parser_linalg_det = PythonArgParser.lazy([
+    'linalg_det(Tensor A, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_det", TORCH_FUNCTIONS_CPP, "dispatch_linalg_det", legacy="dispatch_linalg_det")
+def dispatch_linalg_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_det(Tensor A, *, Tensor out=None): linalg_det, out= linalg_det.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_det_out, 'linalg_det', False, self, kwargs, out)
+    return at.linalg_det(A=kwargs['A'])
+
+structseqs_linalg_det = [(return_types.for_schema('linalg_det', ops.linalg_det.schema), return_types.for_schema('linalg_det_out', ops.linalg_det_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_det")
+def linalg_det(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_det: THPVariable_linalg_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_det",
+                                 {"python_name": "torch.linalg_det"})
+    self = None
+    r = parser_linalg_det.parse(args, kwargs)
+    a = r.args
+    # linalg_det(Tensor A, *, Tensor out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_det_0(self, {'A': a_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_slogdet ----------------------------------------------------------------------------
+parser_linalg_slogdet = PythonArgParser.lazy([
+    'linalg_slogdet(Tensor A, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_slogdet", TORCH_FUNCTIONS_CPP, "dispatch_linalg_slogdet", legacy="dispatch_linalg_slogdet")
+def dispatch_linalg_slogdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_slogdet(Tensor A, *, TensorList[2] out=None): linalg_slogdet, out= linalg_slogdet.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_slogdet_out, 'linalg_slogdet', False, self, kwargs, out)
+    return at.linalg_slogdet(A=kwargs['A'])
+
+structseqs_linalg_slogdet = [(return_types.for_schema('linalg_slogdet', ops.linalg_slogdet.schema), return_types.for_schema('linalg_slogdet_out', ops.linalg_slogdet_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_slogdet", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_slogdet")
+def linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_slogdet: THPVariable_linalg_slogdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_slogdet",
+                                 {"python_name": "torch.linalg_slogdet"})
+    self = None
+    r = parser_linalg_slogdet.parse(args, kwargs)
+    a = r.args
+    # linalg_slogdet(Tensor A, *, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch_linalg_slogdet_0(self, {'A': a_, 'out': out})
+    return wrap_result(result, structseqs_linalg_slogdet[0][0 if out is None else 1])
+
+
+# ---- linalg_cond -------------------------------------------------------------------------------
+parser_linalg_cond = PythonArgParser.lazy([
+    'linalg_cond(Tensor input, Scalar? p=None, *, Tensor out=None)',
+    'linalg_cond(Tensor input, str p, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_cond", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cond", legacy="dispatch_linalg_cond")
+def dispatch_linalg_cond_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cond(Tensor input, Scalar? p=None, *, Tensor out=None): linalg_cond, out= linalg_cond.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cond_out, 'linalg_cond', False, self, kwargs, out)
+    return at.linalg_cond(self=kwargs['self'], p=kwargs['p'])
+
+
+@traced("python", "dispatch_linalg_cond", TORCH_FUNCTIONS_CPP, "dispatch_linalg_cond", legacy="dispatch_linalg_cond")
+def dispatch_linalg_cond_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_cond(Tensor input, str p, *, Tensor out=None): linalg_cond.p_str, out= linalg_cond.p_str_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_cond_p_str_out, 'linalg_cond', False, self, kwargs, out)
+    return at.linalg_cond(self=kwargs['self'], p=kwargs['p'])
+
+structseqs_linalg_cond = [(return_types.for_schema('linalg_cond', ops.linalg_cond.schema), return_types.for_schema('linalg_cond_out', ops.linalg_cond_out.schema)), (return_types.for_schema('linalg_cond', ops.linalg_cond_p_str.schema), return_types.for_schema('linalg_cond_out', ops.linalg_cond_p_str_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_cond", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_cond")
+def linalg_cond(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_cond: THPVariable_linalg_cond"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_cond",
+                                 {"python_name": "torch.linalg_cond"})
+    self = None
+    r = parser_linalg_cond.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # linalg_cond(Tensor input, Scalar? p=None, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        p = a[1]
+        if p is not None and type(p) is not float:
+            p = scalar_arg(p)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_cond_0(self, {'self': self_, 'p': p, 'out': out})
+        return THPVariable_Wrap(result)
+    # linalg_cond(Tensor input, str p, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_cond_1(self, {'self': self_, 'p': p, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_matrix_power -----------------------------------------------------------------------
+parser_linalg_matrix_power = PythonArgParser.lazy([
+    'linalg_matrix_power(Tensor input, int64_t n, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_matrix_power", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_power", legacy="dispatch_linalg_matrix_power")
+def dispatch_linalg_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_power(Tensor input, int64_t n, *, Tensor out=None): linalg_matrix_power, out= linalg_matrix_power.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matrix_power_out, 'linalg_matrix_power', False, self, kwargs, out)
+    return at.linalg_matrix_power(self=kwargs['self'], n=kwargs['n'])
+
+structseqs_linalg_matrix_power = [(return_types.for_schema('linalg_matrix_power', ops.linalg_matrix_power.schema), return_types.for_schema('linalg_matrix_power_out', ops.linalg_matrix_power_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_matrix_power", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_matrix_power")
+def linalg_matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_matrix_power: THPVariable_linalg_matrix_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_matrix_power",
+                                 {"python_name": "torch.linalg_matrix_power"})
+    self = None
+    r = parser_linalg_matrix_power.parse(args, kwargs)
+    a = r.args
+    # linalg_matrix_power(Tensor input, int64_t n, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n = a[1]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_matrix_power_0(self, {'self': self_, 'n': n, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_multi_dot --------------------------------------------------------------------------
+parser_linalg_multi_dot = PythonArgParser.lazy([
+    'linalg_multi_dot(TensorList tensors, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_multi_dot", TORCH_FUNCTIONS_CPP, "dispatch_linalg_multi_dot", legacy="dispatch_linalg_multi_dot")
+def dispatch_linalg_multi_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_multi_dot(TensorList tensors, *, Tensor out=None): linalg_multi_dot, out= linalg_multi_dot.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_multi_dot_out, 'linalg_multi_dot', False, self, kwargs, out)
+    return at.linalg_multi_dot(tensors=kwargs['tensors'])
+
+structseqs_linalg_multi_dot = [(return_types.for_schema('linalg_multi_dot', ops.linalg_multi_dot.schema), return_types.for_schema('linalg_multi_dot_out', ops.linalg_multi_dot_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_multi_dot", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_multi_dot")
+def linalg_multi_dot(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_multi_dot: THPVariable_linalg_multi_dot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_multi_dot",
+                                 {"python_name": "torch.linalg_multi_dot"})
+    self = None
+    r = parser_linalg_multi_dot.parse(args, kwargs)
+    a = r.args
+    # linalg_multi_dot(TensorList tensors, *, Tensor out=None)
+    tensors = None if a[0] is None else convert(r, 0)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_multi_dot_0(self, {'tensors': tensors, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_tensorinv --------------------------------------------------------------------------
+parser_linalg_tensorinv = PythonArgParser.lazy([
+    'linalg_tensorinv(Tensor input, int64_t ind=2, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_tensorinv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_tensorinv", legacy="dispatch_linalg_tensorinv")
+def dispatch_linalg_tensorinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_tensorinv(Tensor input, int64_t ind=2, *, Tensor out=None): linalg_tensorinv, out= linalg_tensorinv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_tensorinv_out, 'linalg_tensorinv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['ind'] is not None:
+        call_kwargs['ind'] = kwargs['ind']
+    return at.linalg_tensorinv(**call_kwargs)
+
+structseqs_linalg_tensorinv = [(return_types.for_schema('linalg_tensorinv', ops.linalg_tensorinv.schema), return_types.for_schema('linalg_tensorinv_out', ops.linalg_tensorinv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_tensorinv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_tensorinv")
+def linalg_tensorinv(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_tensorinv: THPVariable_linalg_tensorinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_tensorinv",
+                                 {"python_name": "torch.linalg_tensorinv"})
+    self = None
+    r = parser_linalg_tensorinv.parse(args, kwargs)
+    a = r.args
+    # linalg_tensorinv(Tensor input, int64_t ind=2, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    ind = a[1]
+    if ind is None:
+        ind = 2
+    elif ind is not None and (type(ind) is not int or not INT64_MIN <= ind <= INT64_MAX):
+        ind = int64_arg(ind)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_tensorinv_0(self, {'self': self_, 'ind': ind, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_tensorsolve ------------------------------------------------------------------------
+parser_linalg_tensorsolve = PythonArgParser.lazy([
+    'linalg_tensorsolve(Tensor input, Tensor other, IntArrayRef? dims=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_tensorsolve", TORCH_FUNCTIONS_CPP, "dispatch_linalg_tensorsolve", legacy="dispatch_linalg_tensorsolve")
+def dispatch_linalg_tensorsolve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_tensorsolve(Tensor input, Tensor other, IntArrayRef? dims=None, *, Tensor out=None): linalg_tensorsolve, out= linalg_tensorsolve.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_tensorsolve_out, 'linalg_tensorsolve', False, self, kwargs, out)
+    return at.linalg_tensorsolve(self=kwargs['self'], other=kwargs['other'], dims=kwargs['dims'])
+
+structseqs_linalg_tensorsolve = [(return_types.for_schema('linalg_tensorsolve', ops.linalg_tensorsolve.schema), return_types.for_schema('linalg_tensorsolve_out', ops.linalg_tensorsolve_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_tensorsolve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_tensorsolve")
+def linalg_tensorsolve(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_tensorsolve: THPVariable_linalg_tensorsolve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_tensorsolve",
+                                 {"python_name": "torch.linalg_tensorsolve"})
+    self = None
+    r = parser_linalg_tensorsolve.parse(args, kwargs)
+    a = r.args
+    # linalg_tensorsolve(Tensor input, Tensor other, IntArrayRef? dims=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    dims = a[2]
+    if dims is not None:
+        dims = r.intlist(2)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_tensorsolve_0(self, {'self': self_, 'other': other, 'dims': dims, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_vander -----------------------------------------------------------------------------
+parser_linalg_vander = PythonArgParser.lazy([
+    'linalg_vander(Tensor x, *, SymInt? N=None)',
+])
+
+
+@traced("python", "dispatch_linalg_vander", TORCH_FUNCTIONS_CPP, "dispatch_linalg_vander", legacy="dispatch_linalg_vander")
+def dispatch_linalg_vander_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_vander(Tensor x, *, SymInt? N=None): linalg_vander"""
+    return at.linalg_vander(x=kwargs['x'], N=kwargs['N'])
+
+structseqs_linalg_vander = [(return_types.for_schema('linalg_vander', ops.linalg_vander.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_vander", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_vander")
+def linalg_vander(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_vander: THPVariable_linalg_vander"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_vander",
+                                 {"python_name": "torch.linalg_vander"})
+    self = None
+    r = parser_linalg_vander.parse(args, kwargs)
+    a = r.args
+    # linalg_vander(Tensor x, *, SymInt? N=None)
+    x = a[0]
+    if x is not None:
+        x = x.cdata
+    n_ = a[1]
+    if n_ is not None and (type(n_) is not int or not INT64_MIN <= n_ <= INT64_MAX):
+        n_ = int64_arg(n_)
+    result = dispatch_linalg_vander_0(self, {'x': x, 'N': n_})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_matrix_exp -------------------------------------------------------------------------
+parser_linalg_matrix_exp = PythonArgParser.lazy([
+    'linalg_matrix_exp(Tensor input)',
+])
+
+
+@traced("python", "dispatch_linalg_matrix_exp", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_exp", legacy="dispatch_linalg_matrix_exp")
+def dispatch_linalg_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_exp(Tensor input): linalg_matrix_exp"""
+    return at.linalg_matrix_exp(self=kwargs['self'])
+
+structseqs_linalg_matrix_exp = [(return_types.for_schema('linalg_matrix_exp', ops.linalg_matrix_exp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_matrix_exp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_matrix_exp")
+def linalg_matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_matrix_exp: THPVariable_linalg_matrix_exp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_matrix_exp",
+                                 {"python_name": "torch.linalg_matrix_exp"})
+    self = None
+    r = parser_linalg_matrix_exp.parse(args, kwargs)
+    a = r.args
+    # linalg_matrix_exp(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_linalg_matrix_exp_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_pinv -------------------------------------------------------------------------------
+parser_linalg_pinv = PythonArgParser.lazy([
+    'linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None)',
+    'linalg_pinv(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None)',
+    'linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor out=None)',
+    'linalg_pinv(Tensor input, double rcond, bool hermitian=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_pinv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_pinv", legacy="dispatch_linalg_pinv")
+def dispatch_linalg_pinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None): linalg_pinv.atol_rtol_tensor, out= linalg_pinv.atol_rtol_tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_pinv_atol_rtol_tensor_out, 'linalg_pinv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['atol'] = kwargs['atol']
+    call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_pinv(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_pinv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_pinv", legacy="dispatch_linalg_pinv")
+def dispatch_linalg_pinv_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_pinv(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None): linalg_pinv.atol_rtol_float, out= linalg_pinv.atol_rtol_float_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_pinv_atol_rtol_float_out, 'linalg_pinv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['atol'] = kwargs['atol']
+    call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_pinv(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_pinv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_pinv", legacy="dispatch_linalg_pinv")
+def dispatch_linalg_pinv_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor out=None): linalg_pinv.rcond_tensor, out= linalg_pinv.out_rcond_tensor"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_pinv_out_rcond_tensor, 'linalg_pinv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['rcond'] = kwargs['rcond']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_pinv(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_pinv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_pinv", legacy="dispatch_linalg_pinv")
+def dispatch_linalg_pinv_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_pinv(Tensor input, double rcond, bool hermitian=False, *, Tensor out=None): linalg_pinv, out= linalg_pinv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_pinv_out, 'linalg_pinv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['rcond'] = kwargs['rcond']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_pinv(**call_kwargs)
+
+structseqs_linalg_pinv = [(return_types.for_schema('linalg_pinv', ops.linalg_pinv_atol_rtol_tensor.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_atol_rtol_tensor_out.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv_atol_rtol_float.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_atol_rtol_float_out.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv_rcond_tensor.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_out_rcond_tensor.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_pinv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_pinv")
+def linalg_pinv(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_pinv: THPVariable_linalg_pinv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_pinv",
+                                 {"python_name": "torch.linalg_pinv"})
+    self = None
+    r = parser_linalg_pinv.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        atol = a[1]
+        if atol is not None:
+            atol = atol.cdata
+        rtol = a[2]
+        if rtol is not None:
+            rtol = rtol.cdata
+        hermitian = a[3]
+        if hermitian is None:
+            hermitian = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_pinv_0(self, {'self': self_, 'atol': atol, 'rtol': rtol, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # linalg_pinv(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        atol = a[1]
+        if atol is not None:
+            atol = float(atol)
+        rtol = a[2]
+        if rtol is not None:
+            rtol = float(rtol)
+        hermitian = a[3]
+        if hermitian is None:
+            hermitian = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_pinv_1(self, {'self': self_, 'atol': atol, 'rtol': rtol, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        rcond = a[1]
+        if rcond is not None:
+            rcond = rcond.cdata
+        hermitian = a[2]
+        if hermitian is None:
+            hermitian = False
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_pinv_2(self, {'self': self_, 'rcond': rcond, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    # linalg_pinv(Tensor input, double rcond, bool hermitian=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    rcond = a[1]
+    if rcond is not None:
+        rcond = float(rcond)
+    hermitian = a[2]
+    if hermitian is None:
+        hermitian = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_pinv_3(self, {'self': self_, 'rcond': rcond, 'hermitian': hermitian, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_matrix_rank ------------------------------------------------------------------------
+parser_linalg_matrix_rank = PythonArgParser.lazy([
+    'linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None)',
+    'linalg_matrix_rank(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None)',
+    'linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor out=None)',
+    'linalg_matrix_rank(Tensor input, double tol, bool hermitian=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_matrix_rank", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_rank", legacy="dispatch_linalg_matrix_rank")
+def dispatch_linalg_matrix_rank_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None): linalg_matrix_rank.atol_rtol_tensor, out= linalg_matrix_rank.atol_rtol_tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matrix_rank_atol_rtol_tensor_out, 'linalg_matrix_rank', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['atol'] = kwargs['atol']
+    call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_matrix_rank(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_matrix_rank", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_rank", legacy="dispatch_linalg_matrix_rank")
+def dispatch_linalg_matrix_rank_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_rank(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None): linalg_matrix_rank.atol_rtol_float, out= linalg_matrix_rank.atol_rtol_float_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matrix_rank_atol_rtol_float_out, 'linalg_matrix_rank', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['atol'] = kwargs['atol']
+    call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_matrix_rank(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_matrix_rank", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_rank", legacy="dispatch_linalg_matrix_rank")
+def dispatch_linalg_matrix_rank_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor out=None): linalg_matrix_rank.tol_tensor, out= linalg_matrix_rank.out_tol_tensor"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matrix_rank_out_tol_tensor, 'linalg_matrix_rank', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['tol'] = kwargs['tol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_matrix_rank(**call_kwargs)
+
+
+@traced("python", "dispatch_linalg_matrix_rank", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matrix_rank", legacy="dispatch_linalg_matrix_rank")
+def dispatch_linalg_matrix_rank_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matrix_rank(Tensor input, double tol, bool hermitian=False, *, Tensor out=None): linalg_matrix_rank, out= linalg_matrix_rank.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matrix_rank_out, 'linalg_matrix_rank', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['tol'] = kwargs['tol']
+    if kwargs['hermitian'] is not None:
+        call_kwargs['hermitian'] = kwargs['hermitian']
+    return at.linalg_matrix_rank(**call_kwargs)
+
+structseqs_linalg_matrix_rank = [(return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_atol_rtol_tensor.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_atol_rtol_tensor_out.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_atol_rtol_float.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_atol_rtol_float_out.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_tol_tensor.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_out_tol_tensor.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_matrix_rank", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_matrix_rank")
+def linalg_matrix_rank(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_matrix_rank: THPVariable_linalg_matrix_rank"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_matrix_rank",
+                                 {"python_name": "torch.linalg_matrix_rank"})
+    self = None
+    r = parser_linalg_matrix_rank.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        atol = a[1]
+        if atol is not None:
+            atol = atol.cdata
+        rtol = a[2]
+        if rtol is not None:
+            rtol = rtol.cdata
+        hermitian = a[3]
+        if hermitian is None:
+            hermitian = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_matrix_rank_0(self, {'input': input, 'atol': atol, 'rtol': rtol, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # linalg_matrix_rank(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        atol = a[1]
+        if atol is not None:
+            atol = float(atol)
+        rtol = a[2]
+        if rtol is not None:
+            rtol = float(rtol)
+        hermitian = a[3]
+        if hermitian is None:
+            hermitian = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_matrix_rank_1(self, {'self': self_, 'atol': atol, 'rtol': rtol, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor out=None)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        tol = a[1]
+        if tol is not None:
+            tol = tol.cdata
+        hermitian = a[2]
+        if hermitian is None:
+            hermitian = False
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_linalg_matrix_rank_2(self, {'input': input, 'tol': tol, 'hermitian': hermitian, 'out': out})
+        return THPVariable_Wrap(result)
+    # linalg_matrix_rank(Tensor input, double tol, bool hermitian=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    tol = a[1]
+    if tol is not None:
+        tol = float(tol)
+    hermitian = a[2]
+    if hermitian is None:
+        hermitian = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_matrix_rank_3(self, {'self': self_, 'tol': tol, 'hermitian': hermitian, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_lstsq ------------------------------------------------------------------------------
+parser_linalg_lstsq = PythonArgParser.lazy([
+    'linalg_lstsq(Tensor input, Tensor b, double? rcond=None, *, str? driver=None, TensorList[4] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_lstsq", TORCH_FUNCTIONS_CPP, "dispatch_linalg_lstsq", legacy="dispatch_linalg_lstsq")
+def dispatch_linalg_lstsq_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_lstsq(Tensor input, Tensor b, double? rcond=None, *, str? driver=None, TensorList[4] out=None): linalg_lstsq, out= linalg_lstsq.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_lstsq_out, 'linalg_lstsq', False, self, kwargs, out)
+    return at.linalg_lstsq(self=kwargs['self'], b=kwargs['b'], rcond=kwargs['rcond'], driver=kwargs['driver'])
+
+structseqs_linalg_lstsq = [(return_types.for_schema('linalg_lstsq', ops.linalg_lstsq.schema), return_types.for_schema('linalg_lstsq_out', ops.linalg_lstsq_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_lstsq", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_lstsq")
+def linalg_lstsq(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_lstsq: THPVariable_linalg_lstsq"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_lstsq",
+                                 {"python_name": "torch.linalg_lstsq"})
+    self = None
+    r = parser_linalg_lstsq.parse(args, kwargs)
+    a = r.args
+    # linalg_lstsq(Tensor input, Tensor b, double? rcond=None, *, str? driver=None, TensorList[4] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    b = a[1]
+    if b is not None:
+        b = b.cdata
+    rcond = a[2]
+    if rcond is not None:
+        rcond = float(rcond)
+    driver = a[3]
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_linalg_lstsq_0(self, {'self': self_, 'b': b, 'rcond': rcond, 'driver': driver, 'out': out})
+    return wrap_result(result, structseqs_linalg_lstsq[0][0 if out is None else 1])
+
+
+# ---- linalg_eig --------------------------------------------------------------------------------
+parser_linalg_eig = PythonArgParser.lazy([
+    'linalg_eig(Tensor input, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_eig", TORCH_FUNCTIONS_CPP, "dispatch_linalg_eig", legacy="dispatch_linalg_eig")
+def dispatch_linalg_eig_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_eig(Tensor input, *, TensorList[2] out=None): linalg_eig, out= linalg_eig.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_eig_out, 'linalg_eig', False, self, kwargs, out)
+    return at.linalg_eig(self=kwargs['self'])
+
+structseqs_linalg_eig = [(return_types.for_schema('linalg_eig', ops.linalg_eig.schema), return_types.for_schema('linalg_eig_out', ops.linalg_eig_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_eig", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_eig")
+def linalg_eig(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_eig: THPVariable_linalg_eig"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_eig",
+                                 {"python_name": "torch.linalg_eig"})
+    self = None
+    r = parser_linalg_eig.parse(args, kwargs)
+    a = r.args
+    # linalg_eig(Tensor input, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch_linalg_eig_0(self, {'self': self_, 'out': out})
+    return wrap_result(result, structseqs_linalg_eig[0][0 if out is None else 1])
+
+
+# ---- linalg_eigvals ----------------------------------------------------------------------------
+parser_linalg_eigvals = PythonArgParser.lazy([
+    'linalg_eigvals(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_eigvals", TORCH_FUNCTIONS_CPP, "dispatch_linalg_eigvals", legacy="dispatch_linalg_eigvals")
+def dispatch_linalg_eigvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_eigvals(Tensor input, *, Tensor out=None): linalg_eigvals, out= linalg_eigvals.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_eigvals_out, 'linalg_eigvals', False, self, kwargs, out)
+    return at.linalg_eigvals(self=kwargs['self'])
+
+structseqs_linalg_eigvals = [(return_types.for_schema('linalg_eigvals', ops.linalg_eigvals.schema), return_types.for_schema('linalg_eigvals_out', ops.linalg_eigvals_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_eigvals", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_eigvals")
+def linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_eigvals: THPVariable_linalg_eigvals"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_eigvals",
+                                 {"python_name": "torch.linalg_eigvals"})
+    self = None
+    r = parser_linalg_eigvals.parse(args, kwargs)
+    a = r.args
+    # linalg_eigvals(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_eigvals_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- linalg_cross ------------------------------------------------------------------------------
 parser_linalg_cross = PythonArgParser.lazy([
     'linalg_cross(Tensor input, Tensor other, *, int64_t dim=-1)',
@@ -743,7 +1840,6 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_matrix_norm": linalg_matrix_norm,
     "linalg_norm": linalg_norm,
     "linalg_svdvals": linalg_svdvals,
-    "linalg_det": linalg_det,
     "linalg_matmul": linalg_matmul,
     "linalg_inv_ex": linalg_inv_ex,
     "linalg_inv": linalg_inv,
@@ -753,5 +1849,26 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_eigh": linalg_eigh,
     "linalg_eigvalsh": linalg_eigvalsh,
     "linalg_svd": linalg_svd,
+    "linalg_cholesky_ex": linalg_cholesky_ex,
+    "linalg_cholesky": linalg_cholesky,
+    "linalg_solve_triangular": linalg_solve_triangular,
+    "linalg_lu_factor": linalg_lu_factor,
+    "linalg_lu_factor_ex": linalg_lu_factor_ex,
+    "linalg_lu": linalg_lu,
+    "linalg_lu_solve": linalg_lu_solve,
+    "linalg_det": linalg_det,
+    "linalg_slogdet": linalg_slogdet,
+    "linalg_cond": linalg_cond,
+    "linalg_matrix_power": linalg_matrix_power,
+    "linalg_multi_dot": linalg_multi_dot,
+    "linalg_tensorinv": linalg_tensorinv,
+    "linalg_tensorsolve": linalg_tensorsolve,
+    "linalg_vander": linalg_vander,
+    "linalg_matrix_exp": linalg_matrix_exp,
+    "linalg_pinv": linalg_pinv,
+    "linalg_matrix_rank": linalg_matrix_rank,
+    "linalg_lstsq": linalg_lstsq,
+    "linalg_eig": linalg_eig,
+    "linalg_eigvals": linalg_eigvals,
     "linalg_cross": linalg_cross,
 }

@@ -9191,38 +9191,6 @@ def bernoulli(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- det ---------------------------------------------------------------------------------------
-parser_det = PythonArgParser.lazy([
-    'det(Tensor input)',
-])
-
-
-@traced("python", "dispatch_det", TORCH_FUNCTIONS_CPP, "dispatch_det", legacy="dispatch_det")
-def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """det(Tensor input): det"""
-    return at.det(self=kwargs['self'])
-
-structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable_det")
-def det(*args: Any, **kwargs: Any) -> Any:
-    """torch.det: THPVariable_det"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "torch.det",
-                                 {"python_name": "torch.det"})
-    self = None
-    r = parser_det.parse(args, kwargs)
-    a = r.args
-    # det(Tensor input)
-    self_ = a[0]
-    if self_ is not None:
-        self_ = self_.cdata
-    result = dispatch_det_0(self, {'self': self_})
-    return THPVariable_Wrap(result)
-
-
 # ---- inverse -----------------------------------------------------------------------------------
 parser_inverse = PythonArgParser.lazy([
     'inverse(Tensor input)',
@@ -9447,6 +9415,651 @@ def svd(*args: Any, **kwargs: Any) -> Any:
         compute_uv = True
     result = dispatch_svd_0(self, {'self': self_, 'some': some, 'compute_uv': compute_uv})
     return wrap_result(result, structseqs_svd[0][0])
+
+
+# ---- cholesky ----------------------------------------------------------------------------------
+parser_cholesky = PythonArgParser.lazy([
+    'cholesky(Tensor input, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky", TORCH_FUNCTIONS_CPP, "dispatch_cholesky", legacy="dispatch_cholesky")
+def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky(Tensor input, bool upper=False, *, Tensor out=None): cholesky, out= cholesky.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_out, 'cholesky', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky(**call_kwargs)
+
+structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), return_types.for_schema('cholesky_out', ops.cholesky_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky: THPVariable_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky",
+                                 {"python_name": "torch.cholesky"})
+    self = None
+    r = parser_cholesky.parse(args, kwargs)
+    a = r.args
+    # cholesky(Tensor input, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_inverse --------------------------------------------------------------------------
+parser_cholesky_inverse = PythonArgParser.lazy([
+    'cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky_inverse", TORCH_FUNCTIONS_CPP, "dispatch_cholesky_inverse", legacy="dispatch_cholesky_inverse")
+def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None): cholesky_inverse, out= cholesky_inverse.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_inverse_out, 'cholesky_inverse', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky_inverse(**call_kwargs)
+
+structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), return_types.for_schema('cholesky_inverse_out', ops.cholesky_inverse_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_inverse", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky_inverse")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky_inverse: THPVariable_cholesky_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky_inverse",
+                                 {"python_name": "torch.cholesky_inverse"})
+    self = None
+    r = parser_cholesky_inverse.parse(args, kwargs)
+    a = r.args
+    # cholesky_inverse(Tensor input, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_inverse_0(self, {'self': self_, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_solve ----------------------------------------------------------------------------
+parser_cholesky_solve = PythonArgParser.lazy([
+    'cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cholesky_solve", TORCH_FUNCTIONS_CPP, "dispatch_cholesky_solve", legacy="dispatch_cholesky_solve")
+def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None): cholesky_solve, out= cholesky_solve.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cholesky_solve_out, 'cholesky_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['input2'] = kwargs['input2']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return at.cholesky_solve(**call_kwargs)
+
+structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), return_types.for_schema('cholesky_solve_out', ops.cholesky_solve_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cholesky_solve")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.cholesky_solve: THPVariable_cholesky_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cholesky_solve",
+                                 {"python_name": "torch.cholesky_solve"})
+    self = None
+    r = parser_cholesky_solve.parse(args, kwargs)
+    a = r.args
+    # cholesky_solve(Tensor input, Tensor input2, bool upper=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    input2 = a[1]
+    if input2 is not None:
+        input2 = input2.cdata
+    upper = a[2]
+    if upper is None:
+        upper = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cholesky_solve_0(self, {'self': self_, 'input2': input2, 'upper': upper, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _cholesky_solve_helper --------------------------------------------------------------------
+parser__cholesky_solve_helper = PythonArgParser.lazy([
+    '_cholesky_solve_helper(Tensor input, Tensor A, bool upper)',
+])
+
+
+@traced("python", "dispatch__cholesky_solve_helper", TORCH_FUNCTIONS_CPP, "dispatch__cholesky_solve_helper", legacy="dispatch__cholesky_solve_helper")
+def dispatch__cholesky_solve_helper_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_cholesky_solve_helper(Tensor input, Tensor A, bool upper): _cholesky_solve_helper"""
+    return at._cholesky_solve_helper(self=kwargs['self'], A=kwargs['A'], upper=kwargs['upper'])
+
+structseqs__cholesky_solve_helper = [(return_types.for_schema('_cholesky_solve_helper', ops._cholesky_solve_helper.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__cholesky_solve_helper", TORCH_FUNCTIONS_CPP, legacy="THPVariable__cholesky_solve_helper")
+def _cholesky_solve_helper(*args: Any, **kwargs: Any) -> Any:
+    """torch._cholesky_solve_helper: THPVariable__cholesky_solve_helper"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._cholesky_solve_helper",
+                                 {"python_name": "torch._cholesky_solve_helper"})
+    self = None
+    r = parser__cholesky_solve_helper.parse(args, kwargs)
+    a = r.args
+    # _cholesky_solve_helper(Tensor input, Tensor A, bool upper)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    a_ = a[1]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[2]
+    result = dispatch__cholesky_solve_helper_0(self, {'self': self_, 'A': a_, 'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- triangular_solve --------------------------------------------------------------------------
+parser_triangular_solve = PythonArgParser.lazy([
+    'triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_triangular_solve", TORCH_FUNCTIONS_CPP, "dispatch_triangular_solve", legacy="dispatch_triangular_solve")
+def dispatch_triangular_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None): triangular_solve, out= triangular_solve.X"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.triangular_solve_X, 'triangular_solve', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['transpose'] is not None:
+        call_kwargs['transpose'] = kwargs['transpose']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return at.triangular_solve(**call_kwargs)
+
+structseqs_triangular_solve = [(return_types.for_schema('triangular_solve', ops.triangular_solve.schema), return_types.for_schema('triangular_solve_out', ops.triangular_solve_X.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triangular_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triangular_solve")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.triangular_solve: THPVariable_triangular_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triangular_solve",
+                                 {"python_name": "torch.triangular_solve"})
+    self = None
+    r = parser_triangular_solve.parse(args, kwargs)
+    a = r.args
+    # triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    a_ = a[1]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[2]
+    if upper is None:
+        upper = True
+    transpose = a[3]
+    if transpose is None:
+        transpose = False
+    unitriangular = a[4]
+    if unitriangular is None:
+        unitriangular = False
+    out = None if a[5] is None else convert(r, 5)
+    result = dispatch_triangular_solve_0(self, {'self': self_, 'A': a_, 'upper': upper, 'transpose': transpose, 'unitriangular': unitriangular, 'out': out})
+    return wrap_result(result, structseqs_triangular_solve[0][0 if out is None else 1])
+
+
+# ---- lu_unpack ---------------------------------------------------------------------------------
+parser_lu_unpack = PythonArgParser.lazy([
+    'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch_lu_unpack", TORCH_FUNCTIONS_CPP, "dispatch_lu_unpack", legacy="dispatch_lu_unpack")
+def dispatch_lu_unpack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None): lu_unpack, out= lu_unpack.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lu_unpack_out, 'lu_unpack', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['LU_data'] = kwargs['LU_data']
+    call_kwargs['LU_pivots'] = kwargs['LU_pivots']
+    if kwargs['unpack_data'] is not None:
+        call_kwargs['unpack_data'] = kwargs['unpack_data']
+    if kwargs['unpack_pivots'] is not None:
+        call_kwargs['unpack_pivots'] = kwargs['unpack_pivots']
+    return at.lu_unpack(**call_kwargs)
+
+structseqs_lu_unpack = [(return_types.for_schema('lu_unpack', ops.lu_unpack.schema), return_types.for_schema('lu_unpack_out', ops.lu_unpack_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lu_unpack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lu_unpack")
+def lu_unpack(*args: Any, **kwargs: Any) -> Any:
+    """torch.lu_unpack: THPVariable_lu_unpack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lu_unpack",
+                                 {"python_name": "torch.lu_unpack"})
+    self = None
+    r = parser_lu_unpack.parse(args, kwargs)
+    a = r.args
+    # lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, TensorList[3] out=None)
+    lu_data_ = a[0]
+    if lu_data_ is not None:
+        lu_data_ = lu_data_.cdata
+    lu_pivots_ = a[1]
+    if lu_pivots_ is not None:
+        lu_pivots_ = lu_pivots_.cdata
+    unpack_data = a[2]
+    if unpack_data is None:
+        unpack_data = True
+    unpack_pivots = a[3]
+    if unpack_pivots is None:
+        unpack_pivots = True
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_lu_unpack_0(self, {'LU_data': lu_data_, 'LU_pivots': lu_pivots_, 'unpack_data': unpack_data, 'unpack_pivots': unpack_pivots, 'out': out})
+    return wrap_result(result, structseqs_lu_unpack[0][0 if out is None else 1])
+
+
+# ---- _linalg_det -------------------------------------------------------------------------------
+parser__linalg_det = PythonArgParser.lazy([
+    '_linalg_det(Tensor A, *, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch__linalg_det", TORCH_FUNCTIONS_CPP, "dispatch__linalg_det", legacy="dispatch__linalg_det")
+def dispatch__linalg_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_det(Tensor A, *, TensorList[3] out=None): _linalg_det, out= _linalg_det.result"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._linalg_det_result, '_linalg_det', False, self, kwargs, out)
+    return at._linalg_det(A=kwargs['A'])
+
+structseqs__linalg_det = [(return_types.for_schema('_linalg_det', ops._linalg_det.schema), return_types.for_schema('_linalg_det_out', ops._linalg_det_result.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_det")
+def _linalg_det(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_det: THPVariable__linalg_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_det",
+                                 {"python_name": "torch._linalg_det"})
+    self = None
+    r = parser__linalg_det.parse(args, kwargs)
+    a = r.args
+    # _linalg_det(Tensor A, *, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch__linalg_det_0(self, {'A': a_, 'out': out})
+    return wrap_result(result, structseqs__linalg_det[0][0 if out is None else 1])
+
+
+# ---- det ---------------------------------------------------------------------------------------
+parser_det = PythonArgParser.lazy([
+    'det(Tensor input)',
+])
+
+
+@traced("python", "dispatch_det", TORCH_FUNCTIONS_CPP, "dispatch_det", legacy="dispatch_det")
+def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """det(Tensor input): det"""
+    return at.det(self=kwargs['self'])
+
+structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable_det")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """torch.det: THPVariable_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.det",
+                                 {"python_name": "torch.det"})
+    self = None
+    r = parser_det.parse(args, kwargs)
+    a = r.args
+    # det(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_det_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- _linalg_slogdet ---------------------------------------------------------------------------
+parser__linalg_slogdet = PythonArgParser.lazy([
+    '_linalg_slogdet(Tensor A, *, TensorList[4] out=None)',
+])
+
+
+@traced("python", "dispatch__linalg_slogdet", TORCH_FUNCTIONS_CPP, "dispatch__linalg_slogdet", legacy="dispatch__linalg_slogdet")
+def dispatch__linalg_slogdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_slogdet(Tensor A, *, TensorList[4] out=None): _linalg_slogdet, out= _linalg_slogdet.sign"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._linalg_slogdet_sign, '_linalg_slogdet', False, self, kwargs, out)
+    return at._linalg_slogdet(A=kwargs['A'])
+
+structseqs__linalg_slogdet = [(return_types.for_schema('_linalg_slogdet', ops._linalg_slogdet.schema), return_types.for_schema('_linalg_slogdet_out', ops._linalg_slogdet_sign.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_slogdet", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_slogdet")
+def _linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_slogdet: THPVariable__linalg_slogdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_slogdet",
+                                 {"python_name": "torch._linalg_slogdet"})
+    self = None
+    r = parser__linalg_slogdet.parse(args, kwargs)
+    a = r.args
+    # _linalg_slogdet(Tensor A, *, TensorList[4] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch__linalg_slogdet_0(self, {'A': a_, 'out': out})
+    return wrap_result(result, structseqs__linalg_slogdet[0][0 if out is None else 1])
+
+
+# ---- slogdet -----------------------------------------------------------------------------------
+parser_slogdet = PythonArgParser.lazy([
+    'slogdet(Tensor input, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_slogdet", TORCH_FUNCTIONS_CPP, "dispatch_slogdet", legacy="dispatch_slogdet")
+def dispatch_slogdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slogdet(Tensor input, *, TensorList[2] out=None): slogdet, out= slogdet.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.slogdet_out, 'slogdet', False, self, kwargs, out)
+    return at.slogdet(self=kwargs['self'])
+
+structseqs_slogdet = [(return_types.for_schema('slogdet', ops.slogdet.schema), return_types.for_schema('slogdet_out', ops.slogdet_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slogdet", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slogdet")
+def slogdet(*args: Any, **kwargs: Any) -> Any:
+    """torch.slogdet: THPVariable_slogdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slogdet",
+                                 {"python_name": "torch.slogdet"})
+    self = None
+    r = parser_slogdet.parse(args, kwargs)
+    a = r.args
+    # slogdet(Tensor input, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch_slogdet_0(self, {'self': self_, 'out': out})
+    return wrap_result(result, structseqs_slogdet[0][0 if out is None else 1])
+
+
+# ---- logdet ------------------------------------------------------------------------------------
+parser_logdet = PythonArgParser.lazy([
+    'logdet(Tensor input)',
+])
+
+
+@traced("python", "dispatch_logdet", TORCH_FUNCTIONS_CPP, "dispatch_logdet", legacy="dispatch_logdet")
+def dispatch_logdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logdet(Tensor input): logdet"""
+    return at.logdet(self=kwargs['self'])
+
+structseqs_logdet = [(return_types.for_schema('logdet', ops.logdet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logdet", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logdet")
+def logdet(*args: Any, **kwargs: Any) -> Any:
+    """torch.logdet: THPVariable_logdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logdet",
+                                 {"python_name": "torch.logdet"})
+    self = None
+    r = parser_logdet.parse(args, kwargs)
+    a = r.args
+    # logdet(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_logdet_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_power ------------------------------------------------------------------------------
+parser_matrix_power = PythonArgParser.lazy([
+    'matrix_power(Tensor input, int64_t n, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_matrix_power", TORCH_FUNCTIONS_CPP, "dispatch_matrix_power", legacy="dispatch_matrix_power")
+def dispatch_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_power(Tensor input, int64_t n, *, Tensor out=None): matrix_power, out= matrix_power.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.matrix_power_out, 'matrix_power', False, self, kwargs, out)
+    return at.matrix_power(self=kwargs['self'], n=kwargs['n'])
+
+structseqs_matrix_power = [(return_types.for_schema('matrix_power', ops.matrix_power.schema), return_types.for_schema('matrix_power_out', ops.matrix_power_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_power", TORCH_FUNCTIONS_CPP, legacy="THPVariable_matrix_power")
+def matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """torch.matrix_power: THPVariable_matrix_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.matrix_power",
+                                 {"python_name": "torch.matrix_power"})
+    self = None
+    r = parser_matrix_power.parse(args, kwargs)
+    a = r.args
+    # matrix_power(Tensor input, int64_t n, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    n = a[1]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_matrix_power_0(self, {'self': self_, 'n': n, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- vander ------------------------------------------------------------------------------------
+parser_vander = PythonArgParser.lazy([
+    'vander(Tensor x, int64_t? N=None, bool increasing=False)',
+])
+
+
+@traced("python", "dispatch_vander", TORCH_FUNCTIONS_CPP, "dispatch_vander", legacy="dispatch_vander")
+def dispatch_vander_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vander(Tensor x, int64_t? N=None, bool increasing=False): vander"""
+    call_kwargs = {}
+    call_kwargs['x'] = kwargs['x']
+    call_kwargs['N'] = kwargs['N']
+    if kwargs['increasing'] is not None:
+        call_kwargs['increasing'] = kwargs['increasing']
+    return at.vander(**call_kwargs)
+
+structseqs_vander = [(return_types.for_schema('vander', ops.vander.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vander", TORCH_FUNCTIONS_CPP, legacy="THPVariable_vander")
+def vander(*args: Any, **kwargs: Any) -> Any:
+    """torch.vander: THPVariable_vander"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.vander",
+                                 {"python_name": "torch.vander"})
+    self = None
+    r = parser_vander.parse(args, kwargs)
+    a = r.args
+    # vander(Tensor x, int64_t? N=None, bool increasing=False)
+    x = a[0]
+    if x is not None:
+        x = x.cdata
+    n_ = a[1]
+    if n_ is not None and (type(n_) is not int or not INT64_MIN <= n_ <= INT64_MAX):
+        n_ = int64_arg(n_)
+    increasing = a[2]
+    if increasing is None:
+        increasing = False
+    result = dispatch_vander_0(self, {'x': x, 'N': n_, 'increasing': increasing})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_exp --------------------------------------------------------------------------------
+parser_matrix_exp = PythonArgParser.lazy([
+    'matrix_exp(Tensor input)',
+])
+
+
+@traced("python", "dispatch_matrix_exp", TORCH_FUNCTIONS_CPP, "dispatch_matrix_exp", legacy="dispatch_matrix_exp")
+def dispatch_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_exp(Tensor input): matrix_exp"""
+    return at.matrix_exp(self=kwargs['self'])
+
+structseqs_matrix_exp = [(return_types.for_schema('matrix_exp', ops.matrix_exp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_exp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_matrix_exp")
+def matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """torch.matrix_exp: THPVariable_matrix_exp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.matrix_exp",
+                                 {"python_name": "torch.matrix_exp"})
+    self = None
+    r = parser_matrix_exp.parse(args, kwargs)
+    a = r.args
+    # matrix_exp(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_matrix_exp_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- pinverse ----------------------------------------------------------------------------------
+parser_pinverse = PythonArgParser.lazy([
+    'pinverse(Tensor input, double rcond=1e-15)',
+])
+
+
+@traced("python", "dispatch_pinverse", TORCH_FUNCTIONS_CPP, "dispatch_pinverse", legacy="dispatch_pinverse")
+def dispatch_pinverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pinverse(Tensor input, double rcond=1e-15): pinverse"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['rcond'] is not None:
+        call_kwargs['rcond'] = kwargs['rcond']
+    return at.pinverse(**call_kwargs)
+
+structseqs_pinverse = [(return_types.for_schema('pinverse', ops.pinverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pinverse", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pinverse")
+def pinverse(*args: Any, **kwargs: Any) -> Any:
+    """torch.pinverse: THPVariable_pinverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pinverse",
+                                 {"python_name": "torch.pinverse"})
+    self = None
+    r = parser_pinverse.parse(args, kwargs)
+    a = r.args
+    # pinverse(Tensor input, double rcond=1e-15)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    rcond = a[1]
+    if rcond is None:
+        rcond = 1e-15
+    if rcond is not None:
+        rcond = float(rcond)
+    result = dispatch_pinverse_0(self, {'self': self_, 'rcond': rcond})
+    return THPVariable_Wrap(result)
+
+
+# ---- _linalg_eigvals ---------------------------------------------------------------------------
+parser__linalg_eigvals = PythonArgParser.lazy([
+    '_linalg_eigvals(Tensor input)',
+])
+
+
+@traced("python", "dispatch__linalg_eigvals", TORCH_FUNCTIONS_CPP, "dispatch__linalg_eigvals", legacy="dispatch__linalg_eigvals")
+def dispatch__linalg_eigvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_eigvals(Tensor input): _linalg_eigvals"""
+    return at._linalg_eigvals(self=kwargs['self'])
+
+structseqs__linalg_eigvals = [(return_types.for_schema('_linalg_eigvals', ops._linalg_eigvals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_eigvals", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_eigvals")
+def _linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_eigvals: THPVariable__linalg_eigvals"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_eigvals",
+                                 {"python_name": "torch._linalg_eigvals"})
+    self = None
+    r = parser__linalg_eigvals.parse(args, kwargs)
+    a = r.args
+    # _linalg_eigvals(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch__linalg_eigvals_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- amax --------------------------------------------------------------------------------------
@@ -24488,12 +25101,27 @@ FUNCTIONS: dict[str, Any] = {
     "numel": numel,
     "normal": normal,
     "bernoulli": bernoulli,
-    "det": det,
     "inverse": inverse,
     "_linalg_solve_ex": _linalg_solve_ex,
     "_linalg_eigh": _linalg_eigh,
     "_linalg_svd": _linalg_svd,
     "svd": svd,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
+    "cholesky_solve": cholesky_solve,
+    "_cholesky_solve_helper": _cholesky_solve_helper,
+    "triangular_solve": triangular_solve,
+    "lu_unpack": lu_unpack,
+    "_linalg_det": _linalg_det,
+    "det": det,
+    "_linalg_slogdet": _linalg_slogdet,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "matrix_power": matrix_power,
+    "vander": vander,
+    "matrix_exp": matrix_exp,
+    "pinverse": pinverse,
+    "_linalg_eigvals": _linalg_eigvals,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,
@@ -24975,12 +25603,27 @@ __all__ = [
     "numel",
     "normal",
     "bernoulli",
-    "det",
     "inverse",
     "_linalg_solve_ex",
     "_linalg_eigh",
     "_linalg_svd",
     "svd",
+    "cholesky",
+    "cholesky_inverse",
+    "cholesky_solve",
+    "_cholesky_solve_helper",
+    "triangular_solve",
+    "lu_unpack",
+    "_linalg_det",
+    "det",
+    "_linalg_slogdet",
+    "slogdet",
+    "logdet",
+    "matrix_power",
+    "vander",
+    "matrix_exp",
+    "pinverse",
+    "_linalg_eigvals",
     "amax",
     "amin",
     "aminmax",

@@ -7099,36 +7099,6 @@ def bernoulli_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- det ---------------------------------------------------------------------------------------
-parser_det = PythonArgParser.lazy([
-    'det()',
-])
-
-
-@traced("python", "dispatch_det", VARIABLE_METHODS_CPP, "dispatch_det", legacy="dispatch_det")
-def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """det(): det"""
-    return self.det()
-
-structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_det", VARIABLE_METHODS_CPP, legacy="THPVariable_det")
-def det(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.det: THPVariable_det"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.det",
-                                 {"python_name": "Tensor.det"})
-    if len(args) > 1 or kwargs:
-        check_noargs("det", args[1:], kwargs)
-    self = args[0].cdata
-    parser_det.parse(args[1:], kwargs)
-    # det()
-    result = dispatch_det_0(self, {})
-    return THPVariable_Wrap(result)
-
-
 # ---- inverse -----------------------------------------------------------------------------------
 parser_inverse = PythonArgParser.lazy([
     'inverse()',
@@ -7197,6 +7167,353 @@ def svd(*args: Any, **kwargs: Any) -> Any:
         compute_uv = True
     result = dispatch_svd_0(self, {'some': some, 'compute_uv': compute_uv})
     return wrap_result(result, structseqs_svd[0][0])
+
+
+# ---- cholesky ----------------------------------------------------------------------------------
+parser_cholesky = PythonArgParser.lazy([
+    'cholesky(bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky", VARIABLE_METHODS_CPP, "dispatch_cholesky", legacy="dispatch_cholesky")
+def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky(bool upper=False): cholesky"""
+    call_kwargs = {}
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky(**call_kwargs)
+
+structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky")
+def cholesky(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky: THPVariable_cholesky"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky",
+                                 {"python_name": "Tensor.cholesky"})
+    self = args[0].cdata
+    r = parser_cholesky.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky(bool upper=False)
+    upper = a[0]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_0(self, {'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_inverse --------------------------------------------------------------------------
+parser_cholesky_inverse = PythonArgParser.lazy([
+    'cholesky_inverse(bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky_inverse", VARIABLE_METHODS_CPP, "dispatch_cholesky_inverse", legacy="dispatch_cholesky_inverse")
+def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_inverse(bool upper=False): cholesky_inverse"""
+    call_kwargs = {}
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky_inverse(**call_kwargs)
+
+structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_inverse", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky_inverse")
+def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky_inverse: THPVariable_cholesky_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky_inverse",
+                                 {"python_name": "Tensor.cholesky_inverse"})
+    self = args[0].cdata
+    r = parser_cholesky_inverse.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky_inverse(bool upper=False)
+    upper = a[0]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_inverse_0(self, {'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- cholesky_solve ----------------------------------------------------------------------------
+parser_cholesky_solve = PythonArgParser.lazy([
+    'cholesky_solve(Tensor input2, bool upper=False)',
+])
+
+
+@traced("python", "dispatch_cholesky_solve", VARIABLE_METHODS_CPP, "dispatch_cholesky_solve", legacy="dispatch_cholesky_solve")
+def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cholesky_solve(Tensor input2, bool upper=False): cholesky_solve"""
+    call_kwargs = {}
+    call_kwargs['input2'] = kwargs['input2']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    return self.cholesky_solve(**call_kwargs)
+
+structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cholesky_solve", VARIABLE_METHODS_CPP, legacy="THPVariable_cholesky_solve")
+def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cholesky_solve: THPVariable_cholesky_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cholesky_solve",
+                                 {"python_name": "Tensor.cholesky_solve"})
+    self = args[0].cdata
+    r = parser_cholesky_solve.parse(args[1:], kwargs)
+    a = r.args
+    # cholesky_solve(Tensor input2, bool upper=False)
+    input2 = a[0]
+    if input2 is not None:
+        input2 = input2.cdata
+    upper = a[1]
+    if upper is None:
+        upper = False
+    result = dispatch_cholesky_solve_0(self, {'input2': input2, 'upper': upper})
+    return THPVariable_Wrap(result)
+
+
+# ---- triangular_solve --------------------------------------------------------------------------
+parser_triangular_solve = PythonArgParser.lazy([
+    'triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)',
+])
+
+
+@traced("python", "dispatch_triangular_solve", VARIABLE_METHODS_CPP, "dispatch_triangular_solve", legacy="dispatch_triangular_solve")
+def dispatch_triangular_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False): triangular_solve"""
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['upper'] is not None:
+        call_kwargs['upper'] = kwargs['upper']
+    if kwargs['transpose'] is not None:
+        call_kwargs['transpose'] = kwargs['transpose']
+    if kwargs['unitriangular'] is not None:
+        call_kwargs['unitriangular'] = kwargs['unitriangular']
+    return self.triangular_solve(**call_kwargs)
+
+structseqs_triangular_solve = [(return_types.for_schema('triangular_solve', ops.triangular_solve.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triangular_solve", VARIABLE_METHODS_CPP, legacy="THPVariable_triangular_solve")
+def triangular_solve(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.triangular_solve: THPVariable_triangular_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.triangular_solve",
+                                 {"python_name": "Tensor.triangular_solve"})
+    self = args[0].cdata
+    r = parser_triangular_solve.parse(args[1:], kwargs)
+    a = r.args
+    # triangular_solve(Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    upper = a[1]
+    if upper is None:
+        upper = True
+    transpose = a[2]
+    if transpose is None:
+        transpose = False
+    unitriangular = a[3]
+    if unitriangular is None:
+        unitriangular = False
+    result = dispatch_triangular_solve_0(self, {'A': a_, 'upper': upper, 'transpose': transpose, 'unitriangular': unitriangular})
+    return wrap_result(result, structseqs_triangular_solve[0][0])
+
+
+# ---- det ---------------------------------------------------------------------------------------
+parser_det = PythonArgParser.lazy([
+    'det()',
+])
+
+
+@traced("python", "dispatch_det", VARIABLE_METHODS_CPP, "dispatch_det", legacy="dispatch_det")
+def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """det(): det"""
+    return self.det()
+
+structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_det", VARIABLE_METHODS_CPP, legacy="THPVariable_det")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.det: THPVariable_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.det",
+                                 {"python_name": "Tensor.det"})
+    if len(args) > 1 or kwargs:
+        check_noargs("det", args[1:], kwargs)
+    self = args[0].cdata
+    parser_det.parse(args[1:], kwargs)
+    # det()
+    result = dispatch_det_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- slogdet -----------------------------------------------------------------------------------
+parser_slogdet = PythonArgParser.lazy([
+    'slogdet()',
+])
+
+
+@traced("python", "dispatch_slogdet", VARIABLE_METHODS_CPP, "dispatch_slogdet", legacy="dispatch_slogdet")
+def dispatch_slogdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slogdet(): slogdet"""
+    return self.slogdet()
+
+structseqs_slogdet = [(return_types.for_schema('slogdet', ops.slogdet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slogdet", VARIABLE_METHODS_CPP, legacy="THPVariable_slogdet")
+def slogdet(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.slogdet: THPVariable_slogdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.slogdet",
+                                 {"python_name": "Tensor.slogdet"})
+    if len(args) > 1 or kwargs:
+        check_noargs("slogdet", args[1:], kwargs)
+    self = args[0].cdata
+    parser_slogdet.parse(args[1:], kwargs)
+    # slogdet()
+    result = dispatch_slogdet_0(self, {})
+    return wrap_result(result, structseqs_slogdet[0][0])
+
+
+# ---- logdet ------------------------------------------------------------------------------------
+parser_logdet = PythonArgParser.lazy([
+    'logdet()',
+])
+
+
+@traced("python", "dispatch_logdet", VARIABLE_METHODS_CPP, "dispatch_logdet", legacy="dispatch_logdet")
+def dispatch_logdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logdet(): logdet"""
+    return self.logdet()
+
+structseqs_logdet = [(return_types.for_schema('logdet', ops.logdet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logdet", VARIABLE_METHODS_CPP, legacy="THPVariable_logdet")
+def logdet(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logdet: THPVariable_logdet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logdet",
+                                 {"python_name": "Tensor.logdet"})
+    if len(args) > 1 or kwargs:
+        check_noargs("logdet", args[1:], kwargs)
+    self = args[0].cdata
+    parser_logdet.parse(args[1:], kwargs)
+    # logdet()
+    result = dispatch_logdet_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_power ------------------------------------------------------------------------------
+parser_matrix_power = PythonArgParser.lazy([
+    'matrix_power(int64_t n)',
+])
+
+
+@traced("python", "dispatch_matrix_power", VARIABLE_METHODS_CPP, "dispatch_matrix_power", legacy="dispatch_matrix_power")
+def dispatch_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_power(int64_t n): matrix_power"""
+    return self.matrix_power(n=kwargs['n'])
+
+structseqs_matrix_power = [(return_types.for_schema('matrix_power', ops.matrix_power.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_power", VARIABLE_METHODS_CPP, legacy="THPVariable_matrix_power")
+def matrix_power(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.matrix_power: THPVariable_matrix_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.matrix_power",
+                                 {"python_name": "Tensor.matrix_power"})
+    self = args[0].cdata
+    r = parser_matrix_power.parse(args[1:], kwargs)
+    a = r.args
+    # matrix_power(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_matrix_power_0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- matrix_exp --------------------------------------------------------------------------------
+parser_matrix_exp = PythonArgParser.lazy([
+    'matrix_exp()',
+])
+
+
+@traced("python", "dispatch_matrix_exp", VARIABLE_METHODS_CPP, "dispatch_matrix_exp", legacy="dispatch_matrix_exp")
+def dispatch_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """matrix_exp(): matrix_exp"""
+    return self.matrix_exp()
+
+structseqs_matrix_exp = [(return_types.for_schema('matrix_exp', ops.matrix_exp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_matrix_exp", VARIABLE_METHODS_CPP, legacy="THPVariable_matrix_exp")
+def matrix_exp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.matrix_exp: THPVariable_matrix_exp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.matrix_exp",
+                                 {"python_name": "Tensor.matrix_exp"})
+    if len(args) > 1 or kwargs:
+        check_noargs("matrix_exp", args[1:], kwargs)
+    self = args[0].cdata
+    parser_matrix_exp.parse(args[1:], kwargs)
+    # matrix_exp()
+    result = dispatch_matrix_exp_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- pinverse ----------------------------------------------------------------------------------
+parser_pinverse = PythonArgParser.lazy([
+    'pinverse(double rcond=1e-15)',
+])
+
+
+@traced("python", "dispatch_pinverse", VARIABLE_METHODS_CPP, "dispatch_pinverse", legacy="dispatch_pinverse")
+def dispatch_pinverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pinverse(double rcond=1e-15): pinverse"""
+    call_kwargs = {}
+    if kwargs['rcond'] is not None:
+        call_kwargs['rcond'] = kwargs['rcond']
+    return self.pinverse(**call_kwargs)
+
+structseqs_pinverse = [(return_types.for_schema('pinverse', ops.pinverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pinverse", VARIABLE_METHODS_CPP, legacy="THPVariable_pinverse")
+def pinverse(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.pinverse: THPVariable_pinverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.pinverse",
+                                 {"python_name": "Tensor.pinverse"})
+    self = args[0].cdata
+    r = parser_pinverse.parse(args[1:], kwargs)
+    a = r.args
+    # pinverse(double rcond=1e-15)
+    rcond = a[0]
+    if rcond is None:
+        rcond = 1e-15
+    if rcond is not None:
+        rcond = float(rcond)
+    result = dispatch_pinverse_0(self, {'rcond': rcond})
+    return THPVariable_Wrap(result)
 
 
 # ---- amax --------------------------------------------------------------------------------------
@@ -17708,9 +18025,18 @@ METHODS: dict[str, Any] = {
     "new_ones": new_ones,
     "bernoulli": bernoulli,
     "bernoulli_": bernoulli_,
-    "det": det,
     "inverse": inverse,
     "svd": svd,
+    "cholesky": cholesky,
+    "cholesky_inverse": cholesky_inverse,
+    "cholesky_solve": cholesky_solve,
+    "triangular_solve": triangular_solve,
+    "det": det,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "matrix_power": matrix_power,
+    "matrix_exp": matrix_exp,
+    "pinverse": pinverse,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,

@@ -36,7 +36,7 @@ from tensortrace.aten.native.batch_linear_algebra import (
 )
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
@@ -58,30 +58,35 @@ def _check_lapack_type(name: str, t: Tensor) -> None:
 
 
 # ---- getrf / getrs -------------------------------------------------------------------------------
-def _getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """dgetf2 over a batch of square matrices: (LU, 1-based pivots, info)."""
-    n = a.shape[-1]
+def _getrf(a: np.ndarray, pivot: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """dgetf2 over a batch of m x n matrices: (LU, 1-based pivots of length min(m, n), info).
+    Without `pivot` no row is swapped (the pivots are 1..k), as cuSOLVER's getrf without ipiv."""
+    m, n = a.shape[-2], a.shape[-1]
+    k = min(m, n)
     batch = a.shape[:-2]
-    lu = np.array(a, copy=True).reshape(-1, n, n)
+    lu = np.array(a, copy=True).reshape(-1, m, n)
     b = lu.shape[0]
-    piv = np.zeros((b, n), dtype=np.int32)
+    piv = np.zeros((b, k), dtype=np.int32)
     info = np.zeros(b, dtype=np.int32)
     bi = np.arange(b)
     with np.errstate(all="ignore"):
-        for j in range(n):
-            col = lu[:, j:, j]
-            mag = np.abs(col.real) + np.abs(col.imag) if np.iscomplexobj(col) else np.abs(col)
-            p = j + np.argmax(mag, axis=1)
+        for j in range(k):
+            if pivot:
+                col = lu[:, j:, j]
+                mag = np.abs(col.real) + np.abs(col.imag) if np.iscomplexobj(col) else np.abs(col)
+                p = j + np.argmax(mag, axis=1)
+            else:
+                p = np.full(b, j)
             piv[:, j] = p + 1
             nz = lu[bi, p, j] != 0
             rows_j, rows_p = lu[bi, j, :].copy(), lu[bi, p, :].copy()
             lu[bi[nz], j, :] = rows_p[nz]
             lu[bi[nz], p[nz], :] = rows_j[nz]
             info[(~nz) & (info == 0)] = j + 1
-            if j + 1 < n:
+            if j + 1 < m:
                 lu[bi[nz], j + 1 :, j] = lu[bi[nz], j + 1 :, j] / lu[bi[nz], j, j][:, None]
                 lu[:, j + 1 :, j + 1 :] -= lu[:, j + 1 :, j, None] * lu[:, j, None, j + 1 :]
-    return lu.reshape(*batch, n, n), piv.reshape(*batch, n), info.reshape(batch)
+    return lu.reshape(*batch, m, n), piv.reshape(*batch, k), info.reshape(batch)
 
 
 def _lower_solve(t: np.ndarray, b: np.ndarray, unit: bool) -> np.ndarray:
@@ -143,9 +148,16 @@ def _getrs(lu: np.ndarray, piv: np.ndarray, b: np.ndarray, adjoint: bool) -> np.
     SOURCE,
     legacy="lapackLu",
 )
-def lu_factor_kernel(A: Tensor, LU: Tensor, pivots: Tensor, info: Tensor) -> None:
+def lu_factor_kernel(
+    A: Tensor, LU: Tensor, pivots: Tensor, info: Tensor, compute_pivots: bool = True
+) -> None:
     _check_lapack_type("lu_cpu", A)
-    lu, piv, inf = _getrf(A.numpy_view())
+    # lu_factor_kernel's check on the CPU; cuSOLVER (the emulated CUDA device) factors unpivoted
+    TORCH_CHECK(
+        compute_pivots or not A.device().is_cpu(),
+        "linalg.lu_factor: LU without pivoting is not implemented on the CPU",
+    )
+    lu, piv, inf = _getrf(A.numpy_view(), compute_pivots)
     LU.numpy_view()[...] = lu
     pivots.numpy_view()[...] = piv
     info.numpy_view()[...] = inf

@@ -1,12 +1,9 @@
-"""The CPU kernels behind norm_stub, max_values_stub / min_values_stub, aminmax_stub, and the
-LAPACK calls of svdvals and det.
+"""The CPU kernels behind norm_stub, max_values_stub / min_values_stub and aminmax_stub.
 
 Mirrors `norm_kernel_tensor_iterator_impl` (`aten/src/ATen/native/cpu/ReduceOpsKernel.cpp`: the
 NormZeroOps / NormOneOps / NormTwoOps / AbsMaxOps / AbsMinOps / NormOps accumulators, in float
 for reduced-precision inputs), `max_values_kernel_impl` / `min_values_kernel_impl`,
-`aminmax_kernel` (`cpu/TensorCompareKernel.cpp`) and the LAPACK gesdd / getrf that
-`BatchLinearAlgebra.cpp` calls (here NumPy's LAPACK: same algorithms, values may differ from
-MKL's in the last bits).
+and `aminmax_kernel` (`cpu/TensorCompareKernel.cpp`).
 """
 
 from __future__ import annotations
@@ -17,8 +14,6 @@ from tensortrace.aten.native.cpu.reduce import binary_kernel_reduce
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.linalg_norms import (
     aminmax_stub,
-    linalg_det_stub,
-    linalg_svdvals_stub,
     max_values_stub,
     min_values_stub,
     norm_stub,
@@ -115,34 +110,7 @@ def aminmax_kernel(
     max_result.numpy_view()[...] = hi
 
 
-@traced(
-    "kernel",
-    "at::native::(anonymous)::apply_svd (gesdd)",
-    "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
-    legacy="lapackSvd",
-)
-def svdvals_kernel(mat: Tensor, result: Tensor) -> None:
-    a = mat.numpy_view()
-    if a.size == 0:
-        result.numpy_view()[...] = 0
-        return
-    result.numpy_view()[...] = np.linalg.svd(a, compute_uv=False).astype(a.dtype)
-
-
-@traced(
-    "kernel",
-    "at::native::(anonymous)::apply_lu_factor (getrf)",
-    "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
-    legacy="lapackLu",
-)
-def det_kernel(mat: Tensor, result: Tensor) -> None:
-    a = mat.numpy_view()
-    result.numpy_view()[...] = np.linalg.det(a).astype(a.dtype) if a.size else 1
-
-
 REGISTER_DISPATCH(norm_stub, norm_kernel)
 REGISTER_DISPATCH(max_values_stub, max_values_kernel_impl)
 REGISTER_DISPATCH(min_values_stub, min_values_kernel_impl)
 REGISTER_DISPATCH(aminmax_stub, aminmax_kernel)
-REGISTER_DISPATCH(linalg_svdvals_stub, svdvals_kernel)
-REGISTER_DISPATCH(linalg_det_stub, det_kernel)
