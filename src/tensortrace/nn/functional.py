@@ -233,6 +233,8 @@ def conv1d(
 bilinear = torch.bilinear
 conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
+conv3d = torch.conv3d
+conv_transpose3d = torch.conv_transpose3d
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:

@@ -5297,6 +5297,58 @@ def replication_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_reflection_pad3d = Overloads([(ops.reflection_pad3d, Binder(ops.reflection_pad3d.schema))])
+
+
+@traced("dispatch", "at::reflection_pad3d", FUNCTIONS_H, "at::reflection_pad3d",
+        legacy="at::reflection_pad3d (Functions.h)")
+def reflection_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad3d, overloads:
+    reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad3d, args, kwargs, "at::reflection_pad3d")
+    return op.call(*full)
+
+
+_ov_reflection_pad3d_backward = Overloads([(ops.reflection_pad3d_backward, Binder(ops.reflection_pad3d_backward.schema))])
+
+
+@traced("dispatch", "at::reflection_pad3d_backward", FUNCTIONS_H, "at::reflection_pad3d_backward",
+        legacy="at::reflection_pad3d_backward (Functions.h)")
+def reflection_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad3d_backward, overloads:
+    reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad3d_backward, args, kwargs, "at::reflection_pad3d_backward")
+    return op.call(*full)
+
+
+_ov_replication_pad3d = Overloads([(ops.replication_pad3d, Binder(ops.replication_pad3d.schema))])
+
+
+@traced("dispatch", "at::replication_pad3d", FUNCTIONS_H, "at::replication_pad3d",
+        legacy="at::replication_pad3d (Functions.h)")
+def replication_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad3d, overloads:
+    replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad3d, args, kwargs, "at::replication_pad3d")
+    return op.call(*full)
+
+
+_ov_replication_pad3d_backward = Overloads([(ops.replication_pad3d_backward, Binder(ops.replication_pad3d_backward.schema))])
+
+
+@traced("dispatch", "at::replication_pad3d_backward", FUNCTIONS_H, "at::replication_pad3d_backward",
+        legacy="at::replication_pad3d_backward (Functions.h)")
+def replication_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad3d_backward, overloads:
+    replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad3d_backward, args, kwargs, "at::replication_pad3d_backward")
+    return op.call(*full)
+
+
 _ov_gather = Overloads([(ops.gather, Binder(ops.gather.schema))])
 
 
@@ -5998,6 +6050,20 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_conv3d = Overloads([(ops.conv3d, Binder(ops.conv3d.schema)), (ops.conv3d_padding, Binder(ops.conv3d_padding.schema))])
+
+
+@traced("dispatch", "at::conv3d", FUNCTIONS_H, "at::conv3d",
+        legacy="at::conv3d (Functions.h)")
+def conv3d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv3d, overloads:
+    conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+    conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv3d, args, kwargs, "at::conv3d")
+    return op.call(*full)
+
+
 _ov_conv_transpose1d = Overloads([(ops.conv_transpose1d, Binder(ops.conv_transpose1d.schema))])
 
 
@@ -6035,6 +6101,71 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor
     """
     op, full = select_overload(_ov_slow_conv_transpose2d, args, kwargs, "at::slow_conv_transpose2d")
+    return op.call(*full)
+
+
+_ov_conv_transpose3d = Overloads([(ops.conv_transpose3d_input, Binder(ops.conv_transpose3d_input.schema))])
+
+
+@traced("dispatch", "at::conv_transpose3d", FUNCTIONS_H, "at::conv_transpose3d",
+        legacy="at::conv_transpose3d (Functions.h)")
+def conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv_transpose3d, overloads:
+    conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv_transpose3d, args, kwargs, "at::conv_transpose3d")
+    return op.call(*full)
+
+
+_ov_slow_conv_transpose3d = Overloads([(ops.slow_conv_transpose3d, Binder(ops.slow_conv_transpose3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv_transpose3d", FUNCTIONS_H, "at::slow_conv_transpose3d",
+        legacy="at::slow_conv_transpose3d (Functions.h)")
+def slow_conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv_transpose3d, overloads:
+    slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv_transpose3d, args, kwargs, "at::slow_conv_transpose3d")
+    return op.call(*full)
+
+
+_ov_slow_conv3d = Overloads([(ops.slow_conv3d, Binder(ops.slow_conv3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv3d", FUNCTIONS_H, "at::slow_conv3d",
+        legacy="at::slow_conv3d (Functions.h)")
+def slow_conv3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv3d, overloads:
+    slow_conv3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv3d, args, kwargs, "at::slow_conv3d")
+    return op.call(*full)
+
+
+_ov_slow_conv3d_forward = Overloads([(ops.slow_conv3d_forward, Binder(ops.slow_conv3d_forward.schema))])
+
+
+@traced("dispatch", "at::slow_conv3d_forward", FUNCTIONS_H, "at::slow_conv3d_forward",
+        legacy="at::slow_conv3d_forward (Functions.h)")
+def slow_conv3d_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv3d_forward, overloads:
+    slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv3d_forward, args, kwargs, "at::slow_conv3d_forward")
+    return op.call(*full)
+
+
+_ov_slow_conv_dilated3d = Overloads([(ops.slow_conv_dilated3d, Binder(ops.slow_conv_dilated3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv_dilated3d", FUNCTIONS_H, "at::slow_conv_dilated3d",
+        legacy="at::slow_conv_dilated3d (Functions.h)")
+def slow_conv_dilated3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv_dilated3d, overloads:
+    slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv_dilated3d, args, kwargs, "at::slow_conv_dilated3d")
     return op.call(*full)
 
 
@@ -8592,6 +8723,10 @@ FUNCTIONS: dict[str, Any] = {
     "replication_pad1d_backward": replication_pad1d_backward,
     "replication_pad2d": replication_pad2d,
     "replication_pad2d_backward": replication_pad2d_backward,
+    "reflection_pad3d": reflection_pad3d,
+    "reflection_pad3d_backward": reflection_pad3d_backward,
+    "replication_pad3d": replication_pad3d,
+    "replication_pad3d_backward": replication_pad3d_backward,
     "gather": gather,
     "scatter": scatter,
     "scatter_add": scatter_add,
@@ -8645,9 +8780,15 @@ FUNCTIONS: dict[str, Any] = {
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv3d": conv3d,
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "conv_transpose3d": conv_transpose3d,
+    "slow_conv_transpose3d": slow_conv_transpose3d,
+    "slow_conv3d": slow_conv3d,
+    "slow_conv3d_forward": slow_conv3d_forward,
+    "slow_conv_dilated3d": slow_conv_dilated3d,
     "col2im": col2im,
     "im2col": im2col,
     "max_pool1d_with_indices": max_pool1d_with_indices,

@@ -55,10 +55,11 @@ _T37 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
 _T38 = Type('float', optional=True)  # float?
 _T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
 _T40 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
-_T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
-_T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
-_T43 = Type('int', is_list=True, list_size=2)  # int[2]
+_T41 = Type('SymInt', is_list=True, list_size=6)  # SymInt[6]
+_T42 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T43 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
+_T45 = Type('int', is_list=True, list_size=2)  # int[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2493,6 +2494,18 @@ replication_pad2d = _register(
 replication_pad2d_backward = _register(
     FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
+reflection_pad3d = _register(
+    FunctionSchema('reflection_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
+reflection_pad3d_backward = _register(
+    FunctionSchema('reflection_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
+replication_pad3d = _register(
+    FunctionSchema('replication_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
+replication_pad3d_backward = _register(
+    FunctionSchema('replication_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
@@ -2713,7 +2726,7 @@ convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
-    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T41, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T42, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
@@ -2730,6 +2743,12 @@ conv2d = _register(
 conv2d_padding = _register(
     FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+conv3d = _register(
+    FunctionSchema('conv3d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('dilation', _T44, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv3d_symint'}}})
+conv3d_padding = _register(
+    FunctionSchema('conv3d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T44, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv3d_padding_symint'}}})
 conv_transpose1d = _register(
     FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('output_padding', _T37, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T37, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
@@ -2742,17 +2761,32 @@ slow_conv_transpose2d_out = _register(
 slow_conv_transpose2d = _register(
     FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
+conv_transpose3d_input = _register(
+    FunctionSchema('conv_transpose3d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('output_padding', _T44, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose3d_symint'}}})
+slow_conv_transpose3d = _register(
+    FunctionSchema('slow_conv_transpose3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('output_padding', _T44, '0', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_transpose3d_cpu', 'CUDA': 'slow_conv_transpose3d_cuda'}}})
+slow_conv3d = _register(
+    FunctionSchema('slow_conv3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False),), (_T6,), ()),
+    {'func': 'slow_conv3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'slow_conv3d'}}})
+slow_conv3d_forward = _register(
+    FunctionSchema('slow_conv3d_forward', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, None, False), Argument('stride', _T44, None, False), Argument('padding', _T44, None, False),), (_T6,), ()),
+    {'func': 'slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv3d_forward_cpu'}}})
+slow_conv_dilated3d = _register(
+    FunctionSchema('slow_conv_dilated3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_dilated3d_cpu', 'CUDA': 'slow_conv_dilated3d_cuda'}}})
 col2im_out = _register(
-    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
 col2im = _register(
-    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
     {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
 im2col_out = _register(
-    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
 im2col = _register(
-    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
     {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
@@ -2770,19 +2804,19 @@ adaptive_max_pool1d = _register(
     FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6, _T6,), ()),
     {'func': 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_max_pool1d'}}})
 max_pool2d = _register(
-    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('dilation', _T45, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
-    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('dilation', _T45, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
-    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('dilation', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('dilation', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
-    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
     {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
-    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
     {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
     FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
@@ -2803,10 +2837,10 @@ _adaptive_avg_pool3d_backward = _register(
     FunctionSchema('_adaptive_avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'adaptive_avg_pool3d_backward_cpu', 'CUDA': 'adaptive_avg_pool3d_backward_cuda'}}})
 adaptive_max_pool2d_out = _register(
-    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
+    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T45, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
 adaptive_max_pool2d = _register(
-    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False),), (_T6, _T6,), ()),
+    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T45, None, False),), (_T6, _T6,), ()),
     {'func': 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d.out'}})
 adaptive_max_pool2d_backward_grad_input = _register(
     FunctionSchema('adaptive_max_pool2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
@@ -2821,16 +2855,16 @@ max_unpool2d = _register(
     FunctionSchema('max_unpool2d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_cpu', 'CUDA': 'max_unpooling2d_forward_cuda'}}})
 upsample_linear1d_vec = _register(
-    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
 upsample_bilinear2d_vec = _register(
-    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
 upsample_nearest1d_vec = _register(
-    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
 upsample_nearest2d_vec = _register(
-    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
 upsample_linear1d_out = _register(
     FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -3553,7 +3587,7 @@ native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 group_norm = _register(
     FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
@@ -3562,7 +3596,7 @@ native_group_norm = _register(
     FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
-    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
@@ -3577,7 +3611,7 @@ native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -4444,6 +4478,10 @@ OPERATORS: list[OperatorHandle] = [
     replication_pad1d_backward,
     replication_pad2d,
     replication_pad2d_backward,
+    reflection_pad3d,
+    reflection_pad3d_backward,
+    replication_pad3d,
+    replication_pad3d_backward,
     gather,
     scatter_src,
     scatter__src,
@@ -4523,10 +4561,17 @@ OPERATORS: list[OperatorHandle] = [
     conv1d_padding,
     conv2d,
     conv2d_padding,
+    conv3d,
+    conv3d_padding,
     conv_transpose1d,
     conv_transpose2d_input,
     slow_conv_transpose2d_out,
     slow_conv_transpose2d,
+    conv_transpose3d_input,
+    slow_conv_transpose3d,
+    slow_conv3d,
+    slow_conv3d_forward,
+    slow_conv_dilated3d,
     col2im_out,
     col2im,
     im2col_out,

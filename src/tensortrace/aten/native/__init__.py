@@ -25,6 +25,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     conv_utils,
     convolution,
     convolution_mm2d,
+    convolution_mm3d,
+    convolution_nd,
     copy,
     correlation,
     cross,
@@ -61,6 +63,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     max_pooling,
     max_unpooling,
     naive_convolution_transpose2d,
+    naive_convolution_transpose3d,
+    naive_dilated_convolution,
     normalization,
     onehot,
     packed_sequence,
@@ -153,5 +157,5 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
 )
 from tensortrace.aten.native.cuda import amp_kernels as cuda_amp_kernels  # noqa: F401, E402
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
-from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402
+from tensortrace.aten.native.cuda import kernels, natives, natives_nn  # noqa: F401, E402
 from tensortrace.aten.native.transformers import attention  # noqa: F401

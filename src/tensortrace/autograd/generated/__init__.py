@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "db97c2b36d468db8739433abb68df905d049c6b655a114ae3661310b108e1b53"
 
 MODULES: tuple[str, ...] = (
     "functions",

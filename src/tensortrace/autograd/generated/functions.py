@@ -631,6 +631,57 @@ class SlowConvTranspose2DBackward0(TraceableFunction):
         {})
 
 
+def SlowConvTranspose3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, True, 1), stride, padding, dilation, True, output_padding, 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], True, 1), v['stride'], v['padding'], v['dilation'], True, v['output_padding'], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConvTranspose3DBackward0(TraceableFunction):
+    """slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv_transpose3d',
+        (Formula(('self', 'weight', 'bias'), SlowConvTranspose3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'output_padding', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConv3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, False, 1), stride, padding, [1, 1, 1], False, [0, 0, 0], 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], False, 1), v['stride'], v['padding'], [1, 1, 1], False, [0, 0, 0], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConv3DBackward0(TraceableFunction):
+    """slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv3d_forward',
+        (Formula(('self', 'weight', 'bias'), SlowConv3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'grad', 'grad_input_mask', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConvDilated3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, False, 1), stride, padding, dilation, False, [0, 0, 0], 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], False, 1), v['stride'], v['padding'], v['dilation'], False, [0, 0, 0], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConvDilated3DBackward0(TraceableFunction):
+    """slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv_dilated3d',
+        (Formula(('self', 'weight', 'bias'), SlowConvDilated3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
 def ConstantPadNdBackward0_self(v: dict[str, Any]) -> Any:
     """self: constant_pad_nd_backward(grad, pad)"""
     return constant_pad_nd_backward(v['grad'], v['pad'])
@@ -711,6 +762,40 @@ class ReplicationPad2DBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'replication_pad2d',
         (Formula(('self',), ReplicationPad2DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReflectionPad3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.reflection_pad3d_backward(grad, self, padding)"""
+    return at.reflection_pad3d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReflectionPad3DBackward0(TraceableFunction):
+    """reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad3d',
+        (Formula(('self',), ReflectionPad3DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReplicationPad3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.replication_pad3d_backward(grad, self, padding)"""
+    return at.replication_pad3d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReplicationPad3DBackward0(TraceableFunction):
+    """replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad3d',
+        (Formula(('self',), ReplicationPad3DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
         ('self',),
         {},
         {})
@@ -803,6 +888,52 @@ class ReplicationPad2DBackwardBackward0(TraceableFunction):
         'replication_pad2d_backward',
         (Formula(('grad_output',), ReplicationPad2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
          Formula(('self',), ReplicationPad2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReflectionPad3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.reflection_pad3d(grad, padding)"""
+    return at.reflection_pad3d(v['grad'], v['padding'])
+
+
+def ReflectionPad3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReflectionPad3DBackwardBackward0(TraceableFunction):
+    """reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad3d_backward',
+        (Formula(('grad_output',), ReflectionPad3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReflectionPad3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReplicationPad3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.replication_pad3d(grad, padding)"""
+    return at.replication_pad3d(v['grad'], v['padding'])
+
+
+def ReplicationPad3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReplicationPad3DBackwardBackward0(TraceableFunction):
+    """replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad3d_backward',
+        (Formula(('grad_output',), ReplicationPad3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReplicationPad3DBackwardBackward0_self, frozenset(['at', 'self'])),),
         ('grad_output', 'self'),
         {},
         {})

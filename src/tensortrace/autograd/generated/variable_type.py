@@ -10558,6 +10558,74 @@ ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
     replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
 
 
+_record_reflection_pad3d = GraphRecording(ops.reflection_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor: records ReflectionPad3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_reflection_pad3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad3d.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad3d, "torch::autograd::VariableType::reflection_pad3d", with_keyset=True))
+
+
+_record_reflection_pad3d_backward = GraphRecording(ops.reflection_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor: records ReflectionPad3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_reflection_pad3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad3d_backward, "torch::autograd::VariableType::reflection_pad3d_backward", with_keyset=True))
+
+
+_record_replication_pad3d = GraphRecording(ops.replication_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor: records ReplicationPad3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_replication_pad3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad3d.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad3d, "torch::autograd::VariableType::replication_pad3d", with_keyset=True))
+
+
+_record_replication_pad3d_backward = GraphRecording(ops.replication_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor: records ReplicationPad3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_replication_pad3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad3d_backward, "torch::autograd::VariableType::replication_pad3d_backward", with_keyset=True))
+
+
 _record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, nodes.GatherBackward0)
 
 
@@ -11379,6 +11447,57 @@ def slow_conv_transpose2d(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
     slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+
+
+_record_slow_conv_transpose3d = GraphRecording(ops.slow_conv_transpose3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvTranspose3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_transpose3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_transpose3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor: records SlowConvTranspose3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv_transpose3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv_transpose3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_transpose3d.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_transpose3d, "torch::autograd::VariableType::slow_conv_transpose3d", with_keyset=True))
+
+
+_record_slow_conv3d_forward = GraphRecording(ops.slow_conv3d_forward, AutoDispatchBelowADInplaceOrView, nodes.SlowConv3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv3d_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv3d_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor: records SlowConv3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv3d_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv3d_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv3d_forward.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv3d_forward, "torch::autograd::VariableType::slow_conv3d_forward", with_keyset=True))
+
+
+_record_slow_conv_dilated3d = GraphRecording(ops.slow_conv_dilated3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvDilated3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_dilated3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_dilated3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor: records SlowConvDilated3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv_dilated3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv_dilated3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_dilated3d.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_dilated3d, "torch::autograd::VariableType::slow_conv_dilated3d", with_keyset=True))
 
 
 _record_col2im_out = GraphRecording(ops.col2im_out, AutoDispatchBelowAutograd, None)

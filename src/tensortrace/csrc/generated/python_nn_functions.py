@@ -1973,6 +1973,76 @@ def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- reflection_pad3d --------------------------------------------------------------------------
+parser_reflection_pad3d = PythonArgParser.lazy([
+    'reflection_pad3d(Tensor input, SymIntArrayRef[6] padding)',
+])
+
+
+@traced("python", "dispatch_reflection_pad3d", TORCH_FUNCTIONS_CPP, "dispatch_reflection_pad3d", legacy="dispatch_reflection_pad3d")
+def dispatch_reflection_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reflection_pad3d(Tensor input, SymIntArrayRef[6] padding): reflection_pad3d"""
+    return at.reflection_pad3d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_reflection_pad3d = [(return_types.for_schema('reflection_pad3d', ops.reflection_pad3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reflection_pad3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_reflection_pad3d")
+def reflection_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.reflection_pad3d: THPVariable_reflection_pad3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.reflection_pad3d",
+                                 {"python_name": "torch.reflection_pad3d"})
+    self = None
+    r = parser_reflection_pad3d.parse(args, kwargs)
+    a = r.args
+    # reflection_pad3d(Tensor input, SymIntArrayRef[6] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_reflection_pad3d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- replication_pad3d -------------------------------------------------------------------------
+parser_replication_pad3d = PythonArgParser.lazy([
+    'replication_pad3d(Tensor input, SymIntArrayRef[6] padding)',
+])
+
+
+@traced("python", "dispatch_replication_pad3d", TORCH_FUNCTIONS_CPP, "dispatch_replication_pad3d", legacy="dispatch_replication_pad3d")
+def dispatch_replication_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """replication_pad3d(Tensor input, SymIntArrayRef[6] padding): replication_pad3d"""
+    return at.replication_pad3d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_replication_pad3d = [(return_types.for_schema('replication_pad3d', ops.replication_pad3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_replication_pad3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_replication_pad3d")
+def replication_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.replication_pad3d: THPVariable_replication_pad3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.replication_pad3d",
+                                 {"python_name": "torch.replication_pad3d"})
+    self = None
+    r = parser_replication_pad3d.parse(args, kwargs)
+    a = r.args
+    # replication_pad3d(Tensor input, SymIntArrayRef[6] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_replication_pad3d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
 # ---- slow_conv_transpose2d ---------------------------------------------------------------------
 parser_slow_conv_transpose2d = PythonArgParser.lazy([
     'slow_conv_transpose2d(Tensor input, Tensor weight, SymIntArrayRef[2] kernel_size, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymIntArrayRef[2] dilation=1, *, Tensor out=None)',
@@ -2038,6 +2108,180 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_slow_conv_transpose2d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'dilation': dilation, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv_transpose3d ---------------------------------------------------------------------
+parser_slow_conv_transpose3d = PythonArgParser.lazy([
+    'slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_slow_conv_transpose3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv_transpose3d", legacy="dispatch_slow_conv_transpose3d")
+def dispatch_slow_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1): slow_conv_transpose3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.slow_conv_transpose3d(**call_kwargs)
+
+structseqs_slow_conv_transpose3d = [(return_types.for_schema('slow_conv_transpose3d', ops.slow_conv_transpose3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv_transpose3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv_transpose3d")
+def slow_conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv_transpose3d: THPVariable_slow_conv_transpose3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv_transpose3d",
+                                 {"python_name": "torch.slow_conv_transpose3d"})
+    self = None
+    r = parser_slow_conv_transpose3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    output_padding = a[6]
+    output_padding = r.intlist(6)  # None: the default
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_slow_conv_transpose3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv3d -------------------------------------------------------------------------------
+parser_slow_conv3d = PythonArgParser.lazy([
+    'slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0)',
+])
+
+
+@traced("python", "dispatch_slow_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv3d", legacy="dispatch_slow_conv3d")
+def dispatch_slow_conv3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0): slow_conv3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    return at.slow_conv3d(**call_kwargs)
+
+structseqs_slow_conv3d = [(return_types.for_schema('slow_conv3d', ops.slow_conv3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv3d")
+def slow_conv3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv3d: THPVariable_slow_conv3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv3d",
+                                 {"python_name": "torch.slow_conv3d"})
+    self = None
+    r = parser_slow_conv3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    result = dispatch_slow_conv3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv_dilated3d -----------------------------------------------------------------------
+parser_slow_conv_dilated3d = PythonArgParser.lazy([
+    'slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_slow_conv_dilated3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv_dilated3d", legacy="dispatch_slow_conv_dilated3d")
+def dispatch_slow_conv_dilated3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1): slow_conv_dilated3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.slow_conv_dilated3d(**call_kwargs)
+
+structseqs_slow_conv_dilated3d = [(return_types.for_schema('slow_conv_dilated3d', ops.slow_conv_dilated3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv_dilated3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv_dilated3d")
+def slow_conv_dilated3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv_dilated3d: THPVariable_slow_conv_dilated3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv_dilated3d",
+                                 {"python_name": "torch.slow_conv_dilated3d"})
+    self = None
+    r = parser_slow_conv_dilated3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    dilation = a[6]
+    dilation = r.intlist(6)  # None: the default
+    result = dispatch_slow_conv_dilated3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation})
     return THPVariable_Wrap(result)
 
 
@@ -2871,7 +3115,12 @@ FUNCTIONS: dict[str, Any] = {
     "reflection_pad2d": reflection_pad2d,
     "replication_pad1d": replication_pad1d,
     "replication_pad2d": replication_pad2d,
+    "reflection_pad3d": reflection_pad3d,
+    "replication_pad3d": replication_pad3d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "slow_conv_transpose3d": slow_conv_transpose3d,
+    "slow_conv3d": slow_conv3d,
+    "slow_conv_dilated3d": slow_conv_dilated3d,
     "col2im": col2im,
     "im2col": im2col,
     "max_pool2d_with_indices": max_pool2d_with_indices,

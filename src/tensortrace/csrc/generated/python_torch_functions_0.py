@@ -17193,6 +17193,111 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- conv3d ------------------------------------------------------------------------------------
+parser_conv3d = PythonArgParser.lazy([
+    'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+    'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+])
+
+
+@traced("python", "dispatch_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_conv3d", legacy="dispatch_conv3d")
+def dispatch_conv3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1): conv3d"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv3d(**call_kwargs)
+
+
+@traced("python", "dispatch_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_conv3d", legacy="dispatch_conv3d")
+def dispatch_conv3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1): conv3d.padding"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv3d(**call_kwargs)
+
+structseqs_conv3d = [(return_types.for_schema('conv3d', ops.conv3d.schema), None), (return_types.for_schema('conv3d', ops.conv3d_padding.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv3d")
+def conv3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv3d: THPVariable_conv3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv3d",
+                                 {"python_name": "torch.conv3d"})
+    self = None
+    r = parser_conv3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        bias = a[2]
+        if bias is not None:
+            bias = bias.cdata
+        stride = a[3]
+        stride = r.intlist(3)  # None: the default
+        padding = a[4]
+        padding = r.intlist(4)  # None: the default
+        dilation = a[5]
+        dilation = r.intlist(5)  # None: the default
+        groups = a[6]
+        if groups is None:
+            groups = 1
+        elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+            groups = int64_arg(groups)
+        result = dispatch_conv3d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+        return THPVariable_Wrap(result)
+    # conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    if padding is None:
+        padding = 'valid'
+    dilation = a[5]
+    dilation = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_conv3d_1(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
 # ---- conv_transpose1d --------------------------------------------------------------------------
 parser_conv_transpose1d = PythonArgParser.lazy([
     'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1)',
@@ -17320,6 +17425,71 @@ def conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     dilation = a[7]
     dilation = r.intlist(7)  # None: the default
     result = dispatch_conv_transpose2d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
+# ---- conv_transpose3d --------------------------------------------------------------------------
+parser_conv_transpose3d = PythonArgParser.lazy([
+    'conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_conv_transpose3d", TORCH_FUNCTIONS_CPP, "dispatch_conv_transpose3d", legacy="dispatch_conv_transpose3d")
+def dispatch_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1): conv_transpose3d.input"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.conv_transpose3d(**call_kwargs)
+
+structseqs_conv_transpose3d = [(return_types.for_schema('conv_transpose3d', ops.conv_transpose3d_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv_transpose3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv_transpose3d")
+def conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv_transpose3d: THPVariable_conv_transpose3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv_transpose3d",
+                                 {"python_name": "torch.conv_transpose3d"})
+    self = None
+    r = parser_conv_transpose3d.parse(args, kwargs)
+    a = r.args
+    # conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    padding = r.intlist(4)  # None: the default
+    output_padding = a[5]
+    output_padding = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_conv_transpose3d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
     return THPVariable_Wrap(result)
 
 
@@ -23385,8 +23555,10 @@ FUNCTIONS: dict[str, Any] = {
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv3d": conv3d,
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
+    "conv_transpose3d": conv_transpose3d,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
@@ -23850,8 +24022,10 @@ __all__ = [
     "_convolution",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "max_pool1d_with_indices",
     "max_pool1d",
     "avg_pool1d",

@@ -36,7 +36,14 @@ from tensortrace.nn.modules.activation_extra import (
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
-from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from tensortrace.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
@@ -73,8 +80,12 @@ from tensortrace.nn.modules.padding import (
     ConstantPad1d,
     ConstantPad2d,
     ConstantPad3d,
+    ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
     ZeroPad3d,
@@ -175,8 +186,10 @@ __all__ = [
     "ConstantPad3d",
     "Conv1d",
     "Conv2d",
+    "Conv3d",
     "ConvTranspose1d",
     "ConvTranspose2d",
+    "ConvTranspose3d",
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
@@ -209,8 +222,12 @@ __all__ = [
     "PixelShuffle",
     "PixelUnshuffle",
     "PairwiseDistance",
+    "ReflectionPad1d",
     "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
     "ReplicationPad2d",
+    "ReplicationPad3d",
     "ReLU",
     "RMSNorm",
     "Sequential",

@@ -4966,8 +4966,44 @@ def traced_549(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, hist, bin_edges), {})
     return wrapper
 
+# (self, weight, kernel_size, bias, stride, padding)
+def traced_550(fn_, site_, names_):
+    def wrapper(self, weight, kernel_size, bias, stride, padding):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, weight, kernel_size, bias, stride, padding)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding), {})
+    return wrapper
+
+# (self, weight, kernel_size, bias=, stride=, padding=)
+def traced_551(fn_, site_, names_, _d3, _d4, _d5):
+    def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, weight, kernel_size, bias, stride, padding)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding), {})
+    return wrapper
+
+# (self, weight, kernel_size, bias=, stride=, padding=, dilation=)
+def traced_552(fn_, site_, names_, _d3, _d4, _d5, _d6):
+    def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, dilation=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, weight, kernel_size, bias, stride, padding, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding, dilation), {})
+    return wrapper
+
+# (self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=)
+def traced_553(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+    def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, output_padding=_d6, dilation=_d7):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding, output_padding, dilation), {})
+    return wrapper
+
 # (self, weights=, minlength=)
-def traced_550(fn_, site_, names_, _d1, _d2):
+def traced_554(fn_, site_, names_, _d1, _d2):
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4976,7 +5012,7 @@ def traced_550(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_551(fn_, site_, names_, _d1, _d2, _d3):
+def traced_555(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4985,7 +5021,7 @@ def traced_551(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_552(fn_, site_, names_):
+def traced_556(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -4994,7 +5030,7 @@ def traced_552(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_553(fn_, site_, names_):
+def traced_557(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5003,7 +5039,7 @@ def traced_553(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_554(fn_, site_, names_):
+def traced_558(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -5012,7 +5048,7 @@ def traced_554(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_555(fn_, site_, names_, _d1, _d2, _d3):
+def traced_559(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5021,7 +5057,7 @@ def traced_555(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_556(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_560(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5030,7 +5066,7 @@ def traced_556(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_557(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_561(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5039,7 +5075,7 @@ def traced_557(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_562(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5048,7 +5084,7 @@ def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_559(fn_, site_, names_):
+def traced_563(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5057,7 +5093,7 @@ def traced_559(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_560(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_564(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5066,7 +5102,7 @@ def traced_560(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_561(fn_, site_, names_, _d1, _d2):
+def traced_565(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5075,7 +5111,7 @@ def traced_561(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_562(fn_, site_, names_):
+def traced_566(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5084,7 +5120,7 @@ def traced_562(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_563(fn_, site_, names_):
+def traced_567(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5093,7 +5129,7 @@ def traced_563(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_564(fn_, site_, names_, _d2, _d3, _d4):
+def traced_568(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5102,7 +5138,7 @@ def traced_564(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_565(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_569(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5111,7 +5147,7 @@ def traced_565(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_566(fn_, site_, names_):
+def traced_570(fn_, site_, names_):
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5120,7 +5156,7 @@ def traced_566(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_567(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_571(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5129,7 +5165,7 @@ def traced_567(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_568(fn_, site_, names_, _d2, _d3):
+def traced_572(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5138,7 +5174,7 @@ def traced_568(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_569(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_573(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -5147,7 +5183,7 @@ def traced_569(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_570(fn_, site_, names_, _d3, _d4):
+def traced_574(fn_, site_, names_, _d3, _d4):
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5156,7 +5192,7 @@ def traced_570(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_571(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_575(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5165,7 +5201,7 @@ def traced_571(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_572(fn_, site_, names_, _d3):
+def traced_576(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5174,7 +5210,7 @@ def traced_572(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_573(fn_, site_, names_):
+def traced_577(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -5183,7 +5219,7 @@ def traced_573(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_574(fn_, site_, names_):
+def traced_578(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5192,7 +5228,7 @@ def traced_574(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_575(fn_, site_, names_):
+def traced_579(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -5201,7 +5237,7 @@ def traced_575(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_576(fn_, site_, names_, _d2):
+def traced_580(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5210,7 +5246,7 @@ def traced_576(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_577(fn_, site_, names_):
+def traced_581(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5219,7 +5255,7 @@ def traced_577(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_578(fn_, site_, names_, _d1):
+def traced_582(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5228,7 +5264,7 @@ def traced_578(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_579(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_583(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5237,7 +5273,7 @@ def traced_579(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_580(fn_, site_, names_):
+def traced_584(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5246,7 +5282,7 @@ def traced_580(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_581(fn_, site_, names_):
+def traced_585(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -5255,7 +5291,7 @@ def traced_581(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_582(fn_, site_, names_, _d1):
+def traced_586(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5264,7 +5300,7 @@ def traced_582(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_583(fn_, site_, names_, _d1, _d2):
+def traced_587(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5273,7 +5309,7 @@ def traced_583(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_584(fn_, site_, names_, _d1):
+def traced_588(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5282,7 +5318,7 @@ def traced_584(fn_, site_, names_, _d1):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_585(fn_, site_, names_):
+def traced_589(fn_, site_, names_):
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5291,7 +5327,7 @@ def traced_585(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_586(fn_, site_, names_):
+def traced_590(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5300,7 +5336,7 @@ def traced_586(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_587(fn_, site_, names_):
+def traced_591(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -5309,7 +5345,7 @@ def traced_587(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_588(fn_, site_, names_):
+def traced_592(fn_, site_, names_):
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -5318,7 +5354,7 @@ def traced_588(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_589(fn_, site_, names_):
+def traced_593(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -5327,7 +5363,7 @@ def traced_589(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_590(fn_, site_, names_):
+def traced_594(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5336,7 +5372,7 @@ def traced_590(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_591(fn_, site_, names_):
+def traced_595(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5345,7 +5381,7 @@ def traced_591(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_592(fn_, site_, names_):
+def traced_596(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -5354,7 +5390,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_593(fn_, site_, names_):
+def traced_597(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -5363,7 +5399,7 @@ def traced_593(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_594(fn_, site_, names_):
+def traced_598(fn_, site_, names_):
     def wrapper(w, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -5372,7 +5408,7 @@ def traced_594(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_595(fn_, site_, names_):
+def traced_599(fn_, site_, names_):
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
         if rec_ is None:
@@ -5381,7 +5417,7 @@ def traced_595(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_596(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_600(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -5390,7 +5426,7 @@ def traced_596(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_597(fn_, site_, names_, _d2, _d3, _d4):
+def traced_601(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5399,7 +5435,7 @@ def traced_597(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, index)
-def traced_598(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -5408,7 +5444,7 @@ def traced_598(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_599(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5453,7 @@ def traced_599(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_600(fn_, site_, names_):
+def traced_604(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5462,7 @@ def traced_600(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_601(fn_, site_, names_):
+def traced_605(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5471,7 @@ def traced_601(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_602(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5480,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_603(fn_, site_, names_):
+def traced_607(fn_, site_, names_):
     def wrapper(x, out_shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5489,7 @@ def traced_603(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_604(fn_, site_, names_):
+def traced_608(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5498,7 @@ def traced_604(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_605(fn_, site_, names_):
+def traced_609(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -5470,8 +5506,17 @@ def traced_605(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, out_shape, stride, padding, dilation), {})
     return wrapper
 
+# (x, w, b, stride, padding, dilation)
+def traced_610(fn_, site_, names_):
+    def wrapper(x, w, b, stride, padding, dilation):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(x, w, b, stride, padding, dilation)
+        return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, dilation), {})
+    return wrapper
+
 # (x, w, b, stride, padding, dilation, groups)
-def traced_606(fn_, site_, names_):
+def traced_611(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -5479,8 +5524,17 @@ def traced_606(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, dilation, groups), {})
     return wrapper
 
+# (x, w, b, stride, padding, groups)
+def traced_612(fn_, site_, names_):
+    def wrapper(x, w, b, stride, padding, groups):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(x, w, b, stride, padding, groups)
+        return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, groups), {})
+    return wrapper
+
 # (x, windows, oh, ow)
-def traced_607(fn_, site_, names_):
+def traced_613(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5543,7 @@ def traced_607(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_608(fn_, site_, names_):
+def traced_614(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5552,7 @@ def traced_608(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_609(fn_, site_, names_):
+def traced_615(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5561,7 @@ def traced_609(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_610(fn_, site_, names_, _d2, _d3):
+def traced_616(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5516,7 +5570,7 @@ def traced_610(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_611(fn_, site_, names_):
+def traced_617(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -5525,7 +5579,7 @@ def traced_611(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_612(fn_, site_, names_, _d2, _d3):
+def traced_618(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5534,7 +5588,7 @@ def traced_612(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_613(fn_, site_, names_, _d2, _d3, _d4):
+def traced_619(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5543,7 +5597,7 @@ def traced_613(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_614(fn_, site_, names_):
+def traced_620(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -5552,7 +5606,7 @@ def traced_614(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_615(fn_, site_, names_, _d1, _d2, _d3):
+def traced_621(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6112,70 +6166,76 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, vec2': traced_547,
     'self, weight': traced_548,
     'self, weight, hist, bin_edges': traced_549,
-    'self, weights=, minlength=': traced_550,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_551,
-    'shape, numel': traced_552,
-    'size, allocator, ks, scalar_type': traced_553,
-    'size, device': traced_554,
-    'size, dtype=, device=, pin_memory=': traced_555,
-    'size, dtype=, layout=, device=, pin_memory=': traced_556,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_557,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_558,
-    'size, fill_value, out': traced_559,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_560,
-    'size, generator=, out=': traced_561,
-    'size, out': traced_562,
-    'size, stride, allocator, ks, scalar_type': traced_563,
-    'size, stride, dtype=, device=, pin_memory=': traced_564,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_565,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_566,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_567,
-    'start, end, step=, out=': traced_568,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_569,
-    'start, end, steps, base=, out=': traced_570,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_571,
-    'start, end, steps, out=': traced_572,
-    'storage': traced_573,
-    'storage, size_bytes': traced_574,
-    't': traced_575,
-    't, alloc, priority=': traced_576,
-    'tensor, data, sizes': traced_577,
-    'tensor, force=': traced_578,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_579,
-    'tensor_sizes, tensor_strides, sizes': traced_580,
-    'tensors': traced_581,
-    'tensors, dim=': traced_582,
-    'tensors, dim=, out=': traced_583,
-    'tensors, indexing=': traced_584,
-    'to_type, arg, device_type': traced_585,
-    'type1, type2': traced_586,
-    'value, self': traced_587,
-    'values, indices, self, dim, ignore_nan': traced_588,
-    'values, indices, self, dim, is_max': traced_589,
-    'values, indices, self, dim, keepdim': traced_590,
-    'values, indices, self, k, dim': traced_591,
-    'values, indices, self, k, dim, largest, sorted': traced_592,
-    'var': traced_593,
-    'w, *args': traced_594,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_595,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_596,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_597,
-    'x, index': traced_598,
-    'x, indices': traced_599,
-    'x, k, s, p, d, oh, ow': traced_600,
-    'x, kw, sj, pj, dj, ow': traced_601,
-    'x, oh, ow': traced_602,
-    'x, out_shape': traced_603,
-    'x, plan, opmath': traced_604,
-    'x, w, b, out_shape, stride, padding, dilation': traced_605,
-    'x, w, b, stride, padding, dilation, groups': traced_606,
-    'x, windows, oh, ow': traced_607,
-    'x, y': traced_608,
-    'x1, x2': traced_609,
-    'x1, x2, dim=, eps=': traced_610,
-    'x1, x2, p, compute_mode': traced_611,
-    'x1, x2, p=, compute_mode=': traced_612,
-    'x1, x2, p=, eps=, keepdim=': traced_613,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_614,
-    'y, x=, dx=, dim=': traced_615,
+    'self, weight, kernel_size, bias, stride, padding': traced_550,
+    'self, weight, kernel_size, bias=, stride=, padding=': traced_551,
+    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_552,
+    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_553,
+    'self, weights=, minlength=': traced_554,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_555,
+    'shape, numel': traced_556,
+    'size, allocator, ks, scalar_type': traced_557,
+    'size, device': traced_558,
+    'size, dtype=, device=, pin_memory=': traced_559,
+    'size, dtype=, layout=, device=, pin_memory=': traced_560,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_561,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_562,
+    'size, fill_value, out': traced_563,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_564,
+    'size, generator=, out=': traced_565,
+    'size, out': traced_566,
+    'size, stride, allocator, ks, scalar_type': traced_567,
+    'size, stride, dtype=, device=, pin_memory=': traced_568,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_569,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_570,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_571,
+    'start, end, step=, out=': traced_572,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_573,
+    'start, end, steps, base=, out=': traced_574,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_575,
+    'start, end, steps, out=': traced_576,
+    'storage': traced_577,
+    'storage, size_bytes': traced_578,
+    't': traced_579,
+    't, alloc, priority=': traced_580,
+    'tensor, data, sizes': traced_581,
+    'tensor, force=': traced_582,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_583,
+    'tensor_sizes, tensor_strides, sizes': traced_584,
+    'tensors': traced_585,
+    'tensors, dim=': traced_586,
+    'tensors, dim=, out=': traced_587,
+    'tensors, indexing=': traced_588,
+    'to_type, arg, device_type': traced_589,
+    'type1, type2': traced_590,
+    'value, self': traced_591,
+    'values, indices, self, dim, ignore_nan': traced_592,
+    'values, indices, self, dim, is_max': traced_593,
+    'values, indices, self, dim, keepdim': traced_594,
+    'values, indices, self, k, dim': traced_595,
+    'values, indices, self, k, dim, largest, sorted': traced_596,
+    'var': traced_597,
+    'w, *args': traced_598,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_599,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_600,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_601,
+    'x, index': traced_602,
+    'x, indices': traced_603,
+    'x, k, s, p, d, oh, ow': traced_604,
+    'x, kw, sj, pj, dj, ow': traced_605,
+    'x, oh, ow': traced_606,
+    'x, out_shape': traced_607,
+    'x, plan, opmath': traced_608,
+    'x, w, b, out_shape, stride, padding, dilation': traced_609,
+    'x, w, b, stride, padding, dilation': traced_610,
+    'x, w, b, stride, padding, dilation, groups': traced_611,
+    'x, w, b, stride, padding, groups': traced_612,
+    'x, windows, oh, ow': traced_613,
+    'x, y': traced_614,
+    'x1, x2': traced_615,
+    'x1, x2, dim=, eps=': traced_616,
+    'x1, x2, p, compute_mode': traced_617,
+    'x1, x2, p=, compute_mode=': traced_618,
+    'x1, x2, p=, eps=, keepdim=': traced_619,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_620,
+    'y, x=, dx=, dim=': traced_621,
 }
