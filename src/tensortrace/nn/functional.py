@@ -409,3 +409,11 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     max_unpool1d,
     max_unpool2d,
 )
+from tensortrace.nn.functional_pooling3d import (  # noqa: E402, F401
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_unpool3d,
+)

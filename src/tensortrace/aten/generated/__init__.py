@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "db97c2b36d468db8739433abb68df905d049c6b655a114ae3661310b108e1b53"
+INPUTS_SHA256 = "c8ce788aa3bcf1a68810cda817af0b4ea117e214bc135ec92b0186b2cc054687"
 
 MODULES: tuple[str, ...] = (
     "operators",

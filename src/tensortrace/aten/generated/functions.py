@@ -6433,6 +6433,113 @@ def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_max_pool3d = Overloads([(ops.max_pool3d, Binder(ops.max_pool3d.schema))])
+
+
+@traced("dispatch", "at::max_pool3d", FUNCTIONS_H, "at::max_pool3d",
+        legacy="at::max_pool3d (Functions.h)")
+def max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d, overloads:
+    max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool3d, args, kwargs, "at::max_pool3d")
+    return op.call(*full)
+
+
+_ov_max_pool3d_with_indices = Overloads([(ops.max_pool3d_with_indices, Binder(ops.max_pool3d_with_indices.schema))])
+
+
+@traced("dispatch", "at::max_pool3d_with_indices", FUNCTIONS_H, "at::max_pool3d_with_indices",
+        legacy="at::max_pool3d_with_indices (Functions.h)")
+def max_pool3d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d_with_indices, overloads:
+    max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_max_pool3d_with_indices, args, kwargs, "at::max_pool3d_with_indices")
+    return op.call(*full)
+
+
+_ov_max_pool3d_with_indices_backward = Overloads([(ops.max_pool3d_with_indices_backward, Binder(ops.max_pool3d_with_indices_backward.schema))])
+
+
+@traced("dispatch", "at::max_pool3d_with_indices_backward", FUNCTIONS_H, "at::max_pool3d_with_indices_backward",
+        legacy="at::max_pool3d_with_indices_backward (Functions.h)")
+def max_pool3d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d_with_indices_backward, overloads:
+    max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool3d_with_indices_backward, args, kwargs, "at::max_pool3d_with_indices_backward")
+    return op.call(*full)
+
+
+_ov_avg_pool3d = Overloads([(ops.avg_pool3d, Binder(ops.avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::avg_pool3d", FUNCTIONS_H, "at::avg_pool3d",
+        legacy="at::avg_pool3d (Functions.h)")
+def avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool3d, overloads:
+    avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool3d, args, kwargs, "at::avg_pool3d")
+    return op.call(*full)
+
+
+_ov_avg_pool3d_backward = Overloads([(ops.avg_pool3d_backward, Binder(ops.avg_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::avg_pool3d_backward", FUNCTIONS_H, "at::avg_pool3d_backward",
+        legacy="at::avg_pool3d_backward (Functions.h)")
+def avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool3d_backward, overloads:
+    avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool3d_backward, args, kwargs, "at::avg_pool3d_backward")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool3d = Overloads([(ops.adaptive_max_pool3d_out, Binder(ops.adaptive_max_pool3d_out.schema)), (ops.adaptive_max_pool3d, Binder(ops.adaptive_max_pool3d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool3d", FUNCTIONS_H, "at::adaptive_max_pool3d",
+        legacy="at::adaptive_max_pool3d (Functions.h)")
+def adaptive_max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool3d, overloads:
+    adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool3d, args, kwargs, "at::adaptive_max_pool3d")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool3d_backward = Overloads([(ops.adaptive_max_pool3d_backward_grad_input, Binder(ops.adaptive_max_pool3d_backward_grad_input.schema)), (ops.adaptive_max_pool3d_backward, Binder(ops.adaptive_max_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool3d_backward", FUNCTIONS_H, "at::adaptive_max_pool3d_backward",
+        legacy="at::adaptive_max_pool3d_backward (Functions.h)")
+def adaptive_max_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool3d_backward, overloads:
+    adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
+    adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_max_pool3d_backward, args, kwargs, "at::adaptive_max_pool3d_backward")
+    return op.call(*full)
+
+
+_ov_max_unpool3d = Overloads([(ops.max_unpool3d_out, Binder(ops.max_unpool3d_out.schema)), (ops.max_unpool3d, Binder(ops.max_unpool3d.schema))])
+
+
+@traced("dispatch", "at::max_unpool3d", FUNCTIONS_H, "at::max_unpool3d",
+        legacy="at::max_unpool3d (Functions.h)")
+def max_unpool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_unpool3d, overloads:
+    max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)
+    max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_max_unpool3d, args, kwargs, "at::max_unpool3d")
+    return op.call(*full)
+
+
 _ov_max_unpool2d = Overloads([(ops.max_unpool2d_out, Binder(ops.max_unpool2d_out.schema)), (ops.max_unpool2d, Binder(ops.max_unpool2d.schema))])
 
 
@@ -8809,6 +8916,14 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
+    "max_pool3d": max_pool3d,
+    "max_pool3d_with_indices": max_pool3d_with_indices,
+    "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
+    "avg_pool3d": avg_pool3d,
+    "avg_pool3d_backward": avg_pool3d_backward,
+    "adaptive_max_pool3d": adaptive_max_pool3d,
+    "adaptive_max_pool3d_backward": adaptive_max_pool3d_backward,
+    "max_unpool3d": max_unpool3d,
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,

@@ -60,6 +60,7 @@ _T42 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T43 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
 _T45 = Type('int', is_list=True, list_size=2)  # int[2]
+_T46 = Type('int', is_list=True, list_size=3)  # int[3]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2848,6 +2849,39 @@ adaptive_max_pool2d_backward_grad_input = _register(
 adaptive_max_pool2d_backward = _register(
     FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
+max_pool3d = _register(
+    FunctionSchema('max_pool3d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('dilation', _T46, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool3d'}}})
+max_pool3d_with_indices = _register(
+    FunctionSchema('max_pool3d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('dilation', _T46, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_pool3d_with_indices_cpu', 'CUDA': 'max_pool3d_with_indices_cuda'}}})
+max_pool3d_with_indices_backward = _register(
+    FunctionSchema('max_pool3d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('dilation', _T46, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_pool3d_with_indices_backward_cpu', 'CUDA': 'max_pool3d_with_indices_backward_cuda'}}})
+avg_pool3d = _register(
+    FunctionSchema('avg_pool3d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool3d'}}})
+avg_pool3d_backward = _register(
+    FunctionSchema('avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    {'func': 'avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool3d_backward'}}})
+adaptive_max_pool3d_out = _register(
+    FunctionSchema('adaptive_max_pool3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T46, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
+    {'func': 'adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool3d_out_cpu', 'CUDA': 'adaptive_max_pool3d_out_cuda'}}})
+adaptive_max_pool3d = _register(
+    FunctionSchema('adaptive_max_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T46, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool3d.out'}})
+adaptive_max_pool3d_backward_grad_input = _register(
+    FunctionSchema('adaptive_max_pool3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool3d_backward_out_cpu', 'CUDA': 'adaptive_max_pool3d_backward_out_cuda'}}})
+adaptive_max_pool3d_backward = _register(
+    FunctionSchema('adaptive_max_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool3d_backward.grad_input'}})
+max_unpool3d_out = _register(
+    FunctionSchema('max_unpool3d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T44, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling3d_forward_out_cpu', 'CUDA': 'max_unpooling3d_forward_out_cuda'}}})
+max_unpool3d = _register(
+    FunctionSchema('max_unpool3d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T44, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False),), (_T6,), ()),
+    {'func': 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling3d_forward_cpu', 'CUDA': 'max_unpooling3d_forward_cuda'}}})
 max_unpool2d_out = _register(
     FunctionSchema('max_unpool2d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_out_cpu', 'CUDA': 'max_unpooling2d_forward_out_cuda'}}})
@@ -4596,6 +4630,17 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_max_pool2d,
     adaptive_max_pool2d_backward_grad_input,
     adaptive_max_pool2d_backward,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_pool3d_with_indices_backward,
+    avg_pool3d,
+    avg_pool3d_backward,
+    adaptive_max_pool3d_out,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_backward_grad_input,
+    adaptive_max_pool3d_backward,
+    max_unpool3d_out,
+    max_unpool3d,
     max_unpool2d_out,
     max_unpool2d,
     upsample_linear1d_vec,

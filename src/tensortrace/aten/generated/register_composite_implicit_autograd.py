@@ -211,6 +211,7 @@ ops.adaptive_max_pool1d.register(DispatchKey.CompositeImplicitAutograd, native_k
 ops.max_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool2d", ops.max_pool2d))
 ops.adaptive_avg_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool2d_symint", ops.adaptive_avg_pool2d))
 ops.adaptive_avg_pool3d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool3d_symint", ops.adaptive_avg_pool3d))
+ops.max_pool3d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool3d", ops.max_pool3d))
 ops.upsample_linear1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_linear1d", ops.upsample_linear1d_vec))
 ops.upsample_bilinear2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_bilinear2d", ops.upsample_bilinear2d_vec))
 ops.upsample_nearest1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest1d", ops.upsample_nearest1d_vec))

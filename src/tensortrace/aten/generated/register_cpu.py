@@ -231,6 +231,12 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_p
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
 ops._adaptive_avg_pool3d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_cpu", ops._adaptive_avg_pool3d))
 ops._adaptive_avg_pool3d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_backward_cpu", ops._adaptive_avg_pool3d_backward))
+ops.max_pool3d_with_indices.register(DispatchKey.CPU, native_kernel("max_pool3d_with_indices_cpu", ops.max_pool3d_with_indices))
+ops.max_pool3d_with_indices_backward.register(DispatchKey.CPU, native_kernel("max_pool3d_with_indices_backward_cpu", ops.max_pool3d_with_indices_backward))
+ops.avg_pool3d.register(DispatchKey.CPU, native_kernel("avg_pool3d", ops.avg_pool3d))
+ops.avg_pool3d_backward.register(DispatchKey.CPU, native_kernel("avg_pool3d_backward", ops.avg_pool3d_backward))
+ops.max_unpool3d_out.register(DispatchKey.CPU, native_kernel("max_unpooling3d_forward_out_cpu", ops.max_unpool3d_out))
+ops.max_unpool3d.register(DispatchKey.CPU, native_kernel("max_unpooling3d_forward_cpu", ops.max_unpool3d))
 ops.max_unpool2d_out.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_out_cpu", ops.max_unpool2d_out))
 ops.max_unpool2d.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_cpu", ops.max_unpool2d))
 ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))
@@ -4829,6 +4835,64 @@ def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
 
 
 ops.adaptive_max_pool2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward, "wrapper_CPU_adaptive_max_pool2d_backward"))
+
+
+# ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_out", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d")
+def wrapper_CPU_adaptive_max_pool3d_out(*args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_out, "wrapper_CPU_adaptive_max_pool3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d")
+def wrapper_CPU_adaptive_max_pool3d(*args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d, "wrapper_CPU_adaptive_max_pool3d"))
+
+
+# ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d_backward")
+def wrapper_CPU_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward_grad_input, "wrapper_CPU_adaptive_max_pool3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d_backward")
+def wrapper_CPU_adaptive_max_pool3d_backward(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward, "wrapper_CPU_adaptive_max_pool3d_backward"))
 
 
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cpu) --------------------

@@ -234,6 +234,12 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops._adaptive_avg_pool3d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_cuda", ops._adaptive_avg_pool3d))
 ops._adaptive_avg_pool3d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_backward_cuda", ops._adaptive_avg_pool3d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.max_pool3d_with_indices.register(DispatchKey.CUDA, native_kernel("max_pool3d_with_indices_cuda", ops.max_pool3d_with_indices))
+ops.max_pool3d_with_indices_backward.register(DispatchKey.CUDA, native_kernel("max_pool3d_with_indices_backward_cuda", ops.max_pool3d_with_indices_backward, ((0, 'grad_output'), (1, 'self'), (7, 'indices'))))
+ops.avg_pool3d.register(DispatchKey.CUDA, native_kernel("avg_pool3d", ops.avg_pool3d))
+ops.avg_pool3d_backward.register(DispatchKey.CUDA, native_kernel("avg_pool3d_backward", ops.avg_pool3d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.max_unpool3d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_forward_out_cuda", ops.max_unpool3d_out, ((5, 'out'), (0, 'self'), (1, 'indices'))))
+ops.max_unpool3d.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_forward_cuda", ops.max_unpool3d, ((0, 'self'), (1, 'indices'))))
 ops.max_unpool2d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_out_cuda", ops.max_unpool2d_out, ((3, 'out'), (0, 'self'), (1, 'indices'))))
 ops.max_unpool2d.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_cuda", ops.max_unpool2d, ((0, 'self'), (1, 'indices'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
@@ -4871,6 +4877,67 @@ def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
 
 
 ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward"))
+
+
+# ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_out", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d")
+def wrapper_CUDA_adaptive_max_pool3d_out(*args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool3d_out')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_out, "wrapper_CUDA_adaptive_max_pool3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d")
+def wrapper_CUDA_adaptive_max_pool3d(*args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d, "wrapper_CUDA_adaptive_max_pool3d"))
+
+
+# ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d_backward")
+def wrapper_CUDA_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward_grad_input')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d_backward")
+def wrapper_CUDA_adaptive_max_pool3d_backward(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward, "wrapper_CUDA_adaptive_max_pool3d_backward"))
 
 
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cuda) --------------------

@@ -4452,6 +4452,42 @@ ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView
     adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_out", INPLACE_OR_VIEW)
+def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool3d_out, "torch::ADInplaceOrView::adaptive_max_pool3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", INPLACE_OR_VIEW)
+def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::max_unpool3d_out", INPLACE_OR_VIEW)
+def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.max_unpool3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.max_unpool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    max_unpool3d_out, "torch::ADInplaceOrView::max_unpool3d_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::max_unpool2d_out", INPLACE_OR_VIEW)
 def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)"""

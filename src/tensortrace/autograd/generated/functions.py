@@ -957,6 +957,145 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         output_differentiability=(True, False))
 
 
+def MaxPool3DWithIndicesBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)"""
+    return at.max_pool3d_with_indices_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['dilation'], v['ceil_mode'], v['result1'])
+
+
+class MaxPool3DWithIndicesBackward0(TraceableFunction):
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool3d_with_indices',
+        (Formula(('self',), MaxPool3DWithIndicesBackward0_self, frozenset(['at', 'ceil_mode', 'dilation', 'grad', 'kernel_size', 'padding', 'result1', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def MaxPool3DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+def MaxPool3DWithIndicesBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class MaxPool3DWithIndicesBackwardBackward0(TraceableFunction):
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool3d_with_indices_backward',
+        (Formula(('grad_output',), MaxPool3DWithIndicesBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), MaxPool3DWithIndicesBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AvgPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool3d_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+class AvgPool3DBackward0(TraceableFunction):
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool3d',
+        (Formula(('self',), AvgPool3DBackward0_self, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AvgPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool3d(v['grad'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+def AvgPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AvgPool3DBackwardBackward0(TraceableFunction):
+    """avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool3d_backward',
+        (Formula(('grad_output',), AvgPool3DBackwardBackward0_grad_output, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'stride'])),
+         Formula(('self',), AvgPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AdaptiveMaxPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.adaptive_max_pool3d_backward(grad, self, result1)"""
+    return at.adaptive_max_pool3d_backward(v['grad'], v['self'], v['result1'])
+
+
+class AdaptiveMaxPool3DBackward0(TraceableFunction):
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool3d',
+        (Formula(('self',), AdaptiveMaxPool3DBackward0_self, frozenset(['at', 'grad', 'result1', 'self'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def AdaptiveMaxPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+def AdaptiveMaxPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveMaxPool3DBackwardBackward0(TraceableFunction):
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool3d_backward',
+        (Formula(('grad_output',), AdaptiveMaxPool3DBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), AdaptiveMaxPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def MaxUnpool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+class MaxUnpool3DBackward0(TraceableFunction):
+    """max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_unpool3d',
+        (Formula(('self',), MaxUnpool3DBackward0_self, frozenset(['grad', 'indices', 'max_pool_double_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
 def MaxUnpool2DBackward0_self(v: dict[str, Any]) -> Any:
     """self: max_pool_double_backward(grad, indices, 2)"""
     return max_pool_double_backward(v['grad'], v['indices'], 2)

@@ -11772,6 +11772,176 @@ ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
 
 
+_record_max_pool3d_with_indices = GraphRecording(ops.max_pool3d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool3d_with_indices", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool3d_with_indices(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor): records MaxPool3DWithIndicesBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_max_pool3d_with_indices(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool3d_with_indices.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool3d_with_indices.register(DispatchKey.Autograd, KernelFunction(
+    max_pool3d_with_indices, "torch::autograd::VariableType::max_pool3d_with_indices", with_keyset=True))
+
+
+_record_max_pool3d_with_indices_backward = GraphRecording(ops.max_pool3d_with_indices_backward, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool3d_with_indices_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool3d_with_indices_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor: records MaxPool3DWithIndicesBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[7])):
+        return _record_max_pool3d_with_indices_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool3d_with_indices_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool3d_with_indices_backward.register(DispatchKey.Autograd, KernelFunction(
+    max_pool3d_with_indices_backward, "torch::autograd::VariableType::max_pool3d_with_indices_backward", with_keyset=True))
+
+
+_record_avg_pool3d = GraphRecording(ops.avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor: records AvgPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_avg_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool3d, "torch::autograd::VariableType::avg_pool3d", with_keyset=True))
+
+
+_record_avg_pool3d_backward = GraphRecording(ops.avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor: records AvgPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_avg_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool3d_backward, "torch::autograd::VariableType::avg_pool3d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_out = GraphRecording(ops.adaptive_max_pool3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_out, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+
+
+_record_adaptive_max_pool3d = GraphRecording(ops.adaptive_max_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor): records AdaptiveMaxPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_adaptive_max_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_backward_grad_input = GraphRecording(ops.adaptive_max_pool3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_backward = GraphRecording(ops.adaptive_max_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor: records AdaptiveMaxPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_adaptive_max_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_backward, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+
+
+_record_max_unpool3d_out = GraphRecording(ops.max_unpool3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_max_unpool3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.max_unpool3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool3d_out.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool3d_out, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+
+
+_record_max_unpool3d = GraphRecording(ops.max_unpool3d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor: records MaxUnpool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_max_unpool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_unpool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool3d.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool3d, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+
+
 _record_max_unpool2d_out = GraphRecording(ops.max_unpool2d_out, AutoDispatchBelowAutograd, None)
 
 

@@ -2612,6 +2612,210 @@ def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
 
 
+# ---- max_pool3d_with_indices -------------------------------------------------------------------
+parser_max_pool3d_with_indices = PythonArgParser.lazy([
+    'max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool3d_with_indices", TORCH_FUNCTIONS_CPP, "dispatch_max_pool3d_with_indices", legacy="dispatch_max_pool3d_with_indices")
+def dispatch_max_pool3d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False): max_pool3d_with_indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool3d_with_indices(**call_kwargs)
+
+structseqs_max_pool3d_with_indices = [(return_types.for_schema('max_pool3d_with_indices', ops.max_pool3d_with_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool3d_with_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool3d_with_indices")
+def max_pool3d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool3d_with_indices: THPVariable_max_pool3d_with_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool3d_with_indices",
+                                 {"python_name": "torch.max_pool3d_with_indices"})
+    self = None
+    r = parser_max_pool3d_with_indices.parse(args, kwargs)
+    a = r.args
+    # max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool3d_with_indices_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return wrap_result(result, structseqs_max_pool3d_with_indices[0][0])
+
+
+# ---- avg_pool3d --------------------------------------------------------------------------------
+parser_avg_pool3d = PythonArgParser.lazy([
+    'avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)',
+])
+
+
+@traced("python", "dispatch_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_avg_pool3d", legacy="dispatch_avg_pool3d")
+def dispatch_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None): avg_pool3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    if kwargs['count_include_pad'] is not None:
+        call_kwargs['count_include_pad'] = kwargs['count_include_pad']
+    call_kwargs['divisor_override'] = kwargs['divisor_override']
+    return at.avg_pool3d(**call_kwargs)
+
+structseqs_avg_pool3d = [(return_types.for_schema('avg_pool3d', ops.avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_avg_pool3d")
+def avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.avg_pool3d: THPVariable_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.avg_pool3d",
+                                 {"python_name": "torch.avg_pool3d"})
+    self = None
+    r = parser_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    ceil_mode = a[4]
+    if ceil_mode is None:
+        ceil_mode = False
+    count_include_pad = a[5]
+    if count_include_pad is None:
+        count_include_pad = True
+    divisor_override = a[6]
+    if divisor_override is not None and (type(divisor_override) is not int or not INT64_MIN <= divisor_override <= INT64_MAX):
+        divisor_override = int64_arg(divisor_override)
+    result = dispatch_avg_pool3d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'ceil_mode': ceil_mode, 'count_include_pad': count_include_pad, 'divisor_override': divisor_override})
+    return THPVariable_Wrap(result)
+
+
+# ---- adaptive_max_pool3d -----------------------------------------------------------------------
+parser_adaptive_max_pool3d = PythonArgParser.lazy([
+    'adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool3d", legacy="dispatch_adaptive_max_pool3d")
+def dispatch_adaptive_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None): adaptive_max_pool3d, out= adaptive_max_pool3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.adaptive_max_pool3d_out, 'adaptive_max_pool3d', False, self, kwargs, out)
+    return at.adaptive_max_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool3d = [(return_types.for_schema('adaptive_max_pool3d', ops.adaptive_max_pool3d.schema), return_types.for_schema('adaptive_max_pool3d_out', ops.adaptive_max_pool3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool3d")
+def adaptive_max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool3d: THPVariable_adaptive_max_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool3d",
+                                 {"python_name": "torch.adaptive_max_pool3d"})
+    self = None
+    r = parser_adaptive_max_pool3d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_adaptive_max_pool3d_0(self, {'self': self_, 'output_size': output_size, 'out': out})
+    return wrap_result(result, structseqs_adaptive_max_pool3d[0][0 if out is None else 1])
+
+
+# ---- max_unpool3d ------------------------------------------------------------------------------
+parser_max_unpool3d = PythonArgParser.lazy([
+    'max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_max_unpool3d", TORCH_FUNCTIONS_CPP, "dispatch_max_unpool3d", legacy="dispatch_max_unpool3d")
+def dispatch_max_unpool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None): max_unpool3d, out= max_unpool3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.max_unpool3d_out, 'max_unpool3d', False, self, kwargs, out)
+    return at.max_unpool3d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'], stride=kwargs['stride'], padding=kwargs['padding'])
+
+structseqs_max_unpool3d = [(return_types.for_schema('max_unpool3d', ops.max_unpool3d.schema), return_types.for_schema('max_unpool3d_out', ops.max_unpool3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_unpool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_unpool3d")
+def max_unpool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_unpool3d: THPVariable_max_unpool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_unpool3d",
+                                 {"python_name": "torch.max_unpool3d"})
+    self = None
+    r = parser_max_unpool3d.parse(args, kwargs)
+    a = r.args
+    # max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    output_size = a[2]
+    if output_size is not None:
+        output_size = r.intlist(2)
+    stride = a[3]
+    if stride is not None:
+        stride = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_max_unpool3d_0(self, {'self': self_, 'indices': indices, 'output_size': output_size, 'stride': stride, 'padding': padding, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_unpool2d ------------------------------------------------------------------------------
 parser_max_unpool2d = PythonArgParser.lazy([
     'max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)',
@@ -3128,6 +3332,10 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_avg_pool3d": adaptive_avg_pool3d,
     "adaptive_max_pool2d": adaptive_max_pool2d,
+    "max_pool3d_with_indices": max_pool3d_with_indices,
+    "avg_pool3d": avg_pool3d,
+    "adaptive_max_pool3d": adaptive_max_pool3d,
+    "max_unpool3d": max_unpool3d,
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,

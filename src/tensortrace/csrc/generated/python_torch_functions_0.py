@@ -17854,6 +17854,61 @@ def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- max_pool3d --------------------------------------------------------------------------------
+parser_max_pool3d = PythonArgParser.lazy([
+    'max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_max_pool3d", legacy="dispatch_max_pool3d")
+def dispatch_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False): max_pool3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool3d(**call_kwargs)
+
+structseqs_max_pool3d = [(return_types.for_schema('max_pool3d', ops.max_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool3d")
+def max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool3d: THPVariable_max_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool3d",
+                                 {"python_name": "torch.max_pool3d"})
+    self = None
+    r = parser_max_pool3d.parse(args, kwargs)
+    a = r.args
+    # max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool3d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return THPVariable_Wrap(result)
+
+
 # ---- pixel_shuffle -----------------------------------------------------------------------------
 parser_pixel_shuffle = PythonArgParser.lazy([
     'pixel_shuffle(Tensor input, int64_t upscale_factor)',
@@ -23567,6 +23622,7 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
+    "max_pool3d": max_pool3d,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -24034,6 +24090,7 @@ __all__ = [
     "max_pool2d",
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool3d",
+    "max_pool3d",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",

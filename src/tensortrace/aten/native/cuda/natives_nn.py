@@ -4,7 +4,7 @@ under `CUDA:`, as natives.py registers the earlier ones."""
 
 from __future__ import annotations
 
-from tensortrace.aten.native.cuda.natives import cuda_native
+from tensortrace.aten.native.cuda.natives import CUDA, cuda_impl, cuda_native
 
 cuda_native(
     "slow_conv_transpose3d_cpu", "slow_conv_transpose3d_cuda", "NaiveConvolutionTranspose3d.cu"
@@ -14,3 +14,11 @@ for _op in ("reflection_pad3d", "reflection_pad3d_backward"):
     cuda_native(f"{_op}_cpu", f"{_op}_cuda", "ReflectionPad.cu")
 for _op in ("replication_pad3d", "replication_pad3d_backward"):
     cuda_native(f"{_op}_cpu", f"{_op}_cuda", "ReplicationPadding.cu")
+for _op in ("max_pool3d_with_indices", "max_pool3d_with_indices_backward"):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", "DilatedMaxPool3d.cu")
+cuda_native("max_unpooling3d_forward_cpu", "max_unpooling3d_forward_cuda", "MaxUnpooling.cu")
+cuda_native(
+    "max_unpooling3d_forward_out_cpu", "max_unpooling3d_forward_out_cuda", "MaxUnpooling.cu"
+)
+for _op in ("adaptive_max_pool3d", "adaptive_max_pool3d_backward"):
+    cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + "AdaptiveMaxPooling3d.cu")
