@@ -235,6 +235,8 @@ conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
 conv3d = torch.conv3d
 conv_transpose3d = torch.conv_transpose3d
+channel_shuffle = torch.channel_shuffle
+native_channel_shuffle = torch.native_channel_shuffle
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -387,6 +389,7 @@ from tensortrace.nn.functional_norm import (  # noqa: E402, F401
     group_norm,
     instance_norm,
     layer_norm,
+    local_response_norm,
     rms_norm,
 )
 from tensortrace.nn.functional_pooling import (  # noqa: E402, F401

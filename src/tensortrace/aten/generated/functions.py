@@ -6670,6 +6670,32 @@ def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_channel_shuffle = Overloads([(ops.channel_shuffle, Binder(ops.channel_shuffle.schema))])
+
+
+@traced("dispatch", "at::channel_shuffle", FUNCTIONS_H, "at::channel_shuffle",
+        legacy="at::channel_shuffle (Functions.h)")
+def channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::channel_shuffle, overloads:
+    channel_shuffle(Tensor self, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_channel_shuffle, args, kwargs, "at::channel_shuffle")
+    return op.call(*full)
+
+
+_ov_native_channel_shuffle = Overloads([(ops.native_channel_shuffle, Binder(ops.native_channel_shuffle.schema))])
+
+
+@traced("dispatch", "at::native_channel_shuffle", FUNCTIONS_H, "at::native_channel_shuffle",
+        legacy="at::native_channel_shuffle (Functions.h)")
+def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::native_channel_shuffle, overloads:
+    native_channel_shuffle(Tensor self, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_native_channel_shuffle, args, kwargs, "at::native_channel_shuffle")
+    return op.call(*full)
+
+
 _ov_pixel_shuffle = Overloads([(ops.pixel_shuffle, Binder(ops.pixel_shuffle.schema))])
 
 
@@ -8933,6 +8959,8 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
+    "channel_shuffle": channel_shuffle,
+    "native_channel_shuffle": native_channel_shuffle,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "scaled_dot_product_attention": scaled_dot_product_attention,

@@ -2948,6 +2948,12 @@ upsample_nearest2d_backward_grad_input = _register(
 upsample_nearest2d_backward = _register(
     FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
+channel_shuffle = _register(
+    FunctionSchema('channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    {'func': 'channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU, CUDA': 'channel_shuffle'}}})
+native_channel_shuffle = _register(
+    FunctionSchema('native_channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    {'func': 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU': 'channel_shuffle_cpu', 'CompositeImplicitAutograd': 'math_channel_shuffle'}}})
 pixel_shuffle = _register(
     FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
     {'func': 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_shuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_shuffle'}}})
@@ -4663,6 +4669,8 @@ OPERATORS: list[OperatorHandle] = [
     upsample_nearest2d,
     upsample_nearest2d_backward_grad_input,
     upsample_nearest2d_backward,
+    channel_shuffle,
+    native_channel_shuffle,
     pixel_shuffle,
     pixel_unshuffle,
     scaled_dot_product_attention,

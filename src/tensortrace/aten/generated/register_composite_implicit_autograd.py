@@ -216,6 +216,7 @@ ops.upsample_linear1d_vec.register(DispatchKey.CompositeImplicitAutograd, native
 ops.upsample_bilinear2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_bilinear2d", ops.upsample_bilinear2d_vec))
 ops.upsample_nearest1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest1d", ops.upsample_nearest1d_vec))
 ops.upsample_nearest2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest2d", ops.upsample_nearest2d_vec))
+ops.native_channel_shuffle.register(DispatchKey.CompositeImplicitAutograd, native_kernel("math_channel_shuffle", ops.native_channel_shuffle))
 ops.scaled_dot_product_attention.register(DispatchKey.CompositeImplicitAutograd, native_kernel("scaled_dot_product_attention", ops.scaled_dot_product_attention))
 ops._scaled_dot_product_attention_math.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_scaled_dot_product_attention_math", ops._scaled_dot_product_attention_math))
 ops.dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout", ops.dropout))

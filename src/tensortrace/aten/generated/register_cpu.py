@@ -239,6 +239,8 @@ ops.max_unpool3d_out.register(DispatchKey.CPU, native_kernel("max_unpooling3d_fo
 ops.max_unpool3d.register(DispatchKey.CPU, native_kernel("max_unpooling3d_forward_cpu", ops.max_unpool3d))
 ops.max_unpool2d_out.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_out_cpu", ops.max_unpool2d_out))
 ops.max_unpool2d.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_cpu", ops.max_unpool2d))
+ops.channel_shuffle.register(DispatchKey.CPU, native_kernel("channel_shuffle", ops.channel_shuffle))
+ops.native_channel_shuffle.register(DispatchKey.CPU, native_kernel("channel_shuffle_cpu", ops.native_channel_shuffle))
 ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))
 ops.pixel_unshuffle.register(DispatchKey.CPU, native_kernel("pixel_unshuffle_cpu", ops.pixel_unshuffle))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))

@@ -242,6 +242,7 @@ ops.max_unpool3d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_f
 ops.max_unpool3d.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_forward_cuda", ops.max_unpool3d, ((0, 'self'), (1, 'indices'))))
 ops.max_unpool2d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_out_cuda", ops.max_unpool2d_out, ((3, 'out'), (0, 'self'), (1, 'indices'))))
 ops.max_unpool2d.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_cuda", ops.max_unpool2d, ((0, 'self'), (1, 'indices'))))
+ops.channel_shuffle.register(DispatchKey.CUDA, native_kernel("channel_shuffle", ops.channel_shuffle))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
 ops._cdist_forward.register(DispatchKey.CUDA, native_kernel("_cdist_forward", ops._cdist_forward, ((0, 'x1'), (1, 'x2'))))

@@ -22,6 +22,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     blas,
     bucketization,
     cat,
+    chanel_shuffle,
     complex_ops,
     conv_utils,
     convolution,

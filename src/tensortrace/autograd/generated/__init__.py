@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c8ce788aa3bcf1a68810cda817af0b4ea117e214bc135ec92b0186b2cc054687"
+INPUTS_SHA256 = "5b228c5b92aee5ef0e4df320892cccfcd44904028d537a930ebc92eb326dfee1"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -1176,6 +1176,23 @@ class AvgPool2DBackwardBackward0(TraceableFunction):
         {})
 
 
+def ChannelShuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.channel_shuffle(grad, grad.size(1) // groups)"""
+    return at.channel_shuffle(v['grad'], v['grad'].size(1) // v['groups'])
+
+
+class ChannelShuffleBackward0(TraceableFunction):
+    """channel_shuffle(Tensor self, SymInt groups) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'channel_shuffle',
+        (Formula(('self',), ChannelShuffleBackward0_self, frozenset(['at', 'grad', 'groups'])),),
+        ('self',),
+        {},
+        {})
+
+
 def AdaptiveAvgPool2DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at._adaptive_avg_pool2d_backward(grad, self)"""
     return at._adaptive_avg_pool2d_backward(v['grad'], v['self'])

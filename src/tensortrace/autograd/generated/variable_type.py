@@ -12248,6 +12248,23 @@ ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
 
 
+_record_channel_shuffle = GraphRecording(ops.channel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.ChannelShuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::channel_shuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def channel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """channel_shuffle(Tensor self, SymInt groups) -> Tensor: records ChannelShuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_channel_shuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.channel_shuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.channel_shuffle.register(DispatchKey.Autograd, KernelFunction(
+    channel_shuffle, "torch::autograd::VariableType::channel_shuffle", with_keyset=True))
+
+
 _record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)
 
 

@@ -17909,6 +17909,76 @@ def max_pool3d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- channel_shuffle ---------------------------------------------------------------------------
+parser_channel_shuffle = PythonArgParser.lazy([
+    'channel_shuffle(Tensor input, SymInt groups)',
+])
+
+
+@traced("python", "dispatch_channel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_channel_shuffle", legacy="dispatch_channel_shuffle")
+def dispatch_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """channel_shuffle(Tensor input, SymInt groups): channel_shuffle"""
+    return at.channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
+
+structseqs_channel_shuffle = [(return_types.for_schema('channel_shuffle', ops.channel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_channel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_channel_shuffle")
+def channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.channel_shuffle: THPVariable_channel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.channel_shuffle",
+                                 {"python_name": "torch.channel_shuffle"})
+    self = None
+    r = parser_channel_shuffle.parse(args, kwargs)
+    a = r.args
+    # channel_shuffle(Tensor input, SymInt groups)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    groups = a[1]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_channel_shuffle_0(self, {'self': self_, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
+# ---- native_channel_shuffle --------------------------------------------------------------------
+parser_native_channel_shuffle = PythonArgParser.lazy([
+    'native_channel_shuffle(Tensor input, SymInt groups)',
+])
+
+
+@traced("python", "dispatch_native_channel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_native_channel_shuffle", legacy="dispatch_native_channel_shuffle")
+def dispatch_native_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """native_channel_shuffle(Tensor input, SymInt groups): native_channel_shuffle"""
+    return at.native_channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
+
+structseqs_native_channel_shuffle = [(return_types.for_schema('native_channel_shuffle', ops.native_channel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_native_channel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_native_channel_shuffle")
+def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.native_channel_shuffle: THPVariable_native_channel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.native_channel_shuffle",
+                                 {"python_name": "torch.native_channel_shuffle"})
+    self = None
+    r = parser_native_channel_shuffle.parse(args, kwargs)
+    a = r.args
+    # native_channel_shuffle(Tensor input, SymInt groups)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    groups = a[1]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_native_channel_shuffle_0(self, {'self': self_, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
 # ---- pixel_shuffle -----------------------------------------------------------------------------
 parser_pixel_shuffle = PythonArgParser.lazy([
     'pixel_shuffle(Tensor input, int64_t upscale_factor)',
@@ -23623,6 +23693,8 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
     "max_pool3d": max_pool3d,
+    "channel_shuffle": channel_shuffle,
+    "native_channel_shuffle": native_channel_shuffle,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -24091,6 +24163,8 @@ __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool3d",
     "max_pool3d",
+    "channel_shuffle",
+    "native_channel_shuffle",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",

@@ -72,7 +72,7 @@ from tensortrace.nn.modules.loss import (
     TripletMarginLoss,
 )
 from tensortrace.nn.modules.module import Module
-from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
+from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -90,7 +90,7 @@ from tensortrace.nn.modules.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from tensortrace.nn.modules.pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -190,6 +190,7 @@ __all__ = [
     "ConstantPad1d",
     "ConstantPad2d",
     "ConstantPad3d",
+    "ChannelShuffle",
     "Conv1d",
     "Conv2d",
     "Conv3d",
@@ -211,6 +212,7 @@ __all__ = [
     "InstanceNorm1d",
     "InstanceNorm2d",
     "LayerNorm",
+    "LocalResponseNorm",
     "Linear",
     "LPPool1d",
     "LPPool2d",
