@@ -6584,6 +6584,36 @@ def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_upsample_trilinear3d = Overloads([(ops.upsample_trilinear3d_vec, Binder(ops.upsample_trilinear3d_vec.schema)), (ops.upsample_trilinear3d_out, Binder(ops.upsample_trilinear3d_out.schema)), (ops.upsample_trilinear3d, Binder(ops.upsample_trilinear3d.schema))])
+
+
+@traced("dispatch", "at::upsample_trilinear3d", FUNCTIONS_H, "at::upsample_trilinear3d",
+        legacy="at::upsample_trilinear3d (Functions.h)")
+def upsample_trilinear3d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_trilinear3d, overloads:
+    upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_trilinear3d, args, kwargs, "at::upsample_trilinear3d")
+    return op.call(*full)
+
+
+_ov_upsample_bicubic2d = Overloads([(ops.upsample_bicubic2d_vec, Binder(ops.upsample_bicubic2d_vec.schema)), (ops.upsample_bicubic2d_out, Binder(ops.upsample_bicubic2d_out.schema)), (ops.upsample_bicubic2d, Binder(ops.upsample_bicubic2d.schema))])
+
+
+@traced("dispatch", "at::upsample_bicubic2d", FUNCTIONS_H, "at::upsample_bicubic2d",
+        legacy="at::upsample_bicubic2d (Functions.h)")
+def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bicubic2d, overloads:
+    upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bicubic2d, args, kwargs, "at::upsample_bicubic2d")
+    return op.call(*full)
+
+
 _ov_upsample_nearest1d = Overloads([(ops.upsample_nearest1d_vec, Binder(ops.upsample_nearest1d_vec.schema)), (ops.upsample_nearest1d_out, Binder(ops.upsample_nearest1d_out.schema)), (ops.upsample_nearest1d, Binder(ops.upsample_nearest1d.schema))])
 
 
@@ -6639,6 +6669,34 @@ def upsample_bilinear2d_backward(*args: Any, **kwargs: Any) -> Any:
     upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
     """
     op, full = select_overload(_ov_upsample_bilinear2d_backward, args, kwargs, "at::upsample_bilinear2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_bicubic2d_backward = Overloads([(ops.upsample_bicubic2d_backward_grad_input, Binder(ops.upsample_bicubic2d_backward_grad_input.schema)), (ops.upsample_bicubic2d_backward, Binder(ops.upsample_bicubic2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_bicubic2d_backward", FUNCTIONS_H, "at::upsample_bicubic2d_backward",
+        legacy="at::upsample_bicubic2d_backward (Functions.h)")
+def upsample_bicubic2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bicubic2d_backward, overloads:
+    upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bicubic2d_backward, args, kwargs, "at::upsample_bicubic2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_trilinear3d_backward = Overloads([(ops.upsample_trilinear3d_backward_grad_input, Binder(ops.upsample_trilinear3d_backward_grad_input.schema)), (ops.upsample_trilinear3d_backward, Binder(ops.upsample_trilinear3d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_trilinear3d_backward", FUNCTIONS_H, "at::upsample_trilinear3d_backward",
+        legacy="at::upsample_trilinear3d_backward (Functions.h)")
+def upsample_trilinear3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_trilinear3d_backward, overloads:
+    upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_trilinear3d_backward, args, kwargs, "at::upsample_trilinear3d_backward")
     return op.call(*full)
 
 
@@ -8953,10 +9011,14 @@ FUNCTIONS: dict[str, Any] = {
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_trilinear3d": upsample_trilinear3d,
+    "upsample_bicubic2d": upsample_bicubic2d,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "upsample_linear1d_backward": upsample_linear1d_backward,
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
+    "upsample_bicubic2d_backward": upsample_bicubic2d_backward,
+    "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
     "channel_shuffle": channel_shuffle,

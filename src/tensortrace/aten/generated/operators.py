@@ -61,6 +61,7 @@ _T43 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
 _T45 = Type('int', is_list=True, list_size=2)  # int[2]
 _T46 = Type('int', is_list=True, list_size=3)  # int[3]
+_T47 = Type('SymInt', is_list=True, list_size=5)  # SymInt[5]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2894,6 +2895,12 @@ upsample_linear1d_vec = _register(
 upsample_bilinear2d_vec = _register(
     FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
+upsample_trilinear3d_vec = _register(
+    FunctionSchema('upsample_trilinear3d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_trilinear3d'}}})
+upsample_bicubic2d_vec = _register(
+    FunctionSchema('upsample_bicubic2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bicubic2d'}}})
 upsample_nearest1d_vec = _register(
     FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
@@ -2924,6 +2931,30 @@ upsample_bilinear2d_backward_grad_input = _register(
 upsample_bilinear2d_backward = _register(
     FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d_backward.grad_input'}})
+upsample_bicubic2d_out = _register(
+    FunctionSchema('upsample_bicubic2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bicubic2d_out_cpu', 'CUDA': 'upsample_bicubic2d_out_cuda'}}})
+upsample_bicubic2d = _register(
+    FunctionSchema('upsample_bicubic2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bicubic2d.out'}})
+upsample_bicubic2d_backward_grad_input = _register(
+    FunctionSchema('upsample_bicubic2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bicubic2d_backward_out_cpu', 'CUDA': 'upsample_bicubic2d_backward_out_cuda'}}})
+upsample_bicubic2d_backward = _register(
+    FunctionSchema('upsample_bicubic2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bicubic2d_backward.grad_input'}})
+upsample_trilinear3d_out = _register(
+    FunctionSchema('upsample_trilinear3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T38, 'None', False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_trilinear3d_out_cpu', 'CUDA': 'upsample_trilinear3d_out_cuda'}}})
+upsample_trilinear3d = _register(
+    FunctionSchema('upsample_trilinear3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T38, 'None', False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_trilinear3d.out'}})
+upsample_trilinear3d_backward_grad_input = _register(
+    FunctionSchema('upsample_trilinear3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T38, 'None', False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_trilinear3d_backward_out_cpu', 'CUDA': 'upsample_trilinear3d_backward_out_cuda'}}})
+upsample_trilinear3d_backward = _register(
+    FunctionSchema('upsample_trilinear3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T38, 'None', False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_trilinear3d_backward.grad_input'}})
 upsample_nearest1d_out = _register(
     FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False), Argument('scales', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_out_cpu', 'CUDA': 'upsample_nearest1d_out_cuda'}}})
@@ -4651,6 +4682,8 @@ OPERATORS: list[OperatorHandle] = [
     max_unpool2d,
     upsample_linear1d_vec,
     upsample_bilinear2d_vec,
+    upsample_trilinear3d_vec,
+    upsample_bicubic2d_vec,
     upsample_nearest1d_vec,
     upsample_nearest2d_vec,
     upsample_linear1d_out,
@@ -4661,6 +4694,14 @@ OPERATORS: list[OperatorHandle] = [
     upsample_bilinear2d,
     upsample_bilinear2d_backward_grad_input,
     upsample_bilinear2d_backward,
+    upsample_bicubic2d_out,
+    upsample_bicubic2d,
+    upsample_bicubic2d_backward_grad_input,
+    upsample_bicubic2d_backward,
+    upsample_trilinear3d_out,
+    upsample_trilinear3d,
+    upsample_trilinear3d_backward_grad_input,
+    upsample_trilinear3d_backward,
     upsample_nearest1d_out,
     upsample_nearest1d,
     upsample_nearest1d_backward_grad_input,

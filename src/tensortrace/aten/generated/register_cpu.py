@@ -5013,6 +5013,122 @@ def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
 ops.upsample_bilinear2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward, "wrapper_CPU_upsample_bilinear2d_backward"))
 
 
+# ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d")
+def wrapper_CPU_upsample_bicubic2d_out(*args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_out, "wrapper_CPU_upsample_bicubic2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d")
+def wrapper_CPU_upsample_bicubic2d(*args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d, "wrapper_CPU_upsample_bicubic2d"))
+
+
+# ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d_backward")
+def wrapper_CPU_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward_grad_input, "wrapper_CPU_upsample_bicubic2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d_backward")
+def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward, "wrapper_CPU_upsample_bicubic2d_backward"))
+
+
+# ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d")
+def wrapper_CPU_upsample_trilinear3d_out(*args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_out, "wrapper_CPU_upsample_trilinear3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d")
+def wrapper_CPU_upsample_trilinear3d(*args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d, "wrapper_CPU_upsample_trilinear3d"))
+
+
+# ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d_backward")
+def wrapper_CPU_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward_grad_input, "wrapper_CPU_upsample_trilinear3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d_backward")
+def wrapper_CPU_upsample_trilinear3d_backward(*args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward, "wrapper_CPU_upsample_trilinear3d_backward"))
+
+
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cpu) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_out", REGISTER_CPU,

@@ -5061,6 +5061,126 @@ def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
 ops.upsample_bilinear2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward, "wrapper_CUDA_upsample_bilinear2d_backward"))
 
 
+# ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d")
+def wrapper_CUDA_upsample_bicubic2d_out(*args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_bicubic2d_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_out, "wrapper_CUDA_upsample_bicubic2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d")
+def wrapper_CUDA_upsample_bicubic2d(*args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d, "wrapper_CUDA_upsample_bicubic2d"))
+
+
+# ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d_backward")
+def wrapper_CUDA_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_bicubic2d_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward_grad_input, "wrapper_CUDA_upsample_bicubic2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d_backward")
+def wrapper_CUDA_upsample_bicubic2d_backward(*args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward, "wrapper_CUDA_upsample_bicubic2d_backward"))
+
+
+# ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d")
+def wrapper_CUDA_upsample_trilinear3d_out(*args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_trilinear3d_out')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_out, "wrapper_CUDA_upsample_trilinear3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d")
+def wrapper_CUDA_upsample_trilinear3d(*args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d, "wrapper_CUDA_upsample_trilinear3d"))
+
+
+# ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d_backward")
+def wrapper_CUDA_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((7, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_trilinear3d_backward_grad_input')
+    op = StructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward_grad_input, "wrapper_CUDA_upsample_trilinear3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d_backward")
+def wrapper_CUDA_upsample_trilinear3d_backward(*args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward, "wrapper_CUDA_upsample_trilinear3d_backward"))
+
+
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cuda) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_out", REGISTER_CUDA,

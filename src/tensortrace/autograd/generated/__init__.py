@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "5b228c5b92aee5ef0e4df320892cccfcd44904028d537a930ebc92eb326dfee1"
+INPUTS_SHA256 = "8e23bb4df5c070430a7164a7be377e66b2f80e0bd7f1d7f34db8a8d0e9982895"
 
 MODULES: tuple[str, ...] = (
     "functions",

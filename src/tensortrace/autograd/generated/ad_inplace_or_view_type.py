@@ -4548,6 +4548,54 @@ ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.ADInplaceOrView
     upsample_bilinear2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_out", INPLACE_OR_VIEW)
+def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bicubic2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bicubic2d_out, "torch::ADInplaceOrView::upsample_bicubic2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bicubic2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_out", INPLACE_OR_VIEW)
+def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_trilinear3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_trilinear3d_out, "torch::ADInplaceOrView::upsample_trilinear3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_trilinear3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_out", INPLACE_OR_VIEW)
 def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""

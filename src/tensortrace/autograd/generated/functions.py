@@ -1342,6 +1342,40 @@ class UpsampleBilinear2DBackward0(TraceableFunction):
         {})
 
 
+def UpsampleTrilinear3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_trilinear3d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_d, scales_h, scales_w)"""
+    return at.upsample_trilinear3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleTrilinear3DBackward0(TraceableFunction):
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_trilinear3d',
+        (Formula(('self',), UpsampleTrilinear3DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBicubic2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_bicubic2d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at.upsample_bicubic2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DBackward0(TraceableFunction):
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bicubic2d',
+        (Formula(('self',), UpsampleBicubic2DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
     return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
@@ -1473,6 +1507,40 @@ class UpsampleBilinear2DBackwardBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'upsample_bilinear2d_backward',
         (Formula(('grad_output',), UpsampleBilinear2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleTrilinear3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_trilinear3d(grad, output_size, align_corners, scales_d, scales_h, scales_w)"""
+    return at.upsample_trilinear3d(v['grad'], v['output_size'], v['align_corners'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleTrilinear3DBackwardBackward0(TraceableFunction):
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_trilinear3d_backward',
+        (Formula(('grad_output',), UpsampleTrilinear3DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBicubic2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_bicubic2d(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at.upsample_bicubic2d(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DBackwardBackward0(TraceableFunction):
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bicubic2d_backward',
+        (Formula(('grad_output',), UpsampleBicubic2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
         ('grad_output',),
         {},
         {})

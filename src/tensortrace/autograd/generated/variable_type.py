@@ -12112,6 +12112,142 @@ ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
 
 
+_record_upsample_bicubic2d_out = GraphRecording(ops.upsample_bicubic2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_bicubic2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bicubic2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_out, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+
+
+_record_upsample_bicubic2d = GraphRecording(ops.upsample_bicubic2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bicubic2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bicubic2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+
+
+_record_upsample_bicubic2d_backward_grad_input = GraphRecording(ops.upsample_bicubic2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_bicubic2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bicubic2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+
+
+_record_upsample_bicubic2d_backward = GraphRecording(ops.upsample_bicubic2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bicubic2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bicubic2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_backward, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+
+
+_record_upsample_trilinear3d_out = GraphRecording(ops.upsample_trilinear3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_trilinear3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_trilinear3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_out, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+
+
+_record_upsample_trilinear3d = GraphRecording(ops.upsample_trilinear3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleTrilinear3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_trilinear3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_trilinear3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+
+
+_record_upsample_trilinear3d_backward_grad_input = GraphRecording(ops.upsample_trilinear3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[7])):
+        return _record_upsample_trilinear3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_trilinear3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+
+
+_record_upsample_trilinear3d_backward = GraphRecording(ops.upsample_trilinear3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleTrilinear3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_trilinear3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_trilinear3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_backward, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+
+
 _record_upsample_nearest1d_out = GraphRecording(ops.upsample_nearest1d_out, AutoDispatchBelowAutograd, None)
 
 

@@ -2991,6 +2991,143 @@ def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- upsample_trilinear3d ----------------------------------------------------------------------
+parser_upsample_trilinear3d = PythonArgParser.lazy([
+    'upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_trilinear3d", legacy="dispatch_upsample_trilinear3d")
+def dispatch_upsample_trilinear3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_trilinear3d.vec"""
+    return at.upsample_trilinear3d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_trilinear3d", legacy="dispatch_upsample_trilinear3d")
+def dispatch_upsample_trilinear3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_trilinear3d, out= upsample_trilinear3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_trilinear3d_out, 'upsample_trilinear3d', False, self, kwargs, out)
+    return at.upsample_trilinear3d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_trilinear3d = [(return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d_vec.schema), None), (return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d.schema), return_types.for_schema('upsample_trilinear3d_out', ops.upsample_trilinear3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_trilinear3d")
+def upsample_trilinear3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_trilinear3d: THPVariable_upsample_trilinear3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_trilinear3d",
+                                 {"python_name": "torch.upsample_trilinear3d"})
+    self = None
+    r = parser_upsample_trilinear3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_trilinear3d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_d = a[3]
+    if scales_d is not None:
+        scales_d = float(scales_d)
+    scales_h = a[4]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[5]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_trilinear3d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_d': scales_d, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_bicubic2d ------------------------------------------------------------------------
+parser_upsample_bicubic2d = PythonArgParser.lazy([
+    'upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bicubic2d", legacy="dispatch_upsample_bicubic2d")
+def dispatch_upsample_bicubic2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_bicubic2d.vec"""
+    return at.upsample_bicubic2d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bicubic2d", legacy="dispatch_upsample_bicubic2d")
+def dispatch_upsample_bicubic2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_bicubic2d, out= upsample_bicubic2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_bicubic2d_out, 'upsample_bicubic2d', False, self, kwargs, out)
+    return at.upsample_bicubic2d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_bicubic2d = [(return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d_vec.schema), None), (return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d.schema), return_types.for_schema('upsample_bicubic2d_out', ops.upsample_bicubic2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_bicubic2d")
+def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_bicubic2d: THPVariable_upsample_bicubic2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_bicubic2d",
+                                 {"python_name": "torch.upsample_bicubic2d"})
+    self = None
+    r = parser_upsample_bicubic2d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_bicubic2d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_bicubic2d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- upsample_nearest1d ------------------------------------------------------------------------
 parser_upsample_nearest1d = PythonArgParser.lazy([
     'upsample_nearest1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
@@ -3339,6 +3476,8 @@ FUNCTIONS: dict[str, Any] = {
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_trilinear3d": upsample_trilinear3d,
+    "upsample_bicubic2d": upsample_bicubic2d,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "scaled_dot_product_attention": scaled_dot_product_attention,
