@@ -352,7 +352,8 @@ def batch_norm(
 # the norms of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
 # fold / unfold of functional_fold.py, embedding_bag of functional_embedding.py
-# the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
+# the pooling functions of functional_pooling.py and functional_pooling3d.py, dropout1d/2d/3d of
+# functional_dropout.py, grid_sample and affine_grid of functional_vision.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
@@ -420,3 +421,4 @@ from tensortrace.nn.functional_pooling3d import (  # noqa: E402, F401
     max_pool3d_with_indices,
     max_unpool3d,
 )
+from tensortrace.nn.functional_vision import affine_grid, grid_sample  # noqa: E402, F401

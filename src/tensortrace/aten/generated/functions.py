@@ -6754,6 +6754,97 @@ def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_affine_grid_generator = Overloads([(ops.affine_grid_generator, Binder(ops.affine_grid_generator.schema))])
+
+
+@traced("dispatch", "at::affine_grid_generator", FUNCTIONS_H, "at::affine_grid_generator",
+        legacy="at::affine_grid_generator (Functions.h)")
+def affine_grid_generator(*args: Any, **kwargs: Any) -> Any:
+    """at::affine_grid_generator, overloads:
+    affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_affine_grid_generator, args, kwargs, "at::affine_grid_generator")
+    return op.call(*full)
+
+
+_ov_affine_grid_generator_backward = Overloads([(ops.affine_grid_generator_backward, Binder(ops.affine_grid_generator_backward.schema))])
+
+
+@traced("dispatch", "at::affine_grid_generator_backward", FUNCTIONS_H, "at::affine_grid_generator_backward",
+        legacy="at::affine_grid_generator_backward (Functions.h)")
+def affine_grid_generator_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::affine_grid_generator_backward, overloads:
+    affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_affine_grid_generator_backward, args, kwargs, "at::affine_grid_generator_backward")
+    return op.call(*full)
+
+
+_ov_grid_sampler = Overloads([(ops.grid_sampler, Binder(ops.grid_sampler.schema))])
+
+
+@traced("dispatch", "at::grid_sampler", FUNCTIONS_H, "at::grid_sampler",
+        legacy="at::grid_sampler (Functions.h)")
+def grid_sampler(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler, overloads:
+    grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler, args, kwargs, "at::grid_sampler")
+    return op.call(*full)
+
+
+_ov_grid_sampler_2d = Overloads([(ops.grid_sampler_2d, Binder(ops.grid_sampler_2d.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_2d", FUNCTIONS_H, "at::grid_sampler_2d",
+        legacy="at::grid_sampler_2d (Functions.h)")
+def grid_sampler_2d(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_2d, overloads:
+    grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler_2d, args, kwargs, "at::grid_sampler_2d")
+    return op.call(*full)
+
+
+_ov_grid_sampler_2d_backward = Overloads([(ops.grid_sampler_2d_backward, Binder(ops.grid_sampler_2d_backward.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_2d_backward", FUNCTIONS_H, "at::grid_sampler_2d_backward",
+        legacy="at::grid_sampler_2d_backward (Functions.h)")
+def grid_sampler_2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_2d_backward, overloads:
+    grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_grid_sampler_2d_backward, args, kwargs, "at::grid_sampler_2d_backward")
+    return op.call(*full)
+
+
+_ov_grid_sampler_3d = Overloads([(ops.grid_sampler_3d, Binder(ops.grid_sampler_3d.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_3d", FUNCTIONS_H, "at::grid_sampler_3d",
+        legacy="at::grid_sampler_3d (Functions.h)")
+def grid_sampler_3d(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_3d, overloads:
+    grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler_3d, args, kwargs, "at::grid_sampler_3d")
+    return op.call(*full)
+
+
+_ov_grid_sampler_3d_backward = Overloads([(ops.grid_sampler_3d_backward, Binder(ops.grid_sampler_3d_backward.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_3d_backward", FUNCTIONS_H, "at::grid_sampler_3d_backward",
+        legacy="at::grid_sampler_3d_backward (Functions.h)")
+def grid_sampler_3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_3d_backward, overloads:
+    grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_grid_sampler_3d_backward, args, kwargs, "at::grid_sampler_3d_backward")
+    return op.call(*full)
+
+
 _ov_pixel_shuffle = Overloads([(ops.pixel_shuffle, Binder(ops.pixel_shuffle.schema))])
 
 
@@ -9023,6 +9114,13 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
     "channel_shuffle": channel_shuffle,
     "native_channel_shuffle": native_channel_shuffle,
+    "affine_grid_generator": affine_grid_generator,
+    "affine_grid_generator_backward": affine_grid_generator_backward,
+    "grid_sampler": grid_sampler,
+    "grid_sampler_2d": grid_sampler_2d,
+    "grid_sampler_2d_backward": grid_sampler_2d_backward,
+    "grid_sampler_3d": grid_sampler_3d,
+    "grid_sampler_3d_backward": grid_sampler_3d_backward,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "scaled_dot_product_attention": scaled_dot_product_attention,

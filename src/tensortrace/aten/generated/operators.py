@@ -62,6 +62,7 @@ _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
 _T45 = Type('int', is_list=True, list_size=2)  # int[2]
 _T46 = Type('int', is_list=True, list_size=3)  # int[3]
 _T47 = Type('SymInt', is_list=True, list_size=5)  # SymInt[5]
+_T48 = Type('bool', is_list=True, list_size=2)  # bool[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2985,6 +2986,27 @@ channel_shuffle = _register(
 native_channel_shuffle = _register(
     FunctionSchema('native_channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU': 'channel_shuffle_cpu', 'CompositeImplicitAutograd': 'math_channel_shuffle'}}})
+affine_grid_generator = _register(
+    FunctionSchema('affine_grid_generator', '', (Argument('theta', _T6, None, False), Argument('size', _T0, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'affine_grid_generator'}}})
+affine_grid_generator_backward = _register(
+    FunctionSchema('affine_grid_generator_backward', '', (Argument('grad', _T6, None, False), Argument('size', _T0, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'affine_grid_generator_backward'}}})
+grid_sampler = _register(
+    FunctionSchema('grid_sampler', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'grid_sampler'}}})
+grid_sampler_2d = _register(
+    FunctionSchema('grid_sampler_2d', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CPU': 'grid_sampler_2d_cpu', 'CUDA': 'grid_sampler_2d_cuda'}}})
+grid_sampler_2d_backward = _register(
+    FunctionSchema('grid_sampler_2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False), Argument('output_mask', _T48, None, False),), (_T6, _T6,), ()),
+    {'func': 'grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'grid_sampler_2d_backward_cpu', 'CUDA': 'grid_sampler_2d_backward_cuda'}}})
+grid_sampler_3d = _register(
+    FunctionSchema('grid_sampler_3d', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CPU': 'grid_sampler_3d_cpu', 'CUDA': 'grid_sampler_3d_cuda'}}})
+grid_sampler_3d_backward = _register(
+    FunctionSchema('grid_sampler_3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False), Argument('output_mask', _T48, None, False),), (_T6, _T6,), ()),
+    {'func': 'grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'grid_sampler_3d_backward_cpu', 'CUDA': 'grid_sampler_3d_backward_cuda'}}})
 pixel_shuffle = _register(
     FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
     {'func': 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_shuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_shuffle'}}})
@@ -4712,6 +4734,13 @@ OPERATORS: list[OperatorHandle] = [
     upsample_nearest2d_backward,
     channel_shuffle,
     native_channel_shuffle,
+    affine_grid_generator,
+    affine_grid_generator_backward,
+    grid_sampler,
+    grid_sampler_2d,
+    grid_sampler_2d_backward,
+    grid_sampler_3d,
+    grid_sampler_3d_backward,
     pixel_shuffle,
     pixel_unshuffle,
     scaled_dot_product_attention,

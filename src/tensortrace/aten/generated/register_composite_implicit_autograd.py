@@ -219,6 +219,8 @@ ops.upsample_bicubic2d_vec.register(DispatchKey.CompositeImplicitAutograd, nativ
 ops.upsample_nearest1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest1d", ops.upsample_nearest1d_vec))
 ops.upsample_nearest2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest2d", ops.upsample_nearest2d_vec))
 ops.native_channel_shuffle.register(DispatchKey.CompositeImplicitAutograd, native_kernel("math_channel_shuffle", ops.native_channel_shuffle))
+ops.affine_grid_generator_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("affine_grid_generator_backward", ops.affine_grid_generator_backward))
+ops.grid_sampler.register(DispatchKey.CompositeImplicitAutograd, native_kernel("grid_sampler", ops.grid_sampler))
 ops.scaled_dot_product_attention.register(DispatchKey.CompositeImplicitAutograd, native_kernel("scaled_dot_product_attention", ops.scaled_dot_product_attention))
 ops._scaled_dot_product_attention_math.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_scaled_dot_product_attention_math", ops._scaled_dot_product_attention_math))
 ops.dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout", ops.dropout))

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "8e23bb4df5c070430a7164a7be377e66b2f80e0bd7f1d7f34db8a8d0e9982895"
+INPUTS_SHA256 = "41122ffb3fd93c96b636db13535e056803de507af505c950b39041134b4a4b36"
 
 MODULES: tuple[str, ...] = (
     "functions",

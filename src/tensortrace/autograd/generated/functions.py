@@ -1176,6 +1176,57 @@ class AvgPool2DBackwardBackward0(TraceableFunction):
         {})
 
 
+def AffineGridGeneratorBackward0_theta(v: dict[str, Any]) -> Any:
+    """theta: at.affine_grid_generator_backward(grad, size, align_corners)"""
+    return at.affine_grid_generator_backward(v['grad'], v['size'], v['align_corners'])
+
+
+class AffineGridGeneratorBackward0(TraceableFunction):
+    """affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'affine_grid_generator',
+        (Formula(('theta',), AffineGridGeneratorBackward0_theta, frozenset(['align_corners', 'at', 'grad', 'size'])),),
+        ('theta',),
+        {},
+        {})
+
+
+def GridSampler2DBackward0_input_grid(v: dict[str, Any]) -> Any:
+    """input, grid: at.grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) if grad.defined() else (None, None)"""
+    return at.grid_sampler_2d_backward(v['grad'], v['input'], v['grid'], v['interpolation_mode'], v['padding_mode'], v['align_corners'], v['grad_input_mask']) if v['grad'].defined() else (None, None)
+
+
+class GridSampler2DBackward0(TraceableFunction):
+    """grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'grid_sampler_2d',
+        (Formula(('input', 'grid'), GridSampler2DBackward0_input_grid, frozenset(['align_corners', 'at', 'grad', 'grad_input_mask', 'grid', 'input', 'interpolation_mode', 'padding_mode'])),),
+        ('input', 'grid'),
+        {},
+        {})
+
+
+def GridSampler3DBackward0_input_grid(v: dict[str, Any]) -> Any:
+    """input, grid: at.grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) if grad.defined() else (None, None)"""
+    return at.grid_sampler_3d_backward(v['grad'], v['input'], v['grid'], v['interpolation_mode'], v['padding_mode'], v['align_corners'], v['grad_input_mask']) if v['grad'].defined() else (None, None)
+
+
+class GridSampler3DBackward0(TraceableFunction):
+    """grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'grid_sampler_3d',
+        (Formula(('input', 'grid'), GridSampler3DBackward0_input_grid, frozenset(['align_corners', 'at', 'grad', 'grad_input_mask', 'grid', 'input', 'interpolation_mode', 'padding_mode'])),),
+        ('input', 'grid'),
+        {},
+        {})
+
+
 def ChannelShuffleBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.channel_shuffle(grad, grad.size(1) // groups)"""
     return at.channel_shuffle(v['grad'], v['grad'].size(1) // v['groups'])

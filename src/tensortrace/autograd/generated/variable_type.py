@@ -12401,6 +12401,91 @@ ops.channel_shuffle.register(DispatchKey.Autograd, KernelFunction(
     channel_shuffle, "torch::autograd::VariableType::channel_shuffle", with_keyset=True))
 
 
+_record_affine_grid_generator = GraphRecording(ops.affine_grid_generator, AutoDispatchBelowADInplaceOrView, nodes.AffineGridGeneratorBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::affine_grid_generator", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def affine_grid_generator(ks: DispatchKeySet, *args: Any) -> Any:
+    """affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor: records AffineGridGeneratorBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_affine_grid_generator(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.affine_grid_generator.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.affine_grid_generator.register(DispatchKey.Autograd, KernelFunction(
+    affine_grid_generator, "torch::autograd::VariableType::affine_grid_generator", with_keyset=True))
+
+
+_record_grid_sampler_2d = GraphRecording(ops.grid_sampler_2d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor: records GridSampler2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_grid_sampler_2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_2d.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_2d, "torch::autograd::VariableType::grid_sampler_2d", with_keyset=True))
+
+
+_record_grid_sampler_2d_backward = GraphRecording(ops.grid_sampler_2d_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_grid_sampler_2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_2d_backward, "torch::autograd::VariableType::grid_sampler_2d_backward", with_keyset=True))
+
+
+_record_grid_sampler_3d = GraphRecording(ops.grid_sampler_3d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor: records GridSampler3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_grid_sampler_3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_3d.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_3d, "torch::autograd::VariableType::grid_sampler_3d", with_keyset=True))
+
+
+_record_grid_sampler_3d_backward = GraphRecording(ops.grid_sampler_3d_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_grid_sampler_3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_3d_backward, "torch::autograd::VariableType::grid_sampler_3d_backward", with_keyset=True))
+
+
 _record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)
 
 

@@ -17979,6 +17979,168 @@ def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- affine_grid_generator ---------------------------------------------------------------------
+parser_affine_grid_generator = PythonArgParser.lazy([
+    'affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_affine_grid_generator", TORCH_FUNCTIONS_CPP, "dispatch_affine_grid_generator", legacy="dispatch_affine_grid_generator")
+def dispatch_affine_grid_generator_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners): affine_grid_generator"""
+    return at.affine_grid_generator(theta=kwargs['theta'], size=kwargs['size'], align_corners=kwargs['align_corners'])
+
+structseqs_affine_grid_generator = [(return_types.for_schema('affine_grid_generator', ops.affine_grid_generator.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_affine_grid_generator", TORCH_FUNCTIONS_CPP, legacy="THPVariable_affine_grid_generator")
+def affine_grid_generator(*args: Any, **kwargs: Any) -> Any:
+    """torch.affine_grid_generator: THPVariable_affine_grid_generator"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.affine_grid_generator",
+                                 {"python_name": "torch.affine_grid_generator"})
+    self = None
+    r = parser_affine_grid_generator.parse(args, kwargs)
+    a = r.args
+    # affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners)
+    theta = a[0]
+    if theta is not None:
+        theta = theta.cdata
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    align_corners = a[2]
+    result = dispatch_affine_grid_generator_0(self, {'theta': theta, 'size': size, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler ------------------------------------------------------------------------------
+parser_grid_sampler = PythonArgParser.lazy([
+    'grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler", legacy="dispatch_grid_sampler")
+def dispatch_grid_sampler_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler"""
+    return at.grid_sampler(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler = [(return_types.for_schema('grid_sampler', ops.grid_sampler.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler")
+def grid_sampler(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler: THPVariable_grid_sampler"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler",
+                                 {"python_name": "torch.grid_sampler"})
+    self = None
+    r = parser_grid_sampler.parse(args, kwargs)
+    a = r.args
+    # grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler_2d ---------------------------------------------------------------------------
+parser_grid_sampler_2d = PythonArgParser.lazy([
+    'grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler_2d", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler_2d", legacy="dispatch_grid_sampler_2d")
+def dispatch_grid_sampler_2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_2d"""
+    return at.grid_sampler_2d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler_2d = [(return_types.for_schema('grid_sampler_2d', ops.grid_sampler_2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler_2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler_2d")
+def grid_sampler_2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler_2d: THPVariable_grid_sampler_2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler_2d",
+                                 {"python_name": "torch.grid_sampler_2d"})
+    self = None
+    r = parser_grid_sampler_2d.parse(args, kwargs)
+    a = r.args
+    # grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_2d_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler_3d ---------------------------------------------------------------------------
+parser_grid_sampler_3d = PythonArgParser.lazy([
+    'grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler_3d", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler_3d", legacy="dispatch_grid_sampler_3d")
+def dispatch_grid_sampler_3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_3d"""
+    return at.grid_sampler_3d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler_3d = [(return_types.for_schema('grid_sampler_3d', ops.grid_sampler_3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler_3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler_3d")
+def grid_sampler_3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler_3d: THPVariable_grid_sampler_3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler_3d",
+                                 {"python_name": "torch.grid_sampler_3d"})
+    self = None
+    r = parser_grid_sampler_3d.parse(args, kwargs)
+    a = r.args
+    # grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_3d_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
 # ---- pixel_shuffle -----------------------------------------------------------------------------
 parser_pixel_shuffle = PythonArgParser.lazy([
     'pixel_shuffle(Tensor input, int64_t upscale_factor)',
@@ -23695,6 +23857,10 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool3d": max_pool3d,
     "channel_shuffle": channel_shuffle,
     "native_channel_shuffle": native_channel_shuffle,
+    "affine_grid_generator": affine_grid_generator,
+    "grid_sampler": grid_sampler,
+    "grid_sampler_2d": grid_sampler_2d,
+    "grid_sampler_3d": grid_sampler_3d,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -24165,6 +24331,10 @@ __all__ = [
     "max_pool3d",
     "channel_shuffle",
     "native_channel_shuffle",
+    "affine_grid_generator",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "grid_sampler_3d",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",

@@ -28,3 +28,10 @@ for _op, _cu in (
 ):
     cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + _cu)
     cuda_impl(f"{_op}_backward_out_cpu", f"{_op}_backward_out_cuda", CUDA + _cu)
+for _op in (
+    "grid_sampler_2d",
+    "grid_sampler_2d_backward",
+    "grid_sampler_3d",
+    "grid_sampler_3d_backward",
+):
+    cuda_native(f"{_op}_cpu", f"{_op}_cuda", "GridSampler.cpp")
