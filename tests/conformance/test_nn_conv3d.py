@@ -43,6 +43,18 @@ PROGRAMS = {
     "w = torch.randn(2, 2, 2, 2, 2, dtype=torch.float64, requires_grad=True); "
     "y = F.conv3d(x, w, padding=1); y.pow(2).sum().backward(); "
     "out = (y.detach(), x.grad, w.grad, y.grad_fn.name())",
+    "conv3d_double_backward": "x = torch.randn(2, 4, 3, 4, 3, dtype=torch.float64, "
+    "requires_grad=True); w = torch.randn(6, 2, 2, 3, 2, dtype=torch.float64, requires_grad=True); "
+    "b = torch.randn(6, dtype=torch.float64, requires_grad=True); "
+    "y = F.conv3d(x, w, b, 2, 1, (1, 2, 1), 2); gx, gw, gb = torch.autograd.grad("
+    "(y * y.detach().sin()).sum(), (x, w, b), create_graph=True); "
+    "(gx.pow(2).sum() + gw.pow(3).sum() + gb.sum() * gx.sum()).backward(); "
+    "out = (gx.detach(), gw.detach(), x.grad, w.grad, gx.grad_fn.name())",
+    "conv_transpose_double_backward": "x = torch.randn(1, 4, 3, 4, dtype=torch.float64, "
+    "requires_grad=True); w = torch.randn(4, 3, 3, 2, dtype=torch.float64, requires_grad=True); "
+    "y = F.conv_transpose2d(x, w, None, 2, 1, 1, 2); gx, gw = torch.autograd.grad("
+    "y.pow(2).sum(), (x, w), create_graph=True); (gx.sum() + gw.pow(2).sum()).backward(); "
+    "out = (gx.detach(), gw.detach(), x.grad, w.grad)",
     "conv3d_non_contiguous": "x = torch.randn(2, 5, 4, 6, 3).permute(0, 4, 2, 3, 1); "
     "w = torch.randn(4, 3, 2, 2, 2).transpose(3, 4); out = F.conv3d(x, w, stride=(1, 2, 1))",
     "conv3d_empty_batch": "out = F.conv3d(torch.randn(0, 2, 3, 3, 3), torch.randn(3, 2, 2, 2, 2))",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "41122ffb3fd93c96b636db13535e056803de507af505c950b39041134b4a4b36"
+INPUTS_SHA256 = "afa655a9d0c5c86663b3469f4edc7f24d7c65f2ec70f0f129a40251f99126dc0"
 
 MODULES: tuple[str, ...] = (
     "operators",

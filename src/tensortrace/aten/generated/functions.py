@@ -6009,6 +6009,19 @@ def convolution_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__convolution_double_backward = Overloads([(ops._convolution_double_backward, Binder(ops._convolution_double_backward.schema))])
+
+
+@traced("dispatch", "at::_convolution_double_backward", FUNCTIONS_H, "at::_convolution_double_backward",
+        legacy="at::_convolution_double_backward (Functions.h)")
+def _convolution_double_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_convolution_double_backward, overloads:
+    _convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__convolution_double_backward, args, kwargs, "at::_convolution_double_backward")
+    return op.call(*full)
+
+
 _ov__convolution = Overloads([(ops._convolution, Binder(ops._convolution.schema))])
 
 
@@ -9059,6 +9072,7 @@ FUNCTIONS: dict[str, Any] = {
     "count_nonzero": count_nonzero,
     "convolution": convolution,
     "convolution_backward": convolution_backward,
+    "_convolution_double_backward": _convolution_double_backward,
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,

@@ -193,6 +193,7 @@ ops.concat.register(DispatchKey.CompositeImplicitAutograd, native_kernel("concat
 ops.concatenate.register(DispatchKey.CompositeImplicitAutograd, native_kernel("concatenate", ops.concatenate))
 ops.row_stack.register(DispatchKey.CompositeImplicitAutograd, native_kernel("row_stack", ops.row_stack))
 ops.ravel.register(DispatchKey.CompositeImplicitAutograd, native_kernel("ravel", ops.ravel))
+ops._convolution_double_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_convolution_double_backward", ops._convolution_double_backward))
 ops.conv1d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv1d_symint", ops.conv1d))
 ops.conv1d_padding.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv1d_padding_symint", ops.conv1d_padding))
 ops.conv2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_symint", ops.conv2d))

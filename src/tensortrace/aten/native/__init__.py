@@ -27,6 +27,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     complex_ops,
     conv_utils,
     convolution,
+    convolution_double_backward,
     convolution_mm2d,
     convolution_mm3d,
     convolution_nd,

@@ -597,6 +597,23 @@ class ConvolutionBackward0(TraceableFunction):
         {})
 
 
+def ConvolutionBackwardBackward0_grad_output_input_weight(v: dict[str, Any]) -> Any:
+    """grad_output, input, weight: at._convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)"""
+    return at._convolution_double_backward(v['grads'][0], v['grads'][1], v['grads'][2], v['grad_output'], v['weight'], v['input'], v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask'])
+
+
+class ConvolutionBackwardBackward0(TraceableFunction):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'convolution_backward',
+        (Formula(('grad_output', 'input', 'weight'), ConvolutionBackwardBackward0_grad_output_input_weight, frozenset(['at', 'dilation', 'grad_input_mask', 'grad_output', 'grads', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('grad_output', 'input', 'weight'),
+        {},
+        {})
+
+
 def ConvolutionBackward1_input_weight_bias(v: dict[str, Any]) -> Any:
     """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
     return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)

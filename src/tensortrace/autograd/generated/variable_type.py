@@ -11381,13 +11381,13 @@ ops.convolution.register(DispatchKey.Autograd, KernelFunction(
     convolution, "torch::autograd::VariableType::convolution", with_keyset=True))
 
 
-_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, None)
+_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackwardBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::convolution_backward", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def convolution_backward(ks: DispatchKeySet, *args: Any) -> Any:
-    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records ConvolutionBackwardBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
         return _record_convolution_backward(ks, args)
     with AutoDispatchBelowADInplaceOrView():
