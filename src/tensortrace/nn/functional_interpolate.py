@@ -6,8 +6,8 @@ list per spatial dim (recompute_scale_factor computes the size from the scale an
 scale), and calls the torch._C._nn binding of the mode and rank: upsample_nearest1d/2d,
 upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d, upsample_bicubic2d (the `.vec`
 overloads, aten/native/upsample_*.py), or adaptive_avg_pool1d/2d/3d for 'area'. The modes
-tensortrace has no operator for (nearest-exact, nearest in 3-D, antialias, lanczos) raise
-NotImplementedError naming them.
+tensortrace has no operator for (nearest-exact, nearest in 3-D, lanczos) raise
+NotImplementedError naming them; antialias takes _upsample_bilinear2d_aa / _upsample_bicubic2d_aa.
 """
 
 from __future__ import annotations
@@ -139,13 +139,17 @@ def interpolate(
         return torch._C._nn.upsample_linear1d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bilinear":
         if antialias:
-            raise _not_in_tensortrace("_upsample_bilinear2d_aa")
+            return torch._C._nn._upsample_bilinear2d_aa(
+                input, output_size, align_corners, scale_factors
+            )
         return torch._C._nn.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 5 and mode == "trilinear":
         return torch._C._nn.upsample_trilinear3d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bicubic":
         if antialias:
-            raise _not_in_tensortrace("_upsample_bicubic2d_aa")
+            return torch._C._nn._upsample_bicubic2d_aa(
+                input, output_size, align_corners, scale_factors
+            )
         return torch._C._nn.upsample_bicubic2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "lanczos":
         if align_corners:

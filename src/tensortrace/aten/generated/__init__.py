@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "afa655a9d0c5c86663b3469f4edc7f24d7c65f2ec70f0f129a40251f99126dc0"
+INPUTS_SHA256 = "db171849b86b7e7262d48ab5606958c9ec0ac8e408f761359ead4f8a4f11823b"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -6627,6 +6627,36 @@ def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__upsample_bilinear2d_aa = Overloads([(ops._upsample_bilinear2d_aa_vec, Binder(ops._upsample_bilinear2d_aa_vec.schema)), (ops._upsample_bilinear2d_aa_out, Binder(ops._upsample_bilinear2d_aa_out.schema)), (ops._upsample_bilinear2d_aa, Binder(ops._upsample_bilinear2d_aa.schema))])
+
+
+@traced("dispatch", "at::_upsample_bilinear2d_aa", FUNCTIONS_H, "at::_upsample_bilinear2d_aa",
+        legacy="at::_upsample_bilinear2d_aa (Functions.h)")
+def _upsample_bilinear2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bilinear2d_aa, overloads:
+    _upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bilinear2d_aa, args, kwargs, "at::_upsample_bilinear2d_aa")
+    return op.call(*full)
+
+
+_ov__upsample_bicubic2d_aa = Overloads([(ops._upsample_bicubic2d_aa_vec, Binder(ops._upsample_bicubic2d_aa_vec.schema)), (ops._upsample_bicubic2d_aa_out, Binder(ops._upsample_bicubic2d_aa_out.schema)), (ops._upsample_bicubic2d_aa, Binder(ops._upsample_bicubic2d_aa.schema))])
+
+
+@traced("dispatch", "at::_upsample_bicubic2d_aa", FUNCTIONS_H, "at::_upsample_bicubic2d_aa",
+        legacy="at::_upsample_bicubic2d_aa (Functions.h)")
+def _upsample_bicubic2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bicubic2d_aa, overloads:
+    _upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    _upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bicubic2d_aa, args, kwargs, "at::_upsample_bicubic2d_aa")
+    return op.call(*full)
+
+
 _ov_upsample_nearest1d = Overloads([(ops.upsample_nearest1d_vec, Binder(ops.upsample_nearest1d_vec.schema)), (ops.upsample_nearest1d_out, Binder(ops.upsample_nearest1d_out.schema)), (ops.upsample_nearest1d, Binder(ops.upsample_nearest1d.schema))])
 
 
@@ -6696,6 +6726,34 @@ def upsample_bicubic2d_backward(*args: Any, **kwargs: Any) -> Any:
     upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
     """
     op, full = select_overload(_ov_upsample_bicubic2d_backward, args, kwargs, "at::upsample_bicubic2d_backward")
+    return op.call(*full)
+
+
+_ov__upsample_bilinear2d_aa_backward = Overloads([(ops._upsample_bilinear2d_aa_backward_grad_input, Binder(ops._upsample_bilinear2d_aa_backward_grad_input.schema)), (ops._upsample_bilinear2d_aa_backward, Binder(ops._upsample_bilinear2d_aa_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_bilinear2d_aa_backward", FUNCTIONS_H, "at::_upsample_bilinear2d_aa_backward",
+        legacy="at::_upsample_bilinear2d_aa_backward (Functions.h)")
+def _upsample_bilinear2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bilinear2d_aa_backward, overloads:
+    _upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bilinear2d_aa_backward, args, kwargs, "at::_upsample_bilinear2d_aa_backward")
+    return op.call(*full)
+
+
+_ov__upsample_bicubic2d_aa_backward = Overloads([(ops._upsample_bicubic2d_aa_backward_grad_input, Binder(ops._upsample_bicubic2d_aa_backward_grad_input.schema)), (ops._upsample_bicubic2d_aa_backward, Binder(ops._upsample_bicubic2d_aa_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_bicubic2d_aa_backward", FUNCTIONS_H, "at::_upsample_bicubic2d_aa_backward",
+        legacy="at::_upsample_bicubic2d_aa_backward (Functions.h)")
+def _upsample_bicubic2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bicubic2d_aa_backward, overloads:
+    _upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bicubic2d_aa_backward, args, kwargs, "at::_upsample_bicubic2d_aa_backward")
     return op.call(*full)
 
 
@@ -9118,11 +9176,15 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_trilinear3d": upsample_trilinear3d,
     "upsample_bicubic2d": upsample_bicubic2d,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa,
+    "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "upsample_linear1d_backward": upsample_linear1d_backward,
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
     "upsample_bicubic2d_backward": upsample_bicubic2d_backward,
+    "_upsample_bilinear2d_aa_backward": _upsample_bilinear2d_aa_backward,
+    "_upsample_bicubic2d_aa_backward": _upsample_bicubic2d_aa_backward,
     "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,

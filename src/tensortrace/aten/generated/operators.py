@@ -2905,6 +2905,12 @@ upsample_trilinear3d_vec = _register(
 upsample_bicubic2d_vec = _register(
     FunctionSchema('upsample_bicubic2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bicubic2d'}}})
+_upsample_bilinear2d_aa_vec = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_bilinear2d_aa'}}})
+_upsample_bicubic2d_aa_vec = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_bicubic2d_aa'}}})
 upsample_nearest1d_vec = _register(
     FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T36, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
@@ -2947,6 +2953,30 @@ upsample_bicubic2d_backward_grad_input = _register(
 upsample_bicubic2d_backward = _register(
     FunctionSchema('upsample_bicubic2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
     {'func': 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bicubic2d_backward.grad_input'}})
+_upsample_bilinear2d_aa_out = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bilinear2d_aa_out_cpu', 'CUDA': '_upsample_bilinear2d_aa_out_cuda'}}})
+_upsample_bilinear2d_aa = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bilinear2d_aa.out'}})
+_upsample_bilinear2d_aa_backward_grad_input = _register(
+    FunctionSchema('_upsample_bilinear2d_aa_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bilinear2d_aa_backward_out_cpu', 'CUDA': '_upsample_bilinear2d_aa_backward_out_cuda'}}})
+_upsample_bilinear2d_aa_backward = _register(
+    FunctionSchema('_upsample_bilinear2d_aa_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bilinear2d_aa_backward.grad_input'}})
+_upsample_bicubic2d_aa_out = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bicubic2d_aa_out_cpu', 'CUDA': '_upsample_bicubic2d_aa_out_cuda'}}})
+_upsample_bicubic2d_aa = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bicubic2d_aa.out'}})
+_upsample_bicubic2d_aa_backward_grad_input = _register(
+    FunctionSchema('_upsample_bicubic2d_aa_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bicubic2d_aa_backward_out_cpu', 'CUDA': '_upsample_bicubic2d_aa_backward_out_cuda'}}})
+_upsample_bicubic2d_aa_backward = _register(
+    FunctionSchema('_upsample_bicubic2d_aa_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bicubic2d_aa_backward.grad_input'}})
 upsample_trilinear3d_out = _register(
     FunctionSchema('upsample_trilinear3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T38, 'None', False), Argument('scales_h', _T38, 'None', False), Argument('scales_w', _T38, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_trilinear3d_out_cpu', 'CUDA': 'upsample_trilinear3d_out_cuda'}}})
@@ -4710,6 +4740,8 @@ OPERATORS: list[OperatorHandle] = [
     upsample_bilinear2d_vec,
     upsample_trilinear3d_vec,
     upsample_bicubic2d_vec,
+    _upsample_bilinear2d_aa_vec,
+    _upsample_bicubic2d_aa_vec,
     upsample_nearest1d_vec,
     upsample_nearest2d_vec,
     upsample_linear1d_out,
@@ -4724,6 +4756,14 @@ OPERATORS: list[OperatorHandle] = [
     upsample_bicubic2d,
     upsample_bicubic2d_backward_grad_input,
     upsample_bicubic2d_backward,
+    _upsample_bilinear2d_aa_out,
+    _upsample_bilinear2d_aa,
+    _upsample_bilinear2d_aa_backward_grad_input,
+    _upsample_bilinear2d_aa_backward,
+    _upsample_bicubic2d_aa_out,
+    _upsample_bicubic2d_aa,
+    _upsample_bicubic2d_aa_backward_grad_input,
+    _upsample_bicubic2d_aa_backward,
     upsample_trilinear3d_out,
     upsample_trilinear3d,
     upsample_trilinear3d_backward_grad_input,

@@ -217,6 +217,8 @@ ops.upsample_linear1d_vec.register(DispatchKey.CompositeImplicitAutograd, native
 ops.upsample_bilinear2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_bilinear2d", ops.upsample_bilinear2d_vec))
 ops.upsample_trilinear3d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_trilinear3d", ops.upsample_trilinear3d_vec))
 ops.upsample_bicubic2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_bicubic2d", ops.upsample_bicubic2d_vec))
+ops._upsample_bilinear2d_aa_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_upsample_bilinear2d_aa", ops._upsample_bilinear2d_aa_vec))
+ops._upsample_bicubic2d_aa_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_upsample_bicubic2d_aa", ops._upsample_bicubic2d_aa_vec))
 ops.upsample_nearest1d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest1d", ops.upsample_nearest1d_vec))
 ops.upsample_nearest2d_vec.register(DispatchKey.CompositeImplicitAutograd, native_kernel("upsample_nearest2d", ops.upsample_nearest2d_vec))
 ops.native_channel_shuffle.register(DispatchKey.CompositeImplicitAutograd, native_kernel("math_channel_shuffle", ops.native_channel_shuffle))

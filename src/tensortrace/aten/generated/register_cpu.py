@@ -5075,6 +5075,122 @@ def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
 ops.upsample_bicubic2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward, "wrapper_CPU_upsample_bicubic2d_backward"))
 
 
+# ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: _upsample_bilinear2d_aa_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa")
+def wrapper_CPU__upsample_bilinear2d_aa_out(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_out, "wrapper_CPU__upsample_bilinear2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa")
+def wrapper_CPU__upsample_bilinear2d_aa(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa, "wrapper_CPU__upsample_bilinear2d_aa"))
+
+
+# ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: _upsample_bilinear2d_aa_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa_backward")
+def wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa_backward")
+def wrapper_CPU__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward, "wrapper_CPU__upsample_bilinear2d_aa_backward"))
+
+
+# ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: _upsample_bicubic2d_aa_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa")
+def wrapper_CPU__upsample_bicubic2d_aa_out(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_out, "wrapper_CPU__upsample_bicubic2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa")
+def wrapper_CPU__upsample_bicubic2d_aa(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa, "wrapper_CPU__upsample_bicubic2d_aa"))
+
+
+# ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: _upsample_bicubic2d_aa_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa_backward")
+def wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa_backward")
+def wrapper_CPU__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward, "wrapper_CPU__upsample_bicubic2d_aa_backward"))
+
+
 # ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cpu) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_out", REGISTER_CPU,

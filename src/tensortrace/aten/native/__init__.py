@@ -124,6 +124,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops_math,
     unique,
     upsample,
+    upsample_aa,
     upsample_bicubic,
     upsample_linear,
     upsample_nearest,

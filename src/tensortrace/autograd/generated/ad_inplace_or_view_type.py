@@ -4572,6 +4572,54 @@ ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.ADInplaceOrView,
     upsample_bicubic2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", INPLACE_OR_VIEW)
+def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bilinear2d_aa_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bilinear2d_aa_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", INPLACE_OR_VIEW)
+def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bicubic2d_aa_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bicubic2d_aa_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_out", INPLACE_OR_VIEW)
 def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""

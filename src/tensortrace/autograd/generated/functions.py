@@ -1444,6 +1444,74 @@ class UpsampleBicubic2DBackward0(TraceableFunction):
         {})
 
 
+def UpsampleBilinear2DAaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_bilinear2d_aa_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at._upsample_bilinear2d_aa_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DAaBackward0(TraceableFunction):
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bilinear2d_aa',
+        (Formula(('self',), UpsampleBilinear2DAaBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBilinear2DAaBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_bilinear2d_aa(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at._upsample_bilinear2d_aa(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DAaBackwardBackward0(TraceableFunction):
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bilinear2d_aa_backward',
+        (Formula(('grad_output',), UpsampleBilinear2DAaBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBicubic2DAaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_bicubic2d_aa_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at._upsample_bicubic2d_aa_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DAaBackward0(TraceableFunction):
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bicubic2d_aa',
+        (Formula(('self',), UpsampleBicubic2DAaBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBicubic2DAaBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_bicubic2d_aa(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at._upsample_bicubic2d_aa(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DAaBackwardBackward0(TraceableFunction):
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bicubic2d_aa_backward',
+        (Formula(('grad_output',), UpsampleBicubic2DAaBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
 def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
     return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])

@@ -12180,6 +12180,142 @@ ops.upsample_bicubic2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_bicubic2d_backward, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
 
 
+_record__upsample_bilinear2d_aa_out = GraphRecording(ops._upsample_bilinear2d_aa_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_bilinear2d_aa_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bilinear2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa = GraphRecording(ops._upsample_bilinear2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DAaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bilinear2d_aa(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bilinear2d_aa.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa_backward_grad_input = GraphRecording(ops._upsample_bilinear2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record__upsample_bilinear2d_aa_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bilinear2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa_backward = GraphRecording(ops._upsample_bilinear2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DAaBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bilinear2d_aa_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bilinear2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_backward, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_out = GraphRecording(ops._upsample_bicubic2d_aa_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_bicubic2d_aa_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bicubic2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa = GraphRecording(ops._upsample_bicubic2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DAaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bicubic2d_aa(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bicubic2d_aa.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_backward_grad_input = GraphRecording(ops._upsample_bicubic2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record__upsample_bicubic2d_aa_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bicubic2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_backward = GraphRecording(ops._upsample_bicubic2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DAaBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bicubic2d_aa_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bicubic2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_backward, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+
+
 _record_upsample_trilinear3d_out = GraphRecording(ops.upsample_trilinear3d_out, AutoDispatchBelowAutograd, None)
 
 

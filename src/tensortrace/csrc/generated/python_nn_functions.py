@@ -3128,6 +3128,140 @@ def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _upsample_bilinear2d_aa -------------------------------------------------------------------
+parser__upsample_bilinear2d_aa = PythonArgParser.lazy([
+    '_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    '_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bilinear2d_aa", legacy="dispatch__upsample_bilinear2d_aa")
+def dispatch__upsample_bilinear2d_aa_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): _upsample_bilinear2d_aa.vec"""
+    return at._upsample_bilinear2d_aa(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bilinear2d_aa", legacy="dispatch__upsample_bilinear2d_aa")
+def dispatch__upsample_bilinear2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_bilinear2d_aa, out= _upsample_bilinear2d_aa.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_bilinear2d_aa_out, '_upsample_bilinear2d_aa', False, self, kwargs, out)
+    return at._upsample_bilinear2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_bilinear2d_aa = [(return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa.schema), return_types.for_schema('_upsample_bilinear2d_aa_out', ops._upsample_bilinear2d_aa_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_bilinear2d_aa")
+def _upsample_bilinear2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_bilinear2d_aa: THPVariable__upsample_bilinear2d_aa"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_bilinear2d_aa",
+                                 {"python_name": "torch._upsample_bilinear2d_aa"})
+    self = None
+    r = parser__upsample_bilinear2d_aa.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch__upsample_bilinear2d_aa_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_bilinear2d_aa_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_bicubic2d_aa --------------------------------------------------------------------
+parser__upsample_bicubic2d_aa = PythonArgParser.lazy([
+    '_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    '_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bicubic2d_aa", legacy="dispatch__upsample_bicubic2d_aa")
+def dispatch__upsample_bicubic2d_aa_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): _upsample_bicubic2d_aa.vec"""
+    return at._upsample_bicubic2d_aa(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bicubic2d_aa", legacy="dispatch__upsample_bicubic2d_aa")
+def dispatch__upsample_bicubic2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_bicubic2d_aa, out= _upsample_bicubic2d_aa.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_bicubic2d_aa_out, '_upsample_bicubic2d_aa', False, self, kwargs, out)
+    return at._upsample_bicubic2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_bicubic2d_aa = [(return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa.schema), return_types.for_schema('_upsample_bicubic2d_aa_out', ops._upsample_bicubic2d_aa_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_bicubic2d_aa")
+def _upsample_bicubic2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_bicubic2d_aa: THPVariable__upsample_bicubic2d_aa"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_bicubic2d_aa",
+                                 {"python_name": "torch._upsample_bicubic2d_aa"})
+    self = None
+    r = parser__upsample_bicubic2d_aa.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch__upsample_bicubic2d_aa_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_bicubic2d_aa_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- upsample_nearest1d ------------------------------------------------------------------------
 parser_upsample_nearest1d = PythonArgParser.lazy([
     'upsample_nearest1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
@@ -3478,6 +3612,8 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_bilinear2d": upsample_bilinear2d,
     "upsample_trilinear3d": upsample_trilinear3d,
     "upsample_bicubic2d": upsample_bicubic2d,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa,
+    "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "scaled_dot_product_attention": scaled_dot_product_attention,

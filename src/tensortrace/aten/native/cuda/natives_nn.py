@@ -25,6 +25,8 @@ for _op in ("adaptive_max_pool3d", "adaptive_max_pool3d_backward"):
 for _op, _cu in (
     ("upsample_trilinear3d", "UpSampleTrilinear3d.cu"),
     ("upsample_bicubic2d", "UpSampleBicubic2d.cu"),
+    ("_upsample_bilinear2d_aa", "UpSampleBilinear2d.cu"),
+    ("_upsample_bicubic2d_aa", "UpSampleBicubic2d.cu"),
 ):
     cuda_impl(f"{_op}_out_cpu", f"{_op}_out_cuda", CUDA + _cu)
     cuda_impl(f"{_op}_backward_out_cpu", f"{_op}_backward_out_cuda", CUDA + _cu)
