@@ -1,5 +1,5 @@
-"""Conformance of F.grid_sample (aten::grid_sampler > grid_sampler_2d / 3d: bilinear and
-nearest, the zeros / border / reflection padding modes, align_corners both ways) and
+"""Conformance of F.grid_sample (aten::grid_sampler > grid_sampler_2d / 3d: bilinear, nearest
+and (2-D) bicubic, the zeros / border / reflection padding modes, align_corners both ways) and
 F.affine_grid (aten::affine_grid_generator, 2-D and 3-D) against torch 2.13: values, gradients
 of input, grid and theta, and errors."""
 
@@ -30,6 +30,12 @@ PROGRAMS = {
         (2, 3), ("bilinear", "nearest"), ("zeros", "border", "reflection"), (False, True)
     )
 }
+PROGRAMS.update(
+    {
+        f"sample2d_bicubic_{pm}_{ac}": _sample(2, "bicubic", pm, ac)
+        for pm, ac in itertools.product(("zeros", "border", "reflection"), (False, True))
+    }
+)
 PROGRAMS.update(
     {
         "sample_float64_exact_grid": "x = torch.arange(12.).view(1, 1, 3, 4).double()"

@@ -101,10 +101,6 @@ def _check(
         " but found ",
         grid.scalar_type(),
     )
-    TORCH_CHECK_NOT_IMPLEMENTED(
-        interpolation_mode in (0, 1),
-        "grid_sampler: tensortrace implements the bilinear and nearest modes only, not bicubic",
-    )
 
 
 def _array(t: Tensor) -> np.ndarray:
