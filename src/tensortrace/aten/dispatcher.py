@@ -152,7 +152,7 @@ class OperatorHandle:
 
         Backend (CPU, CUDA): direct, then CompositeExplicitAutograd, then
         CompositeImplicitAutograd. AutogradCPU / AutogradCUDA: direct, then Autograd, then
-        CompositeImplicitAutograd.
+        CompositeImplicitAutograd unless the backend (or CompositeExplicitAutograd) has a kernel.
         BackendSelect, ADInplaceOrView, AutocastCPU and AutocastCUDA: direct, else fall through
         (autocast_mode.cpp registers a fallthrough for every other op: `TORCH_LIBRARY_IMPL(_,
         AutocastCPU, m) { m.fallback(makeFallthrough()); }`).
@@ -172,19 +172,29 @@ class OperatorHandle:
             )
             if kernel is not None:
                 table[backend] = kernel
-        for autograd_key in (
-            DispatchKey.AutogradCPU,
-            DispatchKey.AutogradCUDA,
-            DispatchKey.AutogradMeta,
-            DispatchKey.AutogradOther,
+        for autograd_key, backend_key in (
+            (DispatchKey.AutogradCPU, DispatchKey.CPU),
+            (DispatchKey.AutogradCUDA, DispatchKey.CUDA),
+            (DispatchKey.AutogradMeta, DispatchKey.Meta),
+            (DispatchKey.AutogradOther, None),
         ):
+            # 2.2: the CompositeImplicitAutograd kernel serves an autograd key only when the
+            # backend has no kernel of its own (native_channel_shuffle's CPU kernel wins on
+            # the CPU); else the backend kernel runs below autograd (a fallthrough here)
+            # (a CPU tensor's key set carries AutogradOther too: it defers to any backend's own)
+            backends = BACKEND_KEYS if backend_key is None else (backend_key,)
+            has_own = reg.get(DispatchKey.CompositeExplicitAutograd) is not None or any(
+                reg.get(b) is not None for b in backends
+            )
             kernel = (
                 reg.get(autograd_key)
                 or reg.get(DispatchKey.Autograd)
-                or reg.get(DispatchKey.CompositeImplicitAutograd)
+                or (None if has_own else reg.get(DispatchKey.CompositeImplicitAutograd))
             )
             if kernel is not None:
                 table[autograd_key] = kernel
+            elif has_own and reg.get(DispatchKey.CompositeImplicitAutograd) is not None:
+                table[autograd_key] = FALLTHROUGH
         for key in (
             DispatchKey.BackendSelect,
             DispatchKey.ADInplaceOrView,

@@ -233,6 +233,10 @@ def conv1d(
 bilinear = torch.bilinear
 conv_transpose1d = torch.conv_transpose1d
 conv_transpose2d = torch.conv_transpose2d
+conv3d = torch.conv3d
+conv_transpose3d = torch.conv_transpose3d
+channel_shuffle = torch.channel_shuffle
+native_channel_shuffle = torch.native_channel_shuffle
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -348,7 +352,8 @@ def batch_norm(
 # the norms of functional_norm.py (torch keeps them in functional.py)
 # interpolate, the upsample functions and pixel_shuffle of functional_interpolate.py (the same)
 # fold / unfold of functional_fold.py, embedding_bag of functional_embedding.py
-# the pooling functions of functional_pooling.py, dropout1d/2d/3d of functional_dropout.py
+# the pooling functions of functional_pooling.py and functional_pooling3d.py, dropout1d/2d/3d of
+# functional_dropout.py, grid_sample and affine_grid of functional_vision.py
 # the attention functions of functional_attention.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_activation import *  # noqa: E402, F403
 from tensortrace.nn.functional_attention import (  # noqa: E402, F401
@@ -385,6 +390,7 @@ from tensortrace.nn.functional_norm import (  # noqa: E402, F401
     group_norm,
     instance_norm,
     layer_norm,
+    local_response_norm,
     rms_norm,
 )
 from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
@@ -407,3 +413,12 @@ from tensortrace.nn.functional_pooling import (  # noqa: E402, F401
     max_unpool1d,
     max_unpool2d,
 )
+from tensortrace.nn.functional_pooling3d import (  # noqa: E402, F401
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_unpool3d,
+)
+from tensortrace.nn.functional_vision import affine_grid, grid_sample  # noqa: E402, F401

@@ -4,9 +4,10 @@ pixel_unshuffle of torch.nn.functional (torch/nn/functional.py keeps them there)
 interpolate checks its arguments in Python as torch does, turns size / scale_factor into one
 list per spatial dim (recompute_scale_factor computes the size from the scale and drops the
 scale), and calls the torch._C._nn binding of the mode and rank: upsample_nearest1d/2d,
-upsample_linear1d, upsample_bilinear2d (the `.vec` overloads, aten/native/upsample_*.py), or
-adaptive_avg_pool1d/2d for 'area'. The modes tensortrace has no operator for (bicubic,
-trilinear, nearest-exact, the 3-D ones, antialias) raise NotImplementedError naming them.
+upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d, upsample_bicubic2d (the `.vec`
+overloads, aten/native/upsample_*.py), or adaptive_avg_pool1d/2d/3d for 'area'. The modes
+tensortrace has no operator for (nearest-exact, nearest in 3-D, lanczos) raise
+NotImplementedError naming them; antialias takes _upsample_bilinear2d_aa / _upsample_bicubic2d_aa.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from typing import Any
 import numpy as np
 
 import tensortrace as torch
-from tensortrace.nn.functional_pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from tensortrace.nn.functional_pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+)
 
 Tensor = torch.Tensor
 
@@ -128,18 +133,24 @@ def interpolate(
     if input.dim() == 4 and mode == "area":
         return adaptive_avg_pool2d(input, output_size)
     if input.dim() == 5 and mode == "area":
-        raise _not_in_tensortrace("adaptive_avg_pool3d")
+        return adaptive_avg_pool3d(input, output_size)
 
     if input.dim() == 3 and mode == "linear":
         return torch._C._nn.upsample_linear1d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bilinear":
         if antialias:
-            raise _not_in_tensortrace("_upsample_bilinear2d_aa")
+            return torch._C._nn._upsample_bilinear2d_aa(
+                input, output_size, align_corners, scale_factors
+            )
         return torch._C._nn.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 5 and mode == "trilinear":
-        raise _not_in_tensortrace("upsample_trilinear3d")
+        return torch._C._nn.upsample_trilinear3d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bicubic":
-        raise _not_in_tensortrace("upsample_bicubic2d")
+        if antialias:
+            return torch._C._nn._upsample_bicubic2d_aa(
+                input, output_size, align_corners, scale_factors
+            )
+        return torch._C._nn.upsample_bicubic2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "lanczos":
         if align_corners:
             raise ValueError("Lanczos mode does not support align_corners=True")

@@ -1,6 +1,8 @@
-"""instance_norm, layer_norm, rms_norm and group_norm of torch.nn.functional
+"""instance_norm, layer_norm, rms_norm, group_norm and local_response_norm of torch.nn.functional
 (torch/nn/functional.py keeps them there): the checks torch makes in Python, then
-aten::instance_norm / aten::layer_norm / aten::rms_norm / aten::group_norm."""
+aten::instance_norm / aten::layer_norm / aten::rms_norm / aten::group_norm; local_response_norm
+is torch's Python composite (a zero-padded average of the squares over neighbouring channels,
+by avg_pool2d or avg_pool3d)."""
 
 from __future__ import annotations
 
@@ -86,3 +88,32 @@ def rms_norm(
 ) -> Tensor:
     """torch.rms_norm (aten::rms_norm > aten::_fused_rms_norm, the composite on the CPU)."""
     return torch.rms_norm(input, normalized_shape, weight, eps)
+
+
+def local_response_norm(
+    input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+) -> Tensor:
+    from tensortrace.nn.functional import avg_pool2d, avg_pool3d, pad
+
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(
+            # torch's message keeps the spaces of its source's line continuation
+            f"Expected 3D or higher dimensionality                          input (got {dim} "
+            "dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "e964a6c95d32c80e22eb297973014457b1e4b92d30e2ec5214bf95b85b3c08bb"
+INPUTS_SHA256 = "f68fa732650dc7ef76f5632a989b58ec14e62f0c4fc7cf1b28ef06051f4c484c"
 
 MODULES: tuple[str, ...] = (
     "operators",

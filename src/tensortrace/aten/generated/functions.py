@@ -5807,6 +5807,58 @@ def replication_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_reflection_pad3d = Overloads([(ops.reflection_pad3d, Binder(ops.reflection_pad3d.schema))])
+
+
+@traced("dispatch", "at::reflection_pad3d", FUNCTIONS_H, "at::reflection_pad3d",
+        legacy="at::reflection_pad3d (Functions.h)")
+def reflection_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad3d, overloads:
+    reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad3d, args, kwargs, "at::reflection_pad3d")
+    return op.call(*full)
+
+
+_ov_reflection_pad3d_backward = Overloads([(ops.reflection_pad3d_backward, Binder(ops.reflection_pad3d_backward.schema))])
+
+
+@traced("dispatch", "at::reflection_pad3d_backward", FUNCTIONS_H, "at::reflection_pad3d_backward",
+        legacy="at::reflection_pad3d_backward (Functions.h)")
+def reflection_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad3d_backward, overloads:
+    reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad3d_backward, args, kwargs, "at::reflection_pad3d_backward")
+    return op.call(*full)
+
+
+_ov_replication_pad3d = Overloads([(ops.replication_pad3d, Binder(ops.replication_pad3d.schema))])
+
+
+@traced("dispatch", "at::replication_pad3d", FUNCTIONS_H, "at::replication_pad3d",
+        legacy="at::replication_pad3d (Functions.h)")
+def replication_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad3d, overloads:
+    replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad3d, args, kwargs, "at::replication_pad3d")
+    return op.call(*full)
+
+
+_ov_replication_pad3d_backward = Overloads([(ops.replication_pad3d_backward, Binder(ops.replication_pad3d_backward.schema))])
+
+
+@traced("dispatch", "at::replication_pad3d_backward", FUNCTIONS_H, "at::replication_pad3d_backward",
+        legacy="at::replication_pad3d_backward (Functions.h)")
+def replication_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad3d_backward, overloads:
+    replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad3d_backward, args, kwargs, "at::replication_pad3d_backward")
+    return op.call(*full)
+
+
 _ov_gather = Overloads([(ops.gather, Binder(ops.gather.schema))])
 
 
@@ -6467,6 +6519,19 @@ def convolution_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__convolution_double_backward = Overloads([(ops._convolution_double_backward, Binder(ops._convolution_double_backward.schema))])
+
+
+@traced("dispatch", "at::_convolution_double_backward", FUNCTIONS_H, "at::_convolution_double_backward",
+        legacy="at::_convolution_double_backward (Functions.h)")
+def _convolution_double_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_convolution_double_backward, overloads:
+    _convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__convolution_double_backward, args, kwargs, "at::_convolution_double_backward")
+    return op.call(*full)
+
+
 _ov__convolution = Overloads([(ops._convolution, Binder(ops._convolution.schema))])
 
 
@@ -6508,6 +6573,20 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_conv3d = Overloads([(ops.conv3d, Binder(ops.conv3d.schema)), (ops.conv3d_padding, Binder(ops.conv3d_padding.schema))])
+
+
+@traced("dispatch", "at::conv3d", FUNCTIONS_H, "at::conv3d",
+        legacy="at::conv3d (Functions.h)")
+def conv3d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv3d, overloads:
+    conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+    conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv3d, args, kwargs, "at::conv3d")
+    return op.call(*full)
+
+
 _ov_conv_transpose1d = Overloads([(ops.conv_transpose1d, Binder(ops.conv_transpose1d.schema))])
 
 
@@ -6545,6 +6624,71 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor
     """
     op, full = select_overload(_ov_slow_conv_transpose2d, args, kwargs, "at::slow_conv_transpose2d")
+    return op.call(*full)
+
+
+_ov_conv_transpose3d = Overloads([(ops.conv_transpose3d_input, Binder(ops.conv_transpose3d_input.schema))])
+
+
+@traced("dispatch", "at::conv_transpose3d", FUNCTIONS_H, "at::conv_transpose3d",
+        legacy="at::conv_transpose3d (Functions.h)")
+def conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv_transpose3d, overloads:
+    conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv_transpose3d, args, kwargs, "at::conv_transpose3d")
+    return op.call(*full)
+
+
+_ov_slow_conv_transpose3d = Overloads([(ops.slow_conv_transpose3d, Binder(ops.slow_conv_transpose3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv_transpose3d", FUNCTIONS_H, "at::slow_conv_transpose3d",
+        legacy="at::slow_conv_transpose3d (Functions.h)")
+def slow_conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv_transpose3d, overloads:
+    slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv_transpose3d, args, kwargs, "at::slow_conv_transpose3d")
+    return op.call(*full)
+
+
+_ov_slow_conv3d = Overloads([(ops.slow_conv3d, Binder(ops.slow_conv3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv3d", FUNCTIONS_H, "at::slow_conv3d",
+        legacy="at::slow_conv3d (Functions.h)")
+def slow_conv3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv3d, overloads:
+    slow_conv3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv3d, args, kwargs, "at::slow_conv3d")
+    return op.call(*full)
+
+
+_ov_slow_conv3d_forward = Overloads([(ops.slow_conv3d_forward, Binder(ops.slow_conv3d_forward.schema))])
+
+
+@traced("dispatch", "at::slow_conv3d_forward", FUNCTIONS_H, "at::slow_conv3d_forward",
+        legacy="at::slow_conv3d_forward (Functions.h)")
+def slow_conv3d_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv3d_forward, overloads:
+    slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv3d_forward, args, kwargs, "at::slow_conv3d_forward")
+    return op.call(*full)
+
+
+_ov_slow_conv_dilated3d = Overloads([(ops.slow_conv_dilated3d, Binder(ops.slow_conv_dilated3d.schema))])
+
+
+@traced("dispatch", "at::slow_conv_dilated3d", FUNCTIONS_H, "at::slow_conv_dilated3d",
+        legacy="at::slow_conv_dilated3d (Functions.h)")
+def slow_conv_dilated3d(*args: Any, **kwargs: Any) -> Any:
+    """at::slow_conv_dilated3d, overloads:
+    slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor
+    """
+    op, full = select_overload(_ov_slow_conv_dilated3d, args, kwargs, "at::slow_conv_dilated3d")
     return op.call(*full)
 
 
@@ -6812,6 +6956,113 @@ def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_max_pool3d = Overloads([(ops.max_pool3d, Binder(ops.max_pool3d.schema))])
+
+
+@traced("dispatch", "at::max_pool3d", FUNCTIONS_H, "at::max_pool3d",
+        legacy="at::max_pool3d (Functions.h)")
+def max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d, overloads:
+    max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool3d, args, kwargs, "at::max_pool3d")
+    return op.call(*full)
+
+
+_ov_max_pool3d_with_indices = Overloads([(ops.max_pool3d_with_indices, Binder(ops.max_pool3d_with_indices.schema))])
+
+
+@traced("dispatch", "at::max_pool3d_with_indices", FUNCTIONS_H, "at::max_pool3d_with_indices",
+        legacy="at::max_pool3d_with_indices (Functions.h)")
+def max_pool3d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d_with_indices, overloads:
+    max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_max_pool3d_with_indices, args, kwargs, "at::max_pool3d_with_indices")
+    return op.call(*full)
+
+
+_ov_max_pool3d_with_indices_backward = Overloads([(ops.max_pool3d_with_indices_backward, Binder(ops.max_pool3d_with_indices_backward.schema))])
+
+
+@traced("dispatch", "at::max_pool3d_with_indices_backward", FUNCTIONS_H, "at::max_pool3d_with_indices_backward",
+        legacy="at::max_pool3d_with_indices_backward (Functions.h)")
+def max_pool3d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool3d_with_indices_backward, overloads:
+    max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool3d_with_indices_backward, args, kwargs, "at::max_pool3d_with_indices_backward")
+    return op.call(*full)
+
+
+_ov_avg_pool3d = Overloads([(ops.avg_pool3d, Binder(ops.avg_pool3d.schema))])
+
+
+@traced("dispatch", "at::avg_pool3d", FUNCTIONS_H, "at::avg_pool3d",
+        legacy="at::avg_pool3d (Functions.h)")
+def avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool3d, overloads:
+    avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool3d, args, kwargs, "at::avg_pool3d")
+    return op.call(*full)
+
+
+_ov_avg_pool3d_backward = Overloads([(ops.avg_pool3d_backward, Binder(ops.avg_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::avg_pool3d_backward", FUNCTIONS_H, "at::avg_pool3d_backward",
+        legacy="at::avg_pool3d_backward (Functions.h)")
+def avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool3d_backward, overloads:
+    avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool3d_backward, args, kwargs, "at::avg_pool3d_backward")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool3d = Overloads([(ops.adaptive_max_pool3d_out, Binder(ops.adaptive_max_pool3d_out.schema)), (ops.adaptive_max_pool3d, Binder(ops.adaptive_max_pool3d.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool3d", FUNCTIONS_H, "at::adaptive_max_pool3d",
+        legacy="at::adaptive_max_pool3d (Functions.h)")
+def adaptive_max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool3d, overloads:
+    adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))
+    adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_adaptive_max_pool3d, args, kwargs, "at::adaptive_max_pool3d")
+    return op.call(*full)
+
+
+_ov_adaptive_max_pool3d_backward = Overloads([(ops.adaptive_max_pool3d_backward_grad_input, Binder(ops.adaptive_max_pool3d_backward_grad_input.schema)), (ops.adaptive_max_pool3d_backward, Binder(ops.adaptive_max_pool3d_backward.schema))])
+
+
+@traced("dispatch", "at::adaptive_max_pool3d_backward", FUNCTIONS_H, "at::adaptive_max_pool3d_backward",
+        legacy="at::adaptive_max_pool3d_backward (Functions.h)")
+def adaptive_max_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_max_pool3d_backward, overloads:
+    adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)
+    adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_max_pool3d_backward, args, kwargs, "at::adaptive_max_pool3d_backward")
+    return op.call(*full)
+
+
+_ov_max_unpool3d = Overloads([(ops.max_unpool3d_out, Binder(ops.max_unpool3d_out.schema)), (ops.max_unpool3d, Binder(ops.max_unpool3d.schema))])
+
+
+@traced("dispatch", "at::max_unpool3d", FUNCTIONS_H, "at::max_unpool3d",
+        legacy="at::max_unpool3d (Functions.h)")
+def max_unpool3d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_unpool3d, overloads:
+    max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)
+    max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_max_unpool3d, args, kwargs, "at::max_unpool3d")
+    return op.call(*full)
+
+
 _ov_max_unpool2d = Overloads([(ops.max_unpool2d_out, Binder(ops.max_unpool2d_out.schema)), (ops.max_unpool2d, Binder(ops.max_unpool2d.schema))])
 
 
@@ -6853,6 +7104,66 @@ def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
     upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
     """
     op, full = select_overload(_ov_upsample_bilinear2d, args, kwargs, "at::upsample_bilinear2d")
+    return op.call(*full)
+
+
+_ov_upsample_trilinear3d = Overloads([(ops.upsample_trilinear3d_vec, Binder(ops.upsample_trilinear3d_vec.schema)), (ops.upsample_trilinear3d_out, Binder(ops.upsample_trilinear3d_out.schema)), (ops.upsample_trilinear3d, Binder(ops.upsample_trilinear3d.schema))])
+
+
+@traced("dispatch", "at::upsample_trilinear3d", FUNCTIONS_H, "at::upsample_trilinear3d",
+        legacy="at::upsample_trilinear3d (Functions.h)")
+def upsample_trilinear3d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_trilinear3d, overloads:
+    upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_trilinear3d, args, kwargs, "at::upsample_trilinear3d")
+    return op.call(*full)
+
+
+_ov_upsample_bicubic2d = Overloads([(ops.upsample_bicubic2d_vec, Binder(ops.upsample_bicubic2d_vec.schema)), (ops.upsample_bicubic2d_out, Binder(ops.upsample_bicubic2d_out.schema)), (ops.upsample_bicubic2d, Binder(ops.upsample_bicubic2d.schema))])
+
+
+@traced("dispatch", "at::upsample_bicubic2d", FUNCTIONS_H, "at::upsample_bicubic2d",
+        legacy="at::upsample_bicubic2d (Functions.h)")
+def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bicubic2d, overloads:
+    upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bicubic2d, args, kwargs, "at::upsample_bicubic2d")
+    return op.call(*full)
+
+
+_ov__upsample_bilinear2d_aa = Overloads([(ops._upsample_bilinear2d_aa_vec, Binder(ops._upsample_bilinear2d_aa_vec.schema)), (ops._upsample_bilinear2d_aa_out, Binder(ops._upsample_bilinear2d_aa_out.schema)), (ops._upsample_bilinear2d_aa, Binder(ops._upsample_bilinear2d_aa.schema))])
+
+
+@traced("dispatch", "at::_upsample_bilinear2d_aa", FUNCTIONS_H, "at::_upsample_bilinear2d_aa",
+        legacy="at::_upsample_bilinear2d_aa (Functions.h)")
+def _upsample_bilinear2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bilinear2d_aa, overloads:
+    _upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    _upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bilinear2d_aa, args, kwargs, "at::_upsample_bilinear2d_aa")
+    return op.call(*full)
+
+
+_ov__upsample_bicubic2d_aa = Overloads([(ops._upsample_bicubic2d_aa_vec, Binder(ops._upsample_bicubic2d_aa_vec.schema)), (ops._upsample_bicubic2d_aa_out, Binder(ops._upsample_bicubic2d_aa_out.schema)), (ops._upsample_bicubic2d_aa, Binder(ops._upsample_bicubic2d_aa.schema))])
+
+
+@traced("dispatch", "at::_upsample_bicubic2d_aa", FUNCTIONS_H, "at::_upsample_bicubic2d_aa",
+        legacy="at::_upsample_bicubic2d_aa (Functions.h)")
+def _upsample_bicubic2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bicubic2d_aa, overloads:
+    _upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+    _upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bicubic2d_aa, args, kwargs, "at::_upsample_bicubic2d_aa")
     return op.call(*full)
 
 
@@ -6914,6 +7225,62 @@ def upsample_bilinear2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_upsample_bicubic2d_backward = Overloads([(ops.upsample_bicubic2d_backward_grad_input, Binder(ops.upsample_bicubic2d_backward_grad_input.schema)), (ops.upsample_bicubic2d_backward, Binder(ops.upsample_bicubic2d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_bicubic2d_backward", FUNCTIONS_H, "at::upsample_bicubic2d_backward",
+        legacy="at::upsample_bicubic2d_backward (Functions.h)")
+def upsample_bicubic2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_bicubic2d_backward, overloads:
+    upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_bicubic2d_backward, args, kwargs, "at::upsample_bicubic2d_backward")
+    return op.call(*full)
+
+
+_ov__upsample_bilinear2d_aa_backward = Overloads([(ops._upsample_bilinear2d_aa_backward_grad_input, Binder(ops._upsample_bilinear2d_aa_backward_grad_input.schema)), (ops._upsample_bilinear2d_aa_backward, Binder(ops._upsample_bilinear2d_aa_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_bilinear2d_aa_backward", FUNCTIONS_H, "at::_upsample_bilinear2d_aa_backward",
+        legacy="at::_upsample_bilinear2d_aa_backward (Functions.h)")
+def _upsample_bilinear2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bilinear2d_aa_backward, overloads:
+    _upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bilinear2d_aa_backward, args, kwargs, "at::_upsample_bilinear2d_aa_backward")
+    return op.call(*full)
+
+
+_ov__upsample_bicubic2d_aa_backward = Overloads([(ops._upsample_bicubic2d_aa_backward_grad_input, Binder(ops._upsample_bicubic2d_aa_backward_grad_input.schema)), (ops._upsample_bicubic2d_aa_backward, Binder(ops._upsample_bicubic2d_aa_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_bicubic2d_aa_backward", FUNCTIONS_H, "at::_upsample_bicubic2d_aa_backward",
+        legacy="at::_upsample_bicubic2d_aa_backward (Functions.h)")
+def _upsample_bicubic2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_bicubic2d_aa_backward, overloads:
+    _upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_bicubic2d_aa_backward, args, kwargs, "at::_upsample_bicubic2d_aa_backward")
+    return op.call(*full)
+
+
+_ov_upsample_trilinear3d_backward = Overloads([(ops.upsample_trilinear3d_backward_grad_input, Binder(ops.upsample_trilinear3d_backward_grad_input.schema)), (ops.upsample_trilinear3d_backward, Binder(ops.upsample_trilinear3d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_trilinear3d_backward", FUNCTIONS_H, "at::upsample_trilinear3d_backward",
+        legacy="at::upsample_trilinear3d_backward (Functions.h)")
+def upsample_trilinear3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_trilinear3d_backward, overloads:
+    upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_trilinear3d_backward, args, kwargs, "at::upsample_trilinear3d_backward")
+    return op.call(*full)
+
+
 _ov_upsample_nearest1d_backward = Overloads([(ops.upsample_nearest1d_backward_grad_input, Binder(ops.upsample_nearest1d_backward_grad_input.schema)), (ops.upsample_nearest1d_backward, Binder(ops.upsample_nearest1d_backward.schema))])
 
 
@@ -6939,6 +7306,123 @@ def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
     upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
     """
     op, full = select_overload(_ov_upsample_nearest2d_backward, args, kwargs, "at::upsample_nearest2d_backward")
+    return op.call(*full)
+
+
+_ov_channel_shuffle = Overloads([(ops.channel_shuffle, Binder(ops.channel_shuffle.schema))])
+
+
+@traced("dispatch", "at::channel_shuffle", FUNCTIONS_H, "at::channel_shuffle",
+        legacy="at::channel_shuffle (Functions.h)")
+def channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::channel_shuffle, overloads:
+    channel_shuffle(Tensor self, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_channel_shuffle, args, kwargs, "at::channel_shuffle")
+    return op.call(*full)
+
+
+_ov_native_channel_shuffle = Overloads([(ops.native_channel_shuffle, Binder(ops.native_channel_shuffle.schema))])
+
+
+@traced("dispatch", "at::native_channel_shuffle", FUNCTIONS_H, "at::native_channel_shuffle",
+        legacy="at::native_channel_shuffle (Functions.h)")
+def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """at::native_channel_shuffle, overloads:
+    native_channel_shuffle(Tensor self, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_native_channel_shuffle, args, kwargs, "at::native_channel_shuffle")
+    return op.call(*full)
+
+
+_ov_affine_grid_generator = Overloads([(ops.affine_grid_generator, Binder(ops.affine_grid_generator.schema))])
+
+
+@traced("dispatch", "at::affine_grid_generator", FUNCTIONS_H, "at::affine_grid_generator",
+        legacy="at::affine_grid_generator (Functions.h)")
+def affine_grid_generator(*args: Any, **kwargs: Any) -> Any:
+    """at::affine_grid_generator, overloads:
+    affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_affine_grid_generator, args, kwargs, "at::affine_grid_generator")
+    return op.call(*full)
+
+
+_ov_affine_grid_generator_backward = Overloads([(ops.affine_grid_generator_backward, Binder(ops.affine_grid_generator_backward.schema))])
+
+
+@traced("dispatch", "at::affine_grid_generator_backward", FUNCTIONS_H, "at::affine_grid_generator_backward",
+        legacy="at::affine_grid_generator_backward (Functions.h)")
+def affine_grid_generator_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::affine_grid_generator_backward, overloads:
+    affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_affine_grid_generator_backward, args, kwargs, "at::affine_grid_generator_backward")
+    return op.call(*full)
+
+
+_ov_grid_sampler = Overloads([(ops.grid_sampler, Binder(ops.grid_sampler.schema))])
+
+
+@traced("dispatch", "at::grid_sampler", FUNCTIONS_H, "at::grid_sampler",
+        legacy="at::grid_sampler (Functions.h)")
+def grid_sampler(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler, overloads:
+    grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler, args, kwargs, "at::grid_sampler")
+    return op.call(*full)
+
+
+_ov_grid_sampler_2d = Overloads([(ops.grid_sampler_2d, Binder(ops.grid_sampler_2d.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_2d", FUNCTIONS_H, "at::grid_sampler_2d",
+        legacy="at::grid_sampler_2d (Functions.h)")
+def grid_sampler_2d(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_2d, overloads:
+    grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler_2d, args, kwargs, "at::grid_sampler_2d")
+    return op.call(*full)
+
+
+_ov_grid_sampler_2d_backward = Overloads([(ops.grid_sampler_2d_backward, Binder(ops.grid_sampler_2d_backward.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_2d_backward", FUNCTIONS_H, "at::grid_sampler_2d_backward",
+        legacy="at::grid_sampler_2d_backward (Functions.h)")
+def grid_sampler_2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_2d_backward, overloads:
+    grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_grid_sampler_2d_backward, args, kwargs, "at::grid_sampler_2d_backward")
+    return op.call(*full)
+
+
+_ov_grid_sampler_3d = Overloads([(ops.grid_sampler_3d, Binder(ops.grid_sampler_3d.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_3d", FUNCTIONS_H, "at::grid_sampler_3d",
+        legacy="at::grid_sampler_3d (Functions.h)")
+def grid_sampler_3d(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_3d, overloads:
+    grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+    """
+    op, full = select_overload(_ov_grid_sampler_3d, args, kwargs, "at::grid_sampler_3d")
+    return op.call(*full)
+
+
+_ov_grid_sampler_3d_backward = Overloads([(ops.grid_sampler_3d_backward, Binder(ops.grid_sampler_3d_backward.schema))])
+
+
+@traced("dispatch", "at::grid_sampler_3d_backward", FUNCTIONS_H, "at::grid_sampler_3d_backward",
+        legacy="at::grid_sampler_3d_backward (Functions.h)")
+def grid_sampler_3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::grid_sampler_3d_backward, overloads:
+    grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_grid_sampler_3d_backward, args, kwargs, "at::grid_sampler_3d_backward")
     return op.call(*full)
 
 
@@ -10218,6 +10702,10 @@ FUNCTIONS: dict[str, Any] = {
     "replication_pad1d_backward": replication_pad1d_backward,
     "replication_pad2d": replication_pad2d,
     "replication_pad2d_backward": replication_pad2d_backward,
+    "reflection_pad3d": reflection_pad3d,
+    "reflection_pad3d_backward": reflection_pad3d_backward,
+    "replication_pad3d": replication_pad3d,
+    "replication_pad3d_backward": replication_pad3d_backward,
     "gather": gather,
     "scatter": scatter,
     "scatter_add": scatter_add,
@@ -10268,12 +10756,19 @@ FUNCTIONS: dict[str, Any] = {
     "count_nonzero": count_nonzero,
     "convolution": convolution,
     "convolution_backward": convolution_backward,
+    "_convolution_double_backward": _convolution_double_backward,
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv3d": conv3d,
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "conv_transpose3d": conv_transpose3d,
+    "slow_conv_transpose3d": slow_conv_transpose3d,
+    "slow_conv3d": slow_conv3d,
+    "slow_conv3d_forward": slow_conv3d_forward,
+    "slow_conv_dilated3d": slow_conv_dilated3d,
     "col2im": col2im,
     "im2col": im2col,
     "max_pool1d_with_indices": max_pool1d_with_indices,
@@ -10294,15 +10789,40 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool2d_backward": adaptive_max_pool2d_backward,
+    "max_pool3d": max_pool3d,
+    "max_pool3d_with_indices": max_pool3d_with_indices,
+    "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
+    "avg_pool3d": avg_pool3d,
+    "avg_pool3d_backward": avg_pool3d_backward,
+    "adaptive_max_pool3d": adaptive_max_pool3d,
+    "adaptive_max_pool3d_backward": adaptive_max_pool3d_backward,
+    "max_unpool3d": max_unpool3d,
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_trilinear3d": upsample_trilinear3d,
+    "upsample_bicubic2d": upsample_bicubic2d,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa,
+    "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "upsample_linear1d_backward": upsample_linear1d_backward,
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
+    "upsample_bicubic2d_backward": upsample_bicubic2d_backward,
+    "_upsample_bilinear2d_aa_backward": _upsample_bilinear2d_aa_backward,
+    "_upsample_bicubic2d_aa_backward": _upsample_bicubic2d_aa_backward,
+    "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
+    "channel_shuffle": channel_shuffle,
+    "native_channel_shuffle": native_channel_shuffle,
+    "affine_grid_generator": affine_grid_generator,
+    "affine_grid_generator_backward": affine_grid_generator_backward,
+    "grid_sampler": grid_sampler,
+    "grid_sampler_2d": grid_sampler_2d,
+    "grid_sampler_2d_backward": grid_sampler_2d_backward,
+    "grid_sampler_3d": grid_sampler_3d,
+    "grid_sampler_3d_backward": grid_sampler_3d_backward,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "scaled_dot_product_attention": scaled_dot_product_attention,

@@ -55,11 +55,15 @@ _T37 = Type('float', is_list=True, optional=True)  # float[]?
 _T38 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
 _T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
 _T40 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
-_T41 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
-_T42 = Type('bool', is_list=True, list_size=3)  # bool[3]
-_T43 = Type('int', is_list=True, list_size=2)  # int[2]
+_T41 = Type('SymInt', is_list=True, list_size=6)  # SymInt[6]
+_T42 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T43 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T44 = Type('SymInt', is_list=True, list_size=3)  # SymInt[3]
-_T45 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
+_T45 = Type('int', is_list=True, list_size=2)  # int[2]
+_T46 = Type('int', is_list=True, list_size=3)  # int[3]
+_T47 = Type('SymInt', is_list=True, list_size=5)  # SymInt[5]
+_T48 = Type('bool', is_list=True, list_size=2)  # bool[2]
+_T49 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2731,6 +2735,18 @@ replication_pad2d = _register(
 replication_pad2d_backward = _register(
     FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
     {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
+reflection_pad3d = _register(
+    FunctionSchema('reflection_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
+reflection_pad3d_backward = _register(
+    FunctionSchema('reflection_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
+replication_pad3d = _register(
+    FunctionSchema('replication_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
+replication_pad3d_backward = _register(
+    FunctionSchema('replication_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
+    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
@@ -2951,8 +2967,11 @@ convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
-    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T41, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T42, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
+_convolution_double_backward = _register(
+    FunctionSchema('_convolution_double_backward', '', (Argument('ggI', _T28, None, False), Argument('ggW', _T28, None, False), Argument('ggb', _T28, None, False), Argument('gO', _T6, None, False), Argument('weight', _T6, None, False), Argument('self', _T6, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': '_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': '_convolution_double_backward'}}})
 _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
@@ -2968,6 +2987,12 @@ conv2d = _register(
 conv2d_padding = _register(
     FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+conv3d = _register(
+    FunctionSchema('conv3d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('dilation', _T44, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv3d_symint'}}})
+conv3d_padding = _register(
+    FunctionSchema('conv3d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T26, '"valid"', False), Argument('dilation', _T44, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv3d_padding_symint'}}})
 conv_transpose1d = _register(
     FunctionSchema('conv_transpose1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('output_padding', _T38, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T38, '1', False),), (_T6,), ()),
     {'func': 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose1d_symint'}}})
@@ -2980,17 +3005,32 @@ slow_conv_transpose2d_out = _register(
 slow_conv_transpose2d = _register(
     FunctionSchema('slow_conv_transpose2d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T39, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('output_padding', _T39, '0', False), Argument('dilation', _T39, '1', False),), (_T6,), ()),
     {'func': 'slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'slow_conv_transpose2d.out'}})
+conv_transpose3d_input = _register(
+    FunctionSchema('conv_transpose3d', 'input', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('output_padding', _T44, '0', False), Argument('groups', _T12, '1', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv_transpose3d_symint'}}})
+slow_conv_transpose3d = _register(
+    FunctionSchema('slow_conv_transpose3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('output_padding', _T44, '0', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_transpose3d_cpu', 'CUDA': 'slow_conv_transpose3d_cuda'}}})
+slow_conv3d = _register(
+    FunctionSchema('slow_conv3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False),), (_T6,), ()),
+    {'func': 'slow_conv3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'slow_conv3d'}}})
+slow_conv3d_forward = _register(
+    FunctionSchema('slow_conv3d_forward', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, None, False), Argument('stride', _T44, None, False), Argument('padding', _T44, None, False),), (_T6,), ()),
+    {'func': 'slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv3d_forward_cpu'}}})
+slow_conv_dilated3d = _register(
+    FunctionSchema('slow_conv_dilated3d', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False), Argument('kernel_size', _T44, None, False), Argument('bias', _T28, 'None', False), Argument('stride', _T44, '1', False), Argument('padding', _T44, '0', False), Argument('dilation', _T44, '1', False),), (_T6,), ()),
+    {'func': 'slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_dilated3d_cpu', 'CUDA': 'slow_conv_dilated3d_cuda'}}})
 col2im_out = _register(
-    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
 col2im = _register(
-    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
     {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
 im2col_out = _register(
-    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
 im2col = _register(
-    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('dilation', _T43, None, False), Argument('padding', _T43, None, False), Argument('stride', _T43, None, False),), (_T6,), ()),
+    FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
     {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('dilation', _T35, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
@@ -3008,19 +3048,19 @@ adaptive_max_pool1d = _register(
     FunctionSchema('adaptive_max_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T35, None, False),), (_T6, _T6,), ()),
     {'func': 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_max_pool1d'}}})
 max_pool2d = _register(
-    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('dilation', _T45, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
-    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('dilation', _T43, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('dilation', _T45, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
-    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('dilation', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('dilation', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
-    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, '[]', False), Argument('padding', _T43, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
     {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
-    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T43, None, False), Argument('stride', _T43, None, False), Argument('padding', _T43, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
     {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
     FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
@@ -3041,10 +3081,10 @@ _adaptive_avg_pool3d_backward = _register(
     FunctionSchema('_adaptive_avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'adaptive_avg_pool3d_backward_cpu', 'CUDA': 'adaptive_avg_pool3d_backward_cuda'}}})
 adaptive_max_pool2d_out = _register(
-    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
+    FunctionSchema('adaptive_max_pool2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T45, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool2d_out_cpu', 'CUDA': 'adaptive_max_pool2d_out_cuda'}}})
 adaptive_max_pool2d = _register(
-    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T43, None, False),), (_T6, _T6,), ()),
+    FunctionSchema('adaptive_max_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T45, None, False),), (_T6, _T6,), ()),
     {'func': 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d.out'}})
 adaptive_max_pool2d_backward_grad_input = _register(
     FunctionSchema('adaptive_max_pool2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
@@ -3052,6 +3092,39 @@ adaptive_max_pool2d_backward_grad_input = _register(
 adaptive_max_pool2d_backward = _register(
     FunctionSchema('adaptive_max_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool2d_backward.grad_input'}})
+max_pool3d = _register(
+    FunctionSchema('max_pool3d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('dilation', _T46, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool3d'}}})
+max_pool3d_with_indices = _register(
+    FunctionSchema('max_pool3d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('dilation', _T46, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_pool3d_with_indices_cpu', 'CUDA': 'max_pool3d_with_indices_cuda'}}})
+max_pool3d_with_indices_backward = _register(
+    FunctionSchema('max_pool3d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('dilation', _T46, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_pool3d_with_indices_backward_cpu', 'CUDA': 'max_pool3d_with_indices_backward_cuda'}}})
+avg_pool3d = _register(
+    FunctionSchema('avg_pool3d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, '[]', False), Argument('padding', _T46, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool3d'}}})
+avg_pool3d_backward = _register(
+    FunctionSchema('avg_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T46, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    {'func': 'avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool3d_backward'}}})
+adaptive_max_pool3d_out = _register(
+    FunctionSchema('adaptive_max_pool3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T46, None, False), Argument('out', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ()),
+    {'func': 'adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool3d_out_cpu', 'CUDA': 'adaptive_max_pool3d_out_cuda'}}})
+adaptive_max_pool3d = _register(
+    FunctionSchema('adaptive_max_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T46, None, False),), (_T6, _T6,), ()),
+    {'func': 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool3d.out'}})
+adaptive_max_pool3d_backward_grad_input = _register(
+    FunctionSchema('adaptive_max_pool3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'adaptive_max_pool3d_backward_out_cpu', 'CUDA': 'adaptive_max_pool3d_backward_out_cuda'}}})
+adaptive_max_pool3d_backward = _register(
+    FunctionSchema('adaptive_max_pool3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'adaptive_max_pool3d_backward.grad_input'}})
+max_unpool3d_out = _register(
+    FunctionSchema('max_unpool3d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T44, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling3d_forward_out_cpu', 'CUDA': 'max_unpooling3d_forward_out_cuda'}}})
+max_unpool3d = _register(
+    FunctionSchema('max_unpool3d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T44, None, False), Argument('stride', _T46, None, False), Argument('padding', _T46, None, False),), (_T6,), ()),
+    {'func': 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling3d_forward_cpu', 'CUDA': 'max_unpooling3d_forward_cuda'}}})
 max_unpool2d_out = _register(
     FunctionSchema('max_unpool2d', 'out', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_out_cpu', 'CUDA': 'max_unpooling2d_forward_out_cuda'}}})
@@ -3059,16 +3132,28 @@ max_unpool2d = _register(
     FunctionSchema('max_unpool2d', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'max_unpooling2d_forward_cpu', 'CUDA': 'max_unpooling2d_forward_cuda'}}})
 upsample_linear1d_vec = _register(
-    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_linear1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_linear1d'}}})
 upsample_bilinear2d_vec = _register(
-    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_bilinear2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bilinear2d'}}})
+upsample_trilinear3d_vec = _register(
+    FunctionSchema('upsample_trilinear3d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_trilinear3d'}}})
+upsample_bicubic2d_vec = _register(
+    FunctionSchema('upsample_bicubic2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_bicubic2d'}}})
+_upsample_bilinear2d_aa_vec = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_bilinear2d_aa'}}})
+_upsample_bicubic2d_aa_vec = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('align_corners', _T16, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_bicubic2d_aa'}}})
 upsample_nearest1d_vec = _register(
-    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest1d'}}})
 upsample_nearest2d_vec = _register(
-    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T41, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
 upsample_linear1d_out = _register(
     FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -3094,6 +3179,54 @@ upsample_bilinear2d_backward_grad_input = _register(
 upsample_bilinear2d_backward = _register(
     FunctionSchema('upsample_bilinear2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bilinear2d_backward.grad_input'}})
+upsample_bicubic2d_out = _register(
+    FunctionSchema('upsample_bicubic2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bicubic2d_out_cpu', 'CUDA': 'upsample_bicubic2d_out_cuda'}}})
+upsample_bicubic2d = _register(
+    FunctionSchema('upsample_bicubic2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bicubic2d.out'}})
+upsample_bicubic2d_backward_grad_input = _register(
+    FunctionSchema('upsample_bicubic2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_bicubic2d_backward_out_cpu', 'CUDA': 'upsample_bicubic2d_backward_out_cuda'}}})
+upsample_bicubic2d_backward = _register(
+    FunctionSchema('upsample_bicubic2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_bicubic2d_backward.grad_input'}})
+_upsample_bilinear2d_aa_out = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bilinear2d_aa_out_cpu', 'CUDA': '_upsample_bilinear2d_aa_out_cuda'}}})
+_upsample_bilinear2d_aa = _register(
+    FunctionSchema('_upsample_bilinear2d_aa', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bilinear2d_aa.out'}})
+_upsample_bilinear2d_aa_backward_grad_input = _register(
+    FunctionSchema('_upsample_bilinear2d_aa_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bilinear2d_aa_backward_out_cpu', 'CUDA': '_upsample_bilinear2d_aa_backward_out_cuda'}}})
+_upsample_bilinear2d_aa_backward = _register(
+    FunctionSchema('_upsample_bilinear2d_aa_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bilinear2d_aa_backward.grad_input'}})
+_upsample_bicubic2d_aa_out = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bicubic2d_aa_out_cpu', 'CUDA': '_upsample_bicubic2d_aa_out_cuda'}}})
+_upsample_bicubic2d_aa = _register(
+    FunctionSchema('_upsample_bicubic2d_aa', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bicubic2d_aa.out'}})
+_upsample_bicubic2d_aa_backward_grad_input = _register(
+    FunctionSchema('_upsample_bicubic2d_aa_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_bicubic2d_aa_backward_out_cpu', 'CUDA': '_upsample_bicubic2d_aa_backward_out_cuda'}}})
+_upsample_bicubic2d_aa_backward = _register(
+    FunctionSchema('_upsample_bicubic2d_aa_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('align_corners', _T16, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_bicubic2d_aa_backward.grad_input'}})
+upsample_trilinear3d_out = _register(
+    FunctionSchema('upsample_trilinear3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_trilinear3d_out_cpu', 'CUDA': 'upsample_trilinear3d_out_cuda'}}})
+upsample_trilinear3d = _register(
+    FunctionSchema('upsample_trilinear3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_trilinear3d.out'}})
+upsample_trilinear3d_backward_grad_input = _register(
+    FunctionSchema('upsample_trilinear3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_trilinear3d_backward_out_cpu', 'CUDA': 'upsample_trilinear3d_backward_out_cuda'}}})
+upsample_trilinear3d_backward = _register(
+    FunctionSchema('upsample_trilinear3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('align_corners', _T16, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_trilinear3d_backward.grad_input'}})
 upsample_nearest1d_out = _register(
     FunctionSchema('upsample_nearest1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest1d_out_cpu', 'CUDA': 'upsample_nearest1d_out_cuda'}}})
@@ -3118,6 +3251,33 @@ upsample_nearest2d_backward_grad_input = _register(
 upsample_nearest2d_backward = _register(
     FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
+channel_shuffle = _register(
+    FunctionSchema('channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    {'func': 'channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU, CUDA': 'channel_shuffle'}}})
+native_channel_shuffle = _register(
+    FunctionSchema('native_channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    {'func': 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU': 'channel_shuffle_cpu', 'CompositeImplicitAutograd': 'math_channel_shuffle'}}})
+affine_grid_generator = _register(
+    FunctionSchema('affine_grid_generator', '', (Argument('theta', _T6, None, False), Argument('size', _T0, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'affine_grid_generator'}}})
+affine_grid_generator_backward = _register(
+    FunctionSchema('affine_grid_generator_backward', '', (Argument('grad', _T6, None, False), Argument('size', _T0, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'affine_grid_generator_backward'}}})
+grid_sampler = _register(
+    FunctionSchema('grid_sampler', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'grid_sampler'}}})
+grid_sampler_2d = _register(
+    FunctionSchema('grid_sampler_2d', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CPU': 'grid_sampler_2d_cpu', 'CUDA': 'grid_sampler_2d_cuda'}}})
+grid_sampler_2d_backward = _register(
+    FunctionSchema('grid_sampler_2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False), Argument('output_mask', _T48, None, False),), (_T6, _T6,), ()),
+    {'func': 'grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'grid_sampler_2d_backward_cpu', 'CUDA': 'grid_sampler_2d_backward_cuda'}}})
+grid_sampler_3d = _register(
+    FunctionSchema('grid_sampler_3d', '', (Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False),), (_T6,), ()),
+    {'func': 'grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor', **{'dispatch': {'CPU': 'grid_sampler_3d_cpu', 'CUDA': 'grid_sampler_3d_cuda'}}})
+grid_sampler_3d_backward = _register(
+    FunctionSchema('grid_sampler_3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('grid', _T6, None, False), Argument('interpolation_mode', _T11, None, False), Argument('padding_mode', _T11, None, False), Argument('align_corners', _T16, None, False), Argument('output_mask', _T48, None, False),), (_T6, _T6,), ()),
+    {'func': 'grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'grid_sampler_3d_backward_cpu', 'CUDA': 'grid_sampler_3d_backward_cuda'}}})
 pixel_shuffle = _register(
     FunctionSchema('pixel_shuffle', '', (Argument('self', _T6, None, False), Argument('upscale_factor', _T11, None, False),), (_T6,), ()),
     {'func': 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor', **{'dispatch': {'CPU': 'pixel_shuffle_cpu', 'CompositeExplicitAutogradNonFunctional': 'math_pixel_shuffle'}}})
@@ -3791,7 +3951,7 @@ native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 group_norm = _register(
     FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
@@ -3800,7 +3960,7 @@ native_group_norm = _register(
     FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
-    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
@@ -3815,7 +3975,7 @@ native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T42, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -3938,76 +4098,76 @@ fft_ihfft_out = _register(
     FunctionSchema('fft_ihfft', 'out', (Argument('self', _T6, None, False), Argument('n', _T13, 'None', False), Argument('dim', _T11, '-1', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft_symint_out'}}})
 fft_fft2 = _register(
-    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_fft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint'}}})
 fft_fft2_out = _register(
-    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_fft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fft2_symint_out'}}})
 fft_fftn = _register(
-    FunctionSchema('fft_fftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_fftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint'}}})
 fft_fftn_out = _register(
-    FunctionSchema('fft_fftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_fftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_fftn_symint_out'}}})
 fft_ifft2 = _register(
-    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ifft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint'}}})
 fft_ifft2_out = _register(
-    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ifft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifft2_symint_out'}}})
 fft_ifftn = _register(
-    FunctionSchema('fft_ifftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ifftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint'}}})
 fft_ifftn_out = _register(
-    FunctionSchema('fft_ifftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ifftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ifftn_symint_out'}}})
 fft_rfft2 = _register(
-    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_rfft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint'}}})
 fft_rfft2_out = _register(
-    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_rfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfft2_symint_out'}}})
 fft_rfftn = _register(
-    FunctionSchema('fft_rfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_rfftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint'}}})
 fft_rfftn_out = _register(
-    FunctionSchema('fft_rfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_rfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_rfftn_symint_out'}}})
 fft_irfft2 = _register(
-    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_irfft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint'}}})
 fft_irfft2_out = _register(
-    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_irfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfft2_symint_out'}}})
 fft_irfftn = _register(
-    FunctionSchema('fft_irfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_irfftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint'}}})
 fft_irfftn_out = _register(
-    FunctionSchema('fft_irfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_irfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_irfftn_symint_out'}}})
 fft_hfft2 = _register(
-    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_hfft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint'}}})
 fft_hfft2_out = _register(
-    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_hfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfft2_symint_out'}}})
 fft_hfftn = _register(
-    FunctionSchema('fft_hfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_hfftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint'}}})
 fft_hfftn_out = _register(
-    FunctionSchema('fft_hfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_hfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_hfftn_symint_out'}}})
 fft_ihfft2 = _register(
-    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ihfft2', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint'}}})
 fft_ihfft2_out = _register(
-    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ihfft2', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T35, '[-2,-1]', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfft2_symint_out'}}})
 fft_ihfftn = _register(
-    FunctionSchema('fft_ihfftn', '', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
+    FunctionSchema('fft_ihfftn', '', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False),), (_T6,), ()),
     {'func': 'fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint'}}})
 fft_ihfftn_out = _register(
-    FunctionSchema('fft_ihfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T45, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('fft_ihfftn', 'out', (Argument('self', _T6, None, False), Argument('s', _T49, 'None', False), Argument('dim', _T30, 'None', False), Argument('norm', _T24, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'fft', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'fft_ihfftn_symint_out'}}})
 fft_fftfreq = _register(
     FunctionSchema('fft_fftfreq', '', (Argument('n', _T11, None, False), Argument('d', _T9, '1.0', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -5247,6 +5407,10 @@ OPERATORS: list[OperatorHandle] = [
     replication_pad1d_backward,
     replication_pad2d,
     replication_pad2d_backward,
+    reflection_pad3d,
+    reflection_pad3d_backward,
+    replication_pad3d,
+    replication_pad3d_backward,
     gather,
     scatter_src,
     scatter__src,
@@ -5321,15 +5485,23 @@ OPERATORS: list[OperatorHandle] = [
     count_nonzero,
     convolution,
     convolution_backward,
+    _convolution_double_backward,
     _convolution,
     conv1d,
     conv1d_padding,
     conv2d,
     conv2d_padding,
+    conv3d,
+    conv3d_padding,
     conv_transpose1d,
     conv_transpose2d_input,
     slow_conv_transpose2d_out,
     slow_conv_transpose2d,
+    conv_transpose3d_input,
+    slow_conv_transpose3d,
+    slow_conv3d,
+    slow_conv3d_forward,
+    slow_conv_dilated3d,
     col2im_out,
     col2im,
     im2col_out,
@@ -5354,10 +5526,25 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_max_pool2d,
     adaptive_max_pool2d_backward_grad_input,
     adaptive_max_pool2d_backward,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_pool3d_with_indices_backward,
+    avg_pool3d,
+    avg_pool3d_backward,
+    adaptive_max_pool3d_out,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_backward_grad_input,
+    adaptive_max_pool3d_backward,
+    max_unpool3d_out,
+    max_unpool3d,
     max_unpool2d_out,
     max_unpool2d,
     upsample_linear1d_vec,
     upsample_bilinear2d_vec,
+    upsample_trilinear3d_vec,
+    upsample_bicubic2d_vec,
+    _upsample_bilinear2d_aa_vec,
+    _upsample_bicubic2d_aa_vec,
     upsample_nearest1d_vec,
     upsample_nearest2d_vec,
     upsample_linear1d_out,
@@ -5368,6 +5555,22 @@ OPERATORS: list[OperatorHandle] = [
     upsample_bilinear2d,
     upsample_bilinear2d_backward_grad_input,
     upsample_bilinear2d_backward,
+    upsample_bicubic2d_out,
+    upsample_bicubic2d,
+    upsample_bicubic2d_backward_grad_input,
+    upsample_bicubic2d_backward,
+    _upsample_bilinear2d_aa_out,
+    _upsample_bilinear2d_aa,
+    _upsample_bilinear2d_aa_backward_grad_input,
+    _upsample_bilinear2d_aa_backward,
+    _upsample_bicubic2d_aa_out,
+    _upsample_bicubic2d_aa,
+    _upsample_bicubic2d_aa_backward_grad_input,
+    _upsample_bicubic2d_aa_backward,
+    upsample_trilinear3d_out,
+    upsample_trilinear3d,
+    upsample_trilinear3d_backward_grad_input,
+    upsample_trilinear3d_backward,
     upsample_nearest1d_out,
     upsample_nearest1d,
     upsample_nearest1d_backward_grad_input,
@@ -5376,6 +5579,15 @@ OPERATORS: list[OperatorHandle] = [
     upsample_nearest2d,
     upsample_nearest2d_backward_grad_input,
     upsample_nearest2d_backward,
+    channel_shuffle,
+    native_channel_shuffle,
+    affine_grid_generator,
+    affine_grid_generator_backward,
+    grid_sampler,
+    grid_sampler_2d,
+    grid_sampler_2d_backward,
+    grid_sampler_3d,
+    grid_sampler_3d_backward,
     pixel_shuffle,
     pixel_unshuffle,
     scaled_dot_product_attention,

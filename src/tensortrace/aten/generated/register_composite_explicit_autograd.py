@@ -206,6 +206,7 @@ ops.count_nonzero.register(DispatchKey.CompositeExplicitAutograd, native_kernel(
 ops.convolution.register(DispatchKey.CompositeExplicitAutograd, native_kernel("convolution", ops.convolution))
 ops.convolution_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("convolution_backward", ops.convolution_backward))
 ops._convolution.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_convolution", ops._convolution))
+ops.affine_grid_generator.register(DispatchKey.CompositeExplicitAutograd, native_kernel("affine_grid_generator", ops.affine_grid_generator))
 ops.copysign_Scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("copysign", ops.copysign_Scalar))
 ops.copysign__Scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("copysign_", ops.copysign__Scalar))
 ops.copysign_Scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("copysign_out", ops.copysign_Scalar_out))

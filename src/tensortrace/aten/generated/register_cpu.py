@@ -190,6 +190,10 @@ ops.replication_pad1d.register(DispatchKey.CPU, native_kernel("replication_pad1d
 ops.replication_pad1d_backward.register(DispatchKey.CPU, native_kernel("replication_pad1d_backward", ops.replication_pad1d_backward))
 ops.replication_pad2d.register(DispatchKey.CPU, native_kernel("replication_pad2d", ops.replication_pad2d))
 ops.replication_pad2d_backward.register(DispatchKey.CPU, native_kernel("replication_pad2d_backward_cpu", ops.replication_pad2d_backward))
+ops.reflection_pad3d.register(DispatchKey.CPU, native_kernel("reflection_pad3d_cpu", ops.reflection_pad3d))
+ops.reflection_pad3d_backward.register(DispatchKey.CPU, native_kernel("reflection_pad3d_backward_cpu", ops.reflection_pad3d_backward))
+ops.replication_pad3d.register(DispatchKey.CPU, native_kernel("replication_pad3d_cpu", ops.replication_pad3d))
+ops.replication_pad3d_backward.register(DispatchKey.CPU, native_kernel("replication_pad3d_backward_cpu", ops.replication_pad3d_backward))
 ops.gather.register(DispatchKey.CPU, native_kernel("gather", ops.gather))
 ops.scatter_src.register(DispatchKey.CPU, native_kernel("scatter", ops.scatter_src))
 ops.scatter__src.register(DispatchKey.CPU, native_kernel("scatter_", ops.scatter__src))
@@ -225,6 +229,9 @@ ops.repeat_interleave_Tensor.register(DispatchKey.CPU, native_kernel("repeat_int
 ops.tril_indices.register(DispatchKey.CPU, native_kernel("tril_indices_cpu", ops.tril_indices))
 ops.triu_indices.register(DispatchKey.CPU, native_kernel("triu_indices_cpu", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CPU, native_kernel("count_nonzero", ops.count_nonzero_dim_IntList))
+ops.slow_conv_transpose3d.register(DispatchKey.CPU, native_kernel("slow_conv_transpose3d_cpu", ops.slow_conv_transpose3d))
+ops.slow_conv3d_forward.register(DispatchKey.CPU, native_kernel("slow_conv3d_forward_cpu", ops.slow_conv3d_forward))
+ops.slow_conv_dilated3d.register(DispatchKey.CPU, native_kernel("slow_conv_dilated3d_cpu", ops.slow_conv_dilated3d))
 ops.col2im_out.register(DispatchKey.CPU, native_kernel("col2im_out_cpu", ops.col2im_out))
 ops.col2im.register(DispatchKey.CPU, native_kernel("col2im_cpu", ops.col2im))
 ops.im2col_out.register(DispatchKey.CPU, native_kernel("im2col_out_cpu", ops.im2col_out))
@@ -237,8 +244,20 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_p
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
 ops._adaptive_avg_pool3d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_cpu", ops._adaptive_avg_pool3d))
 ops._adaptive_avg_pool3d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool3d_backward_cpu", ops._adaptive_avg_pool3d_backward))
+ops.max_pool3d_with_indices.register(DispatchKey.CPU, native_kernel("max_pool3d_with_indices_cpu", ops.max_pool3d_with_indices))
+ops.max_pool3d_with_indices_backward.register(DispatchKey.CPU, native_kernel("max_pool3d_with_indices_backward_cpu", ops.max_pool3d_with_indices_backward))
+ops.avg_pool3d.register(DispatchKey.CPU, native_kernel("avg_pool3d", ops.avg_pool3d))
+ops.avg_pool3d_backward.register(DispatchKey.CPU, native_kernel("avg_pool3d_backward", ops.avg_pool3d_backward))
+ops.max_unpool3d_out.register(DispatchKey.CPU, native_kernel("max_unpooling3d_forward_out_cpu", ops.max_unpool3d_out))
+ops.max_unpool3d.register(DispatchKey.CPU, native_kernel("max_unpooling3d_forward_cpu", ops.max_unpool3d))
 ops.max_unpool2d_out.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_out_cpu", ops.max_unpool2d_out))
 ops.max_unpool2d.register(DispatchKey.CPU, native_kernel("max_unpooling2d_forward_cpu", ops.max_unpool2d))
+ops.channel_shuffle.register(DispatchKey.CPU, native_kernel("channel_shuffle", ops.channel_shuffle))
+ops.native_channel_shuffle.register(DispatchKey.CPU, native_kernel("channel_shuffle_cpu", ops.native_channel_shuffle))
+ops.grid_sampler_2d.register(DispatchKey.CPU, native_kernel("grid_sampler_2d_cpu", ops.grid_sampler_2d))
+ops.grid_sampler_2d_backward.register(DispatchKey.CPU, native_kernel("grid_sampler_2d_backward_cpu", ops.grid_sampler_2d_backward))
+ops.grid_sampler_3d.register(DispatchKey.CPU, native_kernel("grid_sampler_3d_cpu", ops.grid_sampler_3d))
+ops.grid_sampler_3d_backward.register(DispatchKey.CPU, native_kernel("grid_sampler_3d_backward_cpu", ops.grid_sampler_3d_backward))
 ops.pixel_shuffle.register(DispatchKey.CPU, native_kernel("pixel_shuffle_cpu", ops.pixel_shuffle))
 ops.pixel_unshuffle.register(DispatchKey.CPU, native_kernel("pixel_unshuffle_cpu", ops.pixel_unshuffle))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
@@ -5082,6 +5101,64 @@ def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
 ops.adaptive_max_pool2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward, "wrapper_CPU_adaptive_max_pool2d_backward"))
 
 
+# ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_out", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d")
+def wrapper_CPU_adaptive_max_pool3d_out(*args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_out, "wrapper_CPU_adaptive_max_pool3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d")
+def wrapper_CPU_adaptive_max_pool3d(*args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d, "wrapper_CPU_adaptive_max_pool3d"))
+
+
+# ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d_backward")
+def wrapper_CPU_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward_grad_input, "wrapper_CPU_adaptive_max_pool3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward", REGISTER_CPU,
+        legacy="CPUType::adaptive_max_pool3d_backward")
+def wrapper_CPU_adaptive_max_pool3d_backward(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward, "wrapper_CPU_adaptive_max_pool3d_backward"))
+
+
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cpu) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_out", REGISTER_CPU,
@@ -5196,6 +5273,238 @@ def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
 
 
 ops.upsample_bilinear2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward, "wrapper_CPU_upsample_bilinear2d_backward"))
+
+
+# ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d")
+def wrapper_CPU_upsample_bicubic2d_out(*args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_out, "wrapper_CPU_upsample_bicubic2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d")
+def wrapper_CPU_upsample_bicubic2d(*args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d, "wrapper_CPU_upsample_bicubic2d"))
+
+
+# ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d_backward")
+def wrapper_CPU_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward_grad_input, "wrapper_CPU_upsample_bicubic2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_bicubic2d_backward")
+def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward, "wrapper_CPU_upsample_bicubic2d_backward"))
+
+
+# ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: _upsample_bilinear2d_aa_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa")
+def wrapper_CPU__upsample_bilinear2d_aa_out(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_out, "wrapper_CPU__upsample_bilinear2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa")
+def wrapper_CPU__upsample_bilinear2d_aa(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa, "wrapper_CPU__upsample_bilinear2d_aa"))
+
+
+# ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: _upsample_bilinear2d_aa_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa_backward")
+def wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_bilinear2d_aa_backward")
+def wrapper_CPU__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward, "wrapper_CPU__upsample_bilinear2d_aa_backward"))
+
+
+# ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: _upsample_bicubic2d_aa_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa")
+def wrapper_CPU__upsample_bicubic2d_aa_out(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_out, "wrapper_CPU__upsample_bicubic2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa")
+def wrapper_CPU__upsample_bicubic2d_aa(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa, "wrapper_CPU__upsample_bicubic2d_aa"))
+
+
+# ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: _upsample_bicubic2d_aa_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa_backward")
+def wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_bicubic2d_aa_backward")
+def wrapper_CPU__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward, "wrapper_CPU__upsample_bicubic2d_aa_backward"))
+
+
+# ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d")
+def wrapper_CPU_upsample_trilinear3d_out(*args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_out, "wrapper_CPU_upsample_trilinear3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d")
+def wrapper_CPU_upsample_trilinear3d(*args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d, "wrapper_CPU_upsample_trilinear3d"))
+
+
+# ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d_backward")
+def wrapper_CPU_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward_grad_input, "wrapper_CPU_upsample_trilinear3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_trilinear3d_backward")
+def wrapper_CPU_upsample_trilinear3d_backward(*args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward, "wrapper_CPU_upsample_trilinear3d_backward"))
 
 
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cpu) --------------------

@@ -194,6 +194,10 @@ ops.replication_pad1d.register(DispatchKey.CUDA, native_kernel("replication_pad1
 ops.replication_pad1d_backward.register(DispatchKey.CUDA, native_kernel("replication_pad1d_backward", ops.replication_pad1d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.replication_pad2d.register(DispatchKey.CUDA, native_kernel("replication_pad2d", ops.replication_pad2d))
 ops.replication_pad2d_backward.register(DispatchKey.CUDA, native_kernel("replication_pad2d_backward_cpu", ops.replication_pad2d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.reflection_pad3d.register(DispatchKey.CUDA, native_kernel("reflection_pad3d_cuda", ops.reflection_pad3d))
+ops.reflection_pad3d_backward.register(DispatchKey.CUDA, native_kernel("reflection_pad3d_backward_cuda", ops.reflection_pad3d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.replication_pad3d.register(DispatchKey.CUDA, native_kernel("replication_pad3d_cuda", ops.replication_pad3d))
+ops.replication_pad3d_backward.register(DispatchKey.CUDA, native_kernel("replication_pad3d_backward_cuda", ops.replication_pad3d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.gather.register(DispatchKey.CUDA, native_kernel("gather", ops.gather, ((0, 'self'), (2, 'index'))))
 ops.scatter_src.register(DispatchKey.CUDA, native_kernel("scatter", ops.scatter_src, ((0, 'self'), (2, 'index'), (3, 'src'))))
 ops.scatter__src.register(DispatchKey.CUDA, native_kernel("scatter_", ops.scatter__src, ((0, 'self'), (2, 'index'), (3, 'src'))))
@@ -229,6 +233,8 @@ ops.repeat_interleave_Tensor.register(DispatchKey.CUDA, native_kernel("repeat_in
 ops.tril_indices.register(DispatchKey.CUDA, native_kernel("tril_indices_cuda", ops.tril_indices))
 ops.triu_indices.register(DispatchKey.CUDA, native_kernel("triu_indices_cuda", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CUDA, native_kernel("count_nonzero_cuda", ops.count_nonzero_dim_IntList))
+ops.slow_conv_transpose3d.register(DispatchKey.CUDA, native_kernel("slow_conv_transpose3d_cuda", ops.slow_conv_transpose3d, ((0, 'self'), (1, 'weight'), (3, 'bias'))))
+ops.slow_conv_dilated3d.register(DispatchKey.CUDA, native_kernel("slow_conv_dilated3d_cuda", ops.slow_conv_dilated3d, ((0, 'self'), (1, 'weight'), (3, 'bias'))))
 ops.col2im_out.register(DispatchKey.CUDA, native_kernel("col2im_out_cuda", ops.col2im_out, ((6, 'out'), (0, 'self'))))
 ops.col2im.register(DispatchKey.CUDA, native_kernel("col2im_cuda", ops.col2im))
 ops.im2col_out.register(DispatchKey.CUDA, native_kernel("im2col_out_cuda", ops.im2col_out, ((5, 'out'), (0, 'self'))))
@@ -241,8 +247,19 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops._adaptive_avg_pool3d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_cuda", ops._adaptive_avg_pool3d))
 ops._adaptive_avg_pool3d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool3d_backward_cuda", ops._adaptive_avg_pool3d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.max_pool3d_with_indices.register(DispatchKey.CUDA, native_kernel("max_pool3d_with_indices_cuda", ops.max_pool3d_with_indices))
+ops.max_pool3d_with_indices_backward.register(DispatchKey.CUDA, native_kernel("max_pool3d_with_indices_backward_cuda", ops.max_pool3d_with_indices_backward, ((0, 'grad_output'), (1, 'self'), (7, 'indices'))))
+ops.avg_pool3d.register(DispatchKey.CUDA, native_kernel("avg_pool3d", ops.avg_pool3d))
+ops.avg_pool3d_backward.register(DispatchKey.CUDA, native_kernel("avg_pool3d_backward", ops.avg_pool3d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.max_unpool3d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_forward_out_cuda", ops.max_unpool3d_out, ((5, 'out'), (0, 'self'), (1, 'indices'))))
+ops.max_unpool3d.register(DispatchKey.CUDA, native_kernel("max_unpooling3d_forward_cuda", ops.max_unpool3d, ((0, 'self'), (1, 'indices'))))
 ops.max_unpool2d_out.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_out_cuda", ops.max_unpool2d_out, ((3, 'out'), (0, 'self'), (1, 'indices'))))
 ops.max_unpool2d.register(DispatchKey.CUDA, native_kernel("max_unpooling2d_forward_cuda", ops.max_unpool2d, ((0, 'self'), (1, 'indices'))))
+ops.channel_shuffle.register(DispatchKey.CUDA, native_kernel("channel_shuffle", ops.channel_shuffle))
+ops.grid_sampler_2d.register(DispatchKey.CUDA, native_kernel("grid_sampler_2d_cuda", ops.grid_sampler_2d, ((0, 'input'), (1, 'grid'))))
+ops.grid_sampler_2d_backward.register(DispatchKey.CUDA, native_kernel("grid_sampler_2d_backward_cuda", ops.grid_sampler_2d_backward, ((0, 'grad_output'), (1, 'input'), (2, 'grid'))))
+ops.grid_sampler_3d.register(DispatchKey.CUDA, native_kernel("grid_sampler_3d_cuda", ops.grid_sampler_3d, ((0, 'input'), (1, 'grid'))))
+ops.grid_sampler_3d_backward.register(DispatchKey.CUDA, native_kernel("grid_sampler_3d_backward_cuda", ops.grid_sampler_3d_backward, ((0, 'grad_output'), (1, 'input'), (2, 'grid'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
 ops._cdist_forward.register(DispatchKey.CUDA, native_kernel("_cdist_forward", ops._cdist_forward, ((0, 'x1'), (1, 'x2'))))
@@ -5136,6 +5153,67 @@ def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
 ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward"))
 
 
+# ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_out", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d")
+def wrapper_CUDA_adaptive_max_pool3d_out(*args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool3d_out')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_out, "wrapper_CUDA_adaptive_max_pool3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d")
+def wrapper_CUDA_adaptive_max_pool3d(*args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d, "wrapper_CUDA_adaptive_max_pool3d"))
+
+
+# ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d_backward")
+def wrapper_CUDA_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward_grad_input')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::adaptive_max_pool3d_backward")
+def wrapper_CUDA_adaptive_max_pool3d_backward(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward')
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward, "wrapper_CUDA_adaptive_max_pool3d_backward"))
+
+
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cuda) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_out", REGISTER_CUDA,
@@ -5254,6 +5332,246 @@ def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
 
 
 ops.upsample_bilinear2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward, "wrapper_CUDA_upsample_bilinear2d_backward"))
+
+
+# ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d")
+def wrapper_CUDA_upsample_bicubic2d_out(*args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_bicubic2d_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_out, "wrapper_CUDA_upsample_bicubic2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d")
+def wrapper_CUDA_upsample_bicubic2d(*args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d, "wrapper_CUDA_upsample_bicubic2d"))
+
+
+# ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d_backward")
+def wrapper_CUDA_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_bicubic2d_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward_grad_input, "wrapper_CUDA_upsample_bicubic2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_bicubic2d_backward")
+def wrapper_CUDA_upsample_bicubic2d_backward(*args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward, "wrapper_CUDA_upsample_bicubic2d_backward"))
+
+
+# ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: _upsample_bilinear2d_aa_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa_out", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bilinear2d_aa")
+def wrapper_CUDA__upsample_bilinear2d_aa_out(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_bilinear2d_aa_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_out, "wrapper_CUDA__upsample_bilinear2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bilinear2d_aa")
+def wrapper_CUDA__upsample_bilinear2d_aa(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa, "wrapper_CUDA__upsample_bilinear2d_aa"))
+
+
+# ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: _upsample_bilinear2d_aa_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bilinear2d_aa_backward")
+def wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa_backward", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bilinear2d_aa_backward")
+def wrapper_CUDA__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward, "wrapper_CUDA__upsample_bilinear2d_aa_backward"))
+
+
+# ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: _upsample_bicubic2d_aa_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa_out", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bicubic2d_aa")
+def wrapper_CUDA__upsample_bicubic2d_aa_out(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_bicubic2d_aa_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_out, "wrapper_CUDA__upsample_bicubic2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bicubic2d_aa")
+def wrapper_CUDA__upsample_bicubic2d_aa(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa, "wrapper_CUDA__upsample_bicubic2d_aa"))
+
+
+# ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: _upsample_bicubic2d_aa_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bicubic2d_aa_backward")
+def wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa_backward", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_bicubic2d_aa_backward")
+def wrapper_CUDA__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward, "wrapper_CUDA__upsample_bicubic2d_aa_backward"))
+
+
+# ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d")
+def wrapper_CUDA_upsample_trilinear3d_out(*args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_trilinear3d_out')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_out, "wrapper_CUDA_upsample_trilinear3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d")
+def wrapper_CUDA_upsample_trilinear3d(*args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d, "wrapper_CUDA_upsample_trilinear3d"))
+
+
+# ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d_backward")
+def wrapper_CUDA_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((7, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_trilinear3d_backward_grad_input')
+    op = StructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward_grad_input, "wrapper_CUDA_upsample_trilinear3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_trilinear3d_backward")
+def wrapper_CUDA_upsample_trilinear3d_backward(*args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward, "wrapper_CUDA_upsample_trilinear3d_backward"))
 
 
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cuda) --------------------

@@ -11,6 +11,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     adaptive_average_pooling,
     adaptive_average_pooling3d,
     adaptive_max_pooling,
+    adaptive_max_pooling3d,
+    affine_grid_generator,
     aliases,
     amp_kernels,
     batch_linear_algebra,
@@ -24,10 +26,14 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     blas,
     bucketization,
     cat,
+    chanel_shuffle,
     complex_ops,
     conv_utils,
     convolution,
+    convolution_double_backward,
     convolution_mm2d,
+    convolution_mm3d,
+    convolution_nd,
     copy,
     correlation,
     cross,
@@ -40,6 +46,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     embedding_bag,
     fill,
     gated_linear_unit,
+    grid_sampler,
     group_norm,
     histogram,
     identity_ops,
@@ -68,6 +75,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     max_pooling,
     max_unpooling,
     naive_convolution_transpose2d,
+    naive_convolution_transpose3d,
+    naive_dilated_convolution,
     normalization,
     onehot,
     packed_sequence,
@@ -76,6 +85,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     pixel_shuffle,
     pointwise_ops,
     pooling,
+    pooling3d,
     pow,
     range_factories,
     reduce_all_ops,
@@ -130,6 +140,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unfold_backward,
     unique,
     upsample,
+    upsample_aa,
+    upsample_bicubic,
     upsample_linear,
     upsample_nearest,
     weight_norm,
@@ -174,5 +186,5 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
 )
 from tensortrace.aten.native.cuda import amp_kernels as cuda_amp_kernels  # noqa: F401, E402
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
-from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402
+from tensortrace.aten.native.cuda import kernels, natives, natives_nn  # noqa: F401, E402
 from tensortrace.aten.native.transformers import attention  # noqa: F401

@@ -8,6 +8,9 @@ A 1-D convolution is viewed as a 2-D one (view1d_as_2d: input and weight unsquee
 stride 1 / padding 0 / dilation 1 prepended, the output squeezed back), as torch does on the CPU.
 The slow path of `ConvolutionMM2d.cpp` (convolution_mm2d.py) does the work; a transposed
 convolution goes to at::slow_conv_transpose2d (naive_convolution_transpose2d.py), per group.
+A 3-D convolution takes select_conv_backend's CPU fallbacks: at::slow_conv3d (Slow3d, groups
+whole), at::slow_conv_dilated3d when dilated or on CUDA and at::slow_conv_transpose3d, these
+two per group.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.native.conv_utils import _check_shape_forward, _sizes
+from tensortrace.aten.native.conv_utils import _check_shape_forward
 from tensortrace.aten.native.convolution_mm2d import _conv2d_backward_kernel, _conv2d_forward_kernel
+from tensortrace.aten.native.convolution_mm3d import conv3d_backward_kernel, tensor_from_numpy
 from tensortrace.aten.native.naive_convolution_transpose2d import conv_transpose2d_backward_kernel
+from tensortrace.aten.native.naive_convolution_transpose3d import conv_transpose3d_backward_kernel
+from tensortrace.aten.native.naive_dilated_convolution import dilated3d_backward_kernel
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -55,11 +61,7 @@ def _expand_param_if_needed(values: Sequence[int] | int, name: str, dim: int) ->
     return vals
 
 
-def _from_numpy(arr: np.ndarray, like: Tensor) -> Tensor:
-    result = at.empty(list(arr.shape), dtype=like.scalar_type())
-    if arr.size:
-        result.numpy_view()[...] = arr
-    return result
+_from_numpy = tensor_from_numpy  # on like's device: a CUDA convolution's result stays there
 
 
 def _np(t: Tensor) -> np.ndarray:
@@ -106,7 +108,10 @@ def _convolution(
         ") should be the same",
     )
     TORCH_CHECK(
-        k in (3, 4), "tensortrace implements 1D and 2D convolution only, got a ", k, "-D weight"
+        k in (3, 4, 5),
+        "tensortrace implements 1D, 2D and 3D convolution only, got a ",
+        k,
+        "-D weight",
     )
     TORCH_CHECK(
         input.scalar_type() == weight.scalar_type(),
@@ -115,6 +120,18 @@ def _convolution(
         " but found ",
         weight.scalar_type(),
     )
+    if k == 5:
+        return _convolution3d(
+            input.contiguous(),
+            weight,
+            bias,
+            stride_,
+            padding_,
+            dilation_,
+            transposed,
+            output_padding_,
+            groups,
+        )
     if k == 3:
         # view1d_as_2d: a contiguous input and the weight, each unsqueezed at dim 2
         input = input.contiguous().unsqueeze(2)
@@ -143,6 +160,44 @@ def _subtensor(t: Tensor, dim: int, groups: int, g: int) -> Tensor:
     """subtensor of Convolution.cpp: the g-th of `groups` equal slices of dim, contiguous."""
     n = t.size(dim) // groups
     return t.narrow(dim, n * g, n).contiguous()
+
+
+def _convolution3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    transposed: bool,
+    output_padding: list[int],
+    groups: int,
+) -> Tensor:
+    """select_conv_backend's 3-D fallbacks and the backends _convolution runs for them."""
+    kernel_size = list(weight.sizes()[2:])
+    if not transposed and not any(d != 1 for d in dilation) and not input.device().is_cuda():
+        # ConvBackend::Slow3d: slow_conv3d takes the groups from the channels
+        return at.slow_conv3d(input, weight, kernel_size, bias, stride, padding)
+
+    def nogroup(i: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
+        if transposed:  # ConvBackend::SlowTranspose3d
+            return at.slow_conv_transpose3d(
+                i, w, kernel_size, b, stride, padding, output_padding, dilation
+            )
+        return at.slow_conv_dilated3d(i, w, kernel_size, b, stride, padding, dilation)
+
+    weight = weight.contiguous()
+    if groups == 1:
+        return nogroup(input, weight, bias)
+    outputs = [
+        nogroup(
+            _subtensor(input, 1, groups, g),
+            _subtensor(weight, 0, groups, g),
+            None if bias is None else _subtensor(bias, 0, groups, g),
+        )
+        for g in range(groups)
+    ]
+    return at.cat(outputs, 1)
 
 
 def _slow_conv_transpose2d(
@@ -231,7 +286,17 @@ def convolution_backward(
             weight.unsqueeze(2),
         )
         stride_, padding_, dilation_ = [1, *stride_], [0, *padding_], [1, *dilation_]
-    backward_kernel = conv_transpose2d_backward_kernel if transposed else _conv2d_backward_kernel
+    if dim == 3:  # select_conv_backend's choice, as in _convolution
+        if transposed:
+            backward_kernel = conv_transpose3d_backward_kernel
+        elif any(d != 1 for d in dilation_) or input.device().is_cuda():
+            backward_kernel = dilated3d_backward_kernel
+        else:
+            backward_kernel = conv3d_backward_kernel
+    else:
+        backward_kernel = (
+            conv_transpose2d_backward_kernel if transposed else _conv2d_backward_kernel
+        )
     gi, gw, gb = backward_kernel(
         _np(grad_output), _np(input), _np(weight), stride_, padding_, dilation_, groups, output_mask
     )
@@ -245,176 +310,3 @@ def convolution_backward(
         grad_weight,
         _from_numpy(gb, grad_output) if gb is not None else Tensor(),
     )
-
-
-def _batchify(input: Tensor, num_spatial_dims: int, func_name: str) -> tuple[Tensor, bool]:
-    dim_count_no_batch = num_spatial_dims + 1
-    dim_count_batch = dim_count_no_batch + 1
-    is_batched = input.dim() == dim_count_batch
-    TORCH_CHECK(
-        input.dim() == dim_count_no_batch or is_batched,
-        "Expected ",
-        dim_count_no_batch,
-        "D (unbatched) or ",
-        dim_count_batch,
-        "D (batched) input to ",
-        func_name,
-        ", but got input of size: ",
-        _sizes(input),
-    )
-    return (input if is_batched else input.unsqueeze(0)), is_batched
-
-
-@native_function(SOURCE, name="conv1d_symint")
-def conv1d_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: Sequence[int] = (0,),
-    dilation: Sequence[int] = (1,),
-    groups: int = 1,
-) -> Tensor:
-    batched, is_batched = _batchify(input, 1, "conv1d")
-    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
-    return output if is_batched else output.squeeze(0)
-
-
-@native_function(SOURCE, name="conv1d_padding_symint")
-def conv1d_padding_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: str = "valid",
-    dilation: Sequence[int] = (1,),
-    groups: int = 1,
-) -> Tensor:
-    batched, is_batched = _batchify(input, 1, "conv1d")
-    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
-    return output if is_batched else output.squeeze(0)
-
-
-@native_function(SOURCE, name="conv2d_symint")
-def conv2d_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: Sequence[int] = (0,),
-    dilation: Sequence[int] = (1,),
-    groups: int = 1,
-) -> Tensor:
-    batched, is_batched = _batchify(input, 2, "conv2d")
-    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
-    return output if is_batched else output.squeeze(0)
-
-
-@native_function(SOURCE, name="conv2d_padding_symint")
-def conv2d_padding_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: str = "valid",
-    dilation: Sequence[int] = (1,),
-    groups: int = 1,
-) -> Tensor:
-    batched, is_batched = _batchify(input, 2, "conv2d")
-    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
-    return output if is_batched else output.squeeze(0)
-
-
-@native_function(SOURCE, name="conv_transpose1d_symint")
-def conv_transpose1d_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: Sequence[int] = (0,),
-    output_padding: Sequence[int] = (0,),
-    groups: int = 1,
-    dilation: Sequence[int] = (1,),
-) -> Tensor:
-    return _conv_transpose(
-        input, weight, bias, stride, padding, output_padding, groups, dilation, 1
-    )
-
-
-@native_function(SOURCE, name="conv_transpose2d_symint")
-def conv_transpose2d_symint(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Sequence[int] = (1,),
-    padding: Sequence[int] = (0,),
-    output_padding: Sequence[int] = (0,),
-    groups: int = 1,
-    dilation: Sequence[int] = (1,),
-) -> Tensor:
-    return _conv_transpose(
-        input, weight, bias, stride, padding, output_padding, groups, dilation, 2
-    )
-
-
-def _conv_transpose(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: Sequence[int],
-    padding: Sequence[int],
-    output_padding: Sequence[int],
-    groups: int,
-    dilation: Sequence[int],
-    num_spatial_dims: int,
-) -> Tensor:
-    func_name = f"conv_transpose{num_spatial_dims}d"
-    batched, is_batched = _batchify(input, num_spatial_dims, func_name)
-    output = at.convolution(
-        batched, weight, bias, stride, padding, dilation, True, output_padding, groups
-    )
-    return output if is_batched else output.squeeze(0)
-
-
-def _convolution_mode(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: Sequence[int],
-    padding: str,
-    dilation: Sequence[int],
-    groups: int,
-) -> Tensor:
-    dim = weight.dim() - 2
-    if padding == "same":
-        stride_, dilation_ = _expand(stride, dim), _expand(dilation, dim)
-        TORCH_CHECK(
-            all(s == 1 for s in stride_), "padding='same' is not supported for strided convolutions"
-        )
-        pad = [0] * dim
-        extra = [0] * dim
-        for i in range(dim):
-            total = dilation_[i] * (weight.size(2 + i) - 1)
-            pad[i] = total // 2
-            extra[i] = total - 2 * pad[i]
-        if any(extra):
-            # torch pads the right side by the odd unit (at::constant_pad_nd); the same zeros
-            # here come from a larger zero tensor that the input is copied into
-            sizes = list(input.sizes())
-            padded = at.zeros(
-                [*sizes[:2], *(s + e for s, e in zip(sizes[2:], extra))], dtype=input.scalar_type()
-            )
-            region = padded
-            for i in range(dim):
-                region = region.narrow(2 + i, 0, sizes[2 + i])
-            region.copy_(input)
-            input = padded
-        return at.convolution(
-            input, weight, bias, stride_, pad, dilation_, False, [0] * dim, groups
-        )
-    if padding == "valid":
-        return at.convolution(
-            input, weight, bias, stride, [0] * dim, dilation, False, [0] * dim, groups
-        )
-    TORCH_CHECK(False, "Invalid padding string: '", padding, "'")
-    raise AssertionError  # unreachable

@@ -1,10 +1,12 @@
-"""max_unpool2d: the inverse of max_pool2d, each value written back at its argmax.
+"""max_unpool2d / max_unpool3d: the inverses of max_pool2d / 3d, each value written back at its
+argmax.
 
 Mirrors `aten/src/ATen/native/MaxUnpooling.cpp` (max_unpooling2d_forward_out_cpu: the checks,
 the output resized and zeroed) and the loop of `aten/src/ATen/native/cpu/MaxUnpoolKernel.cpp`
 (cpu_max_unpool: for each plane, output[plane][indices[i]] = input[i], an index outside the
-plane an error). F.max_unpool1d runs it on an unsqueezed input. Its derivative gathers the
-gradient at the indices (max_pool_double_backward).
+plane an error; max_unpooling3d_shape_check for the 3-D op). F.max_unpool1d runs the 2-D op on
+an unsqueezed input. Their derivatives gather the gradient at the indices
+(max_pool_double_backward).
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ KERNEL = "aten/src/ATen/native/cpu/MaxUnpoolKernel.cpp"
 
 @traced("kernel", "at::native::(anonymous)::cpu_max_unpool", KERNEL)
 def _max_unpool_kernel(
-    out: np.ndarray, x: np.ndarray, idx: np.ndarray, oheight: int, owidth: int
+    out: np.ndarray, x: np.ndarray, idx: np.ndarray, out_sizes: Sequence[int]
 ) -> None:
     """out, x, idx as (planes, ...): out[p, idx[p, i]] = x[p, i]."""
-    size = oheight * owidth
+    size = int(np.prod(out_sizes))
     planes = x.shape[0]
     x, idx = x.reshape(planes, -1), idx.reshape(planes, -1)
     bad = (idx < 0) | (idx >= size)
@@ -37,7 +39,7 @@ def _max_unpool_kernel(
         TORCH_CHECK(
             False,
             f"Found an invalid max index: {int(idx[bad][-1])} (output volumes are of size "
-            f"{oheight}x{owidth})",
+            f"{'x'.join(str(o) for o in out_sizes)})",
         )
     flat = out.reshape(planes, size)
     rows = np.repeat(np.arange(planes), x.shape[1])
@@ -93,7 +95,7 @@ def max_unpooling2d_forward_out_cpu(
         planes = arr_x.reshape(-1, arr_x.shape[-2], arr_x.shape[-1])
         out_arr = output.numpy_view().reshape(-1, oheight, owidth)
         _max_unpool_kernel(
-            out_arr, planes, np.asarray(idx.numpy_view()).reshape(planes.shape), oheight, owidth
+            out_arr, planes, np.asarray(idx.numpy_view()).reshape(planes.shape), [oheight, owidth]
         )
     return output
 
@@ -104,3 +106,90 @@ def max_unpooling2d_forward_cpu(
 ) -> Tensor:
     output = at.empty([0], dtype=self.scalar_type(), device=self.device())
     return max_unpooling2d_forward_out_cpu(self, indices, output_size, output)
+
+
+def _max_unpooling3d_shape_check(
+    input: Tensor,
+    indices: Tensor,
+    output_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    fn_name: str,
+) -> None:
+    TORCH_CHECK(
+        indices.scalar_type() == ScalarType.Long, "elements in indices should be type int64"
+    )
+    TORCH_CHECK(
+        input.dim() in (4, 5),
+        "Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with ",
+        input.dim(),
+        " dimensions.",
+    )
+    for name, values in (("output_size", output_size), ("stride", stride), ("padding", padding)):
+        TORCH_CHECK(
+            len(values) == 3,
+            "There should be exactly three elements (depth, height, width) in ",
+            name,
+            ", but got" + (" " if name == "output_size" else ": "),
+            len(values),
+            " elements.",
+        )
+    TORCH_CHECK(
+        list(input.sizes()) == list(indices.sizes()),
+        f"Expected shape of indices to be same as that of the input tensor "
+        f"({list(input.sizes())}) but got indices tensor with shape: {list(indices.sizes())}",
+    )
+    for i in range(1, input.dim()):
+        TORCH_CHECK(
+            input.size(i) > 0,
+            fn_name,
+            ": Expected input to have non-zero size for non-batch dimensions, but got ",
+            list(input.sizes()),
+            " with dimension ",
+            i,
+            " being empty.",
+        )
+    TORCH_CHECK(
+        all(s > 0 for s in stride),
+        "strides should be greater than zero, but got stride: ",
+        list(stride),
+    )
+
+
+@native_function(SOURCE)
+def max_unpooling3d_forward_out_cpu(
+    self: Tensor,
+    indices: Tensor,
+    output_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    out: Tensor,
+) -> Tensor:
+    _max_unpooling3d_shape_check(
+        self, indices, output_size, stride, padding, "max_unpooling3d_forward_out_cpu()"
+    )
+    x = self.contiguous()
+    out.resize_([*x.sizes()[:-3], *output_size])
+    out.zero_()
+    if out.numel() != 0:
+        TORCH_CHECK_NOT_IMPLEMENTED(
+            isFloatingType(x.scalar_type()),
+            f"\"max_unpool3d\" not implemented for '{x.scalar_type().name}'",
+        )
+        volumes = np.asarray(x.numpy_view()).reshape(-1, *x.sizes()[-3:])
+        out_arr = out.numpy_view().reshape(-1, *output_size)
+        idx = np.asarray(indices.contiguous().numpy_view()).reshape(volumes.shape)
+        _max_unpool_kernel(out_arr, volumes, idx, list(output_size))
+    return out
+
+
+@native_function(SOURCE)
+def max_unpooling3d_forward_cpu(
+    self: Tensor,
+    indices: Tensor,
+    output_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+) -> Tensor:
+    output = at.empty([0], dtype=self.scalar_type(), device=self.device())
+    return max_unpooling3d_forward_out_cpu(self, indices, output_size, stride, padding, output)

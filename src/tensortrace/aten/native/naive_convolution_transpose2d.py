@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tensortrace.aten.native.convolution_mm2d import _conv2d_backward_kernel, _conv2d_forward_kernel
+from tensortrace.aten.native.convolution_mm2d import conv_backward_nd, conv_forward_nd
 from tensortrace.aten.native.registry import impl_function, meta_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
@@ -27,10 +27,54 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/NaiveConvolutionTranspose2d.cpp"
 
-# the data paths of ConvolutionMM2d's frames, without their trace frames (the frames here are
-# the transposed convolution's own)
-_mm2d_forward = getattr(_conv2d_forward_kernel, "__wrapped__", _conv2d_forward_kernel)
-_mm2d_backward = getattr(_conv2d_backward_kernel, "__wrapped__", _conv2d_backward_kernel)
+
+def conv_transpose_forward_nd(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    out_shape: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> np.ndarray:
+    """col2im(weight^T @ input): the scatter of every input pixel through the kernel, which is
+    the input gradient of the convolution (ConvolutionMM2d's data path, any number of dims)."""
+    shape_only = np.broadcast_to(np.zeros((), dtype=x.dtype), tuple(out_shape))
+    out, _, _ = conv_backward_nd(
+        x, shape_only, w, stride, padding, dilation, 1, (True, False, False)
+    )
+    assert out is not None
+    if b is not None:
+        out = out + b.reshape(1, -1, *([1] * (x.ndim - 2)))
+    return out
+
+
+def conv_transpose_backward_nd(
+    go: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+    mask: Sequence[bool],
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """grad_input (the convolution of grad_output with the weight), grad_weight (the
+    convolution's grad-weight with input and grad_output swapped) and grad_bias."""
+    gi = gw = gb = None
+    spatial = tuple(range(2, x.ndim))
+    if mask[0]:
+        # an output_padding past the stride (allowed under the dilation) adds outputs that no
+        # input pixel reaches: the convolution back sees one window more, which is no input's
+        gi = conv_forward_nd(go, w, None, stride, padding, dilation, groups)
+        gi = gi[(slice(None), slice(None), *(slice(0, s) for s in x.shape[2:]))]
+    if mask[1]:
+        _, gw, _ = conv_backward_nd(
+            x, go, w, stride, padding, dilation, groups, (False, True, False)
+        )
+    if mask[2]:
+        gb = go.sum(axis=(0, *spatial))
+    return gi, gw, gb
 
 
 def output_size(
@@ -166,13 +210,7 @@ def _conv_transpose2d_forward_kernel(
     padding: list[int],
     dilation: list[int],
 ) -> np.ndarray:
-    # col2im(weight^T @ input): the scatter of every input pixel through the kernel
-    shape_only = np.broadcast_to(np.zeros((), dtype=x.dtype), tuple(out_shape))
-    out, _, _ = _mm2d_backward(x, shape_only, w, stride, padding, dilation, 1, (True, False, False))
-    assert out is not None
-    if b is not None:
-        out = out + b.reshape(1, -1, 1, 1)
-    return out
+    return conv_transpose_forward_nd(x, w, b, out_shape, stride, padding, dilation)
 
 
 @impl_function("slow_conv_transpose2d_structured_cpu", SOURCE)
@@ -214,16 +252,6 @@ def conv_transpose2d_backward_kernel(
     groups: int,
     mask: Sequence[bool],
 ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
-    """slow_conv_transpose2d_backward_out_cpu_template (grad_input: the convolution of
-    grad_output with the weight) and slow_conv_transpose2d_acc_grad_parameters_cpu."""
-    gi = gw = gb = None
-    if mask[0]:
-        # an output_padding past the stride (allowed under the dilation) adds outputs that no
-        # input pixel reaches: the convolution back sees one window more, which is no input's
-        gi = _mm2d_forward(go, w, None, stride, padding, dilation, groups)
-        gi = gi[:, :, : x.shape[2], : x.shape[3]]
-    if mask[1]:
-        _, gw, _ = _mm2d_backward(x, go, w, stride, padding, dilation, groups, (False, True, False))
-    if mask[2]:
-        gb = go.sum(axis=(0, 2, 3))
-    return gi, gw, gb
+    """slow_conv_transpose2d_backward_out_cpu_template and
+    slow_conv_transpose2d_acc_grad_parameters_cpu."""
+    return conv_transpose_backward_nd(go, x, w, stride, padding, dilation, groups, mask)

@@ -172,14 +172,12 @@ def _pad_enum_symint(
     ops = {
         1: (at.reflection_pad1d, at.replication_pad1d),
         2: (at.reflection_pad2d, at.replication_pad2d),
+        3: (at.reflection_pad3d, at.replication_pad3d),
     }
     n = len(pad) // 2
     if n in (1, 2, 3) and input_dim in (n + 1, n + 2):
         if mode == _MODES["circular"]:
             return at._pad_circular(self, pad)
-        TORCH_CHECK_NOT_IMPLEMENTED(
-            n in ops, "tensortrace implements reflection and replication padding in 1D and 2D only"
-        )
         return ops[n][0 if mode == _MODES["reflect"] else 1](self, pad)
     TORCH_CHECK_NOT_IMPLEMENTED(
         False,

@@ -1,4 +1,4 @@
-"""reflection_pad1d/2d, replication_pad1d/2d and their backwards.
+"""reflection_pad1d/2d/3d, replication_pad1d/2d/3d and their backwards.
 
 Mirrors `aten/src/ATen/native/ReflectionPad.cpp`, `ReplicationPadding.cpp`, the input checks of
 `Padding.h` (check_valid_input) and the CPU kernels of `cpu/PaddingKernel.cpp`: each output
@@ -104,6 +104,22 @@ def _check_pad_sizes(
             ") is too small. Calculated output W: ",
             out[0],
         )
+    elif dim == 3:
+        TORCH_CHECK(
+            out[0] >= 1 or out[1] >= 1 or out[2] >= 1,
+            "input (D: ",
+            result[0][0],
+            " H: ",
+            result[1][0],
+            ", W: ",
+            result[2][0],
+            ") is too small. Calculated output D: ",
+            out[0],
+            " H: ",
+            out[1],
+            " W: ",
+            out[2],
+        )
     else:
         TORCH_CHECK(
             out[1] >= 1 or out[0] >= 1,
@@ -121,10 +137,7 @@ def _check_pad_sizes(
 
 def _index(dims: list[tuple[int, int, int]], reflect: bool) -> tuple[np.ndarray, ...]:
     at_edge = _reflect if reflect else _replicate
-    idx = [_positions(s, pl, pr, at_edge) for s, pl, pr in dims]
-    if len(idx) == 1:
-        return (idx[0],)
-    return (idx[0][:, None], idx[1][None, :])
+    return np.ix_(*(_positions(s, pl, pr, at_edge) for s, pl, pr in dims))
 
 
 @traced(
@@ -219,3 +232,27 @@ def replication_pad2d_backward_cpu(
     grad_output: Tensor, self: Tensor, padding: Sequence[int]
 ) -> Tensor:
     return _pad_backward(grad_output, self, padding, 2, False)
+
+
+@native_function(REFLECTION, name="reflection_pad3d_cpu")
+def reflection_pad3d_cpu(self: Tensor, padding: Sequence[int]) -> Tensor:
+    return _pad(self, padding, 3, True)
+
+
+@native_function(REFLECTION, name="reflection_pad3d_backward_cpu")
+def reflection_pad3d_backward_cpu(
+    grad_output: Tensor, self: Tensor, padding: Sequence[int]
+) -> Tensor:
+    return _pad_backward(grad_output, self, padding, 3, True)
+
+
+@native_function(REPLICATION, name="replication_pad3d_cpu")
+def replication_pad3d_cpu(self: Tensor, padding: Sequence[int]) -> Tensor:
+    return _pad(self, padding, 3, False)
+
+
+@native_function(REPLICATION, name="replication_pad3d_backward_cpu")
+def replication_pad3d_backward_cpu(
+    grad_output: Tensor, self: Tensor, padding: Sequence[int]
+) -> Tensor:
+    return _pad_backward(grad_output, self, padding, 3, False)

@@ -90,6 +90,23 @@ def upsample_common_check(
             outs[0],
             ")",
         )
+    elif spatial == 3:
+        TORCH_CHECK(
+            all(s > 0 for s in ins + outs),
+            "Input and output sizes should be greater than 0, but got input (D: ",
+            ins[0],
+            ", H: ",
+            ins[1],
+            ", W: ",
+            ins[2],
+            ") output (D: ",
+            outs[0],
+            ", H: ",
+            outs[1],
+            ", W: ",
+            outs[2],
+            ")",
+        )
     else:
         TORCH_CHECK(
             all(s > 0 for s in ins + outs),
@@ -219,6 +236,39 @@ def nearest_idx(input_size: int, output_size: int, scale: float | None) -> np.nd
     s = compute_scales_value(scale, input_size, output_size, np.float32)
     src = np.floor(out.astype(np.float32) * s).astype(np.int64)
     return np.minimum(src, input_size - 1)
+
+
+def cubic_indices_weights(
+    input_size: int,
+    output_size: int,
+    align_corners: bool,
+    scale: float | None,
+    opmath: type[np.floating],
+) -> tuple[np.ndarray, np.ndarray]:
+    """HelperInterpCubic::compute_indices_weights for every output index: the 4 input indices
+    around the source position (clamped to the input, as upsample_get_value_bounded reads them)
+    and their coefficients (get_cubic_upsample_coefficients, A = -0.75)."""
+    out = np.arange(output_size, dtype=np.int64)
+    ratio = area_pixel_compute_scale(input_size, output_size, align_corners, scale, opmath)
+    if align_corners:
+        real = ratio * out.astype(opmath)
+    else:  # area_pixel_compute_source_index with cubic=true: no clamp at 0
+        real = (np.float64(ratio) * (out + 0.5) - 0.5).astype(opmath)
+    # guard_index_and_lambda
+    idx = np.minimum(np.floor(real).astype(np.int64), input_size - 1)
+    t = np.minimum(np.maximum(real - idx.astype(opmath), opmath(0)), opmath(1)).astype(opmath)
+    a = opmath(-0.75)
+
+    def conv1(x: np.ndarray) -> np.ndarray:  # cubic_convolution1
+        return (((a + 2) * x - (a + 3)) * x * x + 1).astype(opmath)
+
+    def conv2(x: np.ndarray) -> np.ndarray:  # cubic_convolution2
+        return (((a * x - 5 * a) * x + 8 * a) * x - 4 * a).astype(opmath)
+
+    x2 = (opmath(1) - t).astype(opmath)
+    weights = np.stack([conv2((t + 1).astype(opmath)), conv1(t), conv1(x2), conv2(x2 + 1)], -1)
+    indices = np.clip(idx[:, None] - 1 + np.arange(4), 0, input_size - 1)
+    return indices, weights.astype(opmath)
 
 
 def linear_indices_weights(

@@ -1,7 +1,8 @@
-"""upsample_linear1d / upsample_bilinear2d: the `.vec` overloads, and the structured forward and
-backward kernels.
+"""upsample_linear1d / upsample_bilinear2d / upsample_trilinear3d: the `.vec` overloads, and the
+structured forward and backward kernels.
 
-Mirrors `aten/src/ATen/native/UpSampleLinear1d.cpp` and `UpSampleBilinear2d.cpp` (the same
+Mirrors `aten/src/ATen/native/UpSampleLinear1d.cpp`, `UpSampleBilinear2d.cpp` and
+`UpSampleTrilinear3d.cpp` (the same
 shape as upsample_nearest.py): each output index reads the two input indices around its source
 position (align_corners maps the corner pixels' centers onto each other, else the areas scale,
 Note [area_pixel_compute_scale]) with weights lambda0 / lambda1; the backward spreads
@@ -36,6 +37,7 @@ from tensortrace.aten.tensor_iterator import TensorIteratorBase
 
 LINEAR1D = "aten/src/ATen/native/UpSampleLinear1d.cpp"
 BILINEAR2D = "aten/src/ATen/native/UpSampleBilinear2d.cpp"
+TRILINEAR3D = "aten/src/ATen/native/UpSampleTrilinear3d.cpp"
 
 
 def _plan(
@@ -219,4 +221,85 @@ def upsample_bilinear2d_backward_out_cpu(
 ) -> None:
     _backward(
         grad_output, align_corners, [scales_h, scales_w], grad_input, "upsample_bilinear2d_backward"
+    )
+
+
+# ---- UpSampleTrilinear3d.cpp ------------------------------------------------------------------
+@native_function(TRILINEAR3D, name="upsample_trilinear3d")
+def upsample_trilinear3d_vec(
+    input: Tensor,
+    output_size: Sequence[int] | None,
+    align_corners: bool,
+    scale_factors: Sequence[float] | None,
+) -> Tensor:
+    osize = compute_output_size(input.sizes(), output_size, scale_factors)
+    scale_d, scale_h, scale_w = (get_scale_value(scale_factors, i) for i in range(3))
+    return at.upsample_trilinear3d(input, osize, align_corners, scale_d, scale_h, scale_w)
+
+
+@meta_function("upsample_trilinear3d", TRILINEAR3D)
+def meta_upsample_trilinear3d(
+    it: TensorIteratorBase,
+    self: Tensor,
+    output_size: Sequence[int],
+    align_corners: bool,
+    scales_d: float | None,
+    scales_h: float | None,
+    scales_w: float | None,
+) -> None:
+    full_output_size = upsample_common_check(self.sizes(), output_size, 3)
+    check_non_empty(self, 3)
+    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+
+
+@impl_function("upsample_trilinear3d_out_cpu", TRILINEAR3D)
+def upsample_trilinear3d_out_cpu(
+    it: TensorIteratorBase,
+    self: Tensor,
+    output_size: Sequence[int],
+    align_corners: bool,
+    scales_d: float | None,
+    scales_h: float | None,
+    scales_w: float | None,
+    out: Tensor,
+) -> None:
+    _forward(
+        self, align_corners, [scales_d, scales_h, scales_w], out, "compute_indices_weights_linear"
+    )
+
+
+@meta_function("upsample_trilinear3d_backward", TRILINEAR3D)
+def meta_upsample_trilinear3d_backward(
+    it: TensorIteratorBase,
+    grad_output: Tensor,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    align_corners: bool,
+    scales_d: float | None,
+    scales_h: float | None,
+    scales_w: float | None,
+) -> None:
+    full_output_size = upsample_common_check(input_size, output_size, 3)
+    check_grad_output(grad_output, full_output_size)
+    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+
+
+@impl_function("upsample_trilinear3d_backward_out_cpu", TRILINEAR3D)
+def upsample_trilinear3d_backward_out_cpu(
+    it: TensorIteratorBase,
+    grad_output: Tensor,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    align_corners: bool,
+    scales_d: float | None,
+    scales_h: float | None,
+    scales_w: float | None,
+    grad_input: Tensor,
+) -> None:
+    _backward(
+        grad_output,
+        align_corners,
+        [scales_d, scales_h, scales_w],
+        grad_input,
+        "upsample_trilinear3d_backward",
     )

@@ -4656,6 +4656,42 @@ ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView
     adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_out", INPLACE_OR_VIEW)
+def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool3d_out, "torch::ADInplaceOrView::adaptive_max_pool3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", INPLACE_OR_VIEW)
+def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.adaptive_max_pool3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::max_unpool3d_out", INPLACE_OR_VIEW)
+def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.max_unpool3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.max_unpool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    max_unpool3d_out, "torch::ADInplaceOrView::max_unpool3d_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::max_unpool2d_out", INPLACE_OR_VIEW)
 def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     """max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -4714,6 +4750,102 @@ def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
 
 ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
     upsample_bilinear2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_out", INPLACE_OR_VIEW)
+def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bicubic2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bicubic2d_out, "torch::ADInplaceOrView::upsample_bicubic2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_bicubic2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", INPLACE_OR_VIEW)
+def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bilinear2d_aa_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bilinear2d_aa_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", INPLACE_OR_VIEW)
+def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bicubic2d_aa_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_bicubic2d_aa_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_out", INPLACE_OR_VIEW)
+def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_trilinear3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_trilinear3d_out, "torch::ADInplaceOrView::upsample_trilinear3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_trilinear3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_out", INPLACE_OR_VIEW)

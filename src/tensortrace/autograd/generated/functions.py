@@ -628,6 +628,23 @@ class ConvolutionBackward0(TraceableFunction):
         {})
 
 
+def ConvolutionBackwardBackward0_grad_output_input_weight(v: dict[str, Any]) -> Any:
+    """grad_output, input, weight: at._convolution_double_backward(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)"""
+    return at._convolution_double_backward(v['grads'][0], v['grads'][1], v['grads'][2], v['grad_output'], v['weight'], v['input'], v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask'])
+
+
+class ConvolutionBackwardBackward0(TraceableFunction):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'convolution_backward',
+        (Formula(('grad_output', 'input', 'weight'), ConvolutionBackwardBackward0_grad_output_input_weight, frozenset(['at', 'dilation', 'grad_input_mask', 'grad_output', 'grads', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('grad_output', 'input', 'weight'),
+        {},
+        {})
+
+
 def ConvolutionBackward1_input_weight_bias(v: dict[str, Any]) -> Any:
     """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
     return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
@@ -657,6 +674,57 @@ class SlowConvTranspose2DBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'slow_conv_transpose2d',
         (Formula(('self', 'weight', 'bias'), SlowConvTranspose2DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'output_padding', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConvTranspose3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, True, 1), stride, padding, dilation, True, output_padding, 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], True, 1), v['stride'], v['padding'], v['dilation'], True, v['output_padding'], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConvTranspose3DBackward0(TraceableFunction):
+    """slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv_transpose3d',
+        (Formula(('self', 'weight', 'bias'), SlowConvTranspose3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'output_padding', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConv3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, False, 1), stride, padding, [1, 1, 1], False, [0, 0, 0], 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], False, 1), v['stride'], v['padding'], [1, 1, 1], False, [0, 0, 0], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConv3DBackward0(TraceableFunction):
+    """slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv3d_forward',
+        (Formula(('self', 'weight', 'bias'), SlowConv3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'grad', 'grad_input_mask', 'padding', 'self', 'stride', 'weight'])),),
+        ('self', 'weight', 'bias'),
+        {},
+        {})
+
+
+def SlowConvDilated3DBackward0_self_weight_bias(v: dict[str, Any]) -> Any:
+    """self, weight, bias: at.convolution_backward(grad, self, weight, conv_bias_sizes(weight, False, 1), stride, padding, dilation, False, [0, 0, 0], 1, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['self'], v['weight'], conv_bias_sizes(v['weight'], False, 1), v['stride'], v['padding'], v['dilation'], False, [0, 0, 0], 1, v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class SlowConvDilated3DBackward0(TraceableFunction):
+    """slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'slow_conv_dilated3d',
+        (Formula(('self', 'weight', 'bias'), SlowConvDilated3DBackward0_self_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'padding', 'self', 'stride', 'weight'])),),
         ('self', 'weight', 'bias'),
         {},
         {})
@@ -742,6 +810,40 @@ class ReplicationPad2DBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'replication_pad2d',
         (Formula(('self',), ReplicationPad2DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReflectionPad3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.reflection_pad3d_backward(grad, self, padding)"""
+    return at.reflection_pad3d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReflectionPad3DBackward0(TraceableFunction):
+    """reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad3d',
+        (Formula(('self',), ReflectionPad3DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReplicationPad3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.replication_pad3d_backward(grad, self, padding)"""
+    return at.replication_pad3d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReplicationPad3DBackward0(TraceableFunction):
+    """replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad3d',
+        (Formula(('self',), ReplicationPad3DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
         ('self',),
         {},
         {})
@@ -839,6 +941,52 @@ class ReplicationPad2DBackwardBackward0(TraceableFunction):
         {})
 
 
+def ReflectionPad3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.reflection_pad3d(grad, padding)"""
+    return at.reflection_pad3d(v['grad'], v['padding'])
+
+
+def ReflectionPad3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReflectionPad3DBackwardBackward0(TraceableFunction):
+    """reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad3d_backward',
+        (Formula(('grad_output',), ReflectionPad3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReflectionPad3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReplicationPad3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.replication_pad3d(grad, padding)"""
+    return at.replication_pad3d(v['grad'], v['padding'])
+
+
+def ReplicationPad3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReplicationPad3DBackwardBackward0(TraceableFunction):
+    """replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad3d_backward',
+        (Formula(('grad_output',), ReplicationPad3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReplicationPad3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
 def MaxPool2DWithIndicesBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)"""
     return at.max_pool2d_with_indices_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['dilation'], v['ceil_mode'], v['result1'])
@@ -855,6 +1003,145 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         {},
         {},
         output_differentiability=(True, False))
+
+
+def MaxPool3DWithIndicesBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)"""
+    return at.max_pool3d_with_indices_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['dilation'], v['ceil_mode'], v['result1'])
+
+
+class MaxPool3DWithIndicesBackward0(TraceableFunction):
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool3d_with_indices',
+        (Formula(('self',), MaxPool3DWithIndicesBackward0_self, frozenset(['at', 'ceil_mode', 'dilation', 'grad', 'kernel_size', 'padding', 'result1', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def MaxPool3DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+def MaxPool3DWithIndicesBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class MaxPool3DWithIndicesBackwardBackward0(TraceableFunction):
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool3d_with_indices_backward',
+        (Formula(('grad_output',), MaxPool3DWithIndicesBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), MaxPool3DWithIndicesBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AvgPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool3d_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+class AvgPool3DBackward0(TraceableFunction):
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool3d',
+        (Formula(('self',), AvgPool3DBackward0_self, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AvgPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool3d(v['grad'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+def AvgPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AvgPool3DBackwardBackward0(TraceableFunction):
+    """avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool3d_backward',
+        (Formula(('grad_output',), AvgPool3DBackwardBackward0_grad_output, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'stride'])),
+         Formula(('self',), AvgPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AdaptiveMaxPool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.adaptive_max_pool3d_backward(grad, self, result1)"""
+    return at.adaptive_max_pool3d_backward(v['grad'], v['self'], v['result1'])
+
+
+class AdaptiveMaxPool3DBackward0(TraceableFunction):
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool3d',
+        (Formula(('self',), AdaptiveMaxPool3DBackward0_self, frozenset(['at', 'grad', 'result1', 'self'])),),
+        ('self',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def AdaptiveMaxPool3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+def AdaptiveMaxPool3DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveMaxPool3DBackwardBackward0(TraceableFunction):
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'adaptive_max_pool3d_backward',
+        (Formula(('grad_output',), AdaptiveMaxPool3DBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), AdaptiveMaxPool3DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def MaxUnpool3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: max_pool_double_backward(grad, indices, 3)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 3)
+
+
+class MaxUnpool3DBackward0(TraceableFunction):
+    """max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_unpool3d',
+        (Formula(('self',), MaxUnpool3DBackward0_self, frozenset(['grad', 'indices', 'max_pool_double_backward'])),),
+        ('self',),
+        {},
+        {})
 
 
 def MaxUnpool2DBackward0_self(v: dict[str, Any]) -> Any:
@@ -933,6 +1220,74 @@ class AvgPool2DBackwardBackward0(TraceableFunction):
         (Formula(('grad_output',), AvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'stride'])),
          Formula(('self',), AvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
         ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AffineGridGeneratorBackward0_theta(v: dict[str, Any]) -> Any:
+    """theta: at.affine_grid_generator_backward(grad, size, align_corners)"""
+    return at.affine_grid_generator_backward(v['grad'], v['size'], v['align_corners'])
+
+
+class AffineGridGeneratorBackward0(TraceableFunction):
+    """affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'affine_grid_generator',
+        (Formula(('theta',), AffineGridGeneratorBackward0_theta, frozenset(['align_corners', 'at', 'grad', 'size'])),),
+        ('theta',),
+        {},
+        {})
+
+
+def GridSampler2DBackward0_input_grid(v: dict[str, Any]) -> Any:
+    """input, grid: at.grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) if grad.defined() else (None, None)"""
+    return at.grid_sampler_2d_backward(v['grad'], v['input'], v['grid'], v['interpolation_mode'], v['padding_mode'], v['align_corners'], v['grad_input_mask']) if v['grad'].defined() else (None, None)
+
+
+class GridSampler2DBackward0(TraceableFunction):
+    """grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'grid_sampler_2d',
+        (Formula(('input', 'grid'), GridSampler2DBackward0_input_grid, frozenset(['align_corners', 'at', 'grad', 'grad_input_mask', 'grid', 'input', 'interpolation_mode', 'padding_mode'])),),
+        ('input', 'grid'),
+        {},
+        {})
+
+
+def GridSampler3DBackward0_input_grid(v: dict[str, Any]) -> Any:
+    """input, grid: at.grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) if grad.defined() else (None, None)"""
+    return at.grid_sampler_3d_backward(v['grad'], v['input'], v['grid'], v['interpolation_mode'], v['padding_mode'], v['align_corners'], v['grad_input_mask']) if v['grad'].defined() else (None, None)
+
+
+class GridSampler3DBackward0(TraceableFunction):
+    """grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'grid_sampler_3d',
+        (Formula(('input', 'grid'), GridSampler3DBackward0_input_grid, frozenset(['align_corners', 'at', 'grad', 'grad_input_mask', 'grid', 'input', 'interpolation_mode', 'padding_mode'])),),
+        ('input', 'grid'),
+        {},
+        {})
+
+
+def ChannelShuffleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.channel_shuffle(grad, grad.size(1) // groups)"""
+    return at.channel_shuffle(v['grad'], v['grad'].size(1) // v['groups'])
+
+
+class ChannelShuffleBackward0(TraceableFunction):
+    """channel_shuffle(Tensor self, SymInt groups) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'channel_shuffle',
+        (Formula(('self',), ChannelShuffleBackward0_self, frozenset(['at', 'grad', 'groups'])),),
+        ('self',),
         {},
         {})
 
@@ -1086,6 +1441,108 @@ class UpsampleBilinear2DBackward0(TraceableFunction):
         {})
 
 
+def UpsampleTrilinear3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_trilinear3d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_d, scales_h, scales_w)"""
+    return at.upsample_trilinear3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleTrilinear3DBackward0(TraceableFunction):
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_trilinear3d',
+        (Formula(('self',), UpsampleTrilinear3DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBicubic2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_bicubic2d_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at.upsample_bicubic2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DBackward0(TraceableFunction):
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bicubic2d',
+        (Formula(('self',), UpsampleBicubic2DBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBilinear2DAaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_bilinear2d_aa_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at._upsample_bilinear2d_aa_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DAaBackward0(TraceableFunction):
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bilinear2d_aa',
+        (Formula(('self',), UpsampleBilinear2DAaBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBilinear2DAaBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_bilinear2d_aa(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at._upsample_bilinear2d_aa(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBilinear2DAaBackwardBackward0(TraceableFunction):
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bilinear2d_aa_backward',
+        (Formula(('grad_output',), UpsampleBilinear2DAaBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBicubic2DAaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_bicubic2d_aa_backward(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)"""
+    return at._upsample_bicubic2d_aa_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DAaBackward0(TraceableFunction):
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bicubic2d_aa',
+        (Formula(('self',), UpsampleBicubic2DAaBackward0_self, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleBicubic2DAaBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_bicubic2d_aa(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at._upsample_bicubic2d_aa(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DAaBackwardBackward0(TraceableFunction):
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_bicubic2d_aa_backward',
+        (Formula(('grad_output',), UpsampleBicubic2DAaBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
 def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
     return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
@@ -1217,6 +1674,40 @@ class UpsampleBilinear2DBackwardBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'upsample_bilinear2d_backward',
         (Formula(('grad_output',), UpsampleBilinear2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleTrilinear3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_trilinear3d(grad, output_size, align_corners, scales_d, scales_h, scales_w)"""
+    return at.upsample_trilinear3d(v['grad'], v['output_size'], v['align_corners'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleTrilinear3DBackwardBackward0(TraceableFunction):
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_trilinear3d_backward',
+        (Formula(('grad_output',), UpsampleTrilinear3DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleBicubic2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_bicubic2d(grad, output_size, align_corners, scales_h, scales_w)"""
+    return at.upsample_bicubic2d(v['grad'], v['output_size'], v['align_corners'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleBicubic2DBackwardBackward0(TraceableFunction):
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_bicubic2d_backward',
+        (Formula(('grad_output',), UpsampleBicubic2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
         ('grad_output',),
         {},
         {})

@@ -11136,6 +11136,74 @@ ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
     replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
 
 
+_record_reflection_pad3d = GraphRecording(ops.reflection_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor: records ReflectionPad3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_reflection_pad3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad3d.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad3d, "torch::autograd::VariableType::reflection_pad3d", with_keyset=True))
+
+
+_record_reflection_pad3d_backward = GraphRecording(ops.reflection_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor: records ReflectionPad3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_reflection_pad3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad3d_backward, "torch::autograd::VariableType::reflection_pad3d_backward", with_keyset=True))
+
+
+_record_replication_pad3d = GraphRecording(ops.replication_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor: records ReplicationPad3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_replication_pad3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad3d.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad3d, "torch::autograd::VariableType::replication_pad3d", with_keyset=True))
+
+
+_record_replication_pad3d_backward = GraphRecording(ops.replication_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor: records ReplicationPad3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_replication_pad3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad3d_backward, "torch::autograd::VariableType::replication_pad3d_backward", with_keyset=True))
+
+
 _record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, nodes.GatherBackward0)
 
 
@@ -11891,13 +11959,13 @@ ops.convolution.register(DispatchKey.Autograd, KernelFunction(
     convolution, "torch::autograd::VariableType::convolution", with_keyset=True))
 
 
-_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, None)
+_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackwardBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::convolution_backward", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def convolution_backward(ks: DispatchKeySet, *args: Any) -> Any:
-    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records ConvolutionBackwardBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
         return _record_convolution_backward(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -11957,6 +12025,57 @@ def slow_conv_transpose2d(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
     slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+
+
+_record_slow_conv_transpose3d = GraphRecording(ops.slow_conv_transpose3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvTranspose3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_transpose3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_transpose3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_transpose3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt[3] dilation=1) -> Tensor: records SlowConvTranspose3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv_transpose3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv_transpose3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_transpose3d.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_transpose3d, "torch::autograd::VariableType::slow_conv_transpose3d", with_keyset=True))
+
+
+_record_slow_conv3d_forward = GraphRecording(ops.slow_conv3d_forward, AutoDispatchBelowADInplaceOrView, nodes.SlowConv3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv3d_forward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv3d_forward(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv3d_forward(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, SymInt[3] stride, SymInt[3] padding) -> Tensor: records SlowConv3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv3d_forward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv3d_forward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv3d_forward.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv3d_forward, "torch::autograd::VariableType::slow_conv3d_forward", with_keyset=True))
+
+
+_record_slow_conv_dilated3d = GraphRecording(ops.slow_conv_dilated3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvDilated3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::slow_conv_dilated3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def slow_conv_dilated3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor: records SlowConvDilated3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_slow_conv_dilated3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.slow_conv_dilated3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.slow_conv_dilated3d.register(DispatchKey.Autograd, KernelFunction(
+    slow_conv_dilated3d, "torch::autograd::VariableType::slow_conv_dilated3d", with_keyset=True))
 
 
 _record_col2im_out = GraphRecording(ops.col2im_out, AutoDispatchBelowAutograd, None)
@@ -12231,6 +12350,176 @@ ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
 
 
+_record_max_pool3d_with_indices = GraphRecording(ops.max_pool3d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool3d_with_indices", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool3d_with_indices(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor): records MaxPool3DWithIndicesBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_max_pool3d_with_indices(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool3d_with_indices.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool3d_with_indices.register(DispatchKey.Autograd, KernelFunction(
+    max_pool3d_with_indices, "torch::autograd::VariableType::max_pool3d_with_indices", with_keyset=True))
+
+
+_record_max_pool3d_with_indices_backward = GraphRecording(ops.max_pool3d_with_indices_backward, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool3d_with_indices_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool3d_with_indices_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor: records MaxPool3DWithIndicesBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[7])):
+        return _record_max_pool3d_with_indices_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool3d_with_indices_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool3d_with_indices_backward.register(DispatchKey.Autograd, KernelFunction(
+    max_pool3d_with_indices_backward, "torch::autograd::VariableType::max_pool3d_with_indices_backward", with_keyset=True))
+
+
+_record_avg_pool3d = GraphRecording(ops.avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor: records AvgPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_avg_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool3d, "torch::autograd::VariableType::avg_pool3d", with_keyset=True))
+
+
+_record_avg_pool3d_backward = GraphRecording(ops.avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor: records AvgPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_avg_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool3d_backward, "torch::autograd::VariableType::avg_pool3d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_out = GraphRecording(ops.adaptive_max_pool3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_out, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+
+
+_record_adaptive_max_pool3d = GraphRecording(ops.adaptive_max_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor): records AdaptiveMaxPool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_adaptive_max_pool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_backward_grad_input = GraphRecording(ops.adaptive_max_pool3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_adaptive_max_pool3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.adaptive_max_pool3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+
+
+_record_adaptive_max_pool3d_backward = GraphRecording(ops.adaptive_max_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::adaptive_max_pool3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def adaptive_max_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor: records AdaptiveMaxPool3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_adaptive_max_pool3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.adaptive_max_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    adaptive_max_pool3d_backward, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+
+
+_record_max_unpool3d_out = GraphRecording(ops.max_unpool3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[5])):
+        return _record_max_unpool3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.max_unpool3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool3d_out.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool3d_out, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+
+
+_record_max_unpool3d = GraphRecording(ops.max_unpool3d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_unpool3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_unpool3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor: records MaxUnpool3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_max_unpool3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_unpool3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_unpool3d.register(DispatchKey.Autograd, KernelFunction(
+    max_unpool3d, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+
+
 _record_max_unpool2d_out = GraphRecording(ops.max_unpool2d_out, AutoDispatchBelowAutograd, None)
 
 
@@ -12401,6 +12690,278 @@ ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
 
 
+_record_upsample_bicubic2d_out = GraphRecording(ops.upsample_bicubic2d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_bicubic2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bicubic2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_out, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+
+
+_record_upsample_bicubic2d = GraphRecording(ops.upsample_bicubic2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bicubic2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bicubic2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+
+
+_record_upsample_bicubic2d_backward_grad_input = GraphRecording(ops.upsample_bicubic2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_bicubic2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_bicubic2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+
+
+_record_upsample_bicubic2d_backward = GraphRecording(ops.upsample_bicubic2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_bicubic2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_bicubic2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_bicubic2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_bicubic2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_bicubic2d_backward, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa_out = GraphRecording(ops._upsample_bilinear2d_aa_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_bilinear2d_aa_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bilinear2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa = GraphRecording(ops._upsample_bilinear2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DAaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bilinear2d_aa(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bilinear2d_aa.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa_backward_grad_input = GraphRecording(ops._upsample_bilinear2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record__upsample_bilinear2d_aa_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bilinear2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bilinear2d_aa_backward = GraphRecording(ops._upsample_bilinear2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bilinear2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBilinear2DAaBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bilinear2d_aa_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bilinear2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bilinear2d_aa_backward, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_out = GraphRecording(ops._upsample_bicubic2d_aa_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_bicubic2d_aa_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bicubic2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa = GraphRecording(ops._upsample_bicubic2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DAaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bicubic2d_aa(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bicubic2d_aa.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_backward_grad_input = GraphRecording(ops._upsample_bicubic2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record__upsample_bicubic2d_aa_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_bicubic2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+
+
+_record__upsample_bicubic2d_aa_backward = GraphRecording(ops._upsample_bicubic2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_bicubic2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleBicubic2DAaBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_bicubic2d_aa_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_bicubic2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_bicubic2d_aa_backward, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+
+
+_record_upsample_trilinear3d_out = GraphRecording(ops.upsample_trilinear3d_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_trilinear3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_trilinear3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_out, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+
+
+_record_upsample_trilinear3d = GraphRecording(ops.upsample_trilinear3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleTrilinear3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_trilinear3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_trilinear3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+
+
+_record_upsample_trilinear3d_backward_grad_input = GraphRecording(ops.upsample_trilinear3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[7])):
+        return _record_upsample_trilinear3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_trilinear3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+
+
+_record_upsample_trilinear3d_backward = GraphRecording(ops.upsample_trilinear3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_trilinear3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_trilinear3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleTrilinear3DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_trilinear3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_trilinear3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_trilinear3d_backward, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+
+
 _record_upsample_nearest1d_out = GraphRecording(ops.upsample_nearest1d_out, AutoDispatchBelowAutograd, None)
 
 
@@ -12535,6 +13096,108 @@ def upsample_nearest2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
+_record_channel_shuffle = GraphRecording(ops.channel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.ChannelShuffleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::channel_shuffle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def channel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
+    """channel_shuffle(Tensor self, SymInt groups) -> Tensor: records ChannelShuffleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_channel_shuffle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.channel_shuffle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.channel_shuffle.register(DispatchKey.Autograd, KernelFunction(
+    channel_shuffle, "torch::autograd::VariableType::channel_shuffle", with_keyset=True))
+
+
+_record_affine_grid_generator = GraphRecording(ops.affine_grid_generator, AutoDispatchBelowADInplaceOrView, nodes.AffineGridGeneratorBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::affine_grid_generator", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def affine_grid_generator(ks: DispatchKeySet, *args: Any) -> Any:
+    """affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor: records AffineGridGeneratorBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_affine_grid_generator(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.affine_grid_generator.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.affine_grid_generator.register(DispatchKey.Autograd, KernelFunction(
+    affine_grid_generator, "torch::autograd::VariableType::affine_grid_generator", with_keyset=True))
+
+
+_record_grid_sampler_2d = GraphRecording(ops.grid_sampler_2d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor: records GridSampler2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_grid_sampler_2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_2d.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_2d, "torch::autograd::VariableType::grid_sampler_2d", with_keyset=True))
+
+
+_record_grid_sampler_2d_backward = GraphRecording(ops.grid_sampler_2d_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_grid_sampler_2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_2d_backward, "torch::autograd::VariableType::grid_sampler_2d_backward", with_keyset=True))
+
+
+_record_grid_sampler_3d = GraphRecording(ops.grid_sampler_3d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler3DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor: records GridSampler3DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_grid_sampler_3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_3d.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_3d, "torch::autograd::VariableType::grid_sampler_3d", with_keyset=True))
+
+
+_record_grid_sampler_3d_backward = GraphRecording(ops.grid_sampler_3d_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::grid_sampler_3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def grid_sampler_3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_grid_sampler_3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.grid_sampler_3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.grid_sampler_3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    grid_sampler_3d_backward, "torch::autograd::VariableType::grid_sampler_3d_backward", with_keyset=True))
 
 
 _record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)

@@ -1973,6 +1973,76 @@ def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- reflection_pad3d --------------------------------------------------------------------------
+parser_reflection_pad3d = PythonArgParser.lazy([
+    'reflection_pad3d(Tensor input, SymIntArrayRef[6] padding)',
+])
+
+
+@traced("python", "dispatch_reflection_pad3d", TORCH_FUNCTIONS_CPP, "dispatch_reflection_pad3d", legacy="dispatch_reflection_pad3d")
+def dispatch_reflection_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reflection_pad3d(Tensor input, SymIntArrayRef[6] padding): reflection_pad3d"""
+    return at.reflection_pad3d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_reflection_pad3d = [(return_types.for_schema('reflection_pad3d', ops.reflection_pad3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reflection_pad3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_reflection_pad3d")
+def reflection_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.reflection_pad3d: THPVariable_reflection_pad3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.reflection_pad3d",
+                                 {"python_name": "torch.reflection_pad3d"})
+    self = None
+    r = parser_reflection_pad3d.parse(args, kwargs)
+    a = r.args
+    # reflection_pad3d(Tensor input, SymIntArrayRef[6] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_reflection_pad3d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- replication_pad3d -------------------------------------------------------------------------
+parser_replication_pad3d = PythonArgParser.lazy([
+    'replication_pad3d(Tensor input, SymIntArrayRef[6] padding)',
+])
+
+
+@traced("python", "dispatch_replication_pad3d", TORCH_FUNCTIONS_CPP, "dispatch_replication_pad3d", legacy="dispatch_replication_pad3d")
+def dispatch_replication_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """replication_pad3d(Tensor input, SymIntArrayRef[6] padding): replication_pad3d"""
+    return at.replication_pad3d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_replication_pad3d = [(return_types.for_schema('replication_pad3d', ops.replication_pad3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_replication_pad3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_replication_pad3d")
+def replication_pad3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.replication_pad3d: THPVariable_replication_pad3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.replication_pad3d",
+                                 {"python_name": "torch.replication_pad3d"})
+    self = None
+    r = parser_replication_pad3d.parse(args, kwargs)
+    a = r.args
+    # replication_pad3d(Tensor input, SymIntArrayRef[6] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_replication_pad3d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
 # ---- slow_conv_transpose2d ---------------------------------------------------------------------
 parser_slow_conv_transpose2d = PythonArgParser.lazy([
     'slow_conv_transpose2d(Tensor input, Tensor weight, SymIntArrayRef[2] kernel_size, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymIntArrayRef[2] dilation=1, *, Tensor out=None)',
@@ -2038,6 +2108,180 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_slow_conv_transpose2d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'dilation': dilation, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv_transpose3d ---------------------------------------------------------------------
+parser_slow_conv_transpose3d = PythonArgParser.lazy([
+    'slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_slow_conv_transpose3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv_transpose3d", legacy="dispatch_slow_conv_transpose3d")
+def dispatch_slow_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1): slow_conv_transpose3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.slow_conv_transpose3d(**call_kwargs)
+
+structseqs_slow_conv_transpose3d = [(return_types.for_schema('slow_conv_transpose3d', ops.slow_conv_transpose3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv_transpose3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv_transpose3d")
+def slow_conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv_transpose3d: THPVariable_slow_conv_transpose3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv_transpose3d",
+                                 {"python_name": "torch.slow_conv_transpose3d"})
+    self = None
+    r = parser_slow_conv_transpose3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv_transpose3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymIntArrayRef[3] dilation=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    output_padding = a[6]
+    output_padding = r.intlist(6)  # None: the default
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_slow_conv_transpose3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv3d -------------------------------------------------------------------------------
+parser_slow_conv3d = PythonArgParser.lazy([
+    'slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0)',
+])
+
+
+@traced("python", "dispatch_slow_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv3d", legacy="dispatch_slow_conv3d")
+def dispatch_slow_conv3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0): slow_conv3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    return at.slow_conv3d(**call_kwargs)
+
+structseqs_slow_conv3d = [(return_types.for_schema('slow_conv3d', ops.slow_conv3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv3d")
+def slow_conv3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv3d: THPVariable_slow_conv3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv3d",
+                                 {"python_name": "torch.slow_conv3d"})
+    self = None
+    r = parser_slow_conv3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    result = dispatch_slow_conv3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- slow_conv_dilated3d -----------------------------------------------------------------------
+parser_slow_conv_dilated3d = PythonArgParser.lazy([
+    'slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_slow_conv_dilated3d", TORCH_FUNCTIONS_CPP, "dispatch_slow_conv_dilated3d", legacy="dispatch_slow_conv_dilated3d")
+def dispatch_slow_conv_dilated3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1): slow_conv_dilated3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.slow_conv_dilated3d(**call_kwargs)
+
+structseqs_slow_conv_dilated3d = [(return_types.for_schema('slow_conv_dilated3d', ops.slow_conv_dilated3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_slow_conv_dilated3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_slow_conv_dilated3d")
+def slow_conv_dilated3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.slow_conv_dilated3d: THPVariable_slow_conv_dilated3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.slow_conv_dilated3d",
+                                 {"python_name": "torch.slow_conv_dilated3d"})
+    self = None
+    r = parser_slow_conv_dilated3d.parse(args, kwargs)
+    a = r.args
+    # slow_conv_dilated3d(Tensor input, Tensor weight, SymIntArrayRef[3] kernel_size, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    kernel_size = a[2]
+    if kernel_size is not None:
+        kernel_size = r.intlist(2)
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[4]
+    stride = r.intlist(4)  # None: the default
+    padding = a[5]
+    padding = r.intlist(5)  # None: the default
+    dilation = a[6]
+    dilation = r.intlist(6)  # None: the default
+    result = dispatch_slow_conv_dilated3d_0(self, {'self': self_, 'weight': weight, 'kernel_size': kernel_size, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation})
     return THPVariable_Wrap(result)
 
 
@@ -2368,6 +2612,210 @@ def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_adaptive_max_pool2d[0][0 if out is None else 1])
 
 
+# ---- max_pool3d_with_indices -------------------------------------------------------------------
+parser_max_pool3d_with_indices = PythonArgParser.lazy([
+    'max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool3d_with_indices", TORCH_FUNCTIONS_CPP, "dispatch_max_pool3d_with_indices", legacy="dispatch_max_pool3d_with_indices")
+def dispatch_max_pool3d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False): max_pool3d_with_indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool3d_with_indices(**call_kwargs)
+
+structseqs_max_pool3d_with_indices = [(return_types.for_schema('max_pool3d_with_indices', ops.max_pool3d_with_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool3d_with_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool3d_with_indices")
+def max_pool3d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool3d_with_indices: THPVariable_max_pool3d_with_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool3d_with_indices",
+                                 {"python_name": "torch.max_pool3d_with_indices"})
+    self = None
+    r = parser_max_pool3d_with_indices.parse(args, kwargs)
+    a = r.args
+    # max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool3d_with_indices_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return wrap_result(result, structseqs_max_pool3d_with_indices[0][0])
+
+
+# ---- avg_pool3d --------------------------------------------------------------------------------
+parser_avg_pool3d = PythonArgParser.lazy([
+    'avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)',
+])
+
+
+@traced("python", "dispatch_avg_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_avg_pool3d", legacy="dispatch_avg_pool3d")
+def dispatch_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None): avg_pool3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    if kwargs['count_include_pad'] is not None:
+        call_kwargs['count_include_pad'] = kwargs['count_include_pad']
+    call_kwargs['divisor_override'] = kwargs['divisor_override']
+    return at.avg_pool3d(**call_kwargs)
+
+structseqs_avg_pool3d = [(return_types.for_schema('avg_pool3d', ops.avg_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_avg_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_avg_pool3d")
+def avg_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.avg_pool3d: THPVariable_avg_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.avg_pool3d",
+                                 {"python_name": "torch.avg_pool3d"})
+    self = None
+    r = parser_avg_pool3d.parse(args, kwargs)
+    a = r.args
+    # avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    ceil_mode = a[4]
+    if ceil_mode is None:
+        ceil_mode = False
+    count_include_pad = a[5]
+    if count_include_pad is None:
+        count_include_pad = True
+    divisor_override = a[6]
+    if divisor_override is not None and (type(divisor_override) is not int or not INT64_MIN <= divisor_override <= INT64_MAX):
+        divisor_override = int64_arg(divisor_override)
+    result = dispatch_avg_pool3d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'ceil_mode': ceil_mode, 'count_include_pad': count_include_pad, 'divisor_override': divisor_override})
+    return THPVariable_Wrap(result)
+
+
+# ---- adaptive_max_pool3d -----------------------------------------------------------------------
+parser_adaptive_max_pool3d = PythonArgParser.lazy([
+    'adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_adaptive_max_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_max_pool3d", legacy="dispatch_adaptive_max_pool3d")
+def dispatch_adaptive_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None): adaptive_max_pool3d, out= adaptive_max_pool3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.adaptive_max_pool3d_out, 'adaptive_max_pool3d', False, self, kwargs, out)
+    return at.adaptive_max_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_max_pool3d = [(return_types.for_schema('adaptive_max_pool3d', ops.adaptive_max_pool3d.schema), return_types.for_schema('adaptive_max_pool3d_out', ops.adaptive_max_pool3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_max_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_max_pool3d")
+def adaptive_max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_max_pool3d: THPVariable_adaptive_max_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_max_pool3d",
+                                 {"python_name": "torch.adaptive_max_pool3d"})
+    self = None
+    r = parser_adaptive_max_pool3d.parse(args, kwargs)
+    a = r.args
+    # adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_adaptive_max_pool3d_0(self, {'self': self_, 'output_size': output_size, 'out': out})
+    return wrap_result(result, structseqs_adaptive_max_pool3d[0][0 if out is None else 1])
+
+
+# ---- max_unpool3d ------------------------------------------------------------------------------
+parser_max_unpool3d = PythonArgParser.lazy([
+    'max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_max_unpool3d", TORCH_FUNCTIONS_CPP, "dispatch_max_unpool3d", legacy="dispatch_max_unpool3d")
+def dispatch_max_unpool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None): max_unpool3d, out= max_unpool3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.max_unpool3d_out, 'max_unpool3d', False, self, kwargs, out)
+    return at.max_unpool3d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'], stride=kwargs['stride'], padding=kwargs['padding'])
+
+structseqs_max_unpool3d = [(return_types.for_schema('max_unpool3d', ops.max_unpool3d.schema), return_types.for_schema('max_unpool3d_out', ops.max_unpool3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_unpool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_unpool3d")
+def max_unpool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_unpool3d: THPVariable_max_unpool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_unpool3d",
+                                 {"python_name": "torch.max_unpool3d"})
+    self = None
+    r = parser_max_unpool3d.parse(args, kwargs)
+    a = r.args
+    # max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, IntArrayRef[3] padding, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    output_size = a[2]
+    if output_size is not None:
+        output_size = r.intlist(2)
+    stride = a[3]
+    if stride is not None:
+        stride = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_max_unpool3d_0(self, {'self': self_, 'indices': indices, 'output_size': output_size, 'stride': stride, 'padding': padding, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_unpool2d ------------------------------------------------------------------------------
 parser_max_unpool2d = PythonArgParser.lazy([
     'max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size, *, Tensor out=None)',
@@ -2540,6 +2988,277 @@ def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_upsample_bilinear2d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_trilinear3d ----------------------------------------------------------------------
+parser_upsample_trilinear3d = PythonArgParser.lazy([
+    'upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_trilinear3d", legacy="dispatch_upsample_trilinear3d")
+def dispatch_upsample_trilinear3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_trilinear3d.vec"""
+    return at.upsample_trilinear3d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_trilinear3d", legacy="dispatch_upsample_trilinear3d")
+def dispatch_upsample_trilinear3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_trilinear3d, out= upsample_trilinear3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_trilinear3d_out, 'upsample_trilinear3d', False, self, kwargs, out)
+    return at.upsample_trilinear3d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_trilinear3d = [(return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d_vec.schema), None), (return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d.schema), return_types.for_schema('upsample_trilinear3d_out', ops.upsample_trilinear3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_trilinear3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_trilinear3d")
+def upsample_trilinear3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_trilinear3d: THPVariable_upsample_trilinear3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_trilinear3d",
+                                 {"python_name": "torch.upsample_trilinear3d"})
+    self = None
+    r = parser_upsample_trilinear3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_trilinear3d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_trilinear3d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_trilinear3d(Tensor input, SymIntArrayRef[3] output_size, bool align_corners, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_d = a[3]
+    if scales_d is not None:
+        scales_d = float(scales_d)
+    scales_h = a[4]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[5]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[6]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_trilinear3d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_d': scales_d, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- upsample_bicubic2d ------------------------------------------------------------------------
+parser_upsample_bicubic2d = PythonArgParser.lazy([
+    'upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    'upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bicubic2d", legacy="dispatch_upsample_bicubic2d")
+def dispatch_upsample_bicubic2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): upsample_bicubic2d.vec"""
+    return at.upsample_bicubic2d(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_bicubic2d", legacy="dispatch_upsample_bicubic2d")
+def dispatch_upsample_bicubic2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_bicubic2d, out= upsample_bicubic2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_bicubic2d_out, 'upsample_bicubic2d', False, self, kwargs, out)
+    return at.upsample_bicubic2d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_bicubic2d = [(return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d_vec.schema), None), (return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d.schema), return_types.for_schema('upsample_bicubic2d_out', ops.upsample_bicubic2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_bicubic2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_bicubic2d")
+def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_bicubic2d: THPVariable_upsample_bicubic2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_bicubic2d",
+                                 {"python_name": "torch.upsample_bicubic2d"})
+    self = None
+    r = parser_upsample_bicubic2d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_bicubic2d(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch_upsample_bicubic2d_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_bicubic2d(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_bicubic2d_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_bilinear2d_aa -------------------------------------------------------------------
+parser__upsample_bilinear2d_aa = PythonArgParser.lazy([
+    '_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    '_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bilinear2d_aa", legacy="dispatch__upsample_bilinear2d_aa")
+def dispatch__upsample_bilinear2d_aa_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): _upsample_bilinear2d_aa.vec"""
+    return at._upsample_bilinear2d_aa(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bilinear2d_aa", legacy="dispatch__upsample_bilinear2d_aa")
+def dispatch__upsample_bilinear2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_bilinear2d_aa, out= _upsample_bilinear2d_aa.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_bilinear2d_aa_out, '_upsample_bilinear2d_aa', False, self, kwargs, out)
+    return at._upsample_bilinear2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_bilinear2d_aa = [(return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa.schema), return_types.for_schema('_upsample_bilinear2d_aa_out', ops._upsample_bilinear2d_aa_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_bilinear2d_aa", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_bilinear2d_aa")
+def _upsample_bilinear2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_bilinear2d_aa: THPVariable__upsample_bilinear2d_aa"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_bilinear2d_aa",
+                                 {"python_name": "torch._upsample_bilinear2d_aa"})
+    self = None
+    r = parser__upsample_bilinear2d_aa.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_bilinear2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch__upsample_bilinear2d_aa_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_bilinear2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_bilinear2d_aa_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_bicubic2d_aa --------------------------------------------------------------------
+parser__upsample_bicubic2d_aa = PythonArgParser.lazy([
+    '_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)',
+    '_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bicubic2d_aa", legacy="dispatch__upsample_bicubic2d_aa")
+def dispatch__upsample_bicubic2d_aa_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors): _upsample_bicubic2d_aa.vec"""
+    return at._upsample_bicubic2d_aa(input=kwargs['input'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, "dispatch__upsample_bicubic2d_aa", legacy="dispatch__upsample_bicubic2d_aa")
+def dispatch__upsample_bicubic2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_bicubic2d_aa, out= _upsample_bicubic2d_aa.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_bicubic2d_aa_out, '_upsample_bicubic2d_aa', False, self, kwargs, out)
+    return at._upsample_bicubic2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_bicubic2d_aa = [(return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa.schema), return_types.for_schema('_upsample_bicubic2d_aa_out', ops._upsample_bicubic2d_aa_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_bicubic2d_aa", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_bicubic2d_aa")
+def _upsample_bicubic2d_aa(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_bicubic2d_aa: THPVariable__upsample_bicubic2d_aa"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_bicubic2d_aa",
+                                 {"python_name": "torch._upsample_bicubic2d_aa"})
+    self = None
+    r = parser__upsample_bicubic2d_aa.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_bicubic2d_aa(Tensor input, SymIntArrayRef? output_size, bool align_corners, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        align_corners = a[2]
+        scale_factors = None if a[3] is None else convert(r, 3)
+        result = dispatch__upsample_bicubic2d_aa_0(self, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_bicubic2d_aa(Tensor input, SymIntArrayRef[2] output_size, bool align_corners, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    align_corners = a[2]
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_bicubic2d_aa_1(self, {'self': self_, 'output_size': output_size, 'align_corners': align_corners, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -2871,7 +3590,12 @@ FUNCTIONS: dict[str, Any] = {
     "reflection_pad2d": reflection_pad2d,
     "replication_pad1d": replication_pad1d,
     "replication_pad2d": replication_pad2d,
+    "reflection_pad3d": reflection_pad3d,
+    "replication_pad3d": replication_pad3d,
     "slow_conv_transpose2d": slow_conv_transpose2d,
+    "slow_conv_transpose3d": slow_conv_transpose3d,
+    "slow_conv3d": slow_conv3d,
+    "slow_conv_dilated3d": slow_conv_dilated3d,
     "col2im": col2im,
     "im2col": im2col,
     "max_pool2d_with_indices": max_pool2d_with_indices,
@@ -2879,9 +3603,17 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_avg_pool3d": adaptive_avg_pool3d,
     "adaptive_max_pool2d": adaptive_max_pool2d,
+    "max_pool3d_with_indices": max_pool3d_with_indices,
+    "avg_pool3d": avg_pool3d,
+    "adaptive_max_pool3d": adaptive_max_pool3d,
+    "max_unpool3d": max_unpool3d,
     "max_unpool2d": max_unpool2d,
     "upsample_linear1d": upsample_linear1d,
     "upsample_bilinear2d": upsample_bilinear2d,
+    "upsample_trilinear3d": upsample_trilinear3d,
+    "upsample_bicubic2d": upsample_bicubic2d,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa,
+    "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
     "scaled_dot_product_attention": scaled_dot_product_attention,

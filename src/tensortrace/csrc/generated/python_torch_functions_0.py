@@ -17806,6 +17806,111 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- conv3d ------------------------------------------------------------------------------------
+parser_conv3d = PythonArgParser.lazy([
+    'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+    'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+])
+
+
+@traced("python", "dispatch_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_conv3d", legacy="dispatch_conv3d")
+def dispatch_conv3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1): conv3d"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv3d(**call_kwargs)
+
+
+@traced("python", "dispatch_conv3d", TORCH_FUNCTIONS_CPP, "dispatch_conv3d", legacy="dispatch_conv3d")
+def dispatch_conv3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1): conv3d.padding"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv3d(**call_kwargs)
+
+structseqs_conv3d = [(return_types.for_schema('conv3d', ops.conv3d.schema), None), (return_types.for_schema('conv3d', ops.conv3d_padding.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv3d")
+def conv3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv3d: THPVariable_conv3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv3d",
+                                 {"python_name": "torch.conv3d"})
+    self = None
+    r = parser_conv3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        bias = a[2]
+        if bias is not None:
+            bias = bias.cdata
+        stride = a[3]
+        stride = r.intlist(3)  # None: the default
+        padding = a[4]
+        padding = r.intlist(4)  # None: the default
+        dilation = a[5]
+        dilation = r.intlist(5)  # None: the default
+        groups = a[6]
+        if groups is None:
+            groups = 1
+        elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+            groups = int64_arg(groups)
+        result = dispatch_conv3d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+        return THPVariable_Wrap(result)
+    # conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, str padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    if padding is None:
+        padding = 'valid'
+    dilation = a[5]
+    dilation = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_conv3d_1(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
 # ---- conv_transpose1d --------------------------------------------------------------------------
 parser_conv_transpose1d = PythonArgParser.lazy([
     'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1)',
@@ -17933,6 +18038,71 @@ def conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     dilation = a[7]
     dilation = r.intlist(7)  # None: the default
     result = dispatch_conv_transpose2d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
+    return THPVariable_Wrap(result)
+
+
+# ---- conv_transpose3d --------------------------------------------------------------------------
+parser_conv_transpose3d = PythonArgParser.lazy([
+    'conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1)',
+])
+
+
+@traced("python", "dispatch_conv_transpose3d", TORCH_FUNCTIONS_CPP, "dispatch_conv_transpose3d", legacy="dispatch_conv_transpose3d")
+def dispatch_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1): conv_transpose3d.input"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['output_padding'] is not None:
+        call_kwargs['output_padding'] = kwargs['output_padding']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    return at.conv_transpose3d(**call_kwargs)
+
+structseqs_conv_transpose3d = [(return_types.for_schema('conv_transpose3d', ops.conv_transpose3d_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv_transpose3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv_transpose3d")
+def conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv_transpose3d: THPVariable_conv_transpose3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv_transpose3d",
+                                 {"python_name": "torch.conv_transpose3d"})
+    self = None
+    r = parser_conv_transpose3d.parse(args, kwargs)
+    a = r.args
+    # conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, SymIntArrayRef[3] dilation=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    padding = r.intlist(4)  # None: the default
+    output_padding = a[5]
+    output_padding = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    dilation = a[7]
+    dilation = r.intlist(7)  # None: the default
+    result = dispatch_conv_transpose3d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
     return THPVariable_Wrap(result)
 
 
@@ -18294,6 +18464,293 @@ def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
     if output_size is not None:
         output_size = r.intlist(1)
     result = dispatch__adaptive_avg_pool3d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
+
+
+# ---- max_pool3d --------------------------------------------------------------------------------
+parser_max_pool3d = PythonArgParser.lazy([
+    'max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool3d", TORCH_FUNCTIONS_CPP, "dispatch_max_pool3d", legacy="dispatch_max_pool3d")
+def dispatch_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False): max_pool3d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool3d(**call_kwargs)
+
+structseqs_max_pool3d = [(return_types.for_schema('max_pool3d', ops.max_pool3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool3d")
+def max_pool3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool3d: THPVariable_max_pool3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool3d",
+                                 {"python_name": "torch.max_pool3d"})
+    self = None
+    r = parser_max_pool3d.parse(args, kwargs)
+    a = r.args
+    # max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool3d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- channel_shuffle ---------------------------------------------------------------------------
+parser_channel_shuffle = PythonArgParser.lazy([
+    'channel_shuffle(Tensor input, SymInt groups)',
+])
+
+
+@traced("python", "dispatch_channel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_channel_shuffle", legacy="dispatch_channel_shuffle")
+def dispatch_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """channel_shuffle(Tensor input, SymInt groups): channel_shuffle"""
+    return at.channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
+
+structseqs_channel_shuffle = [(return_types.for_schema('channel_shuffle', ops.channel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_channel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_channel_shuffle")
+def channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.channel_shuffle: THPVariable_channel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.channel_shuffle",
+                                 {"python_name": "torch.channel_shuffle"})
+    self = None
+    r = parser_channel_shuffle.parse(args, kwargs)
+    a = r.args
+    # channel_shuffle(Tensor input, SymInt groups)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    groups = a[1]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_channel_shuffle_0(self, {'self': self_, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
+# ---- native_channel_shuffle --------------------------------------------------------------------
+parser_native_channel_shuffle = PythonArgParser.lazy([
+    'native_channel_shuffle(Tensor input, SymInt groups)',
+])
+
+
+@traced("python", "dispatch_native_channel_shuffle", TORCH_FUNCTIONS_CPP, "dispatch_native_channel_shuffle", legacy="dispatch_native_channel_shuffle")
+def dispatch_native_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """native_channel_shuffle(Tensor input, SymInt groups): native_channel_shuffle"""
+    return at.native_channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
+
+structseqs_native_channel_shuffle = [(return_types.for_schema('native_channel_shuffle', ops.native_channel_shuffle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_native_channel_shuffle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_native_channel_shuffle")
+def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
+    """torch.native_channel_shuffle: THPVariable_native_channel_shuffle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.native_channel_shuffle",
+                                 {"python_name": "torch.native_channel_shuffle"})
+    self = None
+    r = parser_native_channel_shuffle.parse(args, kwargs)
+    a = r.args
+    # native_channel_shuffle(Tensor input, SymInt groups)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    groups = a[1]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_native_channel_shuffle_0(self, {'self': self_, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
+# ---- affine_grid_generator ---------------------------------------------------------------------
+parser_affine_grid_generator = PythonArgParser.lazy([
+    'affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_affine_grid_generator", TORCH_FUNCTIONS_CPP, "dispatch_affine_grid_generator", legacy="dispatch_affine_grid_generator")
+def dispatch_affine_grid_generator_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners): affine_grid_generator"""
+    return at.affine_grid_generator(theta=kwargs['theta'], size=kwargs['size'], align_corners=kwargs['align_corners'])
+
+structseqs_affine_grid_generator = [(return_types.for_schema('affine_grid_generator', ops.affine_grid_generator.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_affine_grid_generator", TORCH_FUNCTIONS_CPP, legacy="THPVariable_affine_grid_generator")
+def affine_grid_generator(*args: Any, **kwargs: Any) -> Any:
+    """torch.affine_grid_generator: THPVariable_affine_grid_generator"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.affine_grid_generator",
+                                 {"python_name": "torch.affine_grid_generator"})
+    self = None
+    r = parser_affine_grid_generator.parse(args, kwargs)
+    a = r.args
+    # affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners)
+    theta = a[0]
+    if theta is not None:
+        theta = theta.cdata
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    align_corners = a[2]
+    result = dispatch_affine_grid_generator_0(self, {'theta': theta, 'size': size, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler ------------------------------------------------------------------------------
+parser_grid_sampler = PythonArgParser.lazy([
+    'grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler", legacy="dispatch_grid_sampler")
+def dispatch_grid_sampler_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler"""
+    return at.grid_sampler(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler = [(return_types.for_schema('grid_sampler', ops.grid_sampler.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler")
+def grid_sampler(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler: THPVariable_grid_sampler"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler",
+                                 {"python_name": "torch.grid_sampler"})
+    self = None
+    r = parser_grid_sampler.parse(args, kwargs)
+    a = r.args
+    # grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler_2d ---------------------------------------------------------------------------
+parser_grid_sampler_2d = PythonArgParser.lazy([
+    'grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler_2d", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler_2d", legacy="dispatch_grid_sampler_2d")
+def dispatch_grid_sampler_2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_2d"""
+    return at.grid_sampler_2d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler_2d = [(return_types.for_schema('grid_sampler_2d', ops.grid_sampler_2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler_2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler_2d")
+def grid_sampler_2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler_2d: THPVariable_grid_sampler_2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler_2d",
+                                 {"python_name": "torch.grid_sampler_2d"})
+    self = None
+    r = parser_grid_sampler_2d.parse(args, kwargs)
+    a = r.args
+    # grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_2d_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
+    return THPVariable_Wrap(result)
+
+
+# ---- grid_sampler_3d ---------------------------------------------------------------------------
+parser_grid_sampler_3d = PythonArgParser.lazy([
+    'grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)',
+])
+
+
+@traced("python", "dispatch_grid_sampler_3d", TORCH_FUNCTIONS_CPP, "dispatch_grid_sampler_3d", legacy="dispatch_grid_sampler_3d")
+def dispatch_grid_sampler_3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_3d"""
+    return at.grid_sampler_3d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
+
+structseqs_grid_sampler_3d = [(return_types.for_schema('grid_sampler_3d', ops.grid_sampler_3d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_grid_sampler_3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_grid_sampler_3d")
+def grid_sampler_3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.grid_sampler_3d: THPVariable_grid_sampler_3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.grid_sampler_3d",
+                                 {"python_name": "torch.grid_sampler_3d"})
+    self = None
+    r = parser_grid_sampler_3d.parse(args, kwargs)
+    a = r.args
+    # grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    grid = a[1]
+    if grid is not None:
+        grid = grid.cdata
+    interpolation_mode = a[2]
+    if interpolation_mode is not None and (type(interpolation_mode) is not int or not INT64_MIN <= interpolation_mode <= INT64_MAX):
+        interpolation_mode = int64_arg(interpolation_mode)
+    padding_mode = a[3]
+    if padding_mode is not None and (type(padding_mode) is not int or not INT64_MIN <= padding_mode <= INT64_MAX):
+        padding_mode = int64_arg(padding_mode)
+    align_corners = a[4]
+    result = dispatch_grid_sampler_3d_0(self, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
     return THPVariable_Wrap(result)
 
 
@@ -25289,8 +25746,10 @@ FUNCTIONS: dict[str, Any] = {
     "_convolution": _convolution,
     "conv1d": conv1d,
     "conv2d": conv2d,
+    "conv3d": conv3d,
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
+    "conv_transpose3d": conv_transpose3d,
     "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_pool1d": max_pool1d,
     "avg_pool1d": avg_pool1d,
@@ -25299,6 +25758,13 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool3d": _adaptive_avg_pool3d,
+    "max_pool3d": max_pool3d,
+    "channel_shuffle": channel_shuffle,
+    "native_channel_shuffle": native_channel_shuffle,
+    "affine_grid_generator": affine_grid_generator,
+    "grid_sampler": grid_sampler,
+    "grid_sampler_2d": grid_sampler_2d,
+    "grid_sampler_3d": grid_sampler_3d,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "_scaled_dot_product_attention_math": _scaled_dot_product_attention_math,
@@ -25791,8 +26257,10 @@ __all__ = [
     "_convolution",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "max_pool1d_with_indices",
     "max_pool1d",
     "avg_pool1d",
@@ -25801,6 +26269,13 @@ __all__ = [
     "max_pool2d",
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool3d",
+    "max_pool3d",
+    "channel_shuffle",
+    "native_channel_shuffle",
+    "affine_grid_generator",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "grid_sampler_3d",
     "pixel_shuffle",
     "pixel_unshuffle",
     "_scaled_dot_product_attention_math",

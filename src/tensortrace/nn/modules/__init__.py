@@ -36,7 +36,14 @@ from tensortrace.nn.modules.activation_extra import (
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
-from tensortrace.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from tensortrace.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
@@ -65,7 +72,7 @@ from tensortrace.nn.modules.loss import (
     TripletMarginLoss,
 )
 from tensortrace.nn.modules.module import Module
-from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, RMSNorm
+from tensortrace.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
 from tensortrace.nn.modules.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -73,27 +80,35 @@ from tensortrace.nn.modules.padding import (
     ConstantPad1d,
     ConstantPad2d,
     ConstantPad3d,
+    ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
     ZeroPad3d,
 )
-from tensortrace.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from tensortrace.nn.modules.pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from tensortrace.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
     AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
     LPPool1d,
     LPPool2d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
     MaxUnpool1d,
     MaxUnpool2d,
+    MaxUnpool3d,
 )
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
@@ -161,8 +176,10 @@ __all__ = [
     "AdaptiveAvgPool3d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
     "AvgPool1d",
     "AvgPool2d",
+    "AvgPool3d",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
@@ -173,10 +190,13 @@ __all__ = [
     "ConstantPad1d",
     "ConstantPad2d",
     "ConstantPad3d",
+    "ChannelShuffle",
     "Conv1d",
     "Conv2d",
+    "Conv3d",
     "ConvTranspose1d",
     "ConvTranspose2d",
+    "ConvTranspose3d",
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
@@ -192,14 +212,17 @@ __all__ = [
     "InstanceNorm1d",
     "InstanceNorm2d",
     "LayerNorm",
+    "LocalResponseNorm",
     "Linear",
     "LPPool1d",
     "LPPool2d",
     "MSELoss",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxPool3d",
     "MaxUnpool1d",
     "MaxUnpool2d",
+    "MaxUnpool3d",
     "Module",
     "ModuleDict",
     "ModuleList",
@@ -209,8 +232,12 @@ __all__ = [
     "PixelShuffle",
     "PixelUnshuffle",
     "PairwiseDistance",
+    "ReflectionPad1d",
     "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
     "ReplicationPad2d",
+    "ReplicationPad3d",
     "ReLU",
     "RMSNorm",
     "Sequential",

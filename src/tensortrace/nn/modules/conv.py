@@ -1,11 +1,12 @@
-"""nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d and nn.ConvTranspose2d.
+"""nn.Conv1d/2d/3d and nn.ConvTranspose1d/2d/3d.
 
-Mirrors `torch/nn/modules/conv.py` (_ConvNd, Conv1d, Conv2d, _ConvTransposeNd and its 1-D / 2-D
-classes, zeros padding mode): the weight (out_channels, in_channels // groups, *kernel_size), or
-(in_channels, out_channels // groups, *kernel_size) when transposed, and bias are made with
-torch.empty and
-filled by reset_parameters as torch does (kaiming_uniform_ with a=sqrt(5), the bias uniform in
-+-1/sqrt(fan_in)), so after manual_seed they are bit-equal to torch's.
+Mirrors `torch/nn/modules/conv.py` (_ConvNd, Conv1d/2d/3d, _ConvTransposeNd and its 1-D / 2-D /
+3-D classes; a padding_mode other than 'zeros' is F.pad by _reversed_padding_repeated_twice,
+then a convolution without padding): the weight (out_channels, in_channels // groups,
+*kernel_size), or (in_channels, out_channels // groups, *kernel_size) when transposed, and bias
+are made with torch.empty and filled by reset_parameters as torch does (kaiming_uniform_ with
+a=sqrt(5), the bias uniform in +-1/sqrt(fan_in)), so after manual_seed they are bit-equal to
+torch's.
 """
 
 from __future__ import annotations
@@ -67,9 +68,11 @@ class _ConvNd(Module):
             padding_: Any = padding
         else:
             padding_ = _ntuple(padding, n)
-        if padding_mode != "zeros":
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
             raise ValueError(
-                f"padding_mode {padding_mode!r} is not implemented in tensortrace (only 'zeros')"
+                f"padding_mode must be one of {valid_padding_modes}, but got "
+                f"padding_mode='{padding_mode}'"
             )
         self.in_channels = in_channels
         self.out_channels = out_channels
@@ -81,6 +84,17 @@ class _ConvNd(Module):
         self.output_padding = _ntuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
+        # F.pad's order: the last spatial dim first, each as (before, after)
+        if isinstance(padding_, str):
+            self._reversed_padding_repeated_twice = [0, 0] * n
+            if padding_ == "same":
+                for d, k, i in zip(dilation_, kernel_size_, range(n - 1, -1, -1)):
+                    total_padding = d * (k - 1)
+                    left_pad = total_padding // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left_pad
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
+        else:
+            self._reversed_padding_repeated_twice = [p for p in reversed(padding_) for _ in (0, 1)]
         if transposed:
             weight_shape = (in_channels, out_channels // groups, *kernel_size_)
         else:
@@ -112,23 +126,31 @@ class _ConvNd(Module):
             s += ", groups={groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
         return s.format(**self.__dict__)
+
+    def _conv_forward(self, input: torch.Tensor, weight: Any, bias: Any) -> torch.Tensor:
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self._n - 1]
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return conv(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv1d(_ConvNd):
     _n = 1
 
-    def forward(self, input: torch.Tensor) -> torch.Tensor:
-        return F.conv1d(
-            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
-        )
-
 
 class Conv2d(_ConvNd):
-    def forward(self, input: torch.Tensor) -> torch.Tensor:
-        return F.conv2d(
-            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
-        )
+    pass
+
+
+class Conv3d(_ConvNd):
+    _n = 3
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -221,6 +243,23 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input: torch.Tensor, output_size: Any = None) -> torch.Tensor:
         output_padding = self._output_padding(input, output_size)
         return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _n = 3
+
+    def forward(self, input: torch.Tensor, output_size: Any = None) -> torch.Tensor:
+        output_padding = self._output_padding(input, output_size)
+        return F.conv_transpose3d(
             input,
             self.weight,
             self.bias,

@@ -1,7 +1,8 @@
 """nn.LayerNorm, nn.GroupNorm and nn.RMSNorm (torch/nn/modules/normalization.py): LayerNorm
 normalizes over the trailing normalized_shape dims, GroupNorm over each group of channels (with
 the dims after the channels); both then scale by weight (ones) and shift by bias (zeros).
-RMSNorm divides by the root mean square over the trailing dims and scales by weight."""
+RMSNorm divides by the root mean square over the trailing dims and scales by weight.
+LocalResponseNorm is F.local_response_norm with the module's size, alpha, beta and k."""
 
 from __future__ import annotations
 
@@ -153,3 +154,18 @@ class RMSNorm(Module):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(
             **self.__dict__
         )
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

@@ -1,5 +1,5 @@
-"""nn.ConstantPad1d/2d/3d, nn.ZeroPad1d/2d/3d, nn.CircularPad1d/2d/3d, nn.ReflectionPad2d and
-nn.ReplicationPad2d.
+"""nn.ConstantPad1d/2d/3d, nn.ZeroPad1d/2d/3d, nn.CircularPad1d/2d/3d, nn.ReflectionPad1d/2d/3d
+and nn.ReplicationPad1d/2d/3d.
 
 Mirrors `torch/nn/modules/padding.py`: each keeps its padding as a tuple of 2 (1d), 4 (2d) or 6
 (3d) ints, one int standing for every side, and calls F.pad with its mode (the circular pads
@@ -129,6 +129,12 @@ class _ReflectionPadNd(Module):
         return f"{self.padding}"
 
 
+class ReflectionPad1d(_ReflectionPadNd):
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple(padding, 2)
+
+
 class ReflectionPad2d(_ReflectionPadNd):
     def __init__(self, padding: Any) -> None:
         super().__init__()
@@ -149,3 +155,21 @@ class ReplicationPad2d(_ReplicationPadNd):
     def __init__(self, padding: Any) -> None:
         super().__init__()
         self.padding = _ntuple(padding, 4)
+
+
+class ReflectionPad3d(_ReflectionPadNd):
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple(padding, 6)
+
+
+class ReplicationPad1d(_ReplicationPadNd):
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple(padding, 2)
+
+
+class ReplicationPad3d(_ReplicationPadNd):
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple(padding, 6)

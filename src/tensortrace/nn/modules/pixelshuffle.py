@@ -1,5 +1,6 @@
 """nn.PixelShuffle and nn.PixelUnshuffle (torch/nn/modules/pixelshuffle.py): F.pixel_shuffle /
-F.pixel_unshuffle (aten::pixel_shuffle, aten::pixel_unshuffle) with the module's factor."""
+F.pixel_unshuffle (aten::pixel_shuffle, aten::pixel_unshuffle) with the module's factor; and
+nn.ChannelShuffle (torch's channelshuffle.py), F.channel_shuffle with the module's groups."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import tensortrace as torch
 from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 
-__all__ = ["PixelShuffle", "PixelUnshuffle"]
+__all__ = ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
 class PixelShuffle(Module):
@@ -32,3 +33,17 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    """torch/nn/modules/channelshuffle.py: F.channel_shuffle with the module's groups."""
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.channel_shuffle(input, self.groups)  # type: ignore[no-any-return]
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"

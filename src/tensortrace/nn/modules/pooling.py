@@ -1,11 +1,11 @@
-"""nn.MaxPool1d/2d, nn.MaxUnpool1d/2d, nn.AvgPool1d/2d, nn.LPPool1d/2d,
-nn.AdaptiveAvgPool1d/2d/3d and nn.AdaptiveMaxPool1d/2d.
+"""nn.MaxPool1d/2d/3d, nn.MaxUnpool1d/2d/3d, nn.AvgPool1d/2d/3d, nn.LPPool1d/2d,
+nn.AdaptiveAvgPool1d/2d/3d and nn.AdaptiveMaxPool1d/2d/3d.
 
 Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
 (_MaxPoolNd, _MaxUnpoolNd, _AvgPoolNd, _LPPoolNd, _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd), each
 layer adds its forward. A layer keeps its arguments as given (stride defaults to the kernel
-size; AvgPool1d and MaxUnpool1d keep 1-tuples, as torch's _single, MaxUnpool2d pairs) and calls
-the functional form.
+size; AvgPool1d and MaxUnpool1d keep 1-tuples, as torch's _single, MaxUnpool2d pairs and
+MaxUnpool3d triples) and calls the functional form.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ def _single(x: Any) -> tuple[Any, ...]:
 
 def _pair(x: Any) -> tuple[Any, ...]:
     return tuple(x) if isinstance(x, (list, tuple)) else (x, x)
+
+
+def _triple(x: Any) -> tuple[Any, ...]:
+    return tuple(x) if isinstance(x, (list, tuple)) else (x, x, x)
 
 
 class _MaxPoolNd(Module):
@@ -258,3 +262,67 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     def forward(self, input: torch.Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+# ---- the 3-D layers ----
+class MaxPool3d(_MaxPoolNd):
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.max_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _triple(kernel_size)
+        self.stride = _triple(stride if (stride is not None) else kernel_size)
+        self.padding = _triple(padding)
+
+    def forward(
+        self, input: torch.Tensor, indices: torch.Tensor, output_size: Any = None
+    ) -> torch.Tensor:
+        return F.max_unpool3d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class AvgPool3d(_AvgPoolNd):
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.avg_pool3d(  # type: ignore[no-any-return]
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
