@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "3a2ffba523c6237b13e740589c7e4f5fee44d18bd20f84f3787728f5fbd1a7d4"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -3250,6 +3250,126 @@ def multinomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__standard_gamma_grad = Overloads([(ops._standard_gamma_grad, Binder(ops._standard_gamma_grad.schema))])
+
+
+@traced("dispatch", "at::_standard_gamma_grad", FUNCTIONS_H, "at::_standard_gamma_grad",
+        legacy="at::_standard_gamma_grad (Functions.h)")
+def _standard_gamma_grad(*args: Any, **kwargs: Any) -> Any:
+    """at::_standard_gamma_grad, overloads:
+    _standard_gamma_grad(Tensor self, Tensor output) -> Tensor
+    """
+    op, full = select_overload(_ov__standard_gamma_grad, args, kwargs, "at::_standard_gamma_grad")
+    return op.call(*full)
+
+
+_ov__standard_gamma = Overloads([(ops._standard_gamma, Binder(ops._standard_gamma.schema))])
+
+
+@traced("dispatch", "at::_standard_gamma", FUNCTIONS_H, "at::_standard_gamma",
+        legacy="at::_standard_gamma (Functions.h)")
+def _standard_gamma(*args: Any, **kwargs: Any) -> Any:
+    """at::_standard_gamma, overloads:
+    _standard_gamma(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov__standard_gamma, args, kwargs, "at::_standard_gamma")
+    return op.call(*full)
+
+
+_ov__dirichlet_grad = Overloads([(ops._dirichlet_grad, Binder(ops._dirichlet_grad.schema))])
+
+
+@traced("dispatch", "at::_dirichlet_grad", FUNCTIONS_H, "at::_dirichlet_grad",
+        legacy="at::_dirichlet_grad (Functions.h)")
+def _dirichlet_grad(*args: Any, **kwargs: Any) -> Any:
+    """at::_dirichlet_grad, overloads:
+    _dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor
+    """
+    op, full = select_overload(_ov__dirichlet_grad, args, kwargs, "at::_dirichlet_grad")
+    return op.call(*full)
+
+
+_ov__sample_dirichlet = Overloads([(ops._sample_dirichlet, Binder(ops._sample_dirichlet.schema))])
+
+
+@traced("dispatch", "at::_sample_dirichlet", FUNCTIONS_H, "at::_sample_dirichlet",
+        legacy="at::_sample_dirichlet (Functions.h)")
+def _sample_dirichlet(*args: Any, **kwargs: Any) -> Any:
+    """at::_sample_dirichlet, overloads:
+    _sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov__sample_dirichlet, args, kwargs, "at::_sample_dirichlet")
+    return op.call(*full)
+
+
+_ov_poisson = Overloads([(ops.poisson, Binder(ops.poisson.schema))])
+
+
+@traced("dispatch", "at::poisson", FUNCTIONS_H, "at::poisson",
+        legacy="at::poisson (Functions.h)")
+def poisson(*args: Any, **kwargs: Any) -> Any:
+    """at::poisson, overloads:
+    poisson(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_poisson, args, kwargs, "at::poisson")
+    return op.call(*full)
+
+
+_ov_binomial = Overloads([(ops.binomial, Binder(ops.binomial.schema))])
+
+
+@traced("dispatch", "at::binomial", FUNCTIONS_H, "at::binomial",
+        legacy="at::binomial (Functions.h)")
+def binomial(*args: Any, **kwargs: Any) -> Any:
+    """at::binomial, overloads:
+    binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_binomial, args, kwargs, "at::binomial")
+    return op.call(*full)
+
+
+_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
+
+
+@traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
+        legacy="at::lgamma (Functions.h)")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::lgamma, overloads:
+    lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    lgamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_lgamma, args, kwargs, "at::lgamma")
+    return op.call(*full)
+
+
+_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
+
+
+@traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
+        legacy="at::digamma (Functions.h)")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::digamma, overloads:
+    digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    digamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_digamma, args, kwargs, "at::digamma")
+    return op.call(*full)
+
+
+_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
+
+
+@traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
+        legacy="at::polygamma (Functions.h)")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::polygamma, overloads:
+    polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    polygamma(int n, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_polygamma, args, kwargs, "at::polygamma")
+    return op.call(*full)
+
+
 _ov_log1p = Overloads([(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))])
 
 
@@ -8441,6 +8561,15 @@ FUNCTIONS: dict[str, Any] = {
     "amin": amin,
     "aminmax": aminmax,
     "multinomial": multinomial,
+    "_standard_gamma_grad": _standard_gamma_grad,
+    "_standard_gamma": _standard_gamma,
+    "_dirichlet_grad": _dirichlet_grad,
+    "_sample_dirichlet": _sample_dirichlet,
+    "poisson": poisson,
+    "binomial": binomial,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "polygamma": polygamma,
     "log1p": log1p,
     "log1p_": log1p_,
     "expm1": expm1,

@@ -1728,6 +1728,60 @@ multinomial_out = _register(
 multinomial = _register(
     FunctionSchema('multinomial', '', (Argument('self', _T6, None, False), Argument('num_samples', _T11, None, False), Argument('replacement', _T16, 'False', False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor', **{'variants': 'method, function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'multinomial'}}})
+cauchy_ = _register(
+    FunctionSchema('cauchy_', '', (Argument('self', _T8, None, False), Argument('median', _T9, '0', False), Argument('sigma', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'cauchy_'}}})
+log_normal_ = _register(
+    FunctionSchema('log_normal_', '', (Argument('self', _T8, None, False), Argument('mean', _T9, '1', False), Argument('std', _T9, '2', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'log_normal_'}}})
+geometric_ = _register(
+    FunctionSchema('geometric_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'geometric_'}}})
+_standard_gamma_grad = _register(
+    FunctionSchema('_standard_gamma_grad', '', (Argument('self', _T6, None, False), Argument('output', _T6, None, False),), (_T6,), ()),
+    {'func': '_standard_gamma_grad(Tensor self, Tensor output) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_standard_gamma_grad_cpu', 'CUDA': '_standard_gamma_grad_cuda'}}})
+_standard_gamma = _register(
+    FunctionSchema('_standard_gamma', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': '_standard_gamma(Tensor self, Generator? generator=None) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_s_gamma_cpu', 'CUDA': '_s_gamma_cuda'}, 'tags': 'nondeterministic_seeded'}})
+_dirichlet_grad = _register(
+    FunctionSchema('_dirichlet_grad', '', (Argument('x', _T6, None, False), Argument('alpha', _T6, None, False), Argument('total', _T6, None, False),), (_T6,), ()),
+    {'func': '_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor', **{'dispatch': {'CPU': '_dirichlet_grad_cpu', 'CUDA': '_dirichlet_grad_cuda'}}})
+_sample_dirichlet = _register(
+    FunctionSchema('_sample_dirichlet', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': '_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'variants': 'function', 'dispatch': {'CPU': '_s_dirichlet_cpu', 'CUDA': '_s_dirichlet_cuda'}}})
+poisson = _register(
+    FunctionSchema('poisson', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'poisson(Tensor self, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_poisson_cpu', 'CUDA': '_s_poisson_cuda'}, 'tags': 'nondeterministic_seeded'}})
+binomial = _register(
+    FunctionSchema('binomial', '', (Argument('count', _T6, None, False), Argument('prob', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_binomial_cpu', 'CUDA': '_s_binomial_cuda'}, 'tags': 'nondeterministic_seeded'}})
+lgamma_out = _register(
+    FunctionSchema('lgamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lgamma_out'}, 'tags': 'pointwise'}})
+lgamma_ = _register(
+    FunctionSchema('lgamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'lgamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+lgamma = _register(
+    FunctionSchema('lgamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'lgamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_out = _register(
+    FunctionSchema('digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'digamma_out'}, 'tags': 'pointwise'}})
+digamma = _register(
+    FunctionSchema('digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'digamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+polygamma_out = _register(
+    FunctionSchema('polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'polygamma_out'}, 'tags': 'pointwise'}})
+polygamma = _register(
+    FunctionSchema('polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'polygamma(int n, Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'polygamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_ = _register(
+    FunctionSchema('digamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'digamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+polygamma_ = _register(
+    FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
+    {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}, 'tags': 'pointwise'}})
 log1p_out = _register(
     FunctionSchema('log1p', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log1p_out'}, 'tags': 'pointwise'}})
@@ -4189,6 +4243,24 @@ OPERATORS: list[OperatorHandle] = [
     exponential_,
     multinomial_out,
     multinomial,
+    cauchy_,
+    log_normal_,
+    geometric_,
+    _standard_gamma_grad,
+    _standard_gamma,
+    _dirichlet_grad,
+    _sample_dirichlet,
+    poisson,
+    binomial,
+    lgamma_out,
+    lgamma_,
+    lgamma,
+    digamma_out,
+    digamma,
+    polygamma_out,
+    polygamma,
+    digamma_,
+    polygamma_,
     log1p_out,
     log1p,
     log1p_,

@@ -115,6 +115,15 @@ ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.b
 ops.exponential_.register(DispatchKey.CPU, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CPU, native_kernel("multinomial_out", ops.multinomial_out))
 ops.multinomial.register(DispatchKey.CPU, native_kernel("multinomial", ops.multinomial))
+ops.cauchy_.register(DispatchKey.CPU, native_kernel("cauchy_", ops.cauchy_))
+ops.log_normal_.register(DispatchKey.CPU, native_kernel("log_normal_", ops.log_normal_))
+ops.geometric_.register(DispatchKey.CPU, native_kernel("geometric_", ops.geometric_))
+ops._standard_gamma_grad.register(DispatchKey.CPU, native_kernel("_standard_gamma_grad_cpu", ops._standard_gamma_grad))
+ops._standard_gamma.register(DispatchKey.CPU, native_kernel("_s_gamma_cpu", ops._standard_gamma))
+ops._dirichlet_grad.register(DispatchKey.CPU, native_kernel("_dirichlet_grad_cpu", ops._dirichlet_grad))
+ops._sample_dirichlet.register(DispatchKey.CPU, native_kernel("_s_dirichlet_cpu", ops._sample_dirichlet))
+ops.poisson.register(DispatchKey.CPU, native_kernel("_s_poisson_cpu", ops.poisson))
+ops.binomial.register(DispatchKey.CPU, native_kernel("_s_binomial_cpu", ops.binomial))
 ops.mse_loss_backward.register(DispatchKey.CPU, native_kernel("mse_loss_backward", ops.mse_loss_backward))
 ops.mse_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input))
 ops.binary_cross_entropy.register(DispatchKey.CPU, native_kernel("binary_cross_entropy_cpu", ops.binary_cross_entropy))
@@ -3534,6 +3543,119 @@ def wrapper_CPU_aminmax(*args: Any) -> Any:
 
 
 ops.aminmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax, "wrapper_CPU_aminmax"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_out", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
+        legacy="CPUType::lgamma_")
+def wrapper_CPU_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_out", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
+        legacy="CPUType::digamma_")
+def wrapper_CPU_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma_out", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma"))
 
 
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------

@@ -119,6 +119,15 @@ ops.bernoulli__float.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.
 ops.exponential_.register(DispatchKey.CUDA, native_kernel("exponential_", ops.exponential_))
 ops.multinomial_out.register(DispatchKey.CUDA, native_kernel("multinomial_out", ops.multinomial_out, ((4, 'out'), (0, 'self'))))
 ops.multinomial.register(DispatchKey.CUDA, native_kernel("multinomial", ops.multinomial))
+ops.cauchy_.register(DispatchKey.CUDA, native_kernel("cauchy_", ops.cauchy_))
+ops.log_normal_.register(DispatchKey.CUDA, native_kernel("log_normal_", ops.log_normal_))
+ops.geometric_.register(DispatchKey.CUDA, native_kernel("geometric_", ops.geometric_))
+ops._standard_gamma_grad.register(DispatchKey.CUDA, native_kernel("_standard_gamma_grad_cuda", ops._standard_gamma_grad, ((0, 'self'), (1, 'output'))))
+ops._standard_gamma.register(DispatchKey.CUDA, native_kernel("_s_gamma_cuda", ops._standard_gamma))
+ops._dirichlet_grad.register(DispatchKey.CUDA, native_kernel("_dirichlet_grad_cuda", ops._dirichlet_grad, ((0, 'x'), (1, 'alpha'), (2, 'total'))))
+ops._sample_dirichlet.register(DispatchKey.CUDA, native_kernel("_s_dirichlet_cuda", ops._sample_dirichlet))
+ops.poisson.register(DispatchKey.CUDA, native_kernel("_s_poisson_cuda", ops.poisson))
+ops.binomial.register(DispatchKey.CUDA, native_kernel("_s_binomial_cuda", ops.binomial, ((0, 'count'), (1, 'prob'))))
 ops.mse_loss_backward.register(DispatchKey.CUDA, native_kernel("mse_loss_backward", ops.mse_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.mse_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input, ((4, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.binary_cross_entropy.register(DispatchKey.CUDA, native_kernel("binary_cross_entropy_cuda", ops.binary_cross_entropy))
@@ -3562,6 +3571,119 @@ def wrapper_CUDA_aminmax(*args: Any) -> Any:
 
 
 ops.aminmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_aminmax, "wrapper_CUDA_aminmax"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_out", REGISTER_CUDA,
+        legacy="CUDAType::lgamma")
+def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_out, "wrapper_CUDA_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_", REGISTER_CUDA,
+        legacy="CUDAType::lgamma_")
+def wrapper_CUDA_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_, "wrapper_CUDA_lgamma_"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma", REGISTER_CUDA,
+        legacy="CUDAType::lgamma")
+def wrapper_CUDA_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma, "wrapper_CUDA_lgamma"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_out", REGISTER_CUDA,
+        legacy="CUDAType::digamma")
+def wrapper_CUDA_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_out, "wrapper_CUDA_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma", REGISTER_CUDA,
+        legacy="CUDAType::digamma")
+def wrapper_CUDA_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma, "wrapper_CUDA_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_", REGISTER_CUDA,
+        legacy="CUDAType::digamma_")
+def wrapper_CUDA_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_, "wrapper_CUDA_digamma_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma_out", REGISTER_CUDA,
+        legacy="CUDAType::polygamma")
+def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma_out, "wrapper_CUDA_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma", REGISTER_CUDA,
+        legacy="CUDAType::polygamma")
+def wrapper_CUDA_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma, "wrapper_CUDA_polygamma"))
 
 
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------

@@ -200,6 +200,16 @@ _ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema))])
 _ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema))])
 _ov_exponential_ = Overloads([(ops.exponential_, Binder(ops.exponential_.schema))])
 _ov_multinomial = Overloads([(ops.multinomial, Binder(ops.multinomial.schema))])
+_ov_cauchy_ = Overloads([(ops.cauchy_, Binder(ops.cauchy_.schema))])
+_ov_log_normal_ = Overloads([(ops.log_normal_, Binder(ops.log_normal_.schema))])
+_ov_geometric_ = Overloads([(ops.geometric_, Binder(ops.geometric_.schema))])
+_ov_lgamma_ = Overloads([(ops.lgamma_, Binder(ops.lgamma_.schema))])
+_ov_lgamma = Overloads([(ops.lgamma, Binder(ops.lgamma.schema))])
+_ov_digamma = Overloads([(ops.digamma, Binder(ops.digamma.schema))])
+_ov_polygamma = Overloads([(ops.polygamma, Binder(ops.polygamma.schema))])
+_ov_polygamma_self_later = [(ops.polygamma, Binder(ops.polygamma.schema))]
+_ov_digamma_ = Overloads([(ops.digamma_, Binder(ops.digamma_.schema))])
+_ov_polygamma_ = Overloads([(ops.polygamma_, Binder(ops.polygamma_.schema))])
 _ov_log1p = Overloads([(ops.log1p, Binder(ops.log1p.schema))])
 _ov_log1p_ = Overloads([(ops.log1p_, Binder(ops.log1p_.schema))])
 _ov_expm1 = Overloads([(ops.expm1, Binder(ops.expm1.schema))])
@@ -2162,6 +2172,92 @@ class TensorMethods:
         multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
         """
         op, full = select_overload(_ov_multinomial, (self, *args), kwargs, "Tensor.multinomial")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cauchy_", TENSOR_BODY_H, "at::Tensor::cauchy_",
+            legacy="Tensor::cauchy_ (TensorMethods.h)")
+    def cauchy_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cauchy_, overloads:
+        cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_cauchy_, (self, *args), kwargs, "Tensor.cauchy_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log_normal_", TENSOR_BODY_H, "at::Tensor::log_normal_",
+            legacy="Tensor::log_normal_ (TensorMethods.h)")
+    def log_normal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log_normal_, overloads:
+        log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log_normal_, (self, *args), kwargs, "Tensor.log_normal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::geometric_", TENSOR_BODY_H, "at::Tensor::geometric_",
+            legacy="Tensor::geometric_ (TensorMethods.h)")
+    def geometric_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::geometric_, overloads:
+        geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_geometric_, (self, *args), kwargs, "Tensor.geometric_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lgamma_", TENSOR_BODY_H, "at::Tensor::lgamma_",
+            legacy="Tensor::lgamma_ (TensorMethods.h)")
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma_, overloads:
+        lgamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_lgamma_, (self, *args), kwargs, "Tensor.lgamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lgamma", TENSOR_BODY_H, "at::Tensor::lgamma",
+            legacy="Tensor::lgamma (TensorMethods.h)")
+    def lgamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma, overloads:
+        lgamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_lgamma, (self, *args), kwargs, "Tensor.lgamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma", TENSOR_BODY_H, "at::Tensor::digamma",
+            legacy="Tensor::digamma (TensorMethods.h)")
+    def digamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma, overloads:
+        digamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_digamma, (self, *args), kwargs, "Tensor.digamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma", TENSOR_BODY_H, "at::Tensor::polygamma",
+            legacy="Tensor::polygamma (TensorMethods.h)")
+    def polygamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma, overloads:
+        polygamma(int n, Tensor self) -> Tensor
+        """
+        if not args:
+            named = {**kwargs, "self": self}
+            for op, binder in _ov_polygamma_self_later:
+                if binder.matches((), named):
+                    return op.call(*binder.bind((), named))
+        op, full = select_overload(_ov_polygamma, (self, *args), kwargs, "Tensor.polygamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma_", TENSOR_BODY_H, "at::Tensor::digamma_",
+            legacy="Tensor::digamma_ (TensorMethods.h)")
+    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma_, overloads:
+        digamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_digamma_, (self, *args), kwargs, "Tensor.digamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma_", TENSOR_BODY_H, "at::Tensor::polygamma_",
+            legacy="Tensor::polygamma_ (TensorMethods.h)")
+    def polygamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma_, overloads:
+        polygamma_(Tensor(a!) self, int n) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_polygamma_, (self, *args), kwargs, "Tensor.polygamma_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::log1p", TENSOR_BODY_H, "at::Tensor::log1p",
@@ -4484,6 +4580,15 @@ METHODS: tuple[str, ...] = (
     "aminmax",
     "exponential_",
     "multinomial",
+    "cauchy_",
+    "log_normal_",
+    "geometric_",
+    "lgamma_",
+    "lgamma",
+    "digamma",
+    "polygamma",
+    "digamma_",
+    "polygamma_",
     "log1p",
     "log1p_",
     "expm1",

@@ -31,6 +31,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     distance,
     distance_cdist,
     distributions,
+    distributions_gamma,
+    distributions_inplace,
     distributions_sampling,
     dropout,
     embedding,
@@ -112,6 +114,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops,
     unary_ops_extra,
     unary_ops_math,
+    unary_ops_special,
     unique,
     upsample,
     upsample_linear,
@@ -128,6 +131,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     complex_kernel,
     copy_kernel,
     distance_ops_kernel,
+    distribution_inplace_kernels,
     distribution_kernels,
     distribution_sampling_kernels,
     fill_kernel,
@@ -150,6 +154,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     unary_ops_extra_kernel,
     unary_ops_kernel,
     unary_ops_math_kernel,
+    unary_ops_special_kernel,
 )
 from tensortrace.aten.native.cuda import amp_kernels as cuda_amp_kernels  # noqa: F401, E402
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first

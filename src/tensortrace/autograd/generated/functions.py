@@ -2057,6 +2057,228 @@ class NormalBackward0(TraceableFunction):
         {})
 
 
+def CauchyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class CauchyBackward0(TraceableFunction):
+    """cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cauchy_',
+        (Formula(('self',), CauchyBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogNormalBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class LogNormalBackward0(TraceableFunction):
+    """log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log_normal_',
+        (Formula(('self',), LogNormalBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def GeometricBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class GeometricBackward0(TraceableFunction):
+    """geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'geometric_',
+        (Formula(('self',), GeometricBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def StandardGammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at._standard_gamma_grad(self, result))"""
+    return v['grad'].mul(at._standard_gamma_grad(v['self'], v['result']))
+
+
+class StandardGammaBackward0(TraceableFunction):
+    """_standard_gamma(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_standard_gamma',
+        (Formula(('self',), StandardGammaBackward0_self, frozenset(['at', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def StandardGammaGradBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("_standard_gamma_grad")"""
+    return not_implemented('_standard_gamma_grad')
+
+
+class StandardGammaGradBackward0(TraceableFunction):
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_standard_gamma_grad',
+        (Formula(('self',), StandardGammaGradBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SampleDirichletBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("_sample_dirichlet")"""
+    return not_implemented('_sample_dirichlet')
+
+
+class SampleDirichletBackward0(TraceableFunction):
+    """_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_sample_dirichlet',
+        (Formula(('self',), SampleDirichletBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DirichletGradBackward0_alpha(v: dict[str, Any]) -> Any:
+    """alpha: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+def DirichletGradBackward0_total(v: dict[str, Any]) -> Any:
+    """total: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+def DirichletGradBackward0_x(v: dict[str, Any]) -> Any:
+    """x: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+class DirichletGradBackward0(TraceableFunction):
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_dirichlet_grad',
+        (Formula(('alpha',), DirichletGradBackward0_alpha, frozenset(['not_implemented'])),
+         Formula(('total',), DirichletGradBackward0_total, frozenset(['not_implemented'])),
+         Formula(('x',), DirichletGradBackward0_x, frozenset(['not_implemented'])),),
+        ('x', 'alpha', 'total'),
+        {},
+        {})
+
+
+def PoissonBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class PoissonBackward0(TraceableFunction):
+    """poisson(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'poisson',
+        (Formula(('self',), PoissonBackward0_self, frozenset(['at', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def BinomialBackward0_count(v: dict[str, Any]) -> Any:
+    """count: at.zeros_like(count)"""
+    return at.zeros_like(v['count'])
+
+
+def BinomialBackward0_prob(v: dict[str, Any]) -> Any:
+    """prob: at.zeros_like(prob)"""
+    return at.zeros_like(v['prob'])
+
+
+class BinomialBackward0(TraceableFunction):
+    """binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'binomial',
+        (Formula(('count',), BinomialBackward0_count, frozenset(['at', 'count'])),
+         Formula(('prob',), BinomialBackward0_prob, frozenset(['at', 'prob'])),),
+        ('count', 'prob'),
+        {},
+        {})
+
+
+def LgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.digamma(self))"""
+    return v['grad'].mul(at.digamma(v['self']))
+
+
+class LgammaBackward0(TraceableFunction):
+    """lgamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lgamma',
+        (Formula(('self',), LgammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DigammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(1, self))"""
+    return v['grad'].mul(at.polygamma(1, v['self']))
+
+
+class DigammaBackward0(TraceableFunction):
+    """digamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'digamma',
+        (Formula(('self',), DigammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward0(TraceableFunction):
+    """polygamma(int n, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma',
+        (Formula(('self',), PolygammaBackward0_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
 def PermuteBackward0_self(v: dict[str, Any]) -> Any:
     """self: permute_backwards(grad, dims)"""
     return permute_backwards(v['grad'], v['dims'])

@@ -7452,6 +7452,312 @@ ops.multinomial.register(DispatchKey.Autograd, KernelFunction(
     multinomial, "torch::autograd::VariableType::multinomial", with_keyset=True))
 
 
+_record_cauchy_ = GraphRecording(ops.cauchy_, AutoDispatchBelowAutograd, nodes.CauchyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cauchy_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cauchy_(ks: DispatchKeySet, *args: Any) -> Any:
+    """cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!): records CauchyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cauchy_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cauchy_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cauchy_.register(DispatchKey.Autograd, KernelFunction(
+    cauchy_, "torch::autograd::VariableType::cauchy_", with_keyset=True))
+
+
+_record_log_normal_ = GraphRecording(ops.log_normal_, AutoDispatchBelowAutograd, nodes.LogNormalBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log_normal_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log_normal_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!): records LogNormalBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log_normal_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log_normal_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log_normal_.register(DispatchKey.Autograd, KernelFunction(
+    log_normal_, "torch::autograd::VariableType::log_normal_", with_keyset=True))
+
+
+_record_geometric_ = GraphRecording(ops.geometric_, AutoDispatchBelowAutograd, nodes.GeometricBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::geometric_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
+    """geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!): records GeometricBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_geometric_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.geometric_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.geometric_.register(DispatchKey.Autograd, KernelFunction(
+    geometric_, "torch::autograd::VariableType::geometric_", with_keyset=True))
+
+
+_record__standard_gamma_grad = GraphRecording(ops._standard_gamma_grad, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaGradBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_standard_gamma_grad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _standard_gamma_grad(ks: DispatchKeySet, *args: Any) -> Any:
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor: records StandardGammaGradBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__standard_gamma_grad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._standard_gamma_grad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._standard_gamma_grad.register(DispatchKey.Autograd, KernelFunction(
+    _standard_gamma_grad, "torch::autograd::VariableType::_standard_gamma_grad", with_keyset=True))
+
+
+_record__standard_gamma = GraphRecording(ops._standard_gamma, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_standard_gamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _standard_gamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """_standard_gamma(Tensor self, Generator? generator=None) -> Tensor: records StandardGammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__standard_gamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._standard_gamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._standard_gamma.register(DispatchKey.Autograd, KernelFunction(
+    _standard_gamma, "torch::autograd::VariableType::_standard_gamma", with_keyset=True))
+
+
+_record__dirichlet_grad = GraphRecording(ops._dirichlet_grad, AutoDispatchBelowADInplaceOrView, nodes.DirichletGradBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_dirichlet_grad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _dirichlet_grad(ks: DispatchKeySet, *args: Any) -> Any:
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor: records DirichletGradBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__dirichlet_grad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._dirichlet_grad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._dirichlet_grad.register(DispatchKey.Autograd, KernelFunction(
+    _dirichlet_grad, "torch::autograd::VariableType::_dirichlet_grad", with_keyset=True))
+
+
+_record__sample_dirichlet = GraphRecording(ops._sample_dirichlet, AutoDispatchBelowADInplaceOrView, nodes.SampleDirichletBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_sample_dirichlet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _sample_dirichlet(ks: DispatchKeySet, *args: Any) -> Any:
+    """_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor: records SampleDirichletBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__sample_dirichlet(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._sample_dirichlet.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._sample_dirichlet.register(DispatchKey.Autograd, KernelFunction(
+    _sample_dirichlet, "torch::autograd::VariableType::_sample_dirichlet", with_keyset=True))
+
+
+_record_poisson = GraphRecording(ops.poisson, AutoDispatchBelowADInplaceOrView, nodes.PoissonBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::poisson", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def poisson(ks: DispatchKeySet, *args: Any) -> Any:
+    """poisson(Tensor self, Generator? generator=None) -> Tensor: records PoissonBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_poisson(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.poisson.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.poisson.register(DispatchKey.Autograd, KernelFunction(
+    poisson, "torch::autograd::VariableType::poisson", with_keyset=True))
+
+
+_record_binomial = GraphRecording(ops.binomial, AutoDispatchBelowADInplaceOrView, nodes.BinomialBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::binomial", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binomial(ks: DispatchKeySet, *args: Any) -> Any:
+    """binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor: records BinomialBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_binomial(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binomial.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binomial.register(DispatchKey.Autograd, KernelFunction(
+    binomial, "torch::autograd::VariableType::binomial", with_keyset=True))
+
+
+_record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!): records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
+
+
+_record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor: records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
+    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_digamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
+    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor: records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma.register(DispatchKey.Autograd, KernelFunction(
+    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_polygamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor: records PolygammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_polygamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
+    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!): records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
+    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
+
+
+_record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_polygamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
+
+
 _record_log1p_out = GraphRecording(ops.log1p_out, AutoDispatchBelowAutograd, None)
 
 
