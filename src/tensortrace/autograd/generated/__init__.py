@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "3a2ffba523c6237b13e740589c7e4f5fee44d18bd20f84f3787728f5fbd1a7d4"
+INPUTS_SHA256 = "884b4f4759a0ab3c813e1d0173b874a921337b053e1f09d4966f6168c7753bc0"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -580,6 +580,23 @@ class CosBackward0(TraceableFunction):
         {})
 
 
+def CoshBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.sinh())"""
+    return v['grad'].mul(v['self'].sinh())
+
+
+class CoshBackward0(TraceableFunction):
+    """cosh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cosh',
+        (Formula(('self',), CoshBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
 def ConvolutionBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
     """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
     return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
@@ -1402,6 +1419,23 @@ class ExpBackward0(TraceableFunction):
         {})
 
 
+def Expm1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.add(1))"""
+    return v['grad'].mul(v['result'].add(1))
+
+
+class Expm1Backward0(TraceableFunction):
+    """expm1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'expm1',
+        (Formula(('self',), Expm1Backward0_self, frozenset(['grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
 def ExpandBackward0_self(v: dict[str, Any]) -> Any:
     """self: sum_to(grad, self.sym_sizes())"""
     return sum_to(v['grad'], v['self_sym_sizes'])
@@ -1625,6 +1659,23 @@ class LogBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'log',
         (Formula(('self',), LogBackward0_self, frozenset(['conj', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log1PBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(self.add(1))"""
+    return v['grad'].div(v['self'].add(1))
+
+
+class Log1PBackward0(TraceableFunction):
+    """log1p(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log1p',
+        (Formula(('self',), Log1PBackward0_self, frozenset(['grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -2592,6 +2643,23 @@ class SinBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'sin',
         (Formula(('self',), SinBackward0_self, frozenset(['conj', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.cosh())"""
+    return v['grad'].mul(v['self'].cosh())
+
+
+class SinhBackward0(TraceableFunction):
+    """sinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sinh',
+        (Formula(('self',), SinhBackward0_self, frozenset(['grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -5030,6 +5098,57 @@ class TanBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'tan',
         (Formula(('self',), TanBackward0_self, frozenset(['conj', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(self.mul(self).add(1))"""
+    return v['grad'].div(v['self'].mul(v['self']).add(1))
+
+
+class AtanBackward0(TraceableFunction):
+    """atan(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atan',
+        (Formula(('self',), AtanBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AsinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).add(1).rsqrt())"""
+    return v['grad'].mul(v['self'].pow(2).add(1).rsqrt())
+
+
+class AsinhBackward0(TraceableFunction):
+    """asinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'asinh',
+        (Formula(('self',), AsinhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).neg().add(1).reciprocal())"""
+    return v['grad'].mul(v['self'].pow(2).neg().add(1).reciprocal())
+
+
+class AtanhBackward0(TraceableFunction):
+    """atanh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atanh',
+        (Formula(('self',), AtanhBackward0_self, frozenset(['grad', 'self'])),),
         ('self',),
         {},
         {})

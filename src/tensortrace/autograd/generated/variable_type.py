@@ -7775,13 +7775,13 @@ ops.log1p_out.register(DispatchKey.Autograd, KernelFunction(
     log1p_out, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, None)
+_record_log1p = GraphRecording(ops.log1p, AutoDispatchBelowADInplaceOrView, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p(Tensor self) -> Tensor: records NotImplemented"""
+    """log1p(Tensor self) -> Tensor: records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7792,13 +7792,13 @@ ops.log1p.register(DispatchKey.Autograd, KernelFunction(
     log1p, "torch::autograd::VariableType::log1p", with_keyset=True))
 
 
-_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, None)
+_record_log1p_ = GraphRecording(ops.log1p_, AutoDispatchBelowAutograd, nodes.Log1PBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::log1p_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def log1p_(ks: DispatchKeySet, *args: Any) -> Any:
-    """log1p_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """log1p_(Tensor(a!) self) -> Tensor(a!): records Log1PBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_log1p_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -7826,13 +7826,13 @@ ops.expm1_out.register(DispatchKey.Autograd, KernelFunction(
     expm1_out, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, None)
+_record_expm1 = GraphRecording(ops.expm1, AutoDispatchBelowADInplaceOrView, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1(Tensor self) -> Tensor: records NotImplemented"""
+    """expm1(Tensor self) -> Tensor: records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7843,13 +7843,13 @@ ops.expm1.register(DispatchKey.Autograd, KernelFunction(
     expm1, "torch::autograd::VariableType::expm1", with_keyset=True))
 
 
-_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, None)
+_record_expm1_ = GraphRecording(ops.expm1_, AutoDispatchBelowAutograd, nodes.Expm1Backward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::expm1_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def expm1_(ks: DispatchKeySet, *args: Any) -> Any:
-    """expm1_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """expm1_(Tensor(a!) self) -> Tensor(a!): records Expm1Backward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_expm1_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -7979,13 +7979,13 @@ ops.atan_out.register(DispatchKey.Autograd, KernelFunction(
     atan_out, "torch::autograd::VariableType::atan", with_keyset=True))
 
 
-_record_atan = GraphRecording(ops.atan, AutoDispatchBelowADInplaceOrView, None)
+_record_atan = GraphRecording(ops.atan, AutoDispatchBelowADInplaceOrView, nodes.AtanBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atan", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atan(ks: DispatchKeySet, *args: Any) -> Any:
-    """atan(Tensor self) -> Tensor: records NotImplemented"""
+    """atan(Tensor self) -> Tensor: records AtanBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atan(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -7996,13 +7996,13 @@ ops.atan.register(DispatchKey.Autograd, KernelFunction(
     atan, "torch::autograd::VariableType::atan", with_keyset=True))
 
 
-_record_atan_ = GraphRecording(ops.atan_, AutoDispatchBelowAutograd, None)
+_record_atan_ = GraphRecording(ops.atan_, AutoDispatchBelowAutograd, nodes.AtanBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atan_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atan_(ks: DispatchKeySet, *args: Any) -> Any:
-    """atan_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """atan_(Tensor(a!) self) -> Tensor(a!): records AtanBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atan_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8030,13 +8030,13 @@ ops.sinh_out.register(DispatchKey.Autograd, KernelFunction(
     sinh_out, "torch::autograd::VariableType::sinh", with_keyset=True))
 
 
-_record_sinh = GraphRecording(ops.sinh, AutoDispatchBelowADInplaceOrView, None)
+_record_sinh = GraphRecording(ops.sinh, AutoDispatchBelowADInplaceOrView, nodes.SinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinh(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinh(Tensor self) -> Tensor: records NotImplemented"""
+    """sinh(Tensor self) -> Tensor: records SinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8047,13 +8047,13 @@ ops.sinh.register(DispatchKey.Autograd, KernelFunction(
     sinh, "torch::autograd::VariableType::sinh", with_keyset=True))
 
 
-_record_sinh_ = GraphRecording(ops.sinh_, AutoDispatchBelowAutograd, None)
+_record_sinh_ = GraphRecording(ops.sinh_, AutoDispatchBelowAutograd, nodes.SinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """sinh_(Tensor(a!) self) -> Tensor(a!): records SinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8081,13 +8081,13 @@ ops.cosh_out.register(DispatchKey.Autograd, KernelFunction(
     cosh_out, "torch::autograd::VariableType::cosh", with_keyset=True))
 
 
-_record_cosh = GraphRecording(ops.cosh, AutoDispatchBelowADInplaceOrView, None)
+_record_cosh = GraphRecording(ops.cosh, AutoDispatchBelowADInplaceOrView, nodes.CoshBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cosh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cosh(ks: DispatchKeySet, *args: Any) -> Any:
-    """cosh(Tensor self) -> Tensor: records NotImplemented"""
+    """cosh(Tensor self) -> Tensor: records CoshBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cosh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8098,13 +8098,13 @@ ops.cosh.register(DispatchKey.Autograd, KernelFunction(
     cosh, "torch::autograd::VariableType::cosh", with_keyset=True))
 
 
-_record_cosh_ = GraphRecording(ops.cosh_, AutoDispatchBelowAutograd, None)
+_record_cosh_ = GraphRecording(ops.cosh_, AutoDispatchBelowAutograd, nodes.CoshBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cosh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cosh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """cosh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """cosh_(Tensor(a!) self) -> Tensor(a!): records CoshBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cosh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8132,13 +8132,13 @@ ops.asinh_out.register(DispatchKey.Autograd, KernelFunction(
     asinh_out, "torch::autograd::VariableType::asinh", with_keyset=True))
 
 
-_record_asinh = GraphRecording(ops.asinh, AutoDispatchBelowADInplaceOrView, None)
+_record_asinh = GraphRecording(ops.asinh, AutoDispatchBelowADInplaceOrView, nodes.AsinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::asinh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def asinh(ks: DispatchKeySet, *args: Any) -> Any:
-    """asinh(Tensor self) -> Tensor: records NotImplemented"""
+    """asinh(Tensor self) -> Tensor: records AsinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_asinh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8149,13 +8149,13 @@ ops.asinh.register(DispatchKey.Autograd, KernelFunction(
     asinh, "torch::autograd::VariableType::asinh", with_keyset=True))
 
 
-_record_asinh_ = GraphRecording(ops.asinh_, AutoDispatchBelowAutograd, None)
+_record_asinh_ = GraphRecording(ops.asinh_, AutoDispatchBelowAutograd, nodes.AsinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::asinh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def asinh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """asinh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """asinh_(Tensor(a!) self) -> Tensor(a!): records AsinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_asinh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8234,13 +8234,13 @@ ops.atanh_out.register(DispatchKey.Autograd, KernelFunction(
     atanh_out, "torch::autograd::VariableType::atanh", with_keyset=True))
 
 
-_record_atanh = GraphRecording(ops.atanh, AutoDispatchBelowADInplaceOrView, None)
+_record_atanh = GraphRecording(ops.atanh, AutoDispatchBelowADInplaceOrView, nodes.AtanhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atanh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atanh(ks: DispatchKeySet, *args: Any) -> Any:
-    """atanh(Tensor self) -> Tensor: records NotImplemented"""
+    """atanh(Tensor self) -> Tensor: records AtanhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atanh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8251,13 +8251,13 @@ ops.atanh.register(DispatchKey.Autograd, KernelFunction(
     atanh, "torch::autograd::VariableType::atanh", with_keyset=True))
 
 
-_record_atanh_ = GraphRecording(ops.atanh_, AutoDispatchBelowAutograd, None)
+_record_atanh_ = GraphRecording(ops.atanh_, AutoDispatchBelowAutograd, nodes.AtanhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atanh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atanh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """atanh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """atanh_(Tensor(a!) self) -> Tensor(a!): records AtanhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atanh_(ks, args)
     with AutoDispatchBelowAutograd():
