@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.cuda.empty_tensor import empty_cuda
 from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -59,7 +60,9 @@ def cumprod(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
     maybe_wrap_dim(dim, self.dim())
     if dtype is None:
         dtype = ScalarType.Long if isIntegralType(self.scalar_type(), True) else self.scalar_type()
-    result = empty_cpu(list(self.sizes()), dtype, self.device())  # structured: no dispatch
+    # structured: no dispatch (empty_cuda for the CUDA kernel's output)
+    empty = empty_cuda if self.device().is_cuda() else empty_cpu
+    result = empty(list(self.sizes()), dtype, self.device())
     return _cumprod_into(result, self, dim)
 
 

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from tensortrace.aten.cuda.empty_tensor import empty_cuda
 from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
@@ -189,7 +190,8 @@ def gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> 
     if index.numel() != 0:
         gather_shape_check(self, wrapped, index)
     scatter_gather_dtype_check("gather", self, index)
-    result = empty_cpu(list(index.sizes()), self.scalar_type(), self.device())  # structured
+    empty = empty_cuda if self.device().is_cuda() else empty_cpu  # the CUDA kernel's output
+    result = empty(list(index.sizes()), self.scalar_type(), self.device())  # structured
     if index.numel():
         gather_kernel(result, self, wrapped, index)
     return result

@@ -10,6 +10,7 @@ keep their order, and NaN is larger than every number.
 from __future__ import annotations
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.cuda.empty_tensor import empty_cuda
 from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -77,8 +78,9 @@ def topk(
     if sizes:
         sizes[dim] = k
     # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu, no dispatcher call
-    values = empty_cpu(sizes, self.scalar_type(), self.device())
-    indices = empty_cpu(sizes, ScalarType.Long, self.device())
+    empty = empty_cuda if self.device().is_cuda() else empty_cpu  # the CUDA kernel's outputs
+    values = empty(sizes, self.scalar_type(), self.device())
+    indices = empty(sizes, ScalarType.Long, self.device())
     if self.dim() == 0 and self.numel() == 1:
         values.copy_(self)
         indices.zero_()

@@ -206,7 +206,7 @@ def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     num_new = len(repeats) - self.dim()
     padded = [1] * num_new + list(self.sizes())
     target = [p * r for p, r in zip(padded, repeats)]
-    result = at.empty(target, dtype=self.scalar_type())
+    result = at.empty(target, dtype=self.scalar_type(), device=self.device())  # self.options()
     if result.numel() == 0:
         return result
     interleaved = [v for r, p in zip(repeats, padded) for v in (r, p)]
