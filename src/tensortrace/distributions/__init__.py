@@ -1,22 +1,77 @@
-"""torch.distributions: the distributions tutorials use (Normal, Uniform, Bernoulli, Categorical).
+"""torch.distributions: parameterizable probability distributions and sampling functions.
 
 Mirrors `torch/distributions/__init__.py`; each class is in the module named as torch's.
 """
 
-from tensortrace.distributions import constraints
+from tensortrace.distributions import constraints, transforms
 from tensortrace.distributions.bernoulli import Bernoulli
+from tensortrace.distributions.beta import Beta
+from tensortrace.distributions.binomial import Binomial
 from tensortrace.distributions.categorical import Categorical
+from tensortrace.distributions.cauchy import Cauchy
+from tensortrace.distributions.chi2 import Chi2
+from tensortrace.distributions.constraint_registry import biject_to, transform_to
+from tensortrace.distributions.dirichlet import Dirichlet
 from tensortrace.distributions.distribution import Distribution
 from tensortrace.distributions.exp_family import ExponentialFamily
+from tensortrace.distributions.exponential import Exponential
+from tensortrace.distributions.gamma import Gamma
+from tensortrace.distributions.geometric import Geometric
+from tensortrace.distributions.gumbel import Gumbel
+from tensortrace.distributions.half_normal import HalfNormal
+from tensortrace.distributions.independent import Independent
+from tensortrace.distributions.kl import kl_divergence, register_kl
+from tensortrace.distributions.laplace import Laplace
+from tensortrace.distributions.log_normal import LogNormal
+from tensortrace.distributions.mixture_same_family import MixtureSameFamily
+from tensortrace.distributions.multinomial import Multinomial
 from tensortrace.distributions.normal import Normal
+from tensortrace.distributions.one_hot_categorical import (
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
+from tensortrace.distributions.poisson import Poisson
+from tensortrace.distributions.relaxed_bernoulli import RelaxedBernoulli
+from tensortrace.distributions.relaxed_categorical import RelaxedOneHotCategorical
+from tensortrace.distributions.studentT import StudentT
+from tensortrace.distributions.transformed_distribution import TransformedDistribution
+from tensortrace.distributions.transforms import *  # noqa: F403
 from tensortrace.distributions.uniform import Uniform
 
 __all__ = [
     "Bernoulli",
+    "Beta",
+    "Binomial",
     "Categorical",
+    "Cauchy",
+    "Chi2",
+    "Dirichlet",
     "Distribution",
+    "Exponential",
     "ExponentialFamily",
+    "Gamma",
+    "Geometric",
+    "Gumbel",
+    "HalfNormal",
+    "Independent",
+    "Laplace",
+    "LogNormal",
+    "MixtureSameFamily",
+    "Multinomial",
     "Normal",
+    "OneHotCategorical",
+    "OneHotCategoricalStraightThrough",
+    "Poisson",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "StudentT",
+    "TransformedDistribution",
     "Uniform",
+    "biject_to",
     "constraints",
+    "kl_divergence",
+    "register_kl",
+    "transform_to",
+    "transforms",
 ]
+__all__.extend(transforms.__all__)

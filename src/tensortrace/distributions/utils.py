@@ -15,10 +15,18 @@ from typing import Any
 import tensortrace as torch
 from tensortrace.csrc.size import Size
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = [
+    "broadcast_all",
+    "broadcast_shapes",
+    "clamp_probs",
+    "lazy_property",
+    "logits_to_probs",
+    "probs_to_logits",
+]
 
 _Number = (Number,)
 EMPTY_SIZE = Size()  # the default sample_shape (torch.Size() is not built yet at import)
+euler_constant = 0.57721566490153286060  # Euler Mascheroni Constant
 
 
 def broadcast_all(*values: Any) -> tuple[Any, ...]:
@@ -40,6 +48,33 @@ def broadcast_all(*values: Any) -> tuple[Any, ...]:
         ]
         return tuple(torch.broadcast_tensors(*new_values))
     return tuple(torch.broadcast_tensors(*values))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> Any:
+    """torch.broadcast_shapes: the shape the given shapes broadcast to (torch's message when
+    they do not)."""
+    result: list[int] = []
+    for shape in shapes:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        for i in range(-1, -len(shape) - 1, -1):
+            if len(result) < -i:
+                result.insert(0, shape[i])
+            elif result[i] == 1:
+                result[i] = shape[i]
+            elif shape[i] != 1 and shape[i] != result[i]:
+                raise RuntimeError(
+                    f"Shape mismatch: objects cannot be broadcast to a single shape.  "
+                    f"Mismatch is between {tuple(result)} and {shape}."
+                )
+    return torch.Size(result)
+
+
+def _sum_rightmost(value: Any, dim: int) -> Any:
+    """Sum out the rightmost `dim` dimensions of value (none for dim == 0)."""
+    if dim == 0:
+        return value
+    required_shape = value.shape[:-dim] + (-1,)
+    return value.reshape(required_shape).sum(-1)
 
 
 def _standard_normal(shape: Sequence[int], dtype: Any, device: Any) -> Any:
