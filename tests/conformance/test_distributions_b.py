@@ -49,6 +49,10 @@ SAMPLES = {
         "out = D.RelaxedOneHotCategorical(torch.tensor(0.5), torch.tensor([0.2, 0.3, 0.5]))"
         ".rsample((2,))"
     ),
+    "continuous_bernoulli": (
+        "m = D.ContinuousBernoulli(torch.tensor([0.2, 0.4995, 0.8])); "
+        "out = (m.sample((3,)), m.rsample())"
+    ),
     "expand": (
         "m = D.Exponential(torch.tensor([1.0, 2.0])).expand((3, 2)); "
         "t = D.StudentT(torch.tensor([3.0])).expand((2, 1)); "
@@ -108,6 +112,16 @@ STATS = {
         "m = D.HalfNormal(torch.tensor([1.0, 0.5])); v = torch.tensor([1.0, 0.3]); "
         "out = (m.log_prob(v), m.entropy(), m.mean, m.variance, m.cdf(v))"
     ),
+    "continuous_bernoulli": (
+        "m = D.ContinuousBernoulli(torch.tensor([0.2, 0.4995, 0.8])); "
+        "v = torch.tensor([0.3, 0.5, 0.9]); out = (m.log_prob(v), m.entropy(), m.mean, "
+        "m.variance, m.stddev, m.cdf(v), m.icdf(v), "
+        "D.ContinuousBernoulli(logits=torch.tensor([0.2, -1.0])).probs)"
+    ),
+    "exp_family_entropy": (
+        "class G(D.Gamma):\n    entropy = D.ExponentialFamily.entropy\n"
+        "out = G(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 3.0])).entropy()"
+    ),
     "normal_cdf": "out = D.Normal(torch.tensor([0.0, 1.0]), 2.0).cdf(torch.tensor([0.5, 0.0]))",
     "relaxed": (
         "b = D.RelaxedBernoulli(torch.tensor(0.5), torch.tensor([0.3, 0.8])); "
@@ -143,6 +157,11 @@ GRADS = {
         "D.StudentT(df).log_prob(torch.tensor([0.5, -1.0])).sum() + "
         "D.Beta(c, c).entropy().sum()).backward(); out = (c.grad, df.grad)"
     ),
+    "continuous_bernoulli": (
+        "p = torch.tensor([0.2, 0.7], requires_grad=True); "
+        "s = D.ContinuousBernoulli(p).rsample(); (s.sum() + D.ContinuousBernoulli(p)"
+        ".log_prob(torch.tensor([0.3, 0.4])).sum()).backward(); out = (s.detach(), p.grad)"
+    ),
     "laplace_rsample": (
         "loc = torch.tensor([0.0, 1.0], requires_grad=True); "
         "s = D.Laplace(loc, torch.tensor([1.0, 2.0])).rsample((3,)); s.sum().backward(); "
@@ -160,6 +179,9 @@ ERRORS = {
     "beta_support": "out = D.Beta(torch.tensor([1.0]), 2.0).log_prob(torch.tensor([1.5]))",
     "student_t_bad": "out = D.StudentT(torch.tensor([0.0]))",
     "log_normal_bad": "out = D.LogNormal(torch.tensor([0.0]), torch.tensor([-1.0]))",
+    "continuous_bernoulli_probs": (
+        "out = D.ContinuousBernoulli(torch.tensor([1.5]), validate_args=True)"
+    ),
     "cauchy_value": "out = D.Cauchy(0.0, 1.0).log_prob(1.0)",
 }
 
@@ -178,9 +200,6 @@ CPU_ONLY = {
     **{name: "the message prints a tensor" for name in ("beta_support", "dirichlet_bad")},
     **{name: "the message prints a tensor" for name in ("exponential_support", "gamma_bad")},
     **{name: "the message prints a tensor" for name in ("log_normal_bad", "student_t_bad")},
-    # torch.where(cond, cuda_tensor, python_scalar) fails on the emulated device (runtime bug
-    # in where's binding: the scalar becomes a CPU tensor that TensorIterator refuses)
-    "half_normal": "where with a Python scalar on the emulated device",
 }
 
 

@@ -11,6 +11,7 @@ from tensortrace.distributions.categorical import Categorical
 from tensortrace.distributions.cauchy import Cauchy
 from tensortrace.distributions.chi2 import Chi2
 from tensortrace.distributions.constraint_registry import biject_to, transform_to
+from tensortrace.distributions.continuous_bernoulli import ContinuousBernoulli
 from tensortrace.distributions.dirichlet import Dirichlet
 from tensortrace.distributions.distribution import Distribution
 from tensortrace.distributions.exp_family import ExponentialFamily
@@ -45,6 +46,7 @@ __all__ = [
     "Categorical",
     "Cauchy",
     "Chi2",
+    "ContinuousBernoulli",
     "Dirichlet",
     "Distribution",
     "Exponential",
