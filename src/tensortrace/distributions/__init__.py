@@ -16,21 +16,26 @@ from tensortrace.distributions.dirichlet import Dirichlet
 from tensortrace.distributions.distribution import Distribution
 from tensortrace.distributions.exp_family import ExponentialFamily
 from tensortrace.distributions.exponential import Exponential
+from tensortrace.distributions.fishersnedecor import FisherSnedecor
 from tensortrace.distributions.gamma import Gamma
 from tensortrace.distributions.geometric import Geometric
 from tensortrace.distributions.gumbel import Gumbel
+from tensortrace.distributions.half_cauchy import HalfCauchy
 from tensortrace.distributions.half_normal import HalfNormal
 from tensortrace.distributions.independent import Independent
+from tensortrace.distributions.inverse_gamma import InverseGamma
 from tensortrace.distributions.kl import kl_divergence, register_kl
 from tensortrace.distributions.laplace import Laplace
 from tensortrace.distributions.log_normal import LogNormal
 from tensortrace.distributions.mixture_same_family import MixtureSameFamily
 from tensortrace.distributions.multinomial import Multinomial
+from tensortrace.distributions.negative_binomial import NegativeBinomial
 from tensortrace.distributions.normal import Normal
 from tensortrace.distributions.one_hot_categorical import (
     OneHotCategorical,
     OneHotCategoricalStraightThrough,
 )
+from tensortrace.distributions.pareto import Pareto
 from tensortrace.distributions.poisson import Poisson
 from tensortrace.distributions.relaxed_bernoulli import RelaxedBernoulli
 from tensortrace.distributions.relaxed_categorical import RelaxedOneHotCategorical
@@ -38,6 +43,7 @@ from tensortrace.distributions.studentT import StudentT
 from tensortrace.distributions.transformed_distribution import TransformedDistribution
 from tensortrace.distributions.transforms import *  # noqa: F403
 from tensortrace.distributions.uniform import Uniform
+from tensortrace.distributions.weibull import Weibull
 
 __all__ = [
     "Bernoulli",
@@ -51,24 +57,30 @@ __all__ = [
     "Distribution",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
     "Gumbel",
+    "HalfCauchy",
     "HalfNormal",
     "Independent",
+    "InverseGamma",
     "Laplace",
     "LogNormal",
     "MixtureSameFamily",
     "Multinomial",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
+    "Pareto",
     "Poisson",
     "RelaxedBernoulli",
     "RelaxedOneHotCategorical",
     "StudentT",
     "TransformedDistribution",
     "Uniform",
+    "Weibull",
     "biject_to",
     "constraints",
     "kl_divergence",

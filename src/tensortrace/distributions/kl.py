@@ -4,7 +4,7 @@ The registry maps (type_p, type_q) to a function; a lookup takes the most specif
 pair by subclass order (_Match), warns when two pairs tie, and memoizes the answer. torch's
 table for the distributions this runtime has is registered by kl_same_family.py (KL between
 two members of one family) and kl_cross_family.py (between families, the infinite ones
-included) and kl_continuous_bernoulli.py, imported at the end of this module, as torch
+included), kl_continuous_bernoulli.py and kl_pareto.py, imported at the end of this module, as torch
 registers its table at import.
 """
 
@@ -116,5 +116,6 @@ def kl_divergence(p: Distribution, q: Distribution) -> Any:
 from tensortrace.distributions import (  # noqa: E402, F401 - registers torch's table
     kl_continuous_bernoulli,
     kl_cross_family,
+    kl_pareto,
     kl_same_family,
 )
