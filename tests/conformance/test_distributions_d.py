@@ -1,8 +1,8 @@
 """Conformance of the other continuous and discrete families of torch.distributions, vs torch 2.13.
 
-Pareto, Weibull, HalfCauchy, InverseGamma (TransformedDistributions), FisherSnedecor and
-NegativeBinomial (Gamma and Poisson draws, equal to torch's after manual_seed), and the Pareto
-rows and columns of the KL table.
+Pareto, Weibull, HalfCauchy, InverseGamma, Kumaraswamy, LogisticNormal (TransformedDistributions),
+FisherSnedecor and NegativeBinomial (Gamma and Poisson draws, equal to torch's after
+manual_seed), and the Pareto rows and columns of the KL table.
 """
 
 from __future__ import annotations
@@ -15,6 +15,21 @@ from .harness import check
 SETUP = "D = torch.distributions\n"
 
 PROGRAMS = {
+    "kumaraswamy": (
+        "m = D.Kumaraswamy(torch.tensor([0.5, 2.0]), torch.tensor([3.0, 1.5])); "
+        "v = torch.tensor([0.3, 0.8]); out = (m.sample((3,)), m.rsample(), m.log_prob(v), "
+        "m.entropy(), m.mean, m.variance, m.mode)"
+    ),
+    "kumaraswamy_grad": (
+        "a = torch.tensor([0.5, 2.0], requires_grad=True); "
+        "s = D.Kumaraswamy(a, torch.tensor([3.0, 1.5])).rsample(); s.sum().backward(); "
+        "out = (s.detach(), a.grad)"
+    ),
+    "logistic_normal": (
+        "m = D.LogisticNormal(torch.tensor([0.5, -1.0]), torch.tensor([1.0, 0.5])); "
+        "out = (m.sample((3,)), m.log_prob(torch.tensor([0.2, 0.3, 0.5])), m.batch_shape, "
+        "m.event_shape, m.loc)"
+    ),
     "pareto": (
         "m = D.Pareto(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 1.5])); "
         "v = torch.tensor([1.5, 4.0]); out = (m.sample((3,)), m.rsample(), m.log_prob(v), "

@@ -25,8 +25,10 @@ from tensortrace.distributions.half_normal import HalfNormal
 from tensortrace.distributions.independent import Independent
 from tensortrace.distributions.inverse_gamma import InverseGamma
 from tensortrace.distributions.kl import kl_divergence, register_kl
+from tensortrace.distributions.kumaraswamy import Kumaraswamy
 from tensortrace.distributions.laplace import Laplace
 from tensortrace.distributions.log_normal import LogNormal
+from tensortrace.distributions.logistic_normal import LogisticNormal
 from tensortrace.distributions.mixture_same_family import MixtureSameFamily
 from tensortrace.distributions.multinomial import Multinomial
 from tensortrace.distributions.negative_binomial import NegativeBinomial
@@ -65,8 +67,10 @@ __all__ = [
     "HalfNormal",
     "Independent",
     "InverseGamma",
+    "Kumaraswamy",
     "Laplace",
     "LogNormal",
+    "LogisticNormal",
     "MixtureSameFamily",
     "Multinomial",
     "NegativeBinomial",
