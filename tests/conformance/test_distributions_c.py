@@ -89,6 +89,19 @@ PROGRAMS = {
         "c.log_abs_det_jacobian(x, c(x)), repr(c), repr(T.ExpTransform().inv), "
         "c.domain.event_dim, c.bijective, repr(T.identity_transform))"
     ),
+    "cat_stack_transforms": (
+        "x = torch.tensor([[0.3, -1.0, 2.0], [0.5, 0.1, -0.2]]); "
+        "c = T.CatTransform([T.ExpTransform(), T.identity_transform, T.SigmoidTransform()], "
+        "dim=1); s = T.StackTransform([T.ExpTransform(), T.TanhTransform()], dim=0); "
+        "out = (c(x), c.inv(c(x)), c.log_abs_det_jacobian(x, c(x)), s(x), s.inv(s(x)), "
+        "s.log_abs_det_jacobian(x, s(x)))"
+    ),
+    "corr_cholesky_transform": (
+        "x = torch.tensor([[0.3, -1.0, 2.0], [0.5, 0.1, -0.2]]); t = T.CorrCholeskyTransform(); "
+        "y = t(x); out = (y, t.inv(y), t.log_abs_det_jacobian(x, y), t.forward_shape((2, 3)), "
+        "D.constraints.corr_cholesky.check(y), "
+        "T.CumulativeDistributionTransform(D.Normal(torch.zeros(2), 2.0))(x[0, :2]))"
+    ),
     "transform_grad": (
         "x = torch.tensor([0.3, -1.0, 2.0], requires_grad=True); "
         "t = T.TanhTransform(); (t(x).sum() + t.log_abs_det_jacobian(x, t(x)).sum()"
@@ -97,7 +110,9 @@ PROGRAMS = {
     "biject_to": (
         "C = D.constraints; out = [repr(D.biject_to(c)) for c in (C.real, C.positive, "
         "C.unit_interval, C.simplex, C.interval(1.0, 3.0), C.greater_than(2.0), "
-        "C.less_than(1.0), C.independent(C.positive, 1), C.half_open_interval(0.0, 2.0))] + "
+        "C.less_than(1.0), C.independent(C.positive, 1), C.half_open_interval(0.0, 2.0), "
+        "C.corr_cholesky, C.cat([C.real, C.positive], lengths=[2, 1]), "
+        "C.stack([C.positive, C.unit_interval]))] + "
         "[repr(D.transform_to(C.simplex)), repr(D.transform_to(C.lower_cholesky))]"
     ),
     "biject_to_value": (

@@ -2,10 +2,11 @@
 
 Mirrors `torch/distributions/constraint_registry.py`: two ConstraintRegistry objects keyed by
 constraint type, with torch's registrations (real, independent, positive / nonnegative,
-greater_than(_eq), less_than, interval / half_open_interval, simplex, lower_cholesky). The
-registrations of torch's that need transforms this runtime does not have yet (CatTransform,
-StackTransform, CorrCholeskyTransform, PositiveDefiniteTransform) are not made, so those
-constraints raise torch's NotImplementedError("Cannot transform ... constraints").
+greater_than(_eq), less_than, interval / half_open_interval, simplex, lower_cholesky,
+corr_cholesky, cat, stack). The
+registrations of torch's for positive_definite / positive_semidefinite are not made (their
+PositiveDefiniteTransform needs linalg.cholesky, not in this runtime yet), so those constraints
+raise torch's NotImplementedError("Cannot transform ... constraints").
 """
 
 from __future__ import annotations
@@ -139,3 +140,33 @@ def _transform_to_simplex(constraint: Any) -> transforms.Transform:
 @transform_to.register(constraints.lower_cholesky)
 def _transform_to_lower_cholesky(constraint: Any) -> transforms.Transform:
     return transforms.LowerCholeskyTransform()
+
+
+@biject_to.register(constraints.corr_cholesky)
+@transform_to.register(constraints.corr_cholesky)
+def _transform_to_corr_cholesky(constraint: Any) -> transforms.Transform:
+    return transforms.CorrCholeskyTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint: Any) -> transforms.Transform:
+    return transforms.CatTransform(
+        [biject_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths
+    )
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint: Any) -> transforms.Transform:
+    return transforms.CatTransform(
+        [transform_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths
+    )
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint: Any) -> transforms.Transform:
+    return transforms.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint: Any) -> transforms.Transform:
+    return transforms.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)

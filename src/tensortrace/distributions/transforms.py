@@ -1,7 +1,8 @@
 """torch.distributions.transforms: mirrors `torch/distributions/transforms.py`.
 
 The classes live in transform_base.py (Transform and its combinators) and
-transforms_bijections.py (the elementwise and simplex maps); this module gathers them under
+transforms_bijections.py (the elementwise and simplex maps) and transforms_structural.py
+(Cat, Stack, CorrCholesky, CumulativeDistribution); this module gathers them under
 torch's module name.
 """
 
@@ -25,11 +26,20 @@ from tensortrace.distributions.transforms_bijections import (
     StickBreakingTransform,
     TanhTransform,
 )
+from tensortrace.distributions.transforms_structural import (
+    CatTransform,
+    CorrCholeskyTransform,
+    CumulativeDistributionTransform,
+    StackTransform,
+)
 
 __all__ = [
     "AbsTransform",
     "AffineTransform",
+    "CatTransform",
     "ComposeTransform",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
     "ExpTransform",
     "IndependentTransform",
     "LowerCholeskyTransform",
@@ -38,6 +48,7 @@ __all__ = [
     "SigmoidTransform",
     "SoftmaxTransform",
     "SoftplusTransform",
+    "StackTransform",
     "StickBreakingTransform",
     "TanhTransform",
     "Transform",

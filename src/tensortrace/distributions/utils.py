@@ -22,6 +22,8 @@ __all__ = [
     "lazy_property",
     "logits_to_probs",
     "probs_to_logits",
+    "tril_matrix_to_vec",
+    "vec_to_tril_matrix",
 ]
 
 _Number = (Number,)
@@ -147,3 +149,34 @@ class lazy_property:
         value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def tril_matrix_to_vec(mat: Any, diag: int = 0) -> Any:
+    """The lower-triangular elements (below `diag`) of a (batch of) D x D matrix, row by row."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    arange = torch.arange(n, device=mat.device)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    return mat[..., tril_mask]
+
+
+def vec_to_tril_matrix(vec: Any, diag: int = 0) -> Any:
+    """A (batch of) vector back into the lower triangle of a D x D matrix, row by row."""
+    # +ve root of D**2 + (1+2*diag)*D - |diag| * (diag+1) - 2*vec.shape[-1] = 0
+    n = (
+        -(1 + 2 * diag)
+        + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5
+    ) / 2
+    eps = torch.finfo(vec.dtype).eps
+    if round(n) - n > eps:
+        raise ValueError(
+            f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
+            + "the lower triangular part of a square D x D matrix."
+        )
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + torch.Size((n, n)))
+    arange = torch.arange(n, device=vec.device)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    mat[..., tril_mask] = vec
+    return mat
