@@ -3328,48 +3328,6 @@ def binomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
-
-
-@traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
-        legacy="at::lgamma (Functions.h)")
-def lgamma(*args: Any, **kwargs: Any) -> Any:
-    """at::lgamma, overloads:
-    lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-    lgamma(Tensor self) -> Tensor
-    """
-    op, full = select_overload(_ov_lgamma, args, kwargs, "at::lgamma")
-    return op.call(*full)
-
-
-_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
-
-
-@traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
-        legacy="at::digamma (Functions.h)")
-def digamma(*args: Any, **kwargs: Any) -> Any:
-    """at::digamma, overloads:
-    digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-    digamma(Tensor self) -> Tensor
-    """
-    op, full = select_overload(_ov_digamma, args, kwargs, "at::digamma")
-    return op.call(*full)
-
-
-_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
-
-
-@traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
-        legacy="at::polygamma (Functions.h)")
-def polygamma(*args: Any, **kwargs: Any) -> Any:
-    """at::polygamma, overloads:
-    polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-    polygamma(int n, Tensor self) -> Tensor
-    """
-    op, full = select_overload(_ov_polygamma, args, kwargs, "at::polygamma")
-    return op.call(*full)
-
-
 _ov_log1p = Overloads([(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))])
 
 
@@ -8330,6 +8288,48 @@ def pad_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
+
+
+@traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
+        legacy="at::lgamma (Functions.h)")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """at::lgamma, overloads:
+    lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    lgamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_lgamma, args, kwargs, "at::lgamma")
+    return op.call(*full)
+
+
+_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
+
+
+@traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
+        legacy="at::digamma (Functions.h)")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """at::digamma, overloads:
+    digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    digamma(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_digamma, args, kwargs, "at::digamma")
+    return op.call(*full)
+
+
+_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
+
+
+@traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
+        legacy="at::polygamma (Functions.h)")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """at::polygamma, overloads:
+    polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    polygamma(int n, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_polygamma, args, kwargs, "at::polygamma")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -8567,9 +8567,6 @@ FUNCTIONS: dict[str, Any] = {
     "_sample_dirichlet": _sample_dirichlet,
     "poisson": poisson,
     "binomial": binomial,
-    "lgamma": lgamma,
-    "digamma": digamma,
-    "polygamma": polygamma,
     "log1p": log1p,
     "log1p_": log1p_,
     "expm1": expm1,
@@ -8936,4 +8933,7 @@ FUNCTIONS: dict[str, Any] = {
     "_pack_padded_sequence_backward": _pack_padded_sequence_backward,
     "_pad_packed_sequence": _pad_packed_sequence,
     "pad_sequence": pad_sequence,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "polygamma": polygamma,
 }

@@ -1755,33 +1755,6 @@ poisson = _register(
 binomial = _register(
     FunctionSchema('binomial', '', (Argument('count', _T6, None, False), Argument('prob', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
     {'func': 'binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_binomial_cpu', 'CUDA': '_s_binomial_cuda'}, 'tags': 'nondeterministic_seeded'}})
-lgamma_out = _register(
-    FunctionSchema('lgamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lgamma_out'}, 'tags': 'pointwise'}})
-lgamma_ = _register(
-    FunctionSchema('lgamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'lgamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method', 'tags': 'pointwise'}})
-lgamma = _register(
-    FunctionSchema('lgamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'lgamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
-digamma_out = _register(
-    FunctionSchema('digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'digamma_out'}, 'tags': 'pointwise'}})
-digamma = _register(
-    FunctionSchema('digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'digamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
-polygamma_out = _register(
-    FunctionSchema('polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'polygamma_out'}, 'tags': 'pointwise'}})
-polygamma = _register(
-    FunctionSchema('polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'polygamma(int n, Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'polygamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
-digamma_ = _register(
-    FunctionSchema('digamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'digamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method', 'tags': 'pointwise'}})
-polygamma_ = _register(
-    FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
-    {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}, 'tags': 'pointwise'}})
 log1p_out = _register(
     FunctionSchema('log1p', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log1p_out'}, 'tags': 'pointwise'}})
@@ -3684,6 +3657,33 @@ _pad_packed_sequence = _register(
 pad_sequence = _register(
     FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T26, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
+lgamma_out = _register(
+    FunctionSchema('lgamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lgamma_out'}, 'tags': 'pointwise'}})
+lgamma_ = _register(
+    FunctionSchema('lgamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'lgamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+lgamma = _register(
+    FunctionSchema('lgamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'lgamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'lgamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_out = _register(
+    FunctionSchema('digamma', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'digamma_out'}, 'tags': 'pointwise'}})
+digamma = _register(
+    FunctionSchema('digamma', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'digamma(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+polygamma_out = _register(
+    FunctionSchema('polygamma', 'out', (Argument('n', _T11, None, False), Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'polygamma_out'}, 'tags': 'pointwise'}})
+polygamma = _register(
+    FunctionSchema('polygamma', '', (Argument('n', _T11, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'polygamma(int n, Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'polygamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+digamma_ = _register(
+    FunctionSchema('digamma_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'digamma_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'digamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+polygamma_ = _register(
+    FunctionSchema('polygamma_', '', (Argument('self', _T8, None, False), Argument('n', _T11, None, False),), (_T8,), ()),
+    {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}, 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -4252,15 +4252,6 @@ OPERATORS: list[OperatorHandle] = [
     _sample_dirichlet,
     poisson,
     binomial,
-    lgamma_out,
-    lgamma_,
-    lgamma,
-    digamma_out,
-    digamma,
-    polygamma_out,
-    polygamma,
-    digamma_,
-    polygamma_,
     log1p_out,
     log1p,
     log1p_,
@@ -4895,4 +4886,13 @@ OPERATORS: list[OperatorHandle] = [
     _pack_padded_sequence_backward,
     _pad_packed_sequence,
     pad_sequence,
+    lgamma_out,
+    lgamma_,
+    lgamma,
+    digamma_out,
+    digamma,
+    polygamma_out,
+    polygamma,
+    digamma_,
+    polygamma_,
 ]

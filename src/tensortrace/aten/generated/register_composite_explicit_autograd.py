@@ -155,7 +155,6 @@ ops.new_ones.register(DispatchKey.CompositeExplicitAutograd, native_kernel("new_
 ops.normal_float_float.register(DispatchKey.CompositeExplicitAutograd, native_kernel("normal", ops.normal_float_float))
 ops.normal_float_float_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("normal_out", ops.normal_float_float_out))
 ops.linalg_det.register(DispatchKey.CompositeExplicitAutograd, native_kernel("linalg_det", ops.linalg_det))
-ops.polygamma_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("polygamma_", ops.polygamma_))
 ops.softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("softmax_out", ops.softmax_int_out))
 ops._safe_softmax.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_safe_softmax", ops._safe_softmax))
 ops.log_softmax_int_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("log_softmax_out", ops.log_softmax_int_out))
@@ -227,3 +226,4 @@ ops.nan_to_num_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("n
 ops._euclidean_dist.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_euclidean_dist", ops._euclidean_dist))
 ops.embedding.register(DispatchKey.CompositeExplicitAutograd, native_kernel("embedding_symint", ops.embedding))
 ops._pack_padded_sequence.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_pack_padded_sequence", ops._pack_padded_sequence))
+ops.polygamma_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("polygamma_", ops.polygamma_))

@@ -3545,119 +3545,6 @@ def wrapper_CPU_aminmax(*args: Any) -> Any:
 ops.aminmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax, "wrapper_CPU_aminmax"))
 
 
-# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_out", REGISTER_CPU,
-        legacy="CPUType::lgamma")
-def wrapper_CPU_lgamma_out(*args: Any) -> Any:
-    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[1:2]))
-    op.kind = "out"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
-        legacy="CPUType::lgamma_")
-def wrapper_CPU_lgamma_(*args: Any) -> Any:
-    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
-    op = StructuredKernel([args[0]])
-    op.kind = "inplace"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_"))
-
-@traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
-        legacy="CPUType::lgamma")
-def wrapper_CPU_lgamma(*args: Any) -> Any:
-    """lgamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma"))
-
-
-# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CPU_digamma_out", REGISTER_CPU,
-        legacy="CPUType::digamma")
-def wrapper_CPU_digamma_out(*args: Any) -> Any:
-    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[1:2]))
-    op.kind = "out"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
-        legacy="CPUType::digamma")
-def wrapper_CPU_digamma(*args: Any) -> Any:
-    """digamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma"))
-
-@traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
-        legacy="CPUType::digamma_")
-def wrapper_CPU_digamma_(*args: Any) -> Any:
-    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
-    op = StructuredKernel([args[0]])
-    op.kind = "inplace"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_"))
-
-
-# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CPU_polygamma_out", REGISTER_CPU,
-        legacy="CPUType::polygamma")
-def wrapper_CPU_polygamma_out(*args: Any) -> Any:
-    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[2:3]))
-    op.kind = "out"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.polygamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
-        legacy="CPUType::polygamma")
-def wrapper_CPU_polygamma(*args: Any) -> Any:
-    """polygamma(int n, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.polygamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma"))
-
-
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log1p_out", REGISTER_CPU,
@@ -6106,3 +5993,116 @@ def wrapper_CPU_isneginf(*args: Any) -> Any:
 
 
 ops.isneginf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_out", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
+        legacy="CPUType::lgamma_")
+def wrapper_CPU_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
+        legacy="CPUType::lgamma")
+def wrapper_CPU_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_out", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
+        legacy="CPUType::digamma")
+def wrapper_CPU_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
+        legacy="CPUType::digamma_")
+def wrapper_CPU_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma_out", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
+        legacy="CPUType::polygamma")
+def wrapper_CPU_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma"))

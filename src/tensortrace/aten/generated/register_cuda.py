@@ -3573,119 +3573,6 @@ def wrapper_CUDA_aminmax(*args: Any) -> Any:
 ops.aminmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_aminmax, "wrapper_CUDA_aminmax"))
 
 
-# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_out", REGISTER_CUDA,
-        legacy="CUDAType::lgamma")
-def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
-    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[1:2]))
-    op.kind = "out"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_out, "wrapper_CUDA_lgamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_", REGISTER_CUDA,
-        legacy="CUDAType::lgamma_")
-def wrapper_CUDA_lgamma_(*args: Any) -> Any:
-    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
-    op = StructuredKernel([args[0]])
-    op.kind = "inplace"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_, "wrapper_CUDA_lgamma_"))
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma", REGISTER_CUDA,
-        legacy="CUDAType::lgamma")
-def wrapper_CUDA_lgamma(*args: Any) -> Any:
-    """lgamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.lgamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma, "wrapper_CUDA_lgamma"))
-
-
-# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_out", REGISTER_CUDA,
-        legacy="CUDAType::digamma")
-def wrapper_CUDA_digamma_out(*args: Any) -> Any:
-    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[1:2]))
-    op.kind = "out"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_out, "wrapper_CUDA_digamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_digamma", REGISTER_CUDA,
-        legacy="CUDAType::digamma")
-def wrapper_CUDA_digamma(*args: Any) -> Any:
-    """digamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma, "wrapper_CUDA_digamma"))
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_", REGISTER_CUDA,
-        legacy="CUDAType::digamma_")
-def wrapper_CUDA_digamma_(*args: Any) -> Any:
-    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
-    op = StructuredKernel([args[0]])
-    op.kind = "inplace"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.digamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_, "wrapper_CUDA_digamma_"))
-
-
-# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma_out", REGISTER_CUDA,
-        legacy="CUDAType::polygamma")
-def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
-    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
-    op = StructuredKernel(list(args[2:3]))
-    op.kind = "out"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.polygamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma_out, "wrapper_CUDA_polygamma_out"))
-
-@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma", REGISTER_CUDA,
-        legacy="CUDAType::polygamma")
-def wrapper_CUDA_polygamma(*args: Any) -> Any:
-    """polygamma(int n, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
-    op.kind = "functional"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
-    return op.outputs_[0]
-
-
-ops.polygamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma, "wrapper_CUDA_polygamma"))
-
-
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log1p_out", REGISTER_CUDA,
@@ -6157,3 +6044,116 @@ def wrapper_CUDA_isneginf(*args: Any) -> Any:
 
 
 ops.isneginf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf, "wrapper_CUDA_isneginf"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_out", REGISTER_CUDA,
+        legacy="CUDAType::lgamma")
+def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_out, "wrapper_CUDA_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_", REGISTER_CUDA,
+        legacy="CUDAType::lgamma_")
+def wrapper_CUDA_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_, "wrapper_CUDA_lgamma_"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_lgamma", REGISTER_CUDA,
+        legacy="CUDAType::lgamma")
+def wrapper_CUDA_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma, "wrapper_CUDA_lgamma"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_out", REGISTER_CUDA,
+        legacy="CUDAType::digamma")
+def wrapper_CUDA_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_out, "wrapper_CUDA_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma", REGISTER_CUDA,
+        legacy="CUDAType::digamma")
+def wrapper_CUDA_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma, "wrapper_CUDA_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_digamma_", REGISTER_CUDA,
+        legacy="CUDAType::digamma_")
+def wrapper_CUDA_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_, "wrapper_CUDA_digamma_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma_out", REGISTER_CUDA,
+        legacy="CUDAType::polygamma")
+def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma_out, "wrapper_CUDA_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_polygamma", REGISTER_CUDA,
+        legacy="CUDAType::polygamma")
+def wrapper_CUDA_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma, "wrapper_CUDA_polygamma"))

@@ -203,13 +203,6 @@ _ov_multinomial = Overloads([(ops.multinomial, Binder(ops.multinomial.schema))])
 _ov_cauchy_ = Overloads([(ops.cauchy_, Binder(ops.cauchy_.schema))])
 _ov_log_normal_ = Overloads([(ops.log_normal_, Binder(ops.log_normal_.schema))])
 _ov_geometric_ = Overloads([(ops.geometric_, Binder(ops.geometric_.schema))])
-_ov_lgamma_ = Overloads([(ops.lgamma_, Binder(ops.lgamma_.schema))])
-_ov_lgamma = Overloads([(ops.lgamma, Binder(ops.lgamma.schema))])
-_ov_digamma = Overloads([(ops.digamma, Binder(ops.digamma.schema))])
-_ov_polygamma = Overloads([(ops.polygamma, Binder(ops.polygamma.schema))])
-_ov_polygamma_self_later = [(ops.polygamma, Binder(ops.polygamma.schema))]
-_ov_digamma_ = Overloads([(ops.digamma_, Binder(ops.digamma_.schema))])
-_ov_polygamma_ = Overloads([(ops.polygamma_, Binder(ops.polygamma_.schema))])
 _ov_log1p = Overloads([(ops.log1p, Binder(ops.log1p.schema))])
 _ov_log1p_ = Overloads([(ops.log1p_, Binder(ops.log1p_.schema))])
 _ov_expm1 = Overloads([(ops.expm1, Binder(ops.expm1.schema))])
@@ -440,6 +433,13 @@ _ov_tensor_split = Overloads([(ops.tensor_split_sections, Binder(ops.tensor_spli
 _ov_hsplit = Overloads([(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))])
 _ov_vsplit = Overloads([(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))])
 _ov_dsplit = Overloads([(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))])
+_ov_lgamma_ = Overloads([(ops.lgamma_, Binder(ops.lgamma_.schema))])
+_ov_lgamma = Overloads([(ops.lgamma, Binder(ops.lgamma.schema))])
+_ov_digamma = Overloads([(ops.digamma, Binder(ops.digamma.schema))])
+_ov_polygamma = Overloads([(ops.polygamma, Binder(ops.polygamma.schema))])
+_ov_polygamma_self_later = [(ops.polygamma, Binder(ops.polygamma.schema))]
+_ov_digamma_ = Overloads([(ops.digamma_, Binder(ops.digamma_.schema))])
+_ov_polygamma_ = Overloads([(ops.polygamma_, Binder(ops.polygamma_.schema))])
 
 
 class TensorMethods:
@@ -2199,65 +2199,6 @@ class TensorMethods:
         geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)
         """
         op, full = select_overload(_ov_geometric_, (self, *args), kwargs, "Tensor.geometric_")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::lgamma_", TENSOR_BODY_H, "at::Tensor::lgamma_",
-            legacy="Tensor::lgamma_ (TensorMethods.h)")
-    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::lgamma_, overloads:
-        lgamma_(Tensor(a!) self) -> Tensor(a!)
-        """
-        op, full = select_overload(_ov_lgamma_, (self, *args), kwargs, "Tensor.lgamma_")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::lgamma", TENSOR_BODY_H, "at::Tensor::lgamma",
-            legacy="Tensor::lgamma (TensorMethods.h)")
-    def lgamma(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::lgamma, overloads:
-        lgamma(Tensor self) -> Tensor
-        """
-        op, full = select_overload(_ov_lgamma, (self, *args), kwargs, "Tensor.lgamma")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::digamma", TENSOR_BODY_H, "at::Tensor::digamma",
-            legacy="Tensor::digamma (TensorMethods.h)")
-    def digamma(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::digamma, overloads:
-        digamma(Tensor self) -> Tensor
-        """
-        op, full = select_overload(_ov_digamma, (self, *args), kwargs, "Tensor.digamma")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::polygamma", TENSOR_BODY_H, "at::Tensor::polygamma",
-            legacy="Tensor::polygamma (TensorMethods.h)")
-    def polygamma(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::polygamma, overloads:
-        polygamma(int n, Tensor self) -> Tensor
-        """
-        if not args:
-            named = {**kwargs, "self": self}
-            for op, binder in _ov_polygamma_self_later:
-                if binder.matches((), named):
-                    return op.call(*binder.bind((), named))
-        op, full = select_overload(_ov_polygamma, (self, *args), kwargs, "Tensor.polygamma")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::digamma_", TENSOR_BODY_H, "at::Tensor::digamma_",
-            legacy="Tensor::digamma_ (TensorMethods.h)")
-    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::digamma_, overloads:
-        digamma_(Tensor(a!) self) -> Tensor(a!)
-        """
-        op, full = select_overload(_ov_digamma_, (self, *args), kwargs, "Tensor.digamma_")
-        return op.call(*full)
-
-    @traced("dispatch", "at::Tensor::polygamma_", TENSOR_BODY_H, "at::Tensor::polygamma_",
-            legacy="Tensor::polygamma_ (TensorMethods.h)")
-    def polygamma_(self, *args: Any, **kwargs: Any) -> Any:
-        """Tensor::polygamma_, overloads:
-        polygamma_(Tensor(a!) self, int n) -> Tensor(a!)
-        """
-        op, full = select_overload(_ov_polygamma_, (self, *args), kwargs, "Tensor.polygamma_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::log1p", TENSOR_BODY_H, "at::Tensor::log1p",
@@ -4396,6 +4337,65 @@ class TensorMethods:
         op, full = select_overload(_ov_dsplit, (self, *args), kwargs, "Tensor.dsplit")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::lgamma_", TENSOR_BODY_H, "at::Tensor::lgamma_",
+            legacy="Tensor::lgamma_ (TensorMethods.h)")
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma_, overloads:
+        lgamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_lgamma_, (self, *args), kwargs, "Tensor.lgamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lgamma", TENSOR_BODY_H, "at::Tensor::lgamma",
+            legacy="Tensor::lgamma (TensorMethods.h)")
+    def lgamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lgamma, overloads:
+        lgamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_lgamma, (self, *args), kwargs, "Tensor.lgamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma", TENSOR_BODY_H, "at::Tensor::digamma",
+            legacy="Tensor::digamma (TensorMethods.h)")
+    def digamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma, overloads:
+        digamma(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_digamma, (self, *args), kwargs, "Tensor.digamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma", TENSOR_BODY_H, "at::Tensor::polygamma",
+            legacy="Tensor::polygamma (TensorMethods.h)")
+    def polygamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma, overloads:
+        polygamma(int n, Tensor self) -> Tensor
+        """
+        if not args:
+            named = {**kwargs, "self": self}
+            for op, binder in _ov_polygamma_self_later:
+                if binder.matches((), named):
+                    return op.call(*binder.bind((), named))
+        op, full = select_overload(_ov_polygamma, (self, *args), kwargs, "Tensor.polygamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::digamma_", TENSOR_BODY_H, "at::Tensor::digamma_",
+            legacy="Tensor::digamma_ (TensorMethods.h)")
+    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::digamma_, overloads:
+        digamma_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_digamma_, (self, *args), kwargs, "Tensor.digamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::polygamma_", TENSOR_BODY_H, "at::Tensor::polygamma_",
+            legacy="Tensor::polygamma_ (TensorMethods.h)")
+    def polygamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::polygamma_, overloads:
+        polygamma_(Tensor(a!) self, int n) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_polygamma_, (self, *args), kwargs, "Tensor.polygamma_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4583,12 +4583,6 @@ METHODS: tuple[str, ...] = (
     "cauchy_",
     "log_normal_",
     "geometric_",
-    "lgamma_",
-    "lgamma",
-    "digamma",
-    "polygamma",
-    "digamma_",
-    "polygamma_",
     "log1p",
     "log1p_",
     "expm1",
@@ -4819,4 +4813,10 @@ METHODS: tuple[str, ...] = (
     "hsplit",
     "vsplit",
     "dsplit",
+    "lgamma_",
+    "lgamma",
+    "digamma",
+    "polygamma",
+    "digamma_",
+    "polygamma_",
 )

@@ -3228,78 +3228,6 @@ ops.geometric_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     geometric_, "torch::ADInplaceOrView::geometric_", with_keyset=True))
 
 
-@traced("autograd", "torch::ADInplaceOrView::lgamma_out", INPLACE_OR_VIEW)
-def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.lgamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.lgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lgamma_out, "torch::ADInplaceOrView::lgamma_out", with_keyset=True))
-
-
-@traced("autograd", "torch::ADInplaceOrView::lgamma_", INPLACE_OR_VIEW)
-def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """lgamma_(Tensor(a!) self) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.lgamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.lgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lgamma_, "torch::ADInplaceOrView::lgamma_", with_keyset=True))
-
-
-@traced("autograd", "torch::ADInplaceOrView::digamma_out", INPLACE_OR_VIEW)
-def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.digamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.digamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    digamma_out, "torch::ADInplaceOrView::digamma_out", with_keyset=True))
-
-
-@traced("autograd", "torch::ADInplaceOrView::polygamma_out", INPLACE_OR_VIEW)
-def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.polygamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.polygamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    polygamma_out, "torch::ADInplaceOrView::polygamma_out", with_keyset=True))
-
-
-@traced("autograd", "torch::ADInplaceOrView::digamma_", INPLACE_OR_VIEW)
-def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """digamma_(Tensor(a!) self) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.digamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.digamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    digamma_, "torch::ADInplaceOrView::digamma_", with_keyset=True))
-
-
-@traced("autograd", "torch::ADInplaceOrView::polygamma_", INPLACE_OR_VIEW)
-def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
-    with AutoDispatchBelowADInplaceOrView():
-        result = ops.polygamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
-    return bump_versions(result)
-
-
-ops.polygamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    polygamma_, "torch::ADInplaceOrView::polygamma_", with_keyset=True))
-
-
 @traced("autograd", "torch::ADInplaceOrView::log1p_out", INPLACE_OR_VIEW)
 def log1p_out(ks: DispatchKeySet, *args: Any) -> Any:
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -5362,3 +5290,75 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lgamma_out", INPLACE_OR_VIEW)
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lgamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lgamma_out, "torch::ADInplaceOrView::lgamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::lgamma_", INPLACE_OR_VIEW)
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.lgamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.lgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lgamma_, "torch::ADInplaceOrView::lgamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::digamma_out", INPLACE_OR_VIEW)
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.digamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.digamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    digamma_out, "torch::ADInplaceOrView::digamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::polygamma_out", INPLACE_OR_VIEW)
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.polygamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.polygamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    polygamma_out, "torch::ADInplaceOrView::polygamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::digamma_", INPLACE_OR_VIEW)
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.digamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.digamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    digamma_, "torch::ADInplaceOrView::digamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::polygamma_", INPLACE_OR_VIEW)
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.polygamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.polygamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    polygamma_, "torch::ADInplaceOrView::polygamma_", with_keyset=True))

@@ -580,23 +580,6 @@ class CosBackward0(TraceableFunction):
         {})
 
 
-def CoshBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.sinh())"""
-    return v['grad'].mul(v['self'].sinh())
-
-
-class CoshBackward0(TraceableFunction):
-    """cosh(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'cosh',
-        (Formula(('self',), CoshBackward0_self, frozenset(['grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
 def ConvolutionBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
     """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight, transposed, groups), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
     return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight'], v['transposed'], v['groups']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
@@ -1419,23 +1402,6 @@ class ExpBackward0(TraceableFunction):
         {})
 
 
-def Expm1Backward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(result.add(1))"""
-    return v['grad'].mul(v['result'].add(1))
-
-
-class Expm1Backward0(TraceableFunction):
-    """expm1(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'expm1',
-        (Formula(('self',), Expm1Backward0_self, frozenset(['grad', 'result'])),),
-        ('self',),
-        {},
-        {})
-
-
 def ExpandBackward0_self(v: dict[str, Any]) -> Any:
     """self: sum_to(grad, self.sym_sizes())"""
     return sum_to(v['grad'], v['self_sym_sizes'])
@@ -1659,23 +1625,6 @@ class LogBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'log',
         (Formula(('self',), LogBackward0_self, frozenset(['conj', 'grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def Log1PBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.div(self.add(1))"""
-    return v['grad'].div(v['self'].add(1))
-
-
-class Log1PBackward0(TraceableFunction):
-    """log1p(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'log1p',
-        (Formula(('self',), Log1PBackward0_self, frozenset(['grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -2279,57 +2228,6 @@ class BinomialBackward0(TraceableFunction):
         {})
 
 
-def LgammaBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(at.digamma(self))"""
-    return v['grad'].mul(at.digamma(v['self']))
-
-
-class LgammaBackward0(TraceableFunction):
-    """lgamma(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'lgamma',
-        (Formula(('self',), LgammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def DigammaBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(at.polygamma(1, self))"""
-    return v['grad'].mul(at.polygamma(1, v['self']))
-
-
-class DigammaBackward0(TraceableFunction):
-    """digamma(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'digamma',
-        (Formula(('self',), DigammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def PolygammaBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(at.polygamma(n + 1, self))"""
-    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
-
-
-class PolygammaBackward0(TraceableFunction):
-    """polygamma(int n, Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'polygamma',
-        (Formula(('self',), PolygammaBackward0_self, frozenset(['at', 'grad', 'n', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
 def PermuteBackward0_self(v: dict[str, Any]) -> Any:
     """self: permute_backwards(grad, dims)"""
     return permute_backwards(v['grad'], v['dims'])
@@ -2643,23 +2541,6 @@ class SinBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'sin',
         (Formula(('self',), SinBackward0_self, frozenset(['conj', 'grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def SinhBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.cosh())"""
-    return v['grad'].mul(v['self'].cosh())
-
-
-class SinhBackward0(TraceableFunction):
-    """sinh(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'sinh',
-        (Formula(('self',), SinhBackward0_self, frozenset(['grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -5103,57 +4984,6 @@ class TanBackward0(TraceableFunction):
         {})
 
 
-def AtanBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.div(self.mul(self).add(1))"""
-    return v['grad'].div(v['self'].mul(v['self']).add(1))
-
-
-class AtanBackward0(TraceableFunction):
-    """atan(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'atan',
-        (Formula(('self',), AtanBackward0_self, frozenset(['grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def AsinhBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.pow(2).add(1).rsqrt())"""
-    return v['grad'].mul(v['self'].pow(2).add(1).rsqrt())
-
-
-class AsinhBackward0(TraceableFunction):
-    """asinh(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'asinh',
-        (Formula(('self',), AsinhBackward0_self, frozenset(['grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
-def AtanhBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.pow(2).neg().add(1).reciprocal())"""
-    return v['grad'].mul(v['self'].pow(2).neg().add(1).reciprocal())
-
-
-class AtanhBackward0(TraceableFunction):
-    """atanh(Tensor self) -> Tensor"""
-
-    __slots__ = ()
-    info = DifferentiabilityInfo(
-        'atanh',
-        (Formula(('self',), AtanhBackward0_self, frozenset(['grad', 'self'])),),
-        ('self',),
-        {},
-        {})
-
-
 def Atan2Backward0_other(v: dict[str, Any]) -> Any:
     """other: grad.mul(self.neg()).mul(self.mul(self).add(other.mul(other)).reciprocal())"""
     return v['grad'].mul(v['self'].neg()).mul(v['self'].mul(v['self']).add(v['other'].mul(v['other'])).reciprocal())
@@ -5468,3 +5298,173 @@ class LinalgSolveExBackward0(TraceableFunction):
         {},
         {},
         output_differentiability=(True, False, False, False))
+
+
+def LgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.digamma(self))"""
+    return v['grad'].mul(at.digamma(v['self']))
+
+
+class LgammaBackward0(TraceableFunction):
+    """lgamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'lgamma',
+        (Formula(('self',), LgammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DigammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(1, self))"""
+    return v['grad'].mul(at.polygamma(1, v['self']))
+
+
+class DigammaBackward0(TraceableFunction):
+    """digamma(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'digamma',
+        (Formula(('self',), DigammaBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def PolygammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.polygamma(n + 1, self))"""
+    return v['grad'].mul(at.polygamma(v['n'] + 1, v['self']))
+
+
+class PolygammaBackward0(TraceableFunction):
+    """polygamma(int n, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polygamma',
+        (Formula(('self',), PolygammaBackward0_self, frozenset(['at', 'grad', 'n', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Expm1Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.add(1))"""
+    return v['grad'].mul(v['result'].add(1))
+
+
+class Expm1Backward0(TraceableFunction):
+    """expm1(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'expm1',
+        (Formula(('self',), Expm1Backward0_self, frozenset(['grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log1PBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(self.add(1))"""
+    return v['grad'].div(v['self'].add(1))
+
+
+class Log1PBackward0(TraceableFunction):
+    """log1p(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log1p',
+        (Formula(('self',), Log1PBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CoshBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.sinh())"""
+    return v['grad'].mul(v['self'].sinh())
+
+
+class CoshBackward0(TraceableFunction):
+    """cosh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cosh',
+        (Formula(('self',), CoshBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.cosh())"""
+    return v['grad'].mul(v['self'].cosh())
+
+
+class SinhBackward0(TraceableFunction):
+    """sinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sinh',
+        (Formula(('self',), SinhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(self.mul(self).add(1))"""
+    return v['grad'].div(v['self'].mul(v['self']).add(1))
+
+
+class AtanBackward0(TraceableFunction):
+    """atan(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atan',
+        (Formula(('self',), AtanBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AsinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).add(1).rsqrt())"""
+    return v['grad'].mul(v['self'].pow(2).add(1).rsqrt())
+
+
+class AsinhBackward0(TraceableFunction):
+    """asinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'asinh',
+        (Formula(('self',), AsinhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).neg().add(1).reciprocal())"""
+    return v['grad'].mul(v['self'].pow(2).neg().add(1).reciprocal())
+
+
+class AtanhBackward0(TraceableFunction):
+    """atanh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atanh',
+        (Formula(('self',), AtanhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})

@@ -7605,159 +7605,6 @@ ops.binomial.register(DispatchKey.Autograd, KernelFunction(
     binomial, "torch::autograd::VariableType::binomial", with_keyset=True))
 
 
-_record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
-        return _record_lgamma_out(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
-    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
-
-
-_record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
-
-
-@traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """lgamma_(Tensor(a!) self) -> Tensor(a!): records LgammaBackward0"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_lgamma_(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
-    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
-
-
-_record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
-
-
-@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
-    """lgamma(Tensor self) -> Tensor: records LgammaBackward0"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_lgamma(ks, args)
-    with AutoDispatchBelowADInplaceOrView():
-        return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
-    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
-
-
-_record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
-        return _record_digamma_out(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
-    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
-
-
-_record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
-
-
-@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def digamma(ks: DispatchKeySet, *args: Any) -> Any:
-    """digamma(Tensor self) -> Tensor: records DigammaBackward0"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_digamma(ks, args)
-    with AutoDispatchBelowADInplaceOrView():
-        return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.digamma.register(DispatchKey.Autograd, KernelFunction(
-    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
-
-
-_record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
-    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
-        return _record_polygamma_out(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
-    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
-
-
-_record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
-
-
-@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
-    """polygamma(int n, Tensor self) -> Tensor: records PolygammaBackward0"""
-    if grad_mode.grad_mode and (requires_grad(args[1])):
-        return _record_polygamma(ks, args)
-    with AutoDispatchBelowADInplaceOrView():
-        return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
-    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
-
-
-_record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
-
-
-@traced("autograd", "torch::autograd::VariableType::digamma_", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """digamma_(Tensor(a!) self) -> Tensor(a!): records DigammaBackward0"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_digamma_(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
-    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
-
-
-_record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, None)
-
-
-@traced("autograd", "torch::autograd::VariableType::polygamma_", VARIABLE_TYPE,
-        legacy="VariableType (autograd wrapper)")
-def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
-    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!): records NotImplemented"""
-    if grad_mode.grad_mode and (requires_grad(args[0])):
-        return _record_polygamma_(ks, args)
-    with AutoDispatchBelowAutograd():
-        return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
-
-
-ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
-    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
-
-
 _record_log1p_out = GraphRecording(ops.log1p_out, AutoDispatchBelowAutograd, None)
 
 
@@ -14116,3 +13963,156 @@ def _pack_padded_sequence(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._pack_padded_sequence.register(DispatchKey.Autograd, KernelFunction(
     _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True))
+
+
+_record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_lgamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!): records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
+    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
+
+
+_record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor: records LgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_lgamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
+    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
+
+
+_record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_digamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
+    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor: records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma.register(DispatchKey.Autograd, KernelFunction(
+    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
+
+
+_record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_polygamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor: records PolygammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_polygamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
+    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
+
+
+_record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::digamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!): records DigammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_digamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
+    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
+
+
+_record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polygamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_polygamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
+    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "884b4f4759a0ab3c813e1d0173b874a921337b053e1f09d4966f6168c7753bc0"
+INPUTS_SHA256 = "3a7e445caec537678df9cba512e207471887f39680a30ed3773339bd1e2fac7e"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

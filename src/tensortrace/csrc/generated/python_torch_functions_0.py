@@ -9853,123 +9853,6 @@ def binomial(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- lgamma ------------------------------------------------------------------------------------
-parser_lgamma = PythonArgParser.lazy([
-    'lgamma(Tensor input, *, Tensor out=None)',
-])
-
-
-@traced("python", "dispatch_lgamma", TORCH_FUNCTIONS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
-def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """lgamma(Tensor input, *, Tensor out=None): lgamma, out= lgamma.out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.lgamma_out, 'lgamma', False, self, kwargs, out)
-    return at.lgamma(self=kwargs['self'])
-
-structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), return_types.for_schema('lgamma_out', ops.lgamma_out.schema))]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_lgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lgamma")
-def lgamma(*args: Any, **kwargs: Any) -> Any:
-    """torch.lgamma: THPVariable_lgamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "torch.lgamma",
-                                 {"python_name": "torch.lgamma"})
-    self = None
-    r = parser_lgamma.parse(args, kwargs)
-    a = r.args
-    # lgamma(Tensor input, *, Tensor out=None)
-    self_ = a[0]
-    if self_ is not None:
-        self_ = self_.cdata
-    out = a[1]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_lgamma_0(self, {'self': self_, 'out': out})
-    return THPVariable_Wrap(result)
-
-
-# ---- digamma -----------------------------------------------------------------------------------
-parser_digamma = PythonArgParser.lazy([
-    'digamma(Tensor input, *, Tensor out=None)',
-])
-
-
-@traced("python", "dispatch_digamma", TORCH_FUNCTIONS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
-def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """digamma(Tensor input, *, Tensor out=None): digamma, out= digamma.out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.digamma_out, 'digamma', False, self, kwargs, out)
-    return at.digamma(self=kwargs['self'])
-
-structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), return_types.for_schema('digamma_out', ops.digamma_out.schema))]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_digamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_digamma")
-def digamma(*args: Any, **kwargs: Any) -> Any:
-    """torch.digamma: THPVariable_digamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "torch.digamma",
-                                 {"python_name": "torch.digamma"})
-    self = None
-    r = parser_digamma.parse(args, kwargs)
-    a = r.args
-    # digamma(Tensor input, *, Tensor out=None)
-    self_ = a[0]
-    if self_ is not None:
-        self_ = self_.cdata
-    out = a[1]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_digamma_0(self, {'self': self_, 'out': out})
-    return THPVariable_Wrap(result)
-
-
-# ---- polygamma ---------------------------------------------------------------------------------
-parser_polygamma = PythonArgParser.lazy([
-    'polygamma(int64_t n, Tensor input, *, Tensor out=None)',
-])
-
-
-@traced("python", "dispatch_polygamma", TORCH_FUNCTIONS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
-def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """polygamma(int64_t n, Tensor input, *, Tensor out=None): polygamma, out= polygamma.out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.polygamma_out, 'polygamma', False, self, kwargs, out)
-    return at.polygamma(n=kwargs['n'], self=kwargs['self'])
-
-structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), return_types.for_schema('polygamma_out', ops.polygamma_out.schema))]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_polygamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_polygamma")
-def polygamma(*args: Any, **kwargs: Any) -> Any:
-    """torch.polygamma: THPVariable_polygamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "torch.polygamma",
-                                 {"python_name": "torch.polygamma"})
-    self = None
-    r = parser_polygamma.parse(args, kwargs)
-    a = r.args
-    # polygamma(int64_t n, Tensor input, *, Tensor out=None)
-    n = a[0]
-    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
-        n = int64_arg(n)
-    self_ = a[1]
-    if self_ is not None:
-        self_ = self_.cdata
-    out = a[2]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_polygamma_0(self, {'n': n, 'self': self_, 'out': out})
-    return THPVariable_Wrap(result)
-
-
 # ---- log1p -------------------------------------------------------------------------------------
 parser_log1p = PythonArgParser.lazy([
     'log1p(Tensor input, *, Tensor out=None)',
@@ -23374,6 +23257,123 @@ def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs__pad_packed_sequence[0][0])
 
 
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_lgamma", TORCH_FUNCTIONS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(Tensor input, *, Tensor out=None): lgamma, out= lgamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lgamma_out, 'lgamma', False, self, kwargs, out)
+    return at.lgamma(self=kwargs['self'])
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), return_types.for_schema('lgamma_out', ops.lgamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lgamma",
+                                 {"python_name": "torch.lgamma"})
+    self = None
+    r = parser_lgamma.parse(args, kwargs)
+    a = r.args
+    # lgamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_lgamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_digamma", TORCH_FUNCTIONS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(Tensor input, *, Tensor out=None): digamma, out= digamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.digamma_out, 'digamma', False, self, kwargs, out)
+    return at.digamma(self=kwargs['self'])
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), return_types.for_schema('digamma_out', ops.digamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.digamma",
+                                 {"python_name": "torch.digamma"})
+    self = None
+    r = parser_digamma.parse(args, kwargs)
+    a = r.args
+    # digamma(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_digamma_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n, Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_polygamma", TORCH_FUNCTIONS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n, Tensor input, *, Tensor out=None): polygamma, out= polygamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.polygamma_out, 'polygamma', False, self, kwargs, out)
+    return at.polygamma(n=kwargs['n'], self=kwargs['self'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), return_types.for_schema('polygamma_out', ops.polygamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.polygamma",
+                                 {"python_name": "torch.polygamma"})
+    self = None
+    r = parser_polygamma.parse(args, kwargs)
+    a = r.args
+    # polygamma(int64_t n, Tensor input, *, Tensor out=None)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    self_ = a[1]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_polygamma_0(self, {'n': n, 'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -23553,9 +23553,6 @@ FUNCTIONS: dict[str, Any] = {
     "_sample_dirichlet": _sample_dirichlet,
     "poisson": poisson,
     "binomial": binomial,
-    "lgamma": lgamma,
-    "digamma": digamma,
-    "polygamma": polygamma,
     "log1p": log1p,
     "log1p_": log1p_,
     "expm1": expm1,
@@ -23845,6 +23842,9 @@ FUNCTIONS: dict[str, Any] = {
     "rnn_relu_cell": rnn_relu_cell,
     "_pack_padded_sequence": _pack_padded_sequence,
     "_pad_packed_sequence": _pad_packed_sequence,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "polygamma": polygamma,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -24027,9 +24027,6 @@ __all__ = [
     "_sample_dirichlet",
     "poisson",
     "binomial",
-    "lgamma",
-    "digamma",
-    "polygamma",
     "log1p",
     "log1p_",
     "expm1",
@@ -24319,4 +24316,7 @@ __all__ = [
     "rnn_relu_cell",
     "_pack_padded_sequence",
     "_pad_packed_sequence",
+    "lgamma",
+    "digamma",
+    "polygamma",
 ]

@@ -7491,190 +7491,6 @@ def geometric_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-# ---- lgamma_ -----------------------------------------------------------------------------------
-parser_lgamma_ = PythonArgParser.lazy([
-    'lgamma_()',
-])
-
-
-@traced("python", "dispatch_lgamma_", VARIABLE_METHODS_CPP, "dispatch_lgamma_", legacy="dispatch_lgamma_")
-def dispatch_lgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """lgamma_(): lgamma_"""
-    return self.lgamma_()
-
-structseqs_lgamma_ = [(return_types.for_schema('lgamma_', ops.lgamma_.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_lgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma_")
-def lgamma_(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.lgamma_: THPVariable_lgamma_"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.lgamma_",
-                                 {"python_name": "Tensor.lgamma_"})
-    if len(args) > 1 or kwargs:
-        check_noargs("lgamma_", args[1:], kwargs)
-    self = args[0].cdata
-    parser_lgamma_.parse(args[1:], kwargs)
-    # lgamma_()
-    result = dispatch_lgamma__0(self, {})
-    return THPVariable_Wrap(result)
-
-
-# ---- lgamma ------------------------------------------------------------------------------------
-parser_lgamma = PythonArgParser.lazy([
-    'lgamma()',
-])
-
-
-@traced("python", "dispatch_lgamma", VARIABLE_METHODS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
-def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """lgamma(): lgamma"""
-    return self.lgamma()
-
-structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_lgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma")
-def lgamma(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.lgamma: THPVariable_lgamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.lgamma",
-                                 {"python_name": "Tensor.lgamma"})
-    if len(args) > 1 or kwargs:
-        check_noargs("lgamma", args[1:], kwargs)
-    self = args[0].cdata
-    parser_lgamma.parse(args[1:], kwargs)
-    # lgamma()
-    result = dispatch_lgamma_0(self, {})
-    return THPVariable_Wrap(result)
-
-
-# ---- digamma -----------------------------------------------------------------------------------
-parser_digamma = PythonArgParser.lazy([
-    'digamma()',
-])
-
-
-@traced("python", "dispatch_digamma", VARIABLE_METHODS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
-def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """digamma(): digamma"""
-    return self.digamma()
-
-structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_digamma", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma")
-def digamma(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.digamma: THPVariable_digamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.digamma",
-                                 {"python_name": "Tensor.digamma"})
-    if len(args) > 1 or kwargs:
-        check_noargs("digamma", args[1:], kwargs)
-    self = args[0].cdata
-    parser_digamma.parse(args[1:], kwargs)
-    # digamma()
-    result = dispatch_digamma_0(self, {})
-    return THPVariable_Wrap(result)
-
-
-# ---- polygamma ---------------------------------------------------------------------------------
-parser_polygamma = PythonArgParser.lazy([
-    'polygamma(int64_t n)',
-])
-
-
-@traced("python", "dispatch_polygamma", VARIABLE_METHODS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
-def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """polygamma(int64_t n): polygamma"""
-    return self.polygamma(n=kwargs['n'])
-
-structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_polygamma", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma")
-def polygamma(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.polygamma: THPVariable_polygamma"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.polygamma",
-                                 {"python_name": "Tensor.polygamma"})
-    self = args[0].cdata
-    r = parser_polygamma.parse(args[1:], kwargs)
-    a = r.args
-    # polygamma(int64_t n)
-    n = a[0]
-    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
-        n = int64_arg(n)
-    result = dispatch_polygamma_0(self, {'n': n})
-    return THPVariable_Wrap(result)
-
-
-# ---- digamma_ ----------------------------------------------------------------------------------
-parser_digamma_ = PythonArgParser.lazy([
-    'digamma_()',
-])
-
-
-@traced("python", "dispatch_digamma_", VARIABLE_METHODS_CPP, "dispatch_digamma_", legacy="dispatch_digamma_")
-def dispatch_digamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """digamma_(): digamma_"""
-    return self.digamma_()
-
-structseqs_digamma_ = [(return_types.for_schema('digamma_', ops.digamma_.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_digamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma_")
-def digamma_(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.digamma_: THPVariable_digamma_"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.digamma_",
-                                 {"python_name": "Tensor.digamma_"})
-    if len(args) > 1 or kwargs:
-        check_noargs("digamma_", args[1:], kwargs)
-    self = args[0].cdata
-    parser_digamma_.parse(args[1:], kwargs)
-    # digamma_()
-    result = dispatch_digamma__0(self, {})
-    return THPVariable_Wrap(result)
-
-
-# ---- polygamma_ --------------------------------------------------------------------------------
-parser_polygamma_ = PythonArgParser.lazy([
-    'polygamma_(int64_t n)',
-])
-
-
-@traced("python", "dispatch_polygamma_", VARIABLE_METHODS_CPP, "dispatch_polygamma_", legacy="dispatch_polygamma_")
-def dispatch_polygamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """polygamma_(int64_t n): polygamma_"""
-    return self.polygamma_(n=kwargs['n'])
-
-structseqs_polygamma_ = [(return_types.for_schema('polygamma_', ops.polygamma_.schema), None)]
-
-
-@handle_th_errors
-@traced("python", "THPVariable_polygamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma_")
-def polygamma_(*args: Any, **kwargs: Any) -> Any:
-    """Tensor.polygamma_: THPVariable_polygamma_"""
-    if recorder.current is not None:
-        recorder.current.instant("python_call", "python", "Tensor.polygamma_",
-                                 {"python_name": "Tensor.polygamma_"})
-    self = args[0].cdata
-    r = parser_polygamma_.parse(args[1:], kwargs)
-    a = r.args
-    # polygamma_(int64_t n)
-    n = a[0]
-    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
-        n = int64_arg(n)
-    result = dispatch_polygamma__0(self, {'n': n})
-    return THPVariable_Wrap(result)
-
-
 # ---- log1p -------------------------------------------------------------------------------------
 parser_log1p = PythonArgParser.lazy([
     'log1p()',
@@ -16493,6 +16309,190 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- lgamma_ -----------------------------------------------------------------------------------
+parser_lgamma_ = PythonArgParser.lazy([
+    'lgamma_()',
+])
+
+
+@traced("python", "dispatch_lgamma_", VARIABLE_METHODS_CPP, "dispatch_lgamma_", legacy="dispatch_lgamma_")
+def dispatch_lgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma_(): lgamma_"""
+    return self.lgamma_()
+
+structseqs_lgamma_ = [(return_types.for_schema('lgamma_', ops.lgamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma_")
+def lgamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma_: THPVariable_lgamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma_",
+                                 {"python_name": "Tensor.lgamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma_.parse(args[1:], kwargs)
+    # lgamma_()
+    result = dispatch_lgamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- lgamma ------------------------------------------------------------------------------------
+parser_lgamma = PythonArgParser.lazy([
+    'lgamma()',
+])
+
+
+@traced("python", "dispatch_lgamma", VARIABLE_METHODS_CPP, "dispatch_lgamma", legacy="dispatch_lgamma")
+def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lgamma(): lgamma"""
+    return self.lgamma()
+
+structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lgamma", VARIABLE_METHODS_CPP, legacy="THPVariable_lgamma")
+def lgamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lgamma: THPVariable_lgamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lgamma",
+                                 {"python_name": "Tensor.lgamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("lgamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_lgamma.parse(args[1:], kwargs)
+    # lgamma()
+    result = dispatch_lgamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma -----------------------------------------------------------------------------------
+parser_digamma = PythonArgParser.lazy([
+    'digamma()',
+])
+
+
+@traced("python", "dispatch_digamma", VARIABLE_METHODS_CPP, "dispatch_digamma", legacy="dispatch_digamma")
+def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma(): digamma"""
+    return self.digamma()
+
+structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma")
+def digamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma: THPVariable_digamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma",
+                                 {"python_name": "Tensor.digamma"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma.parse(args[1:], kwargs)
+    # digamma()
+    result = dispatch_digamma_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma ---------------------------------------------------------------------------------
+parser_polygamma = PythonArgParser.lazy([
+    'polygamma(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma", VARIABLE_METHODS_CPP, "dispatch_polygamma", legacy="dispatch_polygamma")
+def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma(int64_t n): polygamma"""
+    return self.polygamma(n=kwargs['n'])
+
+structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma")
+def polygamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma: THPVariable_polygamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma",
+                                 {"python_name": "Tensor.polygamma"})
+    self = args[0].cdata
+    r = parser_polygamma.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma_0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
+# ---- digamma_ ----------------------------------------------------------------------------------
+parser_digamma_ = PythonArgParser.lazy([
+    'digamma_()',
+])
+
+
+@traced("python", "dispatch_digamma_", VARIABLE_METHODS_CPP, "dispatch_digamma_", legacy="dispatch_digamma_")
+def dispatch_digamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """digamma_(): digamma_"""
+    return self.digamma_()
+
+structseqs_digamma_ = [(return_types.for_schema('digamma_', ops.digamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_digamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_digamma_")
+def digamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.digamma_: THPVariable_digamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.digamma_",
+                                 {"python_name": "Tensor.digamma_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("digamma_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_digamma_.parse(args[1:], kwargs)
+    # digamma_()
+    result = dispatch_digamma__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- polygamma_ --------------------------------------------------------------------------------
+parser_polygamma_ = PythonArgParser.lazy([
+    'polygamma_(int64_t n)',
+])
+
+
+@traced("python", "dispatch_polygamma_", VARIABLE_METHODS_CPP, "dispatch_polygamma_", legacy="dispatch_polygamma_")
+def dispatch_polygamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polygamma_(int64_t n): polygamma_"""
+    return self.polygamma_(n=kwargs['n'])
+
+structseqs_polygamma_ = [(return_types.for_schema('polygamma_', ops.polygamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polygamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_polygamma_")
+def polygamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.polygamma_: THPVariable_polygamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.polygamma_",
+                                 {"python_name": "Tensor.polygamma_"})
+    self = args[0].cdata
+    r = parser_polygamma_.parse(args[1:], kwargs)
+    a = r.args
+    # polygamma_(int64_t n)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    result = dispatch_polygamma__0(self, {'n': n})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -17354,12 +17354,6 @@ METHODS: dict[str, Any] = {
     "cauchy_": cauchy_,
     "log_normal_": log_normal_,
     "geometric_": geometric_,
-    "lgamma_": lgamma_,
-    "lgamma": lgamma,
-    "digamma": digamma,
-    "polygamma": polygamma,
-    "digamma_": digamma_,
-    "polygamma_": polygamma_,
     "log1p": log1p,
     "log1p_": log1p_,
     "expm1": expm1,
@@ -17589,6 +17583,12 @@ METHODS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "lgamma_": lgamma_,
+    "lgamma": lgamma,
+    "digamma": digamma,
+    "polygamma": polygamma,
+    "digamma_": digamma_,
+    "polygamma_": polygamma_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
