@@ -31,6 +31,7 @@ from tensortrace.distributions.log_normal import LogNormal
 from tensortrace.distributions.logistic_normal import LogisticNormal
 from tensortrace.distributions.mixture_same_family import MixtureSameFamily
 from tensortrace.distributions.multinomial import Multinomial
+from tensortrace.distributions.multivariate_normal import MultivariateNormal
 from tensortrace.distributions.negative_binomial import NegativeBinomial
 from tensortrace.distributions.normal import Normal
 from tensortrace.distributions.one_hot_categorical import (
@@ -73,6 +74,7 @@ __all__ = [
     "LogisticNormal",
     "MixtureSameFamily",
     "Multinomial",
+    "MultivariateNormal",
     "NegativeBinomial",
     "Normal",
     "OneHotCategorical",

@@ -3,10 +3,9 @@
 Mirrors `torch/distributions/constraint_registry.py`: two ConstraintRegistry objects keyed by
 constraint type, with torch's registrations (real, independent, positive / nonnegative,
 greater_than(_eq), less_than, interval / half_open_interval, simplex, lower_cholesky,
-corr_cholesky, cat, stack). The
-registrations of torch's for positive_definite / positive_semidefinite are not made (their
-PositiveDefiniteTransform needs linalg.cholesky, not in this runtime yet), so those constraints
-raise torch's NotImplementedError("Cannot transform ... constraints").
+corr_cholesky, cat, stack, positive_definite / positive_semidefinite). The
+PositiveDefiniteTransform of positive_definite / positive_semidefinite needs linalg.cholesky for
+its inverse.
 """
 
 from __future__ import annotations
@@ -140,6 +139,12 @@ def _transform_to_simplex(constraint: Any) -> transforms.Transform:
 @transform_to.register(constraints.lower_cholesky)
 def _transform_to_lower_cholesky(constraint: Any) -> transforms.Transform:
     return transforms.LowerCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+@transform_to.register(constraints.positive_semidefinite)
+def _transform_to_positive_definite(constraint: Any) -> transforms.Transform:
+    return transforms.PositiveDefiniteTransform()
 
 
 @biject_to.register(constraints.corr_cholesky)

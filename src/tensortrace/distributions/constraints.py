@@ -1,6 +1,6 @@
 """Constraints: what values a distribution's parameters and samples may take.
 
-Mirrors `torch/distributions/constraints.py` (all but positive_definite, which needs
+Mirrors `torch/distributions/constraints.py` (positive_definite checks with
 linalg.cholesky_ex): each has `check(value)`, a bool tensor, and torch's repr (`GreaterThan(
 lower_bound=0.0)`), which appears in validate_args errors.
 """
@@ -35,6 +35,7 @@ __all__ = [
     "nonnegative_integer",
     "one_hot",
     "positive",
+    "positive_definite",
     "positive_integer",
     "positive_semidefinite",
     "real",
@@ -367,6 +368,14 @@ class _Symmetric(_Square):
         return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
+class _PositiveDefinite(_Symmetric):
+    def check(self, value: Any) -> Any:
+        sym_check = super().check(value)
+        if not sym_check.all():
+            return sym_check
+        return torch.linalg.cholesky_ex(value).info.eq(0)
+
+
 class _PositiveSemidefinite(_Symmetric):
     def check(self, value: Any) -> Any:
         sym_check = super().check(value)
@@ -470,5 +479,6 @@ corr_cholesky = _CorrCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()
+positive_definite = _PositiveDefinite()
 cat = _Cat
 stack = _Stack

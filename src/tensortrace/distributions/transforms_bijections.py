@@ -24,6 +24,7 @@ __all__ = [
     "AffineTransform",
     "ExpTransform",
     "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
     "PowerTransform",
     "SigmoidTransform",
     "SoftmaxTransform",
@@ -351,3 +352,21 @@ class LowerCholeskyTransform(Transform):
 
     def _inverse(self, y: Any) -> Any:
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    r"""An unconstrained matrix to a positive-definite one: L L^T of LowerCholeskyTransform's L."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x: Any) -> Any:
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y: Any) -> Any:
+        y = torch.linalg.cholesky(y)
+        return LowerCholeskyTransform().inv(y)
