@@ -29,6 +29,7 @@ from tensortrace.distributions.kumaraswamy import Kumaraswamy
 from tensortrace.distributions.laplace import Laplace
 from tensortrace.distributions.log_normal import LogNormal
 from tensortrace.distributions.logistic_normal import LogisticNormal
+from tensortrace.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from tensortrace.distributions.mixture_same_family import MixtureSameFamily
 from tensortrace.distributions.multinomial import Multinomial
 from tensortrace.distributions.multivariate_normal import MultivariateNormal
@@ -72,6 +73,7 @@ __all__ = [
     "Laplace",
     "LogNormal",
     "LogisticNormal",
+    "LowRankMultivariateNormal",
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",

@@ -116,6 +116,7 @@ def kl_divergence(p: Distribution, q: Distribution) -> Any:
 from tensortrace.distributions import (  # noqa: E402, F401 - registers torch's table
     kl_continuous_bernoulli,
     kl_cross_family,
+    kl_lowrank_multivariate_normal,
     kl_multivariate_normal,
     kl_pareto,
     kl_same_family,
