@@ -56,5 +56,8 @@ class HalfNormal(TransformedDistribution):
             self._validate_sample(value)
         return 2 * self.base_dist.cdf(value) - 1  # type: ignore[attr-defined]
 
+    def icdf(self, prob: Any) -> Any:
+        return self.base_dist.icdf((prob + 1) / 2)  # type: ignore[attr-defined]
+
     def entropy(self) -> Any:
         return self.base_dist.entropy() - math.log(2)
