@@ -70,5 +70,14 @@ class Normal(ExponentialFamily):
         log_scale = math.log(self.scale) if isinstance(self.scale, Real) else self.scale.log()
         return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
 
+    def cdf(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value: Any) -> Any:
+        # torch.erfinv: the special functions of the fft-special branch
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)  # type: ignore[misc]
+
     def entropy(self) -> Any:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)

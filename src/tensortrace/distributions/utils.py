@@ -15,10 +15,20 @@ from typing import Any
 import tensortrace as torch
 from tensortrace.csrc.size import Size
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = [
+    "broadcast_all",
+    "broadcast_shapes",
+    "clamp_probs",
+    "lazy_property",
+    "logits_to_probs",
+    "probs_to_logits",
+    "tril_matrix_to_vec",
+    "vec_to_tril_matrix",
+]
 
 _Number = (Number,)
 EMPTY_SIZE = Size()  # the default sample_shape (torch.Size() is not built yet at import)
+euler_constant = 0.57721566490153286060  # Euler Mascheroni Constant
 
 
 def broadcast_all(*values: Any) -> tuple[Any, ...]:
@@ -40,6 +50,33 @@ def broadcast_all(*values: Any) -> tuple[Any, ...]:
         ]
         return tuple(torch.broadcast_tensors(*new_values))
     return tuple(torch.broadcast_tensors(*values))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> Any:
+    """torch.broadcast_shapes: the shape the given shapes broadcast to (torch's message when
+    they do not)."""
+    result: list[int] = []
+    for shape in shapes:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        for i in range(-1, -len(shape) - 1, -1):
+            if len(result) < -i:
+                result.insert(0, shape[i])
+            elif result[i] == 1:
+                result[i] = shape[i]
+            elif shape[i] != 1 and shape[i] != result[i]:
+                raise RuntimeError(
+                    f"Shape mismatch: objects cannot be broadcast to a single shape.  "
+                    f"Mismatch is between {tuple(result)} and {shape}."
+                )
+    return torch.Size(result)
+
+
+def _sum_rightmost(value: Any, dim: int) -> Any:
+    """Sum out the rightmost `dim` dimensions of value (none for dim == 0)."""
+    if dim == 0:
+        return value
+    required_shape = value.shape[:-dim] + (-1,)
+    return value.reshape(required_shape).sum(-1)
 
 
 def _standard_normal(shape: Sequence[int], dtype: Any, device: Any) -> Any:
@@ -112,3 +149,34 @@ class lazy_property:
         value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def tril_matrix_to_vec(mat: Any, diag: int = 0) -> Any:
+    """The lower-triangular elements (below `diag`) of a (batch of) D x D matrix, row by row."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    arange = torch.arange(n, device=mat.device)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    return mat[..., tril_mask]
+
+
+def vec_to_tril_matrix(vec: Any, diag: int = 0) -> Any:
+    """A (batch of) vector back into the lower triangle of a D x D matrix, row by row."""
+    # +ve root of D**2 + (1+2*diag)*D - |diag| * (diag+1) - 2*vec.shape[-1] = 0
+    n = (
+        -(1 + 2 * diag)
+        + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5
+    ) / 2
+    eps = torch.finfo(vec.dtype).eps
+    if round(n) - n > eps:
+        raise ValueError(
+            f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
+            + "the lower triangular part of a square D x D matrix."
+        )
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + torch.Size((n, n)))
+    arange = torch.arange(n, device=vec.device)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    mat[..., tril_mask] = vec
+    return mat

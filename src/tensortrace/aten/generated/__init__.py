@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f68fa732650dc7ef76f5632a989b58ec14e62f0c4fc7cf1b28ef06051f4c484c"
+INPUTS_SHA256 = "5d4bd303950f84003a754f4ffa502f979ad59aea33f7d62d05cb43edc848e0a6"
 
 MODULES: tuple[str, ...] = (
     "operators",

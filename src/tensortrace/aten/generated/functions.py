@@ -10284,6 +10284,84 @@ def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__standard_gamma_grad = Overloads([(ops._standard_gamma_grad, Binder(ops._standard_gamma_grad.schema))])
+
+
+@traced("dispatch", "at::_standard_gamma_grad", FUNCTIONS_H, "at::_standard_gamma_grad",
+        legacy="at::_standard_gamma_grad (Functions.h)")
+def _standard_gamma_grad(*args: Any, **kwargs: Any) -> Any:
+    """at::_standard_gamma_grad, overloads:
+    _standard_gamma_grad(Tensor self, Tensor output) -> Tensor
+    """
+    op, full = select_overload(_ov__standard_gamma_grad, args, kwargs, "at::_standard_gamma_grad")
+    return op.call(*full)
+
+
+_ov__standard_gamma = Overloads([(ops._standard_gamma, Binder(ops._standard_gamma.schema))])
+
+
+@traced("dispatch", "at::_standard_gamma", FUNCTIONS_H, "at::_standard_gamma",
+        legacy="at::_standard_gamma (Functions.h)")
+def _standard_gamma(*args: Any, **kwargs: Any) -> Any:
+    """at::_standard_gamma, overloads:
+    _standard_gamma(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov__standard_gamma, args, kwargs, "at::_standard_gamma")
+    return op.call(*full)
+
+
+_ov__dirichlet_grad = Overloads([(ops._dirichlet_grad, Binder(ops._dirichlet_grad.schema))])
+
+
+@traced("dispatch", "at::_dirichlet_grad", FUNCTIONS_H, "at::_dirichlet_grad",
+        legacy="at::_dirichlet_grad (Functions.h)")
+def _dirichlet_grad(*args: Any, **kwargs: Any) -> Any:
+    """at::_dirichlet_grad, overloads:
+    _dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor
+    """
+    op, full = select_overload(_ov__dirichlet_grad, args, kwargs, "at::_dirichlet_grad")
+    return op.call(*full)
+
+
+_ov__sample_dirichlet = Overloads([(ops._sample_dirichlet, Binder(ops._sample_dirichlet.schema))])
+
+
+@traced("dispatch", "at::_sample_dirichlet", FUNCTIONS_H, "at::_sample_dirichlet",
+        legacy="at::_sample_dirichlet (Functions.h)")
+def _sample_dirichlet(*args: Any, **kwargs: Any) -> Any:
+    """at::_sample_dirichlet, overloads:
+    _sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov__sample_dirichlet, args, kwargs, "at::_sample_dirichlet")
+    return op.call(*full)
+
+
+_ov_poisson = Overloads([(ops.poisson, Binder(ops.poisson.schema))])
+
+
+@traced("dispatch", "at::poisson", FUNCTIONS_H, "at::poisson",
+        legacy="at::poisson (Functions.h)")
+def poisson(*args: Any, **kwargs: Any) -> Any:
+    """at::poisson, overloads:
+    poisson(Tensor self, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_poisson, args, kwargs, "at::poisson")
+    return op.call(*full)
+
+
+_ov_binomial = Overloads([(ops.binomial, Binder(ops.binomial.schema))])
+
+
+@traced("dispatch", "at::binomial", FUNCTIONS_H, "at::binomial",
+        legacy="at::binomial (Functions.h)")
+def binomial(*args: Any, **kwargs: Any) -> Any:
+    """at::binomial, overloads:
+    binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_binomial, args, kwargs, "at::binomial")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11030,4 +11108,10 @@ FUNCTIONS: dict[str, Any] = {
     "special_zeta": special_zeta,
     "special_bessel_j0": special_bessel_j0,
     "special_bessel_j1": special_bessel_j1,
+    "_standard_gamma_grad": _standard_gamma_grad,
+    "_standard_gamma": _standard_gamma,
+    "_dirichlet_grad": _dirichlet_grad,
+    "_sample_dirichlet": _sample_dirichlet,
+    "poisson": poisson,
+    "binomial": binomial,
 }

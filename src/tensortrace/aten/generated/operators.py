@@ -4514,6 +4514,33 @@ special_bessel_j1 = _register(
 special_bessel_j1_out = _register(
     FunctionSchema('special_bessel_j1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+cauchy_ = _register(
+    FunctionSchema('cauchy_', '', (Argument('self', _T8, None, False), Argument('median', _T9, '0', False), Argument('sigma', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'cauchy_'}}})
+log_normal_ = _register(
+    FunctionSchema('log_normal_', '', (Argument('self', _T8, None, False), Argument('mean', _T9, '1', False), Argument('std', _T9, '2', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'log_normal_'}}})
+geometric_ = _register(
+    FunctionSchema('geometric_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
+    {'func': 'geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'geometric_'}}})
+_standard_gamma_grad = _register(
+    FunctionSchema('_standard_gamma_grad', '', (Argument('self', _T6, None, False), Argument('output', _T6, None, False),), (_T6,), ()),
+    {'func': '_standard_gamma_grad(Tensor self, Tensor output) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_standard_gamma_grad_cpu', 'CUDA': '_standard_gamma_grad_cuda'}}})
+_standard_gamma = _register(
+    FunctionSchema('_standard_gamma', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': '_standard_gamma(Tensor self, Generator? generator=None) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': '_s_gamma_cpu', 'CUDA': '_s_gamma_cuda'}, 'tags': 'nondeterministic_seeded'}})
+_dirichlet_grad = _register(
+    FunctionSchema('_dirichlet_grad', '', (Argument('x', _T6, None, False), Argument('alpha', _T6, None, False), Argument('total', _T6, None, False),), (_T6,), ()),
+    {'func': '_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor', **{'dispatch': {'CPU': '_dirichlet_grad_cpu', 'CUDA': '_dirichlet_grad_cuda'}}})
+_sample_dirichlet = _register(
+    FunctionSchema('_sample_dirichlet', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': '_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'variants': 'function', 'dispatch': {'CPU': '_s_dirichlet_cpu', 'CUDA': '_s_dirichlet_cuda'}}})
+poisson = _register(
+    FunctionSchema('poisson', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'poisson(Tensor self, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_poisson_cpu', 'CUDA': '_s_poisson_cuda'}, 'tags': 'nondeterministic_seeded'}})
+binomial = _register(
+    FunctionSchema('binomial', '', (Argument('count', _T6, None, False), Argument('prob', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
+    {'func': 'binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_binomial_cpu', 'CUDA': '_s_binomial_cuda'}, 'tags': 'nondeterministic_seeded'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -6000,4 +6027,13 @@ OPERATORS: list[OperatorHandle] = [
     special_bessel_j0_out,
     special_bessel_j1,
     special_bessel_j1_out,
+    cauchy_,
+    log_normal_,
+    geometric_,
+    _standard_gamma_grad,
+    _standard_gamma,
+    _dirichlet_grad,
+    _sample_dirichlet,
+    poisson,
+    binomial,
 ]

@@ -290,6 +290,15 @@ ops.logit_.register(DispatchKey.CPU, native_kernel("logit_", ops.logit_))
 ops.logit_out.register(DispatchKey.CPU, native_kernel("logit_out", ops.logit_out))
 ops.unfold.register(DispatchKey.CPU, native_kernel("unfold", ops.unfold))
 ops.unfold_backward.register(DispatchKey.CPU, native_kernel("unfold_backward", ops.unfold_backward))
+ops.cauchy_.register(DispatchKey.CPU, native_kernel("cauchy_", ops.cauchy_))
+ops.log_normal_.register(DispatchKey.CPU, native_kernel("log_normal_", ops.log_normal_))
+ops.geometric_.register(DispatchKey.CPU, native_kernel("geometric_", ops.geometric_))
+ops._standard_gamma_grad.register(DispatchKey.CPU, native_kernel("_standard_gamma_grad_cpu", ops._standard_gamma_grad))
+ops._standard_gamma.register(DispatchKey.CPU, native_kernel("_s_gamma_cpu", ops._standard_gamma))
+ops._dirichlet_grad.register(DispatchKey.CPU, native_kernel("_dirichlet_grad_cpu", ops._dirichlet_grad))
+ops._sample_dirichlet.register(DispatchKey.CPU, native_kernel("_s_dirichlet_cpu", ops._sample_dirichlet))
+ops.poisson.register(DispatchKey.CPU, native_kernel("_s_poisson_cpu", ops.poisson))
+ops.binomial.register(DispatchKey.CPU, native_kernel("_s_binomial_cpu", ops.binomial))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------

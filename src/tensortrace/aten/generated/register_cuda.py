@@ -290,6 +290,15 @@ ops.logit_.register(DispatchKey.CUDA, native_kernel("logit_", ops.logit_))
 ops.logit_out.register(DispatchKey.CUDA, native_kernel("logit_out", ops.logit_out, ((2, 'out'), (0, 'self'))))
 ops.unfold.register(DispatchKey.CUDA, native_kernel("unfold", ops.unfold))
 ops.unfold_backward.register(DispatchKey.CUDA, native_kernel("unfold_backward", ops.unfold_backward))
+ops.cauchy_.register(DispatchKey.CUDA, native_kernel("cauchy_", ops.cauchy_))
+ops.log_normal_.register(DispatchKey.CUDA, native_kernel("log_normal_", ops.log_normal_))
+ops.geometric_.register(DispatchKey.CUDA, native_kernel("geometric_", ops.geometric_))
+ops._standard_gamma_grad.register(DispatchKey.CUDA, native_kernel("_standard_gamma_grad_cuda", ops._standard_gamma_grad, ((0, 'self'), (1, 'output'))))
+ops._standard_gamma.register(DispatchKey.CUDA, native_kernel("_s_gamma_cuda", ops._standard_gamma))
+ops._dirichlet_grad.register(DispatchKey.CUDA, native_kernel("_dirichlet_grad_cuda", ops._dirichlet_grad, ((0, 'x'), (1, 'alpha'), (2, 'total'))))
+ops._sample_dirichlet.register(DispatchKey.CUDA, native_kernel("_s_dirichlet_cuda", ops._sample_dirichlet))
+ops.poisson.register(DispatchKey.CUDA, native_kernel("_s_poisson_cuda", ops.poisson))
+ops.binomial.register(DispatchKey.CUDA, native_kernel("_s_binomial_cuda", ops.binomial, ((0, 'count'), (1, 'prob'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

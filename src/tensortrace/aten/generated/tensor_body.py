@@ -458,6 +458,9 @@ _ov_mvlgamma_ = Overloads([(ops.mvlgamma_, Binder(ops.mvlgamma_.schema))])
 _ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
 _ov_unfold = Overloads([(ops.unfold, Binder(ops.unfold.schema))])
 _ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
+_ov_cauchy_ = Overloads([(ops.cauchy_, Binder(ops.cauchy_.schema))])
+_ov_log_normal_ = Overloads([(ops.log_normal_, Binder(ops.log_normal_.schema))])
+_ov_geometric_ = Overloads([(ops.geometric_, Binder(ops.geometric_.schema))])
 
 
 class TensorMethods:
@@ -4577,6 +4580,33 @@ class TensorMethods:
         op, full = select_overload(_ov_istft, (self, *args), kwargs, "Tensor.istft")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::cauchy_", TENSOR_BODY_H, "at::Tensor::cauchy_",
+            legacy="Tensor::cauchy_ (TensorMethods.h)")
+    def cauchy_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cauchy_, overloads:
+        cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_cauchy_, (self, *args), kwargs, "Tensor.cauchy_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log_normal_", TENSOR_BODY_H, "at::Tensor::log_normal_",
+            legacy="Tensor::log_normal_ (TensorMethods.h)")
+    def log_normal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log_normal_, overloads:
+        log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log_normal_, (self, *args), kwargs, "Tensor.log_normal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::geometric_", TENSOR_BODY_H, "at::Tensor::geometric_",
+            legacy="Tensor::geometric_ (TensorMethods.h)")
+    def geometric_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::geometric_, overloads:
+        geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_geometric_, (self, *args), kwargs, "Tensor.geometric_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -5018,4 +5048,7 @@ METHODS: tuple[str, ...] = (
     "stft",
     "unfold",
     "istft",
+    "cauchy_",
+    "log_normal_",
+    "geometric_",
 )

@@ -131,7 +131,7 @@ def polevl(x: float, coefficients: Sequence[float]) -> float:
     return result
 
 
-_DIGAMMA_A = (
+DIGAMMA_A = (
     8.33333333333333333333e-2,
     -2.10927960927960927961e-2,
     7.57575757575757575758e-3,
@@ -165,7 +165,7 @@ def calc_digamma(x: float) -> float:
     y = 0.0  # the asymptotic series
     if x < 1.0e17:
         z = 1.0 / (x * x)
-        y = z * polevl(z, _DIGAMMA_A)
+        y = z * polevl(z, DIGAMMA_A)
     return result + math.log(x) - (0.5 / x) - y
 
 

@@ -263,7 +263,16 @@ def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) 
     )
     self_ = self.to(result_type) if self.scalar_type() != result_type else self
     other_ = other.to(result_type) if other.scalar_type() != result_type else other
-    condition_ = _bool_condition(condition)
+    condition_ = condition
+    device = out.device()
+    if not device.is_cpu():  # allow CPU scalars on non-cpu device
+        if condition.device() != device and condition.dim() == 0:
+            condition_ = condition.to(device=device)
+        if self_.device() != device and self_.dim() == 0:
+            self_ = self_.to(device=device)
+        if other_.device() != device and other_.dim() == 0:
+            other_ = other_.to(device=device)
+    condition_ = _bool_condition(condition_)
     it = (
         TensorIteratorConfig()
         .check_all_same_dtype(False)
@@ -283,7 +292,12 @@ def where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar) -> T
     if isinstance(self, Tensor):
         if isinstance(other, Tensor):
             result_type = type_properties.result_type_tensors(self, other)
-            out = at.empty([0], dtype=result_type, device=self.device())
+            # out_device: the first operand not on the CPU
+            device = next(
+                (t.device() for t in (condition, self, other) if not t.device().is_cpu()),
+                self.device(),
+            )
+            out = at.empty([0], dtype=result_type, device=device)
             return where_self_out(condition, self, other, out)
         # where.ScalarOther
         result_type = type_properties.result_type_tensor_scalar(self, other)

@@ -5986,3 +5986,39 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::cauchy_", INPLACE_OR_VIEW)
+def cauchy_(ks: DispatchKeySet, *args: Any) -> Any:
+    """cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.cauchy_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.cauchy_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    cauchy_, "torch::ADInplaceOrView::cauchy_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log_normal_", INPLACE_OR_VIEW)
+def log_normal_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log_normal_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log_normal_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log_normal_, "torch::ADInplaceOrView::log_normal_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::geometric_", INPLACE_OR_VIEW)
+def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
+    """geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.geometric_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.geometric_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    geometric_, "torch::ADInplaceOrView::geometric_", with_keyset=True))

@@ -6643,3 +6643,259 @@ class CholeskyInverseBackward0(TraceableFunction):
         ('self',),
         {},
         {})
+
+
+def CauchyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class CauchyBackward0(TraceableFunction):
+    """cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cauchy_',
+        (Formula(('self',), CauchyBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LogNormalBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class LogNormalBackward0(TraceableFunction):
+    """log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log_normal_',
+        (Formula(('self',), LogNormalBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def GeometricBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class GeometricBackward0(TraceableFunction):
+    """geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'geometric_',
+        (Formula(('self',), GeometricBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def StandardGammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at._standard_gamma_grad(self, result))"""
+    return v['grad'].mul(at._standard_gamma_grad(v['self'], v['result']))
+
+
+class StandardGammaBackward0(TraceableFunction):
+    """_standard_gamma(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_standard_gamma',
+        (Formula(('self',), StandardGammaBackward0_self, frozenset(['at', 'grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def StandardGammaGradBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("_standard_gamma_grad")"""
+    return not_implemented('_standard_gamma_grad')
+
+
+class StandardGammaGradBackward0(TraceableFunction):
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_standard_gamma_grad',
+        (Formula(('self',), StandardGammaGradBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SampleDirichletBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("_sample_dirichlet")"""
+    return not_implemented('_sample_dirichlet')
+
+
+class SampleDirichletBackward0(TraceableFunction):
+    """_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_sample_dirichlet',
+        (Formula(('self',), SampleDirichletBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def DirichletGradBackward0_alpha(v: dict[str, Any]) -> Any:
+    """alpha: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+def DirichletGradBackward0_total(v: dict[str, Any]) -> Any:
+    """total: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+def DirichletGradBackward0_x(v: dict[str, Any]) -> Any:
+    """x: not_implemented("_dirichlet_grad")"""
+    return not_implemented('_dirichlet_grad')
+
+
+class DirichletGradBackward0(TraceableFunction):
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_dirichlet_grad',
+        (Formula(('alpha',), DirichletGradBackward0_alpha, frozenset(['not_implemented'])),
+         Formula(('total',), DirichletGradBackward0_total, frozenset(['not_implemented'])),
+         Formula(('x',), DirichletGradBackward0_x, frozenset(['not_implemented'])),),
+        ('x', 'alpha', 'total'),
+        {},
+        {})
+
+
+def PoissonBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class PoissonBackward0(TraceableFunction):
+    """poisson(Tensor self, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'poisson',
+        (Formula(('self',), PoissonBackward0_self, frozenset(['at', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def BinomialBackward0_count(v: dict[str, Any]) -> Any:
+    """count: at.zeros_like(count)"""
+    return at.zeros_like(v['count'])
+
+
+def BinomialBackward0_prob(v: dict[str, Any]) -> Any:
+    """prob: at.zeros_like(prob)"""
+    return at.zeros_like(v['prob'])
+
+
+class BinomialBackward0(TraceableFunction):
+    """binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'binomial',
+        (Formula(('count',), BinomialBackward0_count, frozenset(['at', 'count'])),
+         Formula(('prob',), BinomialBackward0_prob, frozenset(['at', 'prob'])),),
+        ('count', 'prob'),
+        {},
+        {})
+
+
+def CoshBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.sinh())"""
+    return v['grad'].mul(v['self'].sinh())
+
+
+class CoshBackward0(TraceableFunction):
+    """cosh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'cosh',
+        (Formula(('self',), CoshBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.cosh())"""
+    return v['grad'].mul(v['self'].cosh())
+
+
+class SinhBackward0(TraceableFunction):
+    """sinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sinh',
+        (Formula(('self',), SinhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(self.mul(self).add(1))"""
+    return v['grad'].div(v['self'].mul(v['self']).add(1))
+
+
+class AtanBackward0(TraceableFunction):
+    """atan(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atan',
+        (Formula(('self',), AtanBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AsinhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).add(1).rsqrt())"""
+    return v['grad'].mul(v['self'].pow(2).add(1).rsqrt())
+
+
+class AsinhBackward0(TraceableFunction):
+    """asinh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'asinh',
+        (Formula(('self',), AsinhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AtanhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).neg().add(1).reciprocal())"""
+    return v['grad'].mul(v['self'].pow(2).neg().add(1).reciprocal())
+
+
+class AtanhBackward0(TraceableFunction):
+    """atanh(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atanh',
+        (Formula(('self',), AtanhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})

@@ -8251,13 +8251,13 @@ ops.atan_out.register(DispatchKey.Autograd, KernelFunction(
     atan_out, "torch::autograd::VariableType::atan", with_keyset=True))
 
 
-_record_atan = GraphRecording(ops.atan, AutoDispatchBelowADInplaceOrView, None)
+_record_atan = GraphRecording(ops.atan, AutoDispatchBelowADInplaceOrView, nodes.AtanBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atan", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atan(ks: DispatchKeySet, *args: Any) -> Any:
-    """atan(Tensor self) -> Tensor: records NotImplemented"""
+    """atan(Tensor self) -> Tensor: records AtanBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atan(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8268,13 +8268,13 @@ ops.atan.register(DispatchKey.Autograd, KernelFunction(
     atan, "torch::autograd::VariableType::atan", with_keyset=True))
 
 
-_record_atan_ = GraphRecording(ops.atan_, AutoDispatchBelowAutograd, None)
+_record_atan_ = GraphRecording(ops.atan_, AutoDispatchBelowAutograd, nodes.AtanBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atan_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atan_(ks: DispatchKeySet, *args: Any) -> Any:
-    """atan_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """atan_(Tensor(a!) self) -> Tensor(a!): records AtanBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atan_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8302,13 +8302,13 @@ ops.sinh_out.register(DispatchKey.Autograd, KernelFunction(
     sinh_out, "torch::autograd::VariableType::sinh", with_keyset=True))
 
 
-_record_sinh = GraphRecording(ops.sinh, AutoDispatchBelowADInplaceOrView, None)
+_record_sinh = GraphRecording(ops.sinh, AutoDispatchBelowADInplaceOrView, nodes.SinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinh(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinh(Tensor self) -> Tensor: records NotImplemented"""
+    """sinh(Tensor self) -> Tensor: records SinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8319,13 +8319,13 @@ ops.sinh.register(DispatchKey.Autograd, KernelFunction(
     sinh, "torch::autograd::VariableType::sinh", with_keyset=True))
 
 
-_record_sinh_ = GraphRecording(ops.sinh_, AutoDispatchBelowAutograd, None)
+_record_sinh_ = GraphRecording(ops.sinh_, AutoDispatchBelowAutograd, nodes.SinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def sinh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """sinh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """sinh_(Tensor(a!) self) -> Tensor(a!): records SinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_sinh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8353,13 +8353,13 @@ ops.cosh_out.register(DispatchKey.Autograd, KernelFunction(
     cosh_out, "torch::autograd::VariableType::cosh", with_keyset=True))
 
 
-_record_cosh = GraphRecording(ops.cosh, AutoDispatchBelowADInplaceOrView, None)
+_record_cosh = GraphRecording(ops.cosh, AutoDispatchBelowADInplaceOrView, nodes.CoshBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cosh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cosh(ks: DispatchKeySet, *args: Any) -> Any:
-    """cosh(Tensor self) -> Tensor: records NotImplemented"""
+    """cosh(Tensor self) -> Tensor: records CoshBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cosh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8370,13 +8370,13 @@ ops.cosh.register(DispatchKey.Autograd, KernelFunction(
     cosh, "torch::autograd::VariableType::cosh", with_keyset=True))
 
 
-_record_cosh_ = GraphRecording(ops.cosh_, AutoDispatchBelowAutograd, None)
+_record_cosh_ = GraphRecording(ops.cosh_, AutoDispatchBelowAutograd, nodes.CoshBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::cosh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def cosh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """cosh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """cosh_(Tensor(a!) self) -> Tensor(a!): records CoshBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_cosh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8404,13 +8404,13 @@ ops.asinh_out.register(DispatchKey.Autograd, KernelFunction(
     asinh_out, "torch::autograd::VariableType::asinh", with_keyset=True))
 
 
-_record_asinh = GraphRecording(ops.asinh, AutoDispatchBelowADInplaceOrView, None)
+_record_asinh = GraphRecording(ops.asinh, AutoDispatchBelowADInplaceOrView, nodes.AsinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::asinh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def asinh(ks: DispatchKeySet, *args: Any) -> Any:
-    """asinh(Tensor self) -> Tensor: records NotImplemented"""
+    """asinh(Tensor self) -> Tensor: records AsinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_asinh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8421,13 +8421,13 @@ ops.asinh.register(DispatchKey.Autograd, KernelFunction(
     asinh, "torch::autograd::VariableType::asinh", with_keyset=True))
 
 
-_record_asinh_ = GraphRecording(ops.asinh_, AutoDispatchBelowAutograd, None)
+_record_asinh_ = GraphRecording(ops.asinh_, AutoDispatchBelowAutograd, nodes.AsinhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::asinh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def asinh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """asinh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """asinh_(Tensor(a!) self) -> Tensor(a!): records AsinhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_asinh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -8506,13 +8506,13 @@ ops.atanh_out.register(DispatchKey.Autograd, KernelFunction(
     atanh_out, "torch::autograd::VariableType::atanh", with_keyset=True))
 
 
-_record_atanh = GraphRecording(ops.atanh, AutoDispatchBelowADInplaceOrView, None)
+_record_atanh = GraphRecording(ops.atanh, AutoDispatchBelowADInplaceOrView, nodes.AtanhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atanh", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atanh(ks: DispatchKeySet, *args: Any) -> Any:
-    """atanh(Tensor self) -> Tensor: records NotImplemented"""
+    """atanh(Tensor self) -> Tensor: records AtanhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atanh(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -8523,13 +8523,13 @@ ops.atanh.register(DispatchKey.Autograd, KernelFunction(
     atanh, "torch::autograd::VariableType::atanh", with_keyset=True))
 
 
-_record_atanh_ = GraphRecording(ops.atanh_, AutoDispatchBelowAutograd, None)
+_record_atanh_ = GraphRecording(ops.atanh_, AutoDispatchBelowAutograd, nodes.AtanhBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::atanh_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def atanh_(ks: DispatchKeySet, *args: Any) -> Any:
-    """atanh_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    """atanh_(Tensor(a!) self) -> Tensor(a!): records AtanhBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_atanh_(ks, args)
     with AutoDispatchBelowAutograd():
@@ -16214,3 +16214,156 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_j1_out.register(DispatchKey.Autograd, KernelFunction(
     special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+
+
+_record_cauchy_ = GraphRecording(ops.cauchy_, AutoDispatchBelowAutograd, nodes.CauchyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::cauchy_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def cauchy_(ks: DispatchKeySet, *args: Any) -> Any:
+    """cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!): records CauchyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_cauchy_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.cauchy_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.cauchy_.register(DispatchKey.Autograd, KernelFunction(
+    cauchy_, "torch::autograd::VariableType::cauchy_", with_keyset=True))
+
+
+_record_log_normal_ = GraphRecording(ops.log_normal_, AutoDispatchBelowAutograd, nodes.LogNormalBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log_normal_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log_normal_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!): records LogNormalBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log_normal_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log_normal_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log_normal_.register(DispatchKey.Autograd, KernelFunction(
+    log_normal_, "torch::autograd::VariableType::log_normal_", with_keyset=True))
+
+
+_record_geometric_ = GraphRecording(ops.geometric_, AutoDispatchBelowAutograd, nodes.GeometricBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::geometric_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
+    """geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!): records GeometricBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_geometric_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.geometric_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.geometric_.register(DispatchKey.Autograd, KernelFunction(
+    geometric_, "torch::autograd::VariableType::geometric_", with_keyset=True))
+
+
+_record__standard_gamma_grad = GraphRecording(ops._standard_gamma_grad, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaGradBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_standard_gamma_grad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _standard_gamma_grad(ks: DispatchKeySet, *args: Any) -> Any:
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor: records StandardGammaGradBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__standard_gamma_grad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._standard_gamma_grad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._standard_gamma_grad.register(DispatchKey.Autograd, KernelFunction(
+    _standard_gamma_grad, "torch::autograd::VariableType::_standard_gamma_grad", with_keyset=True))
+
+
+_record__standard_gamma = GraphRecording(ops._standard_gamma, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_standard_gamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _standard_gamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """_standard_gamma(Tensor self, Generator? generator=None) -> Tensor: records StandardGammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__standard_gamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._standard_gamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._standard_gamma.register(DispatchKey.Autograd, KernelFunction(
+    _standard_gamma, "torch::autograd::VariableType::_standard_gamma", with_keyset=True))
+
+
+_record__dirichlet_grad = GraphRecording(ops._dirichlet_grad, AutoDispatchBelowADInplaceOrView, nodes.DirichletGradBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_dirichlet_grad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _dirichlet_grad(ks: DispatchKeySet, *args: Any) -> Any:
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor: records DirichletGradBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__dirichlet_grad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._dirichlet_grad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._dirichlet_grad.register(DispatchKey.Autograd, KernelFunction(
+    _dirichlet_grad, "torch::autograd::VariableType::_dirichlet_grad", with_keyset=True))
+
+
+_record__sample_dirichlet = GraphRecording(ops._sample_dirichlet, AutoDispatchBelowADInplaceOrView, nodes.SampleDirichletBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_sample_dirichlet", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _sample_dirichlet(ks: DispatchKeySet, *args: Any) -> Any:
+    """_sample_dirichlet(Tensor self, Generator? generator=None) -> Tensor: records SampleDirichletBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__sample_dirichlet(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._sample_dirichlet.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._sample_dirichlet.register(DispatchKey.Autograd, KernelFunction(
+    _sample_dirichlet, "torch::autograd::VariableType::_sample_dirichlet", with_keyset=True))
+
+
+_record_poisson = GraphRecording(ops.poisson, AutoDispatchBelowADInplaceOrView, nodes.PoissonBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::poisson", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def poisson(ks: DispatchKeySet, *args: Any) -> Any:
+    """poisson(Tensor self, Generator? generator=None) -> Tensor: records PoissonBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_poisson(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.poisson.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.poisson.register(DispatchKey.Autograd, KernelFunction(
+    poisson, "torch::autograd::VariableType::poisson", with_keyset=True))
+
+
+_record_binomial = GraphRecording(ops.binomial, AutoDispatchBelowADInplaceOrView, nodes.BinomialBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::binomial", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binomial(ks: DispatchKeySet, *args: Any) -> Any:
+    """binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor: records BinomialBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_binomial(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binomial.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binomial.register(DispatchKey.Autograd, KernelFunction(
+    binomial, "torch::autograd::VariableType::binomial", with_keyset=True))

@@ -25395,6 +25395,214 @@ def istft(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _standard_gamma_grad ----------------------------------------------------------------------
+parser__standard_gamma_grad = PythonArgParser.lazy([
+    '_standard_gamma_grad(Tensor input, Tensor output)',
+])
+
+
+@traced("python", "dispatch__standard_gamma_grad", TORCH_FUNCTIONS_CPP, "dispatch__standard_gamma_grad", legacy="dispatch__standard_gamma_grad")
+def dispatch__standard_gamma_grad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_standard_gamma_grad(Tensor input, Tensor output): _standard_gamma_grad"""
+    return at._standard_gamma_grad(self=kwargs['self'], output=kwargs['output'])
+
+structseqs__standard_gamma_grad = [(return_types.for_schema('_standard_gamma_grad', ops._standard_gamma_grad.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__standard_gamma_grad", TORCH_FUNCTIONS_CPP, legacy="THPVariable__standard_gamma_grad")
+def _standard_gamma_grad(*args: Any, **kwargs: Any) -> Any:
+    """torch._standard_gamma_grad: THPVariable__standard_gamma_grad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._standard_gamma_grad",
+                                 {"python_name": "torch._standard_gamma_grad"})
+    self = None
+    r = parser__standard_gamma_grad.parse(args, kwargs)
+    a = r.args
+    # _standard_gamma_grad(Tensor input, Tensor output)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output = a[1]
+    if output is not None:
+        output = output.cdata
+    result = dispatch__standard_gamma_grad_0(self, {'self': self_, 'output': output})
+    return THPVariable_Wrap(result)
+
+
+# ---- _standard_gamma ---------------------------------------------------------------------------
+parser__standard_gamma = PythonArgParser.lazy([
+    '_standard_gamma(Tensor input, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch__standard_gamma", TORCH_FUNCTIONS_CPP, "dispatch__standard_gamma", legacy="dispatch__standard_gamma")
+def dispatch__standard_gamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_standard_gamma(Tensor input, Generator? generator=None): _standard_gamma"""
+    return at._standard_gamma(self=kwargs['self'], generator=kwargs['generator'])
+
+structseqs__standard_gamma = [(return_types.for_schema('_standard_gamma', ops._standard_gamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__standard_gamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable__standard_gamma")
+def _standard_gamma(*args: Any, **kwargs: Any) -> Any:
+    """torch._standard_gamma: THPVariable__standard_gamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._standard_gamma",
+                                 {"python_name": "torch._standard_gamma"})
+    self = None
+    r = parser__standard_gamma.parse(args, kwargs)
+    a = r.args
+    # _standard_gamma(Tensor input, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch__standard_gamma_0(self, {'self': self_, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- _dirichlet_grad ---------------------------------------------------------------------------
+parser__dirichlet_grad = PythonArgParser.lazy([
+    '_dirichlet_grad(Tensor x, Tensor alpha, Tensor total)',
+])
+
+
+@traced("python", "dispatch__dirichlet_grad", TORCH_FUNCTIONS_CPP, "dispatch__dirichlet_grad", legacy="dispatch__dirichlet_grad")
+def dispatch__dirichlet_grad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total): _dirichlet_grad"""
+    return at._dirichlet_grad(x=kwargs['x'], alpha=kwargs['alpha'], total=kwargs['total'])
+
+structseqs__dirichlet_grad = [(return_types.for_schema('_dirichlet_grad', ops._dirichlet_grad.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__dirichlet_grad", TORCH_FUNCTIONS_CPP, legacy="THPVariable__dirichlet_grad")
+def _dirichlet_grad(*args: Any, **kwargs: Any) -> Any:
+    """torch._dirichlet_grad: THPVariable__dirichlet_grad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._dirichlet_grad",
+                                 {"python_name": "torch._dirichlet_grad"})
+    self = None
+    r = parser__dirichlet_grad.parse(args, kwargs)
+    a = r.args
+    # _dirichlet_grad(Tensor x, Tensor alpha, Tensor total)
+    x = a[0]
+    if x is not None:
+        x = x.cdata
+    alpha = a[1]
+    if alpha is not None:
+        alpha = alpha.cdata
+    total = a[2]
+    if total is not None:
+        total = total.cdata
+    result = dispatch__dirichlet_grad_0(self, {'x': x, 'alpha': alpha, 'total': total})
+    return THPVariable_Wrap(result)
+
+
+# ---- _sample_dirichlet -------------------------------------------------------------------------
+parser__sample_dirichlet = PythonArgParser.lazy([
+    '_sample_dirichlet(Tensor input, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch__sample_dirichlet", TORCH_FUNCTIONS_CPP, "dispatch__sample_dirichlet", legacy="dispatch__sample_dirichlet")
+def dispatch__sample_dirichlet_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_sample_dirichlet(Tensor input, Generator? generator=None): _sample_dirichlet"""
+    return at._sample_dirichlet(self=kwargs['self'], generator=kwargs['generator'])
+
+structseqs__sample_dirichlet = [(return_types.for_schema('_sample_dirichlet', ops._sample_dirichlet.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__sample_dirichlet", TORCH_FUNCTIONS_CPP, legacy="THPVariable__sample_dirichlet")
+def _sample_dirichlet(*args: Any, **kwargs: Any) -> Any:
+    """torch._sample_dirichlet: THPVariable__sample_dirichlet"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._sample_dirichlet",
+                                 {"python_name": "torch._sample_dirichlet"})
+    self = None
+    r = parser__sample_dirichlet.parse(args, kwargs)
+    a = r.args
+    # _sample_dirichlet(Tensor input, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch__sample_dirichlet_0(self, {'self': self_, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- poisson -----------------------------------------------------------------------------------
+parser_poisson = PythonArgParser.lazy([
+    'poisson(Tensor input, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_poisson", TORCH_FUNCTIONS_CPP, "dispatch_poisson", legacy="dispatch_poisson")
+def dispatch_poisson_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """poisson(Tensor input, Generator? generator=None): poisson"""
+    return at.poisson(self=kwargs['self'], generator=kwargs['generator'])
+
+structseqs_poisson = [(return_types.for_schema('poisson', ops.poisson.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_poisson", TORCH_FUNCTIONS_CPP, legacy="THPVariable_poisson")
+def poisson(*args: Any, **kwargs: Any) -> Any:
+    """torch.poisson: THPVariable_poisson"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.poisson",
+                                 {"python_name": "torch.poisson"})
+    self = None
+    r = parser_poisson.parse(args, kwargs)
+    a = r.args
+    # poisson(Tensor input, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_poisson_0(self, {'self': self_, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- binomial ----------------------------------------------------------------------------------
+parser_binomial = PythonArgParser.lazy([
+    'binomial(Tensor count, Tensor prob, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_binomial", TORCH_FUNCTIONS_CPP, "dispatch_binomial", legacy="dispatch_binomial")
+def dispatch_binomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """binomial(Tensor count, Tensor prob, Generator? generator=None): binomial"""
+    return at.binomial(count=kwargs['count'], prob=kwargs['prob'], generator=kwargs['generator'])
+
+structseqs_binomial = [(return_types.for_schema('binomial', ops.binomial.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_binomial", TORCH_FUNCTIONS_CPP, legacy="THPVariable_binomial")
+def binomial(*args: Any, **kwargs: Any) -> Any:
+    """torch.binomial: THPVariable_binomial"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.binomial",
+                                 {"python_name": "torch.binomial"})
+    self = None
+    r = parser_binomial.parse(args, kwargs)
+    a = r.args
+    # binomial(Tensor count, Tensor prob, Generator? generator=None)
+    count = a[0]
+    if count is not None:
+        count = count.cdata
+    prob = a[1]
+    if prob is not None:
+        prob = prob.cdata
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_binomial_0(self, {'count': count, 'prob': prob, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -25903,6 +26111,12 @@ FUNCTIONS: dict[str, Any] = {
     "kaiser_window": kaiser_window,
     "stft": stft,
     "istft": istft,
+    "_standard_gamma_grad": _standard_gamma_grad,
+    "_standard_gamma": _standard_gamma,
+    "_dirichlet_grad": _dirichlet_grad,
+    "_sample_dirichlet": _sample_dirichlet,
+    "poisson": poisson,
+    "binomial": binomial,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -26414,4 +26628,10 @@ __all__ = [
     "kaiser_window",
     "stft",
     "istft",
+    "_standard_gamma_grad",
+    "_standard_gamma",
+    "_dirichlet_grad",
+    "_sample_dirichlet",
+    "poisson",
+    "binomial",
 ]

@@ -17174,6 +17174,131 @@ def istft(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- cauchy_ -----------------------------------------------------------------------------------
+parser_cauchy_ = PythonArgParser.lazy([
+    'cauchy_(double median=0, double sigma=1, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_cauchy_", VARIABLE_METHODS_CPP, "dispatch_cauchy_", legacy="dispatch_cauchy_")
+def dispatch_cauchy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cauchy_(double median=0, double sigma=1, *, Generator? generator=None): cauchy_"""
+    call_kwargs = {}
+    if kwargs['median'] is not None:
+        call_kwargs['median'] = kwargs['median']
+    if kwargs['sigma'] is not None:
+        call_kwargs['sigma'] = kwargs['sigma']
+    call_kwargs['generator'] = kwargs['generator']
+    return self.cauchy_(**call_kwargs)
+
+structseqs_cauchy_ = [(return_types.for_schema('cauchy_', ops.cauchy_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cauchy_", VARIABLE_METHODS_CPP, legacy="THPVariable_cauchy_")
+def cauchy_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cauchy_: THPVariable_cauchy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cauchy_",
+                                 {"python_name": "Tensor.cauchy_"})
+    self = args[0].cdata
+    r = parser_cauchy_.parse(args[1:], kwargs)
+    a = r.args
+    # cauchy_(double median=0, double sigma=1, *, Generator? generator=None)
+    median = a[0]
+    if median is None:
+        median = 0
+    if median is not None:
+        median = float(median)
+    sigma = a[1]
+    if sigma is None:
+        sigma = 1
+    if sigma is not None:
+        sigma = float(sigma)
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_cauchy__0(self, {'median': median, 'sigma': sigma, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- log_normal_ -------------------------------------------------------------------------------
+parser_log_normal_ = PythonArgParser.lazy([
+    'log_normal_(double mean=1, double std=2, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_log_normal_", VARIABLE_METHODS_CPP, "dispatch_log_normal_", legacy="dispatch_log_normal_")
+def dispatch_log_normal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log_normal_(double mean=1, double std=2, *, Generator? generator=None): log_normal_"""
+    call_kwargs = {}
+    if kwargs['mean'] is not None:
+        call_kwargs['mean'] = kwargs['mean']
+    if kwargs['std'] is not None:
+        call_kwargs['std'] = kwargs['std']
+    call_kwargs['generator'] = kwargs['generator']
+    return self.log_normal_(**call_kwargs)
+
+structseqs_log_normal_ = [(return_types.for_schema('log_normal_', ops.log_normal_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log_normal_", VARIABLE_METHODS_CPP, legacy="THPVariable_log_normal_")
+def log_normal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log_normal_: THPVariable_log_normal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log_normal_",
+                                 {"python_name": "Tensor.log_normal_"})
+    self = args[0].cdata
+    r = parser_log_normal_.parse(args[1:], kwargs)
+    a = r.args
+    # log_normal_(double mean=1, double std=2, *, Generator? generator=None)
+    mean = a[0]
+    if mean is None:
+        mean = 1
+    if mean is not None:
+        mean = float(mean)
+    std = a[1]
+    if std is None:
+        std = 2
+    if std is not None:
+        std = float(std)
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_log_normal__0(self, {'mean': mean, 'std': std, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
+# ---- geometric_ --------------------------------------------------------------------------------
+parser_geometric_ = PythonArgParser.lazy([
+    'geometric_(double p, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_geometric_", VARIABLE_METHODS_CPP, "dispatch_geometric_", legacy="dispatch_geometric_")
+def dispatch_geometric__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """geometric_(double p, *, Generator? generator=None): geometric_"""
+    return self.geometric_(p=kwargs['p'], generator=kwargs['generator'])
+
+structseqs_geometric_ = [(return_types.for_schema('geometric_', ops.geometric_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_geometric_", VARIABLE_METHODS_CPP, legacy="THPVariable_geometric_")
+def geometric_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.geometric_: THPVariable_geometric_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.geometric_",
+                                 {"python_name": "Tensor.geometric_"})
+    self = args[0].cdata
+    r = parser_geometric_.parse(args[1:], kwargs)
+    a = r.args
+    # geometric_(double p, *, Generator? generator=None)
+    p = a[0]
+    if p is not None:
+        p = float(p)
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_geometric__0(self, {'p': p, 'generator': generator})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -18288,6 +18413,9 @@ METHODS: dict[str, Any] = {
     "stft": stft,
     "unfold": unfold,
     "istft": istft,
+    "cauchy_": cauchy_,
+    "log_normal_": log_normal_,
+    "geometric_": geometric_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

@@ -103,6 +103,16 @@ cuda_native("batch_norm_backward_cpu", "batch_norm_backward_cuda", "Normalizatio
 cuda_native("layer_norm_cpu", "layer_norm_cuda", "layer_norm_kernel.cu")
 cuda_native("layer_norm_backward_cpu", "layer_norm_backward_cuda", "layer_norm_kernel.cu")
 cuda_native("embedding_dense_backward_cpu", "embedding_dense_backward_cuda", "Embedding.cu")
+# Distributions.cu: the samplers draw from the CPU generator on the emulated device
+for _cpu, _cuda in (
+    ("_s_gamma_cpu", "_s_gamma_cuda"),
+    ("_s_dirichlet_cpu", "_s_dirichlet_cuda"),
+    ("_s_poisson_cpu", "_s_poisson_cuda"),
+    ("_s_binomial_cpu", "_s_binomial_cuda"),
+    ("_standard_gamma_grad_cpu", "_standard_gamma_grad_cuda"),
+    ("_dirichlet_grad_cpu", "_dirichlet_grad_cuda"),
+):
+    cuda_native(_cpu, _cuda, "Distributions.cu")
 for _op in (
     "_embedding_bag_forward_only",
     "_embedding_bag",
