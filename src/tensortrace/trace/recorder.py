@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
-from tensortrace.trace import code_swap
+from tensortrace.trace import code_swap, gc_deferral
 from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
@@ -485,6 +485,7 @@ def start() -> Recorder:
         raise RuntimeError("a trace is already active: traces cannot be nested")
     current = Recorder()
     code_swap.trace_on()
+    gc_deferral.defer_full_collections()  # Note [Full collections deferred while recording]
     return current
 
 
@@ -495,3 +496,4 @@ def stop(rec: Recorder) -> None:
         raise RuntimeError("stopping a trace that is not the active one")
     current = None
     code_swap.trace_off()
+    gc_deferral.restore_full_collections()
