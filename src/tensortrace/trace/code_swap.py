@@ -98,12 +98,15 @@ def can_swap(fn: Callable[..., Any]) -> bool:
     parameters is named like the wrapper body's own local."""
     if type(fn) is not FunctionType:
         return False
-    code = fn.__code__
+    return _code_can_swap(fn.__code__)
+
+
+def _code_can_swap(code: CodeType) -> bool:
     if code.co_freevars or code.co_posonlyargcount:
         return False
-    stars = code.co_flags & (CO_VARARGS | CO_VARKEYWORDS)
-    n_names = code.co_argcount + code.co_kwonlyargcount + bool(stars & CO_VARARGS)
-    n_names += bool(stars & CO_VARKEYWORDS)
+    flags = code.co_flags
+    n_names = code.co_argcount + code.co_kwonlyargcount
+    n_names += bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS)
     return _RESERVED not in code.co_varnames[:n_names]
 
 
@@ -113,24 +116,37 @@ _RESERVED = "rec_"
 
 def copy_function(fn: FunctionType) -> FunctionType:
     """A second function object with fn's code, globals, defaults and attributes."""
+    # the module and the docstring come with the globals and the code
     copy = FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__kwdefaults__ = fn.__kwdefaults__
     copy.__qualname__ = fn.__qualname__
-    copy.__module__ = fn.__module__
-    copy.__doc__ = fn.__doc__
+    if copy.__doc__ is not fn.__doc__:  # assigned after the def
+        copy.__doc__ = fn.__doc__
     copy.__annotations__ = fn.__annotations__
-    copy.__dict__.update(fn.__dict__)
+    if fn.__dict__:
+        copy.__dict__.update(fn.__dict__)
     return copy
 
 
-def defer(fn: FunctionType, site: Any, ours: bool) -> None:
-    """Trace `fn` by code swap; its parameter list is read when a trace first needs it (Note
-    [Traced functions registered at import, prepared on first use]). `ours`: fn belongs to the
-    package, so its parameter list is one the generator writes a wrapper for."""
-    SITE_OF_IDLE_CODE[fn.__code__] = site
-    _pending.append((fn, site, ours))
+def adopt(fn: FunctionType, site: Any) -> bool:
+    """Trace `fn` by code swap if it can be (Note [Traced functions registered at import,
+    prepared on first use]): give it `__wrapped__` and `__traced_site__` and defer it. Runs
+    for ~7,000 functions at import, so the checks and the copy are one call."""
+    attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch)
+    if "__wrapped__" in attrs or "__signature__" in attrs:
+        return False
+    code = fn.__code__
+    if not _code_can_swap(code):
+        return False
+    attrs["__wrapped__"] = copy_function(fn)  # unwrapping finds fn's own code
+    attrs["__traced_site__"] = site
+    SITE_OF_IDLE_CODE[code] = site
+    # `ours`: fn belongs to the package, so its parameter list is one the generator writes a
+    # wrapper for
+    _pending.append((fn, site, fn.__module__.startswith("tensortrace.")))
     if _active:  # decorated while a trace runs: swapped at once
         prepare_pending()
+    return True
 
 
 def prepare_pending() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
-from tensortrace.trace import code_swap
+from tensortrace.trace import code_swap, gc_deferral
 from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
@@ -31,6 +31,7 @@ from tensortrace.trace.parameter_lists import (
 # an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
 # the recorder makes one Event per step
 _new_event = functools.partial(tuple.__new__, Event)
+_new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -416,12 +417,13 @@ def traced(
     Any other callable gets a wrapper that does one global read and calls `fn` directly
     (Note [Wrappers with the wrapped function's signature]).
     """
-    site = FrameSite(layer, name, source, symbol or name, legacy)
+    site = _new_site((layer, name, source, symbol or name, legacy))
 
     def decorate(fn: F) -> F:
         if WRAPPERS_COMPILED_OUT:
             return fn
-        if _swap(fn, site):  # Note [Traced functions that cost nothing while idle]
+        # Note [Traced functions that cost nothing while idle]
+        if type(fn) is FunctionType and code_swap.adopt(fn, site):  # type: ignore[arg-type]
             return fn
         wrapper = _exact_wrapper(fn, site) or _generic_wrapper(fn, site)
         if isinstance(fn, FunctionType):
@@ -439,21 +441,6 @@ def traced(
         return wrapper  # type: ignore[return-value]
 
     return decorate
-
-
-def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
-    """Trace a plain function by code swap (code_swap.py) instead of a wrapper, if it can be."""
-    if type(fn) is not FunctionType:
-        return False
-    attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch, ~5,000
-    if "__wrapped__" in attrs or "__signature__" in attrs:  # times at import)
-        return False
-    if not code_swap.can_swap(fn):
-        return False
-    fn.__wrapped__ = code_swap.copy_function(fn)  # type: ignore[attr-defined] # unwrapping finds
-    fn.__traced_site__ = site  # type: ignore[attr-defined] # fn's own code
-    code_swap.defer(fn, site, fn.__module__.startswith("tensortrace."))
-    return True
 
 
 class frame:  # used like a function: `with frame(site):`
@@ -485,6 +472,7 @@ def start() -> Recorder:
         raise RuntimeError("a trace is already active: traces cannot be nested")
     current = Recorder()
     code_swap.trace_on()
+    gc_deferral.defer_full_collections()  # Note [Full collections deferred while recording]
     return current
 
 
@@ -495,3 +483,4 @@ def stop(rec: Recorder) -> None:
         raise RuntimeError("stopping a trace that is not the active one")
     current = None
     code_swap.trace_off()
+    gc_deferral.restore_full_collections()
