@@ -1,5 +1,5 @@
-"""Every conformance program runs twice: on the CPU, and with tensortrace's factories on the
-emulated CUDA device (torch stays on the CPU: the values must be the same)."""
+"""Every conformance program runs twice: on the CPU, and with tensortrace's default device set to
+the emulated CUDA device (torch stays on the CPU: the values must be the same)."""
 
 from __future__ import annotations
 

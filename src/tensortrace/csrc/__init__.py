@@ -7,6 +7,7 @@ torch.<op> functions, torch._C._nn and torch.linalg.
 """
 
 from tensortrace.csrc import (
+    device,
     python_linalg_functions,
     python_nn_functions,
     python_torch_functions,
@@ -22,3 +23,4 @@ python_variable_methods.install(
 python_torch_functions.install(_generated["python_torch_functions_0"].FUNCTIONS)
 python_nn_functions.install(_generated["python_nn_functions"].FUNCTIONS)
 python_linalg_functions.install(_generated["python_linalg_functions"].FUNCTIONS)
+device.install()

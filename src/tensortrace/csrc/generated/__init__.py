@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "47a659b3e375db8f878532ad86539f2276381acf4ca38588b7785337b8a960eb"
+INPUTS_SHA256 = "aaf7ce83175b79e09ed404c1138d70164d63e6fe8129e0da3b7bd45e51d2bb6a"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

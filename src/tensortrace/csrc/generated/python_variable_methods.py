@@ -195,7 +195,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -211,7 +211,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -261,7 +261,7 @@ def add_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -277,7 +277,7 @@ def add_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -315,7 +315,7 @@ def copy_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(src, TensorBase):
         src = src.cdata
     elif src is not None:  # a number where a Tensor is allowed (add(x, 2))
-        src = wrapped_scalar_tensor(src)
+        src = wrapped_scalar_tensor(scalar_arg(src))
     non_blocking = a[1]
     if non_blocking is None:
         non_blocking = False
@@ -829,7 +829,7 @@ def to(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     non_blocking = a[1]
     if non_blocking is None:
         non_blocking = False
@@ -1825,7 +1825,7 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -1868,7 +1868,7 @@ def sub_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -1907,7 +1907,7 @@ def mul(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -1941,7 +1941,7 @@ def mul_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul__0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -1990,7 +1990,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -1999,7 +1999,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -2056,7 +2056,7 @@ def div_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -2065,7 +2065,7 @@ def div_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -2107,7 +2107,7 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_true_divide_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -2149,7 +2149,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide(Scalar other)
@@ -2197,7 +2197,7 @@ def floor_divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide_(Scalar other)
@@ -14699,7 +14699,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -14708,7 +14708,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_divide_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -14779,7 +14779,7 @@ def divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -14788,7 +14788,7 @@ def divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_divide__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -14845,7 +14845,7 @@ def true_divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_true_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # true_divide_(Scalar other)
@@ -14923,7 +14923,7 @@ def multiply(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_multiply_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # multiply(Scalar other)
@@ -14971,7 +14971,7 @@ def multiply_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_multiply__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # multiply_(Scalar other)
@@ -15237,7 +15237,7 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -15303,7 +15303,7 @@ def subtract_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -16200,7 +16200,7 @@ def __add__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -16216,7 +16216,7 @@ def __add__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -16237,7 +16237,7 @@ def __radd__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -16253,7 +16253,7 @@ def __radd__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -16274,7 +16274,7 @@ def __iadd__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -16290,7 +16290,7 @@ def __iadd__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -16310,7 +16310,7 @@ def __mul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -16330,7 +16330,7 @@ def __rmul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -16350,7 +16350,7 @@ def __imul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul__0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -16370,7 +16370,7 @@ def __sub__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -16395,7 +16395,7 @@ def __isub__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -16421,7 +16421,7 @@ def __div__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -16430,7 +16430,7 @@ def __div__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -16459,7 +16459,7 @@ def __truediv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -16468,7 +16468,7 @@ def __truediv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -16497,7 +16497,7 @@ def __idiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -16506,7 +16506,7 @@ def __idiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -16535,7 +16535,7 @@ def __floordiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide(Scalar other)
@@ -16562,7 +16562,7 @@ def __ifloordiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide_(Scalar other)
