@@ -101,12 +101,12 @@ def as_strided_backward(
     offset = in_offset if storage_offset is None else storage_offset
     extent = in_offset + 1 + sum((s - 1) * st for s, st in zip(in_sizes, in_strides) if s > 0)
     extent = max(extent, offset + 1 + sum((s - 1) * st for s, st in zip(size, stride) if s > 0))
-    buffer = at.zeros([extent], dtype=dtype)
-    positions = at.full(list(size), offset, dtype=ScalarType.Long)
+    buffer = at.zeros([extent], dtype=dtype, device=grad.device())
+    positions = at.full(list(size), offset, dtype=ScalarType.Long, device=grad.device())
     for d, (s, st) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = s
-        positions = positions.add(at.arange(s).mul(st).view(shape))
+        positions = positions.add(at.arange(s, device=grad.device()).mul(st).view(shape))
     buffer.index_put_([positions.reshape([-1])], grad.reshape([-1]), True)
     return buffer.as_strided(list(in_sizes), list(in_strides), in_offset).clone()
 
@@ -119,6 +119,8 @@ def split_with_sizes_backward(
     self_scalar_type: Any,
 ) -> Tensor:
     dim = maybe_wrap_dim(dim, len(sizes))
+    # torch passes self.options(): the zeros go on self's device, which every grad is on
+    device = next(g.device() for g in grads if g is not None and g.defined())
     filled = []
     for g, n in zip(grads, split_sizes):
         if g is not None and g.defined():
@@ -126,7 +128,7 @@ def split_with_sizes_backward(
         else:
             shape = list(sizes)
             shape[dim] = n
-            filled.append(at.zeros(shape, dtype=self_scalar_type))
+            filled.append(at.zeros(shape, dtype=self_scalar_type, device=device))
     return at.cat(filled, dim)
 
 

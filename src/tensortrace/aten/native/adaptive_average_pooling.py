@@ -81,7 +81,7 @@ def adaptive_avg_pool2d_cpu(self: Tensor, output_size: Sequence[int]) -> Tensor:
         )
     oh, ow = output_size
     out = _adaptive_kernel(_planes(self), oh, ow)
-    return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type())
+    return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type(), self.device())
 
 
 @native_function(ADAPTIVE, name="adaptive_avg_pool2d_backward_cpu")
@@ -96,4 +96,4 @@ def adaptive_avg_pool2d_backward_cpu(grad_output: Tensor, self: Tensor) -> Tenso
             cs = _adaptive_bounds(j, ow, w)
             count = (rs.stop - rs.start) * (cs.stop - cs.start)
             grad[:, rs, cs] += (go[:, i, j] / go.dtype.type(count))[:, None, None]
-    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
+    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type(), self.device())

@@ -95,7 +95,7 @@ def adaptive_avg_pool3d_cpu(self: Tensor, output_size: Sequence[int]) -> Tensor:
     if self.numel() == 0:
         return at.empty(out_shape, dtype=self.scalar_type(), device=self.device())
     out = _adaptive_avg_pool3d_kernel(_volumes(self), list(output_size))
-    return _from_numpy(out, out_shape, self.scalar_type())
+    return _from_numpy(out, out_shape, self.scalar_type(), self.device())
 
 
 @native_function(SOURCE)
@@ -110,4 +110,4 @@ def adaptive_avg_pool3d_backward_cpu(grad_output: Tensor, self: Tensor) -> Tenso
         ws = _adaptive_bounds(w, out_shape[2], in_shape[2])
         count = (ds.stop - ds.start) * (hs.stop - hs.start) * (ws.stop - ws.start)
         grad[:, ds, hs, ws] += (go[:, d, h, w] / go.dtype.type(count))[:, None, None, None]
-    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
+    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type(), self.device())

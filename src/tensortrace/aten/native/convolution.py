@@ -56,7 +56,7 @@ def _expand_param_if_needed(values: Sequence[int] | int, name: str, dim: int) ->
 
 
 def _from_numpy(arr: np.ndarray, like: Tensor) -> Tensor:
-    result = at.empty(list(arr.shape), dtype=like.scalar_type())
+    result = at.empty(list(arr.shape), dtype=like.scalar_type(), device=like.device())
     if arr.size:
         result.numpy_view()[...] = arr
     return result
@@ -402,7 +402,9 @@ def _convolution_mode(
             # here come from a larger zero tensor that the input is copied into
             sizes = list(input.sizes())
             padded = at.zeros(
-                [*sizes[:2], *(s + e for s, e in zip(sizes[2:], extra))], dtype=input.scalar_type()
+                [*sizes[:2], *(s + e for s, e in zip(sizes[2:], extra))],
+                dtype=input.scalar_type(),
+                device=input.device(),
             )
             region = padded
             for i in range(dim):

@@ -19,6 +19,7 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -160,8 +161,8 @@ def _planes(self: Tensor) -> np.ndarray:
     return arr.reshape(-1, arr.shape[-2], arr.shape[-1])
 
 
-def _from_numpy(arr: np.ndarray, shape: Sequence[int], dtype: ScalarType) -> Tensor:
-    result = at.empty(list(shape), dtype=dtype)
+def _from_numpy(arr: np.ndarray, shape: Sequence[int], dtype: ScalarType, device: Device) -> Tensor:
+    result = at.empty(list(shape), dtype=dtype, device=device)
     if arr.size:
         result.numpy_view()[...] = arr.reshape(list(shape))
     return result
@@ -222,7 +223,9 @@ def max_pool2d_with_indices(
     )
     shape = [*self.sizes()[:-2], oh, ow]
     out, idx = _max_pool_kernel(_planes(self), k, s, p, d, oh, ow)
-    return _from_numpy(out, shape, self.scalar_type()), _from_numpy(idx, shape, ScalarType.Long)
+    return _from_numpy(out, shape, self.scalar_type(), self.device()), _from_numpy(
+        idx, shape, ScalarType.Long, self.device()
+    )
 
 
 @native_function(MAX2D, name="max_pool2d_with_indices_backward")
@@ -242,7 +245,7 @@ def max_pool2d_with_indices_backward(
     n, h, w = planes.shape
     grad = np.zeros((n, h * w), dtype=go.dtype)
     np.add.at(grad, (np.arange(n)[:, None], idx.reshape(n, -1)), go.reshape(n, -1))
-    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
+    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type(), self.device())
 
 
 @native_function(POOLING, name="max_pool2d")
@@ -325,7 +328,7 @@ def avg_pool2d(
         self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad, divisor_override
     )
     out = _avg_pool_kernel(_planes(self), windows, oh, ow)
-    return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type())
+    return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type(), self.device())
 
 
 @native_function(AVG2D, name="avg_pool2d_backward")
@@ -347,7 +350,7 @@ def avg_pool2d_backward(
     grad = np.zeros((go.shape[0], self.size(-2), self.size(-1)), dtype=go.dtype)
     for q, (rs, cs, div) in enumerate(windows):
         grad[:, rs, cs] += (go[:, q] / go.dtype.type(div))[:, None, None]
-    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
+    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type(), self.device())
 
 
 def check_dim_range(op: str, t: Tensor, dim_start: int, dim_end: int) -> None:

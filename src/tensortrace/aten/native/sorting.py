@@ -10,7 +10,7 @@ keep their order, and NaN is larger than every number.
 from __future__ import annotations
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.empty_tensor import empty_cpu
+from tensortrace.aten.cuda.empty_tensor import empty_structured_output
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -76,9 +76,9 @@ def topk(
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = k
-    # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu, no dispatcher call
-    values = empty_cpu(sizes, self.scalar_type(), self.device())
-    indices = empty_cpu(sizes, ScalarType.Long, self.device())
+    # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu (empty_cuda on CUDA), no dispatch
+    values = empty_structured_output(sizes, self.scalar_type(), self.device())
+    indices = empty_structured_output(sizes, ScalarType.Long, self.device())
     if self.dim() == 0 and self.numel() == 1:
         values.copy_(self)
         indices.zero_()
