@@ -33,8 +33,6 @@ CUDA_PENDING_MODULES = frozenset(
         "test_checkpoint",
         "test_complex",
         "test_distributions_a",
-        "test_everyday_a",
-        "test_everyday_b",
         "test_factories_conversion",
         "test_nn_functional_more",
         "test_nn_losses_margin",

@@ -32,7 +32,9 @@ def sort_stable(
     """sort.stable (TORCH_META_FUNC(sort_stable) + TORCH_IMPL_FUNC(sort_stable_out))."""
     dim = maybe_wrap_dim(dim, self.dim())
     values = at.empty_like(self, memory_format="preserve_format")
-    indices = at.empty_strided(list(self.sizes()), list(values.strides()), dtype=ScalarType.Long)
+    indices = at.empty_strided(
+        list(self.sizes()), list(values.strides()), dtype=ScalarType.Long, device=self.device()
+    )
     if self.numel() == 0:
         return values, indices
     if self.dim() == 0:
