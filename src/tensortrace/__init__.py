@@ -7,6 +7,7 @@ refcount) of everything run inside.
 
 import gc as _gc
 import importlib as _importlib
+import threading as _threading
 import types as _types
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any  # private: `torch.Any` is no torch name
@@ -167,6 +168,54 @@ def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
 
 
+# torch/__init__.py: the DeviceContext set_default_device entered, per thread
+_GLOBAL_DEVICE_CONTEXT = _threading.local()
+
+
+def get_default_device() -> device:
+    r"""Gets the default ``torch.Tensor`` to be allocated on ``device``"""
+    from tensortrace.aten.python_torch_function_tls import get_stack_at, stack_len
+    from tensortrace.utils._device import DeviceContext
+
+    def _get_device_with_index(d: device) -> device:
+        if d.index is not None:
+            return d
+        # the current device of that type (torch's TODO: a get_device_index() per type)
+        result: device = tensor([]).device
+        return result
+
+    # a DeviceContext on the mode stack, the top one first (`with torch.device(...)`)
+    modes = (get_stack_at(i) for i in reversed(range(stack_len())))
+    device_mode = next((m for m in modes if isinstance(m, DeviceContext)), None)
+    if device_mode:
+        return _get_device_with_index(device_mode.device)
+
+    device_context = getattr(_GLOBAL_DEVICE_CONTEXT, "device_context", None)
+    if device_context is not None:
+        return _get_device_with_index(device_context.device)
+    return device("cpu")
+
+
+def set_default_device(device: _Any) -> None:
+    """Sets the default ``torch.Tensor`` to be allocated on ``device``: factory calls without an
+    explicit ``device`` argument run as if they were passed it (torch/__init__.py; Note [The
+    default device at the binding layer]). ``None`` goes back to the CPU; to change it only
+    for a while, use ``with torch.device(device):``."""
+    if hasattr(_GLOBAL_DEVICE_CONTEXT, "device_context"):
+        device_context = _GLOBAL_DEVICE_CONTEXT.device_context
+        if device_context is not None:
+            device_context.__exit__(None, None, None)
+
+    if device is None:
+        device_context = None
+    else:
+        from tensortrace.utils._device import DeviceContext
+
+        device_context = DeviceContext(device)
+        device_context.__enter__()
+    _GLOBAL_DEVICE_CONTEXT.device_context = device_context
+
+
 def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:  # type: ignore[no-redef]
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
@@ -228,6 +277,7 @@ __all__ = [
     "default_generator",
     "device",
     "dtype",
+    "get_default_device",
     "get_default_dtype",
     "get_num_threads",
     "get_rng_state",
@@ -245,6 +295,7 @@ __all__ = [
     "preserve_format",
     "reset_peak_memory_stats",
     "seed",
+    "set_default_device",
     "set_default_dtype",
     "set_num_threads",
     "strided",

@@ -9,10 +9,29 @@ of implemented families, the infinite pairs, and NotImplementedError for an unre
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from . import harness
 from .harness import check
+
+
+@pytest.fixture(autouse=True)
+def _kl_registries_restored() -> Iterator[None]:
+    """register_kl programs add to the global KL tables (both libraries'); the functions they
+    register hold their program's namespace, tensors included: removed after each test."""
+    import torch.distributions.kl as theirs  # the harness module skips where torch is absent
+
+    import tensortrace.distributions.kl as ours
+
+    tables = [ours._KL_REGISTRY, ours._KL_MEMOIZE, theirs._KL_REGISTRY, theirs._KL_MEMOIZE]
+    saved = [dict(t) for t in tables]
+    yield
+    for table, before in zip(tables, saved):
+        table.clear()
+        table.update(before)
+
 
 SETUP = "D = torch.distributions\nT = torch.distributions.transforms\n"
 

@@ -283,14 +283,15 @@ CPU_ONLY = {
 def _run(source: str) -> None:
     """The program in tensortrace alone, on the harness's device; its namespace cleared after
     (a lambda in it would otherwise keep it alive in a cycle)."""
-    module = (
-        tensortrace if harness.DEVICE == "cpu" else harness.OnDevice(tensortrace, harness.DEVICE)
-    )
-    namespace = {"torch": module, "np": np, "math": math}
+    namespace = {"torch": tensortrace, "np": np, "math": math}
+    if harness.DEVICE != "cpu":  # the factories default to it, as harness.run sets them
+        tensortrace.set_default_device(harness.DEVICE)
     try:
         exec(source, namespace)
     except (RuntimeError, TypeError, NotImplementedError):
         pass
+    finally:
+        tensortrace.set_default_device(None)
     namespace.clear()
 
 
@@ -330,9 +331,11 @@ def test_lstsq_default_driver_by_device() -> None:
     if harness.DEVICE == "cpu":
         check(program, rtol=1e-4, atol=1e-5)
         return
-    _, residuals, rank, _ = harness.run(tensortrace, program).value
+    _, residuals, rank, _ = harness.run(tensortrace, program, harness.DEVICE).value
     assert list(residuals.shape) == [3] and list(rank.shape) == [0]
-    error = harness.run(tensortrace, B42 + "torch.linalg.lstsq(B, B, driver='gelsd')").error
+    error = harness.run(
+        tensortrace, B42 + "torch.linalg.lstsq(B, B, driver='gelsd')", harness.DEVICE
+    ).error
     assert str(error) == "torch.linalg.lstsq: `driver` other than `gels` is not supported on CUDA"
 
 

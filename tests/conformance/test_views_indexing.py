@@ -26,12 +26,14 @@ PROGRAMS = {
     "seed003_set_positional": Y + "t = torch.Tensor(); r = t.set_(y.untyped_storage(), 1, (2,),"
     " (2,)); out = (r, r is t)",
     "seed003_arange": "data = torch.arange(24, dtype=torch.float32).view(2, 3, 4); "
-    "x = torch.Tensor().set_(data.untyped_storage(), storage_offset=3, "
+    # torch.empty(0), not torch.Tensor(): the legacy constructor stays on the CPU under a
+    # default device, and set_ refuses a storage of another device
+    "x = torch.empty(0).set_(data.untyped_storage(), storage_offset=3, "
     "size=torch.Size([2, 3]), stride=(5, 2)); "
     "out = (data, data.stride(), data[1][2][2], x)",
     "seed003_typed_storage": "import warnings; warnings.simplefilter('ignore'); "
     "data = torch.arange(24, dtype=torch.float32).view(2, 3, 4); "
-    "out = torch.Tensor().set_(data.storage(), storage_offset=3, "
+    "out = torch.empty(0).set_(data.storage(), storage_offset=3, "
     "size=torch.Size([2, 3]), stride=(5, 2))",
     "empty_tensor_ctor": "out = torch.Tensor()",
     "tensor_ctor_sizes": "out = tuple(torch.Tensor(2, 3).shape)",
@@ -119,7 +121,7 @@ PROGRAMS = {
     "untyped_storage_write": "z = torch.Tensor([0.0]); s = z.untyped_storage(); s[3] = 63; "
     "s[2] = 128; out = z",
     "untyped_storage_bad_index": "s = torch.Tensor([0.0]).untyped_storage(); out = s[4]",
-    "set_grows_storage": "z = torch.rand(3); s = torch.Tensor([1.0, 2.0]).untyped_storage(); "
+    "set_grows_storage": "z = torch.rand(3); s = torch.tensor([1.0, 2.0]).untyped_storage(); "
     "out = (tuple(z.set_(s, 0, (3,), (1,)).shape), z.untyped_storage()"
     ".nbytes())",
     "set_stride_mismatch": "s = torch.Tensor([1.0, 2.0]).untyped_storage(); "

@@ -186,7 +186,7 @@ def index_select_backward_symint(
 
 
 def _scalar_zero(like: Tensor) -> Tensor:
-    return at.scalar_tensor(0.0, dtype=like.scalar_type())
+    return at.scalar_tensor(0.0, dtype=like.scalar_type(), device=like.device())
 
 
 # ---- elementwise ---------------------------------------------------------------------------------
@@ -366,7 +366,7 @@ def _one_hot_along(indices: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     """indices (keepdim shape) == arange along `dim`: the mask scatter would write through."""
     shape = [1] * len(sizes)
     shape[dim] = sizes[dim]
-    positions = at.arange(sizes[dim]).view(shape)
+    positions = at.arange(sizes[dim], device=indices.device()).view(shape)
     return positions.eq(indices)
 
 

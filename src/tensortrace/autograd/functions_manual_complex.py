@@ -17,7 +17,7 @@ def angle_backward(grad: Tensor, self: Tensor) -> Tensor:
     if self.is_complex():
         return at.where(
             self.eq(0.0),
-            at.zeros([], dtype=self.scalar_type()),
+            at.zeros([], dtype=self.scalar_type(), device=self.device()),
             grad.mul(self).div(self.abs().pow(2)).mul(1j),
         )
     return at.zeros_like(self, memory_format="preserve_format")

@@ -120,6 +120,8 @@ def split_with_sizes_backward(
     self_scalar_type: Any,
 ) -> Tensor:
     dim = maybe_wrap_dim(dim, len(sizes))
+    # torch passes self.options(): the zeros go on self's device, which every grad is on
+    device = next(g.device() for g in grads if g is not None and g.defined())
     filled = []
     for g, n in zip(grads, split_sizes):
         if g is not None and g.defined():
@@ -127,7 +129,7 @@ def split_with_sizes_backward(
         else:
             shape = list(sizes)
             shape[dim] = n
-            filled.append(at.zeros(shape, dtype=self_scalar_type))
+            filled.append(at.zeros(shape, dtype=self_scalar_type, device=device))
     return at.cat(filled, dim)
 
 

@@ -131,6 +131,9 @@ class Storage:
     def use_count(self) -> int:
         return self.storage_impl_.get().use_count()
 
+    def device(self) -> Device:
+        return self.storage_impl_.get().device()
+
     def is_alias_of(self, other: Storage) -> bool:
         return self.storage_impl_.target_ is other.storage_impl_.target_
 

@@ -7,6 +7,7 @@ torch.<op> functions, torch._C._nn, torch.linalg, torch.fft and torch.special.
 """
 
 from tensortrace.csrc import (
+    device,
     python_fft_functions,
     python_linalg_functions,
     python_nn_functions,
@@ -26,3 +27,4 @@ python_nn_functions.install(_generated["python_nn_functions"].FUNCTIONS)
 python_linalg_functions.install(_generated["python_linalg_functions"].FUNCTIONS)
 python_fft_functions.install(_generated["python_fft_functions"].FUNCTIONS)
 python_special_functions.install(_generated["python_special_functions"].FUNCTIONS)
+device.install()

@@ -76,7 +76,10 @@ class Generator:
         # the binding layer's torch.tensor (not the package top, which imports this module)
         from tensortrace.csrc.python_torch_functions_manual import tensor
 
-        return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)), dtype=_uint8())
+        # on the CPU whatever the default device (THPGenerator_getState makes it in C++, where
+        # no DeviceContext reaches)
+        state = list(np.frombuffer(self._cdata.get_state(), np.uint8))
+        return tensor(state, dtype=_uint8(), device="cpu")
 
     def set_state(self, new_state: Any) -> Generator:
         """THPGenerator_setState, then check_rng_state: a uint8 CPU tensor of the state."""

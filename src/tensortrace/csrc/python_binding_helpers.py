@@ -10,7 +10,10 @@ themselves are written by tensortrace.torchgen from csrc/python_bindings.py's si
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import numpy as np
 
 from tensortrace.aten.function_schema import FunctionSchema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
@@ -32,7 +35,9 @@ def convert(r: PythonArgs, i: int) -> Any:
         return None
     t = r.signature.params[i].type_
     if t == ParameterType.TENSOR:
-        return value.cdata if isinstance(value, TensorBase) else wrapped_scalar_tensor(value)
+        if isinstance(value, TensorBase):
+            return value.cdata
+        return wrapped_scalar_tensor(scalar_arg(value))  # PythonArgs::tensor_slow
     if t == ParameterType.INT_LIST:
         return r.intlist(i)
     if t == ParameterType.TENSOR_LIST:
@@ -63,14 +68,45 @@ def convert(r: PythonArgs, i: int) -> Any:
 
 
 def scalar_arg(value: Any) -> Any:
-    """PythonArgs::scalar: a Python number as it is (a 0-dim tensor gives its item)."""
-    if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
-        # PythonArgs::scalar_slow: past int64, PyLong_AsUnsignedLongLong's own errors
-        if value < 0:
-            raise OverflowError("can't convert negative int to unsigned")
-        if value >> 64:
-            raise OverflowError("int too big to convert")
-    return value.item() if isinstance(value, TensorBase) else value
+    """PythonArgs::scalar_slow: a Python number as it is, a 0-dim tensor's item, a NumPy
+    scalar unpacked as the number it is (Note [NumPy scalars as Scalars])."""
+    kind = type(value)
+    if kind is int:
+        if not INT64_MIN <= value <= INT64_MAX:
+            # past int64, PyLong_AsUnsignedLongLong's own errors
+            if value < 0:
+                raise OverflowError("can't convert negative int to unsigned")
+            if value >> 64:
+                raise OverflowError("int too big to convert")
+        return value
+    if kind is float or kind is bool or kind is complex:
+        return value
+    if isinstance(value, TensorBase):
+        return value.item()
+    if isinstance(value, np.generic):
+        return _unpack_numpy_scalar(value)
+    return value
+
+
+# Note [NumPy scalars as Scalars]
+# THPUtils_checkScalar accepts NumPy scalars (is_numpy_scalar: an integer, bool, floating or
+# complex scalar), and scalar_slow / tensor_slow unpack them by the C API checks they pass:
+# THPUtils_checkLong takes a NumPy integer (PyLong_AsLongLongAndOverflow; past int64,
+# PyLong_AsUnsignedLongLong, which wants a real int: "an integer is required"); PyComplex_Check
+# takes complex128 only (a subclass of complex); everything else, np.bool_ and complex64
+# included, is THPUtils_unpackDouble: PyFloat_AsDouble, so True is 1.0 and complex64 keeps
+# its real part.
+def _unpack_numpy_scalar(value: np.generic) -> Any:
+    if isinstance(value, np.integer):
+        number = int(value)
+        if not INT64_MIN <= number <= INT64_MAX:
+            raise TypeError("an integer is required")
+        return number
+    if isinstance(value, complex):
+        return complex(value)
+    with warnings.catch_warnings():  # float(complex64): NumPy's ComplexWarning, as in torch
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return float(value)  # type: ignore[arg-type]
 
 
 def int64_arg(value: Any) -> int:
@@ -89,6 +125,17 @@ def _check_out_options(out: AtTensor, options: dict[str, Any]) -> None:
         dtype,
         " does not match dtype of out parameter (",
         out.scalar_type(),
+        ")",
+    )
+    # check_out_type_matches (torch/csrc/utils/out_types.cpp): the device's type must be the
+    # out tensor's (a default device fills device=, so zeros(3, out=cpu_t) under cuda raises)
+    device = options.get("device")
+    TORCH_CHECK(
+        device is None or device.type_ == out.device().type_,
+        "device type ",
+        device.type if device is not None else "",
+        " does not match device type of out parameter (",
+        out.device().type,
         ")",
     )
 

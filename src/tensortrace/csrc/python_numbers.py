@@ -10,8 +10,12 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tensortrace.csrc.python_variable import TensorBase
 
+# is_numpy_scalar (torch/csrc/utils/tensor_numpy.cpp): np.bool_ is no numbers.Number
+_NUMPY_SCALARS = (np.integer, np.bool_, np.floating, np.complexfloating)
 # float, int and bool by exact type before the numbers ABCs (an ABC isinstance is ~1 us)
 _PLAIN_REALS = frozenset({float, int, bool})
 
@@ -33,14 +37,17 @@ def _is_int(obj: Any) -> bool:
 
 
 def _is_double(obj: Any) -> bool:
-    """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass)."""
-    if type(obj) in _PLAIN_REALS or isinstance(obj, numbers.Real):
+    """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass), and
+    any NumPy scalar (is_numpy_scalar: np.bool_ and the complex ones too)."""
+    if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Real, _NUMPY_SCALARS)):
         return True
     return isinstance(obj, TensorBase) and obj.dim() == 0
 
 
 def _is_scalar(obj: Any) -> bool:
-    if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Number, bool)):
+    """THPUtils_checkScalar: a Python number or a NumPy scalar (is_numpy_scalar: an integer,
+    bool, floating or complex one), or a 0-dim tensor that does not require grad."""
+    if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Number, bool, _NUMPY_SCALARS)):
         return True
     return isinstance(obj, TensorBase) and obj.dim() == 0 and not obj.requires_grad
 

@@ -14,12 +14,14 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc import tensor_new
 from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
+from tensortrace.csrc.python_torch_function_mode import handle_torch_function_mode
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.csrc.python_variable_autograd import requires_grad_
 from tensortrace.csrc.tensor_numpy import tensor_from_numpy
@@ -49,6 +51,8 @@ _as_tensor_parser = PythonArgParser.create(
 @traced("python", "THPVariable_tensor", SOURCE, legacy="THPVariable_tensor")
 def tensor(*args: Any, **kwargs: Any) -> Any:
     r = _tensor_parser.parse(args, kwargs)
+    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+        return handle_torch_function_mode(tensor, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     result = tensor_new.tensor_ctor(
         r.args[0], dtype, _device(r.args[2]), bool(r.get(3)), bool(r.get(4))
@@ -60,6 +64,8 @@ def tensor(*args: Any, **kwargs: Any) -> Any:
 @traced("python", "THPVariable_as_tensor", SOURCE, legacy="THPVariable_as_tensor")
 def as_tensor(*args: Any, **kwargs: Any) -> Any:
     r = _as_tensor_parser.parse(args, kwargs)
+    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+        return handle_torch_function_mode(as_tensor, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     return THPVariable_Wrap(tensor_new.as_tensor(r.args[0], dtype, _device(r.args[2])))
 
@@ -104,6 +110,8 @@ _asarray_parser = PythonArgParser.create(
 def asarray(*args: Any, **kwargs: Any) -> Any:
     """torch.asarray: alias or copy obj into a tensor (tensor_new.asarray)."""
     r = _asarray_parser.parse(args, kwargs)
+    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+        return handle_torch_function_mode(asarray, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     copy = None if r.isNone(3) else bool(r.get(3))
     requires_grad = bool(r.get(4))

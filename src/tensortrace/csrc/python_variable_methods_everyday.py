@@ -18,6 +18,7 @@ from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.exception import TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.csrc import tensor_new
+from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import dtype as Dtype
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
@@ -134,8 +135,10 @@ def new_tensor(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
         )
     TORCH_CHECK_TYPE(data is not None, "new(): invalid data type 'NoneType'")
     scalar_type = self.cdata.scalar_type() if r.isNone(1) else to_scalar_type(r.get(1))
+    # the given device, else self's (typeIdWithDefault / deviceOptional in new_tensor)
+    device = self.cdata.device() if r.isNone(2) else toDevice(r.get(2))
     result = tensor_new.internal_new_from_data(
-        data, scalar_type, None, copy_variables=True, copy_numpy=True, type_inference=False
+        data, scalar_type, device, copy_variables=True, copy_numpy=True, type_inference=False
     )
     result.detach_()
     return THPVariable_Wrap(make_variable(result, bool(r.get(3))))

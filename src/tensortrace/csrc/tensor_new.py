@@ -143,7 +143,9 @@ def store_scalar(obj: Any, scalar_type: ScalarType) -> Any:
             return checked_convert(obj, scalar_type, name)
         return checked_convert(_unpack_long(obj), scalar_type, name)
     if scalar_type == ScalarType.Bool:
-        if isinstance(obj, float):
+        # THPUtils_unpackNumberAsBool: a NumPy bool is taken as it is (it has no __index__);
+        # as an integer element (tensor([np.True_, 2])) it is refused, as in torch
+        if isinstance(obj, (float, np.bool_)):
             return bool(obj)
         return bool(_unpack_long(obj))  # overflow is not checked: any big value is true
     return _unpack_double(obj)  # float types: a plain cast (1e39 -> inf in float32)

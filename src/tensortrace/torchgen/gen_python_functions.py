@@ -25,6 +25,7 @@ from tensortrace.csrc.python_bindings import (
     PythonOverload,
     collect_overloads,
 )
+from tensortrace.csrc.python_torch_function_mode import DEVICE_CONSTRUCTORS
 from tensortrace.torchgen.model import NativeFunction, py_name
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -191,7 +192,7 @@ def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
             f"    if isinstance({x}, TensorBase):",
             f"        {x} = {x}.cdata",
             f"    elif {x} is not None:  # a number where a Tensor is allowed (add(x, 2))",
-            f"        {x} = wrapped_scalar_tensor({x})",
+            f"        {x} = wrapped_scalar_tensor(scalar_arg({x}))",
         ]
     if t is ParameterType.SCALAR and simple:
         if default is None:
@@ -289,6 +290,16 @@ def _binding_def(
         if noargs
         else []
     )
+    # a factory of _device_constructors() calls the default device's mode after parsing
+    # (Note [The default device at the binding layer])
+    mode_check = (
+        [
+            "    if torch_function_mode_enabled():",
+            f"        return handle_torch_function_mode({python_name}, args, kwargs)",
+        ]
+        if not is_method and name in DEVICE_CONSTRUCTORS
+        else []
+    )
     numbers = name in NUMBERS_AS_TENSORS
     body: list[str] = []
     for i, ov in enumerate(overloads):
@@ -311,6 +322,7 @@ def _binding_def(
         ("    self = args[0].cdata" if is_method else "    self = None"),
         ("    r = " if any(re.search(r"\br\b|\ba\[", line) for line in body) else "    ")
         + f"parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
+        *mode_check,
         *(["    a = r.args"] if any("a[" in line for line in body) else []),
         *body,
     ]
@@ -319,6 +331,7 @@ def _binding_def(
 _IMPORTS = [
     ("tensortrace.aten", "functions as at"),
     ("tensortrace.aten.generated", "operators as ops"),
+    ("tensortrace.aten.python_torch_function_tls", "torch_function_mode_enabled"),
     ("tensortrace.aten.scalar_ops", "wrapped_scalar_tensor"),
     ("tensortrace.autograd.variable", "make_variable"),
     ("tensortrace.c10.local_dispatch_key_set", "AutoDispatchBelowADInplaceOrView"),
@@ -330,6 +343,7 @@ _IMPORTS = [
         "tensortrace.csrc.python_binding_helpers",
         "call_out, convert, int64_arg, scalar_arg, wrap_result",
     ),
+    ("tensortrace.csrc.python_torch_function_mode", "handle_torch_function_mode"),
     (
         "tensortrace.csrc.python_variable",
         "TensorBase, THPVariable_Wrap, check_noargs, handle_th_errors",

@@ -7,8 +7,9 @@ __all__ = ["data"]
 
 
 def __getattr__(name: str) -> object:
-    """torch.utils.checkpoint on first use (Note [Subpackages imported on first use])."""
-    if name == "checkpoint":
+    """torch.utils.checkpoint and torch.utils._device on first use (Note [Subpackages imported
+    on first use])."""
+    if name in ("checkpoint", "_device"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tensortrace.aten.empty_tensor import empty_generic, empty_strided_generic
+from tensortrace.aten.empty_tensor import empty_cpu, empty_generic, empty_strided_generic
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.allocator import Allocator, GetAllocator
 from tensortrace.c10.cuda import cuda_stream  # noqa: F401 - the allocator's device and stream hooks
@@ -89,3 +89,14 @@ def empty_strided_cuda(
             CUDA_KS,
             dtype if dtype is not None else get_default_dtype(),
         )
+
+
+def empty_structured_output(
+    size: Sequence[int], dtype: ScalarType | None, device: Device | None
+) -> Tensor:
+    """A structured kernel's output made by its set_output, on the device of the kernel's key:
+    RegisterCPU.cpp's create_out calls at::detail::empty_cpu, RegisterCUDA.cpp's
+    at::detail::empty_cuda (a kernel registered for both keys reaches the right one)."""
+    if device is not None and device.type_ == DeviceType.CUDA:
+        return empty_cuda(size, dtype, device)
+    return empty_cpu(size, dtype, device)

@@ -85,7 +85,7 @@ def cov(
         TORCH_CHECK(bool(w_sum.ne(0).item()), "cov(): weights sum to zero, can't be normalized")
         avg = inp.mul(w).sum([OBSERVATIONS_DIM]).div(w_sum)
     else:
-        w_sum = at.scalar_tensor(num_observations, dtype=ScalarType.Long)
+        w_sum = at.scalar_tensor(num_observations, dtype=ScalarType.Long, device=inp.device())
         avg = inp.sum([OBSERVATIONS_DIM]).div(w_sum)
     if w is not None and correction != 0:
         if aweights is not None:

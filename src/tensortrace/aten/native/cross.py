@@ -51,7 +51,7 @@ def linalg_cross(self: Tensor, other: Tensor, dim: int = -1) -> Tensor:
     shape = list(infer_size(self.sizes(), other.sizes()))
     dim = maybe_wrap_dim(dim, len(shape))
     dtype = promoteTypes(self.scalar_type(), other.scalar_type())
-    result = at.empty(shape, dtype=dtype)
+    result = at.empty(shape, dtype=dtype, device=self.device())
     if result.numel():
         a = np.broadcast_to(self.numpy_view(), shape).astype(result.numpy_view().dtype)
         b = np.broadcast_to(other.numpy_view(), shape).astype(result.numpy_view().dtype)

@@ -32,7 +32,7 @@ def _dropout_impl(
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:
-        zero = at.zeros([], dtype=input.scalar_type())
+        zero = at.zeros([], dtype=input.scalar_type(), device=input.device())
         return input.mul_(zero) if inplace else input.mul(zero)
     noise = make_feature_noise(input) if feature_dropout else at.empty_like(input)
     noise.bernoulli_(1 - p)

@@ -87,7 +87,7 @@ def histogram_histc_out(
     TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0")
     out.resize_([bins])
     left, right = _outer_bin_edges(self, min, max)
-    bin_edges = at.linspace(left, right, bins + 1, dtype=self.scalar_type())
+    bin_edges = at.linspace(left, right, bins + 1, dtype=self.scalar_type(), device=self.device())
     out.zero_()
     if self.numel():
         histogram_linear_kernel(self, out, bin_edges)
@@ -206,7 +206,9 @@ def histogram(
             right,
             " for dimension 0",
         )
-        bin_edges = at.linspace(left, right, int(bins) + 1, dtype=self.scalar_type())
+        bin_edges = at.linspace(
+            left, right, int(bins) + 1, dtype=self.scalar_type(), device=self.device()
+        )
     hist = at.zeros([bin_edges.numel() - 1], dtype=self.scalar_type(), device=self.device())
     if self.numel() and hist.numel():
         histogramdd_kernel(self, weight, hist, bin_edges)

@@ -367,7 +367,7 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     shape = list(infer_size(mask.sizes(), self.sizes()))
     src = np.broadcast_to(self.numpy_view(), shape)
     m = np.broadcast_to(mask.numpy_view(), shape)
-    result = at.empty([int(np.count_nonzero(m))], dtype=self.scalar_type())
+    result = at.empty([int(np.count_nonzero(m))], dtype=self.scalar_type(), device=self.device())
     if result.numel():
         masked_select_kernel(result, src, m)
     return result
@@ -445,7 +445,7 @@ def take(self: Tensor, index: Tensor) -> Tensor:
         "take(): Expected a long tensor for index, but got ",
         index.scalar_type(),
     )
-    result = at.empty(list(index.sizes()), dtype=self.scalar_type())
+    result = at.empty(list(index.sizes()), dtype=self.scalar_type(), device=self.device())
     if index.numel():
         TORCH_CHECK_INDEX(self.numel() > 0, "take(): tried to take from an empty tensor")
         take_kernel(result, self, index)

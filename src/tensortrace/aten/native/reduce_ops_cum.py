@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.cuda.empty_tensor import empty_cuda
-from tensortrace.aten.empty_tensor import empty_cpu
+from tensortrace.aten.cuda.empty_tensor import empty_structured_output
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
@@ -60,9 +59,9 @@ def cumprod(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
     maybe_wrap_dim(dim, self.dim())
     if dtype is None:
         dtype = ScalarType.Long if isIntegralType(self.scalar_type(), True) else self.scalar_type()
-    # structured: at::detail::empty_cpu (empty_cuda on CUDA), no dispatch
-    empty = empty_cpu if self.device().is_cpu() else empty_cuda
-    result = empty(list(self.sizes()), dtype, self.device())
+    result = empty_structured_output(
+        list(self.sizes()), dtype, self.device()
+    )  # structured: no dispatch
     return _cumprod_into(result, self, dim)
 
 
@@ -106,7 +105,7 @@ def logcumsumexp(self: Tensor, dim: int) -> Tensor:
         self.scalar_type(),
         "'",
     )
-    result = at.empty(list(self.sizes()), dtype=self.scalar_type())
+    result = at.empty(list(self.sizes()), dtype=self.scalar_type(), device=self.device())
     if self.numel():
         logcumsumexp_cpu_kernel(result, self, wrapped)
     return result
@@ -137,8 +136,8 @@ def cummax_cummin_helper(
 
 def _cummax_cummin(self: Tensor, dim: int, is_max: bool) -> tuple[Tensor, Tensor]:
     dim = maybe_wrap_dim(dim, self.dim())
-    values = at.empty(list(self.sizes()), dtype=self.scalar_type())
-    indices = at.empty(list(self.sizes()), dtype=ScalarType.Long)
+    values = at.empty(list(self.sizes()), dtype=self.scalar_type(), device=self.device())
+    indices = at.empty(list(self.sizes()), dtype=ScalarType.Long, device=self.device())
     if self.numel():
         cummax_cummin_helper(values, indices, self, dim, is_max)
     return values, indices

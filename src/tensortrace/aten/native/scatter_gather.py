@@ -14,8 +14,7 @@ import warnings
 
 import numpy as np
 
-from tensortrace.aten.cuda.empty_tensor import empty_cuda
-from tensortrace.aten.empty_tensor import empty_cpu
+from tensortrace.aten.cuda.empty_tensor import empty_structured_output
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
@@ -190,9 +189,9 @@ def gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> 
     if index.numel() != 0:
         gather_shape_check(self, wrapped, index)
     scatter_gather_dtype_check("gather", self, index)
-    # structured: the output is allocated on self's device (empty_cuda on the emulated device)
-    empty = empty_cuda if self.device().is_cuda() else empty_cpu
-    result = empty(list(index.sizes()), self.scalar_type(), self.device())
+    result = empty_structured_output(
+        list(index.sizes()), self.scalar_type(), self.device()
+    )  # structured
     if index.numel():
         gather_kernel(result, self, wrapped, index)
     return result

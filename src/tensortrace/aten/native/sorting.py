@@ -10,8 +10,7 @@ keep their order, and NaN is larger than every number.
 from __future__ import annotations
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.cuda.empty_tensor import empty_cuda
-from tensortrace.aten.empty_tensor import empty_cpu
+from tensortrace.aten.cuda.empty_tensor import empty_structured_output
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -33,7 +32,9 @@ def sort_stable(
     """sort.stable (TORCH_META_FUNC(sort_stable) + TORCH_IMPL_FUNC(sort_stable_out))."""
     dim = maybe_wrap_dim(dim, self.dim())
     values = at.empty_like(self, memory_format="preserve_format")
-    indices = at.empty_strided(list(self.sizes()), list(values.strides()), dtype=ScalarType.Long)
+    indices = at.empty_strided(
+        list(self.sizes()), list(values.strides()), dtype=ScalarType.Long, device=self.device()
+    )
     if self.numel() == 0:
         return values, indices
     if self.dim() == 0:
@@ -77,11 +78,9 @@ def topk(
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = k
-    # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu (empty_cuda on the CUDA device,
-    # as RegisterCUDA.cpp's set_output allocates), no dispatcher call
-    empty = empty_cuda if self.device().is_cuda() else empty_cpu
-    values = empty(sizes, self.scalar_type(), self.device())
-    indices = empty(sizes, ScalarType.Long, self.device())
+    # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu (empty_cuda on CUDA), no dispatch
+    values = empty_structured_output(sizes, self.scalar_type(), self.device())
+    indices = empty_structured_output(sizes, ScalarType.Long, self.device())
     if self.dim() == 0 and self.numel() == 1:
         values.copy_(self)
         indices.zero_()

@@ -13,7 +13,7 @@ import numpy as np
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
+from tensortrace.aten.scalar_ops import Scalar, scalar_type_of, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
 from tensortrace.c10.exception import TORCH_CHECK
@@ -92,7 +92,15 @@ def isin(
     elem = element if element is not None else elements
     assert test is not None and elem is not None  # the schema's overloads give one of each pair
     test_elements = test if isinstance(test, Tensor) else wrapped_scalar_tensor(test)
-    elements = elem if isinstance(elem, Tensor) else wrapped_scalar_tensor(elem)
+    if isinstance(elem, Tensor):
+        elements = elem
+    elif test_elements.device().is_cpu():
+        elements = wrapped_scalar_tensor(elem)
+    else:
+        # isin_Scalar_Tensor_out: wrapped_scalar_tensor(elements, test_elements.device()), which
+        # off the CPU is at::scalar_tensor on that device
+        elements = at.scalar_tensor(elem, dtype=scalar_type_of(elem), device=test_elements.device())
+        elements.unsafeGetTensorImpl().is_wrapped_number_ = True
     _check_for_unsupported_isin_dtype(elements.scalar_type())
     _check_for_unsupported_isin_dtype(test_elements.scalar_type())
     out = at.empty(list(elements.sizes()), dtype=ScalarType.Bool, device=elements.device())

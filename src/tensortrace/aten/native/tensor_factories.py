@@ -343,13 +343,14 @@ def scalar_tensor(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
+    """A 0-dim tensor holding s: on the CPU, empty_cpu then at::native::fill_ (the fast track
+    with no dispatcher call); on another device, at::empty({}, options).fill_(s).
 
     fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
-    dtype = dtype if dtype is not None else get_default_dtype()
-    if device is not None and not Device(device).is_cpu():  # at::empty({}, options).fill_(s)
-        return at.empty([], dtype=dtype, device=device).fill_(s)  # type: ignore[no-any-return]
-    result = empty_tensor.empty_cpu((), dtype)
+    if device is not None and not device.is_cpu():
+        result = at.empty([], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return result.fill_(s)
+    result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
 
@@ -377,7 +378,13 @@ def new_empty_strided(
 
 
 def _tri_indices(
-    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
+    name: str,
+    row: int,
+    col: int,
+    offset: int,
+    dtype: ScalarType | None,
+    upper: bool,
+    options: dict[str, Any],
 ) -> Tensor:
     dtype = ScalarType.Long if dtype is None else dtype
     TORCH_CHECK_NOT_IMPLEMENTED(
@@ -391,7 +398,8 @@ def _tri_indices(
     TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
     TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
     rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
-    result = at.empty([2, rows.size], dtype=dtype)
+    # empty_cpu / empty_cuda with the call's layout, device and pin_memory
+    result = at.empty([2, rows.size], dtype=dtype, **options)
     if rows.size:
         _tri_indices_kernel(result, rows, cols)
     return result
@@ -414,7 +422,8 @@ def tril_indices_cpu(
     device: Any = None,
     pin_memory: Any = None,
 ) -> Tensor:
-    return _tri_indices("tril_indices", row, col, offset, dtype, False)
+    options = {"layout": layout, "device": device, "pin_memory": pin_memory}
+    return _tri_indices("tril_indices", row, col, offset, dtype, False, options)
 
 
 @native_function(SOURCE)
@@ -427,4 +436,5 @@ def triu_indices_cpu(
     device: Any = None,
     pin_memory: Any = None,
 ) -> Tensor:
-    return _tri_indices("triu_indices", row, col, offset, dtype, True)
+    options = {"layout": layout, "device": device, "pin_memory": pin_memory}
+    return _tri_indices("triu_indices", row, col, offset, dtype, True, options)

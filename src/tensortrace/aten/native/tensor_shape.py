@@ -441,9 +441,18 @@ def set_storage_cpu_(
             len(stride_opt),
             ")",
         )
-    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
     if not impl.storage_.is_alias_of(source):
+        # checkSetStorage (Resize.h): a storage of another device would break device caching
+        TORCH_CHECK(
+            impl.storage_.device() == source.device(),
+            'Attempted to set the storage of a tensor on device "',
+            impl.storage_.device(),
+            '" to a storage on different device "',
+            source.device(),
+            '".  This is no longer allowed; the devices must match.',
+        )
         impl.set_storage_keep_dtype(source.copy())
+    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
     impl.set_storage_offset(storage_offset)
     # grows the storage if the geometry needs more (unless the geometry is unchanged) ...
     resize_impl_cpu_(impl, size, stride_opt)

@@ -77,7 +77,8 @@ def block_diag(tensors: Sequence[Tensor]) -> Tensor:
         shape = list(t.sizes()) if t.dim() == 2 else [1, t.numel()]
         shapes.append(shape)
         rows, cols = rows + shape[0], cols + shape[1]
-    result = at.zeros([rows, cols], dtype=dtype)
+    # on the first tensor's device (block_diag_allocate_output: tensors[0].options())
+    result = at.zeros([rows, cols], dtype=dtype, device=tensors[0].device())
     r = c = 0
     for t, (h, w) in zip(tensors, shapes):
         block = t if t.dim() == 2 else t.view([h, w])
@@ -302,7 +303,7 @@ def repeat_interleave_cpu(repeats: Tensor, output_size: int | None = None) -> Te
     total = int(reps.sum())
     if output_size is not None:
         TORCH_CHECK(output_size == total, "allocated size does not match required size")
-    result = at.empty([total], dtype=repeats.scalar_type())
+    result = at.empty([total], dtype=repeats.scalar_type(), device=repeats.device())
     if total:
         _repeat_interleave_kernel(result, reps)
     return result

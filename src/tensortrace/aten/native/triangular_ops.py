@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tensortrace.aten.cuda.empty_tensor import empty_cuda
-from tensortrace.aten.empty_tensor import empty_cpu
+from tensortrace.aten.cuda.empty_tensor import empty_structured_output
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -34,10 +33,12 @@ def apply_triu_tril(result: Tensor, self: Tensor, k: int, upper: bool) -> None:
 
 def _tril_triu(name: str, self: Tensor, k: int, upper: bool, inplace: bool) -> Tensor:
     TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions")
-    # the structured kernel's output: at::detail::empty_cpu (empty_cuda on the CUDA device),
-    # no dispatcher call
-    empty = empty_cuda if self.device().is_cuda() else empty_cpu
-    result = self if inplace else empty(list(self.sizes()), self.scalar_type(), self.device())
+    # the structured kernel's output: at::detail::empty_cpu (empty_cuda on CUDA), no dispatcher call
+    result = (
+        self
+        if inplace
+        else empty_structured_output(list(self.sizes()), self.scalar_type(), self.device())
+    )
     if self.numel():
         apply_triu_tril(result, self, k, upper)
     return result

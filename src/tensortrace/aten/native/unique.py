@@ -16,6 +16,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -23,19 +24,19 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/Unique.cpp"
 
 
-def _from_numpy(arr: np.ndarray, dtype: ScalarType) -> Tensor:
-    result = at.empty(list(arr.shape), dtype=dtype)
+def _from_numpy(arr: np.ndarray, dtype: ScalarType, device: Device) -> Tensor:
+    result = at.empty(list(arr.shape), dtype=dtype, device=device)
     if arr.size:
         result.numpy_view()[...] = arr
     return result
 
 
-def _long(arr: np.ndarray) -> Tensor:
-    return _from_numpy(np.asarray(arr, dtype=np.int64), ScalarType.Long)
+def _long(arr: np.ndarray, device: Device) -> Tensor:
+    return _from_numpy(np.asarray(arr, dtype=np.int64), ScalarType.Long, device)
 
 
-def _empty_long() -> Tensor:
-    return at.empty([0], dtype=ScalarType.Long)
+def _empty_long(device: Device) -> Tensor:
+    return at.empty([0], dtype=ScalarType.Long, device=device)
 
 
 @traced(
@@ -94,9 +95,13 @@ def _unique2(
     _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1)
     values, inverse, counts = _unique_sorted(flat)
-    output = _from_numpy(values, self.scalar_type())
-    inv = _long(inverse.reshape(self.sizes())) if return_inverse else _empty_long()
-    cnt = _long(counts) if return_counts else _empty_long()
+    output = _from_numpy(values, self.scalar_type(), self.device())
+    inv = (
+        _long(inverse.reshape(self.sizes()), self.device())
+        if return_inverse
+        else _empty_long(self.device())
+    )
+    cnt = _long(counts, self.device()) if return_counts else _empty_long(self.device())
     return output, inv, cnt
 
 
@@ -109,7 +114,7 @@ def _gather_slices(self: Tensor, dim: int, picks: np.ndarray) -> Tensor:
     """The picked slices stacked along dim 0, then moved back to `dim` (a permuted view, as
     unique_dim_cpu_template's stack(...).moveaxis(0, dim))."""
     arr = np.take(np.moveaxis(self.numpy_view(), dim, 0), picks, axis=0)
-    return _from_numpy(arr, self.scalar_type()).movedim(0, dim)
+    return _from_numpy(arr, self.scalar_type(), self.device()).movedim(0, dim)
 
 
 @native_function(SOURCE, name="unique_dim_cpu")
@@ -128,7 +133,7 @@ def unique_dim(
     inverse = np.empty(rows.shape[0], dtype=np.int64)
     inverse[order] = group_inverse
     output = _gather_slices(self, dim, order[starts])
-    return output, _long(inverse), _long(counts)
+    return output, _long(inverse, self.device()), _long(counts, self.device())
 
 
 @native_function(SOURCE, name="unique_consecutive_cpu")
@@ -140,9 +145,13 @@ def unique_consecutive(
     _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1, 1)
     starts, inverse, counts = _unique_consecutive(flat)
-    output = _from_numpy(flat[starts, 0], self.scalar_type())
-    inv = _long(inverse.reshape(self.sizes())) if return_inverse else _empty_long()
-    cnt = _long(counts) if return_counts else _empty_long()
+    output = _from_numpy(flat[starts, 0], self.scalar_type(), self.device())
+    inv = (
+        _long(inverse.reshape(self.sizes()), self.device())
+        if return_inverse
+        else _empty_long(self.device())
+    )
+    cnt = _long(counts, self.device()) if return_counts else _empty_long(self.device())
     return output, inv, cnt
 
 
@@ -152,4 +161,8 @@ def unique_dim_consecutive(
 ) -> tuple[Tensor, Tensor, Tensor]:
     dim = maybe_wrap_dim(dim, self.dim())
     starts, inverse, counts = _unique_consecutive(_rows(self, dim))
-    return _gather_slices(self, dim, starts), _long(inverse), _long(counts)
+    return (
+        _gather_slices(self, dim, starts),
+        _long(inverse, self.device()),
+        _long(counts, self.device()),
+    )

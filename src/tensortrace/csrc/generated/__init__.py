@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "5d4bd303950f84003a754f4ffa502f979ad59aea33f7d62d05cb43edc848e0a6"
+INPUTS_SHA256 = "cdf3be4132f049681a05b478c9d0d524cce6d80323a2d44db907f67a238e3780"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -12,12 +12,14 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
 from tensortrace.csrc.python_binding_helpers import call_out, convert, int64_arg
+from tensortrace.csrc.python_torch_function_mode import handle_torch_function_mode
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
@@ -949,6 +951,8 @@ def fft_fftfreq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fft_fftfreq"})
     self = None
     r = parser_fft_fftfreq.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(fft_fftfreq, args, kwargs)
     a = r.args
     # fft_fftfreq(int64_t n, double d=1.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     n = a[0]
@@ -1014,6 +1018,8 @@ def fft_rfftfreq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fft_rfftfreq"})
     self = None
     r = parser_fft_rfftfreq.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(fft_rfftfreq, args, kwargs)
     a = r.args
     # fft_rfftfreq(int64_t n, double d=1.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     n = a[0]

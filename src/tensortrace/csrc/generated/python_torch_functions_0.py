@@ -14,6 +14,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
@@ -27,6 +28,7 @@ from tensortrace.csrc.python_binding_helpers import (
     scalar_arg,
     wrap_result,
 )
+from tensortrace.csrc.python_torch_function_mode import handle_torch_function_mode
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
@@ -59,6 +61,8 @@ def empty(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty"})
     self = None
     r = parser_empty.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(empty, args, kwargs)
     a = r.args
     # empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     size = a[0]
@@ -106,6 +110,8 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty_strided"})
     self = None
     r = parser_empty_strided.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(empty_strided, args, kwargs)
     a = r.args
     # empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     size = a[0]
@@ -171,6 +177,8 @@ def rand(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rand"})
     self = None
     r = parser_rand.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(rand, args, kwargs)
     a = r.args
     if r.idx == 0:
         # rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -348,12 +356,12 @@ def add(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[2]
         if alpha is None:
             alpha = 1
@@ -363,7 +371,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_add_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
         return THPVariable_Wrap(result)
     # add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated
@@ -371,7 +379,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     alpha = a[1]
     if alpha is not None and type(alpha) is not float:
         alpha = scalar_arg(alpha)
@@ -379,12 +387,12 @@ def add(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     out = a[3]
     if isinstance(out, TensorBase):
         out = out.cdata
     elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-        out = wrapped_scalar_tensor(out)
+        out = wrapped_scalar_tensor(scalar_arg(out))
     result = dispatch_add_1(self, {'self': self_, 'alpha': alpha, 'other': other, 'out': out})
     return THPVariable_Wrap(result)
 
@@ -430,7 +438,7 @@ def _to_copy(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     non_blocking = a[1]
     if non_blocking is None:
         non_blocking = False
@@ -526,6 +534,8 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.zeros"})
     self = None
     r = parser_zeros.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(zeros, args, kwargs)
     a = r.args
     # zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     size = a[0]
@@ -625,6 +635,8 @@ def ones(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ones"})
     self = None
     r = parser_ones.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(ones, args, kwargs)
     a = r.args
     # ones(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     size = a[0]
@@ -724,6 +736,8 @@ def full(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.full"})
     self = None
     r = parser_full.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(full, args, kwargs)
     a = r.args
     # full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     size = a[0]
@@ -919,6 +933,8 @@ def randn(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randn"})
     self = None
     r = parser_randn.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(randn, args, kwargs)
     a = r.args
     if r.idx == 0:
         # randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1145,6 +1161,8 @@ def randint(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randint"})
     self = None
     r = parser_randint.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(randint, args, kwargs)
     a = r.args
     if r.idx == 0:
         # randint(SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1308,6 +1326,8 @@ def randperm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randperm"})
     self = None
     r = parser_randperm.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(randperm, args, kwargs)
     a = r.args
     if r.idx == 0:
         # randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1568,6 +1588,8 @@ def arange(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.arange"})
     self = None
     r = parser_arange.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(arange, args, kwargs)
     a = r.args
     if r.idx == 0:
         # arange(Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1709,6 +1731,8 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linspace"})
     self = None
     r = parser_linspace.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(linspace, args, kwargs)
     a = r.args
     if r.idx == 0:
         # linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1927,6 +1951,8 @@ def logspace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logspace"})
     self = None
     r = parser_logspace.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(logspace, args, kwargs)
     a = r.args
     if r.idx == 0:
         # logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -2099,6 +2125,8 @@ def eye(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.eye"})
     self = None
     r = parser_eye.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(eye, args, kwargs)
     a = r.args
     if r.idx == 0:
         # eye(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -3355,12 +3383,12 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[2]
     if alpha is None:
         alpha = 1
@@ -3370,7 +3398,7 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     if isinstance(out, TensorBase):
         out = out.cdata
     elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-        out = wrapped_scalar_tensor(out)
+        out = wrapped_scalar_tensor(scalar_arg(out))
     result = dispatch_sub_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
     return THPVariable_Wrap(result)
 
@@ -3479,17 +3507,17 @@ def mul(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     out = a[2]
     if isinstance(out, TensorBase):
         out = out.cdata
     elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-        out = wrapped_scalar_tensor(out)
+        out = wrapped_scalar_tensor(scalar_arg(out))
     result = dispatch_mul_0(self, {'self': self_, 'other': other, 'out': out})
     return THPVariable_Wrap(result)
 
@@ -3544,17 +3572,17 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         out = a[2]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_div_0(self, {'self': self_, 'other': other, 'out': out})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -3563,18 +3591,18 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[2]
         out = a[3]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_div_1(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode, 'out': out})
         return THPVariable_Wrap(result)
     # div(Tensor input, Scalar other, *, str? rounding_mode)
@@ -3582,7 +3610,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if other is not None and type(other) is not float:
         other = scalar_arg(other)
@@ -3620,12 +3648,12 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_true_divide_0(self, {'self': self_, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -3670,17 +3698,17 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         out = a[2]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_floor_divide_0(self, {'self': self_, 'other': other, 'out': out})
         return THPVariable_Wrap(result)
     # floor_divide(Tensor input, Scalar other)
@@ -3688,7 +3716,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if other is not None and type(other) is not float:
         other = scalar_arg(other)
@@ -6623,6 +6651,8 @@ def scalar_tensor(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.scalar_tensor"})
     self = None
     r = parser_scalar_tensor.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(scalar_tensor, args, kwargs)
     a = r.args
     # scalar_tensor(Scalar s, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     s = a[0]
@@ -12828,7 +12858,7 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     result = dispatch__conj_0(self, {'self': self_})
     return THPVariable_Wrap(result)
 
@@ -17340,6 +17370,8 @@ def tril_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tril_indices"})
     self = None
     r = parser_tril_indices.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(tril_indices, args, kwargs)
     a = r.args
     # tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     row = a[0]
@@ -17404,6 +17436,8 @@ def triu_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.triu_indices"})
     self = None
     r = parser_triu_indices.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(triu_indices, args, kwargs)
     a = r.args
     # triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     row = a[0]
@@ -21253,17 +21287,17 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         out = a[2]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_divide_0(self, {'self': self_, 'other': other, 'out': out})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -21272,18 +21306,18 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[2]
         out = a[3]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_divide_1(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode, 'out': out})
         return THPVariable_Wrap(result)
     if r.idx == 2:
@@ -21292,7 +21326,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if other is not None and type(other) is not float:
             other = scalar_arg(other)
@@ -21303,7 +21337,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if other is not None and type(other) is not float:
         other = scalar_arg(other)
@@ -21384,17 +21418,17 @@ def multiply(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         out = a[2]
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_multiply_0(self, {'self': self_, 'other': other, 'out': out})
         return THPVariable_Wrap(result)
     # multiply(Tensor input, Scalar other)
@@ -21402,7 +21436,7 @@ def multiply(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if other is not None and type(other) is not float:
         other = scalar_arg(other)
@@ -21702,12 +21736,12 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
         if isinstance(self_, TensorBase):
             self_ = self_.cdata
         elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-            self_ = wrapped_scalar_tensor(self_)
+            self_ = wrapped_scalar_tensor(scalar_arg(self_))
         other = a[1]
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[2]
         if alpha is None:
             alpha = 1
@@ -21717,7 +21751,7 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
         if isinstance(out, TensorBase):
             out = out.cdata
         elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
-            out = wrapped_scalar_tensor(out)
+            out = wrapped_scalar_tensor(scalar_arg(out))
         result = dispatch_subtract_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
         return THPVariable_Wrap(result)
     # subtract(Tensor input, Scalar other, Scalar alpha=1)
@@ -21725,7 +21759,7 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
     if isinstance(self_, TensorBase):
         self_ = self_.cdata
     elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
-        self_ = wrapped_scalar_tensor(self_)
+        self_ = wrapped_scalar_tensor(scalar_arg(self_))
     other = a[1]
     if other is not None and type(other) is not float:
         other = scalar_arg(other)
@@ -24772,6 +24806,8 @@ def bartlett_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bartlett_window"})
     self = None
     r = parser_bartlett_window.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(bartlett_window, args, kwargs)
     a = r.args
     if r.idx == 0:
         # bartlett_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -24847,6 +24883,8 @@ def blackman_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.blackman_window"})
     self = None
     r = parser_blackman_window.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(blackman_window, args, kwargs)
     a = r.args
     if r.idx == 0:
         # blackman_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -24922,6 +24960,8 @@ def hann_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hann_window"})
     self = None
     r = parser_hann_window.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(hann_window, args, kwargs)
     a = r.args
     if r.idx == 0:
         # hann_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -25017,6 +25057,8 @@ def hamming_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hamming_window"})
     self = None
     r = parser_hamming_window.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(hamming_window, args, kwargs)
     a = r.args
     if r.idx == 0:
         # hamming_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -25149,6 +25191,8 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.kaiser_window"})
     self = None
     r = parser_kaiser_window.parse(args, kwargs)
+    if torch_function_mode_enabled():
+        return handle_torch_function_mode(kaiser_window, args, kwargs)
     a = r.args
     if r.idx == 0:
         # kaiser_window(int64_t window_length, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)

@@ -195,7 +195,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -211,7 +211,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -261,7 +261,7 @@ def add_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -277,7 +277,7 @@ def add_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -315,7 +315,7 @@ def copy_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(src, TensorBase):
         src = src.cdata
     elif src is not None:  # a number where a Tensor is allowed (add(x, 2))
-        src = wrapped_scalar_tensor(src)
+        src = wrapped_scalar_tensor(scalar_arg(src))
     non_blocking = a[1]
     if non_blocking is None:
         non_blocking = False
@@ -829,7 +829,7 @@ def to(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     non_blocking = a[1]
     if non_blocking is None:
         non_blocking = False
@@ -1855,7 +1855,7 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -1898,7 +1898,7 @@ def sub_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -1937,7 +1937,7 @@ def mul(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -1971,7 +1971,7 @@ def mul_(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul__0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -2020,7 +2020,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -2029,7 +2029,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -2086,7 +2086,7 @@ def div_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -2095,7 +2095,7 @@ def div_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -2137,7 +2137,7 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_true_divide_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -2179,7 +2179,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide(Scalar other)
@@ -2227,7 +2227,7 @@ def floor_divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide_(Scalar other)
@@ -15046,7 +15046,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -15055,7 +15055,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_divide_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -15126,7 +15126,7 @@ def divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -15135,7 +15135,7 @@ def divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_divide__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -15192,7 +15192,7 @@ def true_divide_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_true_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # true_divide_(Scalar other)
@@ -15270,7 +15270,7 @@ def multiply(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_multiply_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # multiply(Scalar other)
@@ -15318,7 +15318,7 @@ def multiply_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_multiply__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # multiply_(Scalar other)
@@ -15584,7 +15584,7 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -15650,7 +15650,7 @@ def subtract_(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -17315,7 +17315,7 @@ def __add__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -17331,7 +17331,7 @@ def __add__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -17352,7 +17352,7 @@ def __radd__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -17368,7 +17368,7 @@ def __radd__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -17389,7 +17389,7 @@ def __iadd__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         alpha = a[1]
         if alpha is None:
             alpha = 1
@@ -17405,7 +17405,7 @@ def __iadd__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
     return THPVariable_Wrap(result)
 
@@ -17425,7 +17425,7 @@ def __mul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -17445,7 +17445,7 @@ def __rmul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul_0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -17465,7 +17465,7 @@ def __imul__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     result = dispatch_mul__0(self, {'other': other})
     return THPVariable_Wrap(result)
 
@@ -17485,7 +17485,7 @@ def __sub__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -17510,7 +17510,7 @@ def __isub__(*args: Any, **kwargs: Any) -> Any:
     if isinstance(other, TensorBase):
         other = other.cdata
     elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-        other = wrapped_scalar_tensor(other)
+        other = wrapped_scalar_tensor(scalar_arg(other))
     alpha = a[1]
     if alpha is None:
         alpha = 1
@@ -17536,7 +17536,7 @@ def __div__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -17545,7 +17545,7 @@ def __div__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -17574,7 +17574,7 @@ def __truediv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div_0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -17583,7 +17583,7 @@ def __truediv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -17612,7 +17612,7 @@ def __idiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_div__0(self, {'other': other})
         return THPVariable_Wrap(result)
     if r.idx == 1:
@@ -17621,7 +17621,7 @@ def __idiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         rounding_mode = a[1]
         result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
         return THPVariable_Wrap(result)
@@ -17650,7 +17650,7 @@ def __floordiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide_0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide(Scalar other)
@@ -17677,7 +17677,7 @@ def __ifloordiv__(*args: Any, **kwargs: Any) -> Any:
         if isinstance(other, TensorBase):
             other = other.cdata
         elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
-            other = wrapped_scalar_tensor(other)
+            other = wrapped_scalar_tensor(scalar_arg(other))
         result = dispatch_floor_divide__0(self, {'other': other})
         return THPVariable_Wrap(result)
     # floor_divide_(Scalar other)

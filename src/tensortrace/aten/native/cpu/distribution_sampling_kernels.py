@@ -39,6 +39,13 @@ SOURCE = "aten/src/ATen/native/cpu/DistributionKernels.cpp"
 TEMPLATES = "aten/src/ATen/native/cpu/DistributionTemplates.h"
 
 
+def get_generator_or_default(gen: Any) -> Any:
+    """get_generator_or_default<CPUGeneratorImpl>(gen, getDefaultCPUGenerator()): by this name
+    so that the CUDA kernels made from these draw from the CUDA generator (Note [CUDA kernels
+    that run the CPU kernel's code] in cuda/kernels.py)."""
+    return gen if gen is not None else getDefaultCPUGenerator()
+
+
 def _check_p(p: np.ndarray) -> None:
     # bernoulli_distribution's constructor: TORCH_CHECK_IF_NOT_ON_CUDA(p_in >= 0 && p_in <= 1)
     TORCH_CHECK(
@@ -56,7 +63,7 @@ def _check_p(p: np.ndarray) -> None:
     legacy="THTensor_(bernoulli_Tensor)",
 )
 def bernoulli_tensor_kernel(self: Tensor, p_: Tensor, gen: Any) -> None:
-    generator = gen if gen is not None else getDefaultCPUGenerator()
+    generator = get_generator_or_default(gen)
     p = p_.expand(list(self.sizes()))  # expand_inplace(self, p_cpu)
     it = (
         TensorIteratorConfig()
@@ -94,7 +101,7 @@ def bernoulli_tensor_kernel(self: Tensor, p_: Tensor, gen: Any) -> None:
 )
 def bernoulli_scalar_kernel(self: Tensor, p: float, gen: Any) -> None:
     """bernoulli_scalar_kernel_default: one bernoulli_distribution<double>(p) per element."""
-    generator = gen if gen is not None else getDefaultCPUGenerator()
+    generator = get_generator_or_default(gen)
     if self.numel() == 0:
         return
     it = TensorIterator.borrowing_nullary_op(self)
@@ -121,7 +128,7 @@ def exponential_kernel(it: Any, lambd: float, gen: Any) -> None:
         "distribution. dtype must be a floating point but you specified ",
         dtype,
     )
-    generator = gen if gen is not None else getDefaultCPUGenerator()
+    generator = get_generator_or_default(gen)
     out = it.operand_array(0)
     with generator.mutex_:
         u = _uniform_real_double(generator.random_uint64(out.size), 0.0, 1.0)
@@ -141,7 +148,7 @@ def multinomial_with_replacement_kernel(
 ) -> None:
     """Per row: the running sum in scalar_t, normalised, last bucket forced to 1; per sample a
     uniform double (random64) and the binary search for the first bucket >= it."""
-    generator = gen if gen is not None else getDefaultCPUGenerator()
+    generator = get_generator_or_default(gen)
     probs = self.numpy_view()
     rows = probs.reshape(1, -1) if probs.ndim == 1 else probs
     rows = rows.astype(np.float32) if rows.dtype.itemsize == 2 else rows  # opmath for 16-bit
