@@ -29,7 +29,7 @@ from tensortrace.aten.opmath_type import scalar_to
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
-from tensortrace.c10.device import Device
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, torchCheckFail
 from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
 from tensortrace.c10.scalar_type import ScalarType
@@ -345,7 +345,11 @@ def scalar_tensor(
 ) -> Tensor:
     """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
 
-    fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
+    fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises.
+    On another device it is at::empty({}, options).fill_(s)."""
+    if device is not None and Device(device).type_ != DeviceType.CPU:
+        dtype_ = dtype if dtype is not None else get_default_dtype()
+        return at.empty([], dtype=dtype_, device=device).fill_(s)
     result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
