@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2e14e8c7f2795bfc093cb0326273cc51caabe1519166e15f0a81112b610e2a72"
+INPUTS_SHA256 = "c15bd5b79a18953c392cae59831f61e496ec71ca6df1c67cec170444626a9c92"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -3969,6 +3969,48 @@ def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_ctc_loss = Overloads([(ops.ctc_loss_IntList, Binder(ops.ctc_loss_IntList.schema)), (ops.ctc_loss_Tensor, Binder(ops.ctc_loss_Tensor.schema))])
+
+
+@traced("dispatch", "at::ctc_loss", FUNCTIONS_H, "at::ctc_loss",
+        legacy="at::ctc_loss (Functions.h)")
+def ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::ctc_loss, overloads:
+    ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+    ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+    """
+    op, full = select_overload(_ov_ctc_loss, args, kwargs, "at::ctc_loss")
+    return op.call(*full)
+
+
+_ov__ctc_loss = Overloads([(ops._ctc_loss, Binder(ops._ctc_loss.schema)), (ops._ctc_loss_Tensor, Binder(ops._ctc_loss_Tensor.schema))])
+
+
+@traced("dispatch", "at::_ctc_loss", FUNCTIONS_H, "at::_ctc_loss",
+        legacy="at::_ctc_loss (Functions.h)")
+def _ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::_ctc_loss, overloads:
+    _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+    _ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__ctc_loss, args, kwargs, "at::_ctc_loss")
+    return op.call(*full)
+
+
+_ov__ctc_loss_backward = Overloads([(ops._ctc_loss_backward, Binder(ops._ctc_loss_backward.schema)), (ops._ctc_loss_backward_Tensor, Binder(ops._ctc_loss_backward_Tensor.schema))])
+
+
+@traced("dispatch", "at::_ctc_loss_backward", FUNCTIONS_H, "at::_ctc_loss_backward",
+        legacy="at::_ctc_loss_backward (Functions.h)")
+def _ctc_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_ctc_loss_backward, overloads:
+    _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+    _ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+    """
+    op, full = select_overload(_ov__ctc_loss_backward, args, kwargs, "at::_ctc_loss_backward")
+    return op.call(*full)
+
+
 _ov_multilabel_margin_loss_forward = Overloads([(ops.multilabel_margin_loss_forward_output, Binder(ops.multilabel_margin_loss_forward_output.schema)), (ops.multilabel_margin_loss_forward, Binder(ops.multilabel_margin_loss_forward.schema))])
 
 
@@ -9574,6 +9616,9 @@ FUNCTIONS: dict[str, Any] = {
     "multi_margin_loss": multi_margin_loss,
     "multi_margin_loss_backward": multi_margin_loss_backward,
     "multilabel_margin_loss": multilabel_margin_loss,
+    "ctc_loss": ctc_loss,
+    "_ctc_loss": _ctc_loss,
+    "_ctc_loss_backward": _ctc_loss_backward,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
     "kl_div": kl_div,

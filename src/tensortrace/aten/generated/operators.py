@@ -1984,6 +1984,24 @@ multilabel_margin_loss_out = _register(
 multilabel_margin_loss = _register(
     FunctionSchema('multilabel_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss'}}})
+ctc_loss_IntList = _register(
+    FunctionSchema('ctc_loss', 'IntList', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('blank', _T11, '0', False), Argument('reduction', _T11, 'Mean', False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'ctc_loss'}}})
+ctc_loss_Tensor = _register(
+    FunctionSchema('ctc_loss', 'Tensor', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('blank', _T11, '0', False), Argument('reduction', _T11, 'Mean', False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'ctc_loss'}}})
+_ctc_loss = _register(
+    FunctionSchema('_ctc_loss', '', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('blank', _T11, '0', False), Argument('zero_infinity', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': '_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'ctc_loss_cpu', 'CUDA': 'ctc_loss_gpu'}}})
+_ctc_loss_Tensor = _register(
+    FunctionSchema('_ctc_loss', 'Tensor', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('blank', _T11, '0', False), Argument('zero_infinity', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': '_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'ctc_loss_tensor'}}})
+_ctc_loss_backward = _register(
+    FunctionSchema('_ctc_loss_backward', '', (Argument('grad', _T6, None, False), Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('neg_log_likelihood', _T6, None, False), Argument('log_alpha', _T6, None, False), Argument('blank', _T11, None, False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': '_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CPU': 'ctc_loss_backward_cpu', 'CUDA': 'ctc_loss_backward_gpu'}}})
+_ctc_loss_backward_Tensor = _register(
+    FunctionSchema('_ctc_loss_backward', 'Tensor', (Argument('grad', _T6, None, False), Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('neg_log_likelihood', _T6, None, False), Argument('log_alpha', _T6, None, False), Argument('blank', _T11, None, False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': '_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'ctc_loss_backward_tensor'}}})
 multilabel_margin_loss_forward_output = _register(
     FunctionSchema('multilabel_margin_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('output', _T8, None, True), Argument('is_target', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_out_cpu', 'CUDA': 'multilabel_margin_loss_forward_out_cuda'}}})
@@ -4764,6 +4782,12 @@ OPERATORS: list[OperatorHandle] = [
     multi_margin_loss_backward,
     multilabel_margin_loss_out,
     multilabel_margin_loss,
+    ctc_loss_IntList,
+    ctc_loss_Tensor,
+    _ctc_loss,
+    _ctc_loss_Tensor,
+    _ctc_loss_backward,
+    _ctc_loss_backward_Tensor,
     multilabel_margin_loss_forward_output,
     multilabel_margin_loss_forward,
     multilabel_margin_loss_backward_grad_input,

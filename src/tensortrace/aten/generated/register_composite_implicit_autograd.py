@@ -107,6 +107,8 @@ ops.triplet_margin_loss.register(DispatchKey.CompositeImplicitAutograd, native_k
 ops.poisson_nll_loss.register(DispatchKey.CompositeImplicitAutograd, native_kernel("poisson_nll_loss", ops.poisson_nll_loss))
 ops.multilabel_margin_loss_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("multilabel_margin_loss_out", ops.multilabel_margin_loss_out))
 ops.multilabel_margin_loss.register(DispatchKey.CompositeImplicitAutograd, native_kernel("multilabel_margin_loss", ops.multilabel_margin_loss))
+ops.ctc_loss_IntList.register(DispatchKey.CompositeImplicitAutograd, native_kernel("ctc_loss", ops.ctc_loss_IntList))
+ops.ctc_loss_Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("ctc_loss", ops.ctc_loss_Tensor))
 ops.kl_div.register(DispatchKey.CompositeImplicitAutograd, native_kernel("kl_div", ops.kl_div))
 ops.log_sigmoid.register(DispatchKey.CompositeImplicitAutograd, native_kernel("log_sigmoid", ops.log_sigmoid))
 ops.linear.register(DispatchKey.CompositeImplicitAutograd, native_kernel("linear", ops.linear))

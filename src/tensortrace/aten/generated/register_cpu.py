@@ -127,6 +127,8 @@ ops.multi_margin_loss_out.register(DispatchKey.CPU, native_kernel("multi_margin_
 ops.multi_margin_loss.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu", ops.multi_margin_loss))
 ops.multi_margin_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu_backward_out", ops.multi_margin_loss_backward_grad_input))
 ops.multi_margin_loss_backward.register(DispatchKey.CPU, native_kernel("multi_margin_loss_cpu_backward", ops.multi_margin_loss_backward))
+ops._ctc_loss.register(DispatchKey.CPU, native_kernel("ctc_loss_cpu", ops._ctc_loss))
+ops._ctc_loss_backward.register(DispatchKey.CPU, native_kernel("ctc_loss_backward_cpu", ops._ctc_loss_backward))
 ops.multilabel_margin_loss_forward_output.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_forward_out_cpu", ops.multilabel_margin_loss_forward_output))
 ops.multilabel_margin_loss_forward.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_forward_cpu", ops.multilabel_margin_loss_forward))
 ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("multilabel_margin_loss_backward_cpu_out", ops.multilabel_margin_loss_backward_grad_input))

@@ -131,6 +131,8 @@ ops.multi_margin_loss_out.register(DispatchKey.CUDA, native_kernel("multi_margin
 ops.multi_margin_loss.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda", ops.multi_margin_loss, ((0, 'self'), (1, 'target'), (4, 'weight'))))
 ops.multi_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward_out", ops.multi_margin_loss_backward_grad_input, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
 ops.multi_margin_loss_backward.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward", ops.multi_margin_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
+ops._ctc_loss.register(DispatchKey.CUDA, native_kernel("ctc_loss_gpu", ops._ctc_loss, ((0, 'log_probs'), (1, 'targets'))))
+ops._ctc_loss_backward.register(DispatchKey.CUDA, native_kernel("ctc_loss_backward_gpu", ops._ctc_loss_backward, ((0, 'grad'), (1, 'log_probs'), (2, 'targets'), (5, 'neg_log_likelihood'), (6, 'log_alpha'))))
 ops.multilabel_margin_loss_forward_output.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_out_cuda", ops.multilabel_margin_loss_forward_output, ((3, 'output'), (4, 'is_target'), (0, 'self'), (1, 'target'))))
 ops.multilabel_margin_loss_forward.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_cuda", ops.multilabel_margin_loss_forward, ((0, 'self'), (1, 'target'))))
 ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_backward_cuda_out", ops.multilabel_margin_loss_backward_grad_input, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (4, 'is_target'))))

@@ -4235,6 +4235,42 @@ class MultiMarginLossBackward0(TraceableFunction):
         {})
 
 
+def CtcLossBackward0_log_probs(v: dict[str, Any]) -> Any:
+    """log_probs: at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity)"""
+    return at._ctc_loss_backward(v['grad'], v['log_probs'], v['targets'], v['input_lengths'], v['target_lengths'], v['result0'], v['result1'], v['blank'], v['zero_infinity'])
+
+
+class CtcLossBackward0(TraceableFunction):
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_ctc_loss',
+        (Formula(('log_probs',), CtcLossBackward0_log_probs, frozenset(['at', 'blank', 'grad', 'input_lengths', 'log_probs', 'result0', 'result1', 'target_lengths', 'targets', 'zero_infinity'])),),
+        ('log_probs',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def CtcLossBackward1_log_probs(v: dict[str, Any]) -> Any:
+    """log_probs: at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity)"""
+    return at._ctc_loss_backward(v['grad'], v['log_probs'], v['targets'], v['input_lengths'], v['target_lengths'], v['result0'], v['result1'], v['blank'], v['zero_infinity'])
+
+
+class CtcLossBackward1(TraceableFunction):
+    """_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_ctc_loss.Tensor',
+        (Formula(('log_probs',), CtcLossBackward1_log_probs, frozenset(['at', 'blank', 'grad', 'input_lengths', 'log_probs', 'result0', 'result1', 'target_lengths', 'targets', 'zero_infinity'])),),
+        ('log_probs',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
 def MultilabelMarginLossBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target)"""
     return at.multilabel_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['is_target'])

@@ -8659,6 +8659,74 @@ ops.multi_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
     multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
 
 
+_record__ctc_loss = GraphRecording(ops._ctc_loss, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor): records CtcLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__ctc_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+
+
+_record__ctc_loss_Tensor = GraphRecording(ops._ctc_loss_Tensor, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor): records CtcLossBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record__ctc_loss_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_Tensor, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+
+
+_record__ctc_loss_backward = GraphRecording(ops._ctc_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record__ctc_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_backward, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+
+
+_record__ctc_loss_backward_Tensor = GraphRecording(ops._ctc_loss_backward_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_backward_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record__ctc_loss_backward_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_backward_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_backward_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_backward_Tensor, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+
+
 _record_multilabel_margin_loss_forward_output = GraphRecording(ops.multilabel_margin_loss_forward_output, AutoDispatchBelowAutograd, None)
 
 

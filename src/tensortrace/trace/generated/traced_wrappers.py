@@ -547,8 +547,17 @@ def traced_58(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (grad, input_size, batch_sizes, batch_first), {})
     return wrapper
 
+# (grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=)
+def traced_59(fn_, site_, names_, _d8):
+    def wrapper(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=_d8):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity), {})
+    return wrapper
+
 # (grad, weight, indices, offsets, offset2bag, mode, padding_idx=)
-def traced_59(fn_, site_, names_, _d6):
+def traced_60(fn_, site_, names_, _d6):
     def wrapper(grad, weight, indices, offsets, offset2bag, mode, padding_idx=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -557,7 +566,7 @@ def traced_59(fn_, site_, names_, _d6):
     return wrapper
 
 # (grad, x1, x2, p, cdist)
-def traced_60(fn_, site_, names_):
+def traced_61(fn_, site_, names_):
     def wrapper(grad, x1, x2, p, cdist):
         rec_ = recorder.current
         if rec_ is None:
@@ -566,7 +575,7 @@ def traced_60(fn_, site_, names_):
     return wrapper
 
 # (grad_in, grad, dim, size, step)
-def traced_61(fn_, site_, names_):
+def traced_62(fn_, site_, names_):
     def wrapper(grad_in, grad, dim, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -575,7 +584,7 @@ def traced_61(fn_, site_, names_):
     return wrapper
 
 # (grad_in, input_sizes, dim, size, step)
-def traced_62(fn_, site_, names_):
+def traced_63(fn_, site_, names_):
     def wrapper(grad_in, input_sizes, dim, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -584,7 +593,7 @@ def traced_62(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad, output, dim)
-def traced_63(fn_, site_, names_):
+def traced_64(fn_, site_, names_):
     def wrapper(grad_input, grad, output, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -593,7 +602,7 @@ def traced_63(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_64(fn_, site_, names_):
+def traced_65(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -602,7 +611,7 @@ def traced_64(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, reduction, is_target, nframe, dim)
-def traced_65(fn_, site_, names_):
+def traced_66(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, reduction, is_target, nframe, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -611,7 +620,7 @@ def traced_65(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
-def traced_66(fn_, site_, names_):
+def traced_67(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -620,7 +629,7 @@ def traced_66(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train)
-def traced_67(fn_, site_, names_):
+def traced_68(fn_, site_, names_):
     def wrapper(grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -629,7 +638,7 @@ def traced_67(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
-def traced_68(fn_, site_, names_):
+def traced_69(fn_, site_, names_):
     def wrapper(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -638,7 +647,7 @@ def traced_68(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
-def traced_69(fn_, site_, names_):
+def traced_70(fn_, site_, names_):
     def wrapper(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -647,7 +656,7 @@ def traced_69(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
-def traced_70(fn_, site_, names_):
+def traced_71(fn_, site_, names_):
     def wrapper(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -655,8 +664,17 @@ def traced_70(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask), {})
     return wrapper
 
+# (grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
+def traced_72(fn_, site_, names_):
+    def wrapper(grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity), {})
+    return wrapper
+
 # (grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
-def traced_71(fn_, site_, names_):
+def traced_73(fn_, site_, names_):
     def wrapper(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
         rec_ = recorder.current
         if rec_ is None:
@@ -665,7 +683,7 @@ def traced_71(fn_, site_, names_):
     return wrapper
 
 # (grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
-def traced_72(fn_, site_, names_):
+def traced_74(fn_, site_, names_):
     def wrapper(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -674,7 +692,7 @@ def traced_72(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self)
-def traced_73(fn_, site_, names_):
+def traced_75(fn_, site_, names_):
     def wrapper(grad_output, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -683,7 +701,7 @@ def traced_73(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer)
-def traced_74(fn_, site_, names_):
+def traced_76(fn_, site_, names_):
     def wrapper(grad_output, self, buffer):
         rec_ = recorder.current
         if rec_ is None:
@@ -692,7 +710,7 @@ def traced_74(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer, grad_input)
-def traced_75(fn_, site_, names_):
+def traced_77(fn_, site_, names_):
     def wrapper(grad_output, self, buffer, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -701,7 +719,7 @@ def traced_75(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim)
-def traced_76(fn_, site_, names_):
+def traced_78(fn_, site_, names_):
     def wrapper(grad_output, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -710,7 +728,7 @@ def traced_76(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim, grad_input)
-def traced_77(fn_, site_, names_):
+def traced_79(fn_, site_, names_):
     def wrapper(grad_output, self, dim, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -719,7 +737,7 @@ def traced_77(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-def traced_78(fn_, site_, names_):
+def traced_80(fn_, site_, names_):
     def wrapper(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
         rec_ = recorder.current
         if rec_ is None:
@@ -728,7 +746,7 @@ def traced_78(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
-def traced_79(fn_, site_, names_):
+def traced_81(fn_, site_, names_):
     def wrapper(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -737,7 +755,7 @@ def traced_79(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val)
-def traced_80(fn_, site_, names_):
+def traced_82(fn_, site_, names_):
     def wrapper(grad_output, self, min_val, max_val):
         rec_ = recorder.current
         if rec_ is None:
@@ -746,7 +764,7 @@ def traced_80(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val, grad_input)
-def traced_81(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(grad_output, self, min_val, max_val, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -755,7 +773,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, noise, lower, upper, training, self_is_result)
-def traced_82(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(grad_output, self, noise, lower, upper, training, self_is_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -764,7 +782,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, padding)
-def traced_83(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(grad_output, self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -773,7 +791,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight, reduction, grad_input)
-def traced_84(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     def wrapper(grad_output, self, target, p, margin, weight, reduction, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +800,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight=, reduction=)
-def traced_85(fn_, site_, names_, _d5, _d6):
+def traced_87(fn_, site_, names_, _d5, _d6):
     def wrapper(grad_output, self, target, p, margin, weight=_d5, reduction=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -791,7 +809,7 @@ def traced_85(fn_, site_, names_, _d5, _d6):
     return wrapper
 
 # (grad_output, self, target, reduction)
-def traced_86(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +818,7 @@ def traced_86(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta)
-def traced_87(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +827,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta, grad_input)
-def traced_88(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, beta, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -818,7 +836,7 @@ def traced_88(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta)
-def traced_89(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -827,7 +845,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta, grad_input)
-def traced_90(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, delta, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -836,7 +854,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, grad_input)
-def traced_91(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -845,7 +863,7 @@ def traced_91(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target)
-def traced_92(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -854,7 +872,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target, grad_input)
-def traced_93(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, is_target, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -863,7 +881,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, weight=, reduction=)
-def traced_94(fn_, site_, names_, _d3, _d4):
+def traced_96(fn_, site_, names_, _d3, _d4):
     def wrapper(grad_output, self, target, weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +890,7 @@ def traced_94(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (grad_output, self, weight)
-def traced_95(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(grad_output, self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +899,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim)
-def traced_96(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     def wrapper(grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -890,7 +908,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (grad_w, saved_v, saved_g, saved_norms, dim)
-def traced_97(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(grad_w, saved_v, saved_g, saved_norms, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +917,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (grad_x1, grad, x1, x2, p, cdist)
-def traced_98(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(grad_x1, grad, x1, x2, p, cdist):
         rec_ = recorder.current
         if rec_ is None:
@@ -908,7 +926,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (high, size, low=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_99(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_101(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(high, size, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +935,7 @@ def traced_99(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (high, size, low=, generator=, out=)
-def traced_100(fn_, site_, names_, _d2, _d3, _d4):
+def traced_102(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(high, size, low=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -926,7 +944,7 @@ def traced_100(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=)
-def traced_101(fn_, site_, names_, _d7):
+def traced_103(fn_, site_, names_, _d7):
     def wrapper(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +953,7 @@ def traced_101(fn_, site_, names_, _d7):
     return wrapper
 
 # (index)
-def traced_102(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     def wrapper(index):
         rec_ = recorder.current
         if rec_ is None:
@@ -944,7 +962,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
-def traced_103(fn_, site_, names_):
+def traced_105(fn_, site_, names_):
     def wrapper(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
         rec_ = recorder.current
         if rec_ is None:
@@ -953,7 +971,7 @@ def traced_103(fn_, site_, names_):
     return wrapper
 
 # (input, hx, w_ih, w_hh, b_ih=, b_hh=)
-def traced_104(fn_, site_, names_, _d4, _d5):
+def traced_106(fn_, site_, names_, _d4, _d5):
     def wrapper(input, hx, w_ih, w_hh, b_ih=_d4, b_hh=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +980,7 @@ def traced_104(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (input, lengths, batch_first)
-def traced_105(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(input, lengths, batch_first):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +989,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (input, mean, var_sum)
-def traced_106(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     def wrapper(input, mean, var_sum):
         rec_ = recorder.current
         if rec_ is None:
@@ -980,7 +998,7 @@ def traced_106(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, bias, eps)
-def traced_107(fn_, site_, names_):
+def traced_109(fn_, site_, names_):
     def wrapper(input, normalized_shape, weight, bias, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +1007,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, eps)
-def traced_108(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     def wrapper(input, normalized_shape, weight, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1016,7 @@ def traced_108(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight=, bias=, eps=, cudnn_enable=)
-def traced_109(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_111(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(input, normalized_shape, weight=_d2, bias=_d3, eps=_d4, cudnn_enable=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1007,7 +1025,7 @@ def traced_109(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, normalized_shape, weight=, eps=)
-def traced_110(fn_, site_, names_, _d2, _d3):
+def traced_112(fn_, site_, names_, _d2, _d3):
     def wrapper(input, normalized_shape, weight=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1034,7 @@ def traced_110(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (input, num_groups, weight=, bias=, eps=, cudnn_enabled=)
-def traced_111(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_113(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(input, num_groups, weight=_d2, bias=_d3, eps=_d4, cudnn_enabled=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1043,7 @@ def traced_111(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, output_size, align_corners, scale_factors)
-def traced_112(fn_, site_, names_):
+def traced_114(fn_, site_, names_):
     def wrapper(input, output_size, align_corners, scale_factors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1052,7 @@ def traced_112(fn_, site_, names_):
     return wrapper
 
 # (input, output_size, scale_factors)
-def traced_113(fn_, site_, names_):
+def traced_115(fn_, site_, names_):
     def wrapper(input, output_size, scale_factors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1061,7 @@ def traced_113(fn_, site_, names_):
     return wrapper
 
 # (input, p, train)
-def traced_114(fn_, site_, names_):
+def traced_116(fn_, site_, names_):
     def wrapper(input, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1070,7 @@ def traced_114(fn_, site_, names_):
     return wrapper
 
 # (input, target)
-def traced_115(fn_, site_, names_):
+def traced_117(fn_, site_, names_):
     def wrapper(input, target):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1079,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (input, target, log_input, full, eps, reduction)
-def traced_116(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     def wrapper(input, target, log_input, full, eps, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1088,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (input, target, output, is_target, reduction, nframe, dim)
-def traced_117(fn_, site_, names_):
+def traced_119(fn_, site_, names_):
     def wrapper(input, target, output, is_target, reduction, nframe, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1079,7 +1097,7 @@ def traced_117(fn_, site_, names_):
     return wrapper
 
 # (input, target, weight)
-def traced_118(fn_, site_, names_):
+def traced_120(fn_, site_, names_):
     def wrapper(input, target, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1088,7 +1106,7 @@ def traced_118(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, N, C, HxW, group, eps)
-def traced_119(fn_, site_, names_):
+def traced_121(fn_, site_, names_):
     def wrapper(input, weight, bias, N, C, HxW, group, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1097,7 +1115,7 @@ def traced_119(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps)
-def traced_120(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1106,7 +1124,7 @@ def traced_120(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
-def traced_121(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1133,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled)
-def traced_122(fn_, site_, names_):
+def traced_124(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1142,7 @@ def traced_122(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-def traced_123(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1151,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32)
-def traced_124(fn_, site_, names_):
+def traced_126(fn_, site_, names_):
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32):
         rec_ = recorder.current
         if rec_ is None:
@@ -1142,7 +1160,7 @@ def traced_124(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias=)
-def traced_125(fn_, site_, names_, _d2):
+def traced_127(fn_, site_, names_, _d2):
     def wrapper(input, weight, bias=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1169,7 @@ def traced_125(fn_, site_, names_, _d2):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, dilation=, groups=)
-def traced_126(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_128(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, dilation=_d5, groups=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1178,7 @@ def traced_126(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=)
-def traced_127(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_129(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, output_padding=_d5, groups=_d6, dilation=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1169,7 +1187,7 @@ def traced_127(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (input1, input2, target, margin=, reduction=)
-def traced_128(fn_, site_, names_, _d3, _d4):
+def traced_130(fn_, site_, names_, _d3, _d4):
     def wrapper(input1, input2, target, margin=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1178,7 +1196,7 @@ def traced_128(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (input1, input2, weight, bias=)
-def traced_129(fn_, site_, names_, _d3):
+def traced_131(fn_, site_, names_, _d3):
     def wrapper(input1, input2, weight, bias=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +1205,7 @@ def traced_129(fn_, site_, names_, _d3):
     return wrapper
 
 # (it)
-def traced_130(fn_, site_, names_):
+def traced_132(fn_, site_, names_):
     def wrapper(it):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +1214,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (it, *scalars)
-def traced_131(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     def wrapper(it, *scalars):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +1223,7 @@ def traced_131(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors)
-def traced_132(fn_, site_, names_):
+def traced_134(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1214,7 +1232,7 @@ def traced_132(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors, result, LU, pivots, info)
-def traced_133(fn_, site_, names_):
+def traced_135(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors, result, LU, pivots, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +1241,7 @@ def traced_133(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v)
-def traced_134(fn_, site_, names_):
+def traced_136(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +1250,7 @@ def traced_134(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v, eigenvalues, eigenvectors)
-def traced_135(fn_, site_, names_):
+def traced_137(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v, eigenvalues, eigenvectors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1241,7 +1259,7 @@ def traced_135(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors)
-def traced_136(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     def wrapper(it, A, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1268,7 @@ def traced_136(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors, inverse, info)
-def traced_137(fn_, site_, names_):
+def traced_139(fn_, site_, names_):
     def wrapper(it, A, check_errors, inverse, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -1259,7 +1277,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver)
-def traced_138(fn_, site_, names_):
+def traced_140(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1286,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver, U, S, Vh)
-def traced_139(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver, U, S, Vh):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1295,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode)
-def traced_140(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(it, A, mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1304,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode, Q, R)
-def traced_141(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(it, A, mode, Q, R):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1313,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (it, alpha_scalar)
-def traced_142(fn_, site_, names_):
+def traced_144(fn_, site_, names_):
     def wrapper(it, alpha_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1322,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (it, batch1, batch2, result)
-def traced_143(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     def wrapper(it, batch1, batch2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1331,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (it, beta)
-def traced_144(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     def wrapper(it, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1340,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (it, correction, take_sqrt)
-def traced_145(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     def wrapper(it, correction, take_sqrt):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1349,7 @@ def traced_145(fn_, site_, names_):
     return wrapper
 
 # (it, decimals)
-def traced_146(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(it, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1358,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (it, delta)
-def traced_147(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(it, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1367,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (it, eps_scalar)
-def traced_148(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(it, eps_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1376,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (it, exp_scalar)
-def traced_149(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1385,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_150(fn_, site_, names_):
+def traced_152(fn_, site_, names_):
     def wrapper(it, fill):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1394,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_151(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1403,7 @@ def traced_151(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_152(fn_, site_, names_):
+def traced_154(fn_, site_, names_):
     def wrapper(it, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1412,7 @@ def traced_152(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype)
-def traced_153(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1421,7 @@ def traced_153(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, grad_input)
-def traced_154(fn_, site_, names_):
+def traced_156(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1430,7 @@ def traced_154(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, out)
-def traced_155(fn_, site_, names_):
+def traced_157(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1439,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold)
-def traced_156(fn_, site_, names_):
+def traced_158(fn_, site_, names_):
     def wrapper(it, grad, self, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1448,7 @@ def traced_156(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold, grad_input)
-def traced_157(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(it, grad, self, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1457,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd)
-def traced_158(fn_, site_, names_):
+def traced_160(fn_, site_, names_):
     def wrapper(it, grad_out, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1466,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd, grad_input)
-def traced_159(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(it, grad_out, self, lambd, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1475,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result)
-def traced_160(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1484,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
-def traced_161(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +1493,7 @@ def traced_161(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices)
-def traced_162(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     def wrapper(it, grad_output, input, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1502,7 @@ def traced_162(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices, grad_input)
-def traced_163(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     def wrapper(it, grad_output, input, indices, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1511,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output)
-def traced_164(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(it, grad_output, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1520,7 @@ def traced_164(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output, grad_input)
-def traced_165(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     def wrapper(it, grad_output, output, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1529,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales)
-def traced_166(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1538,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales, grad_input)
-def traced_167(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1547,7 @@ def traced_167(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
-def traced_168(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1556,7 @@ def traced_168(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
-def traced_169(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1565,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales)
-def traced_170(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1574,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales, grad_input)
-def traced_171(fn_, site_, names_):
+def traced_173(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1583,7 @@ def traced_171(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w)
-def traced_172(fn_, site_, names_):
+def traced_174(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1592,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w, grad_input)
-def traced_173(fn_, site_, names_):
+def traced_175(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1601,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self)
-def traced_174(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     def wrapper(it, grad_output, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1610,7 @@ def traced_174(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate, grad_input)
-def traced_175(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     def wrapper(it, grad_output, self, approximate, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1619,7 @@ def traced_175(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate=)
-def traced_176(fn_, site_, names_, _d3):
+def traced_178(fn_, site_, names_, _d3):
     def wrapper(it, grad_output, self, approximate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1628,7 @@ def traced_176(fn_, site_, names_, _d3):
     return wrapper
 
 # (it, grad_output, self, beta, threshold)
-def traced_177(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1637,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, beta, threshold, grad_input)
-def traced_178(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1646,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, grad_input)
-def traced_179(fn_, site_, names_):
+def traced_181(fn_, site_, names_):
     def wrapper(it, grad_output, self, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1655,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd)
-def traced_180(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(it, grad_output, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1664,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd, grad_input)
-def traced_181(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     def wrapper(it, grad_output, self, lambd, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1673,7 @@ def traced_181(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result)
-def traced_182(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1682,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result, grad_input)
-def traced_183(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1691,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
-def traced_184(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1700,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
-def traced_185(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1709,7 @@ def traced_185(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride)
-def traced_186(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1718,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_187(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1727,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float)
-def traced_188(fn_, site_, names_):
+def traced_190(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1736,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float, output)
-def traced_189(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1745,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size)
-def traced_190(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(it, input, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +1754,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size, out, indices)
-def traced_191(fn_, site_, names_):
+def traced_193(fn_, site_, names_):
     def wrapper(it, input, output_size, out, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1745,7 +1763,7 @@ def traced_191(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction)
-def traced_192(fn_, site_, names_):
+def traced_194(fn_, site_, names_):
     def wrapper(it, input, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +1772,7 @@ def traced_192(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta)
-def traced_193(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +1781,7 @@ def traced_193(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta, result)
-def traced_194(fn_, site_, names_):
+def traced_196(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +1790,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, result)
-def traced_195(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     def wrapper(it, input, target, reduction, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1781,7 +1799,7 @@ def traced_195(fn_, site_, names_):
     return wrapper
 
 # (it, lambd, gen)
-def traced_196(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(it, lambd, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +1808,7 @@ def traced_196(fn_, site_, names_):
     return wrapper
 
 # (it, loop)
-def traced_197(fn_, site_, names_):
+def traced_199(fn_, site_, names_):
     def wrapper(it, loop):
         rec_ = recorder.current
         if rec_ is None:
@@ -1799,7 +1817,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_198(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     def wrapper(it, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +1826,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (it, maxnorm)
-def traced_199(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(it, maxnorm):
         rec_ = recorder.current
         if rec_ is None:
@@ -1817,7 +1835,7 @@ def traced_199(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_200(fn_, site_, names_):
+def traced_202(fn_, site_, names_):
     def wrapper(it, min_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1826,7 +1844,7 @@ def traced_200(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_201(fn_, site_, names_):
+def traced_203(fn_, site_, names_):
     def wrapper(it, min_, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +1853,7 @@ def traced_201(fn_, site_, names_):
     return wrapper
 
 # (it, n)
-def traced_202(fn_, site_, names_):
+def traced_204(fn_, site_, names_):
     def wrapper(it, n):
         rec_ = recorder.current
         if rec_ is None:
@@ -1844,7 +1862,7 @@ def traced_202(fn_, site_, names_):
     return wrapper
 
 # (it, n, self)
-def traced_203(fn_, site_, names_):
+def traced_205(fn_, site_, names_):
     def wrapper(it, n, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1853,7 +1871,7 @@ def traced_203(fn_, site_, names_):
     return wrapper
 
 # (it, n, self, out)
-def traced_204(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(it, n, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1862,7 +1880,7 @@ def traced_204(fn_, site_, names_):
     return wrapper
 
 # (it, nan, posinf, neginf)
-def traced_205(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     def wrapper(it, nan, posinf, neginf):
         rec_ = recorder.current
         if rec_ is None:
@@ -1871,7 +1889,7 @@ def traced_205(fn_, site_, names_):
     return wrapper
 
 # (it, non_blocking)
-def traced_206(fn_, site_, names_):
+def traced_208(fn_, site_, names_):
     def wrapper(it, non_blocking):
         rec_ = recorder.current
         if rec_ is None:
@@ -1880,7 +1898,7 @@ def traced_206(fn_, site_, names_):
     return wrapper
 
 # (it, norm, beta)
-def traced_207(fn_, site_, names_):
+def traced_209(fn_, site_, names_):
     def wrapper(it, norm, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1889,7 +1907,7 @@ def traced_207(fn_, site_, names_):
     return wrapper
 
 # (it, norm, delta)
-def traced_208(fn_, site_, names_):
+def traced_210(fn_, site_, names_):
     def wrapper(it, norm, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1898,7 +1916,7 @@ def traced_208(fn_, site_, names_):
     return wrapper
 
 # (it, ord_)
-def traced_209(fn_, site_, names_):
+def traced_211(fn_, site_, names_):
     def wrapper(it, ord_):
         rec_ = recorder.current
         if rec_ is None:
@@ -1907,7 +1925,7 @@ def traced_209(fn_, site_, names_):
     return wrapper
 
 # (it, reduce)
-def traced_210(fn_, site_, names_):
+def traced_212(fn_, site_, names_):
     def wrapper(it, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -1916,7 +1934,7 @@ def traced_210(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_211(fn_, site_, names_):
+def traced_213(fn_, site_, names_):
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
         if rec_ is None:
@@ -1925,7 +1943,7 @@ def traced_211(fn_, site_, names_):
     return wrapper
 
 # (it, self)
-def traced_212(fn_, site_, names_):
+def traced_214(fn_, site_, names_):
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1934,7 +1952,7 @@ def traced_212(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale)
-def traced_213(fn_, site_, names_):
+def traced_215(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -1943,7 +1961,7 @@ def traced_213(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale, out)
-def traced_214(fn_, site_, names_):
+def traced_216(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1952,7 +1970,7 @@ def traced_214(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate, out)
-def traced_215(fn_, site_, names_):
+def traced_217(fn_, site_, names_):
     def wrapper(it, self, approximate, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1961,7 +1979,7 @@ def traced_215(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate=)
-def traced_216(fn_, site_, names_, _d2):
+def traced_218(fn_, site_, names_, _d2):
     def wrapper(it, self, approximate=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1970,7 +1988,7 @@ def traced_216(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha)
-def traced_217(fn_, site_, names_):
+def traced_219(fn_, site_, names_):
     def wrapper(it, self, batch1, batch2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1979,7 +1997,7 @@ def traced_217(fn_, site_, names_):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha, result)
-def traced_218(fn_, site_, names_):
+def traced_220(fn_, site_, names_):
     def wrapper(it, self, batch1, batch2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1988,7 +2006,7 @@ def traced_218(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold)
-def traced_219(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     def wrapper(it, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1997,7 +2015,7 @@ def traced_219(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold, out)
-def traced_220(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     def wrapper(it, self, beta, threshold, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2006,7 +2024,7 @@ def traced_220(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals)
-def traced_221(fn_, site_, names_):
+def traced_223(fn_, site_, names_):
     def wrapper(it, self, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -2015,7 +2033,7 @@ def traced_221(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals, out)
-def traced_222(fn_, site_, names_):
+def traced_224(fn_, site_, names_):
     def wrapper(it, self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2024,7 +2042,7 @@ def traced_222(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype)
-def traced_223(fn_, site_, names_):
+def traced_225(fn_, site_, names_):
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2033,7 +2051,7 @@ def traced_223(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_224(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2042,7 +2060,7 @@ def traced_224(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim)
-def traced_225(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2051,7 +2069,7 @@ def traced_225(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype)
-def traced_226(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2060,7 +2078,7 @@ def traced_226(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_227(fn_, site_, names_):
+def traced_229(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2069,7 +2087,7 @@ def traced_227(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, min, max)
-def traced_228(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2078,7 +2096,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, result)
-def traced_229(fn_, site_, names_):
+def traced_231(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2087,7 +2105,7 @@ def traced_229(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, values, indices)
-def traced_230(fn_, site_, names_):
+def traced_232(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2096,7 +2114,7 @@ def traced_230(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, out)
-def traced_231(fn_, site_, names_):
+def traced_233(fn_, site_, names_):
     def wrapper(it, self, dim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2105,7 +2123,7 @@ def traced_231(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim=)
-def traced_232(fn_, site_, names_, _d2):
+def traced_234(fn_, site_, names_, _d2):
     def wrapper(it, self, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2114,7 +2132,7 @@ def traced_232(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, end, weight)
-def traced_233(fn_, site_, names_):
+def traced_235(fn_, site_, names_):
     def wrapper(it, self, end, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2123,7 +2141,7 @@ def traced_233(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight, out)
-def traced_234(fn_, site_, names_):
+def traced_236(fn_, site_, names_):
     def wrapper(it, self, end, weight, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2132,7 +2150,7 @@ def traced_234(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent)
-def traced_235(fn_, site_, names_):
+def traced_237(fn_, site_, names_):
     def wrapper(it, self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2141,7 +2159,7 @@ def traced_235(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_236(fn_, site_, names_):
+def traced_238(fn_, site_, names_):
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2150,7 +2168,7 @@ def traced_236(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_237(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     def wrapper(it, self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2159,7 +2177,7 @@ def traced_237(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_238(fn_, site_, names_):
+def traced_240(fn_, site_, names_):
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2168,7 +2186,7 @@ def traced_238(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd)
-def traced_239(fn_, site_, names_):
+def traced_241(fn_, site_, names_):
     def wrapper(it, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -2177,7 +2195,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd, out)
-def traced_240(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     def wrapper(it, self, lambd, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2186,7 +2204,7 @@ def traced_240(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_241(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2195,7 +2213,7 @@ def traced_241(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_242(fn_, site_, names_):
+def traced_244(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2204,7 +2222,7 @@ def traced_242(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_243(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2213,7 +2231,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_244(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2222,7 +2240,7 @@ def traced_244(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_245(fn_, site_, names_):
+def traced_247(fn_, site_, names_):
     def wrapper(it, self, mat2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2231,7 +2249,7 @@ def traced_245(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_246(fn_, site_, names_):
+def traced_248(fn_, site_, names_):
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2240,7 +2258,7 @@ def traced_246(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_247(fn_, site_, names_):
+def traced_249(fn_, site_, names_):
     def wrapper(it, self, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2249,7 +2267,7 @@ def traced_247(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_248(fn_, site_, names_):
+def traced_250(fn_, site_, names_):
     def wrapper(it, self, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2276,7 @@ def traced_248(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_249(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(it, self, min):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2285,7 @@ def traced_249(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_250(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     def wrapper(it, self, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2294,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_251(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2303,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_252(fn_, site_, names_):
+def traced_254(fn_, site_, names_):
     def wrapper(it, self, min, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2312,7 @@ def traced_252(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope)
-def traced_253(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     def wrapper(it, self, negative_slope):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2321,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope, out)
-def traced_254(fn_, site_, names_):
+def traced_256(fn_, site_, names_):
     def wrapper(it, self, negative_slope, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2330,7 @@ def traced_254(fn_, site_, names_):
     return wrapper
 
 # (it, self, other)
-def traced_255(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2339,7 @@ def traced_255(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha)
-def traced_256(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2348,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_257(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2357,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, out)
-def traced_258(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2366,7 @@ def traced_258(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode)
-def traced_259(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2375,7 @@ def traced_259(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_260(fn_, site_, names_):
+def traced_262(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2384,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (it, self, out)
-def traced_261(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2393,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales)
-def traced_262(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2402,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales, out)
-def traced_263(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2411,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_h, scales_w)
-def traced_264(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2420,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_h, scales_w, out)
-def traced_265(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2429,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales)
-def traced_266(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(it, self, output_size, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2438,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales, out)
-def traced_267(fn_, site_, names_):
+def traced_269(fn_, site_, names_):
     def wrapper(it, self, output_size, scales, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2447,7 @@ def traced_267(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w)
-def traced_268(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2456,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w, out)
-def traced_269(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2465,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm)
-def traced_270(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(it, self, p, dim, maxnorm):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2474,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm, out)
-def traced_271(fn_, site_, names_):
+def traced_273(fn_, site_, names_):
     def wrapper(it, self, p, dim, maxnorm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2483,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (it, self, result)
-def traced_272(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2492,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
-def traced_273(fn_, site_, names_):
+def traced_275(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2501,7 @@ def traced_273(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
-def traced_274(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index)
-def traced_275(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index, output, total_weight)
-def traced_276(fn_, site_, names_):
+def traced_278(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value)
-def traced_277(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value, result)
-def traced_278(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value)
-def traced_279(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(it, self, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value, out)
-def traced_280(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     def wrapper(it, self, threshold, value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
-def traced_281(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
-def traced_282(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (it, start, end, steps)
-def traced_283(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_284(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(it, start, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (it, threshold, value)
-def traced_285(fn_, site_, names_):
+def traced_287(fn_, site_, names_):
     def wrapper(it, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (it, value)
-def traced_286(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(it, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_287(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(it, value_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (it, weight)
-def traced_288(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(it, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_):
     return wrapper
 
 # (it, window_length, beta)
-def traced_289(fn_, site_, names_):
+def traced_291(fn_, site_, names_):
     def wrapper(it, window_length, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (ks, *args)
-def traced_290(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     def wrapper(ks, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (ks, self)
-def traced_291(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     def wrapper(ks, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2644,8 +2662,53 @@ def traced_291(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (ks, self), {})
     return wrapper
 
+# (log_probs, targets, input_lengths, target_lengths, blank)
+def traced_294(fn_, site_, names_):
+    def wrapper(log_probs, targets, input_lengths, target_lengths, blank):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(log_probs, targets, input_lengths, target_lengths, blank)
+        return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank), {})
+    return wrapper
+
+# (log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type)
+def traced_295(fn_, site_, names_):
+    def wrapper(log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type)
+        return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type), {})
+    return wrapper
+
+# (log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=)
+def traced_296(fn_, site_, names_, _d4, _d5, _d6):
+    def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, reduction=_d5, zero_infinity=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+        return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity), {})
+    return wrapper
+
+# (log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=)
+def traced_297(fn_, site_, names_, _d4, _d5):
+    def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, zero_infinity=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity)
+        return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, zero_infinity), {})
+    return wrapper
+
+# (log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+def traced_298(fn_, site_, names_):
+    def wrapper(log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+        return recorder.call_traced(rec_, site_, fn_, names_, (log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity), {})
+    return wrapper
+
 # (mat, result)
-def traced_292(fn_, site_, names_):
+def traced_299(fn_, site_, names_):
     def wrapper(mat, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2717,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_293(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_300(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2726,7 @@ def traced_293(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (mean, std=, size=, generator=, out=)
-def traced_294(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_301(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2735,7 @@ def traced_294(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (meta, tensors, dim)
-def traced_295(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2744,7 @@ def traced_295(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_296(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2753,7 @@ def traced_296(fn_, site_, names_):
     return wrapper
 
 # (n, d, out)
-def traced_297(fn_, site_, names_):
+def traced_304(fn_, site_, names_):
     def wrapper(n, d, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2762,7 @@ def traced_297(fn_, site_, names_):
     return wrapper
 
 # (n, d=, dtype=, layout=, device=, pin_memory=)
-def traced_298(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_305(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, d=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2771,7 @@ def traced_298(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_299(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_306(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2780,7 @@ def traced_299(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, out=)
-def traced_300(fn_, site_, names_, _d1, _d2):
+def traced_307(fn_, site_, names_, _d1, _d2):
     def wrapper(n, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2789,7 @@ def traced_300(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_301(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_308(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2798,7 @@ def traced_301(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_302(fn_, site_, names_, _d1, _d2):
+def traced_309(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2807,7 @@ def traced_302(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, out=)
-def traced_303(fn_, site_, names_, _d1):
+def traced_310(fn_, site_, names_, _d1):
     def wrapper(n, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2816,7 @@ def traced_303(fn_, site_, names_, _d1):
     return wrapper
 
 # (n, self)
-def traced_304(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(n, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2825,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (n, self, out)
-def traced_305(fn_, site_, names_):
+def traced_312(fn_, site_, names_):
     def wrapper(n, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2834,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (nbytes)
-def traced_306(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2843,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (obj, dtype, device, copy, requires_grad)
-def traced_307(fn_, site_, names_):
+def traced_314(fn_, site_, names_):
     def wrapper(obj, dtype, device, copy, requires_grad):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2852,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_308(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_315(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2861,7 @@ def traced_308(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_309(fn_, site_, names_, _d1):
+def traced_316(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2870,7 @@ def traced_309(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_310(fn_, site_, names_):
+def traced_317(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2879,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (out, in_, ignore_nan)
-def traced_311(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     def wrapper(out, in_, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2888,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_312(fn_, site_, names_):
+def traced_319(fn_, site_, names_):
     def wrapper(out, self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2897,7 @@ def traced_312(fn_, site_, names_):
     return wrapper
 
 # (out, x, idx, oheight, owidth)
-def traced_313(fn_, site_, names_):
+def traced_320(fn_, site_, names_):
     def wrapper(out, x, idx, oheight, owidth):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2906,7 @@ def traced_313(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_314(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(output, buffer, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2915,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (output, input, downscale_factor)
-def traced_315(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(output, input, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2924,7 @@ def traced_315(fn_, site_, names_):
     return wrapper
 
 # (output, input, noise, lower_, upper_, gen)
-def traced_316(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(output, input, noise, lower_, upper_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2933,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_317(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2942,7 @@ def traced_317(fn_, site_, names_):
     return wrapper
 
 # (output, input, upscale_factor)
-def traced_318(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(output, input, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2951,7 @@ def traced_318(fn_, site_, names_):
     return wrapper
 
 # (output, input, weight, bias, mean, invstd)
-def traced_319(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(output, input, weight, bias, mean, invstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2960,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (output, self, weights)
-def traced_320(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(output, self, weights):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2969,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_321(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2978,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_322(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2987,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_323(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2996,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=)
-def traced_324(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_331(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, dropout_mask=_d6, scale=_d7, enable_gqa=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +3005,7 @@ def traced_324(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=)
-def traced_325(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_332(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, scale=_d6, enable_gqa=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +3014,7 @@ def traced_325(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (r, start, end, steps, base)
-def traced_326(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     def wrapper(r, start, end, steps, base):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +3023,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_327(fn_, site_, names_):
+def traced_334(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +3032,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_328(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +3041,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_329(fn_, site_, names_, _d1):
+def traced_336(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3050,7 @@ def traced_329(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_330(fn_, site_, names_):
+def traced_337(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3059,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_331(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3068,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (result, input, boundaries, right, sorter)
-def traced_332(fn_, site_, names_):
+def traced_339(fn_, site_, names_):
     def wrapper(result, input, boundaries, right, sorter):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3077,7 @@ def traced_332(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_333(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3086,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_334(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3095,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_335(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3104,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_336(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3113,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_337(fn_, site_, names_):
+def traced_344(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3122,7 @@ def traced_337(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_338(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3131,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_339(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3140,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_340(fn_, site_, names_):
+def traced_347(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3149,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_341(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3158,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_342(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3167,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (result, x1, x2, p)
-def traced_343(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(result, x1, x2, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3176,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_344(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_351(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3185,7 @@ def traced_344(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_345(fn_, site_, names_):
+def traced_352(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3194,7 @@ def traced_345(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_346(fn_, site_, names_, _d1):
+def traced_353(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3203,7 @@ def traced_346(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_347(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3212,7 @@ def traced_347(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (scaled_grads, found_inf, inv_scale)
-def traced_348(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(scaled_grads, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3221,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (self)
-def traced_349(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3230,7 @@ def traced_349(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_350(fn_, site_, names_):
+def traced_357(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3239,7 @@ def traced_350(fn_, site_, names_):
     return wrapper
 
 # (self, UPLO=)
-def traced_351(fn_, site_, names_, _d1):
+def traced_358(fn_, site_, names_, _d1):
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3248,7 @@ def traced_351(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, alpha=)
-def traced_352(fn_, site_, names_, _d1):
+def traced_359(fn_, site_, names_, _d1):
     def wrapper(self, alpha=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3257,7 @@ def traced_352(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_353(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3266,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_354(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3275,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_355(fn_, site_, names_, _d1, _d2, _d3):
+def traced_362(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3284,7 @@ def traced_355(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_356(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_363(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3293,7 @@ def traced_356(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_357(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_364(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3302,7 @@ def traced_357(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_358(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3311,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_359(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3320,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32, right, out)
-def traced_360(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(self, boundaries, out_int32, right, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3329,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32=, right=)
-def traced_361(fn_, site_, names_, _d2, _d3):
+def traced_368(fn_, site_, names_, _d2, _d3):
     def wrapper(self, boundaries, out_int32=_d2, right=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3338,7 @@ def traced_361(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_362(fn_, site_, names_, _d2):
+def traced_369(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3347,7 @@ def traced_362(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_363(fn_, site_, names_):
+def traced_370(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3356,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_364(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3365,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_365(fn_, site_, names_, _d1, _d2, _d3):
+def traced_372(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3374,7 @@ def traced_365(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, decimals, out)
-def traced_366(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     def wrapper(self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3383,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (self, decimals=)
-def traced_367(fn_, site_, names_, _d1):
+def traced_374(fn_, site_, names_, _d1):
     def wrapper(self, decimals=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3392,7 @@ def traced_367(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_368(fn_, site_, names_):
+def traced_375(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3401,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_369(fn_, site_, names_):
+def traced_376(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3410,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_370(fn_, site_, names_, _d1):
+def traced_377(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3419,7 @@ def traced_370(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_371(fn_, site_, names_):
+def traced_378(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3428,7 @@ def traced_371(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_372(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3437,7 @@ def traced_372(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_373(fn_, site_, names_):
+def traced_380(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3446,7 @@ def traced_373(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_374(fn_, site_, names_, _d2):
+def traced_381(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3455,7 @@ def traced_374(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_375(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3401,7 +3464,7 @@ def traced_375(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_376(fn_, site_, names_, _d3):
+def traced_383(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3473,7 @@ def traced_376(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_377(fn_, site_, names_):
+def traced_384(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3482,7 @@ def traced_377(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_378(fn_, site_, names_):
+def traced_385(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3491,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_379(fn_, site_, names_, _d4):
+def traced_386(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3500,7 @@ def traced_379(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_380(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3509,7 @@ def traced_380(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_381(fn_, site_, names_, _d5):
+def traced_388(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3518,7 @@ def traced_381(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_382(fn_, site_, names_, _d3):
+def traced_389(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3527,7 @@ def traced_382(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_383(fn_, site_, names_):
+def traced_390(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3536,7 @@ def traced_383(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_384(fn_, site_, names_):
+def traced_391(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3545,7 @@ def traced_384(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_385(fn_, site_, names_, _d3, _d4, _d5):
+def traced_392(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3554,7 @@ def traced_385(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_386(fn_, site_, names_):
+def traced_393(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3563,7 @@ def traced_386(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, dtype, out)
-def traced_387(fn_, site_, names_):
+def traced_394(fn_, site_, names_):
     def wrapper(self, dim, keepdim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3572,7 @@ def traced_387(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_388(fn_, site_, names_):
+def traced_395(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3581,7 @@ def traced_388(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, out)
-def traced_389(fn_, site_, names_):
+def traced_396(fn_, site_, names_):
     def wrapper(self, dim, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3590,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, values, indices)
-def traced_390(fn_, site_, names_):
+def traced_397(fn_, site_, names_):
     def wrapper(self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3599,7 @@ def traced_390(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_391(fn_, site_, names_, _d2):
+def traced_398(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3608,7 @@ def traced_391(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, normalization, forward)
-def traced_392(fn_, site_, names_):
+def traced_399(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3617,7 @@ def traced_392(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, forward, out)
-def traced_393(fn_, site_, names_):
+def traced_400(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3626,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size)
-def traced_394(fn_, site_, names_):
+def traced_401(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3635,7 @@ def traced_394(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size, out)
-def traced_395(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3644,7 @@ def traced_395(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided)
-def traced_396(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3653,7 @@ def traced_396(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided, out)
-def traced_397(fn_, site_, names_):
+def traced_404(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3662,7 @@ def traced_397(fn_, site_, names_):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_398(fn_, site_, names_, _d2, _d3):
+def traced_405(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3671,7 @@ def traced_398(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_399(fn_, site_, names_):
+def traced_406(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3680,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_400(fn_, site_, names_, _d2, _d3, _d4):
+def traced_407(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3689,7 @@ def traced_400(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_401(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3698,7 @@ def traced_401(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_402(fn_, site_, names_):
+def traced_409(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3707,7 @@ def traced_402(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_403(fn_, site_, names_, _d2, _d3):
+def traced_410(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3716,7 @@ def traced_403(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_404(fn_, site_, names_):
+def traced_411(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3725,7 @@ def traced_404(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_405(fn_, site_, names_, _d1):
+def traced_412(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3734,7 @@ def traced_405(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_406(fn_, site_, names_, _d1, _d2, _d3):
+def traced_413(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3743,7 @@ def traced_406(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_407(fn_, site_, names_, _d1, _d2):
+def traced_414(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3752,7 @@ def traced_407(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=)
-def traced_408(fn_, site_, names_, _d1, _d2):
+def traced_415(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3761,7 @@ def traced_408(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=, dtype=)
-def traced_409(fn_, site_, names_, _d1, _d2, _d3):
+def traced_416(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, keepdim=_d2, dtype=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3770,7 @@ def traced_409(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_410(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_417(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3779,7 @@ def traced_410(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dimension, size, step)
-def traced_411(fn_, site_, names_):
+def traced_418(fn_, site_, names_):
     def wrapper(self, dimension, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3788,7 @@ def traced_411(fn_, site_, names_):
     return wrapper
 
 # (self, dims)
-def traced_412(fn_, site_, names_):
+def traced_419(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3797,7 @@ def traced_412(fn_, site_, names_):
     return wrapper
 
 # (self, downscale_factor)
-def traced_413(fn_, site_, names_):
+def traced_420(fn_, site_, names_):
     def wrapper(self, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3806,7 @@ def traced_413(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_414(fn_, site_, names_):
+def traced_421(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3815,7 @@ def traced_414(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_415(fn_, site_, names_):
+def traced_422(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3824,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_416(fn_, site_, names_, _d1):
+def traced_423(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3833,7 @@ def traced_416(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_417(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_424(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3842,7 @@ def traced_417(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_418(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_425(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3851,7 @@ def traced_418(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_419(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_426(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3860,7 @@ def traced_419(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, eps, out)
-def traced_420(fn_, site_, names_):
+def traced_427(fn_, site_, names_):
     def wrapper(self, eps, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3869,7 @@ def traced_420(fn_, site_, names_):
     return wrapper
 
 # (self, eps=)
-def traced_421(fn_, site_, names_, _d1):
+def traced_428(fn_, site_, names_, _d1):
     def wrapper(self, eps=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3878,7 @@ def traced_421(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, exponent)
-def traced_422(fn_, site_, names_):
+def traced_429(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3887,7 @@ def traced_422(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_423(fn_, site_, names_):
+def traced_430(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3896,7 @@ def traced_423(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_424(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_431(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3905,7 @@ def traced_424(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_425(fn_, site_, names_, _d2):
+def traced_432(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3914,7 @@ def traced_425(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, found_inf, inv_scale)
-def traced_426(fn_, site_, names_):
+def traced_433(fn_, site_, names_):
     def wrapper(self, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3923,7 @@ def traced_426(fn_, site_, names_):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_427(fn_, site_, names_, _d1, _d2, _d3):
+def traced_434(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3932,7 @@ def traced_427(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_428(fn_, site_, names_, _d1):
+def traced_435(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3941,7 @@ def traced_428(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_429(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_436(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3950,7 @@ def traced_429(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_430(fn_, site_, names_, _d1, _d2):
+def traced_437(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3959,7 @@ def traced_430(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
-def traced_431(fn_, site_, names_):
+def traced_438(fn_, site_, names_):
     def wrapper(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3968,7 @@ def traced_431(fn_, site_, names_):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_432(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_439(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3977,7 @@ def traced_432(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_433(fn_, site_, names_):
+def traced_440(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3986,7 @@ def traced_433(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_434(fn_, site_, names_):
+def traced_441(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3995,7 @@ def traced_434(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_435(fn_, site_, names_):
+def traced_442(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +4004,7 @@ def traced_435(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_436(fn_, site_, names_):
+def traced_443(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +4013,7 @@ def traced_436(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_437(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +4022,7 @@ def traced_437(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_438(fn_, site_, names_, _d2):
+def traced_445(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +4031,7 @@ def traced_438(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_439(fn_, site_, names_):
+def traced_446(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +4040,7 @@ def traced_439(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size)
-def traced_440(fn_, site_, names_):
+def traced_447(fn_, site_, names_):
     def wrapper(self, indices, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +4049,7 @@ def traced_440(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, out)
-def traced_441(fn_, site_, names_):
+def traced_448(fn_, site_, names_):
     def wrapper(self, indices, output_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4058,7 @@ def traced_441(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_442(fn_, site_, names_, _d3):
+def traced_449(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4067,7 @@ def traced_442(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_443(fn_, site_, names_, _d3, _d4):
+def traced_450(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4076,7 @@ def traced_443(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_444(fn_, site_, names_):
+def traced_451(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4085,7 @@ def traced_444(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim, keepdim, values, indices)
-def traced_445(fn_, site_, names_):
+def traced_452(fn_, site_, names_):
     def wrapper(self, k, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4094,7 @@ def traced_445(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, keepdim=)
-def traced_446(fn_, site_, names_, _d2, _d3):
+def traced_453(fn_, site_, names_, _d2, _d3):
     def wrapper(self, k, dim=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4103,7 @@ def traced_446(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_447(fn_, site_, names_, _d2, _d3, _d4):
+def traced_454(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4049,7 +4112,7 @@ def traced_447(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_448(fn_, site_, names_, _d1, _d2):
+def traced_455(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4121,7 @@ def traced_448(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride)
-def traced_449(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4130,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride, out)
-def traced_450(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4139,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_451(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_458(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4148,7 @@ def traced_451(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_452(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_459(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4157,7 @@ def traced_452(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_453(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_460(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4166,7 @@ def traced_453(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_454(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4175,7 @@ def traced_454(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_455(fn_, site_, names_, _d1, _d2):
+def traced_462(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4184,7 @@ def traced_455(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, lower=, upper=, training=, generator=)
-def traced_456(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_463(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, lower=_d1, upper=_d2, training=_d3, generator=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4130,7 +4193,7 @@ def traced_456(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_457(fn_, site_, names_):
+def traced_464(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4202,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_458(fn_, site_, names_):
+def traced_465(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4211,7 @@ def traced_458(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_459(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4220,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_460(fn_, site_, names_):
+def traced_467(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4229,7 @@ def traced_460(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_461(fn_, site_, names_, _d4, _d5):
+def traced_468(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4238,7 @@ def traced_461(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_462(fn_, site_, names_, _d4, _d5, _d6):
+def traced_469(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4247,7 @@ def traced_462(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_463(fn_, site_, names_):
+def traced_470(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4193,7 +4256,7 @@ def traced_463(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_464(fn_, site_, names_, _d1, _d2, _d3):
+def traced_471(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4265,7 @@ def traced_464(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_465(fn_, site_, names_, _d1):
+def traced_472(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4274,7 @@ def traced_465(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_466(fn_, site_, names_, _d1, _d2):
+def traced_473(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4283,7 @@ def traced_466(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_467(fn_, site_, names_):
+def traced_474(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4292,7 @@ def traced_467(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_468(fn_, site_, names_, _d1, _d2):
+def traced_475(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4301,7 @@ def traced_468(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, n)
-def traced_469(fn_, site_, names_):
+def traced_476(fn_, site_, names_):
     def wrapper(self, n):
         rec_ = recorder.current
         if rec_ is None:
@@ -4247,7 +4310,7 @@ def traced_469(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, norm, out)
-def traced_470(fn_, site_, names_):
+def traced_477(fn_, site_, names_):
     def wrapper(self, n, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4319,7 @@ def traced_470(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, prepend, append, out)
-def traced_471(fn_, site_, names_):
+def traced_478(fn_, site_, names_):
     def wrapper(self, n, dim, prepend, append, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4328,7 @@ def traced_471(fn_, site_, names_):
     return wrapper
 
 # (self, n=, dim=, norm=)
-def traced_472(fn_, site_, names_, _d1, _d2, _d3):
+def traced_479(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, n=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4337,7 @@ def traced_472(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, n=, dim=, prepend=, append=)
-def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_480(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, n=_d1, dim=_d2, prepend=_d3, append=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4346,7 @@ def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=)
-def traced_474(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
+def traced_481(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, normalized=_d6, onesided=_d7, length=_d8, return_complex=_d9):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4355,7 @@ def traced_474(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=)
-def traced_475(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
+def traced_482(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, pad_mode=_d6, normalized=_d7, onesided=_d8, return_complex=_d9, align_to_window=_d10):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4364,7 @@ def traced_475(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_476(fn_, site_, names_):
+def traced_483(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4373,7 @@ def traced_476(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_477(fn_, site_, names_, _d1, _d2, _d3):
+def traced_484(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4382,7 @@ def traced_477(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_478(fn_, site_, names_):
+def traced_485(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4391,7 @@ def traced_478(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_479(fn_, site_, names_):
+def traced_486(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4400,7 @@ def traced_479(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_480(fn_, site_, names_):
+def traced_487(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4409,7 @@ def traced_480(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower, upper, training, generator, out)
-def traced_481(fn_, site_, names_):
+def traced_488(fn_, site_, names_):
     def wrapper(self, noise, lower, upper, training, generator, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4418,7 @@ def traced_481(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower=, upper=, training=, generator=)
-def traced_482(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_489(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, noise, lower=_d2, upper=_d3, training=_d4, generator=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4364,7 +4427,7 @@ def traced_482(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, num_classes=)
-def traced_483(fn_, site_, names_, _d1):
+def traced_490(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4373,7 +4436,7 @@ def traced_483(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_484(fn_, site_, names_, _d2, _d3):
+def traced_491(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4382,7 +4445,7 @@ def traced_484(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_485(fn_, site_, names_, _d2, _d3, _d4):
+def traced_492(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4391,7 +4454,7 @@ def traced_485(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_486(fn_, site_, names_, _d1):
+def traced_493(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4400,7 +4463,7 @@ def traced_486(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_487(fn_, site_, names_, _d1, _d2, _d3):
+def traced_494(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4409,7 +4472,7 @@ def traced_487(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_488(fn_, site_, names_):
+def traced_495(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -4418,7 +4481,7 @@ def traced_488(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_496(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4427,7 +4490,7 @@ def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_490(fn_, site_, names_):
+def traced_497(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -4436,7 +4499,7 @@ def traced_490(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_491(fn_, site_, names_):
+def traced_498(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -4445,7 +4508,7 @@ def traced_491(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_492(fn_, site_, names_):
+def traced_499(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4454,7 +4517,7 @@ def traced_492(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_493(fn_, site_, names_, _d2):
+def traced_500(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4463,7 +4526,7 @@ def traced_493(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_494(fn_, site_, names_, _d2):
+def traced_501(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4472,7 +4535,7 @@ def traced_494(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_495(fn_, site_, names_):
+def traced_502(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -4481,7 +4544,7 @@ def traced_495(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_496(fn_, site_, names_):
+def traced_503(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4490,7 +4553,7 @@ def traced_496(fn_, site_, names_):
     return wrapper
 
 # (self, other, p=)
-def traced_497(fn_, site_, names_, _d2):
+def traced_504(fn_, site_, names_, _d2):
     def wrapper(self, other, p=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4499,7 +4562,7 @@ def traced_497(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_498(fn_, site_, names_, _d2):
+def traced_505(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4508,7 +4571,7 @@ def traced_498(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_499(fn_, site_, names_, _d2, _d3):
+def traced_506(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4517,7 +4580,7 @@ def traced_499(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_500(fn_, site_, names_, _d2, _d3, _d4):
+def traced_507(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4526,7 +4589,7 @@ def traced_500(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_501(fn_, site_, names_):
+def traced_508(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4535,7 +4598,7 @@ def traced_501(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_502(fn_, site_, names_):
+def traced_509(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -4544,7 +4607,7 @@ def traced_502(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_503(fn_, site_, names_, _d1):
+def traced_510(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4553,7 +4616,7 @@ def traced_503(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_504(fn_, site_, names_):
+def traced_511(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4562,7 +4625,7 @@ def traced_504(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride)
-def traced_505(fn_, site_, names_):
+def traced_512(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4571,7 +4634,7 @@ def traced_505(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride, out)
-def traced_506(fn_, site_, names_):
+def traced_513(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4580,7 +4643,7 @@ def traced_506(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_507(fn_, site_, names_):
+def traced_514(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -4589,7 +4652,7 @@ def traced_507(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_508(fn_, site_, names_):
+def traced_515(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -4598,7 +4661,7 @@ def traced_508(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_509(fn_, site_, names_):
+def traced_516(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4607,7 +4670,7 @@ def traced_509(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_510(fn_, site_, names_, _d2):
+def traced_517(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4616,7 +4679,7 @@ def traced_510(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_511(fn_, site_, names_):
+def traced_518(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -4625,7 +4688,7 @@ def traced_511(fn_, site_, names_):
     return wrapper
 
 # (self, p, out)
-def traced_512(fn_, site_, names_):
+def traced_519(fn_, site_, names_):
     def wrapper(self, p, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4634,7 +4697,7 @@ def traced_512(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_513(fn_, site_, names_):
+def traced_520(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -4643,7 +4706,7 @@ def traced_513(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_514(fn_, site_, names_, _d1, _d2):
+def traced_521(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4652,7 +4715,7 @@ def traced_514(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_515(fn_, site_, names_):
+def traced_522(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4661,7 +4724,7 @@ def traced_515(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_516(fn_, site_, names_):
+def traced_523(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -4670,7 +4733,7 @@ def traced_516(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_517(fn_, site_, names_, _d3):
+def traced_524(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4679,7 +4742,7 @@ def traced_517(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_518(fn_, site_, names_, _d2, _d3):
+def traced_525(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4688,7 +4751,7 @@ def traced_518(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_519(fn_, site_, names_, _d2):
+def traced_526(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4697,7 +4760,7 @@ def traced_519(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_520(fn_, site_, names_):
+def traced_527(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -4706,7 +4769,7 @@ def traced_520(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_521(fn_, site_, names_):
+def traced_528(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -4715,7 +4778,7 @@ def traced_521(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_522(fn_, site_, names_):
+def traced_529(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -4724,7 +4787,7 @@ def traced_522(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim, keepdim, interpolation, out)
-def traced_523(fn_, site_, names_):
+def traced_530(fn_, site_, names_):
     def wrapper(self, q, dim, keepdim, interpolation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4733,7 +4796,7 @@ def traced_523(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim=, keepdim=, interpolation=)
-def traced_524(fn_, site_, names_, _d2, _d3, _d4):
+def traced_531(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, q, dim=_d2, keepdim=_d3, interpolation=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4742,7 +4805,7 @@ def traced_524(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, r=, with_replacement=)
-def traced_525(fn_, site_, names_, _d1, _d2):
+def traced_532(fn_, site_, names_, _d1, _d2):
     def wrapper(self, r=_d1, with_replacement=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4751,7 +4814,7 @@ def traced_525(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, repeats)
-def traced_526(fn_, site_, names_):
+def traced_533(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -4760,7 +4823,7 @@ def traced_526(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_527(fn_, site_, names_, _d2, _d3):
+def traced_534(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4769,7 +4832,7 @@ def traced_527(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_528(fn_, site_, names_, _d1, _d2, _d3):
+def traced_535(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4778,7 +4841,7 @@ def traced_528(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, s, dim, norm, out)
-def traced_529(fn_, site_, names_):
+def traced_536(fn_, site_, names_):
     def wrapper(self, s, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4787,7 +4850,7 @@ def traced_529(fn_, site_, names_):
     return wrapper
 
 # (self, s=, dim=, norm=)
-def traced_530(fn_, site_, names_, _d1, _d2, _d3):
+def traced_537(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, s=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4796,7 +4859,7 @@ def traced_530(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_531(fn_, site_, names_):
+def traced_538(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -4805,7 +4868,7 @@ def traced_531(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_532(fn_, site_, names_, _d2):
+def traced_539(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4814,7 +4877,7 @@ def traced_532(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_533(fn_, site_, names_):
+def traced_540(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -4823,7 +4886,7 @@ def traced_533(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_534(fn_, site_, names_):
+def traced_541(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -4832,7 +4895,7 @@ def traced_534(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_535(fn_, site_, names_, _d2):
+def traced_542(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4841,7 +4904,7 @@ def traced_535(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_536(fn_, site_, names_):
+def traced_543(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4850,7 +4913,7 @@ def traced_536(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_537(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_544(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4859,7 +4922,7 @@ def traced_537(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_538(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_545(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4868,7 +4931,7 @@ def traced_538(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_539(fn_, site_, names_, _d2):
+def traced_546(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4877,7 +4940,7 @@ def traced_539(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_540(fn_, site_, names_, _d2):
+def traced_547(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4886,7 +4949,7 @@ def traced_540(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_541(fn_, site_, names_):
+def traced_548(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4895,7 +4958,7 @@ def traced_541(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_542(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_549(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4904,7 +4967,7 @@ def traced_542(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_543(fn_, site_, names_):
+def traced_550(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -4913,7 +4976,7 @@ def traced_543(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_544(fn_, site_, names_, _d3):
+def traced_551(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4922,7 +4985,7 @@ def traced_544(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_545(fn_, site_, names_, _d4):
+def traced_552(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4931,7 +4994,7 @@ def traced_545(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_546(fn_, site_, names_):
+def traced_553(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -4940,7 +5003,7 @@ def traced_546(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_547(fn_, site_, names_, _d1, _d2):
+def traced_554(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4949,7 +5012,7 @@ def traced_547(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_548(fn_, site_, names_, _d1, _d2, _d3):
+def traced_555(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4958,7 +5021,7 @@ def traced_548(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_549(fn_, site_, names_):
+def traced_556(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4967,7 +5030,7 @@ def traced_549(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_550(fn_, site_, names_):
+def traced_557(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -4976,7 +5039,7 @@ def traced_550(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_551(fn_, site_, names_, _d4):
+def traced_558(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4985,7 +5048,7 @@ def traced_551(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_552(fn_, site_, names_, _d2):
+def traced_559(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4994,7 +5057,7 @@ def traced_552(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_553(fn_, site_, names_, _d2):
+def traced_560(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5003,7 +5066,7 @@ def traced_553(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_554(fn_, site_, names_, _d2):
+def traced_561(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5012,7 +5075,7 @@ def traced_554(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_555(fn_, site_, names_, _d2, _d3):
+def traced_562(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5021,7 +5084,7 @@ def traced_555(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_556(fn_, site_, names_, _d1, _d2):
+def traced_563(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5030,7 +5093,7 @@ def traced_556(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_557(fn_, site_, names_, _d4):
+def traced_564(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5039,7 +5102,7 @@ def traced_557(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, margin=, reduction=)
-def traced_558(fn_, site_, names_, _d2, _d3):
+def traced_565(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, margin=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5048,7 +5111,7 @@ def traced_558(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, p, margin, weight, reduction, out)
-def traced_559(fn_, site_, names_):
+def traced_566(fn_, site_, names_):
     def wrapper(self, target, p, margin, weight, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5057,7 +5120,7 @@ def traced_559(fn_, site_, names_):
     return wrapper
 
 # (self, target, p=, margin=, weight=, reduction=)
-def traced_560(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_567(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, p=_d2, margin=_d3, weight=_d4, reduction=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5066,7 +5129,7 @@ def traced_560(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, target, reduction)
-def traced_561(fn_, site_, names_):
+def traced_568(fn_, site_, names_):
     def wrapper(self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -5075,7 +5138,7 @@ def traced_561(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_562(fn_, site_, names_):
+def traced_569(fn_, site_, names_):
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5084,7 +5147,7 @@ def traced_562(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, out)
-def traced_563(fn_, site_, names_):
+def traced_570(fn_, site_, names_):
     def wrapper(self, target, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5093,7 +5156,7 @@ def traced_563(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, output, is_target)
-def traced_564(fn_, site_, names_):
+def traced_571(fn_, site_, names_):
     def wrapper(self, target, reduction, output, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -5102,7 +5165,7 @@ def traced_564(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_565(fn_, site_, names_, _d2):
+def traced_572(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5111,7 +5174,7 @@ def traced_565(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_566(fn_, site_, names_, _d2, _d3):
+def traced_573(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5120,7 +5183,7 @@ def traced_566(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_567(fn_, site_, names_, _d2, _d3):
+def traced_574(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5129,7 +5192,7 @@ def traced_567(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_568(fn_, site_, names_, _d2, _d3, _d4):
+def traced_575(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5138,7 +5201,7 @@ def traced_568(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_569(fn_, site_, names_, _d2, _d3):
+def traced_576(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5147,7 +5210,7 @@ def traced_569(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_570(fn_, site_, names_, _d2, _d3, _d4):
+def traced_577(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5156,7 +5219,7 @@ def traced_570(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_571(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_578(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5165,7 +5228,7 @@ def traced_571(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_572(fn_, site_, names_):
+def traced_579(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -5174,7 +5237,7 @@ def traced_572(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_573(fn_, site_, names_):
+def traced_580(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5183,7 +5246,7 @@ def traced_573(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_574(fn_, site_, names_, _d1):
+def traced_581(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5192,7 +5255,7 @@ def traced_574(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upscale_factor)
-def traced_575(fn_, site_, names_):
+def traced_582(fn_, site_, names_):
     def wrapper(self, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -5201,7 +5264,7 @@ def traced_575(fn_, site_, names_):
     return wrapper
 
 # (self, value)
-def traced_576(fn_, site_, names_):
+def traced_583(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -5210,7 +5273,7 @@ def traced_576(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_577(fn_, site_, names_):
+def traced_584(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -5219,7 +5282,7 @@ def traced_577(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_578(fn_, site_, names_):
+def traced_585(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -5228,7 +5291,7 @@ def traced_578(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_579(fn_, site_, names_):
+def traced_586(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5237,7 +5300,7 @@ def traced_579(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_580(fn_, site_, names_):
+def traced_587(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5246,7 +5309,7 @@ def traced_580(fn_, site_, names_):
     return wrapper
 
 # (self, weight)
-def traced_581(fn_, site_, names_):
+def traced_588(fn_, site_, names_):
     def wrapper(self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -5255,7 +5318,7 @@ def traced_581(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_582(fn_, site_, names_):
+def traced_589(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -5264,7 +5327,7 @@ def traced_582(fn_, site_, names_):
     return wrapper
 
 # (self, weights=, minlength=)
-def traced_583(fn_, site_, names_, _d1, _d2):
+def traced_590(fn_, site_, names_, _d1, _d2):
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5273,7 +5336,7 @@ def traced_583(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_584(fn_, site_, names_, _d1, _d2, _d3):
+def traced_591(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5282,7 +5345,7 @@ def traced_584(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_585(fn_, site_, names_):
+def traced_592(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -5291,7 +5354,7 @@ def traced_585(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_586(fn_, site_, names_):
+def traced_593(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5300,7 +5363,7 @@ def traced_586(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_587(fn_, site_, names_):
+def traced_594(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -5309,7 +5372,7 @@ def traced_587(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_588(fn_, site_, names_, _d1, _d2, _d3):
+def traced_595(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5318,7 +5381,7 @@ def traced_588(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_589(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_596(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5327,7 +5390,7 @@ def traced_589(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_590(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_597(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5336,7 +5399,7 @@ def traced_590(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_591(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_598(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5345,7 +5408,7 @@ def traced_591(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_592(fn_, site_, names_):
+def traced_599(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5354,7 +5417,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_593(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_600(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5363,7 +5426,7 @@ def traced_593(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_594(fn_, site_, names_, _d1, _d2):
+def traced_601(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5372,7 +5435,7 @@ def traced_594(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_595(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5381,7 +5444,7 @@ def traced_595(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_596(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5390,7 +5453,7 @@ def traced_596(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_597(fn_, site_, names_, _d2, _d3, _d4):
+def traced_604(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5399,7 +5462,7 @@ def traced_597(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_598(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_605(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5408,7 +5471,7 @@ def traced_598(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_599(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5480,7 @@ def traced_599(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_600(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_607(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5489,7 @@ def traced_600(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_601(fn_, site_, names_, _d2, _d3):
+def traced_608(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5498,7 @@ def traced_601(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_602(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_609(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5507,7 @@ def traced_602(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_603(fn_, site_, names_, _d3, _d4):
+def traced_610(fn_, site_, names_, _d3, _d4):
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5516,7 @@ def traced_603(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_604(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_611(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5525,7 @@ def traced_604(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_605(fn_, site_, names_, _d3):
+def traced_612(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5471,7 +5534,7 @@ def traced_605(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_606(fn_, site_, names_):
+def traced_613(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -5480,7 +5543,7 @@ def traced_606(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_607(fn_, site_, names_):
+def traced_614(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5552,7 @@ def traced_607(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_608(fn_, site_, names_):
+def traced_615(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5561,7 @@ def traced_608(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_609(fn_, site_, names_, _d2):
+def traced_616(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5570,7 @@ def traced_609(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_610(fn_, site_, names_):
+def traced_617(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5516,7 +5579,7 @@ def traced_610(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_611(fn_, site_, names_, _d1):
+def traced_618(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5525,7 +5588,7 @@ def traced_611(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_612(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_619(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5534,7 +5597,7 @@ def traced_612(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_613(fn_, site_, names_):
+def traced_620(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5543,7 +5606,7 @@ def traced_613(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_614(fn_, site_, names_):
+def traced_621(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -5552,7 +5615,7 @@ def traced_614(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_615(fn_, site_, names_, _d1):
+def traced_622(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5561,7 +5624,7 @@ def traced_615(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_616(fn_, site_, names_, _d1, _d2):
+def traced_623(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5570,7 +5633,7 @@ def traced_616(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_617(fn_, site_, names_, _d1):
+def traced_624(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5579,7 +5642,7 @@ def traced_617(fn_, site_, names_, _d1):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_618(fn_, site_, names_):
+def traced_625(fn_, site_, names_):
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -5588,7 +5651,7 @@ def traced_618(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_619(fn_, site_, names_):
+def traced_626(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5597,7 +5660,7 @@ def traced_619(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim)
-def traced_620(fn_, site_, names_):
+def traced_627(fn_, site_, names_):
     def wrapper(v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5606,7 +5669,7 @@ def traced_620(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim=)
-def traced_621(fn_, site_, names_, _d2):
+def traced_628(fn_, site_, names_, _d2):
     def wrapper(v, g, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5615,7 +5678,7 @@ def traced_621(fn_, site_, names_, _d2):
     return wrapper
 
 # (v, pow=, dim=)
-def traced_622(fn_, site_, names_, _d1, _d2):
+def traced_629(fn_, site_, names_, _d1, _d2):
     def wrapper(v, pow=_d1, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5624,7 +5687,7 @@ def traced_622(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (value, self)
-def traced_623(fn_, site_, names_):
+def traced_630(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -5633,7 +5696,7 @@ def traced_623(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_624(fn_, site_, names_):
+def traced_631(fn_, site_, names_):
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -5642,7 +5705,7 @@ def traced_624(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_625(fn_, site_, names_):
+def traced_632(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -5651,7 +5714,7 @@ def traced_625(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_626(fn_, site_, names_):
+def traced_633(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5660,7 +5723,7 @@ def traced_626(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_627(fn_, site_, names_):
+def traced_634(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5669,7 +5732,7 @@ def traced_627(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_628(fn_, site_, names_):
+def traced_635(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -5678,7 +5741,7 @@ def traced_628(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_629(fn_, site_, names_):
+def traced_636(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -5687,7 +5750,7 @@ def traced_629(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_630(fn_, site_, names_):
+def traced_637(fn_, site_, names_):
     def wrapper(w, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -5696,7 +5759,7 @@ def traced_630(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_631(fn_, site_, names_):
+def traced_638(fn_, site_, names_):
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
         if rec_ is None:
@@ -5705,7 +5768,7 @@ def traced_631(fn_, site_, names_):
     return wrapper
 
 # (w, norm, v, g, dim)
-def traced_632(fn_, site_, names_):
+def traced_639(fn_, site_, names_):
     def wrapper(w, norm, v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -5714,7 +5777,7 @@ def traced_632(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_633(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_640(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -5723,7 +5786,7 @@ def traced_633(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_634(fn_, site_, names_, _d2, _d3, _d4):
+def traced_641(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5732,7 +5795,7 @@ def traced_634(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_635(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_642(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(window_length, periodic=_d1, alpha=_d2, beta=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -5741,7 +5804,7 @@ def traced_635(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_636(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_643(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(window_length, periodic=_d1, beta=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5750,7 +5813,7 @@ def traced_636(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (window_length, periodic=, dtype=, layout=, device=, pin_memory=)
-def traced_637(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_644(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(window_length, periodic=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5759,7 +5822,7 @@ def traced_637(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (x, index)
-def traced_638(fn_, site_, names_):
+def traced_645(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -5768,7 +5831,7 @@ def traced_638(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_639(fn_, site_, names_):
+def traced_646(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -5777,7 +5840,7 @@ def traced_639(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_640(fn_, site_, names_):
+def traced_647(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5786,7 +5849,7 @@ def traced_640(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_641(fn_, site_, names_):
+def traced_648(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5795,7 +5858,7 @@ def traced_641(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_642(fn_, site_, names_):
+def traced_649(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5804,7 +5867,7 @@ def traced_642(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_643(fn_, site_, names_):
+def traced_650(fn_, site_, names_):
     def wrapper(x, out_shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -5813,7 +5876,7 @@ def traced_643(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_644(fn_, site_, names_):
+def traced_651(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -5822,7 +5885,7 @@ def traced_644(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_645(fn_, site_, names_):
+def traced_652(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -5831,7 +5894,7 @@ def traced_645(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_646(fn_, site_, names_):
+def traced_653(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -5840,7 +5903,7 @@ def traced_646(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_647(fn_, site_, names_):
+def traced_654(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -5849,7 +5912,7 @@ def traced_647(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_648(fn_, site_, names_):
+def traced_655(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -5858,7 +5921,7 @@ def traced_648(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_649(fn_, site_, names_):
+def traced_656(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5867,7 +5930,7 @@ def traced_649(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_650(fn_, site_, names_, _d2, _d3):
+def traced_657(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5876,7 +5939,7 @@ def traced_650(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_651(fn_, site_, names_):
+def traced_658(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -5885,7 +5948,7 @@ def traced_651(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_652(fn_, site_, names_, _d2, _d3):
+def traced_659(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5894,7 +5957,7 @@ def traced_652(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_653(fn_, site_, names_, _d2, _d3, _d4):
+def traced_660(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5903,7 +5966,7 @@ def traced_653(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_654(fn_, site_, names_):
+def traced_661(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -5912,7 +5975,7 @@ def traced_654(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_655(fn_, site_, names_, _d1, _d2, _d3):
+def traced_662(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5981,601 +6044,608 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=': traced_56,
     'grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=': traced_57,
     'grad, input_size, batch_sizes, batch_first': traced_58,
-    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_59,
-    'grad, x1, x2, p, cdist': traced_60,
-    'grad_in, grad, dim, size, step': traced_61,
-    'grad_in, input_sizes, dim, size, step': traced_62,
-    'grad_input, grad, output, dim': traced_63,
-    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_64,
-    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_65,
-    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_66,
-    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_67,
-    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_68,
-    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_69,
-    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_70,
-    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_71,
-    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_72,
-    'grad_output, self': traced_73,
-    'grad_output, self, buffer': traced_74,
-    'grad_output, self, buffer, grad_input': traced_75,
-    'grad_output, self, dim': traced_76,
-    'grad_output, self, dim, grad_input': traced_77,
-    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_78,
-    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_79,
-    'grad_output, self, min_val, max_val': traced_80,
-    'grad_output, self, min_val, max_val, grad_input': traced_81,
-    'grad_output, self, noise, lower, upper, training, self_is_result': traced_82,
-    'grad_output, self, padding': traced_83,
-    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_84,
-    'grad_output, self, target, p, margin, weight=, reduction=': traced_85,
-    'grad_output, self, target, reduction': traced_86,
-    'grad_output, self, target, reduction, beta': traced_87,
-    'grad_output, self, target, reduction, beta, grad_input': traced_88,
-    'grad_output, self, target, reduction, delta': traced_89,
-    'grad_output, self, target, reduction, delta, grad_input': traced_90,
-    'grad_output, self, target, reduction, grad_input': traced_91,
-    'grad_output, self, target, reduction, is_target': traced_92,
-    'grad_output, self, target, reduction, is_target, grad_input': traced_93,
-    'grad_output, self, target, weight=, reduction=': traced_94,
-    'grad_output, self, weight': traced_95,
-    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_96,
-    'grad_w, saved_v, saved_g, saved_norms, dim': traced_97,
-    'grad_x1, grad, x1, x2, p, cdist': traced_98,
-    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_99,
-    'high, size, low=, generator=, out=': traced_100,
-    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_101,
-    'index': traced_102,
-    'input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first': traced_103,
-    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_104,
-    'input, lengths, batch_first': traced_105,
-    'input, mean, var_sum': traced_106,
-    'input, normalized_shape, weight, bias, eps': traced_107,
-    'input, normalized_shape, weight, eps': traced_108,
-    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_109,
-    'input, normalized_shape, weight=, eps=': traced_110,
-    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_111,
-    'input, output_size, align_corners, scale_factors': traced_112,
-    'input, output_size, scale_factors': traced_113,
-    'input, p, train': traced_114,
-    'input, target': traced_115,
-    'input, target, log_input, full, eps, reduction': traced_116,
-    'input, target, output, is_target, reduction, nframe, dim': traced_117,
-    'input, target, weight': traced_118,
-    'input, weight, bias, N, C, HxW, group, eps': traced_119,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_120,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_121,
-    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_122,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_123,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_124,
-    'input, weight, bias=': traced_125,
-    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_126,
-    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_127,
-    'input1, input2, target, margin=, reduction=': traced_128,
-    'input1, input2, weight, bias=': traced_129,
-    'it': traced_130,
-    'it, *scalars': traced_131,
-    'it, A, B, left, check_errors': traced_132,
-    'it, A, B, left, check_errors, result, LU, pivots, info': traced_133,
-    'it, A, UPLO, compute_v': traced_134,
-    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_135,
-    'it, A, check_errors': traced_136,
-    'it, A, check_errors, inverse, info': traced_137,
-    'it, A, full_matrices, compute_uv, driver': traced_138,
-    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_139,
-    'it, A, mode': traced_140,
-    'it, A, mode, Q, R': traced_141,
-    'it, alpha_scalar': traced_142,
-    'it, batch1, batch2, result': traced_143,
-    'it, beta': traced_144,
-    'it, correction, take_sqrt': traced_145,
-    'it, decimals': traced_146,
-    'it, delta': traced_147,
-    'it, eps_scalar': traced_148,
-    'it, exp_scalar': traced_149,
-    'it, fill': traced_150,
-    'it, from_, to, gen': traced_151,
-    'it, gen': traced_152,
-    'it, grad, output, dim, input_dtype': traced_153,
-    'it, grad, output, dim, input_dtype, grad_input': traced_154,
-    'it, grad, output, dim, input_dtype, out': traced_155,
-    'it, grad, self, threshold': traced_156,
-    'it, grad, self, threshold, grad_input': traced_157,
-    'it, grad_out, self, lambd': traced_158,
-    'it, grad_out, self, lambd, grad_input': traced_159,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_160,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_161,
-    'it, grad_output, input, indices': traced_162,
-    'it, grad_output, input, indices, grad_input': traced_163,
-    'it, grad_output, output': traced_164,
-    'it, grad_output, output, grad_input': traced_165,
-    'it, grad_output, output_size, input_size, align_corners, scales': traced_166,
-    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_167,
-    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_168,
-    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input': traced_169,
-    'it, grad_output, output_size, input_size, scales': traced_170,
-    'it, grad_output, output_size, input_size, scales, grad_input': traced_171,
-    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_172,
-    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_173,
-    'it, grad_output, self': traced_174,
-    'it, grad_output, self, approximate, grad_input': traced_175,
-    'it, grad_output, self, approximate=': traced_176,
-    'it, grad_output, self, beta, threshold': traced_177,
-    'it, grad_output, self, beta, threshold, grad_input': traced_178,
-    'it, grad_output, self, grad_input': traced_179,
-    'it, grad_output, self, lambd': traced_180,
-    'it, grad_output, self, lambd, grad_input': traced_181,
-    'it, grad_output, self, negative_slope, self_is_result': traced_182,
-    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_183,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_184,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_185,
-    'it, index_size, index_stride': traced_186,
-    'it, index_size, index_stride, accumulate': traced_187,
-    'it, input, dim, half_to_float': traced_188,
-    'it, input, dim, half_to_float, output': traced_189,
-    'it, input, output_size': traced_190,
-    'it, input, output_size, out, indices': traced_191,
-    'it, input, target, reduction': traced_192,
-    'it, input, target, reduction, beta': traced_193,
-    'it, input, target, reduction, beta, result': traced_194,
-    'it, input, target, reduction, result': traced_195,
-    'it, lambd, gen': traced_196,
-    'it, loop': traced_197,
-    'it, max_': traced_198,
-    'it, maxnorm': traced_199,
-    'it, min_': traced_200,
-    'it, min_, max_': traced_201,
-    'it, n': traced_202,
-    'it, n, self': traced_203,
-    'it, n, self, out': traced_204,
-    'it, nan, posinf, neginf': traced_205,
-    'it, non_blocking': traced_206,
-    'it, norm, beta': traced_207,
-    'it, norm, delta': traced_208,
-    'it, ord_': traced_209,
-    'it, reduce': traced_210,
-    'it, reduce, ident': traced_211,
-    'it, self': traced_212,
-    'it, self, alpha, scale, input_scale': traced_213,
-    'it, self, alpha, scale, input_scale, out': traced_214,
-    'it, self, approximate, out': traced_215,
-    'it, self, approximate=': traced_216,
-    'it, self, batch1, batch2, beta, alpha': traced_217,
-    'it, self, batch1, batch2, beta, alpha, result': traced_218,
-    'it, self, beta, threshold': traced_219,
-    'it, self, beta, threshold, out': traced_220,
-    'it, self, decimals': traced_221,
-    'it, self, decimals, out': traced_222,
-    'it, self, dim, dtype': traced_223,
-    'it, self, dim, dtype, result': traced_224,
-    'it, self, dim, keepdim': traced_225,
-    'it, self, dim, keepdim, dtype': traced_226,
-    'it, self, dim, keepdim, dtype, result': traced_227,
-    'it, self, dim, keepdim, min, max': traced_228,
-    'it, self, dim, keepdim, result': traced_229,
-    'it, self, dim, keepdim, values, indices': traced_230,
-    'it, self, dim, out': traced_231,
-    'it, self, dim=': traced_232,
-    'it, self, end, weight': traced_233,
-    'it, self, end, weight, out': traced_234,
-    'it, self, exponent': traced_235,
-    'it, self, exponent, out': traced_236,
-    'it, self, indices': traced_237,
-    'it, self, indices, result': traced_238,
-    'it, self, lambd': traced_239,
-    'it, self, lambd, out': traced_240,
-    'it, self, mat, vec, beta, alpha': traced_241,
-    'it, self, mat, vec, beta, alpha, result': traced_242,
-    'it, self, mat1, mat2, beta, alpha': traced_243,
-    'it, self, mat1, mat2, beta, alpha, result': traced_244,
-    'it, self, mat2': traced_245,
-    'it, self, mat2, result': traced_246,
-    'it, self, max': traced_247,
-    'it, self, max, out': traced_248,
-    'it, self, min': traced_249,
-    'it, self, min, max': traced_250,
-    'it, self, min, max, out': traced_251,
-    'it, self, min, out': traced_252,
-    'it, self, negative_slope': traced_253,
-    'it, self, negative_slope, out': traced_254,
-    'it, self, other': traced_255,
-    'it, self, other, alpha': traced_256,
-    'it, self, other, alpha, out': traced_257,
-    'it, self, other, out': traced_258,
-    'it, self, other, rounding_mode': traced_259,
-    'it, self, other, rounding_mode, out': traced_260,
-    'it, self, out': traced_261,
-    'it, self, output_size, align_corners, scales': traced_262,
-    'it, self, output_size, align_corners, scales, out': traced_263,
-    'it, self, output_size, align_corners, scales_h, scales_w': traced_264,
-    'it, self, output_size, align_corners, scales_h, scales_w, out': traced_265,
-    'it, self, output_size, scales': traced_266,
-    'it, self, output_size, scales, out': traced_267,
-    'it, self, output_size, scales_h, scales_w': traced_268,
-    'it, self, output_size, scales_h, scales_w, out': traced_269,
-    'it, self, p, dim, maxnorm': traced_270,
-    'it, self, p, dim, maxnorm, out': traced_271,
-    'it, self, result': traced_272,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_273,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_274,
-    'it, self, target, weight, reduction, ignore_index': traced_275,
-    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_276,
-    'it, self, tensor1, tensor2, value': traced_277,
-    'it, self, tensor1, tensor2, value, result': traced_278,
-    'it, self, threshold, value': traced_279,
-    'it, self, threshold, value, out': traced_280,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_281,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_282,
-    'it, start, end, steps': traced_283,
-    'it, start, size, step': traced_284,
-    'it, threshold, value': traced_285,
-    'it, value': traced_286,
-    'it, value_scalar': traced_287,
-    'it, weight': traced_288,
-    'it, window_length, beta': traced_289,
-    'ks, *args': traced_290,
-    'ks, self': traced_291,
-    'mat, result': traced_292,
-    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_293,
-    'mean, std=, size=, generator=, out=': traced_294,
-    'meta, tensors, dim': traced_295,
-    'meta, tensors, dim, result': traced_296,
-    'n, d, out': traced_297,
-    'n, d=, dtype=, layout=, device=, pin_memory=': traced_298,
-    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_299,
-    'n, generator=, out=': traced_300,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_301,
-    'n, m=, out=': traced_302,
-    'n, out=': traced_303,
-    'n, self': traced_304,
-    'n, self, out': traced_305,
-    'nbytes': traced_306,
-    'obj, dtype, device, copy, requires_grad': traced_307,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_308,
-    'obj, warn_if_not_writeable=': traced_309,
-    'oldshape, oldstride, newshape': traced_310,
-    'out, in_, ignore_nan': traced_311,
-    'out, self, dims': traced_312,
-    'out, x, idx, oheight, owidth': traced_313,
-    'output, buffer, input': traced_314,
-    'output, input, downscale_factor': traced_315,
-    'output, input, noise, lower_, upper_, gen': traced_316,
-    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_317,
-    'output, input, upscale_factor': traced_318,
-    'output, input, weight, bias, mean, invstd': traced_319,
-    'output, self, weights': traced_320,
-    'output, shape': traced_321,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_322,
-    'ptr, device': traced_323,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_324,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_325,
-    'r, start, end, steps, base': traced_326,
-    'real, imag': traced_327,
-    'real, imag, out': traced_328,
-    'repeats, output_size=': traced_329,
-    'result, a, b, dim': traced_330,
-    'result, input': traced_331,
-    'result, input, boundaries, right, sorter': traced_332,
-    'result, repeats': traced_333,
-    'result, rows, cols': traced_334,
-    'result, self, dim': traced_335,
-    'result, self, dim, index': traced_336,
-    'result, self, index': traced_337,
-    'result, self, k, upper': traced_338,
-    'result, self, mask': traced_339,
-    'result, self, n_sample, gen': traced_340,
-    'result, size': traced_341,
-    'result, tensors, dim': traced_342,
-    'result, x1, x2, p': traced_343,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_344,
-    'rows': traced_345,
-    's, dtype=': traced_346,
-    's, dtype=, layout=, device=, pin_memory=': traced_347,
-    'scaled_grads, found_inf, inv_scale': traced_348,
-    'self': traced_349,
-    'self, *args, **kwargs': traced_350,
-    'self, UPLO=': traced_351,
-    'self, alpha=': traced_352,
-    'self, args, kwargs': traced_353,
-    'self, axis0, axis1': traced_354,
-    'self, bins=, min=, max=': traced_355,
-    'self, bins=, min=, max=, out=': traced_356,
-    'self, bins=, range=, weight=, density=': traced_357,
-    'self, block': traced_358,
-    'self, block, context': traced_359,
-    'self, boundaries, out_int32, right, out': traced_360,
-    'self, boundaries, out_int32=, right=': traced_361,
-    'self, chunks, dim=': traced_362,
-    'self, config': traced_363,
-    'self, context': traced_364,
-    'self, correction=, fweights=, aweights=': traced_365,
-    'self, decimals, out': traced_366,
-    'self, decimals=': traced_367,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_368,
-    'self, device, orig_size, stream': traced_369,
-    'self, diagonal=': traced_370,
-    'self, dim': traced_371,
-    'self, dim, correction, keepdim, out': traced_372,
-    'self, dim, dtype, out': traced_373,
-    'self, dim, dtype=': traced_374,
-    'self, dim, index': traced_375,
-    'self, dim, index, real_dim=': traced_376,
-    'self, dim, index, source': traced_377,
-    'self, dim, index, source, alpha': traced_378,
-    'self, dim, index, source, alpha=': traced_379,
-    'self, dim, index, source, reduce, include_self': traced_380,
-    'self, dim, index, source, reduce, include_self=': traced_381,
-    'self, dim, index, sparse_grad=': traced_382,
-    'self, dim, index, src': traced_383,
-    'self, dim, index, src, reduce': traced_384,
-    'self, dim, index, src=, value=, reduce=': traced_385,
-    'self, dim, index, value': traced_386,
-    'self, dim, keepdim, dtype, out': traced_387,
-    'self, dim, keepdim, min_result, max_result': traced_388,
-    'self, dim, keepdim, out': traced_389,
-    'self, dim, keepdim, values, indices': traced_390,
-    'self, dim, keepdim=': traced_391,
-    'self, dim, normalization, forward': traced_392,
-    'self, dim, normalization, forward, out': traced_393,
-    'self, dim, normalization, last_dim_size': traced_394,
-    'self, dim, normalization, last_dim_size, out': traced_395,
-    'self, dim, normalization, onesided': traced_396,
-    'self, dim, normalization, onesided, out': traced_397,
-    'self, dim, return_inverse=, return_counts=': traced_398,
-    'self, dim, sizes': traced_399,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_400,
-    'self, dim, start, length': traced_401,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_402,
-    'self, dim, unbiased=, keepdim=': traced_403,
-    'self, dim0, dim1': traced_404,
-    'self, dim=': traced_405,
-    'self, dim=, correction=, keepdim=': traced_406,
-    'self, dim=, descending=': traced_407,
-    'self, dim=, keepdim=': traced_408,
-    'self, dim=, keepdim=, dtype=': traced_409,
-    'self, dim=, start=, end=, step=': traced_410,
-    'self, dimension, size, step': traced_411,
-    'self, dims': traced_412,
-    'self, downscale_factor': traced_413,
-    'self, dst, src, pool': traced_414,
-    'self, dtype': traced_415,
-    'self, dtype=': traced_416,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_417,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_418,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_419,
-    'self, eps, out': traced_420,
-    'self, eps=': traced_421,
-    'self, exponent': traced_422,
-    'self, exponent, out': traced_423,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_424,
-    'self, fill_value, wrap=': traced_425,
-    'self, found_inf, inv_scale': traced_426,
-    'self, from_=, to=, generator=': traced_427,
-    'self, generator=': traced_428,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_429,
-    'self, generator=, out=': traced_430,
-    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_431,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_432,
-    'self, hist, bin_edges': traced_433,
-    'self, index': traced_434,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_435,
-    'self, index, py_value': traced_436,
-    'self, indices': traced_437,
-    'self, indices, dim=': traced_438,
-    'self, indices, max_norm, norm_type': traced_439,
-    'self, indices, output_size': traced_440,
-    'self, indices, output_size, out': traced_441,
-    'self, indices, values, accumulate=': traced_442,
-    'self, indices, values, accumulate=, unsafe=': traced_443,
-    'self, it, from_, to, gen': traced_444,
-    'self, k, dim, keepdim, values, indices': traced_445,
-    'self, k, dim=, keepdim=': traced_446,
-    'self, k, dim=, largest=, sorted=': traced_447,
-    'self, k=, dims=': traced_448,
-    'self, kernel_size, dilation, padding, stride': traced_449,
-    'self, kernel_size, dilation, padding, stride, out': traced_450,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_451,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_452,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_453,
-    'self, kwargs': traced_454,
-    'self, lambd=, generator=': traced_455,
-    'self, lower=, upper=, training=, generator=': traced_456,
-    'self, mantissa, exponent': traced_457,
-    'self, mask': traced_458,
-    'self, mask, source': traced_459,
-    'self, mask, value': traced_460,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_461,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_462,
-    'self, mean, std, gen': traced_463,
-    'self, mean=, std=, generator=': traced_464,
-    'self, memory_format=': traced_465,
-    'self, min=, max=': traced_466,
-    'self, min_val, max_val, out': traced_467,
-    'self, min_val=, max_val=': traced_468,
-    'self, n': traced_469,
-    'self, n, dim, norm, out': traced_470,
-    'self, n, dim, prepend, append, out': traced_471,
-    'self, n=, dim=, norm=': traced_472,
-    'self, n=, dim=, prepend=, append=': traced_473,
-    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_474,
-    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_475,
-    'self, nan, posinf, neginf, out': traced_476,
-    'self, nan=, posinf=, neginf=': traced_477,
-    'self, nbytes': traced_478,
-    'self, nelements': traced_479,
-    'self, new_size': traced_480,
-    'self, noise, lower, upper, training, generator, out': traced_481,
-    'self, noise, lower=, upper=, training=, generator=': traced_482,
-    'self, num_classes=': traced_483,
-    'self, num_samples, replacement=, generator=': traced_484,
-    'self, num_samples, replacement=, generator=, out=': traced_485,
-    'self, offset=': traced_486,
-    'self, offset=, dim1=, dim2=': traced_487,
-    'self, op, ks, args': traced_488,
-    'self, ord=, dim=, keepdim=, dtype=': traced_489,
-    'self, orig': traced_490,
-    'self, other': traced_491,
-    'self, other, alpha, out': traced_492,
-    'self, other, alpha=': traced_493,
-    'self, other, dim=': traced_494,
-    'self, other, dims_self, dims_other': traced_495,
-    'self, other, out': traced_496,
-    'self, other, p=': traced_497,
-    'self, other, rounding_mode=': traced_498,
-    'self, other, rounding_mode=, out=': traced_499,
-    'self, other, rtol=, atol=, equal_nan=': traced_500,
-    'self, out': traced_501,
-    'self, out, a, b': traced_502,
-    'self, out=': traced_503,
-    'self, output_size': traced_504,
-    'self, output_size, kernel_size, dilation, padding, stride': traced_505,
-    'self, output_size, kernel_size, dilation, padding, stride, out': traced_506,
-    'self, p': traced_507,
-    'self, p, context': traced_508,
-    'self, p, gen': traced_509,
-    'self, p, generator=': traced_510,
-    'self, p, isRetry, ctx': traced_511,
-    'self, p, out': traced_512,
-    'self, p, train': traced_513,
-    'self, p=, generator=': traced_514,
-    'self, p_, gen': traced_515,
-    'self, pad': traced_516,
-    'self, pad, mode, value=': traced_517,
-    'self, pad, mode=, value=': traced_518,
-    'self, pad, value=': traced_519,
-    'self, padding': traced_520,
-    'self, params, orig_size, context, split_remainder': traced_521,
-    'self, ptr': traced_522,
-    'self, q, dim, keepdim, interpolation, out': traced_523,
-    'self, q, dim=, keepdim=, interpolation=': traced_524,
-    'self, r=, with_replacement=': traced_525,
-    'self, repeats': traced_526,
-    'self, repeats, dim=, output_size=': traced_527,
-    'self, return_inverse=, return_counts=, dim=': traced_528,
-    'self, s, dim, norm, out': traced_529,
-    'self, s=, dim=, norm=': traced_530,
-    'self, sections': traced_531,
-    'self, sections, dim=': traced_532,
-    'self, seq': traced_533,
-    'self, shape': traced_534,
-    'self, shifts, dims=': traced_535,
-    'self, size': traced_536,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_537,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_538,
-    'self, size, implicit=': traced_539,
-    'self, size, memory_format=': traced_540,
-    'self, size, stride': traced_541,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_542,
-    'self, size, stride, storage_offset': traced_543,
-    'self, size, stride, storage_offset=': traced_544,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_545,
-    'self, sizes, strides': traced_546,
-    'self, some=, compute_uv=': traced_547,
-    'self, sorted=, return_inverse=, return_counts=': traced_548,
-    'self, source': traced_549,
-    'self, source, destination': traced_550,
-    'self, source, storage_offset, size, stride=': traced_551,
-    'self, split_size, dim=': traced_552,
-    'self, split_sizes, dim=': traced_553,
-    'self, src, non_blocking=': traced_554,
-    'self, stable, dim=, descending=': traced_555,
-    'self, start_dim=, end_dim=': traced_556,
-    'self, storage, key_set, data_type, impl_type=': traced_557,
-    'self, target, margin=, reduction=': traced_558,
-    'self, target, p, margin, weight, reduction, out': traced_559,
-    'self, target, p=, margin=, weight=, reduction=': traced_560,
-    'self, target, reduction': traced_561,
-    'self, target, reduction, delta, out': traced_562,
-    'self, target, reduction, out': traced_563,
-    'self, target, reduction, output, is_target': traced_564,
-    'self, target, reduction=': traced_565,
-    'self, target, reduction=, delta=': traced_566,
-    'self, target, reduction=, log_target=': traced_567,
-    'self, target, weight=, pos_weight=, reduction=': traced_568,
-    'self, target, weight=, reduction=': traced_569,
-    'self, target, weight=, reduction=, ignore_index=': traced_570,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_571,
-    'self, tensor': traced_572,
-    'self, tensor, out': traced_573,
-    'self, unbiased=': traced_574,
-    'self, upscale_factor': traced_575,
-    'self, value': traced_576,
-    'self, values, indices, dim, descending': traced_577,
-    'self, vec': traced_578,
-    'self, vec, out': traced_579,
-    'self, vec2': traced_580,
-    'self, weight': traced_581,
-    'self, weight, hist, bin_edges': traced_582,
-    'self, weights=, minlength=': traced_583,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_584,
-    'shape, numel': traced_585,
-    'size, allocator, ks, scalar_type': traced_586,
-    'size, device': traced_587,
-    'size, dtype=, device=, pin_memory=': traced_588,
-    'size, dtype=, layout=, device=, pin_memory=': traced_589,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_590,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_591,
-    'size, fill_value, out': traced_592,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_593,
-    'size, generator=, out=': traced_594,
-    'size, out': traced_595,
-    'size, stride, allocator, ks, scalar_type': traced_596,
-    'size, stride, dtype=, device=, pin_memory=': traced_597,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_598,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_599,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_600,
-    'start, end, step=, out=': traced_601,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_602,
-    'start, end, steps, base=, out=': traced_603,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_604,
-    'start, end, steps, out=': traced_605,
-    'storage': traced_606,
-    'storage, size_bytes': traced_607,
-    't': traced_608,
-    't, alloc, priority=': traced_609,
-    'tensor, data, sizes': traced_610,
-    'tensor, force=': traced_611,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_612,
-    'tensor_sizes, tensor_strides, sizes': traced_613,
-    'tensors': traced_614,
-    'tensors, dim=': traced_615,
-    'tensors, dim=, out=': traced_616,
-    'tensors, indexing=': traced_617,
-    'to_type, arg, device_type': traced_618,
-    'type1, type2': traced_619,
-    'v, g, dim': traced_620,
-    'v, g, dim=': traced_621,
-    'v, pow=, dim=': traced_622,
-    'value, self': traced_623,
-    'values, indices, self, dim, ignore_nan': traced_624,
-    'values, indices, self, dim, is_max': traced_625,
-    'values, indices, self, dim, keepdim': traced_626,
-    'values, indices, self, k, dim': traced_627,
-    'values, indices, self, k, dim, largest, sorted': traced_628,
-    'var': traced_629,
-    'w, *args': traced_630,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_631,
-    'w, norm, v, g, dim': traced_632,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_633,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_634,
-    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_635,
-    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_636,
-    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_637,
-    'x, index': traced_638,
-    'x, indices': traced_639,
-    'x, k, s, p, d, oh, ow': traced_640,
-    'x, kw, sj, pj, dj, ow': traced_641,
-    'x, oh, ow': traced_642,
-    'x, out_shape': traced_643,
-    'x, plan, opmath': traced_644,
-    'x, w, b, out_shape, stride, padding, dilation': traced_645,
-    'x, w, b, stride, padding, dilation, groups': traced_646,
-    'x, windows, oh, ow': traced_647,
-    'x, y': traced_648,
-    'x1, x2': traced_649,
-    'x1, x2, dim=, eps=': traced_650,
-    'x1, x2, p, compute_mode': traced_651,
-    'x1, x2, p=, compute_mode=': traced_652,
-    'x1, x2, p=, eps=, keepdim=': traced_653,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_654,
-    'y, x=, dx=, dim=': traced_655,
+    'grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=': traced_59,
+    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_60,
+    'grad, x1, x2, p, cdist': traced_61,
+    'grad_in, grad, dim, size, step': traced_62,
+    'grad_in, input_sizes, dim, size, step': traced_63,
+    'grad_input, grad, output, dim': traced_64,
+    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_65,
+    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_66,
+    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_67,
+    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_68,
+    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_69,
+    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_70,
+    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_71,
+    'grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity': traced_72,
+    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_73,
+    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_74,
+    'grad_output, self': traced_75,
+    'grad_output, self, buffer': traced_76,
+    'grad_output, self, buffer, grad_input': traced_77,
+    'grad_output, self, dim': traced_78,
+    'grad_output, self, dim, grad_input': traced_79,
+    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_80,
+    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_81,
+    'grad_output, self, min_val, max_val': traced_82,
+    'grad_output, self, min_val, max_val, grad_input': traced_83,
+    'grad_output, self, noise, lower, upper, training, self_is_result': traced_84,
+    'grad_output, self, padding': traced_85,
+    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_86,
+    'grad_output, self, target, p, margin, weight=, reduction=': traced_87,
+    'grad_output, self, target, reduction': traced_88,
+    'grad_output, self, target, reduction, beta': traced_89,
+    'grad_output, self, target, reduction, beta, grad_input': traced_90,
+    'grad_output, self, target, reduction, delta': traced_91,
+    'grad_output, self, target, reduction, delta, grad_input': traced_92,
+    'grad_output, self, target, reduction, grad_input': traced_93,
+    'grad_output, self, target, reduction, is_target': traced_94,
+    'grad_output, self, target, reduction, is_target, grad_input': traced_95,
+    'grad_output, self, target, weight=, reduction=': traced_96,
+    'grad_output, self, weight': traced_97,
+    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_98,
+    'grad_w, saved_v, saved_g, saved_norms, dim': traced_99,
+    'grad_x1, grad, x1, x2, p, cdist': traced_100,
+    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_101,
+    'high, size, low=, generator=, out=': traced_102,
+    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_103,
+    'index': traced_104,
+    'input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first': traced_105,
+    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_106,
+    'input, lengths, batch_first': traced_107,
+    'input, mean, var_sum': traced_108,
+    'input, normalized_shape, weight, bias, eps': traced_109,
+    'input, normalized_shape, weight, eps': traced_110,
+    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_111,
+    'input, normalized_shape, weight=, eps=': traced_112,
+    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_113,
+    'input, output_size, align_corners, scale_factors': traced_114,
+    'input, output_size, scale_factors': traced_115,
+    'input, p, train': traced_116,
+    'input, target': traced_117,
+    'input, target, log_input, full, eps, reduction': traced_118,
+    'input, target, output, is_target, reduction, nframe, dim': traced_119,
+    'input, target, weight': traced_120,
+    'input, weight, bias, N, C, HxW, group, eps': traced_121,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_122,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_123,
+    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_124,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_125,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_126,
+    'input, weight, bias=': traced_127,
+    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_128,
+    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_129,
+    'input1, input2, target, margin=, reduction=': traced_130,
+    'input1, input2, weight, bias=': traced_131,
+    'it': traced_132,
+    'it, *scalars': traced_133,
+    'it, A, B, left, check_errors': traced_134,
+    'it, A, B, left, check_errors, result, LU, pivots, info': traced_135,
+    'it, A, UPLO, compute_v': traced_136,
+    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_137,
+    'it, A, check_errors': traced_138,
+    'it, A, check_errors, inverse, info': traced_139,
+    'it, A, full_matrices, compute_uv, driver': traced_140,
+    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_141,
+    'it, A, mode': traced_142,
+    'it, A, mode, Q, R': traced_143,
+    'it, alpha_scalar': traced_144,
+    'it, batch1, batch2, result': traced_145,
+    'it, beta': traced_146,
+    'it, correction, take_sqrt': traced_147,
+    'it, decimals': traced_148,
+    'it, delta': traced_149,
+    'it, eps_scalar': traced_150,
+    'it, exp_scalar': traced_151,
+    'it, fill': traced_152,
+    'it, from_, to, gen': traced_153,
+    'it, gen': traced_154,
+    'it, grad, output, dim, input_dtype': traced_155,
+    'it, grad, output, dim, input_dtype, grad_input': traced_156,
+    'it, grad, output, dim, input_dtype, out': traced_157,
+    'it, grad, self, threshold': traced_158,
+    'it, grad, self, threshold, grad_input': traced_159,
+    'it, grad_out, self, lambd': traced_160,
+    'it, grad_out, self, lambd, grad_input': traced_161,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_162,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_163,
+    'it, grad_output, input, indices': traced_164,
+    'it, grad_output, input, indices, grad_input': traced_165,
+    'it, grad_output, output': traced_166,
+    'it, grad_output, output, grad_input': traced_167,
+    'it, grad_output, output_size, input_size, align_corners, scales': traced_168,
+    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_169,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_170,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input': traced_171,
+    'it, grad_output, output_size, input_size, scales': traced_172,
+    'it, grad_output, output_size, input_size, scales, grad_input': traced_173,
+    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_174,
+    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_175,
+    'it, grad_output, self': traced_176,
+    'it, grad_output, self, approximate, grad_input': traced_177,
+    'it, grad_output, self, approximate=': traced_178,
+    'it, grad_output, self, beta, threshold': traced_179,
+    'it, grad_output, self, beta, threshold, grad_input': traced_180,
+    'it, grad_output, self, grad_input': traced_181,
+    'it, grad_output, self, lambd': traced_182,
+    'it, grad_output, self, lambd, grad_input': traced_183,
+    'it, grad_output, self, negative_slope, self_is_result': traced_184,
+    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_185,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_186,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_187,
+    'it, index_size, index_stride': traced_188,
+    'it, index_size, index_stride, accumulate': traced_189,
+    'it, input, dim, half_to_float': traced_190,
+    'it, input, dim, half_to_float, output': traced_191,
+    'it, input, output_size': traced_192,
+    'it, input, output_size, out, indices': traced_193,
+    'it, input, target, reduction': traced_194,
+    'it, input, target, reduction, beta': traced_195,
+    'it, input, target, reduction, beta, result': traced_196,
+    'it, input, target, reduction, result': traced_197,
+    'it, lambd, gen': traced_198,
+    'it, loop': traced_199,
+    'it, max_': traced_200,
+    'it, maxnorm': traced_201,
+    'it, min_': traced_202,
+    'it, min_, max_': traced_203,
+    'it, n': traced_204,
+    'it, n, self': traced_205,
+    'it, n, self, out': traced_206,
+    'it, nan, posinf, neginf': traced_207,
+    'it, non_blocking': traced_208,
+    'it, norm, beta': traced_209,
+    'it, norm, delta': traced_210,
+    'it, ord_': traced_211,
+    'it, reduce': traced_212,
+    'it, reduce, ident': traced_213,
+    'it, self': traced_214,
+    'it, self, alpha, scale, input_scale': traced_215,
+    'it, self, alpha, scale, input_scale, out': traced_216,
+    'it, self, approximate, out': traced_217,
+    'it, self, approximate=': traced_218,
+    'it, self, batch1, batch2, beta, alpha': traced_219,
+    'it, self, batch1, batch2, beta, alpha, result': traced_220,
+    'it, self, beta, threshold': traced_221,
+    'it, self, beta, threshold, out': traced_222,
+    'it, self, decimals': traced_223,
+    'it, self, decimals, out': traced_224,
+    'it, self, dim, dtype': traced_225,
+    'it, self, dim, dtype, result': traced_226,
+    'it, self, dim, keepdim': traced_227,
+    'it, self, dim, keepdim, dtype': traced_228,
+    'it, self, dim, keepdim, dtype, result': traced_229,
+    'it, self, dim, keepdim, min, max': traced_230,
+    'it, self, dim, keepdim, result': traced_231,
+    'it, self, dim, keepdim, values, indices': traced_232,
+    'it, self, dim, out': traced_233,
+    'it, self, dim=': traced_234,
+    'it, self, end, weight': traced_235,
+    'it, self, end, weight, out': traced_236,
+    'it, self, exponent': traced_237,
+    'it, self, exponent, out': traced_238,
+    'it, self, indices': traced_239,
+    'it, self, indices, result': traced_240,
+    'it, self, lambd': traced_241,
+    'it, self, lambd, out': traced_242,
+    'it, self, mat, vec, beta, alpha': traced_243,
+    'it, self, mat, vec, beta, alpha, result': traced_244,
+    'it, self, mat1, mat2, beta, alpha': traced_245,
+    'it, self, mat1, mat2, beta, alpha, result': traced_246,
+    'it, self, mat2': traced_247,
+    'it, self, mat2, result': traced_248,
+    'it, self, max': traced_249,
+    'it, self, max, out': traced_250,
+    'it, self, min': traced_251,
+    'it, self, min, max': traced_252,
+    'it, self, min, max, out': traced_253,
+    'it, self, min, out': traced_254,
+    'it, self, negative_slope': traced_255,
+    'it, self, negative_slope, out': traced_256,
+    'it, self, other': traced_257,
+    'it, self, other, alpha': traced_258,
+    'it, self, other, alpha, out': traced_259,
+    'it, self, other, out': traced_260,
+    'it, self, other, rounding_mode': traced_261,
+    'it, self, other, rounding_mode, out': traced_262,
+    'it, self, out': traced_263,
+    'it, self, output_size, align_corners, scales': traced_264,
+    'it, self, output_size, align_corners, scales, out': traced_265,
+    'it, self, output_size, align_corners, scales_h, scales_w': traced_266,
+    'it, self, output_size, align_corners, scales_h, scales_w, out': traced_267,
+    'it, self, output_size, scales': traced_268,
+    'it, self, output_size, scales, out': traced_269,
+    'it, self, output_size, scales_h, scales_w': traced_270,
+    'it, self, output_size, scales_h, scales_w, out': traced_271,
+    'it, self, p, dim, maxnorm': traced_272,
+    'it, self, p, dim, maxnorm, out': traced_273,
+    'it, self, result': traced_274,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_275,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_276,
+    'it, self, target, weight, reduction, ignore_index': traced_277,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_278,
+    'it, self, tensor1, tensor2, value': traced_279,
+    'it, self, tensor1, tensor2, value, result': traced_280,
+    'it, self, threshold, value': traced_281,
+    'it, self, threshold, value, out': traced_282,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_283,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_284,
+    'it, start, end, steps': traced_285,
+    'it, start, size, step': traced_286,
+    'it, threshold, value': traced_287,
+    'it, value': traced_288,
+    'it, value_scalar': traced_289,
+    'it, weight': traced_290,
+    'it, window_length, beta': traced_291,
+    'ks, *args': traced_292,
+    'ks, self': traced_293,
+    'log_probs, targets, input_lengths, target_lengths, blank': traced_294,
+    'log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type': traced_295,
+    'log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=': traced_296,
+    'log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=': traced_297,
+    'log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity': traced_298,
+    'mat, result': traced_299,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_300,
+    'mean, std=, size=, generator=, out=': traced_301,
+    'meta, tensors, dim': traced_302,
+    'meta, tensors, dim, result': traced_303,
+    'n, d, out': traced_304,
+    'n, d=, dtype=, layout=, device=, pin_memory=': traced_305,
+    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_306,
+    'n, generator=, out=': traced_307,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_308,
+    'n, m=, out=': traced_309,
+    'n, out=': traced_310,
+    'n, self': traced_311,
+    'n, self, out': traced_312,
+    'nbytes': traced_313,
+    'obj, dtype, device, copy, requires_grad': traced_314,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_315,
+    'obj, warn_if_not_writeable=': traced_316,
+    'oldshape, oldstride, newshape': traced_317,
+    'out, in_, ignore_nan': traced_318,
+    'out, self, dims': traced_319,
+    'out, x, idx, oheight, owidth': traced_320,
+    'output, buffer, input': traced_321,
+    'output, input, downscale_factor': traced_322,
+    'output, input, noise, lower_, upper_, gen': traced_323,
+    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_324,
+    'output, input, upscale_factor': traced_325,
+    'output, input, weight, bias, mean, invstd': traced_326,
+    'output, self, weights': traced_327,
+    'output, shape': traced_328,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_329,
+    'ptr, device': traced_330,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_331,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_332,
+    'r, start, end, steps, base': traced_333,
+    'real, imag': traced_334,
+    'real, imag, out': traced_335,
+    'repeats, output_size=': traced_336,
+    'result, a, b, dim': traced_337,
+    'result, input': traced_338,
+    'result, input, boundaries, right, sorter': traced_339,
+    'result, repeats': traced_340,
+    'result, rows, cols': traced_341,
+    'result, self, dim': traced_342,
+    'result, self, dim, index': traced_343,
+    'result, self, index': traced_344,
+    'result, self, k, upper': traced_345,
+    'result, self, mask': traced_346,
+    'result, self, n_sample, gen': traced_347,
+    'result, size': traced_348,
+    'result, tensors, dim': traced_349,
+    'result, x1, x2, p': traced_350,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_351,
+    'rows': traced_352,
+    's, dtype=': traced_353,
+    's, dtype=, layout=, device=, pin_memory=': traced_354,
+    'scaled_grads, found_inf, inv_scale': traced_355,
+    'self': traced_356,
+    'self, *args, **kwargs': traced_357,
+    'self, UPLO=': traced_358,
+    'self, alpha=': traced_359,
+    'self, args, kwargs': traced_360,
+    'self, axis0, axis1': traced_361,
+    'self, bins=, min=, max=': traced_362,
+    'self, bins=, min=, max=, out=': traced_363,
+    'self, bins=, range=, weight=, density=': traced_364,
+    'self, block': traced_365,
+    'self, block, context': traced_366,
+    'self, boundaries, out_int32, right, out': traced_367,
+    'self, boundaries, out_int32=, right=': traced_368,
+    'self, chunks, dim=': traced_369,
+    'self, config': traced_370,
+    'self, context': traced_371,
+    'self, correction=, fweights=, aweights=': traced_372,
+    'self, decimals, out': traced_373,
+    'self, decimals=': traced_374,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_375,
+    'self, device, orig_size, stream': traced_376,
+    'self, diagonal=': traced_377,
+    'self, dim': traced_378,
+    'self, dim, correction, keepdim, out': traced_379,
+    'self, dim, dtype, out': traced_380,
+    'self, dim, dtype=': traced_381,
+    'self, dim, index': traced_382,
+    'self, dim, index, real_dim=': traced_383,
+    'self, dim, index, source': traced_384,
+    'self, dim, index, source, alpha': traced_385,
+    'self, dim, index, source, alpha=': traced_386,
+    'self, dim, index, source, reduce, include_self': traced_387,
+    'self, dim, index, source, reduce, include_self=': traced_388,
+    'self, dim, index, sparse_grad=': traced_389,
+    'self, dim, index, src': traced_390,
+    'self, dim, index, src, reduce': traced_391,
+    'self, dim, index, src=, value=, reduce=': traced_392,
+    'self, dim, index, value': traced_393,
+    'self, dim, keepdim, dtype, out': traced_394,
+    'self, dim, keepdim, min_result, max_result': traced_395,
+    'self, dim, keepdim, out': traced_396,
+    'self, dim, keepdim, values, indices': traced_397,
+    'self, dim, keepdim=': traced_398,
+    'self, dim, normalization, forward': traced_399,
+    'self, dim, normalization, forward, out': traced_400,
+    'self, dim, normalization, last_dim_size': traced_401,
+    'self, dim, normalization, last_dim_size, out': traced_402,
+    'self, dim, normalization, onesided': traced_403,
+    'self, dim, normalization, onesided, out': traced_404,
+    'self, dim, return_inverse=, return_counts=': traced_405,
+    'self, dim, sizes': traced_406,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_407,
+    'self, dim, start, length': traced_408,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_409,
+    'self, dim, unbiased=, keepdim=': traced_410,
+    'self, dim0, dim1': traced_411,
+    'self, dim=': traced_412,
+    'self, dim=, correction=, keepdim=': traced_413,
+    'self, dim=, descending=': traced_414,
+    'self, dim=, keepdim=': traced_415,
+    'self, dim=, keepdim=, dtype=': traced_416,
+    'self, dim=, start=, end=, step=': traced_417,
+    'self, dimension, size, step': traced_418,
+    'self, dims': traced_419,
+    'self, downscale_factor': traced_420,
+    'self, dst, src, pool': traced_421,
+    'self, dtype': traced_422,
+    'self, dtype=': traced_423,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_424,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_425,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_426,
+    'self, eps, out': traced_427,
+    'self, eps=': traced_428,
+    'self, exponent': traced_429,
+    'self, exponent, out': traced_430,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_431,
+    'self, fill_value, wrap=': traced_432,
+    'self, found_inf, inv_scale': traced_433,
+    'self, from_=, to=, generator=': traced_434,
+    'self, generator=': traced_435,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_436,
+    'self, generator=, out=': traced_437,
+    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_438,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_439,
+    'self, hist, bin_edges': traced_440,
+    'self, index': traced_441,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_442,
+    'self, index, py_value': traced_443,
+    'self, indices': traced_444,
+    'self, indices, dim=': traced_445,
+    'self, indices, max_norm, norm_type': traced_446,
+    'self, indices, output_size': traced_447,
+    'self, indices, output_size, out': traced_448,
+    'self, indices, values, accumulate=': traced_449,
+    'self, indices, values, accumulate=, unsafe=': traced_450,
+    'self, it, from_, to, gen': traced_451,
+    'self, k, dim, keepdim, values, indices': traced_452,
+    'self, k, dim=, keepdim=': traced_453,
+    'self, k, dim=, largest=, sorted=': traced_454,
+    'self, k=, dims=': traced_455,
+    'self, kernel_size, dilation, padding, stride': traced_456,
+    'self, kernel_size, dilation, padding, stride, out': traced_457,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_458,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_459,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_460,
+    'self, kwargs': traced_461,
+    'self, lambd=, generator=': traced_462,
+    'self, lower=, upper=, training=, generator=': traced_463,
+    'self, mantissa, exponent': traced_464,
+    'self, mask': traced_465,
+    'self, mask, source': traced_466,
+    'self, mask, value': traced_467,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_468,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_469,
+    'self, mean, std, gen': traced_470,
+    'self, mean=, std=, generator=': traced_471,
+    'self, memory_format=': traced_472,
+    'self, min=, max=': traced_473,
+    'self, min_val, max_val, out': traced_474,
+    'self, min_val=, max_val=': traced_475,
+    'self, n': traced_476,
+    'self, n, dim, norm, out': traced_477,
+    'self, n, dim, prepend, append, out': traced_478,
+    'self, n=, dim=, norm=': traced_479,
+    'self, n=, dim=, prepend=, append=': traced_480,
+    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_481,
+    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_482,
+    'self, nan, posinf, neginf, out': traced_483,
+    'self, nan=, posinf=, neginf=': traced_484,
+    'self, nbytes': traced_485,
+    'self, nelements': traced_486,
+    'self, new_size': traced_487,
+    'self, noise, lower, upper, training, generator, out': traced_488,
+    'self, noise, lower=, upper=, training=, generator=': traced_489,
+    'self, num_classes=': traced_490,
+    'self, num_samples, replacement=, generator=': traced_491,
+    'self, num_samples, replacement=, generator=, out=': traced_492,
+    'self, offset=': traced_493,
+    'self, offset=, dim1=, dim2=': traced_494,
+    'self, op, ks, args': traced_495,
+    'self, ord=, dim=, keepdim=, dtype=': traced_496,
+    'self, orig': traced_497,
+    'self, other': traced_498,
+    'self, other, alpha, out': traced_499,
+    'self, other, alpha=': traced_500,
+    'self, other, dim=': traced_501,
+    'self, other, dims_self, dims_other': traced_502,
+    'self, other, out': traced_503,
+    'self, other, p=': traced_504,
+    'self, other, rounding_mode=': traced_505,
+    'self, other, rounding_mode=, out=': traced_506,
+    'self, other, rtol=, atol=, equal_nan=': traced_507,
+    'self, out': traced_508,
+    'self, out, a, b': traced_509,
+    'self, out=': traced_510,
+    'self, output_size': traced_511,
+    'self, output_size, kernel_size, dilation, padding, stride': traced_512,
+    'self, output_size, kernel_size, dilation, padding, stride, out': traced_513,
+    'self, p': traced_514,
+    'self, p, context': traced_515,
+    'self, p, gen': traced_516,
+    'self, p, generator=': traced_517,
+    'self, p, isRetry, ctx': traced_518,
+    'self, p, out': traced_519,
+    'self, p, train': traced_520,
+    'self, p=, generator=': traced_521,
+    'self, p_, gen': traced_522,
+    'self, pad': traced_523,
+    'self, pad, mode, value=': traced_524,
+    'self, pad, mode=, value=': traced_525,
+    'self, pad, value=': traced_526,
+    'self, padding': traced_527,
+    'self, params, orig_size, context, split_remainder': traced_528,
+    'self, ptr': traced_529,
+    'self, q, dim, keepdim, interpolation, out': traced_530,
+    'self, q, dim=, keepdim=, interpolation=': traced_531,
+    'self, r=, with_replacement=': traced_532,
+    'self, repeats': traced_533,
+    'self, repeats, dim=, output_size=': traced_534,
+    'self, return_inverse=, return_counts=, dim=': traced_535,
+    'self, s, dim, norm, out': traced_536,
+    'self, s=, dim=, norm=': traced_537,
+    'self, sections': traced_538,
+    'self, sections, dim=': traced_539,
+    'self, seq': traced_540,
+    'self, shape': traced_541,
+    'self, shifts, dims=': traced_542,
+    'self, size': traced_543,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_544,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_545,
+    'self, size, implicit=': traced_546,
+    'self, size, memory_format=': traced_547,
+    'self, size, stride': traced_548,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_549,
+    'self, size, stride, storage_offset': traced_550,
+    'self, size, stride, storage_offset=': traced_551,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_552,
+    'self, sizes, strides': traced_553,
+    'self, some=, compute_uv=': traced_554,
+    'self, sorted=, return_inverse=, return_counts=': traced_555,
+    'self, source': traced_556,
+    'self, source, destination': traced_557,
+    'self, source, storage_offset, size, stride=': traced_558,
+    'self, split_size, dim=': traced_559,
+    'self, split_sizes, dim=': traced_560,
+    'self, src, non_blocking=': traced_561,
+    'self, stable, dim=, descending=': traced_562,
+    'self, start_dim=, end_dim=': traced_563,
+    'self, storage, key_set, data_type, impl_type=': traced_564,
+    'self, target, margin=, reduction=': traced_565,
+    'self, target, p, margin, weight, reduction, out': traced_566,
+    'self, target, p=, margin=, weight=, reduction=': traced_567,
+    'self, target, reduction': traced_568,
+    'self, target, reduction, delta, out': traced_569,
+    'self, target, reduction, out': traced_570,
+    'self, target, reduction, output, is_target': traced_571,
+    'self, target, reduction=': traced_572,
+    'self, target, reduction=, delta=': traced_573,
+    'self, target, reduction=, log_target=': traced_574,
+    'self, target, weight=, pos_weight=, reduction=': traced_575,
+    'self, target, weight=, reduction=': traced_576,
+    'self, target, weight=, reduction=, ignore_index=': traced_577,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_578,
+    'self, tensor': traced_579,
+    'self, tensor, out': traced_580,
+    'self, unbiased=': traced_581,
+    'self, upscale_factor': traced_582,
+    'self, value': traced_583,
+    'self, values, indices, dim, descending': traced_584,
+    'self, vec': traced_585,
+    'self, vec, out': traced_586,
+    'self, vec2': traced_587,
+    'self, weight': traced_588,
+    'self, weight, hist, bin_edges': traced_589,
+    'self, weights=, minlength=': traced_590,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_591,
+    'shape, numel': traced_592,
+    'size, allocator, ks, scalar_type': traced_593,
+    'size, device': traced_594,
+    'size, dtype=, device=, pin_memory=': traced_595,
+    'size, dtype=, layout=, device=, pin_memory=': traced_596,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_597,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_598,
+    'size, fill_value, out': traced_599,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_600,
+    'size, generator=, out=': traced_601,
+    'size, out': traced_602,
+    'size, stride, allocator, ks, scalar_type': traced_603,
+    'size, stride, dtype=, device=, pin_memory=': traced_604,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_605,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_606,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_607,
+    'start, end, step=, out=': traced_608,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_609,
+    'start, end, steps, base=, out=': traced_610,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_611,
+    'start, end, steps, out=': traced_612,
+    'storage': traced_613,
+    'storage, size_bytes': traced_614,
+    't': traced_615,
+    't, alloc, priority=': traced_616,
+    'tensor, data, sizes': traced_617,
+    'tensor, force=': traced_618,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_619,
+    'tensor_sizes, tensor_strides, sizes': traced_620,
+    'tensors': traced_621,
+    'tensors, dim=': traced_622,
+    'tensors, dim=, out=': traced_623,
+    'tensors, indexing=': traced_624,
+    'to_type, arg, device_type': traced_625,
+    'type1, type2': traced_626,
+    'v, g, dim': traced_627,
+    'v, g, dim=': traced_628,
+    'v, pow=, dim=': traced_629,
+    'value, self': traced_630,
+    'values, indices, self, dim, ignore_nan': traced_631,
+    'values, indices, self, dim, is_max': traced_632,
+    'values, indices, self, dim, keepdim': traced_633,
+    'values, indices, self, k, dim': traced_634,
+    'values, indices, self, k, dim, largest, sorted': traced_635,
+    'var': traced_636,
+    'w, *args': traced_637,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_638,
+    'w, norm, v, g, dim': traced_639,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_640,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_641,
+    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_642,
+    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_643,
+    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_644,
+    'x, index': traced_645,
+    'x, indices': traced_646,
+    'x, k, s, p, d, oh, ow': traced_647,
+    'x, kw, sj, pj, dj, ow': traced_648,
+    'x, oh, ow': traced_649,
+    'x, out_shape': traced_650,
+    'x, plan, opmath': traced_651,
+    'x, w, b, out_shape, stride, padding, dilation': traced_652,
+    'x, w, b, stride, padding, dilation, groups': traced_653,
+    'x, windows, oh, ow': traced_654,
+    'x, y': traced_655,
+    'x1, x2': traced_656,
+    'x1, x2, dim=, eps=': traced_657,
+    'x1, x2, p, compute_mode': traced_658,
+    'x1, x2, p=, compute_mode=': traced_659,
+    'x1, x2, p=, eps=, keepdim=': traced_660,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_661,
+    'y, x=, dx=, dim=': traced_662,
 }
