@@ -49,6 +49,13 @@ DONT_REQUIRE_DERIVATIVE = frozenset(
         # which load_derivatives drops): the same effect
         "special_bessel_j0",
         "special_bessel_j1",
+        "special_modified_bessel_i0",
+        "special_modified_bessel_i1",
+        "special_modified_bessel_k0",
+        "special_modified_bessel_k1",
+        "special_scaled_modified_bessel_k0",
+        "special_scaled_modified_bessel_k1",
+        "special_spherical_bessel_j0",
         "nonzero",
         "detach",
         "detach_",

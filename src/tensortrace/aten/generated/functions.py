@@ -9332,6 +9332,104 @@ def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_modified_bessel_i0 = Overloads([(ops.special_modified_bessel_i0, Binder(ops.special_modified_bessel_i0.schema)), (ops.special_modified_bessel_i0_out, Binder(ops.special_modified_bessel_i0_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_i0", FUNCTIONS_H, "at::special_modified_bessel_i0",
+        legacy="at::special_modified_bessel_i0 (Functions.h)")
+def special_modified_bessel_i0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_i0, overloads:
+    special_modified_bessel_i0(Tensor self) -> Tensor
+    special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_i0, args, kwargs, "at::special_modified_bessel_i0")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_i1 = Overloads([(ops.special_modified_bessel_i1, Binder(ops.special_modified_bessel_i1.schema)), (ops.special_modified_bessel_i1_out, Binder(ops.special_modified_bessel_i1_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_i1", FUNCTIONS_H, "at::special_modified_bessel_i1",
+        legacy="at::special_modified_bessel_i1 (Functions.h)")
+def special_modified_bessel_i1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_i1, overloads:
+    special_modified_bessel_i1(Tensor self) -> Tensor
+    special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_i1, args, kwargs, "at::special_modified_bessel_i1")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_k0 = Overloads([(ops.special_modified_bessel_k0, Binder(ops.special_modified_bessel_k0.schema)), (ops.special_modified_bessel_k0_out, Binder(ops.special_modified_bessel_k0_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_k0", FUNCTIONS_H, "at::special_modified_bessel_k0",
+        legacy="at::special_modified_bessel_k0 (Functions.h)")
+def special_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_k0, overloads:
+    special_modified_bessel_k0(Tensor self) -> Tensor
+    special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_k0, args, kwargs, "at::special_modified_bessel_k0")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_k1 = Overloads([(ops.special_modified_bessel_k1, Binder(ops.special_modified_bessel_k1.schema)), (ops.special_modified_bessel_k1_out, Binder(ops.special_modified_bessel_k1_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_k1", FUNCTIONS_H, "at::special_modified_bessel_k1",
+        legacy="at::special_modified_bessel_k1 (Functions.h)")
+def special_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_k1, overloads:
+    special_modified_bessel_k1(Tensor self) -> Tensor
+    special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_k1, args, kwargs, "at::special_modified_bessel_k1")
+    return op.call(*full)
+
+
+_ov_special_scaled_modified_bessel_k0 = Overloads([(ops.special_scaled_modified_bessel_k0, Binder(ops.special_scaled_modified_bessel_k0.schema)), (ops.special_scaled_modified_bessel_k0_out, Binder(ops.special_scaled_modified_bessel_k0_out.schema))])
+
+
+@traced("dispatch", "at::special_scaled_modified_bessel_k0", FUNCTIONS_H, "at::special_scaled_modified_bessel_k0",
+        legacy="at::special_scaled_modified_bessel_k0 (Functions.h)")
+def special_scaled_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_scaled_modified_bessel_k0, overloads:
+    special_scaled_modified_bessel_k0(Tensor self) -> Tensor
+    special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_scaled_modified_bessel_k0, args, kwargs, "at::special_scaled_modified_bessel_k0")
+    return op.call(*full)
+
+
+_ov_special_scaled_modified_bessel_k1 = Overloads([(ops.special_scaled_modified_bessel_k1, Binder(ops.special_scaled_modified_bessel_k1.schema)), (ops.special_scaled_modified_bessel_k1_out, Binder(ops.special_scaled_modified_bessel_k1_out.schema))])
+
+
+@traced("dispatch", "at::special_scaled_modified_bessel_k1", FUNCTIONS_H, "at::special_scaled_modified_bessel_k1",
+        legacy="at::special_scaled_modified_bessel_k1 (Functions.h)")
+def special_scaled_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_scaled_modified_bessel_k1, overloads:
+    special_scaled_modified_bessel_k1(Tensor self) -> Tensor
+    special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_scaled_modified_bessel_k1, args, kwargs, "at::special_scaled_modified_bessel_k1")
+    return op.call(*full)
+
+
+_ov_special_spherical_bessel_j0 = Overloads([(ops.special_spherical_bessel_j0, Binder(ops.special_spherical_bessel_j0.schema)), (ops.special_spherical_bessel_j0_out, Binder(ops.special_spherical_bessel_j0_out.schema))])
+
+
+@traced("dispatch", "at::special_spherical_bessel_j0", FUNCTIONS_H, "at::special_spherical_bessel_j0",
+        legacy="at::special_spherical_bessel_j0 (Functions.h)")
+def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_spherical_bessel_j0, overloads:
+    special_spherical_bessel_j0(Tensor self) -> Tensor
+    special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_spherical_bessel_j0, args, kwargs, "at::special_spherical_bessel_j0")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10009,4 +10107,11 @@ FUNCTIONS: dict[str, Any] = {
     "special_zeta": special_zeta,
     "special_bessel_j0": special_bessel_j0,
     "special_bessel_j1": special_bessel_j1,
+    "special_modified_bessel_i0": special_modified_bessel_i0,
+    "special_modified_bessel_i1": special_modified_bessel_i1,
+    "special_modified_bessel_k0": special_modified_bessel_k0,
+    "special_modified_bessel_k1": special_modified_bessel_k1,
+    "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
+    "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
+    "special_spherical_bessel_j0": special_spherical_bessel_j0,
 }

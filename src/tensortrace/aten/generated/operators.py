@@ -4138,6 +4138,48 @@ special_bessel_j1 = _register(
 special_bessel_j1_out = _register(
     FunctionSchema('special_bessel_j1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_j1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i0 = _register(
+    FunctionSchema('special_modified_bessel_i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_i0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_i0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i0_out = _register(
+    FunctionSchema('special_modified_bessel_i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_i0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i1 = _register(
+    FunctionSchema('special_modified_bessel_i1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_i1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_i1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i1_out = _register(
+    FunctionSchema('special_modified_bessel_i1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_i1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k0 = _register(
+    FunctionSchema('special_modified_bessel_k0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_k0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_k0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k0_out = _register(
+    FunctionSchema('special_modified_bessel_k0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_k0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k1 = _register(
+    FunctionSchema('special_modified_bessel_k1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_k1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_k1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k1_out = _register(
+    FunctionSchema('special_modified_bessel_k1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_k1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k0 = _register(
+    FunctionSchema('special_scaled_modified_bessel_k0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_scaled_modified_bessel_k0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_scaled_modified_bessel_k0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k0_out = _register(
+    FunctionSchema('special_scaled_modified_bessel_k0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_scaled_modified_bessel_k0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k1 = _register(
+    FunctionSchema('special_scaled_modified_bessel_k1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_scaled_modified_bessel_k1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_scaled_modified_bessel_k1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k1_out = _register(
+    FunctionSchema('special_scaled_modified_bessel_k1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_scaled_modified_bessel_k1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_spherical_bessel_j0 = _register(
+    FunctionSchema('special_spherical_bessel_j0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_spherical_bessel_j0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_spherical_bessel_j0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_spherical_bessel_j0_out = _register(
+    FunctionSchema('special_spherical_bessel_j0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_spherical_bessel_j0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5500,4 +5542,18 @@ OPERATORS: list[OperatorHandle] = [
     special_bessel_j0_out,
     special_bessel_j1,
     special_bessel_j1_out,
+    special_modified_bessel_i0,
+    special_modified_bessel_i0_out,
+    special_modified_bessel_i1,
+    special_modified_bessel_i1_out,
+    special_modified_bessel_k0,
+    special_modified_bessel_k0_out,
+    special_modified_bessel_k1,
+    special_modified_bessel_k1_out,
+    special_scaled_modified_bessel_k0,
+    special_scaled_modified_bessel_k0_out,
+    special_scaled_modified_bessel_k1,
+    special_scaled_modified_bessel_k1_out,
+    special_spherical_bessel_j0,
+    special_spherical_bessel_j0_out,
 ]

@@ -6508,3 +6508,206 @@ def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
 
 
 ops.special_bessel_j1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1, "wrapper_CUDA_special_bessel_j1"))
+
+
+# ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: special_modified_bessel_i0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i0")
+def wrapper_CUDA_special_modified_bessel_i0_out(*args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0_out, "wrapper_CUDA_special_modified_bessel_i0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i0")
+def wrapper_CUDA_special_modified_bessel_i0(*args: Any) -> Any:
+    """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0, "wrapper_CUDA_special_modified_bessel_i0"))
+
+
+# ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: special_modified_bessel_i1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i1")
+def wrapper_CUDA_special_modified_bessel_i1_out(*args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1_out, "wrapper_CUDA_special_modified_bessel_i1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i1")
+def wrapper_CUDA_special_modified_bessel_i1(*args: Any) -> Any:
+    """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1, "wrapper_CUDA_special_modified_bessel_i1"))
+
+
+# ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: special_modified_bessel_k0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k0")
+def wrapper_CUDA_special_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0_out, "wrapper_CUDA_special_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k0")
+def wrapper_CUDA_special_modified_bessel_k0(*args: Any) -> Any:
+    """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0, "wrapper_CUDA_special_modified_bessel_k0"))
+
+
+# ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: special_modified_bessel_k1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k1")
+def wrapper_CUDA_special_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1_out, "wrapper_CUDA_special_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k1")
+def wrapper_CUDA_special_modified_bessel_k1(*args: Any) -> Any:
+    """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1, "wrapper_CUDA_special_modified_bessel_k1"))
+
+
+# ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: special_scaled_modified_bessel_k0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k0")
+def wrapper_CUDA_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0_out, "wrapper_CUDA_special_scaled_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k0")
+def wrapper_CUDA_special_scaled_modified_bessel_k0(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0, "wrapper_CUDA_special_scaled_modified_bessel_k0"))
+
+
+# ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: special_scaled_modified_bessel_k1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k1")
+def wrapper_CUDA_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1_out, "wrapper_CUDA_special_scaled_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k1")
+def wrapper_CUDA_special_scaled_modified_bessel_k1(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1, "wrapper_CUDA_special_scaled_modified_bessel_k1"))
+
+
+# ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: special_spherical_bessel_j0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_spherical_bessel_j0")
+def wrapper_CUDA_special_spherical_bessel_j0_out(*args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0_out, "wrapper_CUDA_special_spherical_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0", REGISTER_CUDA,
+        legacy="CUDAType::special_spherical_bessel_j0")
+def wrapper_CUDA_special_spherical_bessel_j0(*args: Any) -> Any:
+    """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0, "wrapper_CUDA_special_spherical_bessel_j0"))

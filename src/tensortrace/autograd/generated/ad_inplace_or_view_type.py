@@ -5662,3 +5662,87 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i0_out", INPLACE_OR_VIEW)
+def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_i0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_i0_out, "torch::ADInplaceOrView::special_modified_bessel_i0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i1_out", INPLACE_OR_VIEW)
+def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_i1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_i1_out, "torch::ADInplaceOrView::special_modified_bessel_i1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k0_out", INPLACE_OR_VIEW)
+def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_k0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_k0_out, "torch::ADInplaceOrView::special_modified_bessel_k0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k1_out", INPLACE_OR_VIEW)
+def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_k1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_k1_out, "torch::ADInplaceOrView::special_modified_bessel_k1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", INPLACE_OR_VIEW)
+def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_scaled_modified_bessel_k0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", INPLACE_OR_VIEW)
+def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_scaled_modified_bessel_k1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_spherical_bessel_j0_out", INPLACE_OR_VIEW)
+def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_spherical_bessel_j0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_spherical_bessel_j0_out, "torch::ADInplaceOrView::special_spherical_bessel_j0_out", with_keyset=True))

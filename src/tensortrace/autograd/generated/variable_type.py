@@ -15058,3 +15058,171 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_j1_out.register(DispatchKey.Autograd, KernelFunction(
     special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_i0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i0.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i0, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_i0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i0_out, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_i1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i1.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i1, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_i1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i1_out, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k0, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k0_out, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k1, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k1_out, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_scaled_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k0, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_scaled_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_scaled_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k1, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_scaled_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_spherical_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_spherical_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_spherical_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
+    special_spherical_bessel_j0, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_spherical_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_spherical_bessel_j0_out, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))

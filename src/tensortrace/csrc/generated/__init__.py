@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c15bd5b79a18953c392cae59831f61e496ec71ca6df1c67cec170444626a9c92"
+INPUTS_SHA256 = "87757900db5ec9fb2025aa0821ff70fa1a817292cabf08a1ca9be0c761b72488"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -1338,6 +1338,272 @@ def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_modified_bessel_i0 ----------------------------------------------------------------
+parser_special_modified_bessel_i0 = PythonArgParser.lazy([
+    'special_modified_bessel_i0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_i0", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_i0", legacy="dispatch_special_modified_bessel_i0")
+def dispatch_special_modified_bessel_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_i0(Tensor input, *, Tensor out=None): special_modified_bessel_i0, out= special_modified_bessel_i0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_i0_out, 'special_modified_bessel_i0', False, self, kwargs, out)
+    return at.special_modified_bessel_i0(self=kwargs['self'])
+
+structseqs_special_modified_bessel_i0 = [(return_types.for_schema('special_modified_bessel_i0', ops.special_modified_bessel_i0.schema), return_types.for_schema('special_modified_bessel_i0_out', ops.special_modified_bessel_i0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_i0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_i0")
+def special_modified_bessel_i0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_i0: THPVariable_special_modified_bessel_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_i0",
+                                 {"python_name": "torch.special_modified_bessel_i0"})
+    self = None
+    r = parser_special_modified_bessel_i0.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_i0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_i0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_i1 ----------------------------------------------------------------
+parser_special_modified_bessel_i1 = PythonArgParser.lazy([
+    'special_modified_bessel_i1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_i1", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_i1", legacy="dispatch_special_modified_bessel_i1")
+def dispatch_special_modified_bessel_i1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_i1(Tensor input, *, Tensor out=None): special_modified_bessel_i1, out= special_modified_bessel_i1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_i1_out, 'special_modified_bessel_i1', False, self, kwargs, out)
+    return at.special_modified_bessel_i1(self=kwargs['self'])
+
+structseqs_special_modified_bessel_i1 = [(return_types.for_schema('special_modified_bessel_i1', ops.special_modified_bessel_i1.schema), return_types.for_schema('special_modified_bessel_i1_out', ops.special_modified_bessel_i1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_i1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_i1")
+def special_modified_bessel_i1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_i1: THPVariable_special_modified_bessel_i1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_i1",
+                                 {"python_name": "torch.special_modified_bessel_i1"})
+    self = None
+    r = parser_special_modified_bessel_i1.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_i1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_i1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_k0 ----------------------------------------------------------------
+parser_special_modified_bessel_k0 = PythonArgParser.lazy([
+    'special_modified_bessel_k0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_k0", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_k0", legacy="dispatch_special_modified_bessel_k0")
+def dispatch_special_modified_bessel_k0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_k0(Tensor input, *, Tensor out=None): special_modified_bessel_k0, out= special_modified_bessel_k0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_k0_out, 'special_modified_bessel_k0', False, self, kwargs, out)
+    return at.special_modified_bessel_k0(self=kwargs['self'])
+
+structseqs_special_modified_bessel_k0 = [(return_types.for_schema('special_modified_bessel_k0', ops.special_modified_bessel_k0.schema), return_types.for_schema('special_modified_bessel_k0_out', ops.special_modified_bessel_k0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_k0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_k0")
+def special_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_k0: THPVariable_special_modified_bessel_k0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_k0",
+                                 {"python_name": "torch.special_modified_bessel_k0"})
+    self = None
+    r = parser_special_modified_bessel_k0.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_k0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_k0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_k1 ----------------------------------------------------------------
+parser_special_modified_bessel_k1 = PythonArgParser.lazy([
+    'special_modified_bessel_k1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_k1", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_k1", legacy="dispatch_special_modified_bessel_k1")
+def dispatch_special_modified_bessel_k1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_k1(Tensor input, *, Tensor out=None): special_modified_bessel_k1, out= special_modified_bessel_k1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_k1_out, 'special_modified_bessel_k1', False, self, kwargs, out)
+    return at.special_modified_bessel_k1(self=kwargs['self'])
+
+structseqs_special_modified_bessel_k1 = [(return_types.for_schema('special_modified_bessel_k1', ops.special_modified_bessel_k1.schema), return_types.for_schema('special_modified_bessel_k1_out', ops.special_modified_bessel_k1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_k1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_k1")
+def special_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_k1: THPVariable_special_modified_bessel_k1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_k1",
+                                 {"python_name": "torch.special_modified_bessel_k1"})
+    self = None
+    r = parser_special_modified_bessel_k1.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_k1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_k1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_scaled_modified_bessel_k0 ---------------------------------------------------------
+parser_special_scaled_modified_bessel_k0 = PythonArgParser.lazy([
+    'special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_scaled_modified_bessel_k0", TORCH_FUNCTIONS_CPP, "dispatch_special_scaled_modified_bessel_k0", legacy="dispatch_special_scaled_modified_bessel_k0")
+def dispatch_special_scaled_modified_bessel_k0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None): special_scaled_modified_bessel_k0, out= special_scaled_modified_bessel_k0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_scaled_modified_bessel_k0_out, 'special_scaled_modified_bessel_k0', False, self, kwargs, out)
+    return at.special_scaled_modified_bessel_k0(self=kwargs['self'])
+
+structseqs_special_scaled_modified_bessel_k0 = [(return_types.for_schema('special_scaled_modified_bessel_k0', ops.special_scaled_modified_bessel_k0.schema), return_types.for_schema('special_scaled_modified_bessel_k0_out', ops.special_scaled_modified_bessel_k0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_scaled_modified_bessel_k0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_scaled_modified_bessel_k0")
+def special_scaled_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_scaled_modified_bessel_k0: THPVariable_special_scaled_modified_bessel_k0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_scaled_modified_bessel_k0",
+                                 {"python_name": "torch.special_scaled_modified_bessel_k0"})
+    self = None
+    r = parser_special_scaled_modified_bessel_k0.parse(args, kwargs)
+    a = r.args
+    # special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_scaled_modified_bessel_k0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_scaled_modified_bessel_k1 ---------------------------------------------------------
+parser_special_scaled_modified_bessel_k1 = PythonArgParser.lazy([
+    'special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_scaled_modified_bessel_k1", TORCH_FUNCTIONS_CPP, "dispatch_special_scaled_modified_bessel_k1", legacy="dispatch_special_scaled_modified_bessel_k1")
+def dispatch_special_scaled_modified_bessel_k1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None): special_scaled_modified_bessel_k1, out= special_scaled_modified_bessel_k1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_scaled_modified_bessel_k1_out, 'special_scaled_modified_bessel_k1', False, self, kwargs, out)
+    return at.special_scaled_modified_bessel_k1(self=kwargs['self'])
+
+structseqs_special_scaled_modified_bessel_k1 = [(return_types.for_schema('special_scaled_modified_bessel_k1', ops.special_scaled_modified_bessel_k1.schema), return_types.for_schema('special_scaled_modified_bessel_k1_out', ops.special_scaled_modified_bessel_k1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_scaled_modified_bessel_k1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_scaled_modified_bessel_k1")
+def special_scaled_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_scaled_modified_bessel_k1: THPVariable_special_scaled_modified_bessel_k1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_scaled_modified_bessel_k1",
+                                 {"python_name": "torch.special_scaled_modified_bessel_k1"})
+    self = None
+    r = parser_special_scaled_modified_bessel_k1.parse(args, kwargs)
+    a = r.args
+    # special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_scaled_modified_bessel_k1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_spherical_bessel_j0 ---------------------------------------------------------------
+parser_special_spherical_bessel_j0 = PythonArgParser.lazy([
+    'special_spherical_bessel_j0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_spherical_bessel_j0", TORCH_FUNCTIONS_CPP, "dispatch_special_spherical_bessel_j0", legacy="dispatch_special_spherical_bessel_j0")
+def dispatch_special_spherical_bessel_j0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_spherical_bessel_j0(Tensor input, *, Tensor out=None): special_spherical_bessel_j0, out= special_spherical_bessel_j0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_spherical_bessel_j0_out, 'special_spherical_bessel_j0', False, self, kwargs, out)
+    return at.special_spherical_bessel_j0(self=kwargs['self'])
+
+structseqs_special_spherical_bessel_j0 = [(return_types.for_schema('special_spherical_bessel_j0', ops.special_spherical_bessel_j0.schema), return_types.for_schema('special_spherical_bessel_j0_out', ops.special_spherical_bessel_j0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_spherical_bessel_j0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_spherical_bessel_j0")
+def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_spherical_bessel_j0: THPVariable_special_spherical_bessel_j0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_spherical_bessel_j0",
+                                 {"python_name": "torch.special_spherical_bessel_j0"})
+    self = None
+    r = parser_special_spherical_bessel_j0.parse(args, kwargs)
+    a = r.args
+    # special_spherical_bessel_j0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_spherical_bessel_j0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1369,4 +1635,11 @@ FUNCTIONS: dict[str, Any] = {
     "special_zeta": special_zeta,
     "special_bessel_j0": special_bessel_j0,
     "special_bessel_j1": special_bessel_j1,
+    "special_modified_bessel_i0": special_modified_bessel_i0,
+    "special_modified_bessel_i1": special_modified_bessel_i1,
+    "special_modified_bessel_k0": special_modified_bessel_k0,
+    "special_modified_bessel_k1": special_modified_bessel_k1,
+    "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
+    "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
+    "special_spherical_bessel_j0": special_spherical_bessel_j0,
 }
