@@ -1,6 +1,7 @@
-"""Conformance of torch.special's modified Bessel functions (modified_bessel_i0 / i1 / k0 / k1,
-scaled_modified_bessel_k0 / k1) and spherical_bessel_j0 against torch 2.13: float32 and
-float64 values on a grid with the branch points (2, 8), 0, negatives, large, inf and nan;
+"""Conformance of torch.special's bessel_y0 / y1, the modified Bessel functions
+(modified_bessel_i0 / i1 / k0 / k1, scaled_modified_bessel_k0 / k1) and spherical_bessel_j0
+against torch 2.13: float32 and float64 values on a grid with the branch points (2, 5, 8), 0,
+negatives, large, inf and nan;
 integer inputs, out=, no gradient, and the dtypes AT_DISPATCH_FLOATING_TYPES refuses."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ GRID = (
     "8.01, 20., 100., 700., 750., float('inf'), float('-inf'), float('nan')]); "
 )
 NAMES = (
+    "bessel_y0",
+    "bessel_y1",
     "modified_bessel_i0",
     "modified_bessel_i1",
     "modified_bessel_k0",

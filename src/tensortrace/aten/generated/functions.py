@@ -9430,6 +9430,34 @@ def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_bessel_y0 = Overloads([(ops.special_bessel_y0, Binder(ops.special_bessel_y0.schema)), (ops.special_bessel_y0_out, Binder(ops.special_bessel_y0_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_y0", FUNCTIONS_H, "at::special_bessel_y0",
+        legacy="at::special_bessel_y0 (Functions.h)")
+def special_bessel_y0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_y0, overloads:
+    special_bessel_y0(Tensor self) -> Tensor
+    special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_y0, args, kwargs, "at::special_bessel_y0")
+    return op.call(*full)
+
+
+_ov_special_bessel_y1 = Overloads([(ops.special_bessel_y1, Binder(ops.special_bessel_y1.schema)), (ops.special_bessel_y1_out, Binder(ops.special_bessel_y1_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_y1", FUNCTIONS_H, "at::special_bessel_y1",
+        legacy="at::special_bessel_y1 (Functions.h)")
+def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_y1, overloads:
+    special_bessel_y1(Tensor self) -> Tensor
+    special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_y1, args, kwargs, "at::special_bessel_y1")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10114,4 +10142,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
     "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
     "special_spherical_bessel_j0": special_spherical_bessel_j0,
+    "special_bessel_y0": special_bessel_y0,
+    "special_bessel_y1": special_bessel_y1,
 }

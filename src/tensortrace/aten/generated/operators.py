@@ -4180,6 +4180,18 @@ special_spherical_bessel_j0 = _register(
 special_spherical_bessel_j0_out = _register(
     FunctionSchema('special_spherical_bessel_j0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_spherical_bessel_j0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y0 = _register(
+    FunctionSchema('special_bessel_y0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_y0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_y0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y0_out = _register(
+    FunctionSchema('special_bessel_y0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_y0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y1 = _register(
+    FunctionSchema('special_bessel_y1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_y1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_y1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y1_out = _register(
+    FunctionSchema('special_bessel_y1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_y1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5556,4 +5568,8 @@ OPERATORS: list[OperatorHandle] = [
     special_scaled_modified_bessel_k1_out,
     special_spherical_bessel_j0,
     special_spherical_bessel_j0_out,
+    special_bessel_y0,
+    special_bessel_y0_out,
+    special_bessel_y1,
+    special_bessel_y1_out,
 ]

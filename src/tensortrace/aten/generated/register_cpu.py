@@ -6660,3 +6660,61 @@ def wrapper_CPU_special_spherical_bessel_j0(*args: Any) -> Any:
 
 
 ops.special_spherical_bessel_j0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_spherical_bessel_j0, "wrapper_CPU_special_spherical_bessel_j0"))
+
+
+# ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: special_bessel_y0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y0_out", REGISTER_CPU,
+        legacy="CPUType::special_bessel_y0")
+def wrapper_CPU_special_bessel_y0_out(*args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y0_out, "wrapper_CPU_special_bessel_y0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y0", REGISTER_CPU,
+        legacy="CPUType::special_bessel_y0")
+def wrapper_CPU_special_bessel_y0(*args: Any) -> Any:
+    """special_bessel_y0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y0, "wrapper_CPU_special_bessel_y0"))
+
+
+# ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: special_bessel_y1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y1_out", REGISTER_CPU,
+        legacy="CPUType::special_bessel_y1")
+def wrapper_CPU_special_bessel_y1_out(*args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y1_out, "wrapper_CPU_special_bessel_y1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y1", REGISTER_CPU,
+        legacy="CPUType::special_bessel_y1")
+def wrapper_CPU_special_bessel_y1(*args: Any) -> Any:
+    """special_bessel_y1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y1, "wrapper_CPU_special_bessel_y1"))

@@ -1,17 +1,39 @@
-"""The modified Bessel functions of torch.special: modified_bessel_i0 / i1 / k0 / k1, the
+"""The Bessel functions of torch.special beyond j0 / j1: bessel_y0 / y1 (which reuse
+math_cephes.py's j0 / j1 and their Hankel tables), modified_bessel_i0 / i1 / k0 / k1, the
 exponentially scaled scaled_modified_bessel_k0 / k1, and spherical_bessel_j0, one element at
 a time.
 
 Mirrors `modified_bessel_i0_forward` .. `spherical_bessel_j0_forward` of
-`aten/src/ATen/native/Math.h` (Cephes's Chebyshev expansions: I0 / I1 share math_cephes.py's
-i0e / i1e tables; K0 / K1 have their own on [0, 2] in x^2 and on [2, inf) in 8 / x).
+`aten/src/ATen/native/Math.h` (Cephes: Y0 / Y1 a rational function of x^2 up to 5, then the
+Hankel form; the Chebyshev expansions of I0 / I1 share math_cephes.py's i0e / i1e tables, K0 / K1
+have their own on [0, 2] in x^2 and on [2, inf) in 8 / x).
 """
 
 from __future__ import annotations
 
 import math
 
-from tensortrace.aten.native.math_cephes import I0E_A, I0E_B, I1E_A, I1E_B, _exp, chbevl
+from tensortrace.aten.native.math_cephes import (
+    _J0_PP,
+    _J0_PQ,
+    _J0_QP,
+    _J0_QQ,
+    _J1_PP,
+    _J1_PQ,
+    _J1_QP,
+    _J1_QQ,
+    _SQRT_2_OVER_PI,
+    I0E_A,
+    I0E_B,
+    I1E_A,
+    I1E_B,
+    _exp,
+    _trig,
+    bessel_j0_forward,
+    bessel_j1_forward,
+    chbevl,
+    polevl,
+)
 
 INF = math.inf
 NAN = math.nan
@@ -50,6 +72,67 @@ _K1_B = (
     1.95215518471351631108e-04, -2.85781685962277938680e-03, 1.03923736576817238437e-01,
     2.72062619048444266945e00,
 )  # fmt: skip
+
+
+_Y0_YP = (
+    1.55924367855235737965e04, -1.46639295903971606143e07, 5.43526477051876500413e09,
+    -9.82136065717911466409e11, 8.75906394395366999549e13, -3.46628303384729719441e15,
+    4.42733268572569800351e16, -1.84950800436986690637e16,
+)  # fmt: skip
+_Y0_YQ = (
+    1.04128353664259848412e03, 6.26107330137134956842e05, 2.68919633393814121987e08,
+    8.64002487103935000337e10, 2.02979612750105546709e13, 3.17157752842975028269e15,
+    2.50596256172653059228e17,
+)  # fmt: skip
+_Y1_YP = (
+    1.26320474790178026440e09, -6.47355876379160291031e11, 1.14509511541823727583e14,
+    -8.12770255501325109621e15, 2.02439475713594898196e17, -7.78877196265950026825e17,
+)  # fmt: skip
+_Y1_YQ = (
+    5.94301592346128195359e02, 2.35564092943068577943e05, 7.34811944459721705660e07,
+    1.87601316108706159478e10, 3.88231277496238566008e12, 6.20557727146953693363e14,
+    6.87141087355300489866e16, 3.97270608116560655612e18,
+)  # fmt: skip
+_TWO_OVER_PI = 0.636619772367581343075535053490057448
+
+
+def _hankel_y(x: float, z: float, pp: tuple[float, ...], pq: tuple[float, ...],
+              qp: tuple[float, ...], qq: tuple[float, ...], shift: float) -> float:  # fmt: skip
+    """(P sin(x - shift) + 5 / x Q cos(x - shift)) sqrt(2 / pi) / sqrt(x), P and Q in z."""
+    p = polevl(z, pp) / polevl(z, pq)
+    q = polevl(z, qp) / polevl(z, qq)
+    s, c = _trig(math.sin, x - shift), _trig(math.cos, x - shift)
+    return (p * s + 5.0 / x * q * c) * _SQRT_2_OVER_PI / math.sqrt(x)
+
+
+def bessel_y0_forward(x: float) -> float:
+    if x <= 5.0:
+        if x == 0.0:
+            return -INF
+        if x < 0.0:
+            return NAN
+        yp = polevl(x * x, _Y0_YP)
+        yq = polevl(x * x, _Y0_YQ)
+        return yp / yq + _TWO_OVER_PI * math.log(x) * bessel_j0_forward(x)
+    if math.isnan(x):
+        return x
+    z = 25.0 / (x * x)
+    return _hankel_y(x, z, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ, 0.785398163397448309615660845819875721)
+
+
+def bessel_y1_forward(x: float) -> float:
+    if x <= 5.0:
+        if x == 0.0:
+            return -INF
+        if x <= 0.0:
+            return NAN
+        yp = polevl(x * x, _Y1_YP)
+        yq = polevl(x * x, _Y1_YQ)
+        return x * (yp / yq) + _TWO_OVER_PI * (bessel_j1_forward(x) * math.log(x) - 1.0 / x)
+    if math.isnan(x):
+        return x
+    z = 5.0 / x * (5.0 / x)
+    return _hankel_y(x, z, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ, 2.356194490192344928846982537459627163)
 
 
 def _div(a: float, b: float) -> float:

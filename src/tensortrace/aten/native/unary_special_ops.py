@@ -42,6 +42,8 @@ FLOAT_OPS = (
     "special_i1e",
     "special_bessel_j0",
     "special_bessel_j1",
+    "special_bessel_y0",
+    "special_bessel_y1",
     "special_modified_bessel_i0",
     "special_modified_bessel_i1",
     "special_modified_bessel_k0",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "87757900db5ec9fb2025aa0821ff70fa1a817292cabf08a1ca9be0c761b72488"
+INPUTS_SHA256 = "c4d9ee7819be940ebc2ea9810b830d306fee5cf17d384f980fcbed32e2ef2de6"
 
 MODULES: tuple[str, ...] = (
     "functions",

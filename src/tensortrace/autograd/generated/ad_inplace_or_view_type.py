@@ -5746,3 +5746,27 @@ def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_spherical_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_spherical_bessel_j0_out, "torch::ADInplaceOrView::special_spherical_bessel_j0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_y0_out", INPLACE_OR_VIEW)
+def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_y0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_y0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_y0_out, "torch::ADInplaceOrView::special_bessel_y0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_y1_out", INPLACE_OR_VIEW)
+def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_y1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_y1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_y1_out, "torch::ADInplaceOrView::special_bessel_y1_out", with_keyset=True))

@@ -15226,3 +15226,51 @@ def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_spherical_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
     special_spherical_bessel_j0_out, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_y0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y0.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y0, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_y0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y0_out, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_y1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y1.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y1, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_y1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y1_out, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))

@@ -1604,6 +1604,82 @@ def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_bessel_y0 -------------------------------------------------------------------------
+parser_special_bessel_y0 = PythonArgParser.lazy([
+    'special_bessel_y0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_y0", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_y0", legacy="dispatch_special_bessel_y0")
+def dispatch_special_bessel_y0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_y0(Tensor input, *, Tensor out=None): special_bessel_y0, out= special_bessel_y0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_y0_out, 'special_bessel_y0', False, self, kwargs, out)
+    return at.special_bessel_y0(self=kwargs['self'])
+
+structseqs_special_bessel_y0 = [(return_types.for_schema('special_bessel_y0', ops.special_bessel_y0.schema), return_types.for_schema('special_bessel_y0_out', ops.special_bessel_y0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_y0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_y0")
+def special_bessel_y0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_y0: THPVariable_special_bessel_y0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_y0",
+                                 {"python_name": "torch.special_bessel_y0"})
+    self = None
+    r = parser_special_bessel_y0.parse(args, kwargs)
+    a = r.args
+    # special_bessel_y0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_y0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_bessel_y1 -------------------------------------------------------------------------
+parser_special_bessel_y1 = PythonArgParser.lazy([
+    'special_bessel_y1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_y1", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_y1", legacy="dispatch_special_bessel_y1")
+def dispatch_special_bessel_y1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_y1(Tensor input, *, Tensor out=None): special_bessel_y1, out= special_bessel_y1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_y1_out, 'special_bessel_y1', False, self, kwargs, out)
+    return at.special_bessel_y1(self=kwargs['self'])
+
+structseqs_special_bessel_y1 = [(return_types.for_schema('special_bessel_y1', ops.special_bessel_y1.schema), return_types.for_schema('special_bessel_y1_out', ops.special_bessel_y1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_y1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_y1")
+def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_y1: THPVariable_special_bessel_y1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_y1",
+                                 {"python_name": "torch.special_bessel_y1"})
+    self = None
+    r = parser_special_bessel_y1.parse(args, kwargs)
+    a = r.args
+    # special_bessel_y1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_y1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1642,4 +1718,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
     "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
     "special_spherical_bessel_j0": special_spherical_bessel_j0,
+    "special_bessel_y0": special_bessel_y0,
+    "special_bessel_y1": special_bessel_y1,
 }

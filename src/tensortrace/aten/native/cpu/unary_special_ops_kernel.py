@@ -1,6 +1,7 @@
 """The CPU kernels of lgamma, digamma, polygamma, erfinv, i0, logit and special_entr /
 special_ndtri / special_i0e / special_i1 / special_i1e, and the Bessel functions of
-math_cephes_bessel.py (modified_bessel_*, scaled_modified_bessel_k0 / k1, spherical_bessel_j0).
+math_cephes_bessel.py (bessel_y0 / y1, modified_bessel_*, scaled_modified_bessel_k0 / k1,
+spherical_bessel_j0).
 
 Mirrors their entries in `aten/src/ATen/native/cpu/UnaryOpsKernel.cpp` (lgamma is
 IMPLEMENT_FLOAT_KERNEL's std::lgamma; polygamma is digamma for n = 0, trigamma for n = 1 and
@@ -45,6 +46,8 @@ def _map(fn: Scalar1, a: np.ndarray) -> np.ndarray:
 
 # Math.h's modified_bessel_*_forward / spherical_bessel_j0_forward, by op name
 BESSEL_FORWARDS: dict[str, Scalar1] = {
+    "bessel_y0": bessel.bessel_y0_forward,
+    "bessel_y1": bessel.bessel_y1_forward,
     "modified_bessel_i0": bessel.modified_bessel_i0_forward,
     "modified_bessel_i1": bessel.modified_bessel_i1_forward,
     "modified_bessel_k0": bessel.modified_bessel_k0_forward,
