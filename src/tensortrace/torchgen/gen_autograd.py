@@ -49,6 +49,7 @@ DONT_REQUIRE_DERIVATIVE = frozenset(
         # which load_derivatives drops): the same effect
         "special_bessel_j0",
         "special_bessel_j1",
+        "special_airy_ai",
         "special_bessel_y0",
         "special_bessel_y1",
         "special_modified_bessel_i0",

@@ -9458,6 +9458,20 @@ def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_airy_ai = Overloads([(ops.special_airy_ai, Binder(ops.special_airy_ai.schema)), (ops.special_airy_ai_out, Binder(ops.special_airy_ai_out.schema))])
+
+
+@traced("dispatch", "at::special_airy_ai", FUNCTIONS_H, "at::special_airy_ai",
+        legacy="at::special_airy_ai (Functions.h)")
+def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
+    """at::special_airy_ai, overloads:
+    special_airy_ai(Tensor x) -> Tensor
+    special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_airy_ai, args, kwargs, "at::special_airy_ai")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10144,4 +10158,5 @@ FUNCTIONS: dict[str, Any] = {
     "special_spherical_bessel_j0": special_spherical_bessel_j0,
     "special_bessel_y0": special_bessel_y0,
     "special_bessel_y1": special_bessel_y1,
+    "special_airy_ai": special_airy_ai,
 }

@@ -4192,6 +4192,12 @@ special_bessel_y1 = _register(
 special_bessel_y1_out = _register(
     FunctionSchema('special_bessel_y1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_y1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_airy_ai = _register(
+    FunctionSchema('special_airy_ai', '', (Argument('x', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_airy_ai(Tensor x) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_airy_ai.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_airy_ai_out = _register(
+    FunctionSchema('special_airy_ai', 'out', (Argument('x', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_airy_ai_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5572,4 +5578,6 @@ OPERATORS: list[OperatorHandle] = [
     special_bessel_y0_out,
     special_bessel_y1,
     special_bessel_y1_out,
+    special_airy_ai,
+    special_airy_ai_out,
 ]

@@ -6718,3 +6718,32 @@ def wrapper_CPU_special_bessel_y1(*args: Any) -> Any:
 
 
 ops.special_bessel_y1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y1, "wrapper_CPU_special_bessel_y1"))
+
+
+# ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: special_airy_ai_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_airy_ai_out", REGISTER_CPU,
+        legacy="CPUType::special_airy_ai")
+def wrapper_CPU_special_airy_ai_out(*args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_airy_ai_out, "wrapper_CPU_special_airy_ai_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_special_airy_ai", REGISTER_CPU,
+        legacy="CPUType::special_airy_ai")
+def wrapper_CPU_special_airy_ai(*args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_airy_ai, "wrapper_CPU_special_airy_ai"))

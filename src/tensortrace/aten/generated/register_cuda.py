@@ -6769,3 +6769,32 @@ def wrapper_CUDA_special_bessel_y1(*args: Any) -> Any:
 
 
 ops.special_bessel_y1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y1, "wrapper_CUDA_special_bessel_y1"))
+
+
+# ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: special_airy_ai_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai_out", REGISTER_CUDA,
+        legacy="CUDAType::special_airy_ai")
+def wrapper_CUDA_special_airy_ai_out(*args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai_out, "wrapper_CUDA_special_airy_ai_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai", REGISTER_CUDA,
+        legacy="CUDAType::special_airy_ai")
+def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai, "wrapper_CUDA_special_airy_ai"))

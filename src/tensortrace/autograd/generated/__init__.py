@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c4d9ee7819be940ebc2ea9810b830d306fee5cf17d384f980fcbed32e2ef2de6"
+INPUTS_SHA256 = "4bd9c9770da7821555642473d4975f9a14fc39616f5a182aed3153713f7f2733"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -5770,3 +5770,15 @@ def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_y1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_bessel_y1_out, "torch::ADInplaceOrView::special_bessel_y1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_airy_ai_out", INPLACE_OR_VIEW)
+def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_airy_ai_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_airy_ai_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_airy_ai_out, "torch::ADInplaceOrView::special_airy_ai_out", with_keyset=True))

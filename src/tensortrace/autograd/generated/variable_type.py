@@ -15274,3 +15274,27 @@ def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_bessel_y1_out.register(DispatchKey.Autograd, KernelFunction(
     special_bessel_y1_out, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_airy_ai(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_airy_ai.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_airy_ai.register(DispatchKey.Autograd, KernelFunction(
+    special_airy_ai, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_airy_ai_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_airy_ai_out.register(DispatchKey.Autograd, KernelFunction(
+    special_airy_ai_out, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))

@@ -1680,6 +1680,44 @@ def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_airy_ai ---------------------------------------------------------------------------
+parser_special_airy_ai = PythonArgParser.lazy([
+    'special_airy_ai(Tensor x, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_airy_ai", TORCH_FUNCTIONS_CPP, "dispatch_special_airy_ai", legacy="dispatch_special_airy_ai")
+def dispatch_special_airy_ai_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_airy_ai(Tensor x, *, Tensor out=None): special_airy_ai, out= special_airy_ai.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_airy_ai_out, 'special_airy_ai', False, self, kwargs, out)
+    return at.special_airy_ai(x=kwargs['x'])
+
+structseqs_special_airy_ai = [(return_types.for_schema('special_airy_ai', ops.special_airy_ai.schema), return_types.for_schema('special_airy_ai_out', ops.special_airy_ai_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_airy_ai", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_airy_ai")
+def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_airy_ai: THPVariable_special_airy_ai"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_airy_ai",
+                                 {"python_name": "torch.special_airy_ai"})
+    self = None
+    r = parser_special_airy_ai.parse(args, kwargs)
+    a = r.args
+    # special_airy_ai(Tensor x, *, Tensor out=None)
+    x = a[0]
+    if x is not None:
+        x = x.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_airy_ai_0(self, {'x': x, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1720,4 +1758,5 @@ FUNCTIONS: dict[str, Any] = {
     "special_spherical_bessel_j0": special_spherical_bessel_j0,
     "special_bessel_y0": special_bessel_y0,
     "special_bessel_y1": special_bessel_y1,
+    "special_airy_ai": special_airy_ai,
 }

@@ -1,7 +1,7 @@
 """The CPU kernels of lgamma, digamma, polygamma, erfinv, i0, logit and special_entr /
-special_ndtri / special_i0e / special_i1 / special_i1e, and the Bessel functions of
+special_ndtri / special_i0e / special_i1 / special_i1e, the Bessel functions of
 math_cephes_bessel.py (bessel_y0 / y1, modified_bessel_*, scaled_modified_bessel_k0 / k1,
-spherical_bessel_j0).
+spherical_bessel_j0) and airy_ai (math_cephes_airy.py).
 
 Mirrors their entries in `aten/src/ATen/native/cpu/UnaryOpsKernel.cpp` (lgamma is
 IMPLEMENT_FLOAT_KERNEL's std::lgamma; polygamma is digamma for n = 0, trigamma for n = 1 and
@@ -21,6 +21,7 @@ from functools import partial
 import numpy as np
 
 from tensortrace.aten.native import math_cephes as cephes
+from tensortrace.aten.native import math_cephes_airy as airy
 from tensortrace.aten.native import math_cephes_bessel as bessel
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.cpu.loops import cpu_kernel
@@ -44,8 +45,9 @@ def _map(fn: Scalar1, a: np.ndarray) -> np.ndarray:
         return np.asarray(flat, dtype=np.float64).reshape(a.shape).astype(a.dtype)
 
 
-# Math.h's modified_bessel_*_forward / spherical_bessel_j0_forward, by op name
+# Math.h's airy_ai / bessel_y* / modified_bessel_* / spherical_bessel_j0 forwards, by op name
 BESSEL_FORWARDS: dict[str, Scalar1] = {
+    "airy_ai": airy.airy_ai_forward,
     "bessel_y0": bessel.bessel_y0_forward,
     "bessel_y1": bessel.bessel_y1_forward,
     "modified_bessel_i0": bessel.modified_bessel_i0_forward,
