@@ -9472,6 +9472,62 @@ def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_igamma = Overloads([(ops.igamma_out, Binder(ops.igamma_out.schema)), (ops.igamma, Binder(ops.igamma.schema))])
+
+
+@traced("dispatch", "at::igamma", FUNCTIONS_H, "at::igamma",
+        legacy="at::igamma (Functions.h)")
+def igamma(*args: Any, **kwargs: Any) -> Any:
+    """at::igamma, overloads:
+    igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    igamma(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_igamma, args, kwargs, "at::igamma")
+    return op.call(*full)
+
+
+_ov_igammac = Overloads([(ops.igammac_out, Binder(ops.igammac_out.schema)), (ops.igammac, Binder(ops.igammac.schema))])
+
+
+@traced("dispatch", "at::igammac", FUNCTIONS_H, "at::igammac",
+        legacy="at::igammac (Functions.h)")
+def igammac(*args: Any, **kwargs: Any) -> Any:
+    """at::igammac, overloads:
+    igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    igammac(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_igammac, args, kwargs, "at::igammac")
+    return op.call(*full)
+
+
+_ov_special_gammainc = Overloads([(ops.special_gammainc_out, Binder(ops.special_gammainc_out.schema)), (ops.special_gammainc, Binder(ops.special_gammainc.schema))])
+
+
+@traced("dispatch", "at::special_gammainc", FUNCTIONS_H, "at::special_gammainc",
+        legacy="at::special_gammainc (Functions.h)")
+def special_gammainc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammainc, overloads:
+    special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_gammainc(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_special_gammainc, args, kwargs, "at::special_gammainc")
+    return op.call(*full)
+
+
+_ov_special_gammaincc = Overloads([(ops.special_gammaincc_out, Binder(ops.special_gammaincc_out.schema)), (ops.special_gammaincc, Binder(ops.special_gammaincc.schema))])
+
+
+@traced("dispatch", "at::special_gammaincc", FUNCTIONS_H, "at::special_gammaincc",
+        legacy="at::special_gammaincc (Functions.h)")
+def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammaincc, overloads:
+    special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_gammaincc(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_special_gammaincc, args, kwargs, "at::special_gammaincc")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10159,4 +10215,8 @@ FUNCTIONS: dict[str, Any] = {
     "special_bessel_y0": special_bessel_y0,
     "special_bessel_y1": special_bessel_y1,
     "special_airy_ai": special_airy_ai,
+    "igamma": igamma,
+    "igammac": igammac,
+    "special_gammainc": special_gammainc,
+    "special_gammaincc": special_gammaincc,
 }

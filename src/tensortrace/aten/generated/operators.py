@@ -4198,6 +4198,36 @@ special_airy_ai = _register(
 special_airy_ai_out = _register(
     FunctionSchema('special_airy_ai', 'out', (Argument('x', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_airy_ai_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+igamma_out = _register(
+    FunctionSchema('igamma', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'igamma_out'}, 'tags': 'pointwise'}})
+igamma = _register(
+    FunctionSchema('igamma', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'igamma(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'igamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+igamma_ = _register(
+    FunctionSchema('igamma_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'igamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+igammac_out = _register(
+    FunctionSchema('igammac', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'igammac_out'}, 'tags': 'pointwise'}})
+igammac = _register(
+    FunctionSchema('igammac', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'igammac(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'igammac.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+igammac_ = _register(
+    FunctionSchema('igammac_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'igammac.out', 'variants': 'method', 'tags': 'pointwise'}})
+special_gammainc_out = _register(
+    FunctionSchema('special_gammainc', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammainc_out'}}})
+special_gammainc = _register(
+    FunctionSchema('special_gammainc', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammainc(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammainc'}}})
+special_gammaincc_out = _register(
+    FunctionSchema('special_gammaincc', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaincc_out'}}})
+special_gammaincc = _register(
+    FunctionSchema('special_gammaincc', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammaincc(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaincc'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5580,4 +5610,14 @@ OPERATORS: list[OperatorHandle] = [
     special_bessel_y1_out,
     special_airy_ai,
     special_airy_ai_out,
+    igamma_out,
+    igamma,
+    igamma_,
+    igammac_out,
+    igammac,
+    igammac_,
+    special_gammainc_out,
+    special_gammainc,
+    special_gammaincc_out,
+    special_gammaincc,
 ]

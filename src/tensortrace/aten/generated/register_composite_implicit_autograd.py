@@ -442,3 +442,7 @@ ops.special_multigammaln_out.register(DispatchKey.CompositeImplicitAutograd, nat
 ops.stft.register(DispatchKey.CompositeImplicitAutograd, native_kernel("stft", ops.stft))
 ops.stft_center.register(DispatchKey.CompositeImplicitAutograd, native_kernel("stft", ops.stft_center))
 ops.istft.register(DispatchKey.CompositeImplicitAutograd, native_kernel("istft", ops.istft))
+ops.special_gammainc_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammainc_out", ops.special_gammainc_out))
+ops.special_gammainc.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammainc", ops.special_gammainc))
+ops.special_gammaincc_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammaincc_out", ops.special_gammaincc_out))
+ops.special_gammaincc.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammaincc", ops.special_gammaincc))

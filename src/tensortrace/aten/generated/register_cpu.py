@@ -6747,3 +6747,87 @@ def wrapper_CPU_special_airy_ai(*args: Any) -> Any:
 
 
 ops.special_airy_ai.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_airy_ai, "wrapper_CPU_special_airy_ai"))
+
+
+# ---- structured: igamma.out (meta: igamma, impl: igamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igamma_out", REGISTER_CPU,
+        legacy="CPUType::igamma")
+def wrapper_CPU_igamma_out(*args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma_out, "wrapper_CPU_igamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igamma", REGISTER_CPU,
+        legacy="CPUType::igamma")
+def wrapper_CPU_igamma(*args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma, "wrapper_CPU_igamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igamma_", REGISTER_CPU,
+        legacy="CPUType::igamma_")
+def wrapper_CPU_igamma_(*args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma_, "wrapper_CPU_igamma_"))
+
+
+# ---- structured: igammac.out (meta: igammac, impl: igammac_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igammac_out", REGISTER_CPU,
+        legacy="CPUType::igammac")
+def wrapper_CPU_igammac_out(*args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac_out, "wrapper_CPU_igammac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igammac", REGISTER_CPU,
+        legacy="CPUType::igammac")
+def wrapper_CPU_igammac(*args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac, "wrapper_CPU_igammac"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_igammac_", REGISTER_CPU,
+        legacy="CPUType::igammac_")
+def wrapper_CPU_igammac_(*args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac_, "wrapper_CPU_igammac_"))

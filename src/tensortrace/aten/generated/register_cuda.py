@@ -6798,3 +6798,87 @@ def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
 
 
 ops.special_airy_ai.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai, "wrapper_CUDA_special_airy_ai"))
+
+
+# ---- structured: igamma.out (meta: igamma, impl: igamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma_out", REGISTER_CUDA,
+        legacy="CUDAType::igamma")
+def wrapper_CUDA_igamma_out(*args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_out, "wrapper_CUDA_igamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma", REGISTER_CUDA,
+        legacy="CUDAType::igamma")
+def wrapper_CUDA_igamma(*args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma, "wrapper_CUDA_igamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma_", REGISTER_CUDA,
+        legacy="CUDAType::igamma_")
+def wrapper_CUDA_igamma_(*args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_, "wrapper_CUDA_igamma_"))
+
+
+# ---- structured: igammac.out (meta: igammac, impl: igammac_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac_out", REGISTER_CUDA,
+        legacy="CUDAType::igammac")
+def wrapper_CUDA_igammac_out(*args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_out, "wrapper_CUDA_igammac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac", REGISTER_CUDA,
+        legacy="CUDAType::igammac")
+def wrapper_CUDA_igammac(*args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac, "wrapper_CUDA_igammac"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac_", REGISTER_CUDA,
+        legacy="CUDAType::igammac_")
+def wrapper_CUDA_igammac_(*args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_, "wrapper_CUDA_igammac_"))

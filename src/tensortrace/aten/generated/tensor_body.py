@@ -449,6 +449,10 @@ _ov_mvlgamma_ = Overloads([(ops.mvlgamma_, Binder(ops.mvlgamma_.schema))])
 _ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
 _ov_unfold = Overloads([(ops.unfold, Binder(ops.unfold.schema))])
 _ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
+_ov_igamma = Overloads([(ops.igamma, Binder(ops.igamma.schema))])
+_ov_igamma_ = Overloads([(ops.igamma_, Binder(ops.igamma_.schema))])
+_ov_igammac = Overloads([(ops.igammac, Binder(ops.igammac.schema))])
+_ov_igammac_ = Overloads([(ops.igammac_, Binder(ops.igammac_.schema))])
 
 
 class TensorMethods:
@@ -4487,6 +4491,42 @@ class TensorMethods:
         op, full = select_overload(_ov_istft, (self, *args), kwargs, "Tensor.istft")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::igamma", TENSOR_BODY_H, "at::Tensor::igamma",
+            legacy="Tensor::igamma (TensorMethods.h)")
+    def igamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igamma, overloads:
+        igamma(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_igamma, (self, *args), kwargs, "Tensor.igamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igamma_", TENSOR_BODY_H, "at::Tensor::igamma_",
+            legacy="Tensor::igamma_ (TensorMethods.h)")
+    def igamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igamma_, overloads:
+        igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_igamma_, (self, *args), kwargs, "Tensor.igamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igammac", TENSOR_BODY_H, "at::Tensor::igammac",
+            legacy="Tensor::igammac (TensorMethods.h)")
+    def igammac(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igammac, overloads:
+        igammac(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_igammac, (self, *args), kwargs, "Tensor.igammac")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igammac_", TENSOR_BODY_H, "at::Tensor::igammac_",
+            legacy="Tensor::igammac_ (TensorMethods.h)")
+    def igammac_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igammac_, overloads:
+        igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_igammac_, (self, *args), kwargs, "Tensor.igammac_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4919,4 +4959,8 @@ METHODS: tuple[str, ...] = (
     "stft",
     "unfold",
     "istft",
+    "igamma",
+    "igamma_",
+    "igammac",
+    "igammac_",
 )

@@ -92,6 +92,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     sorting_select,
     special_aliases,
     special_binary_ops,
+    special_igamma,
     spectral_ops,
     spectral_ops_mkl,
     spectral_ops_nd,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4bd9c9770da7821555642473d4975f9a14fc39616f5a182aed3153713f7f2733"
+INPUTS_SHA256 = "14b3609a4f3f0bfe773ee8b00e2c689cbcfff8fcd3cc36f73ab94c9f73bd8d2d"
 
 MODULES: tuple[str, ...] = (
     "functions",

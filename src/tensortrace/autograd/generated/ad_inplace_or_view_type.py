@@ -5782,3 +5782,51 @@ def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_airy_ai_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_airy_ai_out, "torch::ADInplaceOrView::special_airy_ai_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igamma_out", INPLACE_OR_VIEW)
+def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igamma_out, "torch::ADInplaceOrView::igamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igamma_", INPLACE_OR_VIEW)
+def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igamma_, "torch::ADInplaceOrView::igamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igammac_out", INPLACE_OR_VIEW)
+def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igammac_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igammac_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igammac_out, "torch::ADInplaceOrView::igammac_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igammac_", INPLACE_OR_VIEW)
+def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igammac_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igammac_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igammac_, "torch::ADInplaceOrView::igammac_", with_keyset=True))

@@ -5747,3 +5747,49 @@ class SpecialZetaBackward2(TraceableFunction):
         ('self',),
         {},
         {})
+
+
+def IgammaBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(at.exp(self.sub(1).mul(at.log(other)).sub(other).sub(at.lgamma(self))))"""
+    return v['grad'].mul(at.exp(v['self'].sub(1).mul(at.log(v['other'])).sub(v['other']).sub(at.lgamma(v['self']))))
+
+
+def IgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("igamma: input")"""
+    return not_implemented('igamma: input')
+
+
+class IgammaBackward0(TraceableFunction):
+    """igamma(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'igamma',
+        (Formula(('other',), IgammaBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), IgammaBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def IgammacBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.neg().mul(at.exp(self.sub(1).mul(at.log(other)).sub(other).sub(at.lgamma(self))))"""
+    return v['grad'].neg().mul(at.exp(v['self'].sub(1).mul(at.log(v['other'])).sub(v['other']).sub(at.lgamma(v['self']))))
+
+
+def IgammacBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("igammac: input")"""
+    return not_implemented('igammac: input')
+
+
+class IgammacBackward0(TraceableFunction):
+    """igammac(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'igammac',
+        (Formula(('other',), IgammacBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), IgammacBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})

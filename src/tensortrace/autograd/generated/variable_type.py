@@ -15298,3 +15298,105 @@ def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_airy_ai_out.register(DispatchKey.Autograd, KernelFunction(
     special_airy_ai_out, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+
+
+_record_igamma_out = GraphRecording(ops.igamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_igamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma_out.register(DispatchKey.Autograd, KernelFunction(
+    igamma_out, "torch::autograd::VariableType::igamma", with_keyset=True))
+
+
+_record_igamma = GraphRecording(ops.igamma, AutoDispatchBelowADInplaceOrView, nodes.IgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor: records IgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.igamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma.register(DispatchKey.Autograd, KernelFunction(
+    igamma, "torch::autograd::VariableType::igamma", with_keyset=True))
+
+
+_record_igamma_ = GraphRecording(ops.igamma_, AutoDispatchBelowAutograd, nodes.IgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!): records IgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma_.register(DispatchKey.Autograd, KernelFunction(
+    igamma_, "torch::autograd::VariableType::igamma_", with_keyset=True))
+
+
+_record_igammac_out = GraphRecording(ops.igammac_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_igammac_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igammac_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac_out.register(DispatchKey.Autograd, KernelFunction(
+    igammac_out, "torch::autograd::VariableType::igammac", with_keyset=True))
+
+
+_record_igammac = GraphRecording(ops.igammac, AutoDispatchBelowADInplaceOrView, nodes.IgammacBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor: records IgammacBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igammac(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.igammac.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac.register(DispatchKey.Autograd, KernelFunction(
+    igammac, "torch::autograd::VariableType::igammac", with_keyset=True))
+
+
+_record_igammac_ = GraphRecording(ops.igammac_, AutoDispatchBelowAutograd, nodes.IgammacBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!): records IgammacBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igammac_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igammac_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac_.register(DispatchKey.Autograd, KernelFunction(
+    igammac_, "torch::autograd::VariableType::igammac_", with_keyset=True))

@@ -1718,6 +1718,88 @@ def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_gammainc --------------------------------------------------------------------------
+parser_special_gammainc = PythonArgParser.lazy([
+    'special_gammainc(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_gammainc", TORCH_FUNCTIONS_CPP, "dispatch_special_gammainc", legacy="dispatch_special_gammainc")
+def dispatch_special_gammainc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_gammainc(Tensor input, Tensor other, *, Tensor out=None): special_gammainc, out= special_gammainc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_gammainc_out, 'special_gammainc', False, self, kwargs, out)
+    return at.special_gammainc(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_gammainc = [(return_types.for_schema('special_gammainc', ops.special_gammainc.schema), return_types.for_schema('special_gammainc_out', ops.special_gammainc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_gammainc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_gammainc")
+def special_gammainc(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_gammainc: THPVariable_special_gammainc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_gammainc",
+                                 {"python_name": "torch.special_gammainc"})
+    self = None
+    r = parser_special_gammainc.parse(args, kwargs)
+    a = r.args
+    # special_gammainc(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_gammainc_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_gammaincc -------------------------------------------------------------------------
+parser_special_gammaincc = PythonArgParser.lazy([
+    'special_gammaincc(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_gammaincc", TORCH_FUNCTIONS_CPP, "dispatch_special_gammaincc", legacy="dispatch_special_gammaincc")
+def dispatch_special_gammaincc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_gammaincc(Tensor input, Tensor other, *, Tensor out=None): special_gammaincc, out= special_gammaincc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_gammaincc_out, 'special_gammaincc', False, self, kwargs, out)
+    return at.special_gammaincc(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_gammaincc = [(return_types.for_schema('special_gammaincc', ops.special_gammaincc.schema), return_types.for_schema('special_gammaincc_out', ops.special_gammaincc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_gammaincc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_gammaincc")
+def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_gammaincc: THPVariable_special_gammaincc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_gammaincc",
+                                 {"python_name": "torch.special_gammaincc"})
+    self = None
+    r = parser_special_gammaincc.parse(args, kwargs)
+    a = r.args
+    # special_gammaincc(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_gammaincc_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1759,4 +1841,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_bessel_y0": special_bessel_y0,
     "special_bessel_y1": special_bessel_y1,
     "special_airy_ai": special_airy_ai,
+    "special_gammainc": special_gammainc,
+    "special_gammaincc": special_gammaincc,
 }

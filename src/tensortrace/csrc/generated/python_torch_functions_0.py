@@ -24535,6 +24535,88 @@ def istft(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- igamma ------------------------------------------------------------------------------------
+parser_igamma = PythonArgParser.lazy([
+    'igamma(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_igamma", TORCH_FUNCTIONS_CPP, "dispatch_igamma", legacy="dispatch_igamma")
+def dispatch_igamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igamma(Tensor input, Tensor other, *, Tensor out=None): igamma, out= igamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.igamma_out, 'igamma', False, self, kwargs, out)
+    return at.igamma(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_igamma = [(return_types.for_schema('igamma', ops.igamma.schema), return_types.for_schema('igamma_out', ops.igamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_igamma")
+def igamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.igamma: THPVariable_igamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.igamma",
+                                 {"python_name": "torch.igamma"})
+    self = None
+    r = parser_igamma.parse(args, kwargs)
+    a = r.args
+    # igamma(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_igamma_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- igammac -----------------------------------------------------------------------------------
+parser_igammac = PythonArgParser.lazy([
+    'igammac(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_igammac", TORCH_FUNCTIONS_CPP, "dispatch_igammac", legacy="dispatch_igammac")
+def dispatch_igammac_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igammac(Tensor input, Tensor other, *, Tensor out=None): igammac, out= igammac.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.igammac_out, 'igammac', False, self, kwargs, out)
+    return at.igammac(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_igammac = [(return_types.for_schema('igammac', ops.igammac.schema), return_types.for_schema('igammac_out', ops.igammac_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igammac", TORCH_FUNCTIONS_CPP, legacy="THPVariable_igammac")
+def igammac(*args: Any, **kwargs: Any) -> Any:
+    """torch.igammac: THPVariable_igammac"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.igammac",
+                                 {"python_name": "torch.igammac"})
+    self = None
+    r = parser_igammac.parse(args, kwargs)
+    a = r.args
+    # igammac(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_igammac_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -25021,6 +25103,8 @@ FUNCTIONS: dict[str, Any] = {
     "kaiser_window": kaiser_window,
     "stft": stft,
     "istft": istft,
+    "igamma": igamma,
+    "igammac": igammac,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -25510,4 +25594,6 @@ __all__ = [
     "kaiser_window",
     "stft",
     "istft",
+    "igamma",
+    "igammac",
 ]
