@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "14b3609a4f3f0bfe773ee8b00e2c689cbcfff8fcd3cc36f73ab94c9f73bd8d2d"
+INPUTS_SHA256 = "28537a7a4ea4e6613d10238ea0d35bbea92c13b68a2907ceeb9acb9d6ab16579"
 
 MODULES: tuple[str, ...] = (
     "operators",

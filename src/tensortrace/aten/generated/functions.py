@@ -9528,6 +9528,34 @@ def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_erfcx = Overloads([(ops.special_erfcx, Binder(ops.special_erfcx.schema)), (ops.special_erfcx_out, Binder(ops.special_erfcx_out.schema))])
+
+
+@traced("dispatch", "at::special_erfcx", FUNCTIONS_H, "at::special_erfcx",
+        legacy="at::special_erfcx (Functions.h)")
+def special_erfcx(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfcx, overloads:
+    special_erfcx(Tensor self) -> Tensor
+    special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfcx, args, kwargs, "at::special_erfcx")
+    return op.call(*full)
+
+
+_ov_special_log_ndtr = Overloads([(ops.special_log_ndtr, Binder(ops.special_log_ndtr.schema)), (ops.special_log_ndtr_out, Binder(ops.special_log_ndtr_out.schema))])
+
+
+@traced("dispatch", "at::special_log_ndtr", FUNCTIONS_H, "at::special_log_ndtr",
+        legacy="at::special_log_ndtr (Functions.h)")
+def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log_ndtr, overloads:
+    special_log_ndtr(Tensor self) -> Tensor
+    special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_log_ndtr, args, kwargs, "at::special_log_ndtr")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10219,4 +10247,6 @@ FUNCTIONS: dict[str, Any] = {
     "igammac": igammac,
     "special_gammainc": special_gammainc,
     "special_gammaincc": special_gammaincc,
+    "special_erfcx": special_erfcx,
+    "special_log_ndtr": special_log_ndtr,
 }

@@ -4228,6 +4228,18 @@ special_gammaincc_out = _register(
 special_gammaincc = _register(
     FunctionSchema('special_gammaincc', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'special_gammaincc(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaincc'}}})
+special_erfcx = _register(
+    FunctionSchema('special_erfcx', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfcx(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_erfcx.out', 'tags': 'pointwise'}})
+special_erfcx_out = _register(
+    FunctionSchema('special_erfcx', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'special_erfcx_out'}, 'tags': 'pointwise'}})
+special_log_ndtr = _register(
+    FunctionSchema('special_log_ndtr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_log_ndtr(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_log_ndtr.out', 'tags': 'pointwise'}})
+special_log_ndtr_out = _register(
+    FunctionSchema('special_log_ndtr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'special_log_ndtr_out'}, 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5620,4 +5632,8 @@ OPERATORS: list[OperatorHandle] = [
     special_gammainc,
     special_gammaincc_out,
     special_gammaincc,
+    special_erfcx,
+    special_erfcx_out,
+    special_log_ndtr,
+    special_log_ndtr_out,
 ]

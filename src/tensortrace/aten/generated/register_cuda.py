@@ -6882,3 +6882,61 @@ def wrapper_CUDA_igammac_(*args: Any) -> Any:
 
 
 ops.igammac_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_, "wrapper_CUDA_igammac_"))
+
+
+# ---- structured: special_erfcx.out (meta: special_erfcx, impl: special_erfcx_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx_out", REGISTER_CUDA,
+        legacy="CUDAType::special_erfcx")
+def wrapper_CUDA_special_erfcx_out(*args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_erfcx_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx_out, "wrapper_CUDA_special_erfcx_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx", REGISTER_CUDA,
+        legacy="CUDAType::special_erfcx")
+def wrapper_CUDA_special_erfcx(*args: Any) -> Any:
+    """special_erfcx(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_erfcx.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx, "wrapper_CUDA_special_erfcx"))
+
+
+# ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: special_log_ndtr_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr_out", REGISTER_CUDA,
+        legacy="CUDAType::special_log_ndtr")
+def wrapper_CUDA_special_log_ndtr_out(*args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr_out, "wrapper_CUDA_special_log_ndtr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr", REGISTER_CUDA,
+        legacy="CUDAType::special_log_ndtr")
+def wrapper_CUDA_special_log_ndtr(*args: Any) -> Any:
+    """special_log_ndtr(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr, "wrapper_CUDA_special_log_ndtr"))

@@ -42,6 +42,8 @@ FLOAT_OPS = (
     "special_i1e",
     "special_bessel_j0",
     "special_bessel_j1",
+    "special_erfcx",
+    "special_log_ndtr",
     "special_airy_ai",
     "special_bessel_y0",
     "special_bessel_y1",

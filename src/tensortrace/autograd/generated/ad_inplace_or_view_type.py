@@ -5830,3 +5830,27 @@ def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.igammac_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     igammac_, "torch::ADInplaceOrView::igammac_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_erfcx_out", INPLACE_OR_VIEW)
+def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_erfcx_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_erfcx_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_erfcx_out, "torch::ADInplaceOrView::special_erfcx_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_log_ndtr_out", INPLACE_OR_VIEW)
+def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_log_ndtr_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_log_ndtr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_log_ndtr_out, "torch::ADInplaceOrView::special_log_ndtr_out", with_keyset=True))

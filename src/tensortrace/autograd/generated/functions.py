@@ -5793,3 +5793,37 @@ class IgammacBackward0(TraceableFunction):
         ('self', 'other'),
         {},
         {})
+
+
+def SpecialErfcxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: self.mul(result).mul(2.0).sub(2.0 / math.sqrt(math.pi)).mul(grad)"""
+    return v['self'].mul(v['result']).mul(2.0).sub(2.0 / math.sqrt(math.pi)).mul(v['grad'])
+
+
+class SpecialErfcxBackward0(TraceableFunction):
+    """special_erfcx(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_erfcx',
+        (Formula(('self',), SpecialErfcxBackward0_self, frozenset(['grad', 'math', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialLogNdtrBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(math.sqrt(2 * math.pi)).mul(result.add(self.pow(2).div(2)).neg().exp())"""
+    return v['grad'].div(math.sqrt(2 * math.pi)).mul(v['result'].add(v['self'].pow(2).div(2)).neg().exp())
+
+
+class SpecialLogNdtrBackward0(TraceableFunction):
+    """special_log_ndtr(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_log_ndtr',
+        (Formula(('self',), SpecialLogNdtrBackward0_self, frozenset(['grad', 'math', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})

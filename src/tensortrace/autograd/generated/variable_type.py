@@ -15400,3 +15400,71 @@ def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.igammac_.register(DispatchKey.Autograd, KernelFunction(
     igammac_, "torch::autograd::VariableType::igammac_", with_keyset=True))
+
+
+_record_special_erfcx = GraphRecording(ops.special_erfcx, AutoDispatchBelowADInplaceOrView, nodes.SpecialErfcxBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_erfcx", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_erfcx(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx(Tensor self) -> Tensor: records SpecialErfcxBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_erfcx(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_erfcx.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_erfcx.register(DispatchKey.Autograd, KernelFunction(
+    special_erfcx, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+
+
+_record_special_erfcx_out = GraphRecording(ops.special_erfcx_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_erfcx", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_erfcx_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_erfcx_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_erfcx_out.register(DispatchKey.Autograd, KernelFunction(
+    special_erfcx_out, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+
+
+_record_special_log_ndtr = GraphRecording(ops.special_log_ndtr, AutoDispatchBelowADInplaceOrView, nodes.SpecialLogNdtrBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_log_ndtr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_log_ndtr(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr(Tensor self) -> Tensor: records SpecialLogNdtrBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_log_ndtr(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_log_ndtr.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_log_ndtr.register(DispatchKey.Autograd, KernelFunction(
+    special_log_ndtr, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))
+
+
+_record_special_log_ndtr_out = GraphRecording(ops.special_log_ndtr_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_log_ndtr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_log_ndtr_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_log_ndtr_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_log_ndtr_out.register(DispatchKey.Autograd, KernelFunction(
+    special_log_ndtr_out, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))

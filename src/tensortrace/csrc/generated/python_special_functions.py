@@ -1800,6 +1800,82 @@ def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_erfcx -----------------------------------------------------------------------------
+parser_special_erfcx = PythonArgParser.lazy([
+    'special_erfcx(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_erfcx", TORCH_FUNCTIONS_CPP, "dispatch_special_erfcx", legacy="dispatch_special_erfcx")
+def dispatch_special_erfcx_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_erfcx(Tensor input, *, Tensor out=None): special_erfcx, out= special_erfcx.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_erfcx_out, 'special_erfcx', False, self, kwargs, out)
+    return at.special_erfcx(self=kwargs['self'])
+
+structseqs_special_erfcx = [(return_types.for_schema('special_erfcx', ops.special_erfcx.schema), return_types.for_schema('special_erfcx_out', ops.special_erfcx_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_erfcx", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_erfcx")
+def special_erfcx(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_erfcx: THPVariable_special_erfcx"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_erfcx",
+                                 {"python_name": "torch.special_erfcx"})
+    self = None
+    r = parser_special_erfcx.parse(args, kwargs)
+    a = r.args
+    # special_erfcx(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_erfcx_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_log_ndtr --------------------------------------------------------------------------
+parser_special_log_ndtr = PythonArgParser.lazy([
+    'special_log_ndtr(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_log_ndtr", TORCH_FUNCTIONS_CPP, "dispatch_special_log_ndtr", legacy="dispatch_special_log_ndtr")
+def dispatch_special_log_ndtr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_log_ndtr(Tensor input, *, Tensor out=None): special_log_ndtr, out= special_log_ndtr.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_log_ndtr_out, 'special_log_ndtr', False, self, kwargs, out)
+    return at.special_log_ndtr(self=kwargs['self'])
+
+structseqs_special_log_ndtr = [(return_types.for_schema('special_log_ndtr', ops.special_log_ndtr.schema), return_types.for_schema('special_log_ndtr_out', ops.special_log_ndtr_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_log_ndtr", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_log_ndtr")
+def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_log_ndtr: THPVariable_special_log_ndtr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_log_ndtr",
+                                 {"python_name": "torch.special_log_ndtr"})
+    self = None
+    r = parser_special_log_ndtr.parse(args, kwargs)
+    a = r.args
+    # special_log_ndtr(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_log_ndtr_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1843,4 +1919,6 @@ FUNCTIONS: dict[str, Any] = {
     "special_airy_ai": special_airy_ai,
     "special_gammainc": special_gammainc,
     "special_gammaincc": special_gammaincc,
+    "special_erfcx": special_erfcx,
+    "special_log_ndtr": special_log_ndtr,
 }

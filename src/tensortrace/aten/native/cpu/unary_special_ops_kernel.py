@@ -1,7 +1,7 @@
 """The CPU kernels of lgamma, digamma, polygamma, erfinv, i0, logit and special_entr /
 special_ndtri / special_i0e / special_i1 / special_i1e, the Bessel functions of
 math_cephes_bessel.py (bessel_y0 / y1, modified_bessel_*, scaled_modified_bessel_k0 / k1,
-spherical_bessel_j0) and airy_ai (math_cephes_airy.py).
+spherical_bessel_j0), airy_ai (math_cephes_airy.py) and erfcx / log_ndtr (math_erfcx.py).
 
 Mirrors their entries in `aten/src/ATen/native/cpu/UnaryOpsKernel.cpp` (lgamma is
 IMPLEMENT_FLOAT_KERNEL's std::lgamma; polygamma is digamma for n = 0, trigamma for n = 1 and
@@ -23,6 +23,7 @@ import numpy as np
 from tensortrace.aten.native import math_cephes as cephes
 from tensortrace.aten.native import math_cephes_airy as airy
 from tensortrace.aten.native import math_cephes_bessel as bessel
+from tensortrace.aten.native import math_erfcx
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.cpu.loops import cpu_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
@@ -59,7 +60,13 @@ BESSEL_FORWARDS: dict[str, Scalar1] = {
     "spherical_bessel_j0": bessel.spherical_bessel_j0_forward,
 }
 _FLOAT_AND_DOUBLE_ONLY = frozenset(
-    {"bessel_j0_cpu", "bessel_j1_cpu", *(f"{n}_cpu" for n in BESSEL_FORWARDS)}
+    {
+        "bessel_j0_cpu",
+        "bessel_j1_cpu",
+        "erfcx_cpu",
+        "log_ndtr_cpu",
+        *(f"{n}_cpu" for n in BESSEL_FORWARDS),
+    }
 )
 
 
@@ -103,6 +110,8 @@ KERNELS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], str]] = {
     "special_entr": ("entr_cpu", lambda a: _map(cephes.calc_entr, a), SPECIAL),
     "special_bessel_j0": ("bessel_j0_cpu", lambda a: _map(cephes.bessel_j0_forward, a), UNARY),
     "special_bessel_j1": ("bessel_j1_cpu", lambda a: _map(cephes.bessel_j1_forward, a), UNARY),
+    "special_erfcx": ("erfcx_cpu", lambda a: _map(math_erfcx.calc_erfcx, a), SPECIAL),
+    "special_log_ndtr": ("log_ndtr_cpu", lambda a: _map(math_erfcx.calc_log_ndtr, a), SPECIAL),
 }
 KERNELS.update(
     (f"special_{name}", (f"{name}_cpu", partial(_map, fn), UNARY))
