@@ -1,7 +1,7 @@
 """The margin, embedding and likelihood losses of torch.nn.functional added with nn-act-loss3:
 poisson_nll_loss, gaussian_nll_loss, margin_ranking_loss, hinge_embedding_loss,
 multilabel_margin_loss, soft_margin_loss, multilabel_soft_margin_loss, cosine_embedding_loss,
-multi_margin_loss and triplet_margin_loss.
+multi_margin_loss, triplet_margin_loss; and ctc_loss.
 
 Mirrors those functions of `torch/nn/functional.py` (split from functional.py, which re-exports
 them): torch's argument checks and legacy size_average/reduce arguments, then the aten op
@@ -21,6 +21,7 @@ Tensor = torch.Tensor
 
 __all__ = [
     "cosine_embedding_loss",
+    "ctc_loss",
     "gaussian_nll_loss",
     "hinge_embedding_loss",
     "margin_ranking_loss",
@@ -233,4 +234,25 @@ def triplet_margin_loss(
         raise ValueError(f"margin must be greater than 0, got {margin}")
     return torch.triplet_margin_loss(
         anchor, positive, negative, margin, p, eps, swap, reduction_enum
+    )
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    # lengths as Tensors or as int sequences pick torch.ctc_loss's overload
+    return torch.ctc_loss(
+        log_probs,
+        targets,
+        input_lengths,
+        target_lengths,
+        blank,
+        _Reduction.get_enum(reduction),
+        zero_infinity,
     )

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cdf3be4132f049681a05b478c9d0d524cce6d80323a2d44db907f67a238e3780"
+INPUTS_SHA256 = "82bc1f77df3227d48e3178de40e97a15e9d08b8d1ab6a01d1623dfd8e099300d"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -4479,6 +4479,48 @@ def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_ctc_loss = Overloads([(ops.ctc_loss_IntList, Binder(ops.ctc_loss_IntList.schema)), (ops.ctc_loss_Tensor, Binder(ops.ctc_loss_Tensor.schema))])
+
+
+@traced("dispatch", "at::ctc_loss", FUNCTIONS_H, "at::ctc_loss",
+        legacy="at::ctc_loss (Functions.h)")
+def ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::ctc_loss, overloads:
+    ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+    ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+    """
+    op, full = select_overload(_ov_ctc_loss, args, kwargs, "at::ctc_loss")
+    return op.call(*full)
+
+
+_ov__ctc_loss = Overloads([(ops._ctc_loss, Binder(ops._ctc_loss.schema)), (ops._ctc_loss_Tensor, Binder(ops._ctc_loss_Tensor.schema))])
+
+
+@traced("dispatch", "at::_ctc_loss", FUNCTIONS_H, "at::_ctc_loss",
+        legacy="at::_ctc_loss (Functions.h)")
+def _ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::_ctc_loss, overloads:
+    _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+    _ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__ctc_loss, args, kwargs, "at::_ctc_loss")
+    return op.call(*full)
+
+
+_ov__ctc_loss_backward = Overloads([(ops._ctc_loss_backward, Binder(ops._ctc_loss_backward.schema)), (ops._ctc_loss_backward_Tensor, Binder(ops._ctc_loss_backward_Tensor.schema))])
+
+
+@traced("dispatch", "at::_ctc_loss_backward", FUNCTIONS_H, "at::_ctc_loss_backward",
+        legacy="at::_ctc_loss_backward (Functions.h)")
+def _ctc_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_ctc_loss_backward, overloads:
+    _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+    _ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+    """
+    op, full = select_overload(_ov__ctc_loss_backward, args, kwargs, "at::_ctc_loss_backward")
+    return op.call(*full)
+
+
 _ov_multilabel_margin_loss_forward = Overloads([(ops.multilabel_margin_loss_forward_output, Binder(ops.multilabel_margin_loss_forward_output.schema)), (ops.multilabel_margin_loss_forward, Binder(ops.multilabel_margin_loss_forward.schema))])
 
 
@@ -10362,6 +10404,230 @@ def binomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_special_modified_bessel_i0 = Overloads([(ops.special_modified_bessel_i0, Binder(ops.special_modified_bessel_i0.schema)), (ops.special_modified_bessel_i0_out, Binder(ops.special_modified_bessel_i0_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_i0", FUNCTIONS_H, "at::special_modified_bessel_i0",
+        legacy="at::special_modified_bessel_i0 (Functions.h)")
+def special_modified_bessel_i0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_i0, overloads:
+    special_modified_bessel_i0(Tensor self) -> Tensor
+    special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_i0, args, kwargs, "at::special_modified_bessel_i0")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_i1 = Overloads([(ops.special_modified_bessel_i1, Binder(ops.special_modified_bessel_i1.schema)), (ops.special_modified_bessel_i1_out, Binder(ops.special_modified_bessel_i1_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_i1", FUNCTIONS_H, "at::special_modified_bessel_i1",
+        legacy="at::special_modified_bessel_i1 (Functions.h)")
+def special_modified_bessel_i1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_i1, overloads:
+    special_modified_bessel_i1(Tensor self) -> Tensor
+    special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_i1, args, kwargs, "at::special_modified_bessel_i1")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_k0 = Overloads([(ops.special_modified_bessel_k0, Binder(ops.special_modified_bessel_k0.schema)), (ops.special_modified_bessel_k0_out, Binder(ops.special_modified_bessel_k0_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_k0", FUNCTIONS_H, "at::special_modified_bessel_k0",
+        legacy="at::special_modified_bessel_k0 (Functions.h)")
+def special_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_k0, overloads:
+    special_modified_bessel_k0(Tensor self) -> Tensor
+    special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_k0, args, kwargs, "at::special_modified_bessel_k0")
+    return op.call(*full)
+
+
+_ov_special_modified_bessel_k1 = Overloads([(ops.special_modified_bessel_k1, Binder(ops.special_modified_bessel_k1.schema)), (ops.special_modified_bessel_k1_out, Binder(ops.special_modified_bessel_k1_out.schema))])
+
+
+@traced("dispatch", "at::special_modified_bessel_k1", FUNCTIONS_H, "at::special_modified_bessel_k1",
+        legacy="at::special_modified_bessel_k1 (Functions.h)")
+def special_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_modified_bessel_k1, overloads:
+    special_modified_bessel_k1(Tensor self) -> Tensor
+    special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_modified_bessel_k1, args, kwargs, "at::special_modified_bessel_k1")
+    return op.call(*full)
+
+
+_ov_special_scaled_modified_bessel_k0 = Overloads([(ops.special_scaled_modified_bessel_k0, Binder(ops.special_scaled_modified_bessel_k0.schema)), (ops.special_scaled_modified_bessel_k0_out, Binder(ops.special_scaled_modified_bessel_k0_out.schema))])
+
+
+@traced("dispatch", "at::special_scaled_modified_bessel_k0", FUNCTIONS_H, "at::special_scaled_modified_bessel_k0",
+        legacy="at::special_scaled_modified_bessel_k0 (Functions.h)")
+def special_scaled_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_scaled_modified_bessel_k0, overloads:
+    special_scaled_modified_bessel_k0(Tensor self) -> Tensor
+    special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_scaled_modified_bessel_k0, args, kwargs, "at::special_scaled_modified_bessel_k0")
+    return op.call(*full)
+
+
+_ov_special_scaled_modified_bessel_k1 = Overloads([(ops.special_scaled_modified_bessel_k1, Binder(ops.special_scaled_modified_bessel_k1.schema)), (ops.special_scaled_modified_bessel_k1_out, Binder(ops.special_scaled_modified_bessel_k1_out.schema))])
+
+
+@traced("dispatch", "at::special_scaled_modified_bessel_k1", FUNCTIONS_H, "at::special_scaled_modified_bessel_k1",
+        legacy="at::special_scaled_modified_bessel_k1 (Functions.h)")
+def special_scaled_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_scaled_modified_bessel_k1, overloads:
+    special_scaled_modified_bessel_k1(Tensor self) -> Tensor
+    special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_scaled_modified_bessel_k1, args, kwargs, "at::special_scaled_modified_bessel_k1")
+    return op.call(*full)
+
+
+_ov_special_spherical_bessel_j0 = Overloads([(ops.special_spherical_bessel_j0, Binder(ops.special_spherical_bessel_j0.schema)), (ops.special_spherical_bessel_j0_out, Binder(ops.special_spherical_bessel_j0_out.schema))])
+
+
+@traced("dispatch", "at::special_spherical_bessel_j0", FUNCTIONS_H, "at::special_spherical_bessel_j0",
+        legacy="at::special_spherical_bessel_j0 (Functions.h)")
+def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_spherical_bessel_j0, overloads:
+    special_spherical_bessel_j0(Tensor self) -> Tensor
+    special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_spherical_bessel_j0, args, kwargs, "at::special_spherical_bessel_j0")
+    return op.call(*full)
+
+
+_ov_special_bessel_y0 = Overloads([(ops.special_bessel_y0, Binder(ops.special_bessel_y0.schema)), (ops.special_bessel_y0_out, Binder(ops.special_bessel_y0_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_y0", FUNCTIONS_H, "at::special_bessel_y0",
+        legacy="at::special_bessel_y0 (Functions.h)")
+def special_bessel_y0(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_y0, overloads:
+    special_bessel_y0(Tensor self) -> Tensor
+    special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_y0, args, kwargs, "at::special_bessel_y0")
+    return op.call(*full)
+
+
+_ov_special_bessel_y1 = Overloads([(ops.special_bessel_y1, Binder(ops.special_bessel_y1.schema)), (ops.special_bessel_y1_out, Binder(ops.special_bessel_y1_out.schema))])
+
+
+@traced("dispatch", "at::special_bessel_y1", FUNCTIONS_H, "at::special_bessel_y1",
+        legacy="at::special_bessel_y1 (Functions.h)")
+def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
+    """at::special_bessel_y1, overloads:
+    special_bessel_y1(Tensor self) -> Tensor
+    special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_bessel_y1, args, kwargs, "at::special_bessel_y1")
+    return op.call(*full)
+
+
+_ov_special_airy_ai = Overloads([(ops.special_airy_ai, Binder(ops.special_airy_ai.schema)), (ops.special_airy_ai_out, Binder(ops.special_airy_ai_out.schema))])
+
+
+@traced("dispatch", "at::special_airy_ai", FUNCTIONS_H, "at::special_airy_ai",
+        legacy="at::special_airy_ai (Functions.h)")
+def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
+    """at::special_airy_ai, overloads:
+    special_airy_ai(Tensor x) -> Tensor
+    special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_airy_ai, args, kwargs, "at::special_airy_ai")
+    return op.call(*full)
+
+
+_ov_igamma = Overloads([(ops.igamma_out, Binder(ops.igamma_out.schema)), (ops.igamma, Binder(ops.igamma.schema))])
+
+
+@traced("dispatch", "at::igamma", FUNCTIONS_H, "at::igamma",
+        legacy="at::igamma (Functions.h)")
+def igamma(*args: Any, **kwargs: Any) -> Any:
+    """at::igamma, overloads:
+    igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    igamma(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_igamma, args, kwargs, "at::igamma")
+    return op.call(*full)
+
+
+_ov_igammac = Overloads([(ops.igammac_out, Binder(ops.igammac_out.schema)), (ops.igammac, Binder(ops.igammac.schema))])
+
+
+@traced("dispatch", "at::igammac", FUNCTIONS_H, "at::igammac",
+        legacy="at::igammac (Functions.h)")
+def igammac(*args: Any, **kwargs: Any) -> Any:
+    """at::igammac, overloads:
+    igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    igammac(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_igammac, args, kwargs, "at::igammac")
+    return op.call(*full)
+
+
+_ov_special_gammainc = Overloads([(ops.special_gammainc_out, Binder(ops.special_gammainc_out.schema)), (ops.special_gammainc, Binder(ops.special_gammainc.schema))])
+
+
+@traced("dispatch", "at::special_gammainc", FUNCTIONS_H, "at::special_gammainc",
+        legacy="at::special_gammainc (Functions.h)")
+def special_gammainc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammainc, overloads:
+    special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_gammainc(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_special_gammainc, args, kwargs, "at::special_gammainc")
+    return op.call(*full)
+
+
+_ov_special_gammaincc = Overloads([(ops.special_gammaincc_out, Binder(ops.special_gammaincc_out.schema)), (ops.special_gammaincc, Binder(ops.special_gammaincc.schema))])
+
+
+@traced("dispatch", "at::special_gammaincc", FUNCTIONS_H, "at::special_gammaincc",
+        legacy="at::special_gammaincc (Functions.h)")
+def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
+    """at::special_gammaincc, overloads:
+    special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    special_gammaincc(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_special_gammaincc, args, kwargs, "at::special_gammaincc")
+    return op.call(*full)
+
+
+_ov_special_erfcx = Overloads([(ops.special_erfcx, Binder(ops.special_erfcx.schema)), (ops.special_erfcx_out, Binder(ops.special_erfcx_out.schema))])
+
+
+@traced("dispatch", "at::special_erfcx", FUNCTIONS_H, "at::special_erfcx",
+        legacy="at::special_erfcx (Functions.h)")
+def special_erfcx(*args: Any, **kwargs: Any) -> Any:
+    """at::special_erfcx, overloads:
+    special_erfcx(Tensor self) -> Tensor
+    special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_erfcx, args, kwargs, "at::special_erfcx")
+    return op.call(*full)
+
+
+_ov_special_log_ndtr = Overloads([(ops.special_log_ndtr, Binder(ops.special_log_ndtr.schema)), (ops.special_log_ndtr_out, Binder(ops.special_log_ndtr_out.schema))])
+
+
+@traced("dispatch", "at::special_log_ndtr", FUNCTIONS_H, "at::special_log_ndtr",
+        legacy="at::special_log_ndtr (Functions.h)")
+def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """at::special_log_ndtr, overloads:
+    special_log_ndtr(Tensor self) -> Tensor
+    special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_special_log_ndtr, args, kwargs, "at::special_log_ndtr")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -10682,6 +10948,9 @@ FUNCTIONS: dict[str, Any] = {
     "multi_margin_loss": multi_margin_loss,
     "multi_margin_loss_backward": multi_margin_loss_backward,
     "multilabel_margin_loss": multilabel_margin_loss,
+    "ctc_loss": ctc_loss,
+    "_ctc_loss": _ctc_loss,
+    "_ctc_loss_backward": _ctc_loss_backward,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
     "kl_div": kl_div,
@@ -11114,4 +11383,20 @@ FUNCTIONS: dict[str, Any] = {
     "_sample_dirichlet": _sample_dirichlet,
     "poisson": poisson,
     "binomial": binomial,
+    "special_modified_bessel_i0": special_modified_bessel_i0,
+    "special_modified_bessel_i1": special_modified_bessel_i1,
+    "special_modified_bessel_k0": special_modified_bessel_k0,
+    "special_modified_bessel_k1": special_modified_bessel_k1,
+    "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
+    "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
+    "special_spherical_bessel_j0": special_spherical_bessel_j0,
+    "special_bessel_y0": special_bessel_y0,
+    "special_bessel_y1": special_bessel_y1,
+    "special_airy_ai": special_airy_ai,
+    "igamma": igamma,
+    "igammac": igammac,
+    "special_gammainc": special_gammainc,
+    "special_gammaincc": special_gammaincc,
+    "special_erfcx": special_erfcx,
+    "special_log_ndtr": special_log_ndtr,
 }

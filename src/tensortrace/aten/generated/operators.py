@@ -2222,6 +2222,24 @@ multilabel_margin_loss_out = _register(
 multilabel_margin_loss = _register(
     FunctionSchema('multilabel_margin_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'multilabel_margin_loss'}}})
+ctc_loss_IntList = _register(
+    FunctionSchema('ctc_loss', 'IntList', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('blank', _T11, '0', False), Argument('reduction', _T11, 'Mean', False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'ctc_loss'}}})
+ctc_loss_Tensor = _register(
+    FunctionSchema('ctc_loss', 'Tensor', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('blank', _T11, '0', False), Argument('reduction', _T11, 'Mean', False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'ctc_loss'}}})
+_ctc_loss = _register(
+    FunctionSchema('_ctc_loss', '', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('blank', _T11, '0', False), Argument('zero_infinity', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': '_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)', **{'dispatch': {'CPU': 'ctc_loss_cpu', 'CUDA': 'ctc_loss_gpu'}}})
+_ctc_loss_Tensor = _register(
+    FunctionSchema('_ctc_loss', 'Tensor', (Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('blank', _T11, '0', False), Argument('zero_infinity', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': '_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'ctc_loss_tensor'}}})
+_ctc_loss_backward = _register(
+    FunctionSchema('_ctc_loss_backward', '', (Argument('grad', _T6, None, False), Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T20, None, False), Argument('target_lengths', _T20, None, False), Argument('neg_log_likelihood', _T6, None, False), Argument('log_alpha', _T6, None, False), Argument('blank', _T11, None, False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': '_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CPU': 'ctc_loss_backward_cpu', 'CUDA': 'ctc_loss_backward_gpu'}}})
+_ctc_loss_backward_Tensor = _register(
+    FunctionSchema('_ctc_loss_backward', 'Tensor', (Argument('grad', _T6, None, False), Argument('log_probs', _T6, None, False), Argument('targets', _T6, None, False), Argument('input_lengths', _T6, None, False), Argument('target_lengths', _T6, None, False), Argument('neg_log_likelihood', _T6, None, False), Argument('log_alpha', _T6, None, False), Argument('blank', _T11, None, False), Argument('zero_infinity', _T16, 'False', False),), (_T6,), ()),
+    {'func': '_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'ctc_loss_backward_tensor'}}})
 multilabel_margin_loss_forward_output = _register(
     FunctionSchema('multilabel_margin_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('output', _T8, None, True), Argument('is_target', _T25, None, True),), (_T8, _T25,), ()),
     {'func': 'multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'dispatch': {'CPU': 'multilabel_margin_loss_forward_out_cpu', 'CUDA': 'multilabel_margin_loss_forward_out_cuda'}}})
@@ -4541,6 +4559,108 @@ poisson = _register(
 binomial = _register(
     FunctionSchema('binomial', '', (Argument('count', _T6, None, False), Argument('prob', _T6, None, False), Argument('generator', _T7, 'None', False),), (_T6,), ()),
     {'func': 'binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor', **{'dispatch': {'CPU': '_s_binomial_cpu', 'CUDA': '_s_binomial_cuda'}, 'tags': 'nondeterministic_seeded'}})
+special_modified_bessel_i0 = _register(
+    FunctionSchema('special_modified_bessel_i0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_i0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_i0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i0_out = _register(
+    FunctionSchema('special_modified_bessel_i0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_i0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i1 = _register(
+    FunctionSchema('special_modified_bessel_i1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_i1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_i1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_i1_out = _register(
+    FunctionSchema('special_modified_bessel_i1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_i1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k0 = _register(
+    FunctionSchema('special_modified_bessel_k0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_k0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_k0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k0_out = _register(
+    FunctionSchema('special_modified_bessel_k0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_k0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k1 = _register(
+    FunctionSchema('special_modified_bessel_k1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_modified_bessel_k1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_modified_bessel_k1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_modified_bessel_k1_out = _register(
+    FunctionSchema('special_modified_bessel_k1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_modified_bessel_k1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k0 = _register(
+    FunctionSchema('special_scaled_modified_bessel_k0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_scaled_modified_bessel_k0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_scaled_modified_bessel_k0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k0_out = _register(
+    FunctionSchema('special_scaled_modified_bessel_k0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_scaled_modified_bessel_k0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k1 = _register(
+    FunctionSchema('special_scaled_modified_bessel_k1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_scaled_modified_bessel_k1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_scaled_modified_bessel_k1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_scaled_modified_bessel_k1_out = _register(
+    FunctionSchema('special_scaled_modified_bessel_k1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_scaled_modified_bessel_k1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_spherical_bessel_j0 = _register(
+    FunctionSchema('special_spherical_bessel_j0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_spherical_bessel_j0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_spherical_bessel_j0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_spherical_bessel_j0_out = _register(
+    FunctionSchema('special_spherical_bessel_j0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_spherical_bessel_j0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y0 = _register(
+    FunctionSchema('special_bessel_y0', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_y0(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_y0.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y0_out = _register(
+    FunctionSchema('special_bessel_y0', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_y0_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y1 = _register(
+    FunctionSchema('special_bessel_y1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_bessel_y1(Tensor self) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_bessel_y1.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_bessel_y1_out = _register(
+    FunctionSchema('special_bessel_y1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_bessel_y1_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+special_airy_ai = _register(
+    FunctionSchema('special_airy_ai', '', (Argument('x', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_airy_ai(Tensor x) -> Tensor', **{'python_module': 'special', 'structured_delegate': 'special_airy_ai.out', 'variants': 'function', 'tags': 'pointwise'}})
+special_airy_ai_out = _register(
+    FunctionSchema('special_airy_ai', 'out', (Argument('x', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'special_airy_ai_out'}, 'python_module': 'special', 'structured_inherits': 'TensorIteratorBase', 'structured': True, 'variants': 'function', 'tags': 'pointwise'}})
+igamma_out = _register(
+    FunctionSchema('igamma', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'igamma_out'}, 'tags': 'pointwise'}})
+igamma = _register(
+    FunctionSchema('igamma', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'igamma(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'igamma.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+igamma_ = _register(
+    FunctionSchema('igamma_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'igamma.out', 'variants': 'method', 'tags': 'pointwise'}})
+igammac_out = _register(
+    FunctionSchema('igammac', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'igammac_out'}, 'tags': 'pointwise'}})
+igammac = _register(
+    FunctionSchema('igammac', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'igammac(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'igammac.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+igammac_ = _register(
+    FunctionSchema('igammac_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'igammac.out', 'variants': 'method', 'tags': 'pointwise'}})
+special_gammainc_out = _register(
+    FunctionSchema('special_gammainc', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammainc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammainc_out'}}})
+special_gammainc = _register(
+    FunctionSchema('special_gammainc', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammainc(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammainc'}}})
+special_gammaincc_out = _register(
+    FunctionSchema('special_gammaincc', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_gammaincc.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaincc_out'}}})
+special_gammaincc = _register(
+    FunctionSchema('special_gammaincc', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_gammaincc(Tensor self, Tensor other) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'special_gammaincc'}}})
+special_erfcx = _register(
+    FunctionSchema('special_erfcx', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_erfcx(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_erfcx.out', 'tags': 'pointwise'}})
+special_erfcx_out = _register(
+    FunctionSchema('special_erfcx', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'special_erfcx_out'}, 'tags': 'pointwise'}})
+special_log_ndtr = _register(
+    FunctionSchema('special_log_ndtr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'special_log_ndtr(Tensor self) -> Tensor', **{'python_module': 'special', 'variants': 'function', 'structured_delegate': 'special_log_ndtr.out', 'tags': 'pointwise'}})
+special_log_ndtr_out = _register(
+    FunctionSchema('special_log_ndtr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'special_log_ndtr_out'}, 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -5263,6 +5383,12 @@ OPERATORS: list[OperatorHandle] = [
     multi_margin_loss_backward,
     multilabel_margin_loss_out,
     multilabel_margin_loss,
+    ctc_loss_IntList,
+    ctc_loss_Tensor,
+    _ctc_loss,
+    _ctc_loss_Tensor,
+    _ctc_loss_backward,
+    _ctc_loss_backward_Tensor,
     multilabel_margin_loss_forward_output,
     multilabel_margin_loss_forward,
     multilabel_margin_loss_backward_grad_input,
@@ -6036,4 +6162,38 @@ OPERATORS: list[OperatorHandle] = [
     _sample_dirichlet,
     poisson,
     binomial,
+    special_modified_bessel_i0,
+    special_modified_bessel_i0_out,
+    special_modified_bessel_i1,
+    special_modified_bessel_i1_out,
+    special_modified_bessel_k0,
+    special_modified_bessel_k0_out,
+    special_modified_bessel_k1,
+    special_modified_bessel_k1_out,
+    special_scaled_modified_bessel_k0,
+    special_scaled_modified_bessel_k0_out,
+    special_scaled_modified_bessel_k1,
+    special_scaled_modified_bessel_k1_out,
+    special_spherical_bessel_j0,
+    special_spherical_bessel_j0_out,
+    special_bessel_y0,
+    special_bessel_y0_out,
+    special_bessel_y1,
+    special_bessel_y1_out,
+    special_airy_ai,
+    special_airy_ai_out,
+    igamma_out,
+    igamma,
+    igamma_,
+    igammac_out,
+    igammac,
+    igammac_,
+    special_gammainc_out,
+    special_gammainc,
+    special_gammaincc_out,
+    special_gammaincc,
+    special_erfcx,
+    special_erfcx_out,
+    special_log_ndtr,
+    special_log_ndtr_out,
 ]

@@ -168,6 +168,8 @@ ops.soft_margin_loss_out.register(DispatchKey.CompositeExplicitAutograd, native_
 ops.soft_margin_loss.register(DispatchKey.CompositeExplicitAutograd, native_kernel("soft_margin_loss", ops.soft_margin_loss))
 ops.soft_margin_loss_backward_grad_input.register(DispatchKey.CompositeExplicitAutograd, native_kernel("soft_margin_loss_backward_out", ops.soft_margin_loss_backward_grad_input))
 ops.soft_margin_loss_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("soft_margin_loss_backward", ops.soft_margin_loss_backward))
+ops._ctc_loss_Tensor.register(DispatchKey.CompositeExplicitAutograd, native_kernel("ctc_loss_tensor", ops._ctc_loss_Tensor))
+ops._ctc_loss_backward_Tensor.register(DispatchKey.CompositeExplicitAutograd, native_kernel("ctc_loss_backward_tensor", ops._ctc_loss_backward_Tensor))
 ops.binary_cross_entropy_with_logits.register(DispatchKey.CompositeExplicitAutograd, native_kernel("binary_cross_entropy_with_logits", ops.binary_cross_entropy_with_logits))
 ops._trilinear.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_trilinear", ops._trilinear))
 ops.bitwise_xor_Scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("bitwise_xor_out", ops.bitwise_xor_Scalar_out))

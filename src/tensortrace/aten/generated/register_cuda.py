@@ -144,6 +144,8 @@ ops.multi_margin_loss_out.register(DispatchKey.CUDA, native_kernel("multi_margin
 ops.multi_margin_loss.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda", ops.multi_margin_loss, ((0, 'self'), (1, 'target'), (4, 'weight'))))
 ops.multi_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward_out", ops.multi_margin_loss_backward_grad_input, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
 ops.multi_margin_loss_backward.register(DispatchKey.CUDA, native_kernel("multi_margin_loss_cuda_backward", ops.multi_margin_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (5, 'weight'))))
+ops._ctc_loss.register(DispatchKey.CUDA, native_kernel("ctc_loss_gpu", ops._ctc_loss, ((0, 'log_probs'), (1, 'targets'))))
+ops._ctc_loss_backward.register(DispatchKey.CUDA, native_kernel("ctc_loss_backward_gpu", ops._ctc_loss_backward, ((0, 'grad'), (1, 'log_probs'), (2, 'targets'), (5, 'neg_log_likelihood'), (6, 'log_alpha'))))
 ops.multilabel_margin_loss_forward_output.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_out_cuda", ops.multilabel_margin_loss_forward_output, ((3, 'output'), (4, 'is_target'), (0, 'self'), (1, 'target'))))
 ops.multilabel_margin_loss_forward.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_forward_cuda", ops.multilabel_margin_loss_forward, ((0, 'self'), (1, 'target'))))
 ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("multilabel_margin_loss_backward_cuda_out", ops.multilabel_margin_loss_backward_grad_input, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (4, 'is_target'))))
@@ -7089,3 +7091,435 @@ def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
 
 
 ops.special_bessel_j1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1, "wrapper_CUDA_special_bessel_j1"))
+
+
+# ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: special_modified_bessel_i0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i0")
+def wrapper_CUDA_special_modified_bessel_i0_out(*args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0_out, "wrapper_CUDA_special_modified_bessel_i0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i0")
+def wrapper_CUDA_special_modified_bessel_i0(*args: Any) -> Any:
+    """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0, "wrapper_CUDA_special_modified_bessel_i0"))
+
+
+# ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: special_modified_bessel_i1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i1")
+def wrapper_CUDA_special_modified_bessel_i1_out(*args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1_out, "wrapper_CUDA_special_modified_bessel_i1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_i1")
+def wrapper_CUDA_special_modified_bessel_i1(*args: Any) -> Any:
+    """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1, "wrapper_CUDA_special_modified_bessel_i1"))
+
+
+# ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: special_modified_bessel_k0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k0")
+def wrapper_CUDA_special_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0_out, "wrapper_CUDA_special_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k0")
+def wrapper_CUDA_special_modified_bessel_k0(*args: Any) -> Any:
+    """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0, "wrapper_CUDA_special_modified_bessel_k0"))
+
+
+# ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: special_modified_bessel_k1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k1")
+def wrapper_CUDA_special_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1_out, "wrapper_CUDA_special_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1", REGISTER_CUDA,
+        legacy="CUDAType::special_modified_bessel_k1")
+def wrapper_CUDA_special_modified_bessel_k1(*args: Any) -> Any:
+    """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1, "wrapper_CUDA_special_modified_bessel_k1"))
+
+
+# ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: special_scaled_modified_bessel_k0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k0")
+def wrapper_CUDA_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0_out, "wrapper_CUDA_special_scaled_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k0")
+def wrapper_CUDA_special_scaled_modified_bessel_k0(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0, "wrapper_CUDA_special_scaled_modified_bessel_k0"))
+
+
+# ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: special_scaled_modified_bessel_k1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k1")
+def wrapper_CUDA_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1_out, "wrapper_CUDA_special_scaled_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1", REGISTER_CUDA,
+        legacy="CUDAType::special_scaled_modified_bessel_k1")
+def wrapper_CUDA_special_scaled_modified_bessel_k1(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1, "wrapper_CUDA_special_scaled_modified_bessel_k1"))
+
+
+# ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: special_spherical_bessel_j0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_spherical_bessel_j0")
+def wrapper_CUDA_special_spherical_bessel_j0_out(*args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0_out, "wrapper_CUDA_special_spherical_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0", REGISTER_CUDA,
+        legacy="CUDAType::special_spherical_bessel_j0")
+def wrapper_CUDA_special_spherical_bessel_j0(*args: Any) -> Any:
+    """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0, "wrapper_CUDA_special_spherical_bessel_j0"))
+
+
+# ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: special_bessel_y0_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y0_out", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_y0")
+def wrapper_CUDA_special_bessel_y0_out(*args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y0_out, "wrapper_CUDA_special_bessel_y0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y0", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_y0")
+def wrapper_CUDA_special_bessel_y0(*args: Any) -> Any:
+    """special_bessel_y0(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y0, "wrapper_CUDA_special_bessel_y0"))
+
+
+# ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: special_bessel_y1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y1_out", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_y1")
+def wrapper_CUDA_special_bessel_y1_out(*args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y1_out, "wrapper_CUDA_special_bessel_y1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y1", REGISTER_CUDA,
+        legacy="CUDAType::special_bessel_y1")
+def wrapper_CUDA_special_bessel_y1(*args: Any) -> Any:
+    """special_bessel_y1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y1, "wrapper_CUDA_special_bessel_y1"))
+
+
+# ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: special_airy_ai_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai_out", REGISTER_CUDA,
+        legacy="CUDAType::special_airy_ai")
+def wrapper_CUDA_special_airy_ai_out(*args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai_out, "wrapper_CUDA_special_airy_ai_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai", REGISTER_CUDA,
+        legacy="CUDAType::special_airy_ai")
+def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_airy_ai.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai, "wrapper_CUDA_special_airy_ai"))
+
+
+# ---- structured: igamma.out (meta: igamma, impl: igamma_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma_out", REGISTER_CUDA,
+        legacy="CUDAType::igamma")
+def wrapper_CUDA_igamma_out(*args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_out, "wrapper_CUDA_igamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma", REGISTER_CUDA,
+        legacy="CUDAType::igamma")
+def wrapper_CUDA_igamma(*args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma, "wrapper_CUDA_igamma"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igamma_", REGISTER_CUDA,
+        legacy="CUDAType::igamma_")
+def wrapper_CUDA_igamma_(*args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_, "wrapper_CUDA_igamma_"))
+
+
+# ---- structured: igammac.out (meta: igammac, impl: igammac_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac_out", REGISTER_CUDA,
+        legacy="CUDAType::igammac")
+def wrapper_CUDA_igammac_out(*args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_out, "wrapper_CUDA_igammac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac", REGISTER_CUDA,
+        legacy="CUDAType::igammac")
+def wrapper_CUDA_igammac(*args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac, "wrapper_CUDA_igammac"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_igammac_", REGISTER_CUDA,
+        legacy="CUDAType::igammac_")
+def wrapper_CUDA_igammac_(*args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.igammac_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_, "wrapper_CUDA_igammac_"))
+
+
+# ---- structured: special_erfcx.out (meta: special_erfcx, impl: special_erfcx_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx_out", REGISTER_CUDA,
+        legacy="CUDAType::special_erfcx")
+def wrapper_CUDA_special_erfcx_out(*args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_erfcx_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx_out, "wrapper_CUDA_special_erfcx_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx", REGISTER_CUDA,
+        legacy="CUDAType::special_erfcx")
+def wrapper_CUDA_special_erfcx(*args: Any) -> Any:
+    """special_erfcx(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_erfcx.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx, "wrapper_CUDA_special_erfcx"))
+
+
+# ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: special_log_ndtr_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr_out", REGISTER_CUDA,
+        legacy="CUDAType::special_log_ndtr")
+def wrapper_CUDA_special_log_ndtr_out(*args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr_out, "wrapper_CUDA_special_log_ndtr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr", REGISTER_CUDA,
+        legacy="CUDAType::special_log_ndtr")
+def wrapper_CUDA_special_log_ndtr(*args: Any) -> Any:
+    """special_log_ndtr(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr, "wrapper_CUDA_special_log_ndtr"))

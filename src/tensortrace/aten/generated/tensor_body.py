@@ -461,6 +461,10 @@ _ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
 _ov_cauchy_ = Overloads([(ops.cauchy_, Binder(ops.cauchy_.schema))])
 _ov_log_normal_ = Overloads([(ops.log_normal_, Binder(ops.log_normal_.schema))])
 _ov_geometric_ = Overloads([(ops.geometric_, Binder(ops.geometric_.schema))])
+_ov_igamma = Overloads([(ops.igamma, Binder(ops.igamma.schema))])
+_ov_igamma_ = Overloads([(ops.igamma_, Binder(ops.igamma_.schema))])
+_ov_igammac = Overloads([(ops.igammac, Binder(ops.igammac.schema))])
+_ov_igammac_ = Overloads([(ops.igammac_, Binder(ops.igammac_.schema))])
 
 
 class TensorMethods:
@@ -4607,6 +4611,42 @@ class TensorMethods:
         op, full = select_overload(_ov_geometric_, (self, *args), kwargs, "Tensor.geometric_")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::igamma", TENSOR_BODY_H, "at::Tensor::igamma",
+            legacy="Tensor::igamma (TensorMethods.h)")
+    def igamma(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igamma, overloads:
+        igamma(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_igamma, (self, *args), kwargs, "Tensor.igamma")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igamma_", TENSOR_BODY_H, "at::Tensor::igamma_",
+            legacy="Tensor::igamma_ (TensorMethods.h)")
+    def igamma_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igamma_, overloads:
+        igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_igamma_, (self, *args), kwargs, "Tensor.igamma_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igammac", TENSOR_BODY_H, "at::Tensor::igammac",
+            legacy="Tensor::igammac (TensorMethods.h)")
+    def igammac(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igammac, overloads:
+        igammac(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_igammac, (self, *args), kwargs, "Tensor.igammac")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::igammac_", TENSOR_BODY_H, "at::Tensor::igammac_",
+            legacy="Tensor::igammac_ (TensorMethods.h)")
+    def igammac_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::igammac_, overloads:
+        igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_igammac_, (self, *args), kwargs, "Tensor.igammac_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -5051,4 +5091,8 @@ METHODS: tuple[str, ...] = (
     "cauchy_",
     "log_normal_",
     "geometric_",
+    "igamma",
+    "igamma_",
+    "igammac",
+    "igammac_",
 )

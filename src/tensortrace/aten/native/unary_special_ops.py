@@ -42,6 +42,18 @@ FLOAT_OPS = (
     "special_i1e",
     "special_bessel_j0",
     "special_bessel_j1",
+    "special_erfcx",
+    "special_log_ndtr",
+    "special_airy_ai",
+    "special_bessel_y0",
+    "special_bessel_y1",
+    "special_modified_bessel_i0",
+    "special_modified_bessel_i1",
+    "special_modified_bessel_k0",
+    "special_modified_bessel_k1",
+    "special_scaled_modified_bessel_k0",
+    "special_scaled_modified_bessel_k1",
+    "special_spherical_bessel_j0",
 )
 STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in (*FLOAT_OPS, "polygamma", "logit")

@@ -6022,3 +6022,195 @@ def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.geometric_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     geometric_, "torch::ADInplaceOrView::geometric_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i0_out", INPLACE_OR_VIEW)
+def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_i0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_i0_out, "torch::ADInplaceOrView::special_modified_bessel_i0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i1_out", INPLACE_OR_VIEW)
+def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_i1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_i1_out, "torch::ADInplaceOrView::special_modified_bessel_i1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k0_out", INPLACE_OR_VIEW)
+def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_k0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_k0_out, "torch::ADInplaceOrView::special_modified_bessel_k0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k1_out", INPLACE_OR_VIEW)
+def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_modified_bessel_k1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_modified_bessel_k1_out, "torch::ADInplaceOrView::special_modified_bessel_k1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", INPLACE_OR_VIEW)
+def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_scaled_modified_bessel_k0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", INPLACE_OR_VIEW)
+def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_scaled_modified_bessel_k1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_spherical_bessel_j0_out", INPLACE_OR_VIEW)
+def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_spherical_bessel_j0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_spherical_bessel_j0_out, "torch::ADInplaceOrView::special_spherical_bessel_j0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_y0_out", INPLACE_OR_VIEW)
+def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_y0_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_y0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_y0_out, "torch::ADInplaceOrView::special_bessel_y0_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_bessel_y1_out", INPLACE_OR_VIEW)
+def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_bessel_y1_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_bessel_y1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_bessel_y1_out, "torch::ADInplaceOrView::special_bessel_y1_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_airy_ai_out", INPLACE_OR_VIEW)
+def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_airy_ai_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_airy_ai_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_airy_ai_out, "torch::ADInplaceOrView::special_airy_ai_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igamma_out", INPLACE_OR_VIEW)
+def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igamma_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igamma_out, "torch::ADInplaceOrView::igamma_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igamma_", INPLACE_OR_VIEW)
+def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igamma_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igamma_, "torch::ADInplaceOrView::igamma_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igammac_out", INPLACE_OR_VIEW)
+def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igammac_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igammac_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igammac_out, "torch::ADInplaceOrView::igammac_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::igammac_", INPLACE_OR_VIEW)
+def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.igammac_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.igammac_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    igammac_, "torch::ADInplaceOrView::igammac_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_erfcx_out", INPLACE_OR_VIEW)
+def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_erfcx_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_erfcx_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_erfcx_out, "torch::ADInplaceOrView::special_erfcx_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::special_log_ndtr_out", INPLACE_OR_VIEW)
+def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.special_log_ndtr_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.special_log_ndtr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    special_log_ndtr_out, "torch::ADInplaceOrView::special_log_ndtr_out", with_keyset=True))

@@ -4746,6 +4746,42 @@ class MultiMarginLossBackward0(TraceableFunction):
         {})
 
 
+def CtcLossBackward0_log_probs(v: dict[str, Any]) -> Any:
+    """log_probs: at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity)"""
+    return at._ctc_loss_backward(v['grad'], v['log_probs'], v['targets'], v['input_lengths'], v['target_lengths'], v['result0'], v['result1'], v['blank'], v['zero_infinity'])
+
+
+class CtcLossBackward0(TraceableFunction):
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_ctc_loss',
+        (Formula(('log_probs',), CtcLossBackward0_log_probs, frozenset(['at', 'blank', 'grad', 'input_lengths', 'log_probs', 'result0', 'result1', 'target_lengths', 'targets', 'zero_infinity'])),),
+        ('log_probs',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
+def CtcLossBackward1_log_probs(v: dict[str, Any]) -> Any:
+    """log_probs: at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity)"""
+    return at._ctc_loss_backward(v['grad'], v['log_probs'], v['targets'], v['input_lengths'], v['target_lengths'], v['result0'], v['result1'], v['blank'], v['zero_infinity'])
+
+
+class CtcLossBackward1(TraceableFunction):
+    """_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_ctc_loss.Tensor',
+        (Formula(('log_probs',), CtcLossBackward1_log_probs, frozenset(['at', 'blank', 'grad', 'input_lengths', 'log_probs', 'result0', 'result1', 'target_lengths', 'targets', 'zero_infinity'])),),
+        ('log_probs',),
+        {},
+        {},
+        output_differentiability=(True, False))
+
+
 def MultilabelMarginLossBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target)"""
     return at.multilabel_margin_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['is_target'])
@@ -6896,6 +6932,86 @@ class AtanhBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'atanh',
         (Formula(('self',), AtanhBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def IgammaBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(at.exp(self.sub(1).mul(at.log(other)).sub(other).sub(at.lgamma(self))))"""
+    return v['grad'].mul(at.exp(v['self'].sub(1).mul(at.log(v['other'])).sub(v['other']).sub(at.lgamma(v['self']))))
+
+
+def IgammaBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("igamma: input")"""
+    return not_implemented('igamma: input')
+
+
+class IgammaBackward0(TraceableFunction):
+    """igamma(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'igamma',
+        (Formula(('other',), IgammaBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), IgammaBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def IgammacBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.neg().mul(at.exp(self.sub(1).mul(at.log(other)).sub(other).sub(at.lgamma(self))))"""
+    return v['grad'].neg().mul(at.exp(v['self'].sub(1).mul(at.log(v['other'])).sub(v['other']).sub(at.lgamma(v['self']))))
+
+
+def IgammacBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("igammac: input")"""
+    return not_implemented('igammac: input')
+
+
+class IgammacBackward0(TraceableFunction):
+    """igammac(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'igammac',
+        (Formula(('other',), IgammacBackward0_other, frozenset(['at', 'grad', 'other', 'self'])),
+         Formula(('self',), IgammacBackward0_self, frozenset(['not_implemented'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def SpecialErfcxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: self.mul(result).mul(2.0).sub(2.0 / math.sqrt(math.pi)).mul(grad)"""
+    return v['self'].mul(v['result']).mul(2.0).sub(2.0 / math.sqrt(math.pi)).mul(v['grad'])
+
+
+class SpecialErfcxBackward0(TraceableFunction):
+    """special_erfcx(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_erfcx',
+        (Formula(('self',), SpecialErfcxBackward0_self, frozenset(['grad', 'math', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SpecialLogNdtrBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(math.sqrt(2 * math.pi)).mul(result.add(self.pow(2).div(2)).neg().exp())"""
+    return v['grad'].div(math.sqrt(2 * math.pi)).mul(v['result'].add(v['self'].pow(2).div(2)).neg().exp())
+
+
+class SpecialLogNdtrBackward0(TraceableFunction):
+    """special_log_ndtr(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'special_log_ndtr',
+        (Formula(('self',), SpecialLogNdtrBackward0_self, frozenset(['grad', 'math', 'result', 'self'])),),
         ('self',),
         {},
         {})

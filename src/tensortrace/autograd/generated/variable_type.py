@@ -9220,6 +9220,74 @@ ops.multi_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
     multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
 
 
+_record__ctc_loss = GraphRecording(ops._ctc_loss, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor): records CtcLossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__ctc_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+
+
+_record__ctc_loss_Tensor = GraphRecording(ops._ctc_loss_Tensor, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor): records CtcLossBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record__ctc_loss_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_Tensor, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+
+
+_record__ctc_loss_backward = GraphRecording(ops._ctc_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record__ctc_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_backward, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+
+
+_record__ctc_loss_backward_Tensor = GraphRecording(ops._ctc_loss_backward_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_ctc_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _ctc_loss_backward_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record__ctc_loss_backward_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._ctc_loss_backward_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._ctc_loss_backward_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    _ctc_loss_backward_Tensor, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+
+
 _record_multilabel_margin_loss_forward_output = GraphRecording(ops.multilabel_margin_loss_forward_output, AutoDispatchBelowAutograd, None)
 
 
@@ -16367,3 +16435,413 @@ def binomial(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.binomial.register(DispatchKey.Autograd, KernelFunction(
     binomial, "torch::autograd::VariableType::binomial", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_i0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i0.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i0, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_i0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i0_out, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_i1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i1.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i1, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_i1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_i1_out, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k0, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k0_out, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k1, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_modified_bessel_k1_out, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_scaled_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k0, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_scaled_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_scaled_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k1, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_scaled_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_spherical_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_spherical_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_spherical_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
+    special_spherical_bessel_j0, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_spherical_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_spherical_bessel_j0_out, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y0(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_y0.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y0.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y0, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_y0_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y0_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y0_out, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y1(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1(Tensor self) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_bessel_y1.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y1.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y1, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_bessel_y1_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_bessel_y1_out.register(DispatchKey.Autograd, KernelFunction(
+    special_bessel_y1_out, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_airy_ai(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_airy_ai.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_airy_ai.register(DispatchKey.Autograd, KernelFunction(
+    special_airy_ai, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.special_airy_ai_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_airy_ai_out.register(DispatchKey.Autograd, KernelFunction(
+    special_airy_ai_out, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+
+
+_record_igamma_out = GraphRecording(ops.igamma_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_igamma_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igamma_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma_out.register(DispatchKey.Autograd, KernelFunction(
+    igamma_out, "torch::autograd::VariableType::igamma", with_keyset=True))
+
+
+_record_igamma = GraphRecording(ops.igamma, AutoDispatchBelowADInplaceOrView, nodes.IgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor: records IgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igamma(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.igamma.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma.register(DispatchKey.Autograd, KernelFunction(
+    igamma, "torch::autograd::VariableType::igamma", with_keyset=True))
+
+
+_record_igamma_ = GraphRecording(ops.igamma_, AutoDispatchBelowAutograd, nodes.IgammaBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igamma_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!): records IgammaBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igamma_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igamma_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igamma_.register(DispatchKey.Autograd, KernelFunction(
+    igamma_, "torch::autograd::VariableType::igamma_", with_keyset=True))
+
+
+_record_igammac_out = GraphRecording(ops.igammac_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_igammac_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igammac_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac_out.register(DispatchKey.Autograd, KernelFunction(
+    igammac_out, "torch::autograd::VariableType::igammac", with_keyset=True))
+
+
+_record_igammac = GraphRecording(ops.igammac, AutoDispatchBelowADInplaceOrView, nodes.IgammacBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor: records IgammacBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igammac(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.igammac.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac.register(DispatchKey.Autograd, KernelFunction(
+    igammac, "torch::autograd::VariableType::igammac", with_keyset=True))
+
+
+_record_igammac_ = GraphRecording(ops.igammac_, AutoDispatchBelowAutograd, nodes.IgammacBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::igammac_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!): records IgammacBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_igammac_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.igammac_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.igammac_.register(DispatchKey.Autograd, KernelFunction(
+    igammac_, "torch::autograd::VariableType::igammac_", with_keyset=True))
+
+
+_record_special_erfcx = GraphRecording(ops.special_erfcx, AutoDispatchBelowADInplaceOrView, nodes.SpecialErfcxBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_erfcx", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_erfcx(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx(Tensor self) -> Tensor: records SpecialErfcxBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_erfcx(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_erfcx.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_erfcx.register(DispatchKey.Autograd, KernelFunction(
+    special_erfcx, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+
+
+_record_special_erfcx_out = GraphRecording(ops.special_erfcx_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_erfcx", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_erfcx_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_erfcx_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_erfcx_out.register(DispatchKey.Autograd, KernelFunction(
+    special_erfcx_out, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+
+
+_record_special_log_ndtr = GraphRecording(ops.special_log_ndtr, AutoDispatchBelowADInplaceOrView, nodes.SpecialLogNdtrBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_log_ndtr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_log_ndtr(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr(Tensor self) -> Tensor: records SpecialLogNdtrBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_special_log_ndtr(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.special_log_ndtr.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_log_ndtr.register(DispatchKey.Autograd, KernelFunction(
+    special_log_ndtr, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))
+
+
+_record_special_log_ndtr_out = GraphRecording(ops.special_log_ndtr_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::special_log_ndtr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_special_log_ndtr_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.special_log_ndtr_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.special_log_ndtr_out.register(DispatchKey.Autograd, KernelFunction(
+    special_log_ndtr_out, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))

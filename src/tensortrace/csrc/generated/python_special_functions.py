@@ -1338,6 +1338,544 @@ def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- special_modified_bessel_i0 ----------------------------------------------------------------
+parser_special_modified_bessel_i0 = PythonArgParser.lazy([
+    'special_modified_bessel_i0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_i0", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_i0", legacy="dispatch_special_modified_bessel_i0")
+def dispatch_special_modified_bessel_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_i0(Tensor input, *, Tensor out=None): special_modified_bessel_i0, out= special_modified_bessel_i0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_i0_out, 'special_modified_bessel_i0', False, self, kwargs, out)
+    return at.special_modified_bessel_i0(self=kwargs['self'])
+
+structseqs_special_modified_bessel_i0 = [(return_types.for_schema('special_modified_bessel_i0', ops.special_modified_bessel_i0.schema), return_types.for_schema('special_modified_bessel_i0_out', ops.special_modified_bessel_i0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_i0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_i0")
+def special_modified_bessel_i0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_i0: THPVariable_special_modified_bessel_i0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_i0",
+                                 {"python_name": "torch.special_modified_bessel_i0"})
+    self = None
+    r = parser_special_modified_bessel_i0.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_i0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_i0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_i1 ----------------------------------------------------------------
+parser_special_modified_bessel_i1 = PythonArgParser.lazy([
+    'special_modified_bessel_i1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_i1", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_i1", legacy="dispatch_special_modified_bessel_i1")
+def dispatch_special_modified_bessel_i1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_i1(Tensor input, *, Tensor out=None): special_modified_bessel_i1, out= special_modified_bessel_i1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_i1_out, 'special_modified_bessel_i1', False, self, kwargs, out)
+    return at.special_modified_bessel_i1(self=kwargs['self'])
+
+structseqs_special_modified_bessel_i1 = [(return_types.for_schema('special_modified_bessel_i1', ops.special_modified_bessel_i1.schema), return_types.for_schema('special_modified_bessel_i1_out', ops.special_modified_bessel_i1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_i1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_i1")
+def special_modified_bessel_i1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_i1: THPVariable_special_modified_bessel_i1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_i1",
+                                 {"python_name": "torch.special_modified_bessel_i1"})
+    self = None
+    r = parser_special_modified_bessel_i1.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_i1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_i1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_k0 ----------------------------------------------------------------
+parser_special_modified_bessel_k0 = PythonArgParser.lazy([
+    'special_modified_bessel_k0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_k0", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_k0", legacy="dispatch_special_modified_bessel_k0")
+def dispatch_special_modified_bessel_k0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_k0(Tensor input, *, Tensor out=None): special_modified_bessel_k0, out= special_modified_bessel_k0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_k0_out, 'special_modified_bessel_k0', False, self, kwargs, out)
+    return at.special_modified_bessel_k0(self=kwargs['self'])
+
+structseqs_special_modified_bessel_k0 = [(return_types.for_schema('special_modified_bessel_k0', ops.special_modified_bessel_k0.schema), return_types.for_schema('special_modified_bessel_k0_out', ops.special_modified_bessel_k0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_k0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_k0")
+def special_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_k0: THPVariable_special_modified_bessel_k0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_k0",
+                                 {"python_name": "torch.special_modified_bessel_k0"})
+    self = None
+    r = parser_special_modified_bessel_k0.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_k0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_k0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_modified_bessel_k1 ----------------------------------------------------------------
+parser_special_modified_bessel_k1 = PythonArgParser.lazy([
+    'special_modified_bessel_k1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_modified_bessel_k1", TORCH_FUNCTIONS_CPP, "dispatch_special_modified_bessel_k1", legacy="dispatch_special_modified_bessel_k1")
+def dispatch_special_modified_bessel_k1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_modified_bessel_k1(Tensor input, *, Tensor out=None): special_modified_bessel_k1, out= special_modified_bessel_k1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_modified_bessel_k1_out, 'special_modified_bessel_k1', False, self, kwargs, out)
+    return at.special_modified_bessel_k1(self=kwargs['self'])
+
+structseqs_special_modified_bessel_k1 = [(return_types.for_schema('special_modified_bessel_k1', ops.special_modified_bessel_k1.schema), return_types.for_schema('special_modified_bessel_k1_out', ops.special_modified_bessel_k1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_modified_bessel_k1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_modified_bessel_k1")
+def special_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_modified_bessel_k1: THPVariable_special_modified_bessel_k1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_modified_bessel_k1",
+                                 {"python_name": "torch.special_modified_bessel_k1"})
+    self = None
+    r = parser_special_modified_bessel_k1.parse(args, kwargs)
+    a = r.args
+    # special_modified_bessel_k1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_modified_bessel_k1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_scaled_modified_bessel_k0 ---------------------------------------------------------
+parser_special_scaled_modified_bessel_k0 = PythonArgParser.lazy([
+    'special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_scaled_modified_bessel_k0", TORCH_FUNCTIONS_CPP, "dispatch_special_scaled_modified_bessel_k0", legacy="dispatch_special_scaled_modified_bessel_k0")
+def dispatch_special_scaled_modified_bessel_k0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None): special_scaled_modified_bessel_k0, out= special_scaled_modified_bessel_k0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_scaled_modified_bessel_k0_out, 'special_scaled_modified_bessel_k0', False, self, kwargs, out)
+    return at.special_scaled_modified_bessel_k0(self=kwargs['self'])
+
+structseqs_special_scaled_modified_bessel_k0 = [(return_types.for_schema('special_scaled_modified_bessel_k0', ops.special_scaled_modified_bessel_k0.schema), return_types.for_schema('special_scaled_modified_bessel_k0_out', ops.special_scaled_modified_bessel_k0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_scaled_modified_bessel_k0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_scaled_modified_bessel_k0")
+def special_scaled_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_scaled_modified_bessel_k0: THPVariable_special_scaled_modified_bessel_k0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_scaled_modified_bessel_k0",
+                                 {"python_name": "torch.special_scaled_modified_bessel_k0"})
+    self = None
+    r = parser_special_scaled_modified_bessel_k0.parse(args, kwargs)
+    a = r.args
+    # special_scaled_modified_bessel_k0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_scaled_modified_bessel_k0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_scaled_modified_bessel_k1 ---------------------------------------------------------
+parser_special_scaled_modified_bessel_k1 = PythonArgParser.lazy([
+    'special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_scaled_modified_bessel_k1", TORCH_FUNCTIONS_CPP, "dispatch_special_scaled_modified_bessel_k1", legacy="dispatch_special_scaled_modified_bessel_k1")
+def dispatch_special_scaled_modified_bessel_k1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None): special_scaled_modified_bessel_k1, out= special_scaled_modified_bessel_k1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_scaled_modified_bessel_k1_out, 'special_scaled_modified_bessel_k1', False, self, kwargs, out)
+    return at.special_scaled_modified_bessel_k1(self=kwargs['self'])
+
+structseqs_special_scaled_modified_bessel_k1 = [(return_types.for_schema('special_scaled_modified_bessel_k1', ops.special_scaled_modified_bessel_k1.schema), return_types.for_schema('special_scaled_modified_bessel_k1_out', ops.special_scaled_modified_bessel_k1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_scaled_modified_bessel_k1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_scaled_modified_bessel_k1")
+def special_scaled_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_scaled_modified_bessel_k1: THPVariable_special_scaled_modified_bessel_k1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_scaled_modified_bessel_k1",
+                                 {"python_name": "torch.special_scaled_modified_bessel_k1"})
+    self = None
+    r = parser_special_scaled_modified_bessel_k1.parse(args, kwargs)
+    a = r.args
+    # special_scaled_modified_bessel_k1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_scaled_modified_bessel_k1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_spherical_bessel_j0 ---------------------------------------------------------------
+parser_special_spherical_bessel_j0 = PythonArgParser.lazy([
+    'special_spherical_bessel_j0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_spherical_bessel_j0", TORCH_FUNCTIONS_CPP, "dispatch_special_spherical_bessel_j0", legacy="dispatch_special_spherical_bessel_j0")
+def dispatch_special_spherical_bessel_j0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_spherical_bessel_j0(Tensor input, *, Tensor out=None): special_spherical_bessel_j0, out= special_spherical_bessel_j0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_spherical_bessel_j0_out, 'special_spherical_bessel_j0', False, self, kwargs, out)
+    return at.special_spherical_bessel_j0(self=kwargs['self'])
+
+structseqs_special_spherical_bessel_j0 = [(return_types.for_schema('special_spherical_bessel_j0', ops.special_spherical_bessel_j0.schema), return_types.for_schema('special_spherical_bessel_j0_out', ops.special_spherical_bessel_j0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_spherical_bessel_j0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_spherical_bessel_j0")
+def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_spherical_bessel_j0: THPVariable_special_spherical_bessel_j0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_spherical_bessel_j0",
+                                 {"python_name": "torch.special_spherical_bessel_j0"})
+    self = None
+    r = parser_special_spherical_bessel_j0.parse(args, kwargs)
+    a = r.args
+    # special_spherical_bessel_j0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_spherical_bessel_j0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_bessel_y0 -------------------------------------------------------------------------
+parser_special_bessel_y0 = PythonArgParser.lazy([
+    'special_bessel_y0(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_y0", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_y0", legacy="dispatch_special_bessel_y0")
+def dispatch_special_bessel_y0_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_y0(Tensor input, *, Tensor out=None): special_bessel_y0, out= special_bessel_y0.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_y0_out, 'special_bessel_y0', False, self, kwargs, out)
+    return at.special_bessel_y0(self=kwargs['self'])
+
+structseqs_special_bessel_y0 = [(return_types.for_schema('special_bessel_y0', ops.special_bessel_y0.schema), return_types.for_schema('special_bessel_y0_out', ops.special_bessel_y0_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_y0", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_y0")
+def special_bessel_y0(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_y0: THPVariable_special_bessel_y0"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_y0",
+                                 {"python_name": "torch.special_bessel_y0"})
+    self = None
+    r = parser_special_bessel_y0.parse(args, kwargs)
+    a = r.args
+    # special_bessel_y0(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_y0_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_bessel_y1 -------------------------------------------------------------------------
+parser_special_bessel_y1 = PythonArgParser.lazy([
+    'special_bessel_y1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_bessel_y1", TORCH_FUNCTIONS_CPP, "dispatch_special_bessel_y1", legacy="dispatch_special_bessel_y1")
+def dispatch_special_bessel_y1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_bessel_y1(Tensor input, *, Tensor out=None): special_bessel_y1, out= special_bessel_y1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_bessel_y1_out, 'special_bessel_y1', False, self, kwargs, out)
+    return at.special_bessel_y1(self=kwargs['self'])
+
+structseqs_special_bessel_y1 = [(return_types.for_schema('special_bessel_y1', ops.special_bessel_y1.schema), return_types.for_schema('special_bessel_y1_out', ops.special_bessel_y1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_bessel_y1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_bessel_y1")
+def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_bessel_y1: THPVariable_special_bessel_y1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_bessel_y1",
+                                 {"python_name": "torch.special_bessel_y1"})
+    self = None
+    r = parser_special_bessel_y1.parse(args, kwargs)
+    a = r.args
+    # special_bessel_y1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_bessel_y1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_airy_ai ---------------------------------------------------------------------------
+parser_special_airy_ai = PythonArgParser.lazy([
+    'special_airy_ai(Tensor x, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_airy_ai", TORCH_FUNCTIONS_CPP, "dispatch_special_airy_ai", legacy="dispatch_special_airy_ai")
+def dispatch_special_airy_ai_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_airy_ai(Tensor x, *, Tensor out=None): special_airy_ai, out= special_airy_ai.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_airy_ai_out, 'special_airy_ai', False, self, kwargs, out)
+    return at.special_airy_ai(x=kwargs['x'])
+
+structseqs_special_airy_ai = [(return_types.for_schema('special_airy_ai', ops.special_airy_ai.schema), return_types.for_schema('special_airy_ai_out', ops.special_airy_ai_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_airy_ai", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_airy_ai")
+def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_airy_ai: THPVariable_special_airy_ai"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_airy_ai",
+                                 {"python_name": "torch.special_airy_ai"})
+    self = None
+    r = parser_special_airy_ai.parse(args, kwargs)
+    a = r.args
+    # special_airy_ai(Tensor x, *, Tensor out=None)
+    x = a[0]
+    if x is not None:
+        x = x.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_airy_ai_0(self, {'x': x, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_gammainc --------------------------------------------------------------------------
+parser_special_gammainc = PythonArgParser.lazy([
+    'special_gammainc(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_gammainc", TORCH_FUNCTIONS_CPP, "dispatch_special_gammainc", legacy="dispatch_special_gammainc")
+def dispatch_special_gammainc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_gammainc(Tensor input, Tensor other, *, Tensor out=None): special_gammainc, out= special_gammainc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_gammainc_out, 'special_gammainc', False, self, kwargs, out)
+    return at.special_gammainc(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_gammainc = [(return_types.for_schema('special_gammainc', ops.special_gammainc.schema), return_types.for_schema('special_gammainc_out', ops.special_gammainc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_gammainc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_gammainc")
+def special_gammainc(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_gammainc: THPVariable_special_gammainc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_gammainc",
+                                 {"python_name": "torch.special_gammainc"})
+    self = None
+    r = parser_special_gammainc.parse(args, kwargs)
+    a = r.args
+    # special_gammainc(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_gammainc_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_gammaincc -------------------------------------------------------------------------
+parser_special_gammaincc = PythonArgParser.lazy([
+    'special_gammaincc(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_gammaincc", TORCH_FUNCTIONS_CPP, "dispatch_special_gammaincc", legacy="dispatch_special_gammaincc")
+def dispatch_special_gammaincc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_gammaincc(Tensor input, Tensor other, *, Tensor out=None): special_gammaincc, out= special_gammaincc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_gammaincc_out, 'special_gammaincc', False, self, kwargs, out)
+    return at.special_gammaincc(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_special_gammaincc = [(return_types.for_schema('special_gammaincc', ops.special_gammaincc.schema), return_types.for_schema('special_gammaincc_out', ops.special_gammaincc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_gammaincc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_gammaincc")
+def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_gammaincc: THPVariable_special_gammaincc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_gammaincc",
+                                 {"python_name": "torch.special_gammaincc"})
+    self = None
+    r = parser_special_gammaincc.parse(args, kwargs)
+    a = r.args
+    # special_gammaincc(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_gammaincc_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_erfcx -----------------------------------------------------------------------------
+parser_special_erfcx = PythonArgParser.lazy([
+    'special_erfcx(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_erfcx", TORCH_FUNCTIONS_CPP, "dispatch_special_erfcx", legacy="dispatch_special_erfcx")
+def dispatch_special_erfcx_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_erfcx(Tensor input, *, Tensor out=None): special_erfcx, out= special_erfcx.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_erfcx_out, 'special_erfcx', False, self, kwargs, out)
+    return at.special_erfcx(self=kwargs['self'])
+
+structseqs_special_erfcx = [(return_types.for_schema('special_erfcx', ops.special_erfcx.schema), return_types.for_schema('special_erfcx_out', ops.special_erfcx_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_erfcx", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_erfcx")
+def special_erfcx(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_erfcx: THPVariable_special_erfcx"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_erfcx",
+                                 {"python_name": "torch.special_erfcx"})
+    self = None
+    r = parser_special_erfcx.parse(args, kwargs)
+    a = r.args
+    # special_erfcx(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_erfcx_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- special_log_ndtr --------------------------------------------------------------------------
+parser_special_log_ndtr = PythonArgParser.lazy([
+    'special_log_ndtr(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_special_log_ndtr", TORCH_FUNCTIONS_CPP, "dispatch_special_log_ndtr", legacy="dispatch_special_log_ndtr")
+def dispatch_special_log_ndtr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """special_log_ndtr(Tensor input, *, Tensor out=None): special_log_ndtr, out= special_log_ndtr.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.special_log_ndtr_out, 'special_log_ndtr', False, self, kwargs, out)
+    return at.special_log_ndtr(self=kwargs['self'])
+
+structseqs_special_log_ndtr = [(return_types.for_schema('special_log_ndtr', ops.special_log_ndtr.schema), return_types.for_schema('special_log_ndtr_out', ops.special_log_ndtr_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_special_log_ndtr", TORCH_FUNCTIONS_CPP, legacy="THPVariable_special_log_ndtr")
+def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
+    """torch.special_log_ndtr: THPVariable_special_log_ndtr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.special_log_ndtr",
+                                 {"python_name": "torch.special_log_ndtr"})
+    self = None
+    r = parser_special_log_ndtr.parse(args, kwargs)
+    a = r.args
+    # special_log_ndtr(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_special_log_ndtr_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "special_expm1": special_expm1,
     "special_exp2": special_exp2,
@@ -1369,4 +1907,18 @@ FUNCTIONS: dict[str, Any] = {
     "special_zeta": special_zeta,
     "special_bessel_j0": special_bessel_j0,
     "special_bessel_j1": special_bessel_j1,
+    "special_modified_bessel_i0": special_modified_bessel_i0,
+    "special_modified_bessel_i1": special_modified_bessel_i1,
+    "special_modified_bessel_k0": special_modified_bessel_k0,
+    "special_modified_bessel_k1": special_modified_bessel_k1,
+    "special_scaled_modified_bessel_k0": special_scaled_modified_bessel_k0,
+    "special_scaled_modified_bessel_k1": special_scaled_modified_bessel_k1,
+    "special_spherical_bessel_j0": special_spherical_bessel_j0,
+    "special_bessel_y0": special_bessel_y0,
+    "special_bessel_y1": special_bessel_y1,
+    "special_airy_ai": special_airy_ai,
+    "special_gammainc": special_gammainc,
+    "special_gammaincc": special_gammaincc,
+    "special_erfcx": special_erfcx,
+    "special_log_ndtr": special_log_ndtr,
 }

@@ -11644,6 +11644,216 @@ def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- ctc_loss ----------------------------------------------------------------------------------
+parser_ctc_loss = PythonArgParser.lazy([
+    'ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False)',
+    'ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False)',
+])
+
+
+@traced("python", "dispatch_ctc_loss", TORCH_FUNCTIONS_CPP, "dispatch_ctc_loss", legacy="dispatch_ctc_loss")
+def dispatch_ctc_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False): ctc_loss.IntList"""
+    call_kwargs = {}
+    call_kwargs['log_probs'] = kwargs['log_probs']
+    call_kwargs['targets'] = kwargs['targets']
+    call_kwargs['input_lengths'] = kwargs['input_lengths']
+    call_kwargs['target_lengths'] = kwargs['target_lengths']
+    if kwargs['blank'] is not None:
+        call_kwargs['blank'] = kwargs['blank']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['zero_infinity'] is not None:
+        call_kwargs['zero_infinity'] = kwargs['zero_infinity']
+    return at.ctc_loss(**call_kwargs)
+
+
+@traced("python", "dispatch_ctc_loss", TORCH_FUNCTIONS_CPP, "dispatch_ctc_loss", legacy="dispatch_ctc_loss")
+def dispatch_ctc_loss_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False): ctc_loss.Tensor"""
+    call_kwargs = {}
+    call_kwargs['log_probs'] = kwargs['log_probs']
+    call_kwargs['targets'] = kwargs['targets']
+    call_kwargs['input_lengths'] = kwargs['input_lengths']
+    call_kwargs['target_lengths'] = kwargs['target_lengths']
+    if kwargs['blank'] is not None:
+        call_kwargs['blank'] = kwargs['blank']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['zero_infinity'] is not None:
+        call_kwargs['zero_infinity'] = kwargs['zero_infinity']
+    return at.ctc_loss(**call_kwargs)
+
+structseqs_ctc_loss = [(return_types.for_schema('ctc_loss', ops.ctc_loss_IntList.schema), None), (return_types.for_schema('ctc_loss', ops.ctc_loss_Tensor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ctc_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ctc_loss")
+def ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.ctc_loss: THPVariable_ctc_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ctc_loss",
+                                 {"python_name": "torch.ctc_loss"})
+    self = None
+    r = parser_ctc_loss.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False)
+        log_probs = a[0]
+        if log_probs is not None:
+            log_probs = log_probs.cdata
+        targets = a[1]
+        if targets is not None:
+            targets = targets.cdata
+        input_lengths = a[2]
+        if input_lengths is not None:
+            input_lengths = r.intlist(2)
+        target_lengths = a[3]
+        if target_lengths is not None:
+            target_lengths = r.intlist(3)
+        blank = a[4]
+        if blank is None:
+            blank = 0
+        elif blank is not None and (type(blank) is not int or not INT64_MIN <= blank <= INT64_MAX):
+            blank = int64_arg(blank)
+        reduction = a[5]
+        if reduction is None:
+            reduction = 0
+        elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+            reduction = int64_arg(reduction)
+        zero_infinity = a[6]
+        if zero_infinity is None:
+            zero_infinity = False
+        result = dispatch_ctc_loss_0(self, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'reduction': reduction, 'zero_infinity': zero_infinity})
+        return THPVariable_Wrap(result)
+    # ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, int64_t reduction=Mean, bool zero_infinity=False)
+    log_probs = a[0]
+    if log_probs is not None:
+        log_probs = log_probs.cdata
+    targets = a[1]
+    if targets is not None:
+        targets = targets.cdata
+    input_lengths = a[2]
+    if input_lengths is not None:
+        input_lengths = input_lengths.cdata
+    target_lengths = a[3]
+    if target_lengths is not None:
+        target_lengths = target_lengths.cdata
+    blank = a[4]
+    if blank is None:
+        blank = 0
+    elif blank is not None and (type(blank) is not int or not INT64_MIN <= blank <= INT64_MAX):
+        blank = int64_arg(blank)
+    reduction = a[5]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    zero_infinity = a[6]
+    if zero_infinity is None:
+        zero_infinity = False
+    result = dispatch_ctc_loss_1(self, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'reduction': reduction, 'zero_infinity': zero_infinity})
+    return THPVariable_Wrap(result)
+
+
+# ---- _ctc_loss ---------------------------------------------------------------------------------
+parser__ctc_loss = PythonArgParser.lazy([
+    '_ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, bool zero_infinity=False)',
+    '_ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, bool zero_infinity=False)',
+])
+
+
+@traced("python", "dispatch__ctc_loss", TORCH_FUNCTIONS_CPP, "dispatch__ctc_loss", legacy="dispatch__ctc_loss")
+def dispatch__ctc_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, bool zero_infinity=False): _ctc_loss"""
+    call_kwargs = {}
+    call_kwargs['log_probs'] = kwargs['log_probs']
+    call_kwargs['targets'] = kwargs['targets']
+    call_kwargs['input_lengths'] = kwargs['input_lengths']
+    call_kwargs['target_lengths'] = kwargs['target_lengths']
+    if kwargs['blank'] is not None:
+        call_kwargs['blank'] = kwargs['blank']
+    if kwargs['zero_infinity'] is not None:
+        call_kwargs['zero_infinity'] = kwargs['zero_infinity']
+    return at._ctc_loss(**call_kwargs)
+
+
+@traced("python", "dispatch__ctc_loss", TORCH_FUNCTIONS_CPP, "dispatch__ctc_loss", legacy="dispatch__ctc_loss")
+def dispatch__ctc_loss_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, bool zero_infinity=False): _ctc_loss.Tensor"""
+    call_kwargs = {}
+    call_kwargs['log_probs'] = kwargs['log_probs']
+    call_kwargs['targets'] = kwargs['targets']
+    call_kwargs['input_lengths'] = kwargs['input_lengths']
+    call_kwargs['target_lengths'] = kwargs['target_lengths']
+    if kwargs['blank'] is not None:
+        call_kwargs['blank'] = kwargs['blank']
+    if kwargs['zero_infinity'] is not None:
+        call_kwargs['zero_infinity'] = kwargs['zero_infinity']
+    return at._ctc_loss(**call_kwargs)
+
+structseqs__ctc_loss = [(return_types.for_schema('_ctc_loss', ops._ctc_loss.schema), None), (return_types.for_schema('_ctc_loss', ops._ctc_loss_Tensor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__ctc_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable__ctc_loss")
+def _ctc_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch._ctc_loss: THPVariable__ctc_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._ctc_loss",
+                                 {"python_name": "torch._ctc_loss"})
+    self = None
+    r = parser__ctc_loss.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, int64_t blank=0, bool zero_infinity=False)
+        log_probs = a[0]
+        if log_probs is not None:
+            log_probs = log_probs.cdata
+        targets = a[1]
+        if targets is not None:
+            targets = targets.cdata
+        input_lengths = a[2]
+        if input_lengths is not None:
+            input_lengths = r.intlist(2)
+        target_lengths = a[3]
+        if target_lengths is not None:
+            target_lengths = r.intlist(3)
+        blank = a[4]
+        if blank is None:
+            blank = 0
+        elif blank is not None and (type(blank) is not int or not INT64_MIN <= blank <= INT64_MAX):
+            blank = int64_arg(blank)
+        zero_infinity = a[5]
+        if zero_infinity is None:
+            zero_infinity = False
+        result = dispatch__ctc_loss_0(self, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'zero_infinity': zero_infinity})
+        return wrap_result(result, structseqs__ctc_loss[0][0])
+    # _ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int64_t blank=0, bool zero_infinity=False)
+    log_probs = a[0]
+    if log_probs is not None:
+        log_probs = log_probs.cdata
+    targets = a[1]
+    if targets is not None:
+        targets = targets.cdata
+    input_lengths = a[2]
+    if input_lengths is not None:
+        input_lengths = input_lengths.cdata
+    target_lengths = a[3]
+    if target_lengths is not None:
+        target_lengths = target_lengths.cdata
+    blank = a[4]
+    if blank is None:
+        blank = 0
+    elif blank is not None and (type(blank) is not int or not INT64_MIN <= blank <= INT64_MAX):
+        blank = int64_arg(blank)
+    zero_infinity = a[5]
+    if zero_infinity is None:
+        zero_infinity = False
+    result = dispatch__ctc_loss_1(self, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'zero_infinity': zero_infinity})
+    return wrap_result(result, structseqs__ctc_loss[1][0])
+
+
 # ---- kl_div ------------------------------------------------------------------------------------
 parser_kl_div = PythonArgParser.lazy([
     'kl_div(Tensor input, Tensor target, int64_t reduction=Mean, *, bool log_target=False)',
@@ -25647,6 +25857,88 @@ def binomial(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- igamma ------------------------------------------------------------------------------------
+parser_igamma = PythonArgParser.lazy([
+    'igamma(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_igamma", TORCH_FUNCTIONS_CPP, "dispatch_igamma", legacy="dispatch_igamma")
+def dispatch_igamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igamma(Tensor input, Tensor other, *, Tensor out=None): igamma, out= igamma.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.igamma_out, 'igamma', False, self, kwargs, out)
+    return at.igamma(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_igamma = [(return_types.for_schema('igamma', ops.igamma.schema), return_types.for_schema('igamma_out', ops.igamma_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igamma", TORCH_FUNCTIONS_CPP, legacy="THPVariable_igamma")
+def igamma(*args: Any, **kwargs: Any) -> Any:
+    """torch.igamma: THPVariable_igamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.igamma",
+                                 {"python_name": "torch.igamma"})
+    self = None
+    r = parser_igamma.parse(args, kwargs)
+    a = r.args
+    # igamma(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_igamma_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- igammac -----------------------------------------------------------------------------------
+parser_igammac = PythonArgParser.lazy([
+    'igammac(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_igammac", TORCH_FUNCTIONS_CPP, "dispatch_igammac", legacy="dispatch_igammac")
+def dispatch_igammac_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igammac(Tensor input, Tensor other, *, Tensor out=None): igammac, out= igammac.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.igammac_out, 'igammac', False, self, kwargs, out)
+    return at.igammac(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_igammac = [(return_types.for_schema('igammac', ops.igammac.schema), return_types.for_schema('igammac_out', ops.igammac_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igammac", TORCH_FUNCTIONS_CPP, legacy="THPVariable_igammac")
+def igammac(*args: Any, **kwargs: Any) -> Any:
+    """torch.igammac: THPVariable_igammac"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.igammac",
+                                 {"python_name": "torch.igammac"})
+    self = None
+    r = parser_igammac.parse(args, kwargs)
+    a = r.args
+    # igammac(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_igammac_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -25869,6 +26161,8 @@ FUNCTIONS: dict[str, Any] = {
     "hinge_embedding_loss": hinge_embedding_loss,
     "triplet_margin_loss": triplet_margin_loss,
     "poisson_nll_loss": poisson_nll_loss,
+    "ctc_loss": ctc_loss,
+    "_ctc_loss": _ctc_loss,
     "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "bilinear": bilinear,
@@ -26161,6 +26455,8 @@ FUNCTIONS: dict[str, Any] = {
     "_sample_dirichlet": _sample_dirichlet,
     "poisson": poisson,
     "binomial": binomial,
+    "igamma": igamma,
+    "igammac": igammac,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -26386,6 +26682,8 @@ __all__ = [
     "hinge_embedding_loss",
     "triplet_margin_loss",
     "poisson_nll_loss",
+    "ctc_loss",
+    "_ctc_loss",
     "kl_div",
     "binary_cross_entropy_with_logits",
     "bilinear",
@@ -26678,4 +26976,6 @@ __all__ = [
     "_sample_dirichlet",
     "poisson",
     "binomial",
+    "igamma",
+    "igammac",
 ]

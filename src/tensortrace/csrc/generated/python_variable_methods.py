@@ -17299,6 +17299,134 @@ def geometric_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- igamma ------------------------------------------------------------------------------------
+parser_igamma = PythonArgParser.lazy([
+    'igamma(Tensor other)',
+])
+
+
+@traced("python", "dispatch_igamma", VARIABLE_METHODS_CPP, "dispatch_igamma", legacy="dispatch_igamma")
+def dispatch_igamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igamma(Tensor other): igamma"""
+    return self.igamma(other=kwargs['other'])
+
+structseqs_igamma = [(return_types.for_schema('igamma', ops.igamma.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igamma", VARIABLE_METHODS_CPP, legacy="THPVariable_igamma")
+def igamma(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.igamma: THPVariable_igamma"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.igamma",
+                                 {"python_name": "Tensor.igamma"})
+    self = args[0].cdata
+    r = parser_igamma.parse(args[1:], kwargs)
+    a = r.args
+    # igamma(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_igamma_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- igamma_ -----------------------------------------------------------------------------------
+parser_igamma_ = PythonArgParser.lazy([
+    'igamma_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_igamma_", VARIABLE_METHODS_CPP, "dispatch_igamma_", legacy="dispatch_igamma_")
+def dispatch_igamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igamma_(Tensor other): igamma_"""
+    return self.igamma_(other=kwargs['other'])
+
+structseqs_igamma_ = [(return_types.for_schema('igamma_', ops.igamma_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igamma_", VARIABLE_METHODS_CPP, legacy="THPVariable_igamma_")
+def igamma_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.igamma_: THPVariable_igamma_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.igamma_",
+                                 {"python_name": "Tensor.igamma_"})
+    self = args[0].cdata
+    r = parser_igamma_.parse(args[1:], kwargs)
+    a = r.args
+    # igamma_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_igamma__0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- igammac -----------------------------------------------------------------------------------
+parser_igammac = PythonArgParser.lazy([
+    'igammac(Tensor other)',
+])
+
+
+@traced("python", "dispatch_igammac", VARIABLE_METHODS_CPP, "dispatch_igammac", legacy="dispatch_igammac")
+def dispatch_igammac_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igammac(Tensor other): igammac"""
+    return self.igammac(other=kwargs['other'])
+
+structseqs_igammac = [(return_types.for_schema('igammac', ops.igammac.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igammac", VARIABLE_METHODS_CPP, legacy="THPVariable_igammac")
+def igammac(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.igammac: THPVariable_igammac"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.igammac",
+                                 {"python_name": "Tensor.igammac"})
+    self = args[0].cdata
+    r = parser_igammac.parse(args[1:], kwargs)
+    a = r.args
+    # igammac(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_igammac_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- igammac_ ----------------------------------------------------------------------------------
+parser_igammac_ = PythonArgParser.lazy([
+    'igammac_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_igammac_", VARIABLE_METHODS_CPP, "dispatch_igammac_", legacy="dispatch_igammac_")
+def dispatch_igammac__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """igammac_(Tensor other): igammac_"""
+    return self.igammac_(other=kwargs['other'])
+
+structseqs_igammac_ = [(return_types.for_schema('igammac_', ops.igammac_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_igammac_", VARIABLE_METHODS_CPP, legacy="THPVariable_igammac_")
+def igammac_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.igammac_: THPVariable_igammac_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.igammac_",
+                                 {"python_name": "Tensor.igammac_"})
+    self = args[0].cdata
+    r = parser_igammac_.parse(args[1:], kwargs)
+    a = r.args
+    # igammac_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_igammac__0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -18416,6 +18544,10 @@ METHODS: dict[str, Any] = {
     "cauchy_": cauchy_,
     "log_normal_": log_normal_,
     "geometric_": geometric_,
+    "igamma": igamma,
+    "igamma_": igamma_,
+    "igammac": igammac,
+    "igammac_": igammac_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

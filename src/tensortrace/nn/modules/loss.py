@@ -1,13 +1,15 @@
 """The loss modules: MSELoss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss, L1Loss, BCELoss,
 SmoothL1Loss, HuberLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, HingeEmbeddingLoss,
 MultiLabelMarginLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, CosineEmbeddingLoss,
-MarginRankingLoss, MultiMarginLoss, TripletMarginLoss.
+MarginRankingLoss, MultiMarginLoss, TripletMarginLoss, CTCLoss.
 
 Mirrors `torch/nn/modules/loss.py`: a loss module stores its reduction (and class weights as a
 buffer) and its forward is the nn.functional call.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import tensortrace as torch
 from tensortrace.nn import _reduction as _Reduction
@@ -349,4 +351,28 @@ class TripletMarginLoss(_Loss):
             eps=self.eps,
             swap=self.swap,
             reduction=self.reduction,
+        )
+
+
+class CTCLoss(_Loss):
+    __constants__ = ["blank", "reduction"]
+    blank: int
+    zero_infinity: bool
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(
+        self, log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any
+    ) -> Tensor:
+        return F.ctc_loss(
+            log_probs,
+            targets,
+            input_lengths,
+            target_lengths,
+            self.blank,
+            self.reduction,
+            self.zero_infinity,
         )

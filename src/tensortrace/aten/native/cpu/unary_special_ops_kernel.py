@@ -1,5 +1,7 @@
 """The CPU kernels of lgamma, digamma, polygamma, erfinv, i0, logit and special_entr /
-special_ndtri / special_i0e / special_i1 / special_i1e.
+special_ndtri / special_i0e / special_i1 / special_i1e, the Bessel functions of
+math_cephes_bessel.py (bessel_y0 / y1, modified_bessel_*, scaled_modified_bessel_k0 / k1,
+spherical_bessel_j0), airy_ai (math_cephes_airy.py) and erfcx / log_ndtr (math_erfcx.py).
 
 Mirrors their entries in `aten/src/ATen/native/cpu/UnaryOpsKernel.cpp` (lgamma is
 IMPLEMENT_FLOAT_KERNEL's std::lgamma; polygamma is digamma for n = 0, trigamma for n = 1 and
@@ -14,10 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
 from tensortrace.aten.native import math_cephes as cephes
+from tensortrace.aten.native import math_cephes_airy as airy
+from tensortrace.aten.native import math_cephes_bessel as bessel
+from tensortrace.aten.native import math_erfcx
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.cpu.loops import cpu_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
@@ -40,7 +46,28 @@ def _map(fn: Scalar1, a: np.ndarray) -> np.ndarray:
         return np.asarray(flat, dtype=np.float64).reshape(a.shape).astype(a.dtype)
 
 
-_FLOAT_AND_DOUBLE_ONLY = frozenset({"bessel_j0_cpu", "bessel_j1_cpu"})
+# Math.h's airy_ai / bessel_y* / modified_bessel_* / spherical_bessel_j0 forwards, by op name
+BESSEL_FORWARDS: dict[str, Scalar1] = {
+    "airy_ai": airy.airy_ai_forward,
+    "bessel_y0": bessel.bessel_y0_forward,
+    "bessel_y1": bessel.bessel_y1_forward,
+    "modified_bessel_i0": bessel.modified_bessel_i0_forward,
+    "modified_bessel_i1": bessel.modified_bessel_i1_forward,
+    "modified_bessel_k0": bessel.modified_bessel_k0_forward,
+    "modified_bessel_k1": bessel.modified_bessel_k1_forward,
+    "scaled_modified_bessel_k0": bessel.scaled_modified_bessel_k0_forward,
+    "scaled_modified_bessel_k1": bessel.scaled_modified_bessel_k1_forward,
+    "spherical_bessel_j0": bessel.spherical_bessel_j0_forward,
+}
+_FLOAT_AND_DOUBLE_ONLY = frozenset(
+    {
+        "bessel_j0_cpu",
+        "bessel_j1_cpu",
+        "erfcx_cpu",
+        "log_ndtr_cpu",
+        *(f"{n}_cpu" for n in BESSEL_FORWARDS),
+    }
+)
 
 
 def _loop(
@@ -116,7 +143,13 @@ KERNELS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], str]] = {
     "special_entr": ("entr_cpu", lambda a: _map(cephes.calc_entr, a), SPECIAL),
     "special_bessel_j0": ("bessel_j0_cpu", lambda a: _map(cephes.bessel_j0_forward, a), UNARY),
     "special_bessel_j1": ("bessel_j1_cpu", lambda a: _map(cephes.bessel_j1_forward, a), UNARY),
+    "special_erfcx": ("erfcx_cpu", lambda a: _map(math_erfcx.calc_erfcx, a), SPECIAL),
+    "special_log_ndtr": ("log_ndtr_cpu", lambda a: _map(math_erfcx.calc_log_ndtr, a), SPECIAL),
 }
+KERNELS.update(
+    (f"special_{name}", (f"{name}_cpu", partial(_map, fn), UNARY))
+    for name, fn in BESSEL_FORWARDS.items()
+)
 
 
 def _kernel(name: str) -> Callable[[TensorIteratorBase], None]:

@@ -251,6 +251,9 @@ for _cpu, _cuda in (
 ):
     cuda_native(_cpu, _cuda, "MultiLabelMarginCriterion.cu")
 
+cuda_native("ctc_loss_cpu", "ctc_loss_gpu", "LossCTC.cu")
+cuda_native("ctc_loss_backward_cpu", "ctc_loss_backward_gpu", "LossCTC.cu")
+
 
 for _op, _cu in (
     ("upsample_nearest1d", "UpSampleNearest1d.cu"),
