@@ -43,6 +43,14 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    """torch's `_global_*` hook state, kept in module_global_hooks.py (which rebinds
+    _global_is_full_backward_hook, so it is looked up there on each read)."""
+    if name.startswith("_global_") and hasattr(_G, name):
+        return getattr(_G, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _addindent(s_: str, num_spaces: int) -> str:
     lines = s_.split("\n")
     if len(lines) == 1:  # a one-line repr is not indented
