@@ -1,0 +1,45 @@
+"""Conformance of the in-place checks on a custom autograd.Function's output views against
+torch 2.13 (python_function.py's CreationMeta, variable_type_utils.py's
+handle_view_on_rebase): an input returned as-is, or a view made in forward, may not be
+modified in place, with IN_CUSTOM_FUNCTION's message for one output and MULTI_OUTPUT_NODE's
+for several; a view of such an output inherits the mark; a clone or a detach may be."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import check
+
+PRE = (
+    "class Foo(torch.autograd.Function):\n"
+    "    @staticmethod\n    def forward(ctx, a, b):\n        return a, b\n"
+    "    @staticmethod\n    def backward(ctx, ga, gb):\n        return ga, gb\n"
+    "class Bar(torch.autograd.Function):\n"
+    "    @staticmethod\n    def forward(ctx, a):\n        return a.view(-1)\n"
+    "    @staticmethod\n    def backward(ctx, g):\n        return g.view(2, 2)\n"
+    "class Dirty(torch.autograd.Function):\n"
+    "    @staticmethod\n    def forward(ctx, a):\n        ctx.mark_dirty(a)\n"
+    "        return a.mul_(2)\n"
+    "    @staticmethod\n    def backward(ctx, g):\n        return g * 2\n"
+    "a = torch.ones(2, 2, requires_grad=True)\nb = torch.ones(2, 2)\n"
+)
+
+PROGRAMS = {
+    "err_input_returned_as_is_multi": "Foo.apply(a, b)[0].add_(1)",
+    "err_non_differentiable_output_with_grad_other": "Foo.apply(a, b)[1].add_(a)",
+    "err_view_of_output": "Foo.apply(a, b)[0][0].add_(1)",
+    "err_view_made_in_forward": "Bar.apply(a).add_(1)",
+    "err_view_of_view_made_in_forward": "Bar.apply(a)[1:].mul_(2)",
+    "detach_may_be_modified": "y = Foo.apply(a, b)[0].detach(); y.add_(1); out = (y, a)",
+    "clone_may_be_modified": "y = Bar.apply(a).clone(); y.add_(1); y.sum().backward(); "
+    "out = (y, a.grad)",
+    "dirty_input_may_be_modified_again": "c = a.clone(); d = Dirty.apply(c); d.add_(1); "
+    "d.sum().backward(); out = (d, a.grad)",
+    "no_grad_modification_allowed": "y = Bar.apply(a)\nwith torch.no_grad():\n"
+    "    y.add_(1)\nout = (y, a)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_custom_function_views(name: str) -> None:
+    check("torch.manual_seed(0)\n" + PRE + PROGRAMS[name])
