@@ -96,6 +96,18 @@ PROGRAMS = {
     "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
     "    r = d(x)\nr['y'].sum().backward()\n"
     "out = (log, [(c.category.__name__, str(c.message)) for c in w], x.grad)",
+    "double_backward_skips_input_hook": "class Cube(nn.Module):\n"
+    "    def forward(self, a):\n        return a * a * a\n"
+    "c = Cube(); c.register_full_backward_hook(full('f'))\n"
+    "(g,) = torch.autograd.grad(c(x).sum(), x, create_graph=True); log.append('first')\n"
+    "g.sum().backward(); out = (log, x.grad)",
+    "retain_graph_runs_hooks_twice": "m.register_full_backward_hook(full('f'))\n"
+    "y = m(x); y.sum().backward(retain_graph=True); (y * 2).sum().backward(); out = (log, x.grad)",
+    "module_called_twice": "r = nn.Tanh(); r.register_full_backward_hook(full('f'))\n"
+    "r.register_full_backward_pre_hook(pre('p'))\nr(r(x)).sum().backward(); out = (log, x.grad)",
+    "grad_of_output_only": "m.register_full_backward_hook(full('f'))\n"
+    "m.register_full_backward_pre_hook(pre('p'))\ny = m(x)\n"
+    "out = (torch.autograd.grad(y.sum(), y), log)",
     # ---- errors ----
     "err_full_then_legacy": "m.register_full_backward_hook(full('f'))\n"
     "m.register_backward_hook(full('l'))",
