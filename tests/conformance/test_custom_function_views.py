@@ -2,7 +2,8 @@
 torch 2.13 (python_function.py's CreationMeta, variable_type_utils.py's
 handle_view_on_rebase): an input returned as-is, or a view made in forward, may not be
 modified in place, with IN_CUSTOM_FUNCTION's message for one output and MULTI_OUTPUT_NODE's
-for several; a view of such an output inherits the mark; a clone or a detach may be."""
+for several; a view of such an output inherits the mark, and using one after its base was
+modified in place raises the indirect form of the error; a clone or a detach may be."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ PROGRAMS = {
     "err_view_of_output": "Foo.apply(a, b)[0][0].add_(1)",
     "err_view_made_in_forward": "Bar.apply(a).add_(1)",
     "err_view_of_view_made_in_forward": "Bar.apply(a)[1:].mul_(2)",
+    "err_indirect_base_modified": "x = a.clone(); y = Foo.apply(x, x); x.add_(1); y[0].sum()",
+    "err_indirect_base_modified_without_grad": "x = a.clone(); y = Foo.apply(x, x)\n"
+    "with torch.no_grad():\n    x.add_(1)\nout = y[0].grad_fn",
+    "err_indirect_module_hook_output": "i = torch.nn.Identity()\n"
+    "i.register_full_backward_hook(lambda *args: None)\n"
+    "x = a.clone(); y = i(x); x.mul_(2); out = y * 2",
     "detach_may_be_modified": "y = Foo.apply(a, b)[0].detach(); y.add_(1); out = (y, a)",
     "clone_may_be_modified": "y = Bar.apply(a).clone(); y.add_(1); y.sum().backward(); "
     "out = (y, a.grad)",

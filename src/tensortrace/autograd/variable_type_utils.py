@@ -44,21 +44,22 @@ def check_inplace(t: Tensor) -> None:
         )
 
 
-def handle_view_on_rebase(meta: Any) -> None:
+def handle_view_on_rebase(meta: Any, indirect: bool = False) -> None:
     """variable.cpp's handle_view_on_rebase, for the CreationMetas modelled here: an output
     view of a custom Function (IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when it returned
     several) may not be modified in place, since the view+inplace logic would replace that
     Function's own backward."""
     fn = meta.grad_fn_
+    modified = "its base or another view of its base has been" if indirect else "is being"
     if fn is None:
         msg = (
-            "A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled."
+            f"A view was created in no_grad mode and {modified} modified inplace with grad "
+            "mode enabled."
         )
     else:
         # the forward's name: "Foo" for FooBackward, "Select" for SelectBackward0
         op = re.sub(r"Backward\d*$", "", fn.name())
-        msg = f"Output {meta.output_nr_} of {op} is a view and is being modified inplace."
+        msg = f"Output {meta.output_nr_} of {op} is a view and {modified} modified inplace."
     if meta.creation_meta_ == "MULTI_OUTPUT_NODE":
         msg += (
             " This view is the output of a function that returns multiple views. Such functions "
