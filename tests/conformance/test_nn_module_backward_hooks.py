@@ -108,6 +108,16 @@ PROGRAMS = {
     "grad_of_output_only": "m.register_full_backward_hook(full('f'))\n"
     "m.register_full_backward_pre_hook(pre('p'))\ny = m(x)\n"
     "out = (torch.autograd.grad(y.sum(), y), log)",
+    "legacy_hook_dict_output": "class D(nn.Module):\n"
+    "    def forward(self, a):\n        return {'n': 1, 'y': a.exp()}\nd = D()\n"
+    "d.register_backward_hook(full('legacy'))\n"
+    "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
+    "    r = d(x)\nr['y'].sum().backward()\n"
+    "out = (log, [(c.category.__name__, str(c.message)) for c in w], x.grad)",
+    "utils_hooks_backward_hook_by_hand": "bh = torch.utils.hooks.BackwardHook(m, [full('f')], "
+    "[pre('p')])\nargs = bh.setup_input_hook((x, 'tag'))\n"
+    "y = bh.setup_output_hook(m(args[0]))\ny.sum().backward()\n"
+    "out = (args[1], bh.n_inputs, bh.input_tensors_index, log, x.grad)",
     # ---- errors ----
     "err_full_then_legacy": "m.register_full_backward_hook(full('f'))\n"
     "m.register_backward_hook(full('l'))",
