@@ -3,7 +3,8 @@ torch 2.13 (python_function.py's CreationMeta, variable_type_utils.py's
 handle_view_on_rebase): an input returned as-is, or a view made in forward, may not be
 modified in place, with IN_CUSTOM_FUNCTION's message for one output and MULTI_OUTPUT_NODE's
 for several; a view of such an output inherits the mark, and using one after its base was
-modified in place raises the indirect form of the error; a clone or a detach may be."""
+modified in place raises the indirect form of the error; a clone or a detach may be. The
+pieces of a multi-output view op (unbind, split, chunk) carry MULTI_OUTPUT_NODE too."""
 
 from __future__ import annotations
 
@@ -37,6 +38,13 @@ PROGRAMS = {
     "err_indirect_module_hook_output": "i = torch.nn.Identity()\n"
     "i.register_full_backward_hook(lambda *args: None)\n"
     "x = a.clone(); y = i(x); x.mul_(2); out = y * 2",
+    "err_unbind_piece": "a.clone().unbind(0)[0].add_(1)",
+    "err_split_piece": "a.clone().split(1)[1].mul_(2)",
+    "err_chunk_piece_of_view": "a.clone().chunk(2, 1)[0][0].zero_()",
+    "err_split_piece_other_requires_grad": "torch.ones(2, 2).split(1)[0].add_(a[0])",
+    "split_piece_under_no_grad": "p = a.clone().split(1)\nwith torch.no_grad():\n"
+    "    p[0].add_(1)\nout = p[0]",
+    "split_pieces_without_grad": "p = torch.ones(2, 2).split(1); p[0].add_(1); out = p",
     "detach_may_be_modified": "y = Foo.apply(a, b)[0].detach(); y.add_(1); out = (y, a)",
     "clone_may_be_modified": "y = Bar.apply(a).clone(); y.add_(1); y.sum().backward(); "
     "out = (y, a.grad)",
