@@ -32,6 +32,8 @@ CUDA_PENDING_MODULES = frozenset(
         # parameters and random inputs come from the CUDA generator, torch's from the CPU one
         "test_func_functional_call",
         "test_nn_fusion",
+        "test_nn_module_backward_hooks",
+        "test_nn_module_global_hooks",
         "test_nn_module_hooks",
         "test_nn_parametrize",
         "test_nn_prune",

@@ -237,6 +237,12 @@ def grad_fn(t: Tensor, meta: Any) -> Node | None:
         and meta.is_view_
         and meta.attr_version_ != t.unsafeGetTensorImpl().version_counter_.version
     ):
+        if meta.creation_meta_ is not None:
+            # import cycle: variable_type_utils imports this module
+            from tensortrace.autograd.variable_type_utils import handle_view_on_rebase
+
+            # its base or another view was modified in place: an indirect rebase
+            handle_view_on_rebase(meta, indirect=True)
         base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
         if base_meta is not None and base_meta.grad_fn_ is not None:
             # import cycle: variable_type_utils imports this module

@@ -274,6 +274,12 @@ def _wrap_outputs(
         if cdata is not None:
             cdata.add_input_metadata(var if is_differentiable else None)
         new = _set_history(var, i, cdata, num_outputs, is_input, is_modified, is_differentiable)
+        new_meta = get_autograd_meta(new)
+        if not (is_input and is_modified) and new_meta is not None and new_meta.is_view_:
+            # handle_view_on_rebase (variable_type_utils.py) forbids modifying it in place
+            new_meta.creation_meta_ = (
+                "MULTI_OUTPUT_NODE" if num_outputs > 1 else "IN_CUSTOM_FUNCTION"
+            )
         if cdata is not None:
             ctx.output_info.append(VariableInfo(new))
         outputs.append(obj if new is var else THPVariable_Wrap(new))

@@ -48,6 +48,7 @@ class AutogradMeta:
         "hooks_",
         "post_acc_grad_hooks_",
         "attr_version_",
+        "creation_meta_",
     )
 
     def __init__(self, requires_grad: bool = False) -> None:
@@ -65,6 +66,9 @@ class AutogradMeta:
         self.post_acc_grad_hooks_: dict[int, Any] | None = None
         # a view's grad_fn is valid for this version of the data it shares with its base
         self.attr_version_ = 0
+        # a view's CreationMeta: None is DEFAULT; "IN_CUSTOM_FUNCTION" marks an output of a
+        # custom Function, which may not be modified in place (handle_view_on_rebase)
+        self.creation_meta_: str | None = None
 
     def _trace_summary(self) -> dict[str, Any]:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
@@ -127,6 +131,10 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     if meta is None:
         meta = AutogradMeta()
     meta.is_view_ = True
+    # propagate_creation_meta: a view of a custom Function's output view inherits its mark
+    meta.creation_meta_ = (
+        base_meta.creation_meta_ if base_meta is not None and base_meta.is_view_ else None
+    )
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
     if recorder.current is not None:
         recorder.current.instant(

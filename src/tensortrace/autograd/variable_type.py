@@ -25,6 +25,7 @@ from typing import Any
 from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.generated import operators
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import Edge, Node, collect_next_edges
 from tensortrace.autograd.graph_record import record_grad_fn
 from tensortrace.autograd.saved_variable import SavedVariable
@@ -221,9 +222,18 @@ def record_views(base: Tensor, result: Any) -> Any:
     An op that hands back its input itself (lift_fresh, resolve_conj) makes none: a tensor is
     never a view of itself (torch: `_base is None`), and would own itself."""
     base_impl = base.impl_.target_  # Note [Direct reads on hot paths]
-    for view in result if isinstance(result, list) else (result,):
+    if not isinstance(result, list):
+        if result.impl_.target_ is not base_impl:
+            as_view(base, result)
+        return result
+    # the pieces of a multi-output view op may not be modified in place with grad mode on
+    # (CreationMeta::MULTI_OUTPUT_NODE, see handle_view_on_rebase)
+    creation_meta = "MULTI_OUTPUT_NODE" if grad_mode.is_grad_enabled() else None
+    for view in result:
         if view.impl_.target_ is not base_impl:
             as_view(base, view)
+            if creation_meta is not None:
+                view.impl_.target_.autograd_meta_.creation_meta_ = creation_meta  # type: ignore[union-attr]
     return result
 
 

@@ -8,6 +8,7 @@ Mirrors `torch/csrc/autograd/VariableTypeUtils.h` (check_inplace, set_history, r
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tensortrace.aten import functions as at
@@ -23,6 +24,8 @@ def check_inplace(t: Tensor) -> None:
     meta = t.unsafeGetTensorImpl().autograd_meta_
     if meta is None:
         return
+    if meta.is_view_ and meta.creation_meta_ is not None:
+        handle_view_on_rebase(meta)
     if meta.is_view_ and meta.base_.defined():
         base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
         if (
@@ -39,6 +42,39 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
+
+
+def handle_view_on_rebase(meta: Any, indirect: bool = False) -> None:
+    """variable.cpp's handle_view_on_rebase, for the CreationMetas modelled here: an output
+    view of a custom Function (IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when it returned
+    several) may not be modified in place, since the view+inplace logic would replace that
+    Function's own backward."""
+    fn = meta.grad_fn_
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    if fn is None:
+        msg = (
+            f"A view was created in no_grad mode and {modified} modified inplace with grad "
+            "mode enabled."
+        )
+    else:
+        # the forward's name: "Foo" for FooBackward, "Select" for SelectBackward0
+        op = re.sub(r"Backward\d*$", "", fn.name())
+        msg = f"Output {meta.output_nr_} of {op} is a view and {modified} modified inplace."
+    if meta.creation_meta_ == "MULTI_OUTPUT_NODE":
+        msg += (
+            " This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the "
+            "inplace operation by an out-of-place one."
+        )
+    elif meta.creation_meta_ == "IN_CUSTOM_FUNCTION":
+        msg += (
+            " This view was created inside a custom Function (or because an input was returned "
+            "as-is) and the autograd logic to handle view+inplace would override the custom "
+            "backward associated with the custom Function, leading to incorrect gradients. This "
+            "behavior is forbidden. You can fix this by cloning the output of the custom "
+            "Function."
+        )
+    raise RuntimeError(msg)
 
 
 def set_history(t: Tensor, grad_fn: Node) -> None:

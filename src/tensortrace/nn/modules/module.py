@@ -5,7 +5,8 @@ _modules); __setattr__ routes a Parameter, a buffer or a Module into the right o
 __getattr__ finds them there, so `self.fc = Linear(...)` registers a child and `self.weight`
 reads a parameter. parameters() / named_parameters() / modules() walk the tree depth first
 with dotted prefixes ("0.weight"), state_dict() is that walk as an ordered dict of detached
-tensors, and __repr__ prints the tree exactly as torch does.
+tensors, and __repr__ prints the tree exactly as torch does. The global registration hooks
+(module_global_hooks.py) see, and may replace, every parameter, buffer and child registered.
 """
 
 from __future__ import annotations
@@ -14,9 +15,40 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.nn.modules import module_global_hooks as _G
+from tensortrace.nn.modules.module_global_hooks import (
+    register_module_backward_hook,
+    register_module_buffer_registration_hook,
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+    register_module_module_registration_hook,
+    register_module_parameter_registration_hook,
+)
 from tensortrace.nn.modules.module_hooks import ModuleHooks
 from tensortrace.nn.modules.module_state_dict import ModuleStateDict
 from tensortrace.nn.parameter import Parameter
+
+__all__ = [
+    "Module",
+    "register_module_backward_hook",
+    "register_module_buffer_registration_hook",
+    "register_module_forward_hook",
+    "register_module_forward_pre_hook",
+    "register_module_full_backward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_module_registration_hook",
+    "register_module_parameter_registration_hook",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """torch's `_global_*` hook state, kept in module_global_hooks.py (which rebinds
+    _global_is_full_backward_hook, so it is looked up there on each read)."""
+    if name.startswith("_global_") and hasattr(_G, name):
+        return getattr(_G, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _addindent(s_: str, num_spaces: int) -> str:
@@ -82,6 +114,9 @@ class Module(ModuleHooks, ModuleStateDict):
                 f"cannot assign '{torch.typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
+        tensor = _G._run_registration_hooks(
+            _G._global_buffer_registration_hooks, self, name, tensor
+        )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -114,6 +149,8 @@ class Module(ModuleHooks, ModuleStateDict):
                 "method."
             )
         else:
+            hooks = _G._global_parameter_registration_hooks
+            param = _G._run_registration_hooks(hooks, self, name, param)
             self._parameters[name] = param
 
     def add_module(self, name: str, module: Module | None) -> None:
@@ -127,6 +164,9 @@ class Module(ModuleHooks, ModuleStateDict):
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
+        module = _G._run_registration_hooks(
+            _G._global_module_registration_hooks, self, name, module
+        )
         self._modules[name] = module
 
     register_module = add_module
@@ -187,6 +227,9 @@ class Module(ModuleHooks, ModuleStateDict):
                 remove_from(
                     self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set
                 )
+                value = _G._run_registration_hooks(
+                    _G._global_module_registration_hooks, self, name, value
+                )
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
@@ -194,6 +237,9 @@ class Module(ModuleHooks, ModuleStateDict):
                         f"cannot assign '{torch.typename(value)}' as child module "
                         f"'{name}' (torch.nn.Module or None expected)"
                     )
+                value = _G._run_registration_hooks(
+                    _G._global_module_registration_hooks, self, name, value
+                )
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
@@ -204,6 +250,9 @@ class Module(ModuleHooks, ModuleStateDict):
                             f"'{name}' (torch.nn.Buffer, torch.Tensor or None "
                             "expected)"
                         )
+                    # torch's register_buffer(name, value, persistent) here runs the hooks
+                    hooks = _G._global_buffer_registration_hooks
+                    value = _G._run_registration_hooks(hooks, self, name, value)
                     buffers[name] = value
                 else:
                     super().__setattr__(name, value)

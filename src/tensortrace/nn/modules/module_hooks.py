@@ -1,13 +1,15 @@
 """nn.Module's forward and state_dict hooks, and the __call__ that runs them.
 
 Mirrors the hook half of `torch/nn/modules/module.py`: register_forward_pre_hook /
-register_forward_hook (prepend, with_kwargs, always_call), `_call_impl` (the pre-hooks may
-replace the arguments, the hooks the result; an always_call hook still runs when forward
-raises), and the state_dict hooks (`_register_state_dict_hook`, register_state_dict_pre_hook,
-`_register_load_state_dict_pre_hook`, register_load_state_dict_pre_hook / post_hook) that
-nn.utils' weight_norm, spectral_norm, prune and parametrize rely on. Backward hooks and the
-global module hooks are not modelled. `Module` (module.py) takes these methods from this base
-class; the split is only for length.
+register_forward_hook (prepend, with_kwargs, always_call), `_call_impl` (the global hooks of
+module_global_hooks.py run before the module's own; the pre-hooks may replace the arguments,
+the hooks the result; an always_call hook still runs when forward raises; full backward hooks
+and backward pre-hooks wrap the arguments and the result in a torch.utils.hooks.BackwardHook,
+legacy backward hooks go on the result's grad_fn), and the state_dict hooks
+(`_register_state_dict_hook`, register_state_dict_pre_hook, `_register_load_state_dict_pre_hook`,
+register_load_state_dict_pre_hook / post_hook) that nn.utils' weight_norm, spectral_norm, prune
+and parametrize rely on. The backward-hook methods are in module_backward_hooks.py. `Module`
+(module.py) takes these methods from these base classes; the split is only for length.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import tensortrace as torch
 from tensortrace.autograd.function import RemovableHandle
+from tensortrace.nn.modules import module_global_hooks as _G
+from tensortrace.nn.modules.module_backward_hooks import ModuleBackwardHooks
 
 # the dicts torch's Module.__init__ makes, in its order (after _non_persistent_buffers_set)
 HOOK_DICTS = (
+    "_backward_pre_hooks",
+    "_backward_hooks",
     "_forward_hooks",
     "_forward_hooks_with_kwargs",
     "_forward_hooks_always_called",
@@ -54,7 +61,7 @@ class _WrappedHook:
         return self.hook(*args, **kwargs)
 
 
-class ModuleHooks:
+class ModuleHooks(ModuleBackwardHooks):
     """The hook members of nn.Module; the dicts are Module's, made in its __init__."""
 
     _forward_hooks: dict[int, Callable[..., Any]]
@@ -71,12 +78,16 @@ class ModuleHooks:
     def _init_hooks(self) -> None:
         for name in HOOK_DICTS:
             object.__setattr__(self, name, OrderedDict())
+            if name == "_backward_hooks":  # torch's __init__ order
+                object.__setattr__(self, "_is_full_backward_hook", None)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         for name in HOOK_DICTS:  # a Module pickled before it had them
             if name not in self.__dict__:
                 object.__setattr__(self, name, OrderedDict())
+        if "_is_full_backward_hook" not in self.__dict__:
+            object.__setattr__(self, "_is_full_backward_hook", None)
 
     # ---- forward ---------------------------------------------------------------------------
     def register_forward_pre_hook(
@@ -115,14 +126,35 @@ class ModuleHooks:
 
     def _call_impl(self, *args: Any, **kwargs: Any) -> Any:
         forward_call = self.forward
-        if not (self._forward_hooks or self._forward_pre_hooks):
+        # no hook at all: straight to forward
+        if not (
+            self._backward_hooks
+            or self._backward_pre_hooks
+            or self._forward_hooks
+            or self._forward_pre_hooks
+            or _G._global_backward_pre_hooks
+            or _G._global_backward_hooks
+            or _G._global_forward_hooks
+            or _G._global_forward_pre_hooks
+        ):
             return forward_call(*args, **kwargs)
         result = None
         called_always_called_hooks: set[int] = set()
 
         def inner() -> Any:
             nonlocal result, args, kwargs
-            for hook_id, hook in list(self._forward_pre_hooks.items()):
+            full_backward_hooks: list[Callable[..., Any]] = []
+            non_full_backward_hooks: list[Callable[..., Any]] = []
+            backward_pre_hooks: list[Callable[..., Any]] = []
+            if self._backward_pre_hooks or _G._global_backward_pre_hooks:
+                backward_pre_hooks = self._get_backward_pre_hooks()
+            if self._backward_hooks or _G._global_backward_hooks:
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
+
+            for hook_id, hook in (
+                *_G._global_forward_pre_hooks.items(),
+                *self._forward_pre_hooks.items(),
+            ):
                 if hook_id in self._forward_pre_hooks_with_kwargs:
                     args_kwargs_result = hook(self, args, kwargs)
                     if args_kwargs_result is not None:
@@ -139,22 +171,78 @@ class ModuleHooks:
                         if not isinstance(args_result, tuple):
                             args_result = (args_result,)
                         args = args_result
+
+            bw_hook = None
+            if full_backward_hooks or backward_pre_hooks:
+                # import cycle: torch.utils.hooks imports nn.modules._functions
+                from tensortrace.utils.hooks import BackwardHook
+
+                bw_hook = BackwardHook(self, full_backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+
             result = forward_call(*args, **kwargs)
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, hook in (*_G._global_forward_hooks.items(), *self._forward_hooks.items()):
+                if (
+                    hook_id in self._forward_hooks_always_called
+                    or hook_id in _G._global_forward_hooks_always_called
+                ):
                     called_always_called_hooks.add(hook_id)
-                if hook_id in self._forward_hooks_with_kwargs:
+                if (
+                    hook_id in self._forward_hooks_with_kwargs
+                    or hook_id in _G._global_forward_hooks_with_kwargs
+                ):
                     hook_result = hook(self, args, kwargs, result)
                 else:
                     hook_result = hook(self, args, result)
                 if hook_result is not None:
                     result = hook_result
+
+            if bw_hook:
+                if not isinstance(result, (torch.Tensor, tuple)):
+                    warnings.warn(
+                        "For backward hooks to be called,"
+                        " module output should be a Tensor or a tuple of Tensors"
+                        f" but received {type(result)}",
+                        stacklevel=2,
+                    )
+                result = bw_hook.setup_output_hook(result)
+
+            # the legacy hooks go on the grad_fn of the first tensor of the result
+            if non_full_backward_hooks:
+                var = result
+                while not isinstance(var, torch.Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, torch.Tensor))
+                    else:
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_backward_hooks:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
             return result
 
         try:
             return inner()
         except Exception:
             # the always_call hooks that did not run yet still do; their own errors only warn
+            for hook_id, hook in _G._global_forward_hooks.items():
+                if (
+                    hook_id in _G._global_forward_hooks_always_called
+                    and hook_id not in called_always_called_hooks
+                ):
+                    try:
+                        hook_result = hook(self, args, result)
+                        if hook_result is not None:
+                            result = hook_result
+                    except Exception as e:
+                        warnings.warn(
+                            "global module forward hook with ``always_call=True`` raised an "
+                            "exception that was silenced as another error was raised in "
+                            f"forward: {e}",
+                            stacklevel=2,
+                        )
+                        continue
             for hook_id, hook in self._forward_hooks.items():
                 if (
                     hook_id in self._forward_hooks_always_called
