@@ -61,14 +61,22 @@ def handle_th_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            tb = exc.__traceback__
-            if tb is not None:
-                traceback.clear_frames(tb)
             # this frame stays in the traceback: it must not keep the arguments alive either
-            del args, kwargs, tb
-            raise exc.with_traceback(None) from exc.__cause__
+            del args, kwargs
+            raise end_handle_th_errors(exc) from exc.__cause__
 
+    wrapper.__handles_th_errors__ = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
+
+
+def end_handle_th_errors(exc: Exception) -> Exception:
+    """END_HANDLE_TH_ERRORS: the failed frames' locals cleared, and the error to raise with its
+    traceback cut at the binding."""
+    tb = exc.__traceback__
+    if tb is not None:
+        traceback.clear_frames(tb)
+    del tb
+    return exc.with_traceback(None)
 
 
 # ScalarType -> its dtype's repr ('torch.float32'), for the trace summary of a handle

@@ -21,6 +21,7 @@ from tensortrace.csrc.python_variable import (
     TensorBase,
     THPVariable_Wrap,
     check_noargs,
+    end_handle_th_errors,
     handle_th_errors,
 )
 from tensortrace.csrc.python_variable_indexing import (
@@ -35,14 +36,35 @@ from tensortrace.csrc.storage import THPStorage_Wrap, TypedStorage, _warn_typed_
 
 
 def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A TypeError becomes NotImplemented, so Python can try the other operand.
+
+    In C++ this template calls THPVariable_<op>, whose HANDLE_TH_ERRORS is inline: one frame.
+    So a binding wrapped in handle_th_errors is unwrapped and both run in this one frame (a
+    binary operator is a Python call fewer).
+    """
+    body = fn.__wrapped__ if getattr(fn, "__handles_th_errors__", False) else None  # type: ignore[attr-defined]
+    if body is None:
+
+        @functools.wraps(fn)
+        def wrapper(self: Any, other: Any) -> Any:
+            try:
+                return fn(self, other)
+            except TypeError:
+                return NotImplemented
+
+        return wrapper
+
     @functools.wraps(fn)
-    def wrapper(self: Any, other: Any) -> Any:
+    def operator_wrapper(self: Any, other: Any) -> Any:
         try:
-            return fn(self, other)
+            return body(self, other)
         except TypeError:
             return NotImplemented
+        except Exception as exc:  # handle_th_errors' clause
+            del self, other
+            raise end_handle_th_errors(exc) from exc.__cause__
 
-    return wrapper
+    return operator_wrapper
 
 
 # Note [Hand-written methods parse like torch]: python_variable_methods.cpp parses these with a
