@@ -23,6 +23,7 @@ from tensortrace.c10.cuda.allocator_history import (
     SegmentInfo,
     TraceEntry,
 )
+from tensortrace.c10.cuda.allocator_mutex import ALLOCATOR_MUTEX
 from tensortrace.c10.cuda.block_pool import Block
 from tensortrace.c10.cuda.caching_allocator_sizes import (
     NS,
@@ -111,8 +112,9 @@ class NativeCachingAllocator(Allocator):
         return bool(self.device_allocator)
 
     def malloc(self, device: int, size: int, stream: int) -> Block:
-        block = self.device_allocator_for(device).malloc(device, size, stream)
-        self.allocated_blocks[block.ptr] = block
+        with ALLOCATOR_MUTEX:  # Note [The allocator's mutex and the cyclic GC]
+            block = self.device_allocator_for(device).malloc(device, size, stream)
+            self.allocated_blocks[block.ptr] = block
         return block
 
     @traced("allocator", NS + "NativeCachingAllocator::allocate", SRC)
@@ -141,10 +143,11 @@ class NativeCachingAllocator(Allocator):
     def free(self, ptr: int) -> None:
         if not ptr:
             return
-        block = self.allocated_blocks.pop(ptr, None)
-        TORCH_CHECK(block is not None, "invalid device pointer: ", hex(ptr))
-        assert block is not None
-        self.device_allocator[block.device].free(block)
+        with ALLOCATOR_MUTEX:  # Note [The allocator's mutex and the cyclic GC]
+            block = self.allocated_blocks.pop(ptr, None)
+            TORCH_CHECK(block is not None, "invalid device pointer: ", hex(ptr))
+            assert block is not None
+            self.device_allocator[block.device].free(block)
 
     def raw_delete(self, ptr: int) -> None:
         self.free(ptr)
@@ -159,11 +162,13 @@ class NativeCachingAllocator(Allocator):
         block = self.allocated_blocks.get(ptr)
         TORCH_CHECK(block is not None, "INTERNAL ASSERT FAILED: No allocated block can be found")
         assert block is not None
-        self.device_allocator[block.device].recordStream(block, stream)
+        with ALLOCATOR_MUTEX:
+            self.device_allocator[block.device].recordStream(block, stream)
 
     def emptyCache(self) -> None:
-        for da in self.device_allocator.values():
-            da.emptyCache()
+        with ALLOCATOR_MUTEX:
+            for da in self.device_allocator.values():
+                da.emptyCache()
 
     def setMemoryFraction(self, fraction: float, device: int) -> None:
         TORCH_CHECK(
