@@ -114,11 +114,15 @@ class OperatorHandle:
         self.registered: dict[DispatchKey, KernelFunction | DeferredKernel] = {}
         self._table: dict[DispatchKey, KernelFunction] | None = None  # Note [A lazy table]
         self.tensor_indices = schema.tensor_argument_indices()
-        self.list_indices = tuple(
-            i for i in self.tensor_indices if schema.arguments[i].type.is_list
-        )
-        self._single_indices = tuple(i for i in self.tensor_indices if i not in self.list_indices)
-        self.arg_names = tuple(a.name for a in schema.arguments)
+        # plain loops: ~1,500 handles are made at import, and a generator is a frame each
+        arguments = schema.arguments
+        lists: list[int] = []
+        singles: list[int] = []
+        for i in self.tensor_indices:
+            (lists if arguments[i].type.is_list else singles).append(i)
+        self.list_indices = tuple(lists)
+        self._single_indices = tuple(singles)
+        self.arg_names = tuple([a.name for a in arguments])
         self.full_name = schema.full_name  # "add.Tensor", in every traced call's arguments
         self.call_site = FrameSite(
             "dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call", legacy="op table getOp"
@@ -137,8 +141,10 @@ class OperatorHandle:
     def update_dispatch_table(self) -> None:
         """Forget the table and what was looked up in it: the next lookup recomputes them."""
         self._table = None
-        self._lookups = {}
-        self._redispatch_sites = {}
+        if self._lookups:  # nothing looked up yet while import registers (~5,700 times)
+            self._lookups = {}
+        if self._redispatch_sites:
+            self._redispatch_sites = {}
 
     @property
     def dispatch_table(self) -> dict[DispatchKey, KernelFunction]:

@@ -18,7 +18,10 @@ class _PythonTorchFunctionTLS(threading.local):
         self.stack_: list[Any] = []
 
 
-_tls = _PythonTorchFunctionTLS()
+# the bindings of the factories read `.stack_` themselves: torch_function_mode_enabled() is an
+# inline TLS read in C++, not a call
+PYTHON_TORCH_FUNCTION_TLS = _PythonTorchFunctionTLS()
+_tls = PYTHON_TORCH_FUNCTION_TLS
 
 
 def push_onto_stack(mode: Any) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
+from tensortrace.aten.python_torch_function_tls import PYTHON_TORCH_FUNCTION_TLS
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc import tensor_new
@@ -51,7 +51,7 @@ _as_tensor_parser = PythonArgParser.create(
 @traced("python", "THPVariable_tensor", SOURCE, legacy="THPVariable_tensor")
 def tensor(*args: Any, **kwargs: Any) -> Any:
     r = _tensor_parser.parse(args, kwargs)
-    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # Note [The default device at the binding layer]
         return handle_torch_function_mode(tensor, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     result = tensor_new.tensor_ctor(
@@ -64,7 +64,7 @@ def tensor(*args: Any, **kwargs: Any) -> Any:
 @traced("python", "THPVariable_as_tensor", SOURCE, legacy="THPVariable_as_tensor")
 def as_tensor(*args: Any, **kwargs: Any) -> Any:
     r = _as_tensor_parser.parse(args, kwargs)
-    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # Note [The default device at the binding layer]
         return handle_torch_function_mode(as_tensor, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     return THPVariable_Wrap(tensor_new.as_tensor(r.args[0], dtype, _device(r.args[2])))
@@ -110,7 +110,7 @@ _asarray_parser = PythonArgParser.create(
 def asarray(*args: Any, **kwargs: Any) -> Any:
     """torch.asarray: alias or copy obj into a tensor (tensor_new.asarray)."""
     r = _asarray_parser.parse(args, kwargs)
-    if torch_function_mode_enabled():  # Note [The default device at the binding layer]
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # Note [The default device at the binding layer]
         return handle_torch_function_mode(asarray, args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
     copy = None if r.isNone(3) else bool(r.get(3))

@@ -294,7 +294,7 @@ def _binding_def(
     # (Note [The default device at the binding layer])
     mode_check = (
         [
-            "    if torch_function_mode_enabled():",
+            "    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline",
             f"        return handle_torch_function_mode({python_name}, args, kwargs)",
         ]
         if not is_method and name in DEVICE_CONSTRUCTORS
@@ -331,7 +331,7 @@ def _binding_def(
 _IMPORTS = [
     ("tensortrace.aten", "functions as at"),
     ("tensortrace.aten.generated", "operators as ops"),
-    ("tensortrace.aten.python_torch_function_tls", "torch_function_mode_enabled"),
+    ("tensortrace.aten.python_torch_function_tls", "PYTHON_TORCH_FUNCTION_TLS"),
     ("tensortrace.aten.scalar_ops", "wrapped_scalar_tensor"),
     ("tensortrace.autograd.variable", "make_variable"),
     ("tensortrace.c10.local_dispatch_key_set", "AutoDispatchBelowADInplaceOrView"),

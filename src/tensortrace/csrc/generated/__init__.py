@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "82bc1f77df3227d48e3178de40e97a15e9d08b8d1ab6a01d1623dfd8e099300d"
+INPUTS_SHA256 = "f602e14b6fa15eef31f2c34cfc60d0431dc43470767e02a72705f04f7ac77e74"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -12,7 +12,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
-from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
+from tensortrace.aten.python_torch_function_tls import PYTHON_TORCH_FUNCTION_TLS
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
@@ -951,7 +951,7 @@ def fft_fftfreq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fft_fftfreq"})
     self = None
     r = parser_fft_fftfreq.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(fft_fftfreq, args, kwargs)
     a = r.args
     # fft_fftfreq(int64_t n, double d=1.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -1018,7 +1018,7 @@ def fft_rfftfreq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fft_rfftfreq"})
     self = None
     r = parser_fft_rfftfreq.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(fft_rfftfreq, args, kwargs)
     a = r.args
     # fft_rfftfreq(int64_t n, double d=1.0, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)

@@ -14,7 +14,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
-from tensortrace.aten.python_torch_function_tls import torch_function_mode_enabled
+from tensortrace.aten.python_torch_function_tls import PYTHON_TORCH_FUNCTION_TLS
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
@@ -61,7 +61,7 @@ def empty(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty"})
     self = None
     r = parser_empty.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(empty, args, kwargs)
     a = r.args
     # empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -110,7 +110,7 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty_strided"})
     self = None
     r = parser_empty_strided.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(empty_strided, args, kwargs)
     a = r.args
     # empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -177,7 +177,7 @@ def rand(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rand"})
     self = None
     r = parser_rand.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(rand, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -534,7 +534,7 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.zeros"})
     self = None
     r = parser_zeros.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(zeros, args, kwargs)
     a = r.args
     # zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -635,7 +635,7 @@ def ones(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ones"})
     self = None
     r = parser_ones.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(ones, args, kwargs)
     a = r.args
     # ones(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -736,7 +736,7 @@ def full(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.full"})
     self = None
     r = parser_full.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(full, args, kwargs)
     a = r.args
     # full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -933,7 +933,7 @@ def randn(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randn"})
     self = None
     r = parser_randn.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(randn, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -1161,7 +1161,7 @@ def randint(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randint"})
     self = None
     r = parser_randint.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(randint, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -1326,7 +1326,7 @@ def randperm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randperm"})
     self = None
     r = parser_randperm.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(randperm, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -1588,7 +1588,7 @@ def arange(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.arange"})
     self = None
     r = parser_arange.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(arange, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -1731,7 +1731,7 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linspace"})
     self = None
     r = parser_linspace.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(linspace, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -1951,7 +1951,7 @@ def logspace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logspace"})
     self = None
     r = parser_logspace.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(logspace, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -2125,7 +2125,7 @@ def eye(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.eye"})
     self = None
     r = parser_eye.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(eye, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -6651,7 +6651,7 @@ def scalar_tensor(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.scalar_tensor"})
     self = None
     r = parser_scalar_tensor.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(scalar_tensor, args, kwargs)
     a = r.args
     # scalar_tensor(Scalar s, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -17580,7 +17580,7 @@ def tril_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tril_indices"})
     self = None
     r = parser_tril_indices.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(tril_indices, args, kwargs)
     a = r.args
     # tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -17646,7 +17646,7 @@ def triu_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.triu_indices"})
     self = None
     r = parser_triu_indices.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(triu_indices, args, kwargs)
     a = r.args
     # triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
@@ -25016,7 +25016,7 @@ def bartlett_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bartlett_window"})
     self = None
     r = parser_bartlett_window.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(bartlett_window, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -25093,7 +25093,7 @@ def blackman_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.blackman_window"})
     self = None
     r = parser_blackman_window.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(blackman_window, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -25170,7 +25170,7 @@ def hann_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hann_window"})
     self = None
     r = parser_hann_window.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(hann_window, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -25267,7 +25267,7 @@ def hamming_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hamming_window"})
     self = None
     r = parser_hamming_window.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(hamming_window, args, kwargs)
     a = r.args
     if r.idx == 0:
@@ -25401,7 +25401,7 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.kaiser_window"})
     self = None
     r = parser_kaiser_window.parse(args, kwargs)
-    if torch_function_mode_enabled():
+    if PYTHON_TORCH_FUNCTION_TLS.stack_:  # torch_function_mode_enabled(), inline
         return handle_torch_function_mode(kaiser_window, args, kwargs)
     a = r.args
     if r.idx == 0:
