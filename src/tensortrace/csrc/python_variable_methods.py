@@ -61,7 +61,8 @@ def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
         except TypeError:
             return NotImplemented
         except Exception as exc:  # handle_th_errors' clause
-            del self, other
+            # the operands stay referenced by this frame, as by the two frames this one replaces
+            # (the recording shows a failed `a + b` as its last line, their frees after it)
             raise end_handle_th_errors(exc) from exc.__cause__
 
     return operator_wrapper
