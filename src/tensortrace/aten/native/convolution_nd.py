@@ -36,6 +36,28 @@ def _batchify(input: Tensor, num_spatial_dims: int, func_name: str) -> tuple[Ten
     return (input if is_batched else input.unsqueeze(0)), is_batched
 
 
+def _conv(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: Sequence[int] | str,
+    dilation: Sequence[int],
+    groups: int,
+    num_spatial_dims: int,
+) -> Tensor:
+    """The body conv1d / 2d / 3d share (and their padding-string overloads, through
+    _convolution_mode): batchify, convolve, drop the batch dim again."""
+    batched, is_batched = _batchify(input, num_spatial_dims, f"conv{num_spatial_dims}d")
+    if isinstance(padding, str):
+        output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
+    else:
+        output = at.convolution(
+            batched, weight, bias, stride, padding, dilation, False, [0], groups
+        )
+    return output if is_batched else output.squeeze(0)
+
+
 @native_function(SOURCE, name="conv1d_symint")
 def conv1d_symint(
     input: Tensor,
@@ -46,9 +68,7 @@ def conv1d_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 1, "conv1d")
-    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 @native_function(SOURCE, name="conv1d_padding_symint")
@@ -61,9 +81,7 @@ def conv1d_padding_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 1, "conv1d")
-    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 @native_function(SOURCE, name="conv2d_symint")
@@ -76,9 +94,7 @@ def conv2d_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 2, "conv2d")
-    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 @native_function(SOURCE, name="conv2d_padding_symint")
@@ -91,9 +107,7 @@ def conv2d_padding_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 2, "conv2d")
-    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 @native_function(SOURCE, name="conv3d_symint")
@@ -106,9 +120,7 @@ def conv3d_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 3, "conv3d")
-    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
 @native_function(SOURCE, name="conv3d_padding_symint")
@@ -121,9 +133,7 @@ def conv3d_padding_symint(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> Tensor:
-    batched, is_batched = _batchify(input, 3, "conv3d")
-    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
-    return output if is_batched else output.squeeze(0)
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
 @native_function(SOURCE, name="conv_transpose1d_symint")

@@ -2,8 +2,9 @@
 
 Mirrors `aten/src/ATen/native/Math.h`: calc_erfinv (Pavlis's rational approximation refined
 by two Newton steps), and the functions derived from the Cephes Math Library (Note [3-Clause
-BSD License for the Cephes Math Library] there): zeta (Hurwitz, Euler-Maclaurin), calc_digamma
-(reflection, recurrence to x >= 10, asymptotic series), trigamma, calc_polygamma, chbevl and the
+BSD License for the Cephes Math Library] there): zeta (Hurwitz, Euler-Maclaurin), calc_digamma's
+coefficients (its array form, in the tensor's dtype, is the digamma kernel's), trigamma,
+calc_polygamma, chbevl and the
 Chebyshev expansions of calc_i0 / calc_i0e / calc_i1 / calc_i1e, calc_ndtri; lgamma is
 std::lgamma. Each works on one Python float (a double); the CPU kernels
 (cpu/unary_special_ops_kernel.py) map them over an array and round to its dtype.
@@ -141,32 +142,6 @@ DIGAMMA_A = (
     8.33333333333333333333e-2,
 )
 PSI_10 = 2.25175258906672110764
-
-
-def calc_digamma(x: float) -> float:
-    if x == 0:  # +-0 gives -+inf, as the C++ standard's gamma functions and SciPy
-        return math.copysign(INF, -x)
-    if math.isnan(x):
-        return x
-    if x < 0:
-        if x == math.trunc(x):
-            return NAN  # a negative integer
-        # tan(pi * r) of the fractional part is more accurate than tan(pi * x)
-        r = math.modf(x)[0]
-        return calc_digamma(1 - x) - math.pi / math.tan(math.pi * r)
-    if math.isinf(x):
-        return INF
-    result = 0.0  # push x to be >= 10
-    while x < 10:
-        result -= 1 / x
-        x += 1
-    if x == 10:
-        return result + PSI_10
-    y = 0.0  # the asymptotic series
-    if x < 1.0e17:
-        z = 1.0 / (x * x)
-        y = z * polevl(z, DIGAMMA_A)
-    return result + math.log(x) - (0.5 / x) - y
 
 
 def trigamma(x_: float, single: bool = False) -> float:
