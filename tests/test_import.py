@@ -68,3 +68,23 @@ def test_an_unknown_attribute_raises_as_a_module_does() -> None:
     else:
         raise AssertionError("no AttributeError")
     assert not hasattr(tensortrace, "no_such_name")
+
+
+def test_import_leaves_its_objects_out_of_the_cyclic_gc() -> None:
+    """Note [Import without the cyclic GC]: the runtime's objects are frozen, the collector is
+    left as the program had it, and cycles made afterwards are still collected."""
+    found = run(
+        "import gc, json, sys; gc.disable(); import tensortrace as torch; "
+        "out = {'disabled_kept': not gc.isenabled()}; gc.enable(); "
+        "out['frozen'] = gc.get_freeze_count(); out['young'] = gc.get_count()[0]; "
+        "a = torch.rand(3); box = [a]; box.append(box); addr = a.data_ptr(); del a, box; "
+        "out['collected'] = gc.collect() > 0; "
+        "out['freed'] = torch.rand(3).data_ptr() == addr; print(json.dumps(out))"
+    )
+    assert isinstance(found, dict)
+    assert found["disabled_kept"]
+    assert found["frozen"] > 100_000  # the dispatch tables, bindings, schemas...
+    assert found["young"] < 20_000  # not the whole import waiting for the first collection
+    assert found["collected"] and found["freed"]
+    enabled = run("import gc, json, tensortrace; print(json.dumps(gc.isenabled()))")
+    assert enabled is True
