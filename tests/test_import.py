@@ -41,6 +41,24 @@ def test_import_leaves_the_lazy_subpackages_out() -> None:
         assert not [m for m in loaded if m.startswith(f"tensortrace.{name}.")], name
 
 
+def test_import_leaves_numpy_random_for_the_first_draw() -> None:
+    """Note [The bit generator made on the first draw]: the default generator's state waits in
+    Python; the first draw makes NumPy's MT19937 from it, with torch's words."""
+    found = run(
+        "import json, sys, tensortrace as torch; out = ['numpy.random' in sys.modules]; "
+        "g = torch.Generator().manual_seed(3); state = g.get_state(); "
+        "out.append('numpy.random' in sys.modules); torch.manual_seed(0); "
+        "out.append(torch.rand(3).tolist()); out.append('numpy.random' in sys.modules); "
+        "g.set_state(state); out.append(torch.rand(2, generator=g).tolist()); "
+        "print(json.dumps(out))"
+    )
+    assert isinstance(found, list)
+    assert found[:2] == [False, True]  # get_state reads the bit generator: made then
+    assert found[2] == [0.49625658988952637, 0.7682217955589294, 0.08847743272781372]
+    assert found[3] is True
+    assert found[4] == [0.004263520240783691, 0.10556936264038086]  # as torch draws them
+
+
 def test_each_way_of_reaching_a_lazy_subpackage_imports_it() -> None:
     found = run(
         "import json, tensortrace as torch; out = {}; "

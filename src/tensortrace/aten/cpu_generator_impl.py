@@ -22,6 +22,7 @@ import os
 import struct
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -117,9 +118,24 @@ class mt19937_engine:  # PyTorch's name
     6x cheaper for a small draw). That is how bulk draws stay in C.
     """
 
+    _unset_state: tuple[np.ndarray, int]
+
     def __init__(self, seed: int = 5489) -> None:
-        self._bitgen = np.random.MT19937()
         self._init_with_uint32(seed)
+
+    # Note [The bit generator made on the first draw]
+    # `np.random` costs ~13 ms to import (its bit generators, SeedSequence, hashlib), a
+    # fifteenth of `import tensortrace`, and the default generator is built at import. So an
+    # engine keeps its key and position in `_unset_state` until something reads `_bitgen`:
+    # __getattr__ runs only for an attribute not yet set, so once made, the bit generator is a
+    # plain attribute read on the draw path. The words drawn are the same either way.
+    def __getattr__(self, name: str) -> Any:
+        if name != "_bitgen":
+            raise AttributeError(f"'mt19937_engine' object has no attribute '{name}'")
+        key, pos = self.__dict__.pop("_unset_state")
+        bitgen = self._bitgen = np.random.MT19937(0)  # a fixed seed: its state is replaced
+        bitgen.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        return bitgen
 
     # -- state ------------------------------------------------------------------------------
     def _init_with_uint32(self, seed: int) -> None:
@@ -131,10 +147,14 @@ class mt19937_engine:  # PyTorch's name
         self._next_when_exhausted = 0
 
     def _set_key_pos(self, key: np.ndarray, pos: int) -> None:
-        self._bitgen.state = {
-            "bit_generator": "MT19937",
-            "state": {"key": np.asarray(key, dtype=np.uint32), "pos": int(pos)},
-        }
+        words, position = np.asarray(key, dtype=np.uint32), int(pos)
+        if "_bitgen" in self.__dict__:
+            self._bitgen.state = {
+                "bit_generator": "MT19937",
+                "state": {"key": words, "pos": position},
+            }
+        else:  # Note [The bit generator made on the first draw]
+            self._unset_state = (words, position)
 
     def _after_draw(self, n: int) -> None:
         if n > 0:
@@ -196,8 +216,12 @@ class mt19937_engine:  # PyTorch's name
 
     def __copy__(self) -> mt19937_engine:
         other = mt19937_engine.__new__(mt19937_engine)
-        other._bitgen = np.random.MT19937()
-        other._bitgen.state = self._bitgen.state
+        if "_bitgen" in self.__dict__:
+            other._bitgen = np.random.MT19937(0)
+            other._bitgen.state = self._bitgen.state
+        else:
+            key, pos = self._unset_state
+            other._unset_state = (key.copy(), pos)
         other._seed = self._seed
         other._seeded = self._seeded
         other._next_when_exhausted = self._next_when_exhausted
