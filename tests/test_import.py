@@ -106,3 +106,21 @@ def test_import_leaves_its_objects_out_of_the_cyclic_gc() -> None:
     assert found["collected"] and found["freed"]
     enabled = run("import gc, json, tensortrace; print(json.dumps(gc.isenabled()))")
     assert enabled is True
+
+
+def test_the_inputs_fingerprint_is_sha256_without_hashlib() -> None:
+    """The loader fingerprints the generator's inputs at every import with CPython's built-in
+    SHA-256: the digest hashlib gives, without loading OpenSSL."""
+    import hashlib
+
+    from tensortrace.torchgen import model
+
+    digest = hashlib.sha256()
+    for name in (model.NATIVE_FUNCTIONS_YAML, model.DEPRECATED_YAML, model.DERIVATIVES_YAML):
+        digest.update(Path(model.PACKAGE_DIR, name).read_bytes())
+    for source in sorted(p.name for p in Path(model.TORCHGEN_DIR).glob("*.py")):
+        digest.update(source.encode())
+        digest.update(Path(model.TORCHGEN_DIR, source).read_bytes())
+    assert model.inputs_fingerprint() == digest.hexdigest()
+    loaded = run("import json, sys, tensortrace; print(json.dumps('hashlib' in sys.modules))")
+    assert loaded is False

@@ -7,13 +7,22 @@ with the one the generated files were written from (Note [Stale generated files]
 
 from __future__ import annotations
 
-import hashlib
 import keyword
 import os
 from dataclasses import dataclass
 from typing import Any
 
 from tensortrace.aten.function_schema import FunctionSchema, parse_schema
+
+# CPython's own SHA-256 (the same digest): `hashlib` loads OpenSSL first, ~3 ms of an import
+# that needs one digest of a few hundred kB
+try:
+    from _sha2 import sha256  # type: ignore[import-not-found]  # Python >= 3.12
+except ImportError:
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found, no-redef]  # Python 3.11
+    except ImportError:  # a build without the built-in hashes
+        from hashlib import sha256  # type: ignore[assignment]
 
 # the inputs, by path in the package: read as files, not as package resources, so that reading
 # them imports nothing (the loader fingerprints them while tensortrace.aten is being imported)
@@ -61,7 +70,7 @@ def parse_native_functions(text: str) -> list[NativeFunction]:
 def inputs_fingerprint() -> str:
     """sha256 of everything the generated files are made from: the YAML files and this
     generator's own sources. Cheap enough to check at every import (well under a millisecond)."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for name in (NATIVE_FUNCTIONS_YAML, DEPRECATED_YAML, DERIVATIVES_YAML):
         digest.update(_read_bytes(os.path.join(PACKAGE_DIR, name)))
     for source in sorted(n for n in os.listdir(TORCHGEN_DIR) if n.endswith(".py")):

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f602e14b6fa15eef31f2c34cfc60d0431dc43470767e02a72705f04f7ac77e74"
+INPUTS_SHA256 = "9006dc50e3bc3e8aa661ec59367191fab8ef84745bb9df7f0bb7a96bf200ea2f"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
