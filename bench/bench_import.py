@@ -2,6 +2,7 @@
 
     python bench/bench_import.py            # the tensortrace on sys.path
     python bench/bench_import.py SRC_DIR    # the one under SRC_DIR (another checkout's src/)
+    python bench/bench_import.py --no-valgrind  # without the instruction count
 
 Each run is a fresh interpreter. Bytecode caching is on (into a private prefix under the temp
 dir, so no checkout is written to), as it is in an installed wheel; the first run fills the
@@ -13,11 +14,16 @@ Goals, both printed: issue #13, `-X importtime` at most half of the ~0.55 s that
 operators, bindings and wrappers in memory cost (0.275 s wall); issue #14, at most 0.25 s, read
 as CPU time. The CPU figure includes NumPy's OpenBLAS threads starting (numpy's import alone
 takes more CPU than wall time).
+Where valgrind is installed, also the CPU instructions of `import tensortrace` beyond
+`import numpy` under cachegrind (PYTHONHASHSEED=0): a figure the machine's load does not move,
+to compare two checkouts by (`--no-valgrind` skips it, about a minute).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -57,8 +63,36 @@ def measure(src: str | None, modules: tuple[str, ...]) -> dict[str, tuple[float,
     return {m: (statistics.median(walls[m]), statistics.median(cpus[m])) for m in modules}
 
 
+def instructions_beyond_numpy(src: str | None) -> float | None:
+    """Instructions of `import numpy, tensortrace` minus `import numpy, sys` under
+    cachegrind, or None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "tensortrace-bench-pyc")
+    env["PYTHONHASHSEED"] = "0"
+    if src is not None:
+        env["PYTHONPATH"] = src
+    counts = []
+    for module in ("sys", "tensortrace"):
+        done = subprocess.run(
+            [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+            + [sys.executable, "-c", f"import numpy, {module}"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        match = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if done.returncode != 0 or match is None:
+            return None
+        counts.append(int(match[1].replace(",", "")))
+    return counts[1] - counts[0]
+
+
 def main() -> None:
-    src = sys.argv[1] if len(sys.argv) > 1 else None
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    src = args[0] if args else None
     found = measure(src, ("tensortrace", "numpy"))
     wall, cpu = found["tensortrace"]
     np_wall, np_cpu = found["numpy"]
@@ -73,6 +107,12 @@ def main() -> None:
         f"  import numpy alone (included above): {np_wall:.3f} s wall, {np_cpu:.3f} s CPU; "
         f"tensortrace's own: {cpu - np_cpu:.3f} s CPU"
     )
+    if "--no-valgrind" not in sys.argv:
+        instructions = instructions_beyond_numpy(src)
+        if instructions is None:
+            print("  instructions: valgrind is not installed (or failed)")
+        else:
+            print(f"  instructions beyond numpy's (cachegrind): {instructions / 1e6:,.0f}M")
 
 
 if __name__ == "__main__":
