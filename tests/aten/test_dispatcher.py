@@ -82,3 +82,20 @@ def test_redispatch_frames_show_the_path() -> None:
 def test_unknown_schema() -> None:
     with pytest.raises(RuntimeError, match="Could not find schema for aten::nope"):
         singleton().findSchemaOrThrow("nope")
+
+
+def test_an_operators_call_fields_are_made_on_first_read() -> None:
+    """Note [An operator's call fields on first use]: a new handle has none of them; the first
+    read makes all of them, from its schema."""
+    from tensortrace.aten.dispatcher import OperatorHandle
+
+    cat = singleton().findSchemaOrThrow("cat", "")
+    fresh = OperatorHandle(cat.schema, cat.entry)
+    assert "call_site" not in fresh.__dict__ and "_lookups" not in fresh.__dict__
+    fresh.update_dispatch_table()  # registering reads no call field
+    assert "_lookups" not in fresh.__dict__
+    assert fresh.list_indices == (0,) and fresh._single_indices == ()
+    assert fresh.arg_names == ("tensors", "dim") and fresh.full_name == "cat"
+    assert fresh.call_site.name == "aten::cat" and fresh._lookups == {}
+    with pytest.raises(AttributeError, match="no attribute 'not_a_field'"):
+        fresh.not_a_field  # noqa: B018

@@ -104,8 +104,34 @@ _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
 _ALWAYS_INCLUDED_MASK = (default_included_set | autocast_dispatch_keyset).repr_
 
 
+_CALL_FIELDS = frozenset(
+    {
+        "tensor_indices",
+        "list_indices",
+        "_single_indices",
+        "arg_names",
+        "full_name",
+        "call_site",
+        "_lookups",
+        "_redispatch_sites",
+    }
+)
+
+
 class OperatorHandle:
     """One operator overload: its schema, its registered kernels and its dispatch table."""
+
+    # what a call reads, made on first use (Note [An operator's call fields on first use])
+    tensor_indices: tuple[int, ...]
+    list_indices: tuple[int, ...]
+    _single_indices: tuple[int, ...]
+    arg_names: tuple[str, ...]
+    full_name: str  # "add.Tensor", in every traced call's arguments
+    call_site: FrameSite
+    # lookup's answer per key-set mask, and redispatch's frame site per key: both depend only
+    # on the dispatch table, so update_dispatch_table clears them
+    _lookups: dict[int, tuple[DispatchKey, KernelFunction]]
+    _redispatch_sites: dict[DispatchKey, FrameSite]
 
     def __init__(self, schema: FunctionSchema, entry: dict[str, Any]) -> None:
         self.schema = schema
@@ -113,25 +139,29 @@ class OperatorHandle:
         self.name = schema.qualified_name
         self.registered: dict[DispatchKey, KernelFunction | DeferredKernel] = {}
         self._table: dict[DispatchKey, KernelFunction] | None = None  # Note [A lazy table]
-        self.tensor_indices = schema.tensor_argument_indices()
-        # plain loops: ~1,500 handles are made at import, and a generator is a frame each
+        self._mask = 0  # keys whose kernel is not a fallthrough (set with the table)
+
+    # Note [An operator's call fields on first use]
+    # Import makes ~1,500 handles and a program calls a few dozen of them, so the fields a call
+    # reads (which arguments are tensors, the names, the frame site, the lookup caches) are
+    # computed when one is first read: __getattr__ runs only for an attribute not yet set, so
+    # after that they are plain attribute reads on the call path.
+    def __getattr__(self, name: str) -> Any:
+        if name not in _CALL_FIELDS or "schema" not in self.__dict__:
+            raise AttributeError(f"'OperatorHandle' object has no attribute '{name}'")
+        schema = self.schema
         arguments = schema.arguments
-        lists: list[int] = []
-        singles: list[int] = []
-        for i in self.tensor_indices:
-            (lists if arguments[i].type.is_list else singles).append(i)
-        self.list_indices = tuple(lists)
-        self._single_indices = tuple(singles)
+        self.tensor_indices = indices = schema.tensor_argument_indices()
+        self.list_indices = tuple([i for i in indices if arguments[i].type.is_list])
+        self._single_indices = tuple([i for i in indices if not arguments[i].type.is_list])
         self.arg_names = tuple([a.name for a in arguments])
-        self.full_name = schema.full_name  # "add.Tensor", in every traced call's arguments
+        self.full_name = schema.full_name
         self.call_site = FrameSite(
             "dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call", legacy="op table getOp"
         )
-        self._mask = 0  # keys whose kernel is not a fallthrough (set with the table)
-        # lookup's answer per key-set mask, and redispatch's frame site per key: both depend
-        # only on the dispatch table, so update_dispatch_table clears them
-        self._lookups: dict[int, tuple[DispatchKey, KernelFunction]] = {}
-        self._redispatch_sites: dict[DispatchKey, FrameSite] = {}
+        self._lookups = {}
+        self._redispatch_sites = {}
+        return self.__dict__[name]
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
     def register(self, key: DispatchKey, kernel: KernelFunction | DeferredKernel) -> None:
@@ -141,9 +171,10 @@ class OperatorHandle:
     def update_dispatch_table(self) -> None:
         """Forget the table and what was looked up in it: the next lookup recomputes them."""
         self._table = None
-        if self._lookups:  # nothing looked up yet while import registers (~5,700 times)
+        fields = self.__dict__  # not made yet while import registers (~5,700 times)
+        if fields.get("_lookups"):
             self._lookups = {}
-        if self._redispatch_sites:
+        if fields.get("_redispatch_sites"):
             self._redispatch_sites = {}
 
     @property
