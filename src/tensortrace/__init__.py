@@ -52,6 +52,7 @@ from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtyp
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # torch.device
 from tensortrace.csrc import autocast_mode as _autocast_mode
+from tensortrace.csrc import python_dispatch as _python_dispatch
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.autocast_mode import (
@@ -108,10 +109,13 @@ _trace_values.install()  # the recorder reads tensor values (Note [Values beside
 autograd = _autograd  # torch.autograd
 legacy_contiguous_format = contiguous_format  # torch/__init__.py: the same object
 
-# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
-# and what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp)
+# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp),
+# what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp), and the
+# dispatcher's bindings torch.ops and torch.library use (python_dispatch.cpp)
 _C = _types.SimpleNamespace(
-    _nn=_nn_functions, _is_autocast_available=_autocast_mode._is_autocast_available
+    _nn=_nn_functions,
+    _is_autocast_available=_autocast_mode._is_autocast_available,
+    **_python_dispatch.C_BINDINGS,
 )
 
 __version__ = "0.1.0"
@@ -349,6 +353,7 @@ _LAZY_SUBMODULES = frozenset(
         "cuda",
         "distributions",
         "func",
+        "library",
         "nn",
         "optim",
         "profiler",
@@ -359,10 +364,15 @@ _LAZY_SUBMODULES = frozenset(
 
 
 def __getattr__(name: str) -> _Any:
+    if name == "ops":  # torch.ops: the _Ops object of torch/_ops.py, made on first use
+        from tensortrace._ops import ops
+
+        globals()["ops"] = ops
+        return ops
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_SUBMODULES})
+    return sorted({*globals(), *_LAZY_SUBMODULES, "ops"})
