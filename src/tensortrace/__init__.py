@@ -31,6 +31,14 @@ from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import random as random  # torch.random
 from tensortrace import special as special  # torch.special
+from tensortrace._deterministic import (
+    _set_deterministic_algorithms,
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
+)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
 from tensortrace.amp import autocast  # torch.autocast (torch/__init__.py imports it from amp)
@@ -115,6 +123,7 @@ legacy_contiguous_format = contiguous_format  # torch/__init__.py: the same obje
 _C = _types.SimpleNamespace(
     _nn=_nn_functions,
     _is_autocast_available=_autocast_mode._is_autocast_available,
+    _set_deterministic_algorithms=_set_deterministic_algorithms,
     **_python_dispatch.C_BINDINGS,
 )
 
@@ -324,6 +333,11 @@ __all__ = [
     "set_anomaly_enabled",
     "set_grad_enabled",
     "amp",
+    "are_deterministic_algorithms_enabled",
+    "get_deterministic_debug_mode",
+    "is_deterministic_algorithms_warn_only_enabled",
+    "set_deterministic_debug_mode",
+    "use_deterministic_algorithms",
     "autocast",
     "autocast_decrement_nesting",
     "autocast_increment_nesting",
@@ -349,6 +363,7 @@ __all__ = [
 _LAZY_SUBMODULES = frozenset(
     {
         "accelerator",
+        "backends",
         "cpu",
         "cuda",
         "distributions",
