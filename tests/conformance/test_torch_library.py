@@ -92,6 +92,18 @@ PROGRAMS = {
     "def same(x: torch.Tensor) -> torch.Tensor:\n    return x[1:]\ntry:\n"
     "    same(torch.ones(2))\nexcept RuntimeError as e:\n"
     "    out = (str(e).split(' (with')[0], str(e).split('>): ')[1])",
+    "custom_op_mutating": "@torch.library.custom_op('co7::sin_', mutates_args={'x'})\n"
+    "def sin_(x: torch.Tensor) -> None:\n    x.copy_(x.sin())\n"
+    "@torch.library.custom_op('co7::addout', mutates_args={'out'})\n"
+    "def addout(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor) -> None:\n"
+    "    out.copy_(a + b)\n"
+    "x = torch.randn(3); v = x._version; r = sin_(x)\n"
+    "o = torch.zeros(3); addout(x, x, o)\n"
+    "out = (r, x, x._version - v, o, o._version, str(torch.ops.co7.sin_.default._schema), "
+    "str(torch.ops.co7.addout.default._schema))",
+    "err_custom_op_mutating_autograd": "@torch.library.custom_op('co8::f_', mutates_args={'x'})\n"
+    "def f_(x: torch.Tensor) -> None:\n    x.mul_(2)\n"
+    "out = f_.register_autograd(lambda ctx, g: g)",
     "infer_schema": "T = torch.Tensor\n"
     "def f(x: T, y: list[T], n: int, s: float, b: bool = True, o: T | None = None, "
     "d: torch.dtype = torch.float32, st: str = 'a', m: int | None = None) -> tuple[T, T]: ...\n"
@@ -162,6 +174,22 @@ PROGRAMS = {
     "lib2 = torch.library.Library('lib6', 'DEF')\nlib2.define('foo(Tensor x, Tensor y) -> "
     "Tensor')\nc = str(torch.ops.lib6.foo.default._schema)\nlib2._destroy()\n"
     "out = (a, b, c)",
+    # a Python kernel over aten's own, and the native kernel back after _destroy()
+    "library_override_aten": "x = torch.tensor([-1.0, 2.0])\n"
+    "lib = torch.library.Library('aten', 'IMPL')\ntry:\n"
+    "    lib.impl('relu', lambda t: t * 10, 'CPU')\n"
+    "    lib.impl('relu', lambda t: t * 10, 'CUDA')\n"
+    "    a = torch.relu(x)\n    b = torch.ops.aten.relu.default(x)\nfinally:\n"
+    "    lib._destroy()\nout = (a, b, torch.relu(x))",
+    # an impl before the def waits for it, and goes with its own library
+    "library_impl_before_define": "x = torch.tensor([-1.0, 2.0])\n"
+    "defs = torch.library.Library('lib17', 'FRAGMENT')\n"
+    "impls = torch.library.Library('lib17', 'IMPL')\ntry:\n"
+    "    impls.impl('later', lambda t: t + 1, 'CompositeExplicitAutograd')\n"
+    "    defs.define('later(Tensor x) -> Tensor')\n    d = torch.ops.lib17.later(x)\n"
+    "    impls._destroy()\n    try:\n        torch.ops.lib17.later(x)\n"
+    "    except NotImplementedError as e:\n        msg = str(e).split(' with arguments')[0]\n"
+    "finally:\n    defs._destroy()\n    impls._destroy()\nout = (d, msg)",
     "err_library_kind": "out = torch.library.Library('lib7', 'XYZ')",
     "err_library_reserved": "out = torch.library.Library('prim', 'DEF')",
     "err_library_def_twice": "lib = torch.library.Library('lib8', 'DEF')\ntry:\n"

@@ -17,7 +17,8 @@ from typing import Any
 
 from tensortrace._library import autograd, utils
 from tensortrace._library.infer_schema import infer_schema
-from tensortrace.c10.dispatch_key import SINGLE_KEY_SETS
+from tensortrace.autograd.variable import increment_version
+from tensortrace.c10.dispatch_key import SINGLE_KEY_SETS, after_ADInplaceOrView_keyset
 from tensortrace.csrc.python_dispatch import _dispatch_key_for_device, parse_dispatch_key
 
 device_types_t = str | Sequence[str] | None
@@ -219,6 +220,29 @@ class CustomOpDef:
             )
         autograd_impl = autograd.make_autograd_impl(self._opoverload, self)
         self._lib.impl(self._name, autograd_impl, "Autograd", with_keyset=True)
+        if schema.is_mutable and not schema._is_view_op():
+            self._register_mutation_version_bump()
+
+    def _register_mutation_version_bump(self) -> None:
+        """The ADInplaceOrView kernel of a mutating op: each argument it writes gets a new
+        version (so autograd sees a saved tensor was modified), then the backend runs."""
+        op = self._opoverload
+        schema = op._schema
+        mutated = [
+            (i, a.name, a.kwarg_only)
+            for i, a in enumerate(schema.arguments)
+            if a.alias_info is not None and a.alias_info.is_write
+        ]
+
+        def adinplaceorview_impl(keyset: Any, *args: Any, **kwargs: Any) -> Any:
+            all_args, all_kwargs = utils.fill_defaults(schema, args, kwargs)
+            for index, name, kwarg_only in mutated:
+                value = all_kwargs[name] if kwarg_only else all_args[index]
+                for tensor in utils.iter_tensors((value,), {}):
+                    increment_version(tensor.cdata)
+            return op.redispatch(keyset & after_ADInplaceOrView_keyset, *args, **kwargs)
+
+        self._lib.impl(self._name, adinplaceorview_impl, "ADInplaceOrView", with_keyset=True)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._opoverload(*args, **kwargs)

@@ -10,13 +10,13 @@ Mirrors `torch/csrc/utils/python_dispatch.cpp` (initDispatchBindings, PythonKern
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tensortrace.aten.dispatcher import (
     _FALLBACKS,
     FALLTHROUGH,
-    DeferredKernel,
     KernelFunction,
     OperatorHandle,
     singleton,
@@ -145,7 +145,7 @@ def python_kernel(
 _DEF_NAMESPACES: dict[str, str] = {"aten": "build/aten/src/ATen/RegisterSchema.cpp:6"}
 _DEBUG: dict[tuple[str, DispatchKey], str] = {}  # (operator name, key) -> "registered at ..."
 # impl() of an operator not defined yet waits for its def() (an OperatorEntry with no schema)
-_PENDING: dict[str, list[tuple[DispatchKey, KernelFunction, str]]] = {}
+_PENDING: dict[str, list[tuple[DispatchKey, Any, bool, str, DispatchModule]]] = {}
 
 
 def find_operator(name: str) -> OperatorHandle | None:
@@ -162,7 +162,8 @@ class DispatchModule:
         self.debug = f"registered at {filename}:{lineno}"
         self.dispatch_key = dispatch_key
         self.defs: list[OperatorHandle] = []
-        self.impls: list[tuple[str, DispatchKey]] = []
+        self.impls: list[tuple[str, DispatchKey]] = []  # impls waiting for a def()
+        self.overridden: list[tuple[OperatorHandle, DispatchKey, Any, Any, str | None]] = []
         if kind == "DEF":
             previous = _DEF_NAMESPACES.get(ns)
             if previous is not None:
@@ -193,9 +194,11 @@ class DispatchModule:
         op = singleton().register_schema(schema, {"func": schema_text, "tags": list(tags)})
         _DEBUG[(schema.operator_name, DispatchKey.Undefined)] = self.debug
         self.defs.append(op)
-        for key, kernel, debug in _PENDING.pop(schema.operator_name, []):
+        for key, fn, with_keyset, debug, owner in _PENDING.pop(schema.operator_name, []):
+            kernel = owner._kernel_for(fn, key, with_keyset, op)
             op.register(key, kernel)
             _DEBUG[(schema.operator_name, key)] = debug
+            owner.overridden.append((op, key, kernel, None, None))
         return schema.name  # the operator's name, as Library::_def's OperatorName
 
     def impl(self, name: str, dispatch_key: str, fn: Any, with_keyset: bool = False) -> None:
@@ -204,40 +207,56 @@ class DispatchModule:
         op = find_operator(qualified)
         if op is None:  # defined later (or never: the kernel waits, as an OperatorEntry would)
             pending = _PENDING.setdefault(qualified, [])
-            pending.append((key, self._kernel_for(fn, key, with_keyset, qualified), self.debug))
+            pending.append((key, fn, with_keyset, self.debug, self))
             self.impls.append((qualified, key))
             return
-        op.register(key, self._kernel_for(fn, key, with_keyset, qualified, op))
+        kernel = self._kernel_for(fn, key, with_keyset, op)
+        previous = op.registered.get(key)
+        if previous is not None:
+            warnings.warn(
+                "Warning: Overriding a previously registered kernel for the same operator and "
+                f"the same dispatch key\n  operator: {op.schema.qualified_str()}\n"
+                f"  dispatch key: {key}\n  previous kernel: {_registered_at(op, key)}\n"
+                f"       new kernel: {self.debug}",
+                UserWarning,
+                stacklevel=3,
+            )
+        # Note [A Python kernel over a native one]: the kernel it replaces comes back when
+        # this library is destroyed (OperatorEntry keeps every kernel registered for a key)
+        self.overridden.append(
+            (op, key, kernel, previous, _DEBUG.get((op.schema.operator_name, key)))
+        )
+        op.register(key, kernel)
         _DEBUG[(op.schema.operator_name, key)] = self.debug
-        self.impls.append((op.schema.operator_name, key))
 
     def _kernel_for(
-        self,
-        fn: Any,
-        key: DispatchKey,
-        with_keyset: bool,
-        qualified: str,
-        op: OperatorHandle | None = None,
+        self, fn: Any, key: DispatchKey, with_keyset: bool, op: OperatorHandle
     ) -> KernelFunction:
         if getattr(fn, "__is_fallthrough__", False):
             return FALLTHROUGH
-        if op is None:  # made when the operator is defined (its schema says how to call fn)
-            return DeferredKernel(  # type: ignore[return-value]
-                lambda: python_kernel(find_operator(qualified), fn, key, with_keyset)  # type: ignore[arg-type]
-            )
         return python_kernel(op, fn, key, with_keyset)
 
     def reset(self) -> None:
         """The registration handles' destructors: every def and impl of this library undone."""
         dispatcher = singleton()
-        for name, key in self.impls:
-            op = find_operator(name)
-            if op is not None:
+        for op, key, kernel, previous, debug in reversed(self.overridden):
+            if op.registered.get(key) is not kernel:
+                continue  # replaced since (its own library restores what it replaced)
+            name = op.schema.operator_name
+            if previous is None:
                 dispatcher.deregister_kernel(op, key)
-            _DEBUG.pop((name, key), None)
+                _DEBUG.pop((name, key), None)
+            else:
+                op.register(key, previous)
+                if debug is None:
+                    _DEBUG.pop((name, key), None)
+                else:
+                    _DEBUG[(name, key)] = debug
+        self.overridden.clear()
+        for name, _key in self.impls:  # kernels still waiting for their operator's def()
             pending = _PENDING.get(name)
             if pending:
-                _PENDING[name] = [p for p in pending if p[0] != key]
+                _PENDING[name] = [p for p in pending if p[4] is not self]
         for op in self.defs:
             dispatcher.deregister_schema(op)
             _DEBUG.pop((op.schema.operator_name, DispatchKey.Undefined), None)
