@@ -152,6 +152,23 @@ PROGRAMS = {
         "x = torch.randn(3, requires_grad=True)\ny = torch.ops.lib3.twice(x)\n"
         "y.sum().backward()\nout = (y.detach(), x.grad)",
     ),
+    # no autograd kernel: torch's fallback warns at backward and gives no gradient
+    "library_autograd_fallback": in_library(
+        "lib18",
+        "lib.define('npsin(Tensor x) -> Tensor')\n"
+        "lib.impl('npsin', lambda x: torch.from_numpy(np.sin(x.detach().cpu().numpy()))"
+        ".to(x.device), 'CompositeExplicitAutograd')\n"
+        "lib.define('dbl(Tensor x) -> Tensor')\n"
+        "lib.impl('dbl', lambda x: x * 2, 'CompositeExplicitAutograd')\n"
+        "import warnings\n"
+        "x = torch.ones(2, requires_grad=True)\ny = torch.ops.lib18.npsin(x)\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n    y.sum().backward()\n"
+        "a = (y.requires_grad, y.grad_fn.name(), x.grad, len(w), str(w[0].message)[:60])\n"
+        "z = torch.ops.lib18.dbl(x)\nwith warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n    z.sum().backward()\n"
+        "out = (a, z.grad_fn.name(), x.grad, len(w))",
+    ),
     "library_fallthrough": in_library(
         "lib4",
         "lib.define('ident(Tensor x) -> Tensor')\n"

@@ -202,6 +202,10 @@ class OperatorHandle:
                 table[autograd_key] = kernel
             elif has_own and reg.get(DispatchKey.CompositeImplicitAutograd) is not None:
                 table[autograd_key] = FALLTHROUGH
+            elif self.schema.namespace != "aten" and DispatchKey.Autograd in _FALLBACKS:
+                # a torch.library operator with no autograd kernel: the autograd fallback
+                # (native operators all have one, from derivatives.yaml or their composite)
+                table[autograd_key] = _FALLBACKS[DispatchKey.Autograd](self)
         for key in (
             DispatchKey.BackendSelect,
             DispatchKey.ADInplaceOrView,
