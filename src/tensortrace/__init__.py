@@ -35,6 +35,14 @@ from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import random as random  # torch.random
 from tensortrace import special as special  # torch.special
+from tensortrace._deterministic import (
+    _set_deterministic_algorithms,
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
+)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
 from tensortrace.amp import autocast  # torch.autocast (torch/__init__.py imports it from amp)
@@ -56,6 +64,7 @@ from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtyp
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # torch.device
 from tensortrace.csrc import autocast_mode as _autocast_mode
+from tensortrace.csrc import python_dispatch as _python_dispatch
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.autocast_mode import (
@@ -112,10 +121,14 @@ _trace_values.install()  # the recorder reads tensor values (Note [Values beside
 autograd = _autograd  # torch.autograd
 legacy_contiguous_format = contiguous_format  # torch/__init__.py: the same object
 
-# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
-# and what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp)
+# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp),
+# what torch.amp does (_is_autocast_available, torch/csrc/autograd/init.cpp), and the
+# dispatcher's bindings torch.ops and torch.library use (python_dispatch.cpp)
 _C = _types.SimpleNamespace(
-    _nn=_nn_functions, _is_autocast_available=_autocast_mode._is_autocast_available
+    _nn=_nn_functions,
+    _is_autocast_available=_autocast_mode._is_autocast_available,
+    _set_deterministic_algorithms=_set_deterministic_algorithms,
+    **_python_dispatch.C_BINDINGS,
 )
 
 __version__ = "0.1.0"
@@ -324,6 +337,11 @@ __all__ = [
     "set_anomaly_enabled",
     "set_grad_enabled",
     "amp",
+    "are_deterministic_algorithms_enabled",
+    "get_deterministic_debug_mode",
+    "is_deterministic_algorithms_warn_only_enabled",
+    "set_deterministic_debug_mode",
+    "use_deterministic_algorithms",
     "autocast",
     "autocast_decrement_nesting",
     "autocast_increment_nesting",
@@ -349,10 +367,12 @@ __all__ = [
 _LAZY_SUBMODULES = frozenset(
     {
         "accelerator",
+        "backends",
         "cpu",
         "cuda",
         "distributions",
         "func",
+        "library",
         "nn",
         "optim",
         "profiler",
@@ -363,10 +383,15 @@ _LAZY_SUBMODULES = frozenset(
 
 
 def __getattr__(name: str) -> _Any:
+    if name == "ops":  # torch.ops: the _Ops object of torch/_ops.py, made on first use
+        from tensortrace._ops import ops
+
+        globals()["ops"] = ops
+        return ops
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_SUBMODULES})
+    return sorted({*globals(), *_LAZY_SUBMODULES, "ops"})

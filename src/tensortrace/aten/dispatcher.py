@@ -34,6 +34,7 @@ from tensortrace.c10.dispatch_key import (
     DispatchKey,
     DispatchKeySet,
     autocast_dispatch_keyset,
+    autograd_dispatch_keyset,
     default_included_set,
     interned_keyset,
     key_at_index,
@@ -232,6 +233,10 @@ class OperatorHandle:
                 table[autograd_key] = kernel
             elif has_own and reg.get(DispatchKey.CompositeImplicitAutograd) is not None:
                 table[autograd_key] = FALLTHROUGH
+            elif self.schema.namespace != "aten" and DispatchKey.Autograd in _FALLBACKS:
+                # a torch.library operator with no autograd kernel: the autograd fallback
+                # (native operators all have one, from derivatives.yaml or their composite)
+                table[autograd_key] = _FALLBACKS[DispatchKey.Autograd](self)
         for key in (
             DispatchKey.BackendSelect,
             DispatchKey.ADInplaceOrView,
@@ -300,12 +305,15 @@ class OperatorHandle:
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
         # the keys that fall through (BackendSelect, ADInplaceOrView) are not the backend
+        # (nor are the autograd keys: torch's autograd fallback covers an operator that
+        # torch.library defined with no autograd kernel, so the backend is what is missing)
         backend = (
             ks.remove(DispatchKey.BackendSelect).remove(DispatchKey.ADInplaceOrView)
             - autocast_dispatch_keyset
+            - autograd_dispatch_keyset
         )
         available = ", ".join(str(k) for k in self.registered)
-        name = f"aten::{self.schema.full_name}"  # the overload too: 'aten::addmm.dtype'
+        name = self.schema.operator_name  # the overload too: 'aten::addmm.dtype'
         return (
             f"Could not run '{name}' with arguments from the "
             f"'{backend.highestPriorityTypeId()}' backend. "
@@ -383,15 +391,50 @@ class OperatorHandle:
 
 
 class Dispatcher:
-    """The singleton registry of operators (c10::Dispatcher::singleton())."""
+    """The singleton registry of operators (c10::Dispatcher::singleton()).
+
+    `operators` holds native_functions.yaml's operators by `name.overload` (the generated code
+    and the math-bit fallbacks walk it); `libraries` holds the ones torch.library defines, by
+    their OperatorName `ns::name.overload` (Note [Operators torch.library defines]).
+    """
 
     def __init__(self) -> None:
         self.operators: dict[str, OperatorHandle] = {}
+        self.libraries: dict[str, OperatorHandle] = {}
 
     def register_schema(self, schema: FunctionSchema, entry: dict[str, Any]) -> OperatorHandle:
         op = OperatorHandle(schema, entry)
-        self.operators[schema.full_name] = op
+        if schema.namespace == "aten":
+            self.operators[schema.full_name] = op
+        else:
+            self.libraries[schema.operator_name] = op
         return op
+
+    def deregister_schema(self, op: OperatorHandle) -> None:
+        """RegistrationHandleRAII's destructor for a def(): the operator is gone."""
+        if op.schema.namespace == "aten":
+            self.operators.pop(op.schema.full_name, None)
+        else:
+            self.libraries.pop(op.schema.operator_name, None)
+
+    def findOp(self, operator_name: str) -> OperatorHandle | None:
+        """Dispatcher::findOp: `aten::add.Tensor`, `myns::foo` (the default overload)."""
+        namespace, sep, full = operator_name.partition("::")
+        if not sep:
+            return None
+        if namespace == "aten":
+            return self.operators.get(full)
+        return self.libraries.get(operator_name)
+
+    def overloads_of(self, qualified_name: str) -> list[OperatorHandle]:
+        """Every overload of `ns::name`, in registration order (the JIT's operator list)."""
+        namespace, _, name = qualified_name.partition("::")
+        table = self.operators if namespace == "aten" else self.libraries
+        return [
+            op
+            for op in table.values()
+            if op.schema.name == name and op.schema.namespace == namespace
+        ]
 
     def findSchemaOrThrow(self, name: str, overload_name: str = "") -> OperatorHandle:
         full = f"{name}.{overload_name}" if overload_name else name
@@ -411,6 +454,19 @@ class Dispatcher:
 
     def overloads(self, name: str) -> list[OperatorHandle]:
         return [op for op in self.operators.values() if op.schema.name == name]
+
+    def deregister_kernel(self, op: OperatorHandle, key: DispatchKey) -> None:
+        """RegistrationHandleRAII's destructor for an impl(): the key has no kernel again."""
+        if op.registered.pop(key, None) is not None:
+            op.update_dispatch_table()
+
+
+# Note [Operators torch.library defines]
+# TORCH_LIBRARY(myns, m) { m.def("foo(Tensor x) -> Tensor"); } makes an OperatorHandle as
+# RegisterSchema.cpp does for aten's; torch.library.Library.define (library.py) is its Python
+# front door. Such an operator dispatches exactly as a native one (its key set from its tensor
+# arguments, the table computed from the kernels registered under runtime and alias keys, the
+# `myns::foo` frame of Dispatcher::call), and goes away when its Library is destroyed.
 
 
 _singleton = Dispatcher()

@@ -21,7 +21,7 @@ _SCHEMA_RE = re.compile(
 )
 # `Tensor(a -> *)` (a list whose elements alias a) and `Tensor?[]` (a list of optional tensors)
 _TYPE_RE = re.compile(
-    r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)(?:\s*->\s*\*)?\))?"
+    r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]\d*!?)(?:\s*->\s*\*)?\))?"
     r"(?P<elem_optional>\?)?"
     r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$"
 )
@@ -80,11 +80,19 @@ class FunctionSchema:
     returns: tuple[Type, ...]
     # `-> (Tensor values, Tensor indices)`: the names a Python namedtuple result takes
     return_names: tuple[str, ...] = ()
+    # the library that defined the op: "aten" for native_functions.yaml, else a
+    # torch.library.Library's namespace (`myns::foo`)
+    namespace: str = "aten"
 
     @property
     def qualified_name(self) -> str:
         """`aten::add`: the name torch.profiler records for the op (no overload)."""
-        return f"aten::{self.name}"
+        return f"{self.namespace}::{self.name}"
+
+    @property
+    def operator_name(self) -> str:
+        """`aten::add.Tensor`: OperatorName's text, the dispatcher's key for the overload."""
+        return f"{self.namespace}::{self.full_name}"
 
     @property
     def full_name(self) -> str:
@@ -122,6 +130,10 @@ class FunctionSchema:
         if len(self.returns) != 1:
             rets = f"({rets})"
         return f"{self.full_name}({', '.join(args)}) -> {rets}"
+
+    def qualified_str(self) -> str:
+        """str() of torch's FunctionSchema: `aten::add.Tensor(Tensor self, ...) -> Tensor`."""
+        return f"{self.namespace}::{self}"
 
 
 def parse_type(text: str) -> Type:

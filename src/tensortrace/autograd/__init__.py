@@ -10,6 +10,8 @@ inference_mode, detect_anomaly, set_detect_anomaly; functional (jacobian, hessia
 vhp, hvp) and graph (saved tensors hooks) on first use.
 """
 
+from tensortrace.aten import dispatcher as _dispatcher
+from tensortrace.autograd import autograd_not_implemented_fallback as _fallback
 from tensortrace.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from tensortrace.autograd.api import backward, grad
 from tensortrace.autograd.custom_function import Function
@@ -23,9 +25,13 @@ from tensortrace.autograd.grad_mode import (
     set_grad_enabled,
 )
 from tensortrace.autograd.gradcheck import GradcheckError, gradcheck
+from tensortrace.c10.dispatch_key import DispatchKey as _DispatchKey
 from tensortrace.torchgen.loader import load
 
 load("tensortrace.autograd.generated")  # registers the Autograd and ADInplaceOrView kernels
+_dispatcher.singleton().registerFallback(  # for the operators torch.library defines
+    _DispatchKey.Autograd, _fallback.basic_autograd_not_implemented_fallback
+)
 
 __all__ = [
     "Function",

@@ -70,6 +70,7 @@ def _is_profiler_event(name: str, args: dict[str, Any]) -> bool:
     """Note [The profiler's view of a trace]."""
     return (
         name.startswith("aten::")
+        or "overload" in args  # a torch.library operator's Dispatcher::call (`myns::foo`)
         or bool(args.get("record_function"))
         or name.startswith(("Optimizer.step#", "Optimizer.zero_grad#"))
     )

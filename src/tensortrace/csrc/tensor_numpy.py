@@ -22,6 +22,7 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.empty_tensor import CPU_KS, computeStorageNbytes, make_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.autograd.grad_mode import is_grad_enabled
 from tensortrace.c10.allocator import DataPtr
 from tensortrace.c10.device import CPU
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
@@ -184,8 +185,8 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
             "tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
             "first.",
         )
-        TORCH_CHECK(
-            not tensor.requires_grad(),
+        TORCH_CHECK(  # under no_grad (a custom op's kernel, Function.forward) it may
+            not (is_grad_enabled() and tensor.requires_grad()),
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
         )
         TORCH_CHECK(

@@ -184,7 +184,7 @@ class Trace:
         return [e for e in self.events if e.ph == INSTANT and (kind is None or e.kind == kind)]
 
     def operator_tree(self, profiler_view: bool = False) -> list[tuple[str, list[Any]]]:
-        """The `aten::` frames only, nested as torch.profiler nests them: [(name, children)].
+        """The operator frames only (`aten::`, `myns::`), nested as torch.profiler nests them.
 
         With `profiler_view`, an operator whose only child has its own name is merged with it,
         as torch.profiler's EventList._remove_dup_nodes does: `x.sum()` really is aten::sum
@@ -195,7 +195,9 @@ class Trace:
             out: list[tuple[str, list[Any]]] = []
             for node in nodes:
                 inner = collect(node.children)
-                if node.name.startswith("aten::"):
+                # Dispatcher::call's frames: aten's operators, and those torch.library
+                # defines in other namespaces (`myns::foo`), which carry the same details
+                if node.name.startswith("aten::") or "overload" in node.details:
                     while profiler_view and len(inner) == 1 and inner[0][0] == node.name:
                         inner = inner[0][1]
                     out.append((node.name, inner))
