@@ -56,6 +56,15 @@ from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401
     svd_backward,
     triangular_solve_backward,
 )
+from tensortrace.autograd.functions_manual_forward import (  # noqa: F401 - forward formulas
+    apply_loss_reduction,
+    cat_jvp,
+    copy_jvp,
+    evenly_read_jvp,
+    gather_with_keepdimed_indices,
+    logsumexp_jvp,
+    stack_jvp,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f602e14b6fa15eef31f2c34cfc60d0431dc43470767e02a72705f04f7ac77e74"
+INPUTS_SHA256 = "000a40aba0a3f43fae5e27bb6e694803eac7e1d3598310767cb6b3c1b14f3153"
 
 MODULES: tuple[str, ...] = (
     "operators",
