@@ -2,8 +2,8 @@
 tensors or when their level is exited (ForwardADLevel holds its ForwardGrads weakly, as
 ~AutogradMeta clears them in torch), and a failing op inside a level leaves nothing behind.
 
-Every program of test_forward_ad.py and test_func_jvp.py runs in tensortrace alone, with the
-cyclic GC off: reference counting alone must free everything.
+Every program of test_forward_ad.py, test_forward_ad_nn.py and test_func_jvp.py runs in
+tensortrace alone, with the cyclic GC off: reference counting alone must free everything.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import tensortrace
 from tensortrace.autograd import forward_ad
 
-from . import test_forward_ad, test_func_jvp
+from . import test_forward_ad, test_forward_ad_nn, test_func_jvp
 
 
 def _run(source: str) -> None:
@@ -32,6 +32,7 @@ def _run(source: str) -> None:
 def test_every_program_frees_everything() -> None:
     programs = {
         **{f"fwad_{k}": test_forward_ad.PRE + v for k, v in test_forward_ad.PROGRAMS.items()},
+        **{f"nn_{k}": test_forward_ad_nn.PRE + v for k, v in test_forward_ad_nn.PROGRAMS.items()},
         **{f"jvp_{k}": test_func_jvp.PRE + v for k, v in test_func_jvp.PROGRAMS.items()},
     }
     gc.disable()

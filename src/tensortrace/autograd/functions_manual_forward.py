@@ -7,7 +7,9 @@ evenly_read_jvp, and the tangent half of VariableTypeManual.cpp's copy_ (copy_jv
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
@@ -88,3 +90,177 @@ def copy_jvp(self_t_raw: Tensor, src_t_raw: Tensor, self: Tensor) -> Tensor:
     if list(self.sizes()) != list(src_t_raw.sizes()):
         return src_t_raw.broadcast_to(list(self.sizes()))
     return src_t_raw.clone()
+
+
+def amaxamin_jvp(
+    x: Tensor, dx: Tensor, result: Tensor, dim: Sequence[int], keepdim: bool
+) -> Tensor:
+    """The mean of the tangent over the positions that hold the max (min) along `dim`."""
+    from tensortrace.autograd.functions_manual_cumprod import restore_reduced_dims
+
+    mask = x.eq(restore_reduced_dims(result, list(dim), keepdim))
+    return at.where(mask, dx, 0.0).sum(list(dim), keepdim).div(mask.sum(list(dim), keepdim))
+
+
+def norm_jvp(
+    self_p: Tensor, self_t: Tensor, p_: Any, norm: Tensor, dim: Sequence[int], keepdim: bool
+) -> Tensor:
+    """FunctionsManual's norm_jvp: the p-norm's directional derivative, by p."""
+    from tensortrace.autograd.functions_manual_views import unsqueeze_multiple
+
+    ndim = self_p.dim()
+    dims = list(dim)
+    p = 2.0 if p_ is None else float(p_)
+    if p == 0.0:
+        return at.zeros_like(norm)
+    if p == 1.0:
+        return self_p.sgn().mul(self_t).sum(dims, keepdim)
+    if p == 2.0:
+        result = self_p.mul(self_t).sum(dims, keepdim)
+        return result.div_(norm).masked_fill_(norm.eq(0), 0)
+    if math.isinf(p):
+        if not keepdim and ndim != 0:
+            norm = unsqueeze_multiple(norm, dims, ndim)
+        nan_both = self_p.isnan().logical_and_(norm.isnan())
+        is_eq_max = self_p.abs().eq(norm).logical_or_(nan_both).type_as(norm)
+        nb_max = is_eq_max.count_nonzero(dims)
+        if ndim != 0:
+            nb_max = unsqueeze_multiple(nb_max, dims, ndim)
+        return self_p.sgn().mul(self_t).mul(is_eq_max).div(nb_max).sum(dims, keepdim)
+    powed = self_p.abs().pow(p - 1)
+    if p < 1.0:
+        powed = powed.masked_fill_(self_p.eq(0), 0)
+    sumpow_t = powed.mul(self_p.sgn().mul(self_t)).sum(dims, keepdim)
+    return sumpow_t.mul(norm.pow(1 - p))
+
+
+def linalg_vector_norm_jvp(
+    self_p: Tensor, self_t: Tensor, ord: Any, norm: Tensor, dim: Any, keepdim: bool
+) -> Tensor:
+    return norm_jvp(self_p, self_t, ord, norm, [] if dim is None else dim, keepdim)
+
+
+def convolution_jvp(
+    input_p: Tensor,
+    input_t: Tensor,
+    weight_p: Tensor,
+    weight_t: Tensor,
+    bias_t: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+) -> Tensor:
+    """conv(x_t, w) + conv(x, w_t) + b_t: convolution is bilinear in (input, weight)."""
+    bias = bias_t if isinstance(bias_t, Tensor) and bias_t.defined() else None
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    return at.convolution(input_t, weight_p, None, *args).add(
+        at.convolution(input_p, weight_t, bias, *args)
+    )
+
+
+def _affine_terms(
+    output_t: Tensor,
+    normalized: Tensor,
+    weight_p: Any,
+    weight_t: Any,
+    bias_t: Any,
+    view_size: list[int],
+) -> Tensor:
+    if isinstance(weight_p, Tensor) and weight_p.defined():
+        output_t = output_t.mul(weight_p.view(view_size))
+    if isinstance(weight_t, Tensor) and weight_t.defined():
+        output_t = output_t.add(normalized.mul(weight_t.view(view_size)))
+    if isinstance(bias_t, Tensor) and bias_t.defined():
+        output_t = output_t.add(bias_t.view(view_size))
+    return output_t
+
+
+def layer_norm_jvp(
+    input_p: Tensor,
+    input_t: Tensor,
+    weight_p: Any,
+    weight_t: Any,
+    bias_p: Any,
+    bias_t: Any,
+    saved_mean: Tensor,
+    saved_invstd: Tensor,
+    normalized_shape: Sequence[int],
+) -> Tensor:
+    """d((x - mean) * invstd), invstd's tangent -invstd^3 * mean((x - mean) * (x_t - mean_t)),
+    then the affine weight and bias."""
+    view_size = list(input_t.sizes())
+    view_size_affine = list(input_t.sizes())
+    dims: list[int] = []
+    numel = 1
+    first = len(view_size) - len(normalized_shape)
+    for i in range(len(view_size)):
+        if i < first:
+            view_size_affine[i] = 1
+        else:
+            numel *= input_t.size(i)
+            view_size[i] = 1
+            dims.append(i)
+    mean_p = saved_mean.view(view_size)
+    invstd_p = saved_invstd.view(view_size)
+    centered_t = input_t.sub(input_t.mean(dims, True))
+    centered_p = input_p.sub(mean_p)
+    invstd_t = invstd_p.pow(3).neg().mul(centered_t.mul(centered_p).sum(dims, True)).div(numel)
+    output_t = centered_t.mul(invstd_p).add(centered_p.mul(invstd_t))
+    return _affine_terms(
+        output_t, centered_p.mul(invstd_p), weight_p, weight_t, bias_t, view_size_affine
+    )
+
+
+def batch_norm_jvp(
+    input_p: Tensor,
+    input_t: Tensor,
+    weight_p: Any,
+    weight_t: Any,
+    bias_p: Any,
+    bias_t: Any,
+    running_mean: Any,
+    running_var: Any,
+    saved_mean: Tensor,
+    saved_invstd: Tensor,
+    train: bool,
+    eps: float,
+) -> Tensor:
+    """As layer_norm_jvp over every dim but the channels' in training; in eval the statistics
+    are the running ones, constants."""
+    view_size = list(input_t.sizes())
+    dims: list[int] = []
+    numel = 1
+    for i in range(len(view_size)):
+        if i != 1:
+            numel *= input_t.size(i)
+            view_size[i] = 1
+            dims.append(i)
+    if train:
+        mean_p = saved_mean.view(view_size)
+        invstd_p = saved_invstd.view(view_size)
+        centered_t = input_t.sub(input_t.mean(dims, True))
+        centered_p = input_p.sub(mean_p)
+        invstd_t = invstd_p.pow(3).neg().mul(centered_t.mul(centered_p).sum(dims, True)).div(numel)
+        result_t = centered_t.mul(invstd_p).add(centered_p.mul(invstd_t))
+    else:
+        mean_p = running_mean.view(view_size)
+        invstd_p = running_var.add(eps).sqrt().reciprocal().view(view_size)
+        centered_p = input_p.sub(mean_p)
+        result_t = input_t.mul(invstd_p)
+    return _affine_terms(result_t, centered_p.mul(invstd_p), weight_p, weight_t, bias_t, view_size)
+
+
+def glu_jvp(glu: Tensor, x: Tensor, dx: Tensor, dim: int) -> Tensor:
+    """glu = a * sigmoid(b): da * sigmoid(b) + glu * (1 - sigmoid(b)) * db."""
+    from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+
+    dim = maybe_wrap_dim(dim, x.dim())
+    glu_size = glu.size(dim)
+    b = x.narrow(dim, glu_size, glu_size)
+    da = dx.narrow(dim, 0, glu_size)
+    db = dx.narrow(dim, glu_size, glu_size)
+    sig_b = b.sigmoid()
+    return da.mul(sig_b).add(glu.mul(sig_b.neg().add(1)).mul(db))

@@ -268,7 +268,9 @@ def gen_variable_type(
     )
     variants_of: dict[str, set[str]] = {}
     for fn in fns:
-        variants_of.setdefault(fn.schema.name, set()).update(fn.variants)
+        variants_of.setdefault(fn.schema.name, set()).update(
+            v.strip() for v in fn.variants.split(",")
+        )
     known = set(manual) | {"at"}
     used: set[str] = set()
     out = [

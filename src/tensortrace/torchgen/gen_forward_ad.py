@@ -133,15 +133,26 @@ _METHODS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast
 class _OperatorsAsMethods(ast.NodeTransformer):
     """`a * b` -> `a.mul(b)`, `-a` -> `a.neg()`: the formulas are torch's C++ expressions, whose
     operators are at:: calls; an at-level Tensor here has the methods, not the operators.
-    A number on the left is moved right (`2 * t` -> `t.mul(2)`, `1 - t` -> `t.neg().add(1)`)."""
+    A number on the left is moved right (`2 * t` -> `t.mul(2)`, `1 - t` -> `t.neg().add(1)`);
+    arithmetic on numbers alone (`1.0 / float(alpha)`) stays as it is."""
+
+    def __init__(self, tensors: set[str]) -> None:
+        self.tensors = tensors
+
+    def _numeric(self, node: ast.AST) -> bool:
+        """No tensor in it: no tensor name, no at:: call, no method call on a tensor."""
+        return not any(
+            (isinstance(n, ast.Name) and (n.id in self.tensors or n.id == "at"))
+            for n in ast.walk(node)
+        )
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         method = _METHODS.get(type(node.op))
-        if method is None:
+        if method is None or (self._numeric(node.left) and self._numeric(node.right)):
             return node
         left, right = node.left, node.right
-        if isinstance(left, ast.Constant):
+        if self._numeric(left):
             if method in ("add", "mul"):
                 left, right = right, left
             elif method == "sub":
@@ -152,7 +163,7 @@ class _OperatorsAsMethods(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
-        if isinstance(node.op, ast.USub) and not isinstance(node.operand, ast.Constant):
+        if isinstance(node.op, ast.USub) and not self._numeric(node.operand):
             return _call(node.operand, "neg", [])
         return node
 
@@ -176,7 +187,10 @@ def emit_jvp(
 ) -> tuple[list[str], frozenset[str]]:
     """The formula as a def `_jvp_<op>(fw)`; returns its lines and the names it reads."""
     names = fw_names(f)
-    tree = _OperatorsAsMethods().visit(ast.parse(fw.source, mode="eval"))
+    tensors = {n for n in names if n not in {a.name for a in f.schema.arguments}} | {
+        a.name for a in f.schema.arguments if a.type.base == "Tensor"
+    }
+    tree = _OperatorsAsMethods(tensors).visit(ast.parse(fw.source, mode="eval"))
     tree = ast.fix_missing_locations(_ReadFw(names, known - {"at"}).visit(tree))
     read = frozenset(
         n.value

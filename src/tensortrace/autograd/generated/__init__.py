@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "000a40aba0a3f43fae5e27bb6e694803eac7e1d3598310767cb6b3c1b14f3153"
+INPUTS_SHA256 = "5949f1da111413e10a356e830be0ff41eb55c20faa7f319d264cb2e7a334359e"
 
 MODULES: tuple[str, ...] = (
     "functions",

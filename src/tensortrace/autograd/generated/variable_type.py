@@ -162,8 +162,8 @@ ops.uniform_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_select_int(fw: dict[str, Any]) -> Any:
-    """result: self_t.select(dim, index)"""
-    return fw['self_t'].select(fw['dim'], fw['index'])
+    """result: at.select(self_t, dim, index)"""
+    return at.select(fw['self_t'], fw['dim'], fw['index'])
 
 
 _record_select_int = GraphRecording(ops.select_int, AutoDispatchBelowAutograd, nodes.SelectBackward0)
@@ -192,8 +192,8 @@ ops.select_int.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_as_strided(fw: dict[str, Any]) -> Any:
-    """result: self_t.as_strided(size, stride, storage_offset)"""
-    return fw['self_t'].as_strided(fw['size'], fw['stride'], fw['storage_offset'])
+    """result: at.as_strided(self_t, size, stride, storage_offset)"""
+    return at.as_strided(fw['self_t'], fw['size'], fw['stride'], fw['storage_offset'])
 
 
 _record_as_strided = GraphRecording(ops.as_strided, AutoDispatchBelowAutograd, nodes.AsStridedBackward0)
@@ -1592,8 +1592,8 @@ ops.fill__Tensor.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_zero_(fw: dict[str, Any]) -> Any:
-    """self: self_t.zero_()"""
-    return fw['self_t'].zero_()
+    """self: at.zero_(self_t)"""
+    return at.zero_(fw['self_t'])
 
 
 _record_zero_ = GraphRecording(ops.zero_, AutoDispatchBelowAutograd, nodes.ZeroBackward0)
@@ -1915,8 +1915,8 @@ ops.view_dtype.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp__reshape_alias(fw: dict[str, Any]) -> Any:
-    """result: self_t._reshape_alias(size, stride)"""
-    return fw['self_t']._reshape_alias(fw['size'], fw['stride'])
+    """result: at._reshape_alias(self_t, size, stride)"""
+    return at._reshape_alias(fw['self_t'], fw['size'], fw['stride'])
 
 
 _record__reshape_alias = GraphRecording(ops._reshape_alias, AutoDispatchBelowAutograd, nodes.ReshapeAliasBackward0)
@@ -1945,8 +1945,8 @@ ops._reshape_alias.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp__unsafe_view(fw: dict[str, Any]) -> Any:
-    """result: self_t._unsafe_view(size)"""
-    return fw['self_t']._unsafe_view(fw['size'])
+    """result: at._unsafe_view(self_t, size)"""
+    return at._unsafe_view(fw['self_t'], fw['size'])
 
 
 _record__unsafe_view = GraphRecording(ops._unsafe_view, AutoDispatchBelowADInplaceOrView, nodes.UnsafeViewBackward0)
@@ -1975,8 +1975,8 @@ ops._unsafe_view.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_slice_Tensor(fw: dict[str, Any]) -> Any:
-    """result: self_t.slice(dim, start, end, step)"""
-    return fw['self_t'].slice(fw['dim'], fw['start'], fw['end'], fw['step'])
+    """result: at.slice(self_t, dim, start, end, step)"""
+    return at.slice(fw['self_t'], fw['dim'], fw['start'], fw['end'], fw['step'])
 
 
 _record_slice_Tensor = GraphRecording(ops.slice_Tensor, AutoDispatchBelowAutograd, nodes.SliceBackward0)
@@ -2005,8 +2005,8 @@ ops.slice_Tensor.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_permute(fw: dict[str, Any]) -> Any:
-    """result: self_t.permute(dims)"""
-    return fw['self_t'].permute(fw['dims'])
+    """result: at.permute(self_t, dims)"""
+    return at.permute(fw['self_t'], fw['dims'])
 
 
 _record_permute = GraphRecording(ops.permute, AutoDispatchBelowAutograd, nodes.PermuteBackward0)
@@ -2035,8 +2035,8 @@ ops.permute.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_transpose_int(fw: dict[str, Any]) -> Any:
-    """result: self_t.transpose(dim0, dim1)"""
-    return fw['self_t'].transpose(fw['dim0'], fw['dim1'])
+    """result: at.transpose(self_t, dim0, dim1)"""
+    return at.transpose(fw['self_t'], fw['dim0'], fw['dim1'])
 
 
 _record_transpose_int = GraphRecording(ops.transpose_int, AutoDispatchBelowAutograd, nodes.TransposeBackward0)
@@ -2064,12 +2064,17 @@ ops.transpose_int.register(DispatchKey.Autograd, KernelFunction(
     transpose_int, "torch::autograd::VariableType::transpose", with_keyset=True))
 
 
+def _jvp_transpose_(fw: dict[str, Any]) -> Any:
+    """self: self_t.transpose_(dim0, dim1)"""
+    return fw['self_t'].transpose_(fw['dim0'], fw['dim1'])
+
+
 _record_transpose_ = GraphRecording(ops.transpose_, AutoDispatchBelowAutograd, nodes.TransposeBackward1)
 
 
 _forward_transpose_ = ForwardRecording(
-    ops.transpose_, AutoDispatchBelowAutograd, _record_transpose_, None, (),
-    frozenset([]), ('self',))
+    ops.transpose_, AutoDispatchBelowAutograd, _record_transpose_, _jvp_transpose_, ('self',),
+    frozenset(['dim0', 'dim1', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::transpose_", VARIABLE_TYPE,
@@ -2090,8 +2095,8 @@ ops.transpose_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_t(fw: dict[str, Any]) -> Any:
-    """result: self_t.t()"""
-    return fw['self_t'].t()
+    """result: at.t(self_t)"""
+    return at.t(fw['self_t'])
 
 
 _record_t = GraphRecording(ops.t, AutoDispatchBelowAutograd, nodes.TBackward0)
@@ -2119,12 +2124,17 @@ ops.t.register(DispatchKey.Autograd, KernelFunction(
     t, "torch::autograd::VariableType::t", with_keyset=True))
 
 
+def _jvp_t_(fw: dict[str, Any]) -> Any:
+    """self: self_t.t_()"""
+    return fw['self_t'].t_()
+
+
 _record_t_ = GraphRecording(ops.t_, AutoDispatchBelowAutograd, nodes.TBackward1)
 
 
 _forward_t_ = ForwardRecording(
-    ops.t_, AutoDispatchBelowAutograd, _record_t_, None, (),
-    frozenset([]), ('self',))
+    ops.t_, AutoDispatchBelowAutograd, _record_t_, _jvp_t_, ('self',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::t_", VARIABLE_TYPE,
@@ -2145,8 +2155,8 @@ ops.t_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_unsqueeze(fw: dict[str, Any]) -> Any:
-    """result: self_t.unsqueeze(dim)"""
-    return fw['self_t'].unsqueeze(fw['dim'])
+    """result: at.unsqueeze(self_t, dim)"""
+    return at.unsqueeze(fw['self_t'], fw['dim'])
 
 
 _record_unsqueeze = GraphRecording(ops.unsqueeze, AutoDispatchBelowAutograd, nodes.UnsqueezeBackward0)
@@ -2175,8 +2185,8 @@ ops.unsqueeze.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_squeeze(fw: dict[str, Any]) -> Any:
-    """result: self_t.squeeze()"""
-    return fw['self_t'].squeeze()
+    """result: at.squeeze(self_t)"""
+    return at.squeeze(fw['self_t'])
 
 
 _record_squeeze = GraphRecording(ops.squeeze, AutoDispatchBelowAutograd, nodes.SqueezeBackward0)
@@ -2205,8 +2215,8 @@ ops.squeeze.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_squeeze_dim(fw: dict[str, Any]) -> Any:
-    """result: self_t.squeeze(dim)"""
-    return fw['self_t'].squeeze(fw['dim'])
+    """result: at.squeeze(self_t, dim)"""
+    return at.squeeze(fw['self_t'], fw['dim'])
 
 
 _record_squeeze_dim = GraphRecording(ops.squeeze_dim, AutoDispatchBelowAutograd, nodes.SqueezeBackward1)
@@ -2235,8 +2245,8 @@ ops.squeeze_dim.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_squeeze_dims(fw: dict[str, Any]) -> Any:
-    """result: self_t.squeeze(dim)"""
-    return fw['self_t'].squeeze(fw['dim'])
+    """result: at.squeeze(self_t, dim)"""
+    return at.squeeze(fw['self_t'], fw['dim'])
 
 
 _record_squeeze_dims = GraphRecording(ops.squeeze_dims, AutoDispatchBelowAutograd, nodes.SqueezeBackward2)
@@ -2295,8 +2305,8 @@ ops.expand.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_diagonal(fw: dict[str, Any]) -> Any:
-    """result: self_t.diagonal(offset, dim1, dim2)"""
-    return fw['self_t'].diagonal(fw['offset'], fw['dim1'], fw['dim2'])
+    """result: at.diagonal(self_t, offset, dim1, dim2)"""
+    return at.diagonal(fw['self_t'], fw['offset'], fw['dim1'], fw['dim2'])
 
 
 _record_diagonal = GraphRecording(ops.diagonal, AutoDispatchBelowAutograd, nodes.DiagonalBackward0)
@@ -2325,8 +2335,8 @@ ops.diagonal.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_split_Tensor(fw: dict[str, Any]) -> Any:
-    """result: self_t.split(split_size, dim)"""
-    return fw['self_t'].split(fw['split_size'], fw['dim'])
+    """result: at.split(self_t, split_size, dim)"""
+    return at.split(fw['self_t'], fw['split_size'], fw['dim'])
 
 
 _record_split_Tensor = GraphRecording(ops.split_Tensor, AutoDispatchBelowAutograd, nodes.SplitBackward0)
@@ -2355,8 +2365,8 @@ ops.split_Tensor.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_split_with_sizes(fw: dict[str, Any]) -> Any:
-    """result: self_t.split_with_sizes(split_sizes, dim)"""
-    return fw['self_t'].split_with_sizes(fw['split_sizes'], fw['dim'])
+    """result: at.split_with_sizes(self_t, split_sizes, dim)"""
+    return at.split_with_sizes(fw['self_t'], fw['split_sizes'], fw['dim'])
 
 
 _record_split_with_sizes = GraphRecording(ops.split_with_sizes, AutoDispatchBelowAutograd, nodes.SplitWithSizesBackward0)
@@ -2410,8 +2420,8 @@ ops.unsafe_split_Tensor.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_unbind_int(fw: dict[str, Any]) -> Any:
-    """result: self_t.unbind(dim)"""
-    return fw['self_t'].unbind(fw['dim'])
+    """result: at.unbind(self_t, dim)"""
+    return at.unbind(fw['self_t'], fw['dim'])
 
 
 _record_unbind_int = GraphRecording(ops.unbind_int, AutoDispatchBelowAutograd, nodes.UnbindBackward0)
@@ -2470,8 +2480,8 @@ ops.alias.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_clone(fw: dict[str, Any]) -> Any:
-    """result: self_t.clone(memory_format=memory_format)"""
-    return fw['self_t'].clone(memory_format=fw['memory_format'])
+    """result: at.clone(self_t, memory_format=memory_format)"""
+    return at.clone(fw['self_t'], memory_format=fw['memory_format'])
 
 
 _record_clone = GraphRecording(ops.clone, AutoDispatchBelowADInplaceOrView, nodes.CloneBackward0)
@@ -3327,12 +3337,17 @@ ops.remainder_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
     remainder_Scalar_out, "torch::autograd::VariableType::remainder", with_keyset=True))
 
 
+def _jvp_remainder_Scalar(fw: dict[str, Any]) -> Any:
+    """result: self_t"""
+    return fw['self_t']
+
+
 _record_remainder_Scalar = GraphRecording(ops.remainder_Scalar, AutoDispatchBelowADInplaceOrView, nodes.RemainderBackward0)
 
 
 _forward_remainder_Scalar = ForwardRecording(
-    ops.remainder_Scalar, AutoDispatchBelowADInplaceOrView, _record_remainder_Scalar, None, (),
-    frozenset([]), ('self',))
+    ops.remainder_Scalar, AutoDispatchBelowADInplaceOrView, _record_remainder_Scalar, _jvp_remainder_Scalar, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::remainder", VARIABLE_TYPE,
@@ -3352,12 +3367,17 @@ ops.remainder_Scalar.register(DispatchKey.Autograd, KernelFunction(
     remainder_Scalar, "torch::autograd::VariableType::remainder", with_keyset=True))
 
 
+def _jvp_remainder__Scalar(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(self_t) if self_t_raw.defined() else self_t"""
+    return fw['self_t_raw'].copy_(fw['self_t']) if fw['self_t_raw'].defined() else fw['self_t']
+
+
 _record_remainder__Scalar = GraphRecording(ops.remainder__Scalar, AutoDispatchBelowAutograd, nodes.RemainderBackward0)
 
 
 _forward_remainder__Scalar = ForwardRecording(
-    ops.remainder__Scalar, AutoDispatchBelowAutograd, _record_remainder__Scalar, None, (),
-    frozenset([]), ('self',))
+    ops.remainder__Scalar, AutoDispatchBelowAutograd, _record_remainder__Scalar, _jvp_remainder__Scalar, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::remainder_", VARIABLE_TYPE,
@@ -5707,12 +5727,17 @@ ops.glu_out.register(DispatchKey.Autograd, KernelFunction(
     glu_out, "torch::autograd::VariableType::glu", with_keyset=True))
 
 
+def _jvp_glu(fw: dict[str, Any]) -> Any:
+    """result: glu_jvp(result, self_p, self_t, dim)"""
+    return functions_manual.glu_jvp(fw['result'], fw['self_p'], fw['self_t'], fw['dim'])
+
+
 _record_glu = GraphRecording(ops.glu, AutoDispatchBelowADInplaceOrView, nodes.GluBackward0)
 
 
 _forward_glu = ForwardRecording(
-    ops.glu, AutoDispatchBelowADInplaceOrView, _record_glu, None, (),
-    frozenset([]), ('self',))
+    ops.glu, AutoDispatchBelowADInplaceOrView, _record_glu, _jvp_glu, ('result',),
+    frozenset(['dim', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::glu", VARIABLE_TYPE,
@@ -6202,12 +6227,17 @@ ops.softplus_backward.register(DispatchKey.Autograd, KernelFunction(
     softplus_backward, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
 
 
+def _jvp_celu(fw: dict[str, Any]) -> Any:
+    """result: at.elu_backward(self_t, alpha, 1, 1.0 / float(alpha), False, self_p)"""
+    return at.elu_backward(fw['self_t'], fw['alpha'], 1, 1.0 / float(fw['alpha']), False, fw['self_p'])
+
+
 _record_celu = GraphRecording(ops.celu, AutoDispatchBelowADInplaceOrView, nodes.CeluBackward0)
 
 
 _forward_celu = ForwardRecording(
-    ops.celu, AutoDispatchBelowADInplaceOrView, _record_celu, None, (),
-    frozenset([]), ('self',))
+    ops.celu, AutoDispatchBelowADInplaceOrView, _record_celu, _jvp_celu, ('result',),
+    frozenset(['alpha', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::celu", VARIABLE_TYPE,
@@ -6252,12 +6282,17 @@ ops.celu_.register(DispatchKey.Autograd, KernelFunction(
     celu_, "torch::autograd::VariableType::celu_", with_keyset=True))
 
 
+def _jvp_hardswish(fw: dict[str, Any]) -> Any:
+    """result: at.hardswish_backward(self_t, self_p)"""
+    return at.hardswish_backward(fw['self_t'], fw['self_p'])
+
+
 _record_hardswish = GraphRecording(ops.hardswish, AutoDispatchBelowADInplaceOrView, nodes.HardswishBackward0)
 
 
 _forward_hardswish = ForwardRecording(
-    ops.hardswish, AutoDispatchBelowADInplaceOrView, _record_hardswish, None, (),
-    frozenset([]), ('self',))
+    ops.hardswish, AutoDispatchBelowADInplaceOrView, _record_hardswish, _jvp_hardswish, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::hardswish", VARIABLE_TYPE,
@@ -6277,12 +6312,17 @@ ops.hardswish.register(DispatchKey.Autograd, KernelFunction(
     hardswish, "torch::autograd::VariableType::hardswish", with_keyset=True))
 
 
+def _jvp_hardswish_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.hardswish_backward(original_self_t, original_self_p)) if self_t_raw.defined() else at.hardswish_backward(original_self_t, original_self_p)"""
+    return fw['self_t_raw'].copy_(at.hardswish_backward(fw['original_self_t'], fw['original_self_p'])) if fw['self_t_raw'].defined() else at.hardswish_backward(fw['original_self_t'], fw['original_self_p'])
+
+
 _record_hardswish_ = GraphRecording(ops.hardswish_, AutoDispatchBelowAutograd, nodes.HardswishBackward0)
 
 
 _forward_hardswish_ = ForwardRecording(
-    ops.hardswish_, AutoDispatchBelowAutograd, _record_hardswish_, None, (),
-    frozenset([]), ('self',))
+    ops.hardswish_, AutoDispatchBelowAutograd, _record_hardswish_, _jvp_hardswish_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::hardswish_", VARIABLE_TYPE,
@@ -6352,12 +6392,17 @@ ops.hardswish_backward.register(DispatchKey.Autograd, KernelFunction(
     hardswish_backward, "torch::autograd::VariableType::hardswish_backward", with_keyset=True))
 
 
+def _jvp_hardsigmoid(fw: dict[str, Any]) -> Any:
+    """result: at.hardsigmoid_backward(self_t, self_p)"""
+    return at.hardsigmoid_backward(fw['self_t'], fw['self_p'])
+
+
 _record_hardsigmoid = GraphRecording(ops.hardsigmoid, AutoDispatchBelowADInplaceOrView, nodes.HardsigmoidBackward0)
 
 
 _forward_hardsigmoid = ForwardRecording(
-    ops.hardsigmoid, AutoDispatchBelowADInplaceOrView, _record_hardsigmoid, None, (),
-    frozenset([]), ('self',))
+    ops.hardsigmoid, AutoDispatchBelowADInplaceOrView, _record_hardsigmoid, _jvp_hardsigmoid, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::hardsigmoid", VARIABLE_TYPE,
@@ -6377,12 +6422,17 @@ ops.hardsigmoid.register(DispatchKey.Autograd, KernelFunction(
     hardsigmoid, "torch::autograd::VariableType::hardsigmoid", with_keyset=True))
 
 
+def _jvp_hardsigmoid_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.hardsigmoid_backward(original_self_t, original_self_p)) if self_t_raw.defined() else at.hardsigmoid_backward(original_self_t, original_self_p)"""
+    return fw['self_t_raw'].copy_(at.hardsigmoid_backward(fw['original_self_t'], fw['original_self_p'])) if fw['self_t_raw'].defined() else at.hardsigmoid_backward(fw['original_self_t'], fw['original_self_p'])
+
+
 _record_hardsigmoid_ = GraphRecording(ops.hardsigmoid_, AutoDispatchBelowAutograd, nodes.HardsigmoidBackward0)
 
 
 _forward_hardsigmoid_ = ForwardRecording(
-    ops.hardsigmoid_, AutoDispatchBelowAutograd, _record_hardsigmoid_, None, (),
-    frozenset([]), ('self',))
+    ops.hardsigmoid_, AutoDispatchBelowAutograd, _record_hardsigmoid_, _jvp_hardsigmoid_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::hardsigmoid_", VARIABLE_TYPE,
@@ -6757,12 +6807,17 @@ ops.hardshrink_backward_grad_input.register(DispatchKey.Autograd, KernelFunction
     hardshrink_backward_grad_input, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True))
 
 
+def _jvp__prelu_kernel(fw: dict[str, Any]) -> Any:
+    """result: at.where(self_p.ge(0), self_t, weight_p * self_t + weight_t * self_p)"""
+    return at.where(fw['self_p'].ge(0), fw['self_t'], fw['weight_p'].mul(fw['self_t']).add(fw['weight_t'].mul(fw['self_p'])))
+
+
 _record__prelu_kernel = GraphRecording(ops._prelu_kernel, AutoDispatchBelowADInplaceOrView, nodes.PreluKernelBackward0)
 
 
 _forward__prelu_kernel = ForwardRecording(
-    ops._prelu_kernel, AutoDispatchBelowADInplaceOrView, _record__prelu_kernel, None, (),
-    frozenset([]), ('self', 'weight'))
+    ops._prelu_kernel, AutoDispatchBelowADInplaceOrView, _record__prelu_kernel, _jvp__prelu_kernel, ('result',),
+    frozenset(['self_p', 'self_t', 'weight_p', 'weight_t']), ('self', 'weight'))
 
 
 @traced("autograd", "torch::autograd::VariableType::_prelu_kernel", VARIABLE_TYPE,
@@ -7177,12 +7232,17 @@ ops.silu_backward.register(DispatchKey.Autograd, KernelFunction(
     silu_backward, "torch::autograd::VariableType::silu_backward", with_keyset=True))
 
 
+def _jvp_mish(fw: dict[str, Any]) -> Any:
+    """result: infinitely_differentiable_mish_backward(self_t, self_p) if is_grad_enabled() else at.mish_backward(self_t, self_p)"""
+    return functions_manual.infinitely_differentiable_mish_backward(fw['self_t'], fw['self_p']) if functions_manual.is_grad_enabled() else at.mish_backward(fw['self_t'], fw['self_p'])
+
+
 _record_mish = GraphRecording(ops.mish, AutoDispatchBelowADInplaceOrView, nodes.MishBackward0)
 
 
 _forward_mish = ForwardRecording(
-    ops.mish, AutoDispatchBelowADInplaceOrView, _record_mish, None, (),
-    frozenset([]), ('self',))
+    ops.mish, AutoDispatchBelowADInplaceOrView, _record_mish, _jvp_mish, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::mish", VARIABLE_TYPE,
@@ -7202,12 +7262,17 @@ ops.mish.register(DispatchKey.Autograd, KernelFunction(
     mish, "torch::autograd::VariableType::mish", with_keyset=True))
 
 
+def _jvp_mish_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(infinitely_differentiable_mish_backward(original_self_t, original_self_p) if is_grad_enabled() else at.mish_backward(original_self_t, original_self_p)) if self_t_raw.defined() else infinitely_differentiable_mish_backward(original_self_t, original_self_p) if is_grad_enabled() else at.mish_backward(original_self_t, original_self_p)"""
+    return fw['self_t_raw'].copy_(functions_manual.infinitely_differentiable_mish_backward(fw['original_self_t'], fw['original_self_p']) if functions_manual.is_grad_enabled() else at.mish_backward(fw['original_self_t'], fw['original_self_p'])) if fw['self_t_raw'].defined() else functions_manual.infinitely_differentiable_mish_backward(fw['original_self_t'], fw['original_self_p']) if functions_manual.is_grad_enabled() else at.mish_backward(fw['original_self_t'], fw['original_self_p'])
+
+
 _record_mish_ = GraphRecording(ops.mish_, AutoDispatchBelowAutograd, nodes.MishBackward0)
 
 
 _forward_mish_ = ForwardRecording(
-    ops.mish_, AutoDispatchBelowAutograd, _record_mish_, None, (),
-    frozenset([]), ('self',))
+    ops.mish_, AutoDispatchBelowAutograd, _record_mish_, _jvp_mish_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::mish_", VARIABLE_TYPE,
@@ -7517,12 +7582,17 @@ ops.clamp_min.register(DispatchKey.Autograd, KernelFunction(
     clamp_min, "torch::autograd::VariableType::clamp_min", with_keyset=True))
 
 
+def _jvp_clamp_min_Tensor(fw: dict[str, Any]) -> Any:
+    """result: at.where(self_p.ge(min_p), self_t, min_t)"""
+    return at.where(fw['self_p'].ge(fw['min_p']), fw['self_t'], fw['min_t'])
+
+
 _record_clamp_min_Tensor = GraphRecording(ops.clamp_min_Tensor, AutoDispatchBelowADInplaceOrView, nodes.ClampMinBackward1)
 
 
 _forward_clamp_min_Tensor = ForwardRecording(
-    ops.clamp_min_Tensor, AutoDispatchBelowADInplaceOrView, _record_clamp_min_Tensor, None, (),
-    frozenset([]), ('self', 'min'))
+    ops.clamp_min_Tensor, AutoDispatchBelowADInplaceOrView, _record_clamp_min_Tensor, _jvp_clamp_min_Tensor, ('result',),
+    frozenset(['min_p', 'min_t', 'self_p', 'self_t']), ('self', 'min'))
 
 
 @traced("autograd", "torch::autograd::VariableType::clamp_min", VARIABLE_TYPE,
@@ -7572,12 +7642,17 @@ ops.clamp_min_.register(DispatchKey.Autograd, KernelFunction(
     clamp_min_, "torch::autograd::VariableType::clamp_min_", with_keyset=True))
 
 
+def _jvp_clamp_min__Tensor(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.where(original_self_p.ge(min_p), original_self_t, min_t)) if self_t_raw.defined() else at.where(original_self_p.ge(min_p), original_self_t, min_t)"""
+    return fw['self_t_raw'].copy_(at.where(fw['original_self_p'].ge(fw['min_p']), fw['original_self_t'], fw['min_t'])) if fw['self_t_raw'].defined() else at.where(fw['original_self_p'].ge(fw['min_p']), fw['original_self_t'], fw['min_t'])
+
+
 _record_clamp_min__Tensor = GraphRecording(ops.clamp_min__Tensor, AutoDispatchBelowAutograd, nodes.ClampMinBackward1)
 
 
 _forward_clamp_min__Tensor = ForwardRecording(
-    ops.clamp_min__Tensor, AutoDispatchBelowAutograd, _record_clamp_min__Tensor, None, (),
-    frozenset([]), ('self', 'min'))
+    ops.clamp_min__Tensor, AutoDispatchBelowAutograd, _record_clamp_min__Tensor, _jvp_clamp_min__Tensor, ('self',),
+    frozenset(['min_p', 'min_t', 'original_self_p', 'original_self_t', 'self_t_raw']), ('self', 'min'), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::clamp_min_", VARIABLE_TYPE,
@@ -7677,12 +7752,17 @@ ops.clamp_max.register(DispatchKey.Autograd, KernelFunction(
     clamp_max, "torch::autograd::VariableType::clamp_max", with_keyset=True))
 
 
+def _jvp_clamp_max_Tensor(fw: dict[str, Any]) -> Any:
+    """result: at.where(self_p.le(max_p), self_t, max_t)"""
+    return at.where(fw['self_p'].le(fw['max_p']), fw['self_t'], fw['max_t'])
+
+
 _record_clamp_max_Tensor = GraphRecording(ops.clamp_max_Tensor, AutoDispatchBelowADInplaceOrView, nodes.ClampMaxBackward1)
 
 
 _forward_clamp_max_Tensor = ForwardRecording(
-    ops.clamp_max_Tensor, AutoDispatchBelowADInplaceOrView, _record_clamp_max_Tensor, None, (),
-    frozenset([]), ('self', 'max'))
+    ops.clamp_max_Tensor, AutoDispatchBelowADInplaceOrView, _record_clamp_max_Tensor, _jvp_clamp_max_Tensor, ('result',),
+    frozenset(['max_p', 'max_t', 'self_p', 'self_t']), ('self', 'max'))
 
 
 @traced("autograd", "torch::autograd::VariableType::clamp_max", VARIABLE_TYPE,
@@ -7732,12 +7812,17 @@ ops.clamp_max_.register(DispatchKey.Autograd, KernelFunction(
     clamp_max_, "torch::autograd::VariableType::clamp_max_", with_keyset=True))
 
 
+def _jvp_clamp_max__Tensor(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.where(original_self_p.le(max_p), original_self_t, max_t)) if self_t_raw.defined() else at.where(original_self_p.le(max_p), original_self_t, max_t)"""
+    return fw['self_t_raw'].copy_(at.where(fw['original_self_p'].le(fw['max_p']), fw['original_self_t'], fw['max_t'])) if fw['self_t_raw'].defined() else at.where(fw['original_self_p'].le(fw['max_p']), fw['original_self_t'], fw['max_t'])
+
+
 _record_clamp_max__Tensor = GraphRecording(ops.clamp_max__Tensor, AutoDispatchBelowAutograd, nodes.ClampMaxBackward1)
 
 
 _forward_clamp_max__Tensor = ForwardRecording(
-    ops.clamp_max__Tensor, AutoDispatchBelowAutograd, _record_clamp_max__Tensor, None, (),
-    frozenset([]), ('self', 'max'))
+    ops.clamp_max__Tensor, AutoDispatchBelowAutograd, _record_clamp_max__Tensor, _jvp_clamp_max__Tensor, ('self',),
+    frozenset(['max_p', 'max_t', 'original_self_p', 'original_self_t', 'self_t_raw']), ('self', 'max'), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::clamp_max_", VARIABLE_TYPE,
@@ -7970,8 +8055,8 @@ ops.as_strided_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_index_Tensor(fw: dict[str, Any]) -> Any:
-    """result: self_t.index(indices)"""
-    return fw['self_t'].index(fw['indices'])
+    """result: at.index(self_t, indices)"""
+    return at.index(fw['self_t'], fw['indices'])
 
 
 _record_index_Tensor = GraphRecording(ops.index_Tensor, AutoDispatchBelowADInplaceOrView, nodes.IndexBackward0)
@@ -8112,8 +8197,8 @@ ops.nonzero.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_sum(fw: dict[str, Any]) -> Any:
-    """result: self_t.sum(dtype=dtype)"""
-    return fw['self_t'].sum(dtype=fw['dtype'])
+    """result: at.sum(self_t, dtype=dtype)"""
+    return at.sum(fw['self_t'], dtype=fw['dtype'])
 
 
 _record_sum = GraphRecording(ops.sum, AutoDispatchBelowADInplaceOrView, nodes.SumBackward0)
@@ -8142,8 +8227,8 @@ ops.sum.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_sum_dim_IntList(fw: dict[str, Any]) -> Any:
-    """result: self_t.sum(dim, keepdim, dtype=dtype)"""
-    return fw['self_t'].sum(fw['dim'], fw['keepdim'], dtype=fw['dtype'])
+    """result: at.sum(self_t, dim, keepdim, dtype=dtype)"""
+    return at.sum(fw['self_t'], fw['dim'], fw['keepdim'], dtype=fw['dtype'])
 
 
 _record_sum_dim_IntList = GraphRecording(ops.sum_dim_IntList, AutoDispatchBelowADInplaceOrView, nodes.SumBackward1)
@@ -8272,8 +8357,8 @@ ops.trace.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_mean(fw: dict[str, Any]) -> Any:
-    """result: self_t.mean(dtype=dtype)"""
-    return fw['self_t'].mean(dtype=fw['dtype'])
+    """result: at.mean(self_t, dtype=dtype)"""
+    return at.mean(fw['self_t'], dtype=fw['dtype'])
 
 
 _record_mean = GraphRecording(ops.mean, AutoDispatchBelowADInplaceOrView, nodes.MeanBackward0)
@@ -8302,8 +8387,8 @@ ops.mean.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_mean_dim(fw: dict[str, Any]) -> Any:
-    """result: self_t.mean(dim, keepdim, dtype=dtype)"""
-    return fw['self_t'].mean(fw['dim'], fw['keepdim'], dtype=fw['dtype'])
+    """result: at.mean(self_t, dim, keepdim, dtype=dtype)"""
+    return at.mean(fw['self_t'], fw['dim'], fw['keepdim'], dtype=fw['dtype'])
 
 
 _record_mean_dim = GraphRecording(ops.mean_dim, AutoDispatchBelowADInplaceOrView, nodes.MeanBackward1)
@@ -8456,12 +8541,17 @@ ops.dist.register(DispatchKey.Autograd, KernelFunction(
     dist, "torch::autograd::VariableType::dist", with_keyset=True))
 
 
+def _jvp_prod(fw: dict[str, Any]) -> Any:
+    """result: (prod_backward(at.ones([], dtype=result.scalar_type(), device=result.device()).expand_as(result), self_p.to(result.scalar_type()), result) * self_t).sum()"""
+    return functions_manual.prod_backward(at.ones([], dtype=fw['result'].scalar_type(), device=fw['result'].device()).expand_as(fw['result']), fw['self_p'].to(fw['result'].scalar_type()), fw['result']).mul(fw['self_t']).sum()
+
+
 _record_prod = GraphRecording(ops.prod, AutoDispatchBelowADInplaceOrView, nodes.ProdBackward0)
 
 
 _forward_prod = ForwardRecording(
-    ops.prod, AutoDispatchBelowADInplaceOrView, _record_prod, None, (),
-    frozenset([]), ('self',))
+    ops.prod, AutoDispatchBelowADInplaceOrView, _record_prod, _jvp_prod, ('result',),
+    frozenset(['result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::prod", VARIABLE_TYPE,
@@ -8949,12 +9039,17 @@ ops.argmin_out.register(DispatchKey.Autograd, KernelFunction(
     argmin_out, "torch::autograd::VariableType::argmin", with_keyset=True))
 
 
+def _jvp_var_correction(fw: dict[str, Any]) -> Any:
+    """result: var_backward(self_t, self_p, dim, correction, True).sum([] if dim is None else dim, keepdim)"""
+    return functions_manual.var_backward(fw['self_t'], fw['self_p'], fw['dim'], fw['correction'], True).sum([] if fw['dim'] is None else fw['dim'], fw['keepdim'])
+
+
 _record_var_correction = GraphRecording(ops.var_correction, AutoDispatchBelowADInplaceOrView, nodes.VarBackward0)
 
 
 _forward_var_correction = ForwardRecording(
-    ops.var_correction, AutoDispatchBelowADInplaceOrView, _record_var_correction, None, (),
-    frozenset([]), ('self',))
+    ops.var_correction, AutoDispatchBelowADInplaceOrView, _record_var_correction, _jvp_var_correction, ('result',),
+    frozenset(['correction', 'dim', 'keepdim', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::var", VARIABLE_TYPE,
@@ -9024,12 +9119,17 @@ ops.var_mean_correction.register(DispatchKey.Autograd, KernelFunction(
     var_mean_correction, "torch::autograd::VariableType::var_mean", with_keyset=True))
 
 
+def _jvp_std_correction(fw: dict[str, Any]) -> Any:
+    """result: (var_backward(self_t, self_p, dim, correction, True).sum([] if dim is None else dim, keepdim) / (2. * result)).masked_fill_(result.eq(0), 0)"""
+    return functions_manual.var_backward(fw['self_t'], fw['self_p'], fw['dim'], fw['correction'], True).sum([] if fw['dim'] is None else fw['dim'], fw['keepdim']).div(fw['result'].mul(2.0)).masked_fill_(fw['result'].eq(0), 0)
+
+
 _record_std_correction = GraphRecording(ops.std_correction, AutoDispatchBelowADInplaceOrView, nodes.StdBackward0)
 
 
 _forward_std_correction = ForwardRecording(
-    ops.std_correction, AutoDispatchBelowADInplaceOrView, _record_std_correction, None, (),
-    frozenset([]), ('self',))
+    ops.std_correction, AutoDispatchBelowADInplaceOrView, _record_std_correction, _jvp_std_correction, ('result',),
+    frozenset(['correction', 'dim', 'keepdim', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::std", VARIABLE_TYPE,
@@ -9100,8 +9200,8 @@ ops.std_mean_correction.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_cumsum(fw: dict[str, Any]) -> Any:
-    """result: self_t.cumsum(dim, dtype=dtype)"""
-    return fw['self_t'].cumsum(fw['dim'], dtype=fw['dtype'])
+    """result: at.cumsum(self_t, dim, dtype=dtype)"""
+    return at.cumsum(fw['self_t'], fw['dim'], dtype=fw['dtype'])
 
 
 _record_cumsum = GraphRecording(ops.cumsum, AutoDispatchBelowADInplaceOrView, nodes.CumsumBackward0)
@@ -9130,8 +9230,8 @@ ops.cumsum.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_cumsum_(fw: dict[str, Any]) -> Any:
-    """self: self_t_raw.cumsum_(dim, dtype=dtype) if self_t_raw.defined() else self_t.cumsum(dim, dtype=dtype)"""
-    return fw['self_t_raw'].cumsum_(fw['dim'], dtype=fw['dtype']) if fw['self_t_raw'].defined() else fw['self_t'].cumsum(fw['dim'], dtype=fw['dtype'])
+    """self: self_t_raw.copy_(at.cumsum(self_t, dim, dtype=dtype)) if self_t_raw.defined() else at.cumsum(self_t, dim, dtype=dtype)"""
+    return fw['self_t_raw'].copy_(at.cumsum(fw['self_t'], fw['dim'], dtype=fw['dtype'])) if fw['self_t_raw'].defined() else at.cumsum(fw['self_t'], fw['dim'], dtype=fw['dtype'])
 
 
 _record_cumsum_ = GraphRecording(ops.cumsum_, AutoDispatchBelowAutograd, nodes.CumsumBackward0)
@@ -9903,12 +10003,17 @@ ops.vdot_out.register(DispatchKey.Autograd, KernelFunction(
     vdot_out, "torch::autograd::VariableType::vdot", with_keyset=True))
 
 
+def _jvp_unsqueeze_(fw: dict[str, Any]) -> Any:
+    """self: self_t.unsqueeze_(dim)"""
+    return fw['self_t'].unsqueeze_(fw['dim'])
+
+
 _record_unsqueeze_ = GraphRecording(ops.unsqueeze_, AutoDispatchBelowAutograd, nodes.UnsqueezeBackward1)
 
 
 _forward_unsqueeze_ = ForwardRecording(
-    ops.unsqueeze_, AutoDispatchBelowAutograd, _record_unsqueeze_, None, (),
-    frozenset([]), ('self',))
+    ops.unsqueeze_, AutoDispatchBelowAutograd, _record_unsqueeze_, _jvp_unsqueeze_, ('self',),
+    frozenset(['dim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::unsqueeze_", VARIABLE_TYPE,
@@ -9928,12 +10033,17 @@ ops.unsqueeze_.register(DispatchKey.Autograd, KernelFunction(
     unsqueeze_, "torch::autograd::VariableType::unsqueeze_", with_keyset=True))
 
 
+def _jvp_squeeze__dim(fw: dict[str, Any]) -> Any:
+    """self: self_t.squeeze_(dim)"""
+    return fw['self_t'].squeeze_(fw['dim'])
+
+
 _record_squeeze__dim = GraphRecording(ops.squeeze__dim, AutoDispatchBelowAutograd, nodes.SqueezeBackward4)
 
 
 _forward_squeeze__dim = ForwardRecording(
-    ops.squeeze__dim, AutoDispatchBelowAutograd, _record_squeeze__dim, None, (),
-    frozenset([]), ('self',))
+    ops.squeeze__dim, AutoDispatchBelowAutograd, _record_squeeze__dim, _jvp_squeeze__dim, ('self',),
+    frozenset(['dim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::squeeze_", VARIABLE_TYPE,
@@ -10313,12 +10423,17 @@ ops.bernoulli_p.register(DispatchKey.Autograd, KernelFunction(
     bernoulli_p, "torch::autograd::VariableType::bernoulli", with_keyset=True))
 
 
+def _jvp_linalg_vector_norm(fw: dict[str, Any]) -> Any:
+    """result: linalg_vector_norm_jvp(self_p, self_t, ord, result, dim, keepdim)"""
+    return functions_manual.linalg_vector_norm_jvp(fw['self_p'], fw['self_t'], fw['ord'], fw['result'], fw['dim'], fw['keepdim'])
+
+
 _record_linalg_vector_norm = GraphRecording(ops.linalg_vector_norm, AutoDispatchBelowADInplaceOrView, nodes.LinalgVectorNormBackward0)
 
 
 _forward_linalg_vector_norm = ForwardRecording(
-    ops.linalg_vector_norm, AutoDispatchBelowADInplaceOrView, _record_linalg_vector_norm, None, (),
-    frozenset([]), ('self',))
+    ops.linalg_vector_norm, AutoDispatchBelowADInplaceOrView, _record_linalg_vector_norm, _jvp_linalg_vector_norm, ('result',),
+    frozenset(['dim', 'keepdim', 'ord', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_vector_norm", VARIABLE_TYPE,
@@ -11463,12 +11578,17 @@ ops.linalg_eigvals_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True))
 
 
+def _jvp_amax(fw: dict[str, Any]) -> Any:
+    """result: amaxamin_jvp(self_p, self_t, result, dim, keepdim)"""
+    return functions_manual.amaxamin_jvp(fw['self_p'], fw['self_t'], fw['result'], fw['dim'], fw['keepdim'])
+
+
 _record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, nodes.AmaxBackward0)
 
 
 _forward_amax = ForwardRecording(
-    ops.amax, AutoDispatchBelowADInplaceOrView, _record_amax, None, (),
-    frozenset([]), ('self',))
+    ops.amax, AutoDispatchBelowADInplaceOrView, _record_amax, _jvp_amax, ('result',),
+    frozenset(['dim', 'keepdim', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::amax", VARIABLE_TYPE,
@@ -11513,12 +11633,17 @@ ops.amax_out.register(DispatchKey.Autograd, KernelFunction(
     amax_out, "torch::autograd::VariableType::amax", with_keyset=True))
 
 
+def _jvp_amin(fw: dict[str, Any]) -> Any:
+    """result: amaxamin_jvp(self_p, self_t, result, dim, keepdim)"""
+    return functions_manual.amaxamin_jvp(fw['self_p'], fw['self_t'], fw['result'], fw['dim'], fw['keepdim'])
+
+
 _record_amin = GraphRecording(ops.amin, AutoDispatchBelowADInplaceOrView, nodes.AminBackward0)
 
 
 _forward_amin = ForwardRecording(
-    ops.amin, AutoDispatchBelowADInplaceOrView, _record_amin, None, (),
-    frozenset([]), ('self',))
+    ops.amin, AutoDispatchBelowADInplaceOrView, _record_amin, _jvp_amin, ('result',),
+    frozenset(['dim', 'keepdim', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::amin", VARIABLE_TYPE,
@@ -13058,12 +13183,17 @@ ops.mse_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
     mse_loss_backward_grad_input, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True))
 
 
+def _jvp_binary_cross_entropy(fw: dict[str, Any]) -> Any:
+    """result: apply_loss_reduction(at.binary_cross_entropy_backward(self_t, self_p, target_p, weight, 0) + binary_cross_entropy_target_backward(target_t, self_p, target_p, weight, 0), reduction)"""
+    return functions_manual.apply_loss_reduction(at.binary_cross_entropy_backward(fw['self_t'], fw['self_p'], fw['target_p'], fw['weight'], 0).add(functions_manual.binary_cross_entropy_target_backward(fw['target_t'], fw['self_p'], fw['target_p'], fw['weight'], 0)), fw['reduction'])
+
+
 _record_binary_cross_entropy = GraphRecording(ops.binary_cross_entropy, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyBackward0)
 
 
 _forward_binary_cross_entropy = ForwardRecording(
-    ops.binary_cross_entropy, AutoDispatchBelowADInplaceOrView, _record_binary_cross_entropy, None, (),
-    frozenset([]), ('self', 'target'))
+    ops.binary_cross_entropy, AutoDispatchBelowADInplaceOrView, _record_binary_cross_entropy, _jvp_binary_cross_entropy, ('result',),
+    frozenset(['reduction', 'self_p', 'self_t', 'target_p', 'target_t', 'weight']), ('self', 'target'))
 
 
 @traced("autograd", "torch::autograd::VariableType::binary_cross_entropy", VARIABLE_TYPE,
@@ -13133,12 +13263,17 @@ ops.smooth_l1_loss_out.register(DispatchKey.Autograd, KernelFunction(
     smooth_l1_loss_out, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
 
 
+def _jvp_smooth_l1_loss(fw: dict[str, Any]) -> Any:
+    """result: apply_loss_reduction(at.smooth_l1_loss_backward(self_t, self_p, target_p, 0, beta) + at.smooth_l1_loss_backward(target_t, target_p, self_p, 0, beta), reduction)"""
+    return functions_manual.apply_loss_reduction(at.smooth_l1_loss_backward(fw['self_t'], fw['self_p'], fw['target_p'], 0, fw['beta']).add(at.smooth_l1_loss_backward(fw['target_t'], fw['target_p'], fw['self_p'], 0, fw['beta'])), fw['reduction'])
+
+
 _record_smooth_l1_loss = GraphRecording(ops.smooth_l1_loss, AutoDispatchBelowADInplaceOrView, nodes.SmoothL1LossBackward0)
 
 
 _forward_smooth_l1_loss = ForwardRecording(
-    ops.smooth_l1_loss, AutoDispatchBelowADInplaceOrView, _record_smooth_l1_loss, None, (),
-    frozenset([]), ('self', 'target'))
+    ops.smooth_l1_loss, AutoDispatchBelowADInplaceOrView, _record_smooth_l1_loss, _jvp_smooth_l1_loss, ('result',),
+    frozenset(['beta', 'reduction', 'self_p', 'self_t', 'target_p', 'target_t']), ('self', 'target'))
 
 
 @traced("autograd", "torch::autograd::VariableType::smooth_l1_loss", VARIABLE_TYPE,
@@ -13233,12 +13368,17 @@ ops.huber_loss_out.register(DispatchKey.Autograd, KernelFunction(
     huber_loss_out, "torch::autograd::VariableType::huber_loss", with_keyset=True))
 
 
+def _jvp_huber_loss(fw: dict[str, Any]) -> Any:
+    """result: apply_loss_reduction(at.huber_loss_backward(self_t, self_p, target_p, 0, delta) + at.huber_loss_backward(target_t, target_p, self_p, 0, delta), reduction)"""
+    return functions_manual.apply_loss_reduction(at.huber_loss_backward(fw['self_t'], fw['self_p'], fw['target_p'], 0, fw['delta']).add(at.huber_loss_backward(fw['target_t'], fw['target_p'], fw['self_p'], 0, fw['delta'])), fw['reduction'])
+
+
 _record_huber_loss = GraphRecording(ops.huber_loss, AutoDispatchBelowADInplaceOrView, nodes.HuberLossBackward0)
 
 
 _forward_huber_loss = ForwardRecording(
-    ops.huber_loss, AutoDispatchBelowADInplaceOrView, _record_huber_loss, None, (),
-    frozenset([]), ('self', 'target'))
+    ops.huber_loss, AutoDispatchBelowADInplaceOrView, _record_huber_loss, _jvp_huber_loss, ('result',),
+    frozenset(['delta', 'reduction', 'self_p', 'self_t', 'target_p', 'target_t']), ('self', 'target'))
 
 
 @traced("autograd", "torch::autograd::VariableType::huber_loss", VARIABLE_TYPE,
@@ -13708,12 +13848,17 @@ ops.multilabel_margin_loss_backward.register(DispatchKey.Autograd, KernelFunctio
     multilabel_margin_loss_backward, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
 
 
+def _jvp_binary_cross_entropy_with_logits(fw: dict[str, Any]) -> Any:
+    """result: apply_loss_reduction(binary_cross_entropy_with_logits_backward(self_t, self_p, target_p, weight, pos_weight, 0) + binary_cross_entropy_with_logits_target_backward(target_t, self_p, target_p, weight, pos_weight, 0), reduction)"""
+    return functions_manual.apply_loss_reduction(functions_manual.binary_cross_entropy_with_logits_backward(fw['self_t'], fw['self_p'], fw['target_p'], fw['weight'], fw['pos_weight'], 0).add(functions_manual.binary_cross_entropy_with_logits_target_backward(fw['target_t'], fw['self_p'], fw['target_p'], fw['weight'], fw['pos_weight'], 0)), fw['reduction'])
+
+
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)
 
 
 _forward_binary_cross_entropy_with_logits = ForwardRecording(
-    ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, _record_binary_cross_entropy_with_logits, None, (),
-    frozenset([]), ('self', 'target'))
+    ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, _record_binary_cross_entropy_with_logits, _jvp_binary_cross_entropy_with_logits, ('result',),
+    frozenset(['pos_weight', 'reduction', 'self_p', 'self_t', 'target_p', 'target_t', 'weight']), ('self', 'target'))
 
 
 @traced("autograd", "torch::autograd::VariableType::binary_cross_entropy_with_logits", VARIABLE_TYPE,
@@ -15093,12 +15238,17 @@ ops.angle_out.register(DispatchKey.Autograd, KernelFunction(
     angle_out, "torch::autograd::VariableType::angle", with_keyset=True))
 
 
+def _jvp_sgn(fw: dict[str, Any]) -> Any:
+    """result: sgn_backward(self_p, self_t, result)"""
+    return functions_manual.sgn_backward(fw['self_p'], fw['self_t'], fw['result'])
+
+
 _record_sgn = GraphRecording(ops.sgn, AutoDispatchBelowADInplaceOrView, nodes.SgnBackward0)
 
 
 _forward_sgn = ForwardRecording(
-    ops.sgn, AutoDispatchBelowADInplaceOrView, _record_sgn, None, (),
-    frozenset([]), ('self',))
+    ops.sgn, AutoDispatchBelowADInplaceOrView, _record_sgn, _jvp_sgn, ('result',),
+    frozenset(['result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::sgn", VARIABLE_TYPE,
@@ -15118,12 +15268,17 @@ ops.sgn.register(DispatchKey.Autograd, KernelFunction(
     sgn, "torch::autograd::VariableType::sgn", with_keyset=True))
 
 
+def _jvp_sgn_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(sgn_backward(original_self_p, original_self_t, self_p)) if self_t_raw.defined() else sgn_backward(original_self_p, original_self_t, self_p)"""
+    return fw['self_t_raw'].copy_(functions_manual.sgn_backward(fw['original_self_p'], fw['original_self_t'], fw['self_p'])) if fw['self_t_raw'].defined() else functions_manual.sgn_backward(fw['original_self_p'], fw['original_self_t'], fw['self_p'])
+
+
 _record_sgn_ = GraphRecording(ops.sgn_, AutoDispatchBelowAutograd, nodes.SgnBackward0)
 
 
 _forward_sgn_ = ForwardRecording(
-    ops.sgn_, AutoDispatchBelowAutograd, _record_sgn_, None, (),
-    frozenset([]), ('self',))
+    ops.sgn_, AutoDispatchBelowAutograd, _record_sgn_, _jvp_sgn_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_p', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::sgn_", VARIABLE_TYPE,
@@ -15766,8 +15921,8 @@ ops.threshold_backward.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_flip(fw: dict[str, Any]) -> Any:
-    """result: self_t.flip(dims)"""
-    return fw['self_t'].flip(fw['dims'])
+    """result: at.flip(self_t, dims)"""
+    return at.flip(fw['self_t'], fw['dims'])
 
 
 _record_flip = GraphRecording(ops.flip, AutoDispatchBelowADInplaceOrView, nodes.FlipBackward0)
@@ -15795,12 +15950,17 @@ ops.flip.register(DispatchKey.Autograd, KernelFunction(
     flip, "torch::autograd::VariableType::flip", with_keyset=True))
 
 
+def _jvp_roll(fw: dict[str, Any]) -> Any:
+    """result: at.roll(self_t, shifts, dims)"""
+    return at.roll(fw['self_t'], fw['shifts'], fw['dims'])
+
+
 _record_roll = GraphRecording(ops.roll, AutoDispatchBelowADInplaceOrView, nodes.RollBackward0)
 
 
 _forward_roll = ForwardRecording(
-    ops.roll, AutoDispatchBelowADInplaceOrView, _record_roll, None, (),
-    frozenset([]), ('self',))
+    ops.roll, AutoDispatchBelowADInplaceOrView, _record_roll, _jvp_roll, ('result',),
+    frozenset(['dims', 'self_t', 'shifts']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::roll", VARIABLE_TYPE,
@@ -15845,12 +16005,17 @@ ops.rot90.register(DispatchKey.Autograd, KernelFunction(
     rot90, "torch::autograd::VariableType::rot90", with_keyset=True))
 
 
+def _jvp_sort(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, True)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], True)
+
+
 _record_sort = GraphRecording(ops.sort, AutoDispatchBelowADInplaceOrView, nodes.SortBackward0)
 
 
 _forward_sort = ForwardRecording(
-    ops.sort, AutoDispatchBelowADInplaceOrView, _record_sort, None, (),
-    frozenset([]), ('self',))
+    ops.sort, AutoDispatchBelowADInplaceOrView, _record_sort, _jvp_sort, ('values',),
+    frozenset(['dim', 'indices', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
@@ -15870,12 +16035,17 @@ ops.sort.register(DispatchKey.Autograd, KernelFunction(
     sort, "torch::autograd::VariableType::sort", with_keyset=True))
 
 
+def _jvp_sort_stable(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, True)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], True)
+
+
 _record_sort_stable = GraphRecording(ops.sort_stable, AutoDispatchBelowADInplaceOrView, nodes.SortBackward1)
 
 
 _forward_sort_stable = ForwardRecording(
-    ops.sort_stable, AutoDispatchBelowADInplaceOrView, _record_sort_stable, None, (),
-    frozenset([]), ('self',))
+    ops.sort_stable, AutoDispatchBelowADInplaceOrView, _record_sort_stable, _jvp_sort_stable, ('values',),
+    frozenset(['dim', 'indices', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::sort", VARIABLE_TYPE,
@@ -16021,8 +16191,8 @@ ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_tril(fw: dict[str, Any]) -> Any:
-    """result: self_t.tril(diagonal)"""
-    return fw['self_t'].tril(fw['diagonal'])
+    """result: at.tril(self_t, diagonal)"""
+    return at.tril(fw['self_t'], fw['diagonal'])
 
 
 _record_tril = GraphRecording(ops.tril, AutoDispatchBelowADInplaceOrView, nodes.TrilBackward0)
@@ -16051,8 +16221,8 @@ ops.tril.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_triu(fw: dict[str, Any]) -> Any:
-    """result: self_t.triu(diagonal)"""
-    return fw['self_t'].triu(fw['diagonal'])
+    """result: at.triu(self_t, diagonal)"""
+    return at.triu(fw['self_t'], fw['diagonal'])
 
 
 _record_triu = GraphRecording(ops.triu, AutoDispatchBelowADInplaceOrView, nodes.TriuBackward0)
@@ -16081,8 +16251,8 @@ ops.triu.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_tril_(fw: dict[str, Any]) -> Any:
-    """self: self_t_raw.tril_(diagonal) if self_t_raw.defined() else self_t.tril(diagonal)"""
-    return fw['self_t_raw'].tril_(fw['diagonal']) if fw['self_t_raw'].defined() else fw['self_t'].tril(fw['diagonal'])
+    """self: self_t_raw.copy_(at.tril(self_t, diagonal)) if self_t_raw.defined() else at.tril(self_t, diagonal)"""
+    return fw['self_t_raw'].copy_(at.tril(fw['self_t'], fw['diagonal'])) if fw['self_t_raw'].defined() else at.tril(fw['self_t'], fw['diagonal'])
 
 
 _record_tril_ = GraphRecording(ops.tril_, AutoDispatchBelowAutograd, nodes.TrilBackward0)
@@ -16111,8 +16281,8 @@ ops.tril_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_triu_(fw: dict[str, Any]) -> Any:
-    """self: self_t_raw.triu_(diagonal) if self_t_raw.defined() else self_t.triu(diagonal)"""
-    return fw['self_t_raw'].triu_(fw['diagonal']) if fw['self_t_raw'].defined() else fw['self_t'].triu(fw['diagonal'])
+    """self: self_t_raw.copy_(at.triu(self_t, diagonal)) if self_t_raw.defined() else at.triu(self_t, diagonal)"""
+    return fw['self_t_raw'].copy_(at.triu(fw['self_t'], fw['diagonal'])) if fw['self_t_raw'].defined() else at.triu(fw['self_t'], fw['diagonal'])
 
 
 _record_triu_ = GraphRecording(ops.triu_, AutoDispatchBelowAutograd, nodes.TriuBackward0)
@@ -16270,12 +16440,17 @@ ops.narrow_copy.register(DispatchKey.Autograd, KernelFunction(
     narrow_copy, "torch::autograd::VariableType::narrow_copy", with_keyset=True))
 
 
+def _jvp_constant_pad_nd(fw: dict[str, Any]) -> Any:
+    """result: at.constant_pad_nd(self_t, pad, 0)"""
+    return at.constant_pad_nd(fw['self_t'], fw['pad'], 0)
+
+
 _record_constant_pad_nd = GraphRecording(ops.constant_pad_nd, AutoDispatchBelowADInplaceOrView, nodes.ConstantPadNdBackward0)
 
 
 _forward_constant_pad_nd = ForwardRecording(
-    ops.constant_pad_nd, AutoDispatchBelowADInplaceOrView, _record_constant_pad_nd, None, (),
-    frozenset([]), ('self',))
+    ops.constant_pad_nd, AutoDispatchBelowADInplaceOrView, _record_constant_pad_nd, _jvp_constant_pad_nd, ('result',),
+    frozenset(['pad', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::constant_pad_nd", VARIABLE_TYPE,
@@ -16596,8 +16771,8 @@ ops.replication_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_gather(fw: dict[str, Any]) -> Any:
-    """result: self_t.gather(dim, index, sparse_grad=sparse_grad)"""
-    return fw['self_t'].gather(fw['dim'], fw['index'], sparse_grad=fw['sparse_grad'])
+    """result: at.gather(self_t, dim, index, sparse_grad=sparse_grad)"""
+    return at.gather(fw['self_t'], fw['dim'], fw['index'], sparse_grad=fw['sparse_grad'])
 
 
 _record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, nodes.GatherBackward0)
@@ -16876,8 +17051,8 @@ ops.scatter_add_.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_index_select(fw: dict[str, Any]) -> Any:
-    """result: self_t.index_select(dim, index)"""
-    return fw['self_t'].index_select(fw['dim'], fw['index'])
+    """result: at.index_select(self_t, dim, index)"""
+    return at.index_select(fw['self_t'], fw['dim'], fw['index'])
 
 
 _record_index_select = GraphRecording(ops.index_select, AutoDispatchBelowADInplaceOrView, nodes.IndexSelectBackward0)
@@ -17155,12 +17330,17 @@ ops.index_fill_int_Tensor.register(DispatchKey.Autograd, KernelFunction(
     index_fill_int_Tensor, "torch::autograd::VariableType::index_fill", with_keyset=True))
 
 
+def _jvp_masked_select(fw: dict[str, Any]) -> Any:
+    """result: at.masked_select(self_t, mask)"""
+    return at.masked_select(fw['self_t'], fw['mask'])
+
+
 _record_masked_select = GraphRecording(ops.masked_select, AutoDispatchBelowADInplaceOrView, nodes.MaskedSelectBackward0)
 
 
 _forward_masked_select = ForwardRecording(
-    ops.masked_select, AutoDispatchBelowADInplaceOrView, _record_masked_select, None, (),
-    frozenset([]), ('self',))
+    ops.masked_select, AutoDispatchBelowADInplaceOrView, _record_masked_select, _jvp_masked_select, ('result',),
+    frozenset(['mask', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::masked_select", VARIABLE_TYPE,
@@ -17684,12 +17864,17 @@ ops.count_nonzero.register(DispatchKey.Autograd, KernelFunction(
     count_nonzero, "torch::autograd::VariableType::count_nonzero", with_keyset=True))
 
 
+def _jvp_convolution(fw: dict[str, Any]) -> Any:
+    """result: convolution_jvp(input_p, input_t, weight_p, weight_t, bias_t, stride, padding, dilation, transposed, output_padding, groups)"""
+    return functions_manual.convolution_jvp(fw['input_p'], fw['input_t'], fw['weight_p'], fw['weight_t'], fw['bias_t'], fw['stride'], fw['padding'], fw['dilation'], fw['transposed'], fw['output_padding'], fw['groups'])
+
+
 _record_convolution = GraphRecording(ops.convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward0)
 
 
 _forward_convolution = ForwardRecording(
-    ops.convolution, AutoDispatchBelowADInplaceOrView, _record_convolution, None, (),
-    frozenset([]), ('input', 'weight', 'bias'))
+    ops.convolution, AutoDispatchBelowADInplaceOrView, _record_convolution, _jvp_convolution, ('result',),
+    frozenset(['bias_t', 'dilation', 'groups', 'input_p', 'input_t', 'output_padding', 'padding', 'stride', 'transposed', 'weight_p', 'weight_t']), ('input', 'weight', 'bias'))
 
 
 @traced("autograd", "torch::autograd::VariableType::convolution", VARIABLE_TYPE,
@@ -17984,12 +18169,17 @@ ops.im2col.register(DispatchKey.Autograd, KernelFunction(
     im2col, "torch::autograd::VariableType::im2col", with_keyset=True))
 
 
+def _jvp_max_pool2d_with_indices(fw: dict[str, Any]) -> Any:
+    """result0: at.gather(self_t.flatten(-2), -1, result1.flatten(-2)).view_as(result1)"""
+    return at.gather(fw['self_t'].flatten(-2), -1, fw['result1'].flatten(-2)).view_as(fw['result1'])
+
+
 _record_max_pool2d_with_indices = GraphRecording(ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackward0)
 
 
 _forward_max_pool2d_with_indices = ForwardRecording(
-    ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, _record_max_pool2d_with_indices, None, (),
-    frozenset([]), ('self',))
+    ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, _record_max_pool2d_with_indices, _jvp_max_pool2d_with_indices, ('result0',),
+    frozenset(['result1', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::max_pool2d_with_indices", VARIABLE_TYPE,
@@ -18034,12 +18224,17 @@ ops.max_pool2d_with_indices_backward.register(DispatchKey.Autograd, KernelFuncti
     max_pool2d_with_indices_backward, "torch::autograd::VariableType::max_pool2d_with_indices_backward", with_keyset=True))
 
 
+def _jvp_avg_pool2d(fw: dict[str, Any]) -> Any:
+    """result: at.avg_pool2d(self_t, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool2d(fw['self_t'], fw['kernel_size'], fw['stride'], fw['padding'], fw['ceil_mode'], fw['count_include_pad'], fw['divisor_override'])
+
+
 _record_avg_pool2d = GraphRecording(ops.avg_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AvgPool2DBackward0)
 
 
 _forward_avg_pool2d = ForwardRecording(
-    ops.avg_pool2d, AutoDispatchBelowADInplaceOrView, _record_avg_pool2d, None, (),
-    frozenset([]), ('self',))
+    ops.avg_pool2d, AutoDispatchBelowADInplaceOrView, _record_avg_pool2d, _jvp_avg_pool2d, ('result',),
+    frozenset(['ceil_mode', 'count_include_pad', 'divisor_override', 'kernel_size', 'padding', 'self_t', 'stride']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::avg_pool2d", VARIABLE_TYPE,
@@ -19309,12 +19504,17 @@ ops.upsample_nearest2d_out.register(DispatchKey.Autograd, KernelFunction(
     upsample_nearest2d_out, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
 
 
+def _jvp_upsample_nearest2d(fw: dict[str, Any]) -> Any:
+    """result: at.upsample_nearest2d(self_t, output_size, scales_h, scales_w)"""
+    return at.upsample_nearest2d(fw['self_t'], fw['output_size'], fw['scales_h'], fw['scales_w'])
+
+
 _record_upsample_nearest2d = GraphRecording(ops.upsample_nearest2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackward0)
 
 
 _forward_upsample_nearest2d = ForwardRecording(
-    ops.upsample_nearest2d, AutoDispatchBelowADInplaceOrView, _record_upsample_nearest2d, None, (),
-    frozenset([]), ('self',))
+    ops.upsample_nearest2d, AutoDispatchBelowADInplaceOrView, _record_upsample_nearest2d, _jvp_upsample_nearest2d, ('result',),
+    frozenset(['output_size', 'scales_h', 'scales_w', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::upsample_nearest2d", VARIABLE_TYPE,
@@ -19584,12 +19784,17 @@ ops.pixel_unshuffle.register(DispatchKey.Autograd, KernelFunction(
     pixel_unshuffle, "torch::autograd::VariableType::pixel_unshuffle", with_keyset=True))
 
 
+def _jvp_ceil(fw: dict[str, Any]) -> Any:
+    """result: at.zeros_like(self_t)"""
+    return at.zeros_like(fw['self_t'])
+
+
 _record_ceil = GraphRecording(ops.ceil, AutoDispatchBelowADInplaceOrView, nodes.CeilBackward0)
 
 
 _forward_ceil = ForwardRecording(
-    ops.ceil, AutoDispatchBelowADInplaceOrView, _record_ceil, None, (),
-    frozenset([]), ('self',))
+    ops.ceil, AutoDispatchBelowADInplaceOrView, _record_ceil, _jvp_ceil, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::ceil", VARIABLE_TYPE,
@@ -19609,12 +19814,17 @@ ops.ceil.register(DispatchKey.Autograd, KernelFunction(
     ceil, "torch::autograd::VariableType::ceil", with_keyset=True))
 
 
+def _jvp_ceil_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.zeros_like(self_t)) if self_t_raw.defined() else at.zeros_like(self_t)"""
+    return fw['self_t_raw'].copy_(at.zeros_like(fw['self_t'])) if fw['self_t_raw'].defined() else at.zeros_like(fw['self_t'])
+
+
 _record_ceil_ = GraphRecording(ops.ceil_, AutoDispatchBelowAutograd, nodes.CeilBackward0)
 
 
 _forward_ceil_ = ForwardRecording(
-    ops.ceil_, AutoDispatchBelowAutograd, _record_ceil_, None, (),
-    frozenset([]), ('self',))
+    ops.ceil_, AutoDispatchBelowAutograd, _record_ceil_, _jvp_ceil_, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::ceil_", VARIABLE_TYPE,
@@ -19904,12 +20114,17 @@ ops.exp2_out.register(DispatchKey.Autograd, KernelFunction(
     exp2_out, "torch::autograd::VariableType::exp2", with_keyset=True))
 
 
+def _jvp_floor(fw: dict[str, Any]) -> Any:
+    """result: at.zeros_like(self_t)"""
+    return at.zeros_like(fw['self_t'])
+
+
 _record_floor = GraphRecording(ops.floor, AutoDispatchBelowADInplaceOrView, nodes.FloorBackward0)
 
 
 _forward_floor = ForwardRecording(
-    ops.floor, AutoDispatchBelowADInplaceOrView, _record_floor, None, (),
-    frozenset([]), ('self',))
+    ops.floor, AutoDispatchBelowADInplaceOrView, _record_floor, _jvp_floor, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::floor", VARIABLE_TYPE,
@@ -19929,12 +20144,17 @@ ops.floor.register(DispatchKey.Autograd, KernelFunction(
     floor, "torch::autograd::VariableType::floor", with_keyset=True))
 
 
+def _jvp_floor_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.zeros_like(self_t)) if self_t_raw.defined() else at.zeros_like(self_t)"""
+    return fw['self_t_raw'].copy_(at.zeros_like(fw['self_t'])) if fw['self_t_raw'].defined() else at.zeros_like(fw['self_t'])
+
+
 _record_floor_ = GraphRecording(ops.floor_, AutoDispatchBelowAutograd, nodes.FloorBackward0)
 
 
 _forward_floor_ = ForwardRecording(
-    ops.floor_, AutoDispatchBelowAutograd, _record_floor_, None, (),
-    frozenset([]), ('self',))
+    ops.floor_, AutoDispatchBelowAutograd, _record_floor_, _jvp_floor_, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::floor_", VARIABLE_TYPE,
@@ -20149,12 +20369,17 @@ ops.log2_out.register(DispatchKey.Autograd, KernelFunction(
     log2_out, "torch::autograd::VariableType::log2", with_keyset=True))
 
 
+def _jvp_round(fw: dict[str, Any]) -> Any:
+    """result: at.zeros_like(self_t)"""
+    return at.zeros_like(fw['self_t'])
+
+
 _record_round = GraphRecording(ops.round, AutoDispatchBelowADInplaceOrView, nodes.RoundBackward0)
 
 
 _forward_round = ForwardRecording(
-    ops.round, AutoDispatchBelowADInplaceOrView, _record_round, None, (),
-    frozenset([]), ('self',))
+    ops.round, AutoDispatchBelowADInplaceOrView, _record_round, _jvp_round, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::round", VARIABLE_TYPE,
@@ -20174,12 +20399,17 @@ ops.round.register(DispatchKey.Autograd, KernelFunction(
     round, "torch::autograd::VariableType::round", with_keyset=True))
 
 
+def _jvp_round_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.zeros_like(self_t)) if self_t_raw.defined() else at.zeros_like(self_t)"""
+    return fw['self_t_raw'].copy_(at.zeros_like(fw['self_t'])) if fw['self_t_raw'].defined() else at.zeros_like(fw['self_t'])
+
+
 _record_round_ = GraphRecording(ops.round_, AutoDispatchBelowAutograd, nodes.RoundBackward0)
 
 
 _forward_round_ = ForwardRecording(
-    ops.round_, AutoDispatchBelowAutograd, _record_round_, None, (),
-    frozenset([]), ('self',))
+    ops.round_, AutoDispatchBelowAutograd, _record_round_, _jvp_round_, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::round_", VARIABLE_TYPE,
@@ -20384,12 +20614,17 @@ ops.rsqrt_out.register(DispatchKey.Autograd, KernelFunction(
     rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True))
 
 
+def _jvp_sinc(fw: dict[str, Any]) -> Any:
+    """result: sinc_backward(self_t, self_p)"""
+    return functions_manual.sinc_backward(fw['self_t'], fw['self_p'])
+
+
 _record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, nodes.SincBackward0)
 
 
 _forward_sinc = ForwardRecording(
-    ops.sinc, AutoDispatchBelowADInplaceOrView, _record_sinc, None, (),
-    frozenset([]), ('self',))
+    ops.sinc, AutoDispatchBelowADInplaceOrView, _record_sinc, _jvp_sinc, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc", VARIABLE_TYPE,
@@ -20409,12 +20644,17 @@ ops.sinc.register(DispatchKey.Autograd, KernelFunction(
     sinc, "torch::autograd::VariableType::sinc", with_keyset=True))
 
 
+def _jvp_sinc_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(sinc_backward(original_self_t, original_self_p)) if self_t_raw.defined() else sinc_backward(original_self_t, original_self_p)"""
+    return fw['self_t_raw'].copy_(functions_manual.sinc_backward(fw['original_self_t'], fw['original_self_p'])) if fw['self_t_raw'].defined() else functions_manual.sinc_backward(fw['original_self_t'], fw['original_self_p'])
+
+
 _record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, nodes.SincBackward0)
 
 
 _forward_sinc_ = ForwardRecording(
-    ops.sinc_, AutoDispatchBelowAutograd, _record_sinc_, None, (),
-    frozenset([]), ('self',))
+    ops.sinc_, AutoDispatchBelowAutograd, _record_sinc_, _jvp_sinc_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::sinc_", VARIABLE_TYPE,
@@ -20544,12 +20784,17 @@ ops.tan_out.register(DispatchKey.Autograd, KernelFunction(
     tan_out, "torch::autograd::VariableType::tan", with_keyset=True))
 
 
+def _jvp_trunc(fw: dict[str, Any]) -> Any:
+    """result: at.zeros_like(self_t)"""
+    return at.zeros_like(fw['self_t'])
+
+
 _record_trunc = GraphRecording(ops.trunc, AutoDispatchBelowADInplaceOrView, nodes.TruncBackward0)
 
 
 _forward_trunc = ForwardRecording(
-    ops.trunc, AutoDispatchBelowADInplaceOrView, _record_trunc, None, (),
-    frozenset([]), ('self',))
+    ops.trunc, AutoDispatchBelowADInplaceOrView, _record_trunc, _jvp_trunc, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::trunc", VARIABLE_TYPE,
@@ -20569,12 +20814,17 @@ ops.trunc.register(DispatchKey.Autograd, KernelFunction(
     trunc, "torch::autograd::VariableType::trunc", with_keyset=True))
 
 
+def _jvp_trunc_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.zeros_like(self_t)) if self_t_raw.defined() else at.zeros_like(self_t)"""
+    return fw['self_t_raw'].copy_(at.zeros_like(fw['self_t'])) if fw['self_t_raw'].defined() else at.zeros_like(fw['self_t'])
+
+
 _record_trunc_ = GraphRecording(ops.trunc_, AutoDispatchBelowAutograd, nodes.TruncBackward0)
 
 
 _forward_trunc_ = ForwardRecording(
-    ops.trunc_, AutoDispatchBelowAutograd, _record_trunc_, None, (),
-    frozenset([]), ('self',))
+    ops.trunc_, AutoDispatchBelowAutograd, _record_trunc_, _jvp_trunc_, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::trunc_", VARIABLE_TYPE,
@@ -20944,12 +21194,17 @@ ops.logaddexp.register(DispatchKey.Autograd, KernelFunction(
     logaddexp, "torch::autograd::VariableType::logaddexp", with_keyset=True))
 
 
+def _jvp_xlogy_Tensor(fw: dict[str, Any]) -> Any:
+    """result: at.xlogy(self_t, other_p).masked_fill(self_p.eq(0.).logical_and(other_p.le(0.)), 0.) + other_t * self_p / other_p"""
+    return at.xlogy(fw['self_t'], fw['other_p']).masked_fill(fw['self_p'].eq(0.0).logical_and(fw['other_p'].le(0.0)), 0.0).add(fw['other_t'].mul(fw['self_p']).div(fw['other_p']))
+
+
 _record_xlogy_Tensor = GraphRecording(ops.xlogy_Tensor, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward0)
 
 
 _forward_xlogy_Tensor = ForwardRecording(
-    ops.xlogy_Tensor, AutoDispatchBelowADInplaceOrView, _record_xlogy_Tensor, None, (),
-    frozenset([]), ('self', 'other'))
+    ops.xlogy_Tensor, AutoDispatchBelowADInplaceOrView, _record_xlogy_Tensor, _jvp_xlogy_Tensor, ('result',),
+    frozenset(['other_p', 'other_t', 'self_p', 'self_t']), ('self', 'other'))
 
 
 @traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
@@ -21019,12 +21274,17 @@ ops.xlogy_Scalar_Other.register(DispatchKey.Autograd, KernelFunction(
     xlogy_Scalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True))
 
 
+def _jvp_xlogy__Tensor(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(at.xlogy(original_self_t, other_p).masked_fill(original_self_p.eq(0.).logical_and(other_p.le(0.)), 0.) + other_t * original_self_p / other_p) if self_t_raw.defined() else at.xlogy(original_self_t, other_p).masked_fill(original_self_p.eq(0.).logical_and(other_p.le(0.)), 0.) + other_t * original_self_p / other_p"""
+    return fw['self_t_raw'].copy_(at.xlogy(fw['original_self_t'], fw['other_p']).masked_fill(fw['original_self_p'].eq(0.0).logical_and(fw['other_p'].le(0.0)), 0.0).add(fw['other_t'].mul(fw['original_self_p']).div(fw['other_p']))) if fw['self_t_raw'].defined() else at.xlogy(fw['original_self_t'], fw['other_p']).masked_fill(fw['original_self_p'].eq(0.0).logical_and(fw['other_p'].le(0.0)), 0.0).add(fw['other_t'].mul(fw['original_self_p']).div(fw['other_p']))
+
+
 _record_xlogy__Tensor = GraphRecording(ops.xlogy__Tensor, AutoDispatchBelowAutograd, nodes.XlogyBackward0)
 
 
 _forward_xlogy__Tensor = ForwardRecording(
-    ops.xlogy__Tensor, AutoDispatchBelowAutograd, _record_xlogy__Tensor, None, (),
-    frozenset([]), ('self', 'other'))
+    ops.xlogy__Tensor, AutoDispatchBelowAutograd, _record_xlogy__Tensor, _jvp_xlogy__Tensor, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'other_p', 'other_t', 'self_t_raw']), ('self', 'other'), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::xlogy_", VARIABLE_TYPE,
@@ -21329,12 +21589,17 @@ ops.fmod_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
     fmod_Scalar_out, "torch::autograd::VariableType::fmod", with_keyset=True))
 
 
+def _jvp_fmod_Scalar(fw: dict[str, Any]) -> Any:
+    """result: self_t"""
+    return fw['self_t']
+
+
 _record_fmod_Scalar = GraphRecording(ops.fmod_Scalar, AutoDispatchBelowADInplaceOrView, nodes.FmodBackward0)
 
 
 _forward_fmod_Scalar = ForwardRecording(
-    ops.fmod_Scalar, AutoDispatchBelowADInplaceOrView, _record_fmod_Scalar, None, (),
-    frozenset([]), ('self',))
+    ops.fmod_Scalar, AutoDispatchBelowADInplaceOrView, _record_fmod_Scalar, _jvp_fmod_Scalar, ('result',),
+    frozenset(['self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::fmod", VARIABLE_TYPE,
@@ -21354,12 +21619,17 @@ ops.fmod_Scalar.register(DispatchKey.Autograd, KernelFunction(
     fmod_Scalar, "torch::autograd::VariableType::fmod", with_keyset=True))
 
 
+def _jvp_fmod__Scalar(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(self_t) if self_t_raw.defined() else self_t"""
+    return fw['self_t_raw'].copy_(fw['self_t']) if fw['self_t_raw'].defined() else fw['self_t']
+
+
 _record_fmod__Scalar = GraphRecording(ops.fmod__Scalar, AutoDispatchBelowAutograd, nodes.FmodBackward0)
 
 
 _forward_fmod__Scalar = ForwardRecording(
-    ops.fmod__Scalar, AutoDispatchBelowAutograd, _record_fmod__Scalar, None, (),
-    frozenset([]), ('self',))
+    ops.fmod__Scalar, AutoDispatchBelowAutograd, _record_fmod__Scalar, _jvp_fmod__Scalar, ('self',),
+    frozenset(['self_t', 'self_t_raw']), ('self',), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::fmod_", VARIABLE_TYPE,
@@ -21955,8 +22225,8 @@ ops._cdist_backward.register(DispatchKey.Autograd, KernelFunction(
 
 
 def _jvp_embedding(fw: dict[str, Any]) -> Any:
-    """result: weight_t.embedding(indices, padding_idx, scale_grad_by_freq, sparse)"""
-    return fw['weight_t'].embedding(fw['indices'], fw['padding_idx'], fw['scale_grad_by_freq'], fw['sparse'])
+    """result: at.embedding(weight_t, indices, padding_idx, scale_grad_by_freq, sparse)"""
+    return at.embedding(fw['weight_t'], fw['indices'], fw['padding_idx'], fw['scale_grad_by_freq'], fw['sparse'])
 
 
 _record_embedding = GraphRecording(ops.embedding, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBackward0)
@@ -22159,12 +22429,17 @@ ops._embedding_bag_per_sample_weights_backward.register(DispatchKey.Autograd, Ke
     _embedding_bag_per_sample_weights_backward, "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", with_keyset=True))
 
 
+def _jvp_native_layer_norm(fw: dict[str, Any]) -> Any:
+    """result0: layer_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, result1, result2, normalized_shape)"""
+    return functions_manual.layer_norm_jvp(fw['input_p'], fw['input_t'], fw['weight_p'], fw['weight_t'], fw['bias_p'], fw['bias_t'], fw['result1'], fw['result2'], fw['normalized_shape'])
+
+
 _record_native_layer_norm = GraphRecording(ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeLayerNormBackward0)
 
 
 _forward_native_layer_norm = ForwardRecording(
-    ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, _record_native_layer_norm, None, (),
-    frozenset([]), ('input', 'weight', 'bias'))
+    ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, _record_native_layer_norm, _jvp_native_layer_norm, ('result0',),
+    frozenset(['bias_p', 'bias_t', 'input_p', 'input_t', 'normalized_shape', 'result1', 'result2', 'weight_p', 'weight_t']), ('input', 'weight', 'bias'))
 
 
 @traced("autograd", "torch::autograd::VariableType::native_layer_norm", VARIABLE_TYPE,
@@ -22259,12 +22534,17 @@ ops.native_group_norm_backward.register(DispatchKey.Autograd, KernelFunction(
     native_group_norm_backward, "torch::autograd::VariableType::native_group_norm_backward", with_keyset=True))
 
 
+def _jvp_native_batch_norm(fw: dict[str, Any]) -> Any:
+    """result0: batch_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, running_mean, running_var, result1, result2, training, eps)"""
+    return functions_manual.batch_norm_jvp(fw['input_p'], fw['input_t'], fw['weight_p'], fw['weight_t'], fw['bias_p'], fw['bias_t'], fw['running_mean'], fw['running_var'], fw['result1'], fw['result2'], fw['training'], fw['eps'])
+
+
 _record_native_batch_norm = GraphRecording(ops.native_batch_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeBatchNormBackward0)
 
 
 _forward_native_batch_norm = ForwardRecording(
-    ops.native_batch_norm, AutoDispatchBelowADInplaceOrView, _record_native_batch_norm, None, (),
-    frozenset([]), ('input', 'weight', 'bias'))
+    ops.native_batch_norm, AutoDispatchBelowADInplaceOrView, _record_native_batch_norm, _jvp_native_batch_norm, ('result0',),
+    frozenset(['bias_p', 'bias_t', 'eps', 'input_p', 'input_t', 'result1', 'result2', 'running_mean', 'running_var', 'training', 'weight_p', 'weight_t']), ('input', 'weight', 'bias'))
 
 
 @traced("autograd", "torch::autograd::VariableType::native_batch_norm", VARIABLE_TYPE,
@@ -22633,12 +22913,17 @@ ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
     lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
 
 
+def _jvp_lgamma(fw: dict[str, Any]) -> Any:
+    """result: self_t.mul(self_p.digamma())"""
+    return fw['self_t'].mul(fw['self_p'].digamma())
+
+
 _record_lgamma = GraphRecording(ops.lgamma, AutoDispatchBelowADInplaceOrView, nodes.LgammaBackward0)
 
 
 _forward_lgamma = ForwardRecording(
-    ops.lgamma, AutoDispatchBelowADInplaceOrView, _record_lgamma, None, (),
-    frozenset([]), ('self',))
+    ops.lgamma, AutoDispatchBelowADInplaceOrView, _record_lgamma, _jvp_lgamma, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::lgamma", VARIABLE_TYPE,
@@ -22658,12 +22943,17 @@ ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
     lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
 
 
+def _jvp_lgamma_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(original_self_t.mul(original_self_p.digamma())) if self_t_raw.defined() else original_self_t.mul(original_self_p.digamma())"""
+    return fw['self_t_raw'].copy_(fw['original_self_t'].mul(fw['original_self_p'].digamma())) if fw['self_t_raw'].defined() else fw['original_self_t'].mul(fw['original_self_p'].digamma())
+
+
 _record_lgamma_ = GraphRecording(ops.lgamma_, AutoDispatchBelowAutograd, nodes.LgammaBackward0)
 
 
 _forward_lgamma_ = ForwardRecording(
-    ops.lgamma_, AutoDispatchBelowAutograd, _record_lgamma_, None, (),
-    frozenset([]), ('self',))
+    ops.lgamma_, AutoDispatchBelowAutograd, _record_lgamma_, _jvp_lgamma_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::lgamma_", VARIABLE_TYPE,
@@ -22783,12 +23073,17 @@ ops.erfinv_out.register(DispatchKey.Autograd, KernelFunction(
     erfinv_out, "torch::autograd::VariableType::erfinv", with_keyset=True))
 
 
+def _jvp_erfinv(fw: dict[str, Any]) -> Any:
+    """result: self_t.mul(self_p.erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))"""
+    return fw['self_t'].mul(fw['self_p'].erfinv().pow(2).exp()).mul(0.5 * functions_manual.math.sqrt(functions_manual.math.pi))
+
+
 _record_erfinv = GraphRecording(ops.erfinv, AutoDispatchBelowADInplaceOrView, nodes.ErfinvBackward0)
 
 
 _forward_erfinv = ForwardRecording(
-    ops.erfinv, AutoDispatchBelowADInplaceOrView, _record_erfinv, None, (),
-    frozenset([]), ('self',))
+    ops.erfinv, AutoDispatchBelowADInplaceOrView, _record_erfinv, _jvp_erfinv, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::erfinv", VARIABLE_TYPE,
@@ -22808,12 +23103,17 @@ ops.erfinv.register(DispatchKey.Autograd, KernelFunction(
     erfinv, "torch::autograd::VariableType::erfinv", with_keyset=True))
 
 
+def _jvp_erfinv_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(original_self_t.mul(original_self_p.erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))) if self_t_raw.defined() else original_self_t.mul(original_self_p.erfinv().pow(2).exp()).mul(0.5 * math.sqrt(math.pi))"""
+    return fw['self_t_raw'].copy_(fw['original_self_t'].mul(fw['original_self_p'].erfinv().pow(2).exp()).mul(0.5 * functions_manual.math.sqrt(functions_manual.math.pi))) if fw['self_t_raw'].defined() else fw['original_self_t'].mul(fw['original_self_p'].erfinv().pow(2).exp()).mul(0.5 * functions_manual.math.sqrt(functions_manual.math.pi))
+
+
 _record_erfinv_ = GraphRecording(ops.erfinv_, AutoDispatchBelowAutograd, nodes.ErfinvBackward0)
 
 
 _forward_erfinv_ = ForwardRecording(
-    ops.erfinv_, AutoDispatchBelowAutograd, _record_erfinv_, None, (),
-    frozenset([]), ('self',))
+    ops.erfinv_, AutoDispatchBelowAutograd, _record_erfinv_, _jvp_erfinv_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::erfinv_", VARIABLE_TYPE,
@@ -22983,12 +23283,17 @@ ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
     polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
 
 
+def _jvp_logit(fw: dict[str, Any]) -> Any:
+    """result: infinitely_differentiable_logit_backward(self_t, self_p, eps)"""
+    return functions_manual.infinitely_differentiable_logit_backward(fw['self_t'], fw['self_p'], fw['eps'])
+
+
 _record_logit = GraphRecording(ops.logit, AutoDispatchBelowADInplaceOrView, nodes.LogitBackward0)
 
 
 _forward_logit = ForwardRecording(
-    ops.logit, AutoDispatchBelowADInplaceOrView, _record_logit, None, (),
-    frozenset([]), ('self',))
+    ops.logit, AutoDispatchBelowADInplaceOrView, _record_logit, _jvp_logit, ('result',),
+    frozenset(['eps', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::logit", VARIABLE_TYPE,
