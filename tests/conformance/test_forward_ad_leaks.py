@@ -17,7 +17,12 @@ import numpy as np
 import tensortrace
 from tensortrace.autograd import forward_ad
 
-from . import test_forward_ad, test_forward_ad_nn, test_func_jvp
+from . import (
+    test_forward_ad,
+    test_forward_ad_custom_function,
+    test_forward_ad_nn,
+    test_func_jvp,
+)
 
 
 def _run(source: str) -> None:
@@ -34,6 +39,10 @@ def test_every_program_frees_everything() -> None:
         **{f"fwad_{k}": test_forward_ad.PRE + v for k, v in test_forward_ad.PROGRAMS.items()},
         **{f"nn_{k}": test_forward_ad_nn.PRE + v for k, v in test_forward_ad_nn.PROGRAMS.items()},
         **{f"jvp_{k}": test_func_jvp.PRE + v for k, v in test_func_jvp.PROGRAMS.items()},
+        **{
+            f"fn_{k}": test_forward_ad_custom_function.PRE + v
+            for k, v in test_forward_ad_custom_function.PROGRAMS.items()
+        },
     }
     gc.disable()
     try:

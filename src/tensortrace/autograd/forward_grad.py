@@ -106,6 +106,15 @@ class ForwardGrad:
         self.content_.pop(level, None)
 
 
+# torch.func.jvp's nesting (functorch's JVP_NESTING): while it runs, functorch transforms are
+# active (torch._C._are_functorch_transforms_active), which custom Functions check
+jvp_nesting = [0]
+
+
+def are_functorch_transforms_active() -> bool:
+    return jvp_nesting[0] > 0
+
+
 def any_level() -> bool:
     """Whether any forward AD level is live: the generated kernels ask nothing else when none
     is, so forward AD costs one list read per op outside dual_level."""

@@ -12,11 +12,13 @@ supported at the moment". The pytree helpers are the few of `torch/utils/_pytree
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import tensortrace as torch
 from tensortrace.autograd import forward_ad as fwAD  # noqa: N812 - torch's name
+from tensortrace.autograd import forward_grad
 
 __all__ = ["jvp"]
 
@@ -163,7 +165,7 @@ def jvp(
         )
     assert_non_empty_list_of_tensors(flat_primals, jvp_str, "primals")
     assert_non_empty_list_of_tensors(flat_tangents, jvp_str, "tangents")
-    with fwAD._set_fwd_grad_enabled(True), fwAD.dual_level():
+    with _jvp_increment_nesting(), fwAD._set_fwd_grad_enabled(True), fwAD.dual_level():
         flat_duals = tuple(fwAD.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
         duals = tree_unflatten(flat_duals, primals_spec)
         result_duals = func(*duals)
@@ -184,6 +186,16 @@ def jvp(
     if has_aux:
         return primals_out, tangents_out, aux
     return primals_out, tangents_out
+
+
+@contextmanager
+def _jvp_increment_nesting() -> Iterator[None]:
+    """jvp_increment_nesting: functorch transforms are active while jvp runs."""
+    forward_grad.jvp_nesting[0] += 1
+    try:
+        yield
+    finally:
+        forward_grad.jvp_nesting[0] -= 1
 
 
 def _detach_tangents(tree: Any) -> Any:
