@@ -73,6 +73,18 @@ OPS = {
     "clamp_min_tensor": "torch.clamp_min(d, x)",
     "inplace_views": "d.clone().t_() if False else d[0, 0].clone().t_()",
     "squeeze_unsqueeze_": "d[:, :1].clone().squeeze_(1).unsqueeze_(0).transpose_(0, 1)",
+    "group_norm": "F.group_norm(d, 3, torch.randn(3), torch.randn(3))",
+    "group_norm_dual_weight": "F.group_norm(x, 1, fwAD.make_dual(torch.randn(3), torch.randn(3)))",
+    "cumprod": "d.cumprod(1)",
+    "cumprod_zeros": "fwAD.make_dual(torch.tensor([2.0, 0.0, 3.0, 0.0, 5.0]), "
+    "torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])).cumprod(0)",
+    "index_put": "d.clone().index_put_((torch.tensor([0, 1]),), d[0, :1] * 2)",
+    "setitem": "(lambda z: (z.__setitem__((0, 1), d[1, 0]), z)[1])(torch.zeros(2, 3, 5, 5))",
+    "index_put_functional": "torch.index_put(x, (torch.tensor([1]),), d[0, :1], accumulate=True)",
+    "logaddexp_erfc": "torch.logaddexp(d, x.flip(0)) + torch.erfc(d)",
+    "nan_to_num": "torch.nan_to_num(d / (x > 0))",
+    "inverse": "torch.linalg.inv(d[0, 0] + 3 * torch.eye(5))",
+    "diag_embed": "torch.diag_embed(d[0, 0])",
     "cnn": "F.linear(F.max_pool2d(F.relu(F.conv2d(d, w, padding=1)), 2).flatten(1), "
     "torch.randn(7, 16))",
 }

@@ -264,3 +264,56 @@ def glu_jvp(glu: Tensor, x: Tensor, dx: Tensor, dim: int) -> Tensor:
     db = dx.narrow(dim, glu_size, glu_size)
     sig_b = b.sigmoid()
     return da.mul(sig_b).add(glu.mul(sig_b.neg().add(1)).mul(db))
+
+
+def group_norm_jvp(
+    input_p: Tensor,
+    input_t: Tensor,
+    weight_p: Any,
+    weight_t: Any,
+    bias_p: Any,
+    bias_t: Any,
+    saved_mean: Tensor,
+    saved_invstd: Tensor,
+    groups: int,
+) -> Tensor:
+    """batch_norm_jvp's training case over the input viewed as (1, N * groups, -1), then the
+    per-channel affine terms."""
+    shape = list(input_p.sizes())
+    n = input_p.size(0)
+    grouped = [1, n * groups, -1 if n else 1]
+    input_p_r = input_p.reshape(grouped)
+    result_t = batch_norm_jvp(
+        input_p_r,
+        input_t.reshape(grouped),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        saved_mean.reshape([-1]),
+        saved_invstd.reshape([-1]),
+        True,
+        0.0,
+    ).view(shape)
+    view_size = [1] * input_t.dim()
+    view_size[1] = input_t.size(1)
+    stats = [1, n * groups, 1]
+    normalized = (
+        input_p_r.sub(saved_mean.reshape(stats)).mul(saved_invstd.reshape(stats)).view(shape)
+    )
+    return _affine_terms(result_t, normalized, weight_p, weight_t, bias_t, view_size)
+
+
+def cumprod_jvp(self_t: Tensor, self_p: Tensor, result: Tensor, dim: int) -> Tensor:
+    """sum_{j<=i} t_j / x_j * prod_{k<=i} x_k, with the zeros of x handled apart: past the
+    first zero the product restarts from that zero's tangent."""
+    gradient = self_t.div(self_p).cumsum(dim).mul(result)
+    if self_p.dim() == 0:
+        return gradient.masked_fill_(self_p.eq(0), self_t)
+    mask_zeros = self_p.eq(0)
+    mask_first_zero = mask_zeros.logical_and(mask_zeros.cumsum(dim).eq(1))
+    new_grad = at.where(mask_first_zero, self_t, self_p).cumprod(dim)
+    mask_after_first_zero = mask_first_zero.cumsum(dim)
+    return at.where(mask_after_first_zero.ne(0), new_grad, gradient)

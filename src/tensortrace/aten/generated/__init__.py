@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "5949f1da111413e10a356e830be0ff41eb55c20faa7f319d264cb2e7a334359e"
+INPUTS_SHA256 = "460bf653a825f727bdf782a49e79f3d1d9479e48d0c2e614b3b205081254c847"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -8109,12 +8109,17 @@ ops.index_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
     index_Tensor_out, "torch::autograd::VariableType::index", with_keyset=True))
 
 
+def _jvp_index_put_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.index_put_(indices, values_t, accumulate) if self_t_raw.defined() else self_t.index_put(indices, values_t, accumulate)"""
+    return fw['self_t_raw'].index_put_(fw['indices'], fw['values_t'], fw['accumulate']) if fw['self_t_raw'].defined() else fw['self_t'].index_put(fw['indices'], fw['values_t'], fw['accumulate'])
+
+
 _record_index_put_ = GraphRecording(ops.index_put_, AutoDispatchBelowAutograd, nodes.IndexPutBackward0)
 
 
 _forward_index_put_ = ForwardRecording(
-    ops.index_put_, AutoDispatchBelowAutograd, _record_index_put_, None, (),
-    frozenset([]), ('self', 'values'))
+    ops.index_put_, AutoDispatchBelowAutograd, _record_index_put_, _jvp_index_put_, ('self',),
+    frozenset(['accumulate', 'indices', 'self_t', 'self_t_raw', 'values_t']), ('self', 'values'), clone_self_t=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::index_put_", VARIABLE_TYPE,
@@ -8134,12 +8139,17 @@ ops.index_put_.register(DispatchKey.Autograd, KernelFunction(
     index_put_, "torch::autograd::VariableType::index_put_", with_keyset=True))
 
 
+def _jvp_index_put(fw: dict[str, Any]) -> Any:
+    """result: self_t.index_put(indices, values_t, accumulate)"""
+    return fw['self_t'].index_put(fw['indices'], fw['values_t'], fw['accumulate'])
+
+
 _record_index_put = GraphRecording(ops.index_put, AutoDispatchBelowADInplaceOrView, nodes.IndexPutBackward0)
 
 
 _forward_index_put = ForwardRecording(
-    ops.index_put, AutoDispatchBelowADInplaceOrView, _record_index_put, None, (),
-    frozenset([]), ('self', 'values'))
+    ops.index_put, AutoDispatchBelowADInplaceOrView, _record_index_put, _jvp_index_put, ('result',),
+    frozenset(['accumulate', 'indices', 'self_t', 'values_t']), ('self', 'values'))
 
 
 @traced("autograd", "torch::autograd::VariableType::index_put", VARIABLE_TYPE,
@@ -8159,12 +8169,17 @@ ops.index_put.register(DispatchKey.Autograd, KernelFunction(
     index_put, "torch::autograd::VariableType::index_put", with_keyset=True))
 
 
+def _jvp__index_put_impl_(fw: dict[str, Any]) -> Any:
+    """result: at._index_put_impl_(self_t, indices, values_t, accumulate, unsafe)"""
+    return at._index_put_impl_(fw['self_t'], fw['indices'], fw['values_t'], fw['accumulate'], fw['unsafe'])
+
+
 _record__index_put_impl_ = GraphRecording(ops._index_put_impl_, AutoDispatchBelowADInplaceOrView, nodes.IndexPutImplBackward0)
 
 
 _forward__index_put_impl_ = ForwardRecording(
-    ops._index_put_impl_, AutoDispatchBelowADInplaceOrView, _record__index_put_impl_, None, (),
-    frozenset([]), ('self', 'values'))
+    ops._index_put_impl_, AutoDispatchBelowADInplaceOrView, _record__index_put_impl_, _jvp__index_put_impl_, ('result',),
+    frozenset(['accumulate', 'indices', 'self_t', 'unsafe', 'values_t']), ('self', 'values'))
 
 
 @traced("autograd", "torch::autograd::VariableType::_index_put_impl_", VARIABLE_TYPE,
@@ -10478,12 +10493,17 @@ ops.linalg_vector_norm_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_vector_norm_out, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True))
 
 
+def _jvp_linalg_inv_ex(fw: dict[str, Any]) -> Any:
+    """inverse: at.matmul(at.matmul(inverse, A_t), inverse).neg()"""
+    return at.matmul(at.matmul(fw['inverse'], fw['A_t']), fw['inverse']).neg()
+
+
 _record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgInvExBackward0)
 
 
 _forward_linalg_inv_ex = ForwardRecording(
-    ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, _record_linalg_inv_ex, None, (),
-    frozenset([]), ('A',))
+    ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, _record_linalg_inv_ex, _jvp_linalg_inv_ex, ('inverse',),
+    frozenset(['A_t', 'inverse']), ('A',))
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_inv_ex", VARIABLE_TYPE,
@@ -16310,12 +16330,17 @@ ops.triu_.register(DispatchKey.Autograd, KernelFunction(
     triu_, "torch::autograd::VariableType::triu_", with_keyset=True))
 
 
+def _jvp_diag_embed(fw: dict[str, Any]) -> Any:
+    """result: at.diag_embed(self_t, offset, dim1, dim2)"""
+    return at.diag_embed(fw['self_t'], fw['offset'], fw['dim1'], fw['dim2'])
+
+
 _record_diag_embed = GraphRecording(ops.diag_embed, AutoDispatchBelowADInplaceOrView, nodes.DiagEmbedBackward0)
 
 
 _forward_diag_embed = ForwardRecording(
-    ops.diag_embed, AutoDispatchBelowADInplaceOrView, _record_diag_embed, None, (),
-    frozenset([]), ('self',))
+    ops.diag_embed, AutoDispatchBelowADInplaceOrView, _record_diag_embed, _jvp_diag_embed, ('result',),
+    frozenset(['dim1', 'dim2', 'offset', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::diag_embed", VARIABLE_TYPE,
@@ -17435,12 +17460,17 @@ ops.take.register(DispatchKey.Autograd, KernelFunction(
     take, "torch::autograd::VariableType::take", with_keyset=True))
 
 
+def _jvp_cumprod(fw: dict[str, Any]) -> Any:
+    """result: cumprod_jvp(self_t, self_p, result, dim).to(dtype if dtype is not None else self_p.scalar_type())"""
+    return functions_manual.cumprod_jvp(fw['self_t'], fw['self_p'], fw['result'], fw['dim']).to(fw['dtype'] if fw['dtype'] is not None else fw['self_p'].scalar_type())
+
+
 _record_cumprod = GraphRecording(ops.cumprod, AutoDispatchBelowADInplaceOrView, nodes.CumprodBackward0)
 
 
 _forward_cumprod = ForwardRecording(
-    ops.cumprod, AutoDispatchBelowADInplaceOrView, _record_cumprod, None, (),
-    frozenset([]), ('self',))
+    ops.cumprod, AutoDispatchBelowADInplaceOrView, _record_cumprod, _jvp_cumprod, ('result',),
+    frozenset(['dim', 'dtype', 'result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod", VARIABLE_TYPE,
@@ -17460,12 +17490,17 @@ ops.cumprod.register(DispatchKey.Autograd, KernelFunction(
     cumprod, "torch::autograd::VariableType::cumprod", with_keyset=True))
 
 
+def _jvp_cumprod_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype if dtype is not None else original_self_p.scalar_type())) if self_t_raw.defined() else cumprod_jvp(original_self_t, original_self_p, self_p, dim).to(dtype if dtype is not None else original_self_p.scalar_type())"""
+    return fw['self_t_raw'].copy_(functions_manual.cumprod_jvp(fw['original_self_t'], fw['original_self_p'], fw['self_p'], fw['dim']).to(fw['dtype'] if fw['dtype'] is not None else fw['original_self_p'].scalar_type())) if fw['self_t_raw'].defined() else functions_manual.cumprod_jvp(fw['original_self_t'], fw['original_self_p'], fw['self_p'], fw['dim']).to(fw['dtype'] if fw['dtype'] is not None else fw['original_self_p'].scalar_type())
+
+
 _record_cumprod_ = GraphRecording(ops.cumprod_, AutoDispatchBelowAutograd, nodes.CumprodBackward0)
 
 
 _forward_cumprod_ = ForwardRecording(
-    ops.cumprod_, AutoDispatchBelowAutograd, _record_cumprod_, None, (),
-    frozenset([]), ('self',))
+    ops.cumprod_, AutoDispatchBelowAutograd, _record_cumprod_, _jvp_cumprod_, ('self',),
+    frozenset(['dim', 'dtype', 'original_self_p', 'original_self_t', 'self_p', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::cumprod_", VARIABLE_TYPE,
@@ -19954,12 +19989,17 @@ ops.erf_out.register(DispatchKey.Autograd, KernelFunction(
     erf_out, "torch::autograd::VariableType::erf", with_keyset=True))
 
 
+def _jvp_erfc(fw: dict[str, Any]) -> Any:
+    """result: self_t.mul(self_p.pow(2).neg().exp()).mul(-1.1283791670955126)"""
+    return fw['self_t'].mul(fw['self_p'].pow(2).neg().exp()).mul(-1.1283791670955126)
+
+
 _record_erfc = GraphRecording(ops.erfc, AutoDispatchBelowADInplaceOrView, nodes.ErfcBackward0)
 
 
 _forward_erfc = ForwardRecording(
-    ops.erfc, AutoDispatchBelowADInplaceOrView, _record_erfc, None, (),
-    frozenset([]), ('self',))
+    ops.erfc, AutoDispatchBelowADInplaceOrView, _record_erfc, _jvp_erfc, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::erfc", VARIABLE_TYPE,
@@ -19979,12 +20019,17 @@ ops.erfc.register(DispatchKey.Autograd, KernelFunction(
     erfc, "torch::autograd::VariableType::erfc", with_keyset=True))
 
 
+def _jvp_erfc_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(original_self_t.mul(original_self_p.pow(2).neg().exp()).mul(-1.1283791670955126)) if self_t_raw.defined() else original_self_t.mul(original_self_p.pow(2).neg().exp()).mul(-1.1283791670955126)"""
+    return fw['self_t_raw'].copy_(fw['original_self_t'].mul(fw['original_self_p'].pow(2).neg().exp()).mul(-1.1283791670955126)) if fw['self_t_raw'].defined() else fw['original_self_t'].mul(fw['original_self_p'].pow(2).neg().exp()).mul(-1.1283791670955126)
+
+
 _record_erfc_ = GraphRecording(ops.erfc_, AutoDispatchBelowAutograd, nodes.ErfcBackward0)
 
 
 _forward_erfc_ = ForwardRecording(
-    ops.erfc_, AutoDispatchBelowAutograd, _record_erfc_, None, (),
-    frozenset([]), ('self',))
+    ops.erfc_, AutoDispatchBelowAutograd, _record_erfc_, _jvp_erfc_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::erfc_", VARIABLE_TYPE,
@@ -21169,12 +21214,17 @@ ops.logaddexp_out.register(DispatchKey.Autograd, KernelFunction(
     logaddexp_out, "torch::autograd::VariableType::logaddexp", with_keyset=True))
 
 
+def _jvp_logaddexp(fw: dict[str, Any]) -> Any:
+    """result: self_t / (1 + (other_p - self_p).exp()) + other_t / (1 + (self_p - other_p).exp())"""
+    return fw['self_t'].div(fw['other_p'].sub(fw['self_p']).exp().add(1)).add(fw['other_t'].div(fw['self_p'].sub(fw['other_p']).exp().add(1)))
+
+
 _record_logaddexp = GraphRecording(ops.logaddexp, AutoDispatchBelowADInplaceOrView, nodes.LogaddexpBackward0)
 
 
 _forward_logaddexp = ForwardRecording(
-    ops.logaddexp, AutoDispatchBelowADInplaceOrView, _record_logaddexp, None, (),
-    frozenset([]), ('self', 'other'))
+    ops.logaddexp, AutoDispatchBelowADInplaceOrView, _record_logaddexp, _jvp_logaddexp, ('result',),
+    frozenset(['other_p', 'other_t', 'self_p', 'self_t']), ('self', 'other'))
 
 
 @traced("autograd", "torch::autograd::VariableType::logaddexp", VARIABLE_TYPE,
@@ -21974,12 +22024,17 @@ ops.deg2rad_out.register(DispatchKey.Autograd, KernelFunction(
     deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True))
 
 
+def _jvp_nan_to_num(fw: dict[str, Any]) -> Any:
+    """result: self_t * at.isfinite(self_p)"""
+    return fw['self_t'].mul(at.isfinite(fw['self_p']))
+
+
 _record_nan_to_num = GraphRecording(ops.nan_to_num, AutoDispatchBelowADInplaceOrView, nodes.NanToNumBackward0)
 
 
 _forward_nan_to_num = ForwardRecording(
-    ops.nan_to_num, AutoDispatchBelowADInplaceOrView, _record_nan_to_num, None, (),
-    frozenset([]), ('self',))
+    ops.nan_to_num, AutoDispatchBelowADInplaceOrView, _record_nan_to_num, _jvp_nan_to_num, ('result',),
+    frozenset(['self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::nan_to_num", VARIABLE_TYPE,
@@ -21999,12 +22054,17 @@ ops.nan_to_num.register(DispatchKey.Autograd, KernelFunction(
     nan_to_num, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
 
 
+def _jvp_nan_to_num_(fw: dict[str, Any]) -> Any:
+    """self: self_t_raw.copy_(original_self_t * at.isfinite(original_self_p)) if self_t_raw.defined() else original_self_t * at.isfinite(original_self_p)"""
+    return fw['self_t_raw'].copy_(fw['original_self_t'].mul(at.isfinite(fw['original_self_p']))) if fw['self_t_raw'].defined() else fw['original_self_t'].mul(at.isfinite(fw['original_self_p']))
+
+
 _record_nan_to_num_ = GraphRecording(ops.nan_to_num_, AutoDispatchBelowAutograd, nodes.NanToNumBackward0)
 
 
 _forward_nan_to_num_ = ForwardRecording(
-    ops.nan_to_num_, AutoDispatchBelowAutograd, _record_nan_to_num_, None, (),
-    frozenset([]), ('self',))
+    ops.nan_to_num_, AutoDispatchBelowAutograd, _record_nan_to_num_, _jvp_nan_to_num_, ('self',),
+    frozenset(['original_self_p', 'original_self_t', 'self_t_raw']), ('self',), original_self=True)
 
 
 @traced("autograd", "torch::autograd::VariableType::nan_to_num_", VARIABLE_TYPE,
@@ -22484,12 +22544,17 @@ ops.native_layer_norm_backward.register(DispatchKey.Autograd, KernelFunction(
     native_layer_norm_backward, "torch::autograd::VariableType::native_layer_norm_backward", with_keyset=True))
 
 
+def _jvp_native_group_norm(fw: dict[str, Any]) -> Any:
+    """result0: group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_p, bias_t, result1, result2, group)"""
+    return functions_manual.group_norm_jvp(fw['input_p'], fw['input_t'], fw['weight_p'], fw['weight_t'], fw['bias_p'], fw['bias_t'], fw['result1'], fw['result2'], fw['group'])
+
+
 _record_native_group_norm = GraphRecording(ops.native_group_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeGroupNormBackward0)
 
 
 _forward_native_group_norm = ForwardRecording(
-    ops.native_group_norm, AutoDispatchBelowADInplaceOrView, _record_native_group_norm, None, (),
-    frozenset([]), ('input', 'weight', 'bias'))
+    ops.native_group_norm, AutoDispatchBelowADInplaceOrView, _record_native_group_norm, _jvp_native_group_norm, ('result0',),
+    frozenset(['bias_p', 'bias_t', 'group', 'input_p', 'input_t', 'result1', 'result2', 'weight_p', 'weight_t']), ('input', 'weight', 'bias'))
 
 
 @traced("autograd", "torch::autograd::VariableType::native_group_norm", VARIABLE_TYPE,
