@@ -154,6 +154,9 @@ PROGRAMS.update(
         "tangent_requires_grad": "v = tx.clone().requires_grad_()\nwith fwAD.dual_level():\n"
         "    d = fwAD.make_dual(x, v)\n    t = fwAD.unpack_dual(d.sin()).tangent\n"
         "    g, = torch.autograd.grad(t.sum(), v)\nout = (t.detach(), g)",
+        "repr": "with fwAD.dual_level():\n    d = fwAD.make_dual(x, tx)\n"
+        "    out = (repr(d.cpu()), str((d[0] * 2).cpu()))\n"
+        "out = (out, repr(d.cpu()))",
         "is_same_size": "out = (torch.is_same_size(x, tx), torch.is_same_size(x, y), "
         "x.is_same_size(tx))",
         "fwd_grad_disabled": "with fwAD.dual_level():\n    d = fwAD.make_dual(x, tx)\n"
