@@ -107,6 +107,12 @@ OPS = {
     "lerp": "r = torch.lerp(d, x, 0.3)",
     "unbind": "r = d.unbind(0)[2]",
     "split": "r = d.split(2, 1)[1]",
+    "kthvalue": "r = d.kthvalue(2, 1)[0]",
+    "mode": "r = d.round().mode(1).values",
+    "median": "r = d.median()",
+    "median_dim": "r = d.median(0, keepdim=True)[0]",
+    "std_mean": "r = torch.std_mean(d, 1)[0]",
+    "var_mean_mean": "r = torch.var_mean(d)[1]",
     "chain": "h = torch.tanh(d @ W.t()); r = (h * h).sum(1).mean()",
     # in-place: the tangent is updated in place
     "mul_": "r = d.clone(); r.mul_(e)",
@@ -163,6 +169,10 @@ PROGRAMS.update(
         "    with fwAD._set_fwd_grad_enabled(False):\n"
         "        a = (fwAD.unpack_dual(d).tangent, fwAD._is_fwd_grad_enabled())\n"
         "    out = (a, fwAD._is_fwd_grad_enabled(), fwAD.unpack_dual(d).tangent)",
+        "non_differentiable_outputs": "with fwAD.dual_level():\n    d = fwAD.make_dual(x, tx)\n"
+        "    out = (torch.isnan(d), torch.isinf(d), torch.equal(d, d), torch.allclose(d, d), "
+        "torch.signbit(d), torch.bucketize(d, torch.tensor([0.0])), torch.count_nonzero(d), "
+        "d.argmax(), d > 0, fwAD.unpack_dual(d.max(1)[1]), torch.multinomial(d.abs(), 1).shape)",
         # ---- errors ----
         "err_no_level": "out = fwAD.make_dual(x, tx)",
         "err_size": "with fwAD.dual_level():\n    out = fwAD.make_dual(x, y)",

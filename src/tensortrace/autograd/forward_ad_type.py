@@ -137,14 +137,20 @@ class ForwardRecording:
             self.message = NOT_IMPLEMENTED.format(schema.name)
 
     def __call__(self, ks: DispatchKeySet, args: tuple[Any, ...], record: bool) -> Any:
-        if self.jvp is None:
-            raise NotImplementedError(self.message)
         original = args[0].clone() if self.original_self else None
         if record:
             result = self.graph(ks, args)
         else:
             with self.below():
                 result = self.op.redispatch(ks & after_autograd_keyset, *args)
+        if self.jvp is None:
+            # emit_forbid_fw_derivatives, after the call as in torch; an op whose outputs are
+            # not differentiable (bool, integer, not tensors: isnan, equal, bucketize) has no
+            # differentiable outputs there, so no check
+            outputs = result if isinstance(result, (tuple, list)) else (result,)
+            if any(is_differentiable_output(out) for out in outputs):
+                raise NotImplementedError(self.message)
+            return result
         rec = recorder.current
         if rec is None:
             tangents = self._tangents(args, result, original)

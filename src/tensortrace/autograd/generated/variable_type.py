@@ -8801,12 +8801,17 @@ ops.min_unary_out.register(DispatchKey.Autograd, KernelFunction(
     min_unary_out, "torch::autograd::VariableType::min", with_keyset=True))
 
 
+def _jvp_median(fw: dict[str, Any]) -> Any:
+    """result: evenly_read_jvp(self_t, self_p, result)"""
+    return functions_manual.evenly_read_jvp(fw['self_t'], fw['self_p'], fw['result'])
+
+
 _record_median = GraphRecording(ops.median, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward0)
 
 
 _forward_median = ForwardRecording(
-    ops.median, AutoDispatchBelowADInplaceOrView, _record_median, None, (),
-    frozenset([]), ('self',))
+    ops.median, AutoDispatchBelowADInplaceOrView, _record_median, _jvp_median, ('result',),
+    frozenset(['result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
@@ -8826,12 +8831,17 @@ ops.median.register(DispatchKey.Autograd, KernelFunction(
     median, "torch::autograd::VariableType::median", with_keyset=True))
 
 
+def _jvp_median_dim(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], fw['keepdim'])
+
+
 _record_median_dim = GraphRecording(ops.median_dim, AutoDispatchBelowADInplaceOrView, nodes.MedianBackward1)
 
 
 _forward_median_dim = ForwardRecording(
-    ops.median_dim, AutoDispatchBelowADInplaceOrView, _record_median_dim, None, (),
-    frozenset([]), ('self',))
+    ops.median_dim, AutoDispatchBelowADInplaceOrView, _record_median_dim, _jvp_median_dim, ('values',),
+    frozenset(['dim', 'indices', 'keepdim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::median", VARIABLE_TYPE,
@@ -8876,12 +8886,17 @@ ops.median_dim_values.register(DispatchKey.Autograd, KernelFunction(
     median_dim_values, "torch::autograd::VariableType::median", with_keyset=True))
 
 
+def _jvp_nanmedian(fw: dict[str, Any]) -> Any:
+    """result: evenly_read_jvp(self_t, self_p, result)"""
+    return functions_manual.evenly_read_jvp(fw['self_t'], fw['self_p'], fw['result'])
+
+
 _record_nanmedian = GraphRecording(ops.nanmedian, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward0)
 
 
 _forward_nanmedian = ForwardRecording(
-    ops.nanmedian, AutoDispatchBelowADInplaceOrView, _record_nanmedian, None, (),
-    frozenset([]), ('self',))
+    ops.nanmedian, AutoDispatchBelowADInplaceOrView, _record_nanmedian, _jvp_nanmedian, ('result',),
+    frozenset(['result', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
@@ -8901,12 +8916,17 @@ ops.nanmedian.register(DispatchKey.Autograd, KernelFunction(
     nanmedian, "torch::autograd::VariableType::nanmedian", with_keyset=True))
 
 
+def _jvp_nanmedian_dim(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], fw['keepdim'])
+
+
 _record_nanmedian_dim = GraphRecording(ops.nanmedian_dim, AutoDispatchBelowADInplaceOrView, nodes.NanmedianBackward1)
 
 
 _forward_nanmedian_dim = ForwardRecording(
-    ops.nanmedian_dim, AutoDispatchBelowADInplaceOrView, _record_nanmedian_dim, None, (),
-    frozenset([]), ('self',))
+    ops.nanmedian_dim, AutoDispatchBelowADInplaceOrView, _record_nanmedian_dim, _jvp_nanmedian_dim, ('values',),
+    frozenset(['dim', 'indices', 'keepdim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::nanmedian", VARIABLE_TYPE,
@@ -9109,12 +9129,17 @@ ops.var_correction_out.register(DispatchKey.Autograd, KernelFunction(
     var_correction_out, "torch::autograd::VariableType::var", with_keyset=True))
 
 
+def _jvp_var_mean_correction(fw: dict[str, Any]) -> Any:
+    """result0, result1: (var_backward(self_t, self_p, dim, correction, True).sum([] if dim is None else dim, keepdim), at.mean(self_t, [] if dim is None else dim, keepdim))"""
+    return (functions_manual.var_backward(fw['self_t'], fw['self_p'], fw['dim'], fw['correction'], True).sum([] if fw['dim'] is None else fw['dim'], fw['keepdim']), at.mean(fw['self_t'], [] if fw['dim'] is None else fw['dim'], fw['keepdim']))
+
+
 _record_var_mean_correction = GraphRecording(ops.var_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.VarMeanBackward0)
 
 
 _forward_var_mean_correction = ForwardRecording(
-    ops.var_mean_correction, AutoDispatchBelowADInplaceOrView, _record_var_mean_correction, None, (),
-    frozenset([]), ('self',))
+    ops.var_mean_correction, AutoDispatchBelowADInplaceOrView, _record_var_mean_correction, _jvp_var_mean_correction, ('result0', 'result1'),
+    frozenset(['correction', 'dim', 'keepdim', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::var_mean", VARIABLE_TYPE,
@@ -9189,12 +9214,17 @@ ops.std_correction_out.register(DispatchKey.Autograd, KernelFunction(
     std_correction_out, "torch::autograd::VariableType::std", with_keyset=True))
 
 
+def _jvp_std_mean_correction(fw: dict[str, Any]) -> Any:
+    """result0, result1: ((var_backward(self_t, self_p, dim, correction, True).sum([] if dim is None else dim, keepdim) / (2. * result0)).masked_fill_(result0.eq(0), 0), at.mean(self_t, [] if dim is None else dim, keepdim))"""
+    return (functions_manual.var_backward(fw['self_t'], fw['self_p'], fw['dim'], fw['correction'], True).sum([] if fw['dim'] is None else fw['dim'], fw['keepdim']).div(fw['result0'].mul(2.0)).masked_fill_(fw['result0'].eq(0), 0), at.mean(fw['self_t'], [] if fw['dim'] is None else fw['dim'], fw['keepdim']))
+
+
 _record_std_mean_correction = GraphRecording(ops.std_mean_correction, AutoDispatchBelowADInplaceOrView, nodes.StdMeanBackward0)
 
 
 _forward_std_mean_correction = ForwardRecording(
-    ops.std_mean_correction, AutoDispatchBelowADInplaceOrView, _record_std_mean_correction, None, (),
-    frozenset([]), ('self',))
+    ops.std_mean_correction, AutoDispatchBelowADInplaceOrView, _record_std_mean_correction, _jvp_std_mean_correction, ('result0', 'result1'),
+    frozenset(['correction', 'dim', 'keepdim', 'result0', 'self_p', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::std_mean", VARIABLE_TYPE,
@@ -16110,12 +16140,17 @@ ops.topk.register(DispatchKey.Autograd, KernelFunction(
     topk, "torch::autograd::VariableType::topk", with_keyset=True))
 
 
+def _jvp_kthvalue(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], fw['keepdim'])
+
+
 _record_kthvalue = GraphRecording(ops.kthvalue, AutoDispatchBelowADInplaceOrView, nodes.KthvalueBackward0)
 
 
 _forward_kthvalue = ForwardRecording(
-    ops.kthvalue, AutoDispatchBelowADInplaceOrView, _record_kthvalue, None, (),
-    frozenset([]), ('self',))
+    ops.kthvalue, AutoDispatchBelowADInplaceOrView, _record_kthvalue, _jvp_kthvalue, ('values',),
+    frozenset(['dim', 'indices', 'keepdim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::kthvalue", VARIABLE_TYPE,
@@ -16160,12 +16195,17 @@ ops.kthvalue_values.register(DispatchKey.Autograd, KernelFunction(
     kthvalue_values, "torch::autograd::VariableType::kthvalue", with_keyset=True))
 
 
+def _jvp_mode(fw: dict[str, Any]) -> Any:
+    """values: gather_with_keepdimed_indices(self_t, dim, indices, keepdim)"""
+    return functions_manual.gather_with_keepdimed_indices(fw['self_t'], fw['dim'], fw['indices'], fw['keepdim'])
+
+
 _record_mode = GraphRecording(ops.mode, AutoDispatchBelowADInplaceOrView, nodes.ModeBackward0)
 
 
 _forward_mode = ForwardRecording(
-    ops.mode, AutoDispatchBelowADInplaceOrView, _record_mode, None, (),
-    frozenset([]), ('self',))
+    ops.mode, AutoDispatchBelowADInplaceOrView, _record_mode, _jvp_mode, ('values',),
+    frozenset(['dim', 'indices', 'keepdim', 'self_t']), ('self',))
 
 
 @traced("autograd", "torch::autograd::VariableType::mode", VARIABLE_TYPE,

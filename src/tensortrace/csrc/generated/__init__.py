@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "460bf653a825f727bdf782a49e79f3d1d9479e48d0c2e614b3b205081254c847"
+INPUTS_SHA256 = "987e18192c8cab76d0240708ffa6cb79dd6c96de7fd8f0f2b8c0c200d02adbf6"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
