@@ -332,7 +332,10 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
     suffixes: list[str] = []
     custom_contents_provided = tensor_contents is not None
     tensor_str = tensor_contents if tensor_contents is not None else ""
-    self = inp
+    # a dual tensor prints its primal's values and then its tangent (no op outside a level)
+    from tensortrace.autograd.forward_ad import unpack_dual
+
+    self, tangent = unpack_dual(inp)
 
     if self.device.type != "cpu":
         suffixes.append("device='" + str(self.device) + "'")
@@ -376,6 +379,9 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
         suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif inp.requires_grad:
         suffixes.append("requires_grad=True")
+
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=False)
 

@@ -62,7 +62,7 @@ def __getattr__(name: str) -> object:
     """torch.autograd.profiler (and profiler_util) and torch.autograd.functional, imported on
     first use: nothing at import needs them (Note [Subpackages imported on first use] in
     tensortrace/__init__.py)."""
-    if name in ("profiler", "profiler_util", "functional", "graph"):
+    if name in ("profiler", "profiler_util", "functional", "graph", "forward_ad"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

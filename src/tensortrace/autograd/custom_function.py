@@ -35,7 +35,7 @@ class FunctionCtx:
         self.to_save = tensors
 
     def save_for_forward(self, *tensors: Any) -> None:
-        """Forward-mode AD is not implemented here; kept so that forward can call it."""
+        """Keep tensors for jvp (forward-mode AD); they come back as `ctx.saved_tensors`."""
         self.saved_for_forward = tensors
 
     def mark_dirty(self, *args: Any) -> None:
@@ -77,6 +77,9 @@ class _FunctionBase:
 
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
+        # inside jvp, what save_for_forward kept (THPFunction_saved_tensors)
+        if self.saved_for_forward is not None:
+            return tuple(self.saved_for_forward)
         return unpack_saved_variables(self)
 
     @property
@@ -189,7 +192,17 @@ class Function(_SingleLevelFunction):
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        if cls.setup_context is not _SingleLevelFunction.setup_context:
+        from tensortrace.autograd.forward_grad import are_functorch_transforms_active
+
+        is_setup_ctx_defined = cls.setup_context is not _SingleLevelFunction.setup_context
+        if are_functorch_transforms_active() and not is_setup_ctx_defined:
+            raise RuntimeError(
+                "In order to use an autograd.Function with functorch transforms "
+                "(vmap, grad, jvp, jacrev, ...), it must override the setup_context "
+                "staticmethod. For more details, please see "
+                "https://pytorch.org/docs/main/notes/extending.func.html"
+            )
+        if is_setup_ctx_defined:
             # forward is called without ctx: bind its defaults, as torch does
             import inspect
 

@@ -56,6 +56,24 @@ from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401
     svd_backward,
     triangular_solve_backward,
 )
+from tensortrace.autograd.functions_manual_forward import (  # noqa: F401 - forward formulas
+    amaxamin_jvp,
+    apply_loss_reduction,
+    batch_norm_jvp,
+    cat_jvp,
+    convolution_jvp,
+    copy_jvp,
+    cumprod_jvp,
+    evenly_read_jvp,
+    gather_with_keepdimed_indices,
+    glu_jvp,
+    group_norm_jvp,
+    layer_norm_jvp,
+    linalg_vector_norm_jvp,
+    logsumexp_jvp,
+    norm_jvp,
+    stack_jvp,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,

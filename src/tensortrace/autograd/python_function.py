@@ -23,6 +23,11 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.accumulate_grad import try_get_grad_accumulator
+from tensortrace.autograd.custom_function_forward import (
+    fw_grad_disabled,
+    input_tangents,
+    process_forward_mode_ad,
+)
 from tensortrace.autograd.function import Node, collect_next_edges
 from tensortrace.autograd.saved_variable import ERR_BACKWARD_TWICE, SavedVariable
 from tensortrace.autograd.traceable_function import is_differentiable_output
@@ -189,14 +194,20 @@ def _apply(
     if is_executable:
         node.set_next_edges(collect_next_edges(input_vars))
     overridden_setup_context = cls.setup_context is not _base_setup_context()
-    with grad_mode.set_grad_enabled(False):
+    tangents = input_tangents((*args, *kwargs.values()))
+    # forward sees no tangents (AutoFwGradMode(false)); jvp computes the outputs' below
+    with grad_mode.set_grad_enabled(False), fw_grad_disabled():
         if overridden_setup_context:
             output = cls.forward(*args, **kwargs)
             cls.setup_context(ctx, args, output)
         else:
             output = cls.forward(ctx, *args, **kwargs)
     dirty = _mark_dirty(ctx)
-    return process_outputs(ctx, node, input_vars, dirty, output, is_executable)
+    wrapped = process_outputs(ctx, node, input_vars, dirty, output, is_executable)
+    if tangents is not None:
+        process_forward_mode_ad(cls, ctx, tangents, wrapped, dirty)
+    ctx.saved_for_forward = None
+    return wrapped
 
 
 def _mark_dirty(ctx: Any) -> set[int]:

@@ -49,6 +49,9 @@ class AutogradMeta:
         "post_acc_grad_hooks_",
         "attr_version_",
         "creation_meta_",
+        "fw_grad_",
+        "fw_view_",
+        "fw_base_",
     )
 
     def __init__(self, requires_grad: bool = False) -> None:
@@ -69,6 +72,13 @@ class AutogradMeta:
         # a view's CreationMeta: None is DEFAULT; "IN_CUSTOM_FUNCTION" marks an output of a
         # custom Function, which may not be modified in place (handle_view_on_rebase)
         self.creation_meta_: str | None = None
+        # forward AD (autograd/forward_grad.py): the tangents by level (ForwardGrad, made on
+        # first use); for a view, whether it is a forward-differentiable view (_fw_primal's
+        # and _make_dual's are not), and its forward base when that is not base_ (a view of a
+        # dual tensor made by _make_dual: Note [Forward views])
+        self.fw_grad_: Any = None
+        self.fw_view_ = True
+        self.fw_base_: Tensor | None = None
 
     def _trace_summary(self) -> dict[str, Any]:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
@@ -115,8 +125,11 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
     return data
 
 
-def as_view(base: Tensor, tensor: Tensor) -> Tensor:
-    """Record that `tensor` is a view of `base` (Note [A view holds its base])."""
+def as_view(base: Tensor, tensor: Tensor, is_fw_differentiable: bool = True) -> Tensor:
+    """Record that `tensor` is a view of `base` (Note [A view holds its base]).
+
+    is_fw_differentiable=False (_fw_primal, _make_dual) makes a view whose tangent is not
+    read from its base's (DifferentiableViewMeta without forward view info)."""
     # the TensorImpls read directly (Note [Direct reads on hot paths]): every view op runs this
     impl = tensor.impl_.target_ or null_deref()
     base_impl = base.impl_.target_ or null_deref()
@@ -136,6 +149,7 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
         base_meta.creation_meta_ if base_meta is not None and base_meta.is_view_ else None
     )
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
+    _set_forward_view(meta, base, base_meta, is_fw_differentiable)
     if recorder.current is not None:
         recorder.current.instant(
             VIEW_BASE,
@@ -150,3 +164,33 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
 
 def increment_version(t: Tensor) -> None:
     t.unsafeGetTensorImpl().bump_version()
+
+
+# Note [Forward views]
+# A view's tangent must be a view of its forward base's tangent (autograd_meta.cpp's
+# [Forward Grad View/inplace]). The forward base is the root of the chain of forward-
+# differentiable views, which is the backward root base_ unless a view in the chain is not
+# forward differentiable: `d = _make_dual(x, t)` is a view of x, but `d[0]`'s tangent is a view
+# of d's tangent, not of x's. fw_base_ holds the forward base only in that case, so views made
+# without forward AD hold no extra reference.
+def _set_forward_view(
+    meta: AutogradMeta,
+    base: Tensor,
+    base_meta: AutogradMeta | None,
+    is_fw_differentiable: bool,
+) -> None:
+    meta.fw_view_ = is_fw_differentiable
+    meta.fw_base_ = None
+    if not is_fw_differentiable or base_meta is None or not base_meta.is_view_:
+        return
+    if not base_meta.fw_view_:  # the base is a _make_dual / _fw_primal view: it is the root
+        meta.fw_base_ = base.copy()
+    elif base_meta.fw_base_ is not None:
+        meta.fw_base_ = base_meta.fw_base_.copy()
+
+
+def forward_base(meta: AutogradMeta) -> Tensor | None:
+    """The forward view's base (DifferentiableViewMeta::get_forward_view().base_), or None."""
+    if not meta.is_view_ or not meta.fw_view_:
+        return None
+    return meta.fw_base_ if meta.fw_base_ is not None else meta.base_

@@ -1,4 +1,4 @@
-"""The per-thread autograd flags: grad mode and inference mode.
+"""The per-thread autograd flags: grad mode, inference mode and forward grad mode.
 
 Mirrors `c10/core/AutogradState.h` (AutogradState: grad_mode, inference_mode) and the parts of
 `c10/core/InferenceMode.h` and `c10/core/TensorImpl.cpp` that live in c10: a TensorImpl made in
@@ -15,6 +15,8 @@ class AutogradState(threading.local):
     def __init__(self) -> None:
         self.grad_mode = True
         self.inference_mode = False
+        # fw_grad_mode: forward AD reads tangents (off inside a custom Function's forward)
+        self.fw_grad_mode = True
 
 
 autograd_state = AutogradState()

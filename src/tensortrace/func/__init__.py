@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.func._jvp import jvp as jvp
 from tensortrace.nn.utils import stateless
 
 __all__ = ["functional_call", "stack_module_state"]

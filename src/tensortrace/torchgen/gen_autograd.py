@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from tensortrace.aten.function_schema import FunctionSchema
+from tensortrace.torchgen.gen_forward_ad import emit_forward, emit_jvp, forward_formula
 from tensortrace.torchgen.gen_functions import dispatch_names
 from tensortrace.torchgen.load_derivatives import GRAD_NAMES, DerivativeEntry
 from tensortrace.torchgen.model import NativeFunction
@@ -86,13 +87,18 @@ DONT_REQUIRE_DERIVATIVE = frozenset(
         "any",
         "set_",
         "lift_fresh",
+        "is_same_size",
+        "_has_same_storage_numel",
+        "_new_zeros_with_same_feature_meta",
     }
 )
 # Ops that are CompositeImplicitAutograd in torch (so their graph is that of the op they call)
 # but have a kernel of their own here: they record that op's Node.
 TORCH_COMPOSITE = {"max.other": "maximum", "min.other": "minimum"}
 # VariableTypeManual.cpp writes these by hand instead of generating them
-MANUAL_AUTOGRAD = frozenset({"detach"})
+MANUAL_AUTOGRAD = frozenset({"detach", "_fw_primal", "_make_dual"})
+# the views ADInplaceOrViewTypeManual.cpp makes without forward view info
+NON_FW_DIFFERENTIABLE_VIEWS = frozenset({"_fw_primal", "_make_dual"})
 MANUAL_NON_DIFFERENTIABLE = frozenset({"detach", "detach_"})
 # Views whose derivatives.yaml entry says `output_differentiability: [False]`: no graph, and the
 # view records no base but shares its version counter, as as_view(is_bw_differentiable=false,
@@ -247,7 +253,7 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> 
 
 # ---- VariableType.cpp ---------------------------------------------------------------------------
 def gen_variable_type(
-    fns: Sequence[NativeFunction], entries: dict[str, DerivativeEntry]
+    fns: Sequence[NativeFunction], entries: dict[str, DerivativeEntry], manual: Sequence[str]
 ) -> tuple[str, str]:
     doc = (
         "The Autograd kernels: one per operator that has no CompositeImplicitAutograd kernel."
@@ -256,13 +262,26 @@ def gen_variable_type(
         "kernel records the graph with its op's\nBackward Node (GraphRecording in "
         "autograd/variable_type.py; NotImplemented where derivatives.yaml\nhas no formula); "
         "otherwise it only redispatches below autograd. In-place, out= and view ops\n"
-        "redispatch to ADInplaceOrView, the others skip it."
+        "redispatch to ADInplaceOrView, the others skip it. When an input has a tangent "
+        "(forward AD),\nthe kernel also evaluates the op's `result:` formula "
+        "(ForwardRecording in autograd/forward_ad_type.py)."
     )
+    variants_of: dict[str, set[str]] = {}
+    for fn in fns:
+        variants_of.setdefault(fn.schema.name, set()).update(
+            v.strip() for v in fn.variants.split(",")
+        )
+    known = set(manual) | {"at"}
+    used: set[str] = set()
     out = [
         "from typing import Any",
         "",
+        "from tensortrace.aten import functions as at",
         "from tensortrace.aten.dispatcher import KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.autograd import forward_ad_type, functions_manual",
+        "from tensortrace.autograd.forward_ad_type import ForwardRecording",
+        "from tensortrace.autograd.forward_grad import ForwardADLevel, is_fw_grad_defined",
         "from tensortrace.autograd.generated import functions as nodes",
         "from tensortrace.autograd.grad_mode import _state as grad_mode",
         "from tensortrace.autograd.variable_type import (",
@@ -278,6 +297,8 @@ def gen_variable_type(
         "    AutoDispatchBelowAutograd,",
         ")",
         "from tensortrace.trace import traced",
+        "",
+        "fw_levels = ForwardADLevel.all_levels  # Note [Forward AD costs one read when off]",
     ]
     for f in fns:
         if not _has_autograd_kernel(f):
@@ -285,12 +306,13 @@ def gen_variable_type(
         s = f.schema
         symbol = f"torch::autograd::VariableType::{s.name}"
         if s.name in MANUAL_AUTOGRAD:
+            manual_kernel = "detach" if s.name == "detach" else f"forward_ad_type.{s.name}"
             out += [
                 "",
                 "",
                 "# VariableTypeManual.cpp",
                 f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
-                f'    detach, "{symbol}", with_keyset=True))',
+                f'    {manual_kernel}, "{symbol}", with_keyset=True))',
             ]
             continue
         below = (
@@ -310,7 +332,26 @@ def gen_variable_type(
             node = f"nodes.{entry.node_name}" if entry is not None else "None"
             lines += [f"_record_{f.ident} = GraphRecording(ops.{f.ident}, {below}, {node})", "", ""]
             any_grad = " or ".join(f"requires_grad(args[{i}])" for i in indices)
+            fw = forward_formula(f, entry, variants_of)
+            read: frozenset[str] = frozenset()
+            if fw is not None:
+                jvp_lines, read = emit_jvp(f, fw, known, used)
+                lines[2:2] = jvp_lines[2:] + ["", ""]
+            index_of = {a.name: i for i, a in enumerate(s.arguments)}
+            diff = (
+                [n for n in entry.diff_inputs if n in index_of]
+                if entry is not None and not s.is_out
+                else [s.arguments[i].name for i in indices]
+            )
+            # isFwGradDefined over the inputs whose tangent the formula reads (all of them
+            # for a formula over a TensorList, cat_jvp / stack_jvp, and to forbid)
+            checked = [n for n in diff if f"{n}_t" in read or f"{n}_t_raw" in read] or diff
+            any_fw = " or ".join(f"is_fw_grad_defined(args[{index_of[n]}])" for n in checked)
+            lines += [emit_forward(f, fw, read, below, f"_record_{f.ident}", diff), "", ""]
             body = [
+                f"    if fw_levels and ({any_fw}):",
+                f"        record = grad_mode.grad_mode and ({any_grad})",
+                f"        return _forward_{f.ident}(ks, args, record)",
                 f"    if grad_mode.grad_mode and ({any_grad}):",
                 f"        return _record_{f.ident}(ks, args)",
             ]
@@ -337,6 +378,12 @@ def gen_variable_type(
     return doc, "\n".join(out) + "\n"
 
 
+# Note [Forward AD costs one read when off]
+# Every Autograd kernel of an op with a derivative asks `fw_levels and (...)` first: the list of
+# live forward AD levels (forward_grad.py's ForwardADLevel.all_levels, never rebound), empty
+# outside dual_level, so forward AD costs one truth test per op when unused.
+
+
 # ---- ADInplaceOrViewType.cpp --------------------------------------------------------------------
 def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     doc = (
@@ -351,6 +398,7 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "",
         "from tensortrace.aten.dispatcher import KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.autograd.forward_ad_type import fw_non_differentiable_view",
         "from tensortrace.autograd.variable_type import (",
         "    INPLACE_OR_VIEW,",
         "    bump_versions,",
@@ -367,6 +415,16 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         if not _has_autograd_kernel(f) or not (s.is_inplace or s.is_view or s.is_out):
             continue
         symbol = f"torch::ADInplaceOrView::{f.ident}"
+        if s.name in NON_FW_DIFFERENTIABLE_VIEWS:
+            out += [
+                "",
+                "",
+                "# ADInplaceOrViewTypeManual.cpp",
+                f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, KernelFunction(",
+                f"    lambda ks, *args: fw_non_differentiable_view(ks, ops.{f.ident}, *args),",
+                f'    "{symbol}", with_keyset=True))',
+            ]
+            continue
         if s.name == "detach" or s.full_name in NON_DIFFERENTIABLE_VIEWS:
             after = "    return detach_shares_version(args[0], result)"
         elif s.name in MANUAL_NON_DIFFERENTIABLE:
@@ -415,6 +473,14 @@ RESERVED = frozenset(
         "record_views",
         "after_ADInplaceOrView_keyset",
         "annotations",
+        "at",
+        "forward_ad_type",
+        "functions_manual",
+        "ForwardRecording",
+        "ForwardADLevel",
+        "is_fw_grad_defined",
+        "fw_levels",
+        "fw_non_differentiable_view",
     }
 )
 
@@ -428,6 +494,6 @@ def autograd_modules(
     by_name = {e.schema.full_name: e for e in entries}
     return {
         "functions": gen_functions(entries, manual),
-        "variable_type": gen_variable_type(fns, by_name),
+        "variable_type": gen_variable_type(fns, by_name, manual),
         "ad_inplace_or_view_type": gen_inplace_or_view_type(fns),
     }

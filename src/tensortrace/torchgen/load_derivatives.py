@@ -50,6 +50,9 @@ class DerivativeEntry:
     list_properties: dict[str, tuple[str, str]] = field(default_factory=dict)
     # which outputs get the Node as grad_fn (None: every differentiable one)
     output_differentiability: tuple[bool, ...] | None = None
+    # the forward-mode formulas (`result: ...`, or one per output name), as written:
+    # (output names, source); see gen_forward_ad.py
+    fw_formulas: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
 
 
 def _op_prefix(name: str) -> str:
@@ -97,13 +100,24 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
     entries: list[DerivativeEntry] = []
     for entry in load_yaml(text):
         schema = parse_schema(entry["name"])
+        arg_names = {a.name for a in schema.arguments}
         keys = [
-            k for k in entry if k not in ("name", "output_differentiability", "result", "node_name")
+            k
+            for k in entry
+            if k not in ("name", "output_differentiability", "node_name")
+            and k.split(",")[0].strip() in arg_names
+        ]
+        # load_derivatives.is_forward_derivative_definition: a key naming no input names
+        # outputs, and holds their forward formula
+        fw_formulas = [
+            (tuple(k.strip() for k in key.split(",")), str(entry[key]))
+            for key in entry
+            if key not in ("name", "output_differentiability", "node_name")
+            and key.split(",")[0].strip() not in arg_names
         ]
         formulas: list[DerivativeFormula] = []
         properties: dict[str, tuple[str, str]] = {}
         list_properties: dict[str, tuple[str, str]] = {}
-        arg_names = {a.name for a in schema.arguments}
         # load_derivatives.set_up_derivatives: `for raw_names in sorted(defn.keys())`, so a
         # Node computes its inputs' gradients in that order (MmBackward0: mat2, then self)
         for key in sorted(keys):
@@ -139,6 +153,7 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
                 tuple(entry["output_differentiability"])
                 if "output_differentiability" in entry
                 else None,
+                fw_formulas,
             )
         )
     return entries

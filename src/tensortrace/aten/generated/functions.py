@@ -10628,6 +10628,71 @@ def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov__make_dual = Overloads([(ops._make_dual, Binder(ops._make_dual.schema))])
+
+
+@traced("dispatch", "at::_make_dual", FUNCTIONS_H, "at::_make_dual",
+        legacy="at::_make_dual (Functions.h)")
+def _make_dual(*args: Any, **kwargs: Any) -> Any:
+    """at::_make_dual, overloads:
+    _make_dual(Tensor(a) primal, Tensor tangent, int level) -> Tensor(a)
+    """
+    op, full = select_overload(_ov__make_dual, args, kwargs, "at::_make_dual")
+    return op.call(*full)
+
+
+_ov__unpack_dual = Overloads([(ops._unpack_dual, Binder(ops._unpack_dual.schema))])
+
+
+@traced("dispatch", "at::_unpack_dual", FUNCTIONS_H, "at::_unpack_dual",
+        legacy="at::_unpack_dual (Functions.h)")
+def _unpack_dual(*args: Any, **kwargs: Any) -> Any:
+    """at::_unpack_dual, overloads:
+    _unpack_dual(Tensor(a) dual, int level) -> (Tensor(a), Tensor)
+    """
+    op, full = select_overload(_ov__unpack_dual, args, kwargs, "at::_unpack_dual")
+    return op.call(*full)
+
+
+_ov__new_zeros_with_same_feature_meta = Overloads([(ops._new_zeros_with_same_feature_meta, Binder(ops._new_zeros_with_same_feature_meta.schema))])
+
+
+@traced("dispatch", "at::_new_zeros_with_same_feature_meta", FUNCTIONS_H, "at::_new_zeros_with_same_feature_meta",
+        legacy="at::_new_zeros_with_same_feature_meta (Functions.h)")
+def _new_zeros_with_same_feature_meta(*args: Any, **kwargs: Any) -> Any:
+    """at::_new_zeros_with_same_feature_meta, overloads:
+    _new_zeros_with_same_feature_meta(Tensor self, Tensor other, *, int self_num_batch_dims=0) -> Tensor
+    """
+    op, full = select_overload(_ov__new_zeros_with_same_feature_meta, args, kwargs, "at::_new_zeros_with_same_feature_meta")
+    return op.call(*full)
+
+
+_ov__has_same_storage_numel = Overloads([(ops._has_same_storage_numel, Binder(ops._has_same_storage_numel.schema))])
+
+
+@traced("dispatch", "at::_has_same_storage_numel", FUNCTIONS_H, "at::_has_same_storage_numel",
+        legacy="at::_has_same_storage_numel (Functions.h)")
+def _has_same_storage_numel(*args: Any, **kwargs: Any) -> Any:
+    """at::_has_same_storage_numel, overloads:
+    _has_same_storage_numel(Tensor self, Tensor other) -> bool
+    """
+    op, full = select_overload(_ov__has_same_storage_numel, args, kwargs, "at::_has_same_storage_numel")
+    return op.call(*full)
+
+
+_ov_is_same_size = Overloads([(ops.is_same_size, Binder(ops.is_same_size.schema))])
+
+
+@traced("dispatch", "at::is_same_size", FUNCTIONS_H, "at::is_same_size",
+        legacy="at::is_same_size (Functions.h)")
+def is_same_size(*args: Any, **kwargs: Any) -> Any:
+    """at::is_same_size, overloads:
+    is_same_size(Tensor self, Tensor other) -> bool
+    """
+    op, full = select_overload(_ov_is_same_size, args, kwargs, "at::is_same_size")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11399,4 +11464,9 @@ FUNCTIONS: dict[str, Any] = {
     "special_gammaincc": special_gammaincc,
     "special_erfcx": special_erfcx,
     "special_log_ndtr": special_log_ndtr,
+    "_make_dual": _make_dual,
+    "_unpack_dual": _unpack_dual,
+    "_new_zeros_with_same_feature_meta": _new_zeros_with_same_feature_meta,
+    "_has_same_storage_numel": _has_same_storage_numel,
+    "is_same_size": is_same_size,
 }

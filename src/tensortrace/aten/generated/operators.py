@@ -4661,6 +4661,24 @@ special_log_ndtr = _register(
 special_log_ndtr_out = _register(
     FunctionSchema('special_log_ndtr', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'special', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'special_log_ndtr_out'}, 'tags': 'pointwise'}})
+_fw_primal = _register(
+    FunctionSchema('_fw_primal', '', (Argument('self', _T10, None, False), Argument('level', _T11, None, False),), (_T10,), ()),
+    {'func': '_fw_primal(Tensor(a) self, int level) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': '_fw_primal'}}})
+_make_dual = _register(
+    FunctionSchema('_make_dual', '', (Argument('primal', _T10, None, False), Argument('tangent', _T6, None, False), Argument('level', _T11, None, False),), (_T10,), ()),
+    {'func': '_make_dual(Tensor(a) primal, Tensor tangent, int level) -> Tensor(a)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': '_make_dual'}}})
+_unpack_dual = _register(
+    FunctionSchema('_unpack_dual', '', (Argument('dual', _T10, None, False), Argument('level', _T11, None, False),), (_T10, _T6,), ('primal', 'tangent',)),
+    {'func': '_unpack_dual(Tensor(a) dual, int level) -> (Tensor(a) primal, Tensor tangent)', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': '_unpack_dual'}}})
+_new_zeros_with_same_feature_meta = _register(
+    FunctionSchema('_new_zeros_with_same_feature_meta', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('self_num_batch_dims', _T11, '0', True),), (_T6,), ()),
+    {'func': '_new_zeros_with_same_feature_meta(Tensor self, Tensor other, *, int self_num_batch_dims=0) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': '_new_zeros_with_same_feature_meta'}}})
+_has_same_storage_numel = _register(
+    FunctionSchema('_has_same_storage_numel', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T16,), ()),
+    {'func': '_has_same_storage_numel(Tensor self, Tensor other) -> bool', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': '_has_same_storage_numel'}}})
+is_same_size = _register(
+    FunctionSchema('is_same_size', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T16,), ()),
+    {'func': 'is_same_size(Tensor self, Tensor other) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'is_same_size'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -6196,4 +6214,10 @@ OPERATORS: list[OperatorHandle] = [
     special_erfcx_out,
     special_log_ndtr,
     special_log_ndtr_out,
+    _fw_primal,
+    _make_dual,
+    _unpack_dual,
+    _new_zeros_with_same_feature_meta,
+    _has_same_storage_numel,
+    is_same_size,
 ]

@@ -262,3 +262,8 @@ ops.special_zeta_self_scalar.register(DispatchKey.CompositeExplicitAutograd, nat
 ops.special_zeta_other_scalar.register(DispatchKey.CompositeExplicitAutograd, native_kernel("special_zeta", ops.special_zeta_other_scalar))
 ops.special_zeta_self_scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("special_zeta_out", ops.special_zeta_self_scalar_out))
 ops.special_zeta_other_scalar_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("special_zeta_out", ops.special_zeta_other_scalar_out))
+ops._fw_primal.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_fw_primal", ops._fw_primal))
+ops._make_dual.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_make_dual", ops._make_dual))
+ops._new_zeros_with_same_feature_meta.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_new_zeros_with_same_feature_meta", ops._new_zeros_with_same_feature_meta))
+ops._has_same_storage_numel.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_has_same_storage_numel", ops._has_same_storage_numel))
+ops.is_same_size.register(DispatchKey.CompositeExplicitAutograd, native_kernel("is_same_size", ops.is_same_size))

@@ -504,3 +504,4 @@ ops.special_gammainc_out.register(DispatchKey.CompositeImplicitAutograd, native_
 ops.special_gammainc.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammainc", ops.special_gammainc))
 ops.special_gammaincc_out.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammaincc_out", ops.special_gammaincc_out))
 ops.special_gammaincc.register(DispatchKey.CompositeImplicitAutograd, native_kernel("special_gammaincc", ops.special_gammaincc))
+ops._unpack_dual.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_unpack_dual", ops._unpack_dual))

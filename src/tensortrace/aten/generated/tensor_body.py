@@ -465,6 +465,8 @@ _ov_igamma = Overloads([(ops.igamma, Binder(ops.igamma.schema))])
 _ov_igamma_ = Overloads([(ops.igamma_, Binder(ops.igamma_.schema))])
 _ov_igammac = Overloads([(ops.igammac, Binder(ops.igammac.schema))])
 _ov_igammac_ = Overloads([(ops.igammac_, Binder(ops.igammac_.schema))])
+_ov__fw_primal = Overloads([(ops._fw_primal, Binder(ops._fw_primal.schema))])
+_ov_is_same_size = Overloads([(ops.is_same_size, Binder(ops.is_same_size.schema))])
 
 
 class TensorMethods:
@@ -4647,6 +4649,24 @@ class TensorMethods:
         op, full = select_overload(_ov_igammac_, (self, *args), kwargs, "Tensor.igammac_")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::_fw_primal", TENSOR_BODY_H, "at::Tensor::_fw_primal",
+            legacy="Tensor::_fw_primal (TensorMethods.h)")
+    def _fw_primal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::_fw_primal, overloads:
+        _fw_primal(Tensor(a) self, int level) -> Tensor(a)
+        """
+        op, full = select_overload(_ov__fw_primal, (self, *args), kwargs, "Tensor._fw_primal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::is_same_size", TENSOR_BODY_H, "at::Tensor::is_same_size",
+            legacy="Tensor::is_same_size (TensorMethods.h)")
+    def is_same_size(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::is_same_size, overloads:
+        is_same_size(Tensor self, Tensor other) -> bool
+        """
+        op, full = select_overload(_ov_is_same_size, (self, *args), kwargs, "Tensor.is_same_size")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -5095,4 +5115,6 @@ METHODS: tuple[str, ...] = (
     "igamma_",
     "igammac",
     "igammac_",
+    "_fw_primal",
+    "is_same_size",
 )

@@ -15,6 +15,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     affine_grid_generator,
     aliases,
     amp_kernels,
+    autograd_composite,
     batch_linear_algebra,
     batch_linear_algebra_eig,
     batch_linear_algebra_lu,

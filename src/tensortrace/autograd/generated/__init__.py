@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9006dc50e3bc3e8aa661ec59367191fab8ef84745bb9df7f0bb7a96bf200ea2f"
+INPUTS_SHA256 = "0abb2c756842b591e98a41826794501a7590ecd55cbde6d0e3b7f6fa1f0771fe"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -13,6 +13,7 @@ from typing import Any
 
 from tensortrace.aten.dispatcher import KernelFunction
 from tensortrace.aten.generated import operators as ops
+from tensortrace.autograd.forward_ad_type import fw_non_differentiable_view
 from tensortrace.autograd.variable_type import (
     INPLACE_OR_VIEW,
     bump_versions,
@@ -6214,3 +6215,15 @@ def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.special_log_ndtr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     special_log_ndtr_out, "torch::ADInplaceOrView::special_log_ndtr_out", with_keyset=True))
+
+
+# ADInplaceOrViewTypeManual.cpp
+ops._fw_primal.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lambda ks, *args: fw_non_differentiable_view(ks, ops._fw_primal, *args),
+    "torch::ADInplaceOrView::_fw_primal", with_keyset=True))
+
+
+# ADInplaceOrViewTypeManual.cpp
+ops._make_dual.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    lambda ks, *args: fw_non_differentiable_view(ks, ops._make_dual, *args),
+    "torch::ADInplaceOrView::_make_dual", with_keyset=True))

@@ -25939,6 +25939,194 @@ def igammac(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _make_dual --------------------------------------------------------------------------------
+parser__make_dual = PythonArgParser.lazy([
+    '_make_dual(Tensor primal, Tensor tangent, int64_t level)',
+])
+
+
+@traced("python", "dispatch__make_dual", TORCH_FUNCTIONS_CPP, "dispatch__make_dual", legacy="dispatch__make_dual")
+def dispatch__make_dual_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_make_dual(Tensor primal, Tensor tangent, int64_t level): _make_dual"""
+    return at._make_dual(primal=kwargs['primal'], tangent=kwargs['tangent'], level=kwargs['level'])
+
+structseqs__make_dual = [(return_types.for_schema('_make_dual', ops._make_dual.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__make_dual", TORCH_FUNCTIONS_CPP, legacy="THPVariable__make_dual")
+def _make_dual(*args: Any, **kwargs: Any) -> Any:
+    """torch._make_dual: THPVariable__make_dual"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._make_dual",
+                                 {"python_name": "torch._make_dual"})
+    self = None
+    r = parser__make_dual.parse(args, kwargs)
+    a = r.args
+    # _make_dual(Tensor primal, Tensor tangent, int64_t level)
+    primal = a[0]
+    if primal is not None:
+        primal = primal.cdata
+    tangent = a[1]
+    if tangent is not None:
+        tangent = tangent.cdata
+    level = a[2]
+    if level is not None and (type(level) is not int or not INT64_MIN <= level <= INT64_MAX):
+        level = int64_arg(level)
+    result = dispatch__make_dual_0(self, {'primal': primal, 'tangent': tangent, 'level': level})
+    return THPVariable_Wrap(result)
+
+
+# ---- _unpack_dual ------------------------------------------------------------------------------
+parser__unpack_dual = PythonArgParser.lazy([
+    '_unpack_dual(Tensor dual, int64_t level)',
+])
+
+
+@traced("python", "dispatch__unpack_dual", TORCH_FUNCTIONS_CPP, "dispatch__unpack_dual", legacy="dispatch__unpack_dual")
+def dispatch__unpack_dual_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_unpack_dual(Tensor dual, int64_t level): _unpack_dual"""
+    return at._unpack_dual(dual=kwargs['dual'], level=kwargs['level'])
+
+structseqs__unpack_dual = [(return_types.for_schema('_unpack_dual', ops._unpack_dual.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__unpack_dual", TORCH_FUNCTIONS_CPP, legacy="THPVariable__unpack_dual")
+def _unpack_dual(*args: Any, **kwargs: Any) -> Any:
+    """torch._unpack_dual: THPVariable__unpack_dual"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._unpack_dual",
+                                 {"python_name": "torch._unpack_dual"})
+    self = None
+    r = parser__unpack_dual.parse(args, kwargs)
+    a = r.args
+    # _unpack_dual(Tensor dual, int64_t level)
+    dual = a[0]
+    if dual is not None:
+        dual = dual.cdata
+    level = a[1]
+    if level is not None and (type(level) is not int or not INT64_MIN <= level <= INT64_MAX):
+        level = int64_arg(level)
+    result = dispatch__unpack_dual_0(self, {'dual': dual, 'level': level})
+    return wrap_result(result, structseqs__unpack_dual[0][0])
+
+
+# ---- _new_zeros_with_same_feature_meta ---------------------------------------------------------
+parser__new_zeros_with_same_feature_meta = PythonArgParser.lazy([
+    '_new_zeros_with_same_feature_meta(Tensor input, Tensor other, *, int64_t self_num_batch_dims=0)',
+])
+
+
+@traced("python", "dispatch__new_zeros_with_same_feature_meta", TORCH_FUNCTIONS_CPP, "dispatch__new_zeros_with_same_feature_meta", legacy="dispatch__new_zeros_with_same_feature_meta")
+def dispatch__new_zeros_with_same_feature_meta_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_new_zeros_with_same_feature_meta(Tensor input, Tensor other, *, int64_t self_num_batch_dims=0): _new_zeros_with_same_feature_meta"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['self_num_batch_dims'] is not None:
+        call_kwargs['self_num_batch_dims'] = kwargs['self_num_batch_dims']
+    return at._new_zeros_with_same_feature_meta(**call_kwargs)
+
+structseqs__new_zeros_with_same_feature_meta = [(return_types.for_schema('_new_zeros_with_same_feature_meta', ops._new_zeros_with_same_feature_meta.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__new_zeros_with_same_feature_meta", TORCH_FUNCTIONS_CPP, legacy="THPVariable__new_zeros_with_same_feature_meta")
+def _new_zeros_with_same_feature_meta(*args: Any, **kwargs: Any) -> Any:
+    """torch._new_zeros_with_same_feature_meta: THPVariable__new_zeros_with_same_feature_meta"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._new_zeros_with_same_feature_meta",
+                                 {"python_name": "torch._new_zeros_with_same_feature_meta"})
+    self = None
+    r = parser__new_zeros_with_same_feature_meta.parse(args, kwargs)
+    a = r.args
+    # _new_zeros_with_same_feature_meta(Tensor input, Tensor other, *, int64_t self_num_batch_dims=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    self_num_batch_dims = a[2]
+    if self_num_batch_dims is None:
+        self_num_batch_dims = 0
+    elif self_num_batch_dims is not None and (type(self_num_batch_dims) is not int or not INT64_MIN <= self_num_batch_dims <= INT64_MAX):
+        self_num_batch_dims = int64_arg(self_num_batch_dims)
+    result = dispatch__new_zeros_with_same_feature_meta_0(self, {'self': self_, 'other': other, 'self_num_batch_dims': self_num_batch_dims})
+    return THPVariable_Wrap(result)
+
+
+# ---- _has_same_storage_numel -------------------------------------------------------------------
+parser__has_same_storage_numel = PythonArgParser.lazy([
+    '_has_same_storage_numel(Tensor input, Tensor other)',
+])
+
+
+@traced("python", "dispatch__has_same_storage_numel", TORCH_FUNCTIONS_CPP, "dispatch__has_same_storage_numel", legacy="dispatch__has_same_storage_numel")
+def dispatch__has_same_storage_numel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_has_same_storage_numel(Tensor input, Tensor other): _has_same_storage_numel"""
+    return at._has_same_storage_numel(self=kwargs['self'], other=kwargs['other'])
+
+structseqs__has_same_storage_numel = [(return_types.for_schema('_has_same_storage_numel', ops._has_same_storage_numel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__has_same_storage_numel", TORCH_FUNCTIONS_CPP, legacy="THPVariable__has_same_storage_numel")
+def _has_same_storage_numel(*args: Any, **kwargs: Any) -> Any:
+    """torch._has_same_storage_numel: THPVariable__has_same_storage_numel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._has_same_storage_numel",
+                                 {"python_name": "torch._has_same_storage_numel"})
+    self = None
+    r = parser__has_same_storage_numel.parse(args, kwargs)
+    a = r.args
+    # _has_same_storage_numel(Tensor input, Tensor other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    result = dispatch__has_same_storage_numel_0(self, {'self': self_, 'other': other})
+    return wrap_result(result, structseqs__has_same_storage_numel[0][0])
+
+
+# ---- is_same_size ------------------------------------------------------------------------------
+parser_is_same_size = PythonArgParser.lazy([
+    'is_same_size(Tensor input, Tensor other)',
+])
+
+
+@traced("python", "dispatch_is_same_size", TORCH_FUNCTIONS_CPP, "dispatch_is_same_size", legacy="dispatch_is_same_size")
+def dispatch_is_same_size_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_same_size(Tensor input, Tensor other): is_same_size"""
+    return at.is_same_size(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_is_same_size = [(return_types.for_schema('is_same_size', ops.is_same_size.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_same_size", TORCH_FUNCTIONS_CPP, legacy="THPVariable_is_same_size")
+def is_same_size(*args: Any, **kwargs: Any) -> Any:
+    """torch.is_same_size: THPVariable_is_same_size"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.is_same_size",
+                                 {"python_name": "torch.is_same_size"})
+    self = None
+    r = parser_is_same_size.parse(args, kwargs)
+    a = r.args
+    # is_same_size(Tensor input, Tensor other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_is_same_size_0(self, {'self': self_, 'other': other})
+    return wrap_result(result, structseqs_is_same_size[0][0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -26457,6 +26645,11 @@ FUNCTIONS: dict[str, Any] = {
     "binomial": binomial,
     "igamma": igamma,
     "igammac": igammac,
+    "_make_dual": _make_dual,
+    "_unpack_dual": _unpack_dual,
+    "_new_zeros_with_same_feature_meta": _new_zeros_with_same_feature_meta,
+    "_has_same_storage_numel": _has_same_storage_numel,
+    "is_same_size": is_same_size,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -26978,4 +27171,9 @@ __all__ = [
     "binomial",
     "igamma",
     "igammac",
+    "_make_dual",
+    "_unpack_dual",
+    "_new_zeros_with_same_feature_meta",
+    "_has_same_storage_numel",
+    "is_same_size",
 ]

@@ -17427,6 +17427,70 @@ def igammac_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _fw_primal --------------------------------------------------------------------------------
+parser__fw_primal = PythonArgParser.lazy([
+    '_fw_primal(int64_t level)',
+])
+
+
+@traced("python", "dispatch__fw_primal", VARIABLE_METHODS_CPP, "dispatch__fw_primal", legacy="dispatch__fw_primal")
+def dispatch__fw_primal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_fw_primal(int64_t level): _fw_primal"""
+    return self._fw_primal(level=kwargs['level'])
+
+structseqs__fw_primal = [(return_types.for_schema('_fw_primal', ops._fw_primal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__fw_primal", VARIABLE_METHODS_CPP, legacy="THPVariable__fw_primal")
+def _fw_primal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor._fw_primal: THPVariable__fw_primal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor._fw_primal",
+                                 {"python_name": "Tensor._fw_primal"})
+    self = args[0].cdata
+    r = parser__fw_primal.parse(args[1:], kwargs)
+    a = r.args
+    # _fw_primal(int64_t level)
+    level = a[0]
+    if level is not None and (type(level) is not int or not INT64_MIN <= level <= INT64_MAX):
+        level = int64_arg(level)
+    result = dispatch__fw_primal_0(self, {'level': level})
+    return THPVariable_Wrap(result)
+
+
+# ---- is_same_size ------------------------------------------------------------------------------
+parser_is_same_size = PythonArgParser.lazy([
+    'is_same_size(Tensor other)',
+])
+
+
+@traced("python", "dispatch_is_same_size", VARIABLE_METHODS_CPP, "dispatch_is_same_size", legacy="dispatch_is_same_size")
+def dispatch_is_same_size_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_same_size(Tensor other): is_same_size"""
+    return self.is_same_size(other=kwargs['other'])
+
+structseqs_is_same_size = [(return_types.for_schema('is_same_size', ops.is_same_size.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_same_size", VARIABLE_METHODS_CPP, legacy="THPVariable_is_same_size")
+def is_same_size(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.is_same_size: THPVariable_is_same_size"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.is_same_size",
+                                 {"python_name": "Tensor.is_same_size"})
+    self = args[0].cdata
+    r = parser_is_same_size.parse(args[1:], kwargs)
+    a = r.args
+    # is_same_size(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_is_same_size_0(self, {'other': other})
+    return wrap_result(result, structseqs_is_same_size[0][0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -18548,6 +18612,8 @@ METHODS: dict[str, Any] = {
     "igamma_": igamma_,
     "igammac": igammac,
     "igammac_": igammac_,
+    "_fw_primal": _fw_primal,
+    "is_same_size": is_same_size,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
