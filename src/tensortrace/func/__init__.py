@@ -1,5 +1,5 @@
-"""torch.func: functional_call and stack_module_state (the transforms grad / vmap / jacrev are
-not modelled).
+"""torch.func: functional_call and stack_module_state; the transforms vmap, grad,
+grad_and_value, vjp and jacrev are in _vmap.py, _grad.py and _jacrev.py.
 
 Mirrors `torch/_functorch/functional_call.py`, which torch.func exposes: functional_call runs a
 module with the tensors of one dict (or of several dicts with distinct keys) in place of its
@@ -12,9 +12,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.func._grad import grad, grad_and_value, vjp
+from tensortrace.func._jacrev import jacrev
+from tensortrace.func._vmap import vmap
 from tensortrace.nn.utils import stateless
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = [
+    "functional_call",
+    "grad",
+    "grad_and_value",
+    "jacrev",
+    "stack_module_state",
+    "vjp",
+    "vmap",
+]
 
 
 def functional_call(
