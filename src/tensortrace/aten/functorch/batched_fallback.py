@@ -110,8 +110,12 @@ def batchedTensorForLoopFallback(op: OperatorHandle, args: tuple[Any, ...]) -> A
     if isinstance(first, Tensor):
         return wrap(ops.stack.call(shards, 0), 0, level)
     if isinstance(first, tuple) and all(isinstance(r, Tensor) for r in first):
+        # an output the op left undefined (convolution_backward's output_mask) stays undefined
         return tuple(
-            wrap(ops.stack.call([s[j] for s in shards], 0), 0, level) for j in range(len(first))
+            wrap(ops.stack.call([s[j] for s in shards], 0), 0, level)
+            if first[j].defined()
+            else first[j]
+            for j in range(len(first))
         )
     raise RuntimeError(
         f"Batching rule not implemented for aten::{schema.full_name}. We could not generate a "
