@@ -4,9 +4,11 @@ Mirrors `torch/autograd/functional.py`, built on autograd.grad: the inputs are d
 create_graph, viewed) copies that require grad, the function runs under enable_grad, and each
 product is one or two calls of autograd.grad. jvp and hvp use the double-backward trick (the
 gradient of a vjp with respect to its grad_outputs, which are zeros requiring grad) in place of
-forward-mode AD. jacobian's vectorize=True path batches the vjps with vmap, and its forward-mode
-strategy needs forward AD: tensortrace has neither, so those raise NotImplementedError (after
-torch's own argument checks). torch's argument checks and error messages are kept verbatim.
+forward-mode AD. jacobian's (and hessian's) vectorize=True path computes every vjp in one
+backward with batched grad_outputs (autograd.grad's is_grads_batched, which is torch.func.vmap);
+the forward-mode strategy needs forward AD, which tensortrace does not have, so it raises
+NotImplementedError (after torch's own argument checks). torch's argument checks and error
+messages are kept verbatim.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ Tensor = torch.Tensor
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
-_NO_VMAP = (
-    "torch.autograd.functional.{}: vectorize=True needs vmap (torch._vmap_internals._vmap), "
-    "which tensortrace does not implement. Please use vectorize=False."
+_NO_FORWARD_AD = (
+    'torch.autograd.functional.{}: strategy="forward-mode" needs forward-mode AD '
+    "(torch.autograd.forward_ad), which tensortrace does not implement. Please use "
+    'strategy="reverse-mode".'
 )
 
 
@@ -152,6 +155,7 @@ def _autograd_grad(
     grad_outputs: tuple[Any, ...] | None = None,
     create_graph: bool = False,
     retain_graph: bool | None = None,
+    is_grads_batched: bool = False,
 ) -> tuple[Any, ...]:
     """autograd.grad of the outputs that require grad (None for every input if none does)."""
     if grad_outputs is None:
@@ -173,8 +177,59 @@ def _autograd_grad(
             retain_graph=retain_graph,
             create_graph=create_graph,
             allow_unused=True,
+            is_grads_batched=is_grads_batched,
         )
     )
+
+
+def _construct_standard_basis_for(
+    tensors: tuple[Tensor, ...], tensor_numels: tuple[int, ...]
+) -> tuple[Tensor, ...]:
+    """The N x N identity (N = sum of numels), split by columns into one chunk per tensor."""
+    total_numel = sum(tensor_numels)
+    chunks = tuple(
+        tensor.new_zeros(total_numel, tensor_numel)
+        for tensor, tensor_numel in zip(tensors, tensor_numels, strict=True)
+    )
+    diag_start_idx = 0
+    for chunk, numel in zip(chunks, tensor_numels, strict=True):
+        chunk.diagonal(diag_start_idx).fill_(1)
+        diag_start_idx -= numel
+    return chunks
+
+
+def _vectorized_jacobian(
+    outputs: tuple[Tensor, ...],
+    inputs: tuple[Tensor, ...],
+    is_outputs_tuple: bool,
+    is_inputs_tuple: bool,
+    create_graph: bool,
+) -> Any:
+    """jacobian(vectorize=True): every row of the identity as a batch of grad_outputs, one
+    batched vjp (NOTE: [Computing jacobian with vmap and grad for multiple outputs])."""
+    output_numels = tuple(output.numel() for output in outputs)
+    grad_outputs = _construct_standard_basis_for(outputs, output_numels)
+    flat_outputs = tuple(output.reshape(-1) for output in outputs)
+    vj = list(
+        _autograd_grad(
+            flat_outputs, inputs, grad_outputs, create_graph=create_graph, is_grads_batched=True
+        )
+    )
+    for el_idx, vj_el in enumerate(vj):
+        if vj_el is None:
+            vj[el_idx] = torch.zeros_like(inputs[el_idx]).expand(
+                (sum(output_numels),) + inputs[el_idx].shape
+            )
+    jacobian_input_output = [
+        [
+            jac.view(output_j.shape + input_i.shape)
+            for jac, output_j in zip(jac_input_i.split(output_numels, dim=0), outputs, strict=True)
+        ]
+        for jac_input_i, input_i in zip(vj, inputs, strict=True)
+    ]
+    jacobian_output_input = tuple(zip(*jacobian_input_output, strict=True))
+    jacobian_output_input = _grad_postprocess(jacobian_output_input, create_graph)
+    return _tuple_postprocess(jacobian_output_input, (is_outputs_tuple, is_inputs_tuple))
 
 
 _STAGE_ERRORS = {
@@ -333,7 +388,7 @@ def jacobian(
             )
         _as_tuple(inputs, "inputs", "jacobian")
         if vectorize:
-            raise NotImplementedError(_NO_VMAP.format("jacobian"))
+            raise NotImplementedError(_NO_FORWARD_AD.format("jacobian"))
         raise NotImplementedError(
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
             "only implemented for `vectorize=True`."
@@ -353,7 +408,9 @@ def jacobian(
                     "not supported together. Please either set `strict=False` or "
                     "`vectorize=False`."
                 )
-            raise NotImplementedError(_NO_VMAP.format("jacobian"))
+            return _vectorized_jacobian(
+                outputs, inputs, is_outputs_tuple, is_inputs_tuple, create_graph
+            )
         jac: tuple[tuple[Tensor, ...], ...] = ()
         for i, out in enumerate(outputs):
             jac_i: tuple[list[Tensor], ...] = tuple([] for _ in range(len(inputs)))

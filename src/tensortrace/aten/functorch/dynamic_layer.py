@@ -9,6 +9,7 @@ operators their randomness mode; torch includes it through the DynamicLayerFront
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from tensortrace.c10.dispatch_key import DispatchKey
@@ -23,10 +24,17 @@ class VmapInterpreter:
 
 
 _stack: list[VmapInterpreter] = []
+# Note [Unique vmap levels]
+# torch numbers a level by its depth in the DynamicLayer stack. Here every vmap call gets a new
+# number (still increasing inward, which is all the batching rules compare), so that a batched
+# tensor that outlives its vmap (saved in a graph recorded inside it) is known to be dead:
+# autograd sums such a gradient over its batch (engine.sum_batch_dims), never mistaking it for
+# one of a later vmap that reuses the depth.
+_levels = itertools.count(1)
 
 
 def _vmap_increment_nesting(batch_size: int, randomness: str) -> int:
-    level = (_stack[-1].level if _stack else 0) + 1
+    level = next(_levels)
     _stack.append(VmapInterpreter(level, batch_size, randomness))
     _tls.included_ = _tls.included_.add(DispatchKey.FuncTorchVmapMode)
     return level
@@ -41,6 +49,10 @@ def _vmap_decrement_nesting() -> int:
 
 def maybeCurrentDynamicLayer() -> VmapInterpreter | None:
     return _stack[-1] if _stack else None
+
+
+def is_level_alive(level: int) -> bool:
+    return any(interpreter.level == level for interpreter in _stack)
 
 
 def interpreter_at(level: int) -> VmapInterpreter | None:
