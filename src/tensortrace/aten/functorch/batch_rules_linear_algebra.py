@@ -37,9 +37,20 @@ def _operands(args: tuple[Any, ...]) -> tuple[int, list[tuple[Tensor, int | None
     return level, found
 
 
-def _logical_sizes(value: Tensor, bdim: int | None) -> list[int]:
-    sizes = list(value.sizes())
-    return sizes[1:] if bdim is not None else sizes
+def _check_ranks(name: str, ranks: tuple[int, int], expected: tuple[int, int]) -> None:
+    TORCH_CHECK(
+        ranks == expected,
+        "Shape mismatch: Got incorrect dims for ",
+        name,
+        "(a, b). a has dim ",
+        ranks[0],
+        "and b has dim ",
+        ranks[1],
+        "but expected them to have dim ",
+        expected[0],
+        " and dim ",
+        expected[1],
+    )
 
 
 @batch_rule("mm", "bmm")
@@ -47,29 +58,15 @@ def _logical_sizes(value: Tensor, bdim: int | None) -> list[int]:
 def mm_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     level, ((a, ab, ar), (b, bb, br)) = _operands(args)
     want = 2 if op.schema.name == "mm" else 3
-    TORCH_CHECK(ar == want, "self must be a ", want, "D tensor" if want == 3 else "D matrix")
-    TORCH_CHECK(br == want, "mat2 must be a ", want, "D tensor" if want == 3 else "D matrix")
-    sa, sb = _logical_sizes(a, ab), _logical_sizes(b, bb)
-    if want == 3:
-        TORCH_CHECK(
-            sa[0] == sb[0],
-            "batch1 and batch2 must have same number of batches, got ",
-            sa[0],
-            " and ",
-            sb[0],
+    _check_ranks(op.schema.name, (ar, br), (want, want))
+    if ab is not None and bb is not None:
+        if want == 2:
+            return wrap(ops.bmm.call(a, b), 0, level)
+        batch = [a.size(0), a.size(1)]
+        flat = ops.bmm.call(
+            ops.flatten_using_ints.call(a, 0, 1), ops.flatten_using_ints.call(b, 0, 1)
         )
-    TORCH_CHECK(
-        sa[-1] == sb[-2],
-        "mat1 and mat2 shapes cannot be multiplied (",
-        sa[-2],
-        "x",
-        sa[-1],
-        " and ",
-        sb[-2],
-        "x",
-        sb[-1],
-        ")",
-    )
+        return wrap(ops.view.call(flat, batch + list(flat.sizes()[1:])), 0, level)
     return wrap(ops.matmul.call(a, b), 0, level)
 
 
@@ -77,33 +74,12 @@ def mm_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
 @traced("dispatch", "at::functorch::mv_batch_rule", SOURCE)
 def mv_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     level, ((a, ab, ar), (v, vb, vr)) = _operands(args)
-    TORCH_CHECK(
-        ar == 2 and vr == 1,
-        "vector + matrix @ vector expected, got ",
-        1,
-        ", ",
-        ar,
-        ", ",
-        vr,
-    )
-    sa, sv = _logical_sizes(a, ab), _logical_sizes(v, vb)
-    TORCH_CHECK(
-        sa[1] == sv[0],
-        "size mismatch, got input (",
-        sa[0],
-        "), mat (",
-        sa[0],
-        "x",
-        sa[1],
-        "), vec (",
-        sv[0],
-        ")",
-    )
+    _check_ranks("mv", (ar, vr), (2, 1))
     if vb is None:
         return wrap(ops.matmul.call(a, v), 0, level)
     if ab is None:  # one mm of the matrix and every vector: the batch is the result's dim 1
         return wrap(ops.mm.call(a, ops.t.call(v)), 1, level)
-    result = ops.matmul.call(a, ops.unsqueeze.call(v, -1))
+    result = ops.bmm.call(a, ops.unsqueeze.call(v, -1))
     return wrap(ops.squeeze_dim.call(result, -1), 0, level)
 
 
@@ -111,36 +87,13 @@ def mv_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
 @traced("dispatch", "at::functorch::dot_batch_rule", SOURCE)
 def dot_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     level, ((a, ab, ar), (b, bb, br)) = _operands(args)
-    TORCH_CHECK(
-        ar == 1 and br == 1,
-        "1D tensors expected, but got ",
-        ar,
-        "D and ",
-        br,
-        "D tensors",
-    )
-    sa, sb = _logical_sizes(a, ab), _logical_sizes(b, bb)
-    TORCH_CHECK(
-        a.scalar_type() == b.scalar_type(),
-        "dot : expected both vectors to have same dtype, but found ",
-        a.scalar_type(),
-        " and ",
-        b.scalar_type(),
-    )
-    TORCH_CHECK(
-        sa[0] == sb[0],
-        "inconsistent tensor size, expected tensor [",
-        sa[0],
-        "] and src [",
-        sb[0],
-        "] to have the same number of elements, but got ",
-        sa[0],
-        " and ",
-        sb[0],
-        " elements respectively",
-    )
-    product = ops.matmul.call(ops.unsqueeze.call(a, -2), ops.unsqueeze.call(b, -1))
-    return wrap(ops.reshape.call(product, list(product.sizes()[:-2])), 0, level)
+    _check_ranks("dot", (ar, br), (1, 1))
+    if ab is not None and bb is not None:
+        product = ops.bmm.call(ops.unsqueeze.call(a, 1), ops.unsqueeze.call(b, 2))
+        return wrap(ops.view.call(product, [a.size(0)]), 0, level)
+    if ab is None:  # the unbatched vector times each batched one: an mv
+        return wrap(ops.mv.call(b, a), 0, level)
+    return wrap(ops.mv.call(a, b), 0, level)
 
 
 @batch_rule("addmm", "addmv", "baddbmm")

@@ -123,9 +123,21 @@ def batchedTensorForLoopFallback(op: OperatorHandle, args: tuple[Any, ...]) -> A
     )
 
 
-def _is_pointwise(op: OperatorHandle) -> bool:
+def _has_pointwise_tag(op: OperatorHandle) -> bool:
     tags = op.entry.get("tags", ())
     return "pointwise" in (tags if isinstance(tags, (list, tuple)) else (tags,))
+
+
+def _is_pointwise(op: OperatorHandle) -> bool:
+    """Tagged pointwise, or the in-place form (add_.Tensor) of a tagged op (add.Tensor)."""
+    if _has_pointwise_tag(op):
+        return True
+    schema = op.schema
+    if not schema.is_inplace:
+        return False
+    functional = schema.full_name.replace(schema.name, schema.name[:-1], 1)
+    other = singleton().operators.get(functional)
+    return other is not None and _has_pointwise_tag(other)
 
 
 def batched_kernel_for(op: OperatorHandle) -> KernelFunction:

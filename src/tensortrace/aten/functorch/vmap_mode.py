@@ -86,6 +86,13 @@ def _like(
     level = layer.level
     unwrapped = {i: unwrap(args[i], level) for i in tensors}
     any_batched = any(bdim is not None for _, bdim in unwrapped.values())
+    if op.schema.name.endswith("_like") and any_batched and layer.randomness == "same":
+        # "same" draws one sample of the logical shape, shared (unbatched) by the whole batch
+        sample_args = list(args)
+        for i, (value, bdim) in unwrapped.items():
+            if bdim is not None:
+                sample_args[i] = ops.select_int.call(value, bdim, 0)
+        return op.call(*sample_args)
     check_randomness(layer.randomness, any_batched)
     if layer.randomness == "same":
         return op.call(*args)
