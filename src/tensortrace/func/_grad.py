@@ -12,7 +12,8 @@ DynamicLayer (Note [vmap below autograd]): grad records an ordinary autograd gra
   level already tracks it (so an outer grad sees through, as in grad(grad(f))), else a `detach()`
   (so requires_grad_() never touches the caller's tensor). Then it requires grad.
 - The gradients are taken with create_graph=True, as functorch does, so an outer level can
-  differentiate them again.
+  differentiate them again, and with retain_graph=True: torch's outer level records a forward
+  graph of its own, here the outer grad's backward runs through this same graph again.
 - `_unwrap_for_grad`: a result whose graph reaches no leaf but the ones this call made depends
   on nothing an outer level tracks: it is detached, as torch's unwrapped result is untracked.
   Anything else (an outer grad's input, a closed-over tensor that requires grad) stays tracked.
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensortrace as torch
-from tensortrace.func._pytree import tree_flatten, tree_map, tree_unflatten
+from tensortrace.func._pytree import tree_flatten, tree_map, tree_unflatten, treespec_pprint
 
 argnums_t = int | tuple[int, ...]
 
@@ -187,7 +188,10 @@ def grad_and_value_impl(
                 f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
             )
         flat_diff_args, spec = tree_flatten(diff_args)
-        flat_grad_input = _autograd_grad((output,), flat_diff_args, create_graph=True)
+        # retain_graph: an outer grad differentiates through this forward graph again
+        flat_grad_input = _autograd_grad(
+            (output,), flat_diff_args, retain_graph=True, create_graph=True
+        )
         own = _own_ids(flat_diff_args)
         grad_input = _unwrap_for_grad(tree_unflatten(list(flat_grad_input), spec), own)
         output = _unwrap_for_grad(output, own)
@@ -277,8 +281,8 @@ def _vjp_with_argnums(
         if primals_out_spec != cotangents_spec:
             raise RuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure of "
-                f"outputs to the function. cotangents: {cotangents_spec}, "
-                f"primal output: {primals_out_spec}"
+                f"outputs to the function. cotangents: {treespec_pprint(cotangents_spec)}, "
+                f"primal output: {treespec_pprint(primals_out_spec)}"
             )
         result = _autograd_grad(
             flat_primals_out,

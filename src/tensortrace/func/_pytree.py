@@ -98,6 +98,16 @@ def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
     return tree_unflatten([fn(leaf) for leaf in leaves], spec)
 
 
+class _Asterisk:
+    def __repr__(self) -> str:
+        return "*"
+
+
+def treespec_pprint(treespec: TreeSpec) -> str:
+    """The structure with a `*` for each leaf: `(*, {'a': *})`."""
+    return repr(tree_unflatten([_Asterisk()] * treespec.num_leaves, treespec))
+
+
 def _broadcast_to_and_flatten(tree: Any, spec: TreeSpec) -> list[Any] | None:
     """`tree`, a prefix of the structure `spec`, with each of its leaves repeated over the
     leaves of `spec` below it; None if it is no prefix."""
