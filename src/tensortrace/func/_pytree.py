@@ -7,7 +7,7 @@ broadcast to the leaves of the inputs). Anything else is a leaf, None included, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -78,19 +78,20 @@ def tree_flatten(tree: Any) -> tuple[list[Any], TreeSpec]:
 
 
 def tree_unflatten(leaves: list[Any] | tuple[Any, ...], spec: TreeSpec) -> Any:
-    it = iter(leaves)
+    return _build(iter(leaves), spec)
 
-    def build(s: TreeSpec) -> Any:
-        if s.is_leaf():
-            return next(it)
-        children = [build(c) for c in s.children_specs]
-        if s.type is dict:
-            return dict(zip(s.context, children))
-        if s.context is not None and s.type is not None:  # a namedtuple
-            return s.type(*children)
-        return s.type(children)  # type: ignore[misc]
 
-    return build(spec)
+def _build(it: Iterator[Any], spec: TreeSpec) -> Any:
+    # a module-level function, not a recursive closure: a closure that names itself is a
+    # reference cycle, which would keep the leaves alive until the cyclic GC runs
+    if spec.is_leaf():
+        return next(it)
+    children = [_build(it, c) for c in spec.children_specs]
+    if spec.type is dict:
+        return dict(zip(spec.context, children))
+    if spec.context is not None and spec.type is not None:  # a namedtuple
+        return spec.type(*children)
+    return spec.type(children)  # type: ignore[misc]
 
 
 def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
