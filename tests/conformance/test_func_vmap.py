@@ -103,7 +103,7 @@ PROGRAMS = {
     "backward_through_vmap": "x = torch.randn(3, 4, requires_grad=True); w = torch.randn(4, "
     "requires_grad=True); y = vmap(lambda a: (a * w).sin().sum())(x); y.sum().backward(); "
     "out = (y.detach(), x.grad, w.grad)",
-    "repr_batched": "out = []; x = torch.arange(6.0).reshape(2, 3); "
+    "repr_batched": "out = []; x = torch.arange(6.0, device='cpu').reshape(2, 3); "
     "vmap(vmap(lambda a: out.append(repr(a)) or a), in_dims=1)(x)",
     # ---- randomness ----
     "rand_same": "x = torch.randn(3, 2); out = vmap(lambda a: torch.rand(4), randomness='same')(x)",
