@@ -87,6 +87,9 @@ PROGRAMS = {
     "vmap_grad": "out = vmap(grad(lambda a: (a ** 3).sum()))(y)",
     "vmap_grad_in_dims": "w = torch.randn(4, dtype=torch.float64); "
     "out = vmap(grad(lambda w, a: (w * a).sin().sum()), in_dims=(None, 0))(w, y)",
+    "vmap_grad_cross_entropy": "w = torch.randn(4, 3, dtype=torch.float64); "
+    "out = vmap(grad(lambda w, a, t: F.cross_entropy((a @ w).unsqueeze(0), t.unsqueeze(0))), "
+    "in_dims=(None, 0, 0))(w, y, torch.tensor([0, 2, 1]))",
     "grad_vmap": "out = grad(lambda a: vmap(lambda r: r.dot(r))(a).sum())(y)",
     # ---- vjp / jacrev ----
     "vjp": "o, fn = vjp(lambda a: a.sin() * a.sum(), x); out = (o, fn(torch.ones_like(o)))",

@@ -56,6 +56,9 @@ PROGRAMS = {
     "diagonal_movedim": "x = torch.randn(3, 4, 4); "
     "out = vmap(lambda a: (a.diagonal(), a.movedim(0, 1)), in_dims=2)(x)",
     "view_writes_through": "x = torch.zeros(3, 4); vmap(lambda a: a[1:3].fill_(5.0))(x); out = x",
+    "inplace_views": "x = torch.randn(3, 4); out = vmap(lambda a: a.view(2, 2).transpose_(0, 1)"
+    ".unsqueeze_(0).squeeze_(0).t_())(x.clone())",
+    "structseq_outputs": "x = torch.randn(3, 4); out = vmap(lambda a: (a.topk(2), a.sort()))(x)",
     # ---- matrix products ----
     "mm": "a = torch.randn(3, 2, 4); b = torch.randn(4, 5); "
     "out = (vmap(torch.mm, in_dims=(0, None))(a, b), vmap(torch.mm)(a, torch.randn(3, 4, 2)))",
@@ -63,6 +66,8 @@ PROGRAMS = {
     "out = (vmap(torch.mv, in_dims=(None, 0))(m, v), vmap(torch.dot)(v, v))",
     "matmul_bmm": "a = torch.randn(2, 3, 4, 5); b = torch.randn(2, 3, 5, 2); "
     "out = (vmap(torch.matmul)(a, b), vmap(torch.bmm)(a, b))",
+    "vector_matmul": "x = torch.randn(3, 4); w = torch.randn(4, 2); "
+    "out = (vmap(lambda a: a @ w)(x), vmap(lambda a: w.t() @ a)(x), vmap(torch.matmul)(x, x))",
     "linear": "x = torch.randn(3, 4); w = torch.randn(2, 4); b = torch.randn(2); "
     "out = vmap(F.linear, in_dims=(0, None, None))(x, w, b)",
     "addmm": "x = torch.randn(3, 2, 4); m = torch.randn(4, 5); c = torch.randn(5); "

@@ -89,8 +89,9 @@ def _build(it: Iterator[Any], spec: TreeSpec) -> Any:
     children = [_build(it, c) for c in spec.children_specs]
     if spec.type is dict:
         return dict(zip(spec.context, children))
-    if spec.context is not None and spec.type is not None:  # a namedtuple
-        return spec.type(*children)
+    if spec.context is not None and spec.type is not None:  # a namedtuple, or a structseq
+        make = getattr(spec.type, "_make", None)  # (torch.return_types take one sequence)
+        return make(children) if make is not None else spec.type(children)
     return spec.type(children)  # type: ignore[misc]
 
 

@@ -70,16 +70,11 @@ def pointwise_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     "resolve_neg",
     "_neg_view",
     "lift_fresh",
-    "_softmax_backward_data",
 )
 @traced(
     "dispatch", "at::functorch::unary_batch_rule", "aten/src/ATen/functorch/BatchRulesUnaryOps.cpp"
 )
 def unary_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
-    if op.schema.name == "_softmax_backward_data":
-        from tensortrace.aten.functorch.batch_rules_reduce import softmax_backward_batch_rule
-
-        return softmax_backward_batch_rule(op, args)
     return pointwise_batch_rule(op, args)
 
 

@@ -132,10 +132,6 @@ batch_rule(
 )(dim_batch_rule)
 
 
-def softmax_backward_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
-    return dim_batch_rule(op, args)
-
-
 # the full reductions: the dim form of the op over the flattened logical dims
 _FULL = {
     "sum": lambda v, a: ops.sum_dim_IntList.call(v, [1], False, a[1]),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.dispatcher import OperatorHandle
+from tensortrace.aten.dispatcher import OperatorHandle, singleton
 from tensortrace.aten.functorch.batch_rules_helper import (
     batch_rule,
     current_level,
@@ -20,6 +20,7 @@ from tensortrace.aten.functorch.batch_rules_helper import (
     wrap,
     wrap_dim_for_value,
 )
+from tensortrace.aten.functorch.batched_tensor_impl import maybeGetBatchedImpl
 from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK
@@ -64,7 +65,7 @@ def expand_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     return wrap(op.call(value, [value.size(0), *size], *args[2:]), 0, level)
 
 
-@batch_rule("transpose.int", "transpose_.int")
+@batch_rule("transpose.int")
 def transpose_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     value, logical_rank, level = _front(args)
     if logical_rank == 0:  # a 0-dim tensor transposes as itself (dims 0 and -1 only)
@@ -150,6 +151,30 @@ def movedim_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     src = [wrap_dim_for_value(d, logical_rank) for d in args[1]]
     dst = [wrap_dim_for_value(d, logical_rank) for d in args[2]]
     return wrap(op.call(value, src, dst), 0, level)
+
+
+@batch_rule("squeeze_", "squeeze_.dim", "squeeze_.dims", "unsqueeze_", "transpose_", "t_")
+@traced("dispatch", "at::functorch::inplace_view_batch_rule", SOURCE)
+def inplace_view_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
+    """squeeze_ and friends change self's metadata: self's BatchedTensorImpl takes the value
+    (and batch dim) of the out-of-place view (functorch's squeeze__batching_rule sets them)."""
+    schema = op.schema
+    dispatcher = singleton()
+    functional = (
+        dispatcher.operators.get(schema.full_name.replace(schema.name, schema.name[:-1], 1))
+        or dispatcher.overloads(schema.name[:-1])[0]
+    )  # transpose_ is transpose.int's
+    viewed = functional.call(*args)  # a batched view: this dispatch's rules, no graph
+    impl = maybeGetBatchedImpl(args[0])
+    new = maybeGetBatchedImpl(viewed)
+    assert impl is not None and new is not None
+    old_value = impl.value_
+    impl.value_ = new.value_.copy()
+    impl.bdim_ = new.bdim_
+    old_value.reset()
+    impl.refreshTensorMetadata()
+    impl._record_meta()
+    return args[0]
 
 
 @batch_rule("as_strided")
