@@ -149,3 +149,39 @@ PROGRAMS = {
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_vmap(name: str) -> None:
     check("torch.manual_seed(0)\n" + PRE + PROGRAMS[name], rtol=1e-5, atol=1e-5)
+
+
+def test_fallback_warns_as_torch() -> None:
+    """An op with no batching rule runs once per sample, with torch's performance warning
+    (on by default: kVmapFallbackWarningEnabled), which the switch turns off."""
+    import warnings
+
+    import tensortrace
+    from tensortrace.aten.functorch import batched_fallback
+
+    x = tensortrace.randn(3, 5)
+    with pytest.warns(UserWarning, match="batching rule for aten::histc"):
+        out = tensortrace.func.vmap(lambda a: tensortrace.histc(a, 4))(x)
+    assert tensortrace.equal(out, tensortrace.stack([tensortrace.histc(r, 4) for r in x]))
+    batched_fallback._set_vmap_fallback_warning_enabled(False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            tensortrace.func.vmap(lambda a: tensortrace.histc(a, 4))(x)
+    finally:
+        batched_fallback._set_vmap_fallback_warning_enabled(True)
+
+
+def test_trace_shows_the_batched_dispatch() -> None:
+    """A batched op is a dispatch to FuncTorchBatched, then its rule, then the op on the value."""
+    import tensortrace
+    from tensortrace.trace import record
+
+    x = tensortrace.ones(2, 3)
+    with record() as trace:
+        tensortrace.func.vmap(lambda a: a.sum())(x)
+    names = {frame.name for frame in trace.frames()}
+    assert "redispatch sum -> FuncTorchBatched" in names
+    assert "at::functorch::full_reduction_batch_rule" in names
+    assert "at::functorch::BatchedTensorImpl::BatchedTensorImpl" in names
+    trace.chrome_trace_events()  # the export reads every fact a BatchedTensorImpl records

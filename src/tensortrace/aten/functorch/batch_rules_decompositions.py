@@ -104,6 +104,20 @@ def index_select_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     return wrap(op.call(front, dim + 1, index_value), 0, level)
 
 
+@batch_rule("new_zeros", "new_ones", "new_empty", "new_full")
+@traced(
+    "dispatch",
+    "at::functorch::new_blah_batch_rule",
+    "aten/src/ATen/functorch/BatchRulesFactory.cpp",
+)
+def new_factory_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
+    """self.new_zeros(size): a batch of them, made like the value (dtype and device)."""
+    level = current_level(args)
+    value, bdim = unwrap(args[0], level)
+    new_args = [value, [batch_size_at(args, level), *args[1]], *args[2:]]
+    return wrap(op.call(*new_args), 0, level)
+
+
 @batch_rule("item", "_local_scalar_dense")
 def item_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     raise RuntimeError(

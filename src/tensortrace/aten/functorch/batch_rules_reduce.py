@@ -61,7 +61,7 @@ def dim_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
             front = ensure_has_bdim(moveBatchDimToFront(value, bdim), bdim is not None, batch_size)
             new_args[i] = _scalar_guard(front, rank(value, bdim))
     for i, argument in enumerate(schema.arguments):
-        if argument.name not in ("dim", "dim1", "dim2") or args[i] is None:
+        if argument.name not in ("dim", "dim1", "dim2", "dims") or args[i] is None:
             continue
         if isinstance(args[i], (list, tuple)):
             dims = list(args[i])
@@ -129,6 +129,7 @@ batch_rule(
     "scatter.value",
     "scatter_add",
     "count_nonzero.dim_IntList",
+    "flip",
 )(dim_batch_rule)
 
 

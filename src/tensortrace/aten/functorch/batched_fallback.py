@@ -28,8 +28,8 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/functorch/BatchedFallback.cpp"
 
-# torch._C._functorch._set_vmap_fallback_warning_enabled; off by default, as in torch 2.x
-_fallback_warning_enabled = [False]
+# torch._C._functorch._set_vmap_fallback_warning_enabled (kVmapFallbackWarningEnabled): on
+_fallback_warning_enabled = [True]
 
 
 def _set_vmap_fallback_warning_enabled(enabled: bool) -> None:
