@@ -76,6 +76,13 @@ PROGRAMS = {
     "grad_grad": "out = grad(grad(lambda a: a.sin() * a ** 3))(torch.tensor(0.7, "
     "dtype=torch.float64))",
     "grad_grad_grad": "out = grad(grad(grad(lambda a: a.exp() * a)))(torch.tensor(0.3))",
+    "grad_closure_over_outer_input": "t = torch.tensor(1.5); "
+    "out = (grad(lambda a: grad(lambda b: a * b)(a))(t), "
+    "grad(lambda a: grad(lambda b: (a * b) ** 2)(a * 3))(t), "
+    "grad(lambda a: a * grad(lambda b: (a + b) ** 2)(a))(t))",
+    "grad_closure_requires_grad": "w = torch.tensor(2.0, requires_grad=True); "
+    "g = grad(lambda a: (a * w) ** 2)(torch.tensor(1.5)); g.backward(); "
+    "out = (g.detach(), g.requires_grad, w.grad)",
     "grad_unused_input": "out = grad(lambda a, b: a.sum(), argnums=(0, 1))(x, y)",
     "grad_no_grad_inside": "def f(a):\n    with torch.no_grad():\n        c = a * 2\n"
     "    return (c * a).sum()\nout = grad(f)(x)",

@@ -17,10 +17,11 @@ DynamicLayer (Note [vmap below autograd]): grad records an ordinary autograd gra
 - `_unwrap_for_grad`: a result whose graph reaches no leaf but the ones this call made depends
   on nothing an outer level tracks: it is detached, as torch's unwrapped result is untracked.
   Anything else (an outer grad's input, a closed-over tensor that requires grad) stays tracked.
-What differs from torch: a tensor that requires grad and is closed over by f is differentiated by
-an enclosing torch.func.grad only through the regular autograd graph (torch: "perturbation
-confusion" is avoided by levels; here both levels share one graph, so grad(grad(f)) of an f that
-closes over an outer grad's input gives the total derivative, as plain autograd would).
+What differs from torch: the levels share one graph, so the forward graph f records stays alive
+(retain_graph) until the results that need it die, where torch records one graph per level;
+and an input inside f is an alias (view_as / detach) where torch puts a TensorWrapper, so its
+`_base` and `_version` are the alias's. Nested grads, closures over an outer grad's input and
+tensors that require grad outside every transform give torch's values (test_func_grad.py).
 """
 
 from __future__ import annotations

@@ -10,15 +10,21 @@ value and wrap the result again.
 Note [vmap below autograd]
 In PyTorch, FuncTorchBatched sits above the autograd keys and the DynamicLayer stack decides,
 level by level, which of vmap and grad handles an op first: grad is a level of its own whose
-TensorWrapper records a graph per level. tensortrace models no DynamicLayer: FuncTorchBatched
-sits *below* autograd (above ADInplaceOrView's target, the backend), and a BatchedTensorImpl
-carries its backend's autograd keys. So autograd records on batched tensors as on any other
-tensor (the graph's Nodes save batched tensors and its backward runs batching rules), and
-torch.func.grad is plain autograd (func/_grad.py, Note [grad as plain autograd]). What this
-gives: vmap(grad(f)), grad(grad(f)), vjp and jacrev (vmap over vjp) compute torch's values. What
-differs: a batched op shows in the trace as the autograd kernel first, then a redispatch to
-FuncTorchBatched (torch: FuncTorchBatched, then autograd on the unwrapped value); and
-grad(vmap(f)) records the graph on the batched tensors rather than on their values.
+TensorWrapper records a graph per level, and regular autograd records the unwrapped values.
+tensortrace models no DynamicLayer: FuncTorchBatched sits *below* the autograd keys and
+ADInplaceOrView (above the backends), and a BatchedTensorImpl carries its backend's autograd
+keys. So autograd records on batched tensors as on any other tensor (the graph's Nodes save
+batched tensors, its backward runs batching rules), and torch.func.grad is plain autograd
+(func/_grad.py, Note [grad as plain autograd]). Three pieces make that agree with torch:
+- entering and leaving vmap are autograd Functions (func/_batch_dims.py), so a gradient leaves
+  vmap as the gradient of the unbatched input;
+- a gradient batched at a vmap level that has ended, reaching an input that level did not batch,
+  is summed over its samples (autograd/engine.py sum_batch_dims, Note [Unique vmap levels]), as
+  torch's autograd sums the broadcast of the unwrapped value;
+- a saved output unpacks as a BatchedTensorImpl again (saved_variable.tensor_data).
+What differs: the trace shows the autograd kernel first, then a redispatch to FuncTorchBatched
+(torch: FuncTorchBatched first, then autograd on the unwrapped values), and the graph's Nodes
+are the logical ops, one per op rather than one per level.
 
 Note [A BatchedTensorImpl shares its value's storage]
 torch's BatchedTensorImpl has no storage (storage() raises). Here every TensorImpl has one (the
