@@ -138,6 +138,7 @@ PROGRAMS = {
     "err_rand_like": "out = vmap(torch.rand_like)(torch.ones(3, 2))",
     "err_dropout": "out = vmap(lambda a: F.dropout(a))(torch.ones(3, 2))",
     "err_item": "out = vmap(lambda a: a.sum().item())(torch.ones(3, 2))",
+    "err_data_ptr": "out = vmap(lambda a: a.data_ptr() and a)(torch.ones(3, 2))",
     "err_nonzero": "out = vmap(lambda a: a.nonzero())(torch.ones(3, 2))",
     "err_inplace_unbatched_self": "out = vmap(lambda a, b: b.add_(a), in_dims=(0, None))"
     "(torch.ones(3, 2), torch.ones(2))",

@@ -128,6 +128,15 @@ def item_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
     )
 
 
+@batch_rule("is_nonzero")
+def is_nonzero_batch_rule(op: OperatorHandle, args: tuple[Any, ...]) -> Any:
+    raise RuntimeError(
+        "vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+        "flow. We don't support that yet, please file an issue at "
+        "https://github.com/pytorch/pytorch/issues ."
+    )
+
+
 @batch_rule(
     "nonzero",
     "masked_select",
