@@ -390,6 +390,8 @@ def __getattr__(name: str) -> _Any:
         return ops
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
+    if name == "vmap":  # torch.vmap is torch.func.vmap, loaded with torch.func
+        return _importlib.import_module(f"{__name__}.func").vmap
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 

@@ -386,5 +386,23 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
     return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=False)
 
 
+def _functorch_wrapper_str_intern(tensor: Any) -> str:
+    """A BatchedTensor prints its level, batch dim and value (torch's
+    _functorch_wrapper_str_intern); the level is its depth in the running vmaps."""
+    import textwrap
+
+    from tensortrace.aten.functorch.dynamic_layer import _stack
+    from tensortrace.csrc.python_variable import THPVariable_Wrap
+
+    impl = tensor.cdata.unsafeGetTensorImpl()
+    levels = [interpreter.level for interpreter in _stack]
+    depth = levels.index(impl.level_) + 1 if impl.level_ in levels else impl.level_
+    value_repr = repr(THPVariable_Wrap(impl.value_.copy()))
+    indented_value_repr = textwrap.indent(value_repr, " " * 4)
+    return f"BatchedTensor(lvl={depth}, bdim={impl.bdim_}, value=\n{indented_value_repr}\n)"
+
+
 def _str(self: Any, *, tensor_contents: str | None = None) -> str:
+    if type(self.cdata.impl_.target_).__name__ == "BatchedTensorImpl":
+        return _functorch_wrapper_str_intern(self)
     return _str_intern(self, tensor_contents=tensor_contents)

@@ -52,6 +52,21 @@ PROGRAMS: dict[str, str] = {
     "jacobian_forward_strict": "out = AF.jacobian(cube, x, strict=True, strategy='forward-mode')",
     "jacobian_forward_no_vectorize": "out = AF.jacobian(cube, x, strategy='forward-mode')",
     "jacobian_vectorize_strict": "out = AF.jacobian(cube, x, strict=True, vectorize=True)",
+    "jacobian_vectorize": "out = AF.jacobian(lambda a: a.exp() * a.sum(), x, vectorize=True)",
+    "jacobian_vectorize_tuple": "out = AF.jacobian(pair, (y, y.cos()), vectorize=True)",
+    "jacobian_vectorize_unused": "out = AF.jacobian(lambda a, b: a * 2, (x, v3), vectorize=True)",
+    "jacobian_vectorize_create_graph": "a = x.clone().requires_grad_(); "
+    "j = AF.jacobian(lambda t: t.sin() * t, a, create_graph=True, vectorize=True); "
+    "j.sum().backward(); out = (j.detach(), j.requires_grad, a.grad)",
+    "hessian_vectorize": "out = AF.hessian(mixed, (x, v3), vectorize=True)",
+    "grad_is_grads_batched": "a = x.clone().requires_grad_(); o = a.sin() * a.sum(); "
+    "out = torch.autograd.grad(o, a, torch.eye(3, dtype=a.dtype), is_grads_batched=True)",
+    "grad_is_grads_batched_two": "a = x.clone().requires_grad_(); b = y.clone().requires_grad_(); "
+    "o1 = a * b; o2 = (a * a).sum(); out = torch.autograd.grad((o1, o2), (a, b), "
+    "(torch.ones(4, 2, 3, dtype=a.dtype), torch.arange(4.0, dtype=a.dtype)), "
+    "is_grads_batched=True)",
+    "grad_is_grads_batched_bad_shape": "a = x.clone().requires_grad_(); "
+    "out = torch.autograd.grad(a * 2, a, torch.ones(2, 2, dtype=a.dtype), is_grads_batched=True)",
     "jacobian_bad_input": "out = AF.jacobian(cube, [x])",
     "jacobian_bad_input_in_tuple": "out = AF.jacobian(mixed, (x, 2.0))",
     "jacobian_bad_output": "out = AF.jacobian(lambda a: [a], x)",
@@ -122,15 +137,13 @@ def test_functional(name: str) -> None:
     check(PRELUDE + PROGRAMS[name], rtol=1e-10, atol=1e-12)
 
 
-def test_vectorize_needs_vmap() -> None:
-    """torch batches the vjps with vmap, which tensortrace lacks: a clear NotImplementedError."""
+def test_forward_mode_needs_forward_ad() -> None:
+    """strategy="forward-mode" needs forward AD, which tensortrace lacks: a NotImplementedError."""
     import tensortrace
 
     AF = tensortrace.autograd.functional
-    with pytest.raises(NotImplementedError, match="vectorize=True needs vmap"):
-        AF.jacobian(lambda a: a * a, tensortrace.ones(2), vectorize=True)
-    with pytest.raises(NotImplementedError, match="vectorize=True needs vmap"):
-        AF.hessian(lambda a: (a * a).sum(), tensortrace.ones(2), vectorize=True)
+    with pytest.raises(NotImplementedError, match="needs forward-mode AD"):
+        AF.jacobian(lambda a: a * a, tensortrace.ones(2), vectorize=True, strategy="forward-mode")
 
 
 def test_lazy_submodule() -> None:

@@ -7,6 +7,7 @@ functions, the Tensor methods and the kernels' registrations (see codegen.py).
 from tensortrace.aten import native  # noqa: F401 - registers the native functions
 from tensortrace.aten.autocast_mode import register_autocast_kernels
 from tensortrace.aten.codegen import generate
+from tensortrace.aten.functorch.batched_fallback import register_functorch_kernels
 from tensortrace.aten.math_bits_fallback import register_math_bit_fallbacks
 from tensortrace.aten.native.complex_ops import tensor_conj
 from tensortrace.aten.tensor_body import Tensor
@@ -20,4 +21,5 @@ def _install_inline_conj() -> None:
 OPERATORS = generate()
 register_math_bit_fallbacks()
 register_autocast_kernels()
+register_functorch_kernels()
 _install_inline_conj()

@@ -31,6 +31,7 @@ from tensortrace.c10.dispatch_key import (
     BACKEND_KEYS,
     KEY_NAMES,
     KEYSET_REPRS,
+    SINGLE_KEY_SETS,
     DispatchKey,
     DispatchKeySet,
     autocast_dispatch_keyset,
@@ -102,7 +103,10 @@ _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
 
 # the keys any call's set may hold without a tensor argument: default_included_set, and the
 # autocast keys while autocast is on
-_ALWAYS_INCLUDED_MASK = (default_included_set | autocast_dispatch_keyset).repr_
+# (and FuncTorchVmapMode while a vmap runs)
+_ALWAYS_INCLUDED_MASK = (
+    default_included_set | autocast_dispatch_keyset | SINGLE_KEY_SETS[DispatchKey.FuncTorchVmapMode]
+).repr_
 
 
 _CALL_FIELDS = frozenset(
@@ -244,7 +248,12 @@ class OperatorHandle:
             DispatchKey.AutocastCUDA,
         ):
             table[key] = reg.get(key, FALLTHROUGH)
-        for key in (DispatchKey.Conjugate, DispatchKey.Negative):
+        for key in (
+            DispatchKey.Conjugate,
+            DispatchKey.Negative,
+            DispatchKey.FuncTorchBatched,
+            DispatchKey.FuncTorchVmapMode,
+        ):
             fallback = _FALLBACKS.get(key)
             table[key] = reg.get(key) or (fallback(self) if fallback is not None else FALLTHROUGH)
         # Undefined: an op with no tensor argument (promote_types, result_type of two numbers)
@@ -311,7 +320,7 @@ class OperatorHandle:
             ks.remove(DispatchKey.BackendSelect).remove(DispatchKey.ADInplaceOrView)
             - autocast_dispatch_keyset
             - autograd_dispatch_keyset
-        )
+        ).remove(DispatchKey.FuncTorchVmapMode)
         available = ", ".join(str(k) for k in self.registered)
         name = self.schema.operator_name  # the overload too: 'aten::addmm.dtype'
         return (

@@ -27,11 +27,24 @@ def _tensor_or_tensors_to_tuple(tensors: Any, length: int) -> tuple[Any, ...]:
     return tuple(tensors)
 
 
-def _make_grads(outputs: Sequence[Any], grads: Sequence[Any]) -> tuple[Any, ...]:
+def _make_grads(
+    outputs: Sequence[Any], grads: Sequence[Any], is_grads_batched: bool = False
+) -> tuple[Any, ...]:
     new_grads: list[Any] = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if _is_tensor(grad):
-            if grad.shape != out.shape:
+            first_grad = grad if not is_grads_batched else grad[0]
+            # torch reports first_grad.shape[1:] (_calculate_shape drops the batch dim again)
+            if is_grads_batched and first_grad.shape != out.shape:
+                raise RuntimeError(
+                    "If `is_grads_batched=True`, we interpret the first dimension of each "
+                    "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                    "are expected to match the shape of corresponding output, but a mismatch "
+                    f"was detected: grad_output[{i}] has a shape of {first_grad.shape[1:]} and "
+                    f"output[{i}] has a shape of {out.shape}. If you only want some tensors in "
+                    "`grad_output` to be considered batched, consider using vmap."
+                )
+            if first_grad.shape != out.shape:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of "
                     f"{grad.shape} and output[{i}] has a shape of {out.shape}."
@@ -89,6 +102,30 @@ def backward(
     run_backward(tensors, grads, retain_graph, create_graph, inputs, True, True)
 
 
+def _batched_vjp(
+    outputs: tuple[Any, ...],
+    grads: tuple[Any, ...],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: tuple[Any, ...],
+    allow_unused: bool,
+) -> tuple[Any, ...]:
+    """is_grads_batched: the backward run once under vmap over the grads' first dim (torch:
+    `_vmap_internals._vmap(vjp, 0, 0, allow_none_pass_through=True)`)."""
+    from tensortrace.func._vmap import vmap  # torch.func is loaded on first use
+
+    unused: list[bool] = []
+
+    def vjp(*g_out: Any) -> tuple[Any, ...]:
+        res = run_backward(outputs, g_out, retain_graph, create_graph, inputs, allow_unused, False)
+        unused[:] = [r is None for r in res]  # None passes through vmap
+        return tuple(r for r in res if r is not None)
+
+    in_dims = tuple(0 if g is not None else None for g in grads)
+    batched = iter(vmap(vjp, in_dims=in_dims)(*grads))
+    return tuple(None if none else next(batched) for none in unused)
+
+
 def grad(
     outputs: Any,
     inputs: Any,
@@ -110,12 +147,17 @@ def grad(
         allow_unused = materialize_grads
     t_outputs = (outputs,) if _is_tensor(outputs) else tuple(outputs)
     t_inputs = (inputs,) if _is_tensor(inputs) else tuple(inputs)
-    grads = _make_grads(t_outputs, _tensor_or_tensors_to_tuple(grad_outputs, len(t_outputs)))
+    grads = _make_grads(
+        t_outputs, _tensor_or_tensors_to_tuple(grad_outputs, len(t_outputs)), is_grads_batched
+    )
     if retain_graph is None:
         retain_graph = create_graph
-    result = run_backward(
-        t_outputs, grads, retain_graph, create_graph, t_inputs, allow_unused, False
-    )
+    if is_grads_batched:
+        result = _batched_vjp(t_outputs, grads, retain_graph, create_graph, t_inputs, allow_unused)
+    else:
+        result = run_backward(
+            t_outputs, grads, retain_graph, create_graph, t_inputs, allow_unused, False
+        )
     if materialize_grads:
         result = tuple(
             r if r is not None else torch.zeros_like(i, requires_grad=True)

@@ -188,6 +188,8 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = 
         metadata = edge.function.input_metadata(edge.input_nr)
         if metadata is None:
             continue
+        if getattr(grad.impl_.target_, "level_", 0) > metadata.vmap_level:
+            grad = sum_batch_dims(grad, metadata.vmap_level)
         if grad.sizes() != metadata.shape:
             # only where the shapes differ (rare) does the message name the Node
             TORCH_CHECK(
@@ -204,6 +206,22 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = 
         if grad.scalar_type() != metadata.scalar_type:
             grad = grad.to(metadata.scalar_type)
         grads[i] = grad
+
+
+def sum_batch_dims(grad: Any, level: int) -> Any:
+    """A gradient batched at a vmap level that has ended, for an input that level did not batch:
+    the sum of its samples, as broadcasting the input over the batch gives in torch, where
+    autograd records the unwrapped values (Note [vmap below autograd]). Inside its vmap a
+    batched gradient stays batched: it is a per-sample gradient (vmap(grad(f)))."""
+    from tensortrace.aten.functorch.batched_tensor_impl import maybeGetBatchedImpl
+    from tensortrace.aten.functorch.dynamic_layer import is_level_alive
+    from tensortrace.aten.generated import operators
+
+    impl = maybeGetBatchedImpl(grad)
+    while impl is not None and impl.level_ > level and not is_level_alive(impl.level_):
+        grad = operators.sum_dim_IntList.call(impl.value_, [impl.bdim_], False, None)
+        impl = maybeGetBatchedImpl(grad)
+    return grad
 
 
 def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:

@@ -53,12 +53,14 @@ class Edge:
 class InputMetadata:
     """input_metadata.h: the shape and dtype a gradient flowing into a Node must have."""
 
-    __slots__ = ("shape", "scalar_type", "device")
+    __slots__ = ("shape", "scalar_type", "device", "vmap_level")
 
     def __init__(self, t: Tensor) -> None:
         self.shape = t.sizes()
         self.scalar_type = t.scalar_type()
         self.device = t.device()
+        # the vmap level of a BatchedTensor input, 0 for any other (Note [vmap below autograd])
+        self.vmap_level: int = getattr(t.impl_.target_, "level_", 0)
 
 
 class RemovableHandle:

@@ -4,9 +4,11 @@ Mirrors `torch/autograd/functional.py`, built on autograd.grad: the inputs are d
 create_graph, viewed) copies that require grad, the function runs under enable_grad, and each
 product is one or two calls of autograd.grad. jvp and hvp use the double-backward trick (the
 gradient of a vjp with respect to its grad_outputs, which are zeros requiring grad) in place of
-forward-mode AD. jacobian's vectorize=True path batches the vjps with vmap, and its forward-mode
-strategy needs forward AD: tensortrace has neither, so those raise NotImplementedError (after
-torch's own argument checks). torch's argument checks and error messages are kept verbatim.
+forward-mode AD. jacobian's (and hessian's) vectorize=True path computes every vjp in one
+backward with batched grad_outputs (autograd.grad's is_grads_batched, which is torch.func.vmap);
+the forward-mode strategy needs forward AD, which tensortrace does not have, so it raises
+NotImplementedError (after torch's own argument checks). torch's argument checks and error
+messages are kept verbatim.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ Tensor = torch.Tensor
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
-_NO_VMAP = (
-    "torch.autograd.functional.{}: vectorize=True needs vmap (torch._vmap_internals._vmap), "
-    "which tensortrace does not implement. Please use vectorize=False."
+_NO_FORWARD_AD = (
+    'torch.autograd.functional.{}: strategy="forward-mode" needs forward-mode AD '
+    "(torch.autograd.forward_ad), which tensortrace does not implement. Please use "
+    'strategy="reverse-mode".'
 )
 
 
@@ -152,6 +155,7 @@ def _autograd_grad(
     grad_outputs: tuple[Any, ...] | None = None,
     create_graph: bool = False,
     retain_graph: bool | None = None,
+    is_grads_batched: bool = False,
 ) -> tuple[Any, ...]:
     """autograd.grad of the outputs that require grad (None for every input if none does)."""
     if grad_outputs is None:
@@ -173,6 +177,7 @@ def _autograd_grad(
             retain_graph=retain_graph,
             create_graph=create_graph,
             allow_unused=True,
+            is_grads_batched=is_grads_batched,
         )
     )
 
@@ -333,7 +338,7 @@ def jacobian(
             )
         _as_tuple(inputs, "inputs", "jacobian")
         if vectorize:
-            raise NotImplementedError(_NO_VMAP.format("jacobian"))
+            raise NotImplementedError(_NO_FORWARD_AD.format("jacobian"))
         raise NotImplementedError(
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
             "only implemented for `vectorize=True`."
@@ -353,7 +358,11 @@ def jacobian(
                     "not supported together. Please either set `strict=False` or "
                     "`vectorize=False`."
                 )
-            raise NotImplementedError(_NO_VMAP.format("jacobian"))
+            from tensortrace.autograd.functional_vectorize import _vectorized_jacobian
+
+            return _vectorized_jacobian(
+                outputs, inputs, is_outputs_tuple, is_inputs_tuple, create_graph
+            )
         jac: tuple[tuple[Tensor, ...], ...] = ()
         for i, out in enumerate(outputs):
             jac_i: tuple[list[Tensor], ...] = tuple([] for _ in range(len(inputs)))

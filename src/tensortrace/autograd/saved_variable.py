@@ -19,6 +19,7 @@ import re
 import weakref
 from typing import Any
 
+from tensortrace.aten.functorch.batched_tensor_impl import BatchedTensorImpl
 from tensortrace.aten.saved_tensor_hooks import SavedTensorDefaultHooks
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
@@ -50,6 +51,10 @@ _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
 def tensor_data(t: Tensor) -> Tensor:
     """Variable::tensor_data: a new TensorImpl on the same storage and version counter."""
     impl = t.unsafeGetTensorImpl()
+    if isinstance(impl, BatchedTensorImpl):  # shallow_copy_and_detach keeps the impl's type
+        new: TensorImpl = BatchedTensorImpl(impl.value_.copy(), impl.bdim_, impl.level_)
+        new.set_version_counter(impl.version_counter_)
+        return Tensor(intrusive_ptr.make(new))
     new = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_)
     new.set_sizes_and_strides(impl.sizes_, impl.strides_, impl.storage_offset_)
     new.set_version_counter(impl.version_counter_)

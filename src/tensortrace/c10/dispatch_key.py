@@ -3,8 +3,9 @@
 Mirrors `c10/core/DispatchKey.h` and `c10/core/DispatchKeySet.h`. Keys are ordered by priority
 (a higher value is tried first), in the same relative order as PyTorch's. Only the keys this
 runtime uses are modelled: the CPU and CUDA backends (and Meta), BackendSelect, Conjugate,
-Negative, ADInplaceOrView, the autograd keys and the autocast keys (AutocastCPU, AutocastCUDA:
-above autograd, so autocast casts before autograd records), plus the alias keys that
+Negative, FuncTorchBatched and FuncTorchVmapMode (torch.func.vmap), ADInplaceOrView, the
+autograd keys and the autocast keys (AutocastCPU, AutocastCUDA: above autograd, so autocast casts
+before autograd records), plus the alias keys that
 native_functions.yaml may register kernels under.
 The per-backend keys keep BackendComponent's order (CPUBit < CUDABit < MetaBit), so a set holding
 CPU and CUDA picks CUDA, as c10 does.
@@ -26,13 +27,18 @@ class DispatchKey(IntEnum):
     BackendSelect = 4
     Conjugate = 5  # the conj bit: a tensor whose values read as their conjugates
     Negative = 6  # the neg bit: values read negated (the imag of a conjugate view)
-    ADInplaceOrView = 7
-    AutogradOther = 8
-    AutogradCPU = 9
-    AutogradCUDA = 10
-    AutogradMeta = 11
-    AutocastCPU = 12  # after Tracer in PyTorch's order, which this runtime does not model
-    AutocastCUDA = 13
+    # vmap's BatchedTensorImpl: below autograd here, above it in PyTorch (Note [vmap below
+    # autograd] in aten/functorch/batched_tensor_impl.py)
+    FuncTorchBatched = 7
+    ADInplaceOrView = 8
+    AutogradOther = 9
+    AutogradCPU = 10
+    AutogradCUDA = 11
+    AutogradMeta = 12
+    AutocastCPU = 13  # after Tracer in PyTorch's order, which this runtime does not model
+    AutocastCUDA = 14
+    # in the thread-local included set while a vmap runs: random ops see their randomness mode
+    FuncTorchVmapMode = 15
     # alias keys: registration targets that fill several runtime keys (not runtime keys)
     Autograd = 100
     CompositeImplicitAutograd = 101

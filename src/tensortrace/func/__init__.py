@@ -1,5 +1,5 @@
-"""torch.func: functional_call and stack_module_state (the transforms grad / vmap / jacrev are
-not modelled).
+"""torch.func: functional_call and stack_module_state; the transforms vmap, grad,
+grad_and_value, vjp, jacrev and jvp are in _vmap.py, _grad.py, _jacrev.py and _jvp.py.
 
 Mirrors `torch/_functorch/functional_call.py`, which torch.func exposes: functional_call runs a
 module with the tensors of one dict (or of several dicts with distinct keys) in place of its
@@ -12,10 +12,22 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensortrace as torch
-from tensortrace.func._jvp import jvp as jvp
+from tensortrace.func._grad import grad, grad_and_value, vjp
+from tensortrace.func._jacrev import jacrev
+from tensortrace.func._jvp import jvp
+from tensortrace.func._vmap import vmap
 from tensortrace.nn.utils import stateless
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = [
+    "functional_call",
+    "grad",
+    "grad_and_value",
+    "jacrev",
+    "jvp",
+    "stack_module_state",
+    "vjp",
+    "vmap",
+]
 
 
 def functional_call(
