@@ -358,7 +358,10 @@ def _dispatch_dump_table(name: str) -> str:
         source = next((k for k in (key, *_ALIASES) if reg.get(k) is kernel), None)
         if source is None:  # a math-bit fallback (Conjugate, Negative)
             if key in _FALLBACKS:
-                lines.append(f"{key}: registered at {_FALLBACK_SOURCES[key]} [backend fallback]")
+                where = _FALLBACK_SOURCES[key]
+                if not where.endswith("]"):
+                    where += " [backend fallback]"
+                lines.append(f"{key}: registered at {where}")
             continue
         kind = _TABLE_KIND[source]
         if key == DispatchKey.Undefined and source != key:
@@ -390,6 +393,10 @@ _FALLBACK_SOURCES = {
     DispatchKey.AutocastCUDA: "aten/src/ATen/autocast_mode.cpp:177 [backend fallback]",
     DispatchKey.Conjugate: "aten/src/ATen/ConjugateFallback.cpp:17",
     DispatchKey.Negative: "aten/src/ATen/native/NegateFallback.cpp:18",
+    # functorch's keys (aten/functorch/batched_fallback.py registers both)
+    DispatchKey.FuncTorchBatched: "aten/src/ATen/functorch/BatchedFallback.cpp",
+    DispatchKey.FuncTorchVmapMode: "aten/src/ATen/functorch/VmapModeRegistrations.cpp:22 "
+    "[backend fallback]",
     DispatchKey.AutogradCPU: "the backend's kernel (CompositeImplicitAutograd is not used)",
     DispatchKey.AutogradCUDA: "the backend's kernel (CompositeImplicitAutograd is not used)",
     DispatchKey.AutogradMeta: "the backend's kernel (CompositeImplicitAutograd is not used)",
