@@ -208,7 +208,8 @@ class TensorBase:
 
     @property
     def is_meta(self) -> bool:
-        return False
+        """THPVariable_is_meta: on the meta device (sizes, strides, dtype and no data)."""
+        return self.cdata.is_meta()
 
     @property
     def requires_grad(self) -> bool:

@@ -104,8 +104,11 @@ class UntypedStorage:
         return [int(b) for b in self._bytes()[: self.nbytes()]]
 
     def __repr__(self) -> str:
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
+        if self.device.type == "meta":  # _StorageBase.__str__: no data to show
+            return "...\n" + info
         body = "".join(f" {b}\n" for b in self.tolist())
-        return f"{body}[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
+        return body + info
 
     __str__ = __repr__
 
@@ -169,6 +172,11 @@ class TypedStorage:
         return self._array().tolist()
 
     def __repr__(self) -> str:
+        if self.device.type == "meta":  # TypedStorage.__str__: no data to show
+            return (
+                f"...\n[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
+                f"of size {len(self)}]"
+            )
         body = "".join(f" {v}\n" for v in self.tolist())
         return (
             f"{body}[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "

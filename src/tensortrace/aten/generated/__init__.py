@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f602e14b6fa15eef31f2c34cfc60d0431dc43470767e02a72705f04f7ac77e74"
+INPUTS_SHA256 = "3daa02a23a58b57bae96a7dd0b3b22b5db8a6b53caf94496b1ee7109e9536d40"
 
 MODULES: tuple[str, ...] = (
     "operators",
@@ -17,9 +17,9 @@ MODULES: tuple[str, ...] = (
     "tensor_body",
     "register_cpu",
     "register_cuda",
+    "register_meta",
     "register_composite_explicit_autograd",
     "register_composite_implicit_autograd",
-    "register_meta",
     "register_composite_explicit_autograd_non_functional",
     "register_backend_select",
 )

@@ -67,10 +67,10 @@ _T49 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
-    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda'}}})
+    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda', 'Meta': 'empty_meta_symint'}}})
 empty_strided = _register(
     FunctionSchema('empty_strided', '', (Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
-    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda'}}})
+    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda', 'Meta': 'empty_strided_meta_symint'}}})
 rand_generator = _register(
     FunctionSchema('rand', 'generator', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand'}}})
@@ -91,7 +91,7 @@ select_int = _register(
     {'func': 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'select_symint'}}})
 as_strided = _register(
     FunctionSchema('as_strided', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T10,), ()),
-    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl'}}})
+    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl', 'Meta': 'as_strided_tensorimpl_meta_symint'}}})
 add_Tensor = _register(
     FunctionSchema('add', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'add.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -295,7 +295,7 @@ eye_m_out = _register(
     {'func': 'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
 resize_ = _register(
     FunctionSchema('resize_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('memory_format', _T5, 'None', True),), (_T8,), ()),
-    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_'}}})
+    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_', 'Meta': 'resize__symint'}}})
 fill_Scalar = _register(
     FunctionSchema('fill', 'Scalar', (Argument('self', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'fill.Scalar(Tensor self, Scalar value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}, 'tags': 'core'}})
@@ -340,7 +340,7 @@ item = _register(
     {'func': 'item(Tensor self) -> Scalar', **{'tags': 'data_dependent_output', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'item'}}})
 _local_scalar_dense = _register(
     FunctionSchema('_local_scalar_dense', '', (Argument('self', _T6, None, False),), (_T14,), ()),
-    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda'}, 'variants': 'function'}})
+    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda', 'Meta': 'meta_local_scalar_dense'}, 'variants': 'function'}})
 is_nonzero = _register(
     FunctionSchema('is_nonzero', '', (Argument('self', _T6, None, False),), (_T16,), ()),
     {'func': 'is_nonzero(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_nonzero'}}})
@@ -370,13 +370,13 @@ to_other = _register(
     {'func': 'to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
 view = _register(
     FunctionSchema('view', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
-    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
+    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'view'}}})
 view_dtype = _register(
     FunctionSchema('view', 'dtype', (Argument('self', _T10, None, False), Argument('dtype', _T15, None, False),), (_T10,), ()),
     {'func': 'view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'view_dtype'}}})
 _reshape_alias = _register(
     FunctionSchema('_reshape_alias', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False),), (_T10,), ()),
-    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
+    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': '_reshape_alias'}}})
 _unsafe_view = _register(
     FunctionSchema('_unsafe_view', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False),), (_T6,), ()),
     {'func': '_unsafe_view(Tensor self, SymInt[] size) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_unsafe_view'}}})
@@ -460,7 +460,7 @@ clone = _register(
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
 set__source_Storage = _register(
     FunctionSchema('set_', 'source_Storage', (Argument('self', _T8, None, False), Argument('source', _T23, None, False),), (_T8,), ()),
-    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_'}, 'tags': 'inplace_view'}})
 set__source_Storage_storage_offset = _register(
     FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
@@ -469,7 +469,7 @@ set__source_Tensor_storage_offset = _register(
     {'func': 'set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'set__symint'}, 'tags': 'inplace_view'}})
 set__source_Tensor = _register(
     FunctionSchema('set_', 'source_Tensor', (Argument('self', _T8, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
-    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_tensor_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_tensor_'}, 'tags': 'inplace_view'}})
 set_ = _register(
     FunctionSchema('set_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_'}, 'tags': 'inplace_view'}})
@@ -913,7 +913,7 @@ logical_not_ = _register(
     {'func': 'logical_not_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not_'}, 'tags': 'pointwise'}})
 abs_out = _register(
     FunctionSchema('abs', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'abs_out'}, 'tags': 'pointwise'}})
+    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'abs_out'}, 'tags': 'pointwise'}})
 abs = _register(
     FunctionSchema('abs', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'abs(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs'}, 'tags': ['core', 'pointwise']}})
@@ -922,10 +922,10 @@ abs_ = _register(
     {'func': 'abs_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs_'}}})
 relu = _register(
     FunctionSchema('relu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'relu'}, 'tags': ['core', 'pointwise']}})
 relu_ = _register(
     FunctionSchema('relu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu_'}, 'tags': 'pointwise'}})
+    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'relu_'}, 'tags': 'pointwise'}})
 elu_out = _register(
     FunctionSchema('elu', 'out', (Argument('self', _T6, None, False), Argument('alpha', _T14, '1', False), Argument('scale', _T14, '1', False), Argument('input_scale', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'elu_out'}}})
@@ -1204,10 +1204,10 @@ clamp_max__Tensor = _register(
     {'func': 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)', **{'structured_delegate': 'clamp_max.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 where_self_out = _register(
     FunctionSchema('where', 'self_out', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'where_self_out'}}})
+    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'where_self_out'}}})
 where_self = _register(
     FunctionSchema('where', 'self', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
-    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'where'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'where'}, 'tags': ['core', 'pointwise']}})
 where_ScalarSelf = _register(
     FunctionSchema('where', 'ScalarSelf', (Argument('condition', _T6, None, False), Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
@@ -1270,7 +1270,7 @@ _index_put_impl_ = _register(
     {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
 nonzero = _register(
     FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda'}}})
+    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda', 'Meta': 'nonzero_meta'}}})
 sum = _register(
     FunctionSchema('sum', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
@@ -1333,7 +1333,7 @@ prod_int_out = _register(
     {'func': 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'prod_out'}, 'tags': 'reduction'}})
 max = _register(
     FunctionSchema('max', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max'}, 'tags': ['core', 'reduction']}})
+    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max', 'Meta': 'meta_max'}, 'tags': ['core', 'reduction']}})
 max_unary_out = _register(
     FunctionSchema('max', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'max_unary_out'}}})
@@ -1390,10 +1390,10 @@ var_dim = _register(
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
 var_correction = _register(
     FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
+    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'var'}, 'tags': 'core'}})
 var_correction_out = _register(
     FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
+    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'var_out'}}})
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
@@ -1405,16 +1405,16 @@ var_mean_dim = _register(
     {'func': 'var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_dim_unbiased'}}})
 var_mean_correction = _register(
     FunctionSchema('var_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
-    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'var_mean'}}})
+    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'var_mean'}}})
 std_dim = _register(
     FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
 std_correction = _register(
     FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
+    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'std'}, 'tags': 'core'}})
 std_correction_out = _register(
     FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
+    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'std_out'}}})
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
@@ -1426,7 +1426,7 @@ std_mean_dim = _register(
     {'func': 'std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_dim_unbiased'}}})
 std_mean_correction = _register(
     FunctionSchema('std_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
-    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'std_mean'}}})
+    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'std_mean'}}})
 cumsum = _register(
     FunctionSchema('cumsum', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'cumsum.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core'}})
@@ -1525,7 +1525,7 @@ mv_out = _register(
     {'func': 'mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mv_out'}}})
 dot = _register(
     FunctionSchema('dot', '', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False),), (_T6,), ()),
-    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'dot', 'CUDA': 'dot_cuda'}}})
+    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, Meta': 'dot', 'CUDA': 'dot_cuda'}}})
 dot_out = _register(
     FunctionSchema('dot', 'out', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
@@ -2800,7 +2800,7 @@ scatter_add_ = _register(
     {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_add_'}}})
 index_select = _register(
     FunctionSchema('index_select', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False),), (_T6,), ()),
-    {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda'}, 'tags': 'core'}})
+    {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda', 'Meta': 'meta_index_select'}, 'tags': 'core'}})
 index_add_ = _register(
     FunctionSchema('index_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_add_cpu_'}}})
@@ -2983,10 +2983,10 @@ count_nonzero = _register(
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
-    {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
+    {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution', 'Meta': 'meta_conv'}}})
 convolution_backward = _register(
     FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T42, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
+    {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward', 'Meta': 'meta_convolution_backward'}}})
 _convolution_double_backward = _register(
     FunctionSchema('_convolution_double_backward', '', (Argument('ggI', _T28, None, False), Argument('ggW', _T28, None, False), Argument('ggb', _T28, None, False), Argument('gO', _T6, None, False), Argument('weight', _T6, None, False), Argument('self', _T6, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': '_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': '_convolution_double_backward'}}})
@@ -3925,7 +3925,7 @@ cosine_similarity = _register(
     {'func': 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'cosine_similarity'}}})
 embedding = _register(
     FunctionSchema('embedding', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('padding_idx', _T12, '-1', False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('sparse', _T16, 'False', False),), (_T6,), ()),
-    {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint'}, 'tags': 'core'}})
+    {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint', 'Meta': 'meta_embedding'}, 'tags': 'core'}})
 embedding_backward = _register(
     FunctionSchema('embedding_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('padding_idx', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('sparse', _T16, None, False),), (_T6,), ()),
     {'func': 'embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_backward_symint'}}})
@@ -3967,7 +3967,7 @@ _fused_rms_norm = _register(
     {'func': '_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_composite'}}})
 native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
+    {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
     FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
@@ -3991,7 +3991,7 @@ _batch_norm_impl_index = _register(
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
 native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
+    {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
     FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
@@ -4477,7 +4477,7 @@ stft_center = _register(
     {'func': 'stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
 unfold = _register(
     FunctionSchema('unfold', '', (Argument('self', _T10, None, False), Argument('dimension', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T10,), ()),
-    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'unfold'}}})
+    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'unfold'}}})
 unfold_backward = _register(
     FunctionSchema('unfold_backward', '', (Argument('grad_in', _T6, None, False), Argument('input_sizes', _T0, None, False), Argument('dim', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T6,), ()),
     {'func': 'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'unfold_backward'}}})

@@ -135,8 +135,9 @@ def _layer_norm(
     dtype = _param_scalar_type(input, weight, bias)
     mean = at.empty([m], dtype=dtype, device=x_t.device())
     rstd = at.empty([m], dtype=dtype, device=x_t.device())
-    # layer_norm_with_mean_rstd_out
-    layer_norm_kernel_impl(x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
+    # layer_norm_with_mean_rstd_out (Note [A meta tensor's kernel is no call])
+    if not y_t.is_meta():
+        layer_norm_kernel_impl(x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
     axis = input.dim() - len(normalized_shape)
     stat_shape = [*list(input.sizes())[:axis], *([1] * len(normalized_shape))]
     return y_t, mean.view(stat_shape), rstd.view(stat_shape)

@@ -399,7 +399,7 @@ class Module(ModuleHooks, ModuleStateDict):
     def _apply(self, fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> Module:
         if recurse:
             for module in self.children():
-                module._apply(fn)
+                module._apply(fn)  # recurse=True below, as torch's _apply passes no flag
         for param in self._parameters.values():
             if param is None:
                 continue
@@ -418,6 +418,12 @@ class Module(ModuleHooks, ModuleStateDict):
             if buf is not None:
                 self._buffers[key] = fn(buf)
         return self
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Move the parameters and buffers to `device` without copying storage: each becomes
+        `torch.empty_like(t, device=device)` (how a model built on the meta device gets
+        real, uninitialized memory)."""
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
