@@ -287,6 +287,8 @@ def _batch_norm_backward(
     )
     grad_weight = at.empty([c], dtype=dtype, device=device) if grad_input_mask[1] else Tensor()
     grad_bias = at.empty([c], dtype=dtype, device=device) if grad_input_mask[2] else Tensor()
+    if input.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_input, grad_weight, grad_bias
     if input.numel() == 0:
         for t in (grad_weight, grad_bias):
             if t.defined():

@@ -225,7 +225,7 @@ def _layer_norm_backward(
     dx_t = like(x_t, False) if grad_input_mask[0] else Tensor()
     dgamma = like(gamma, m == 0) if grad_input_mask[1] else Tensor()
     dbeta = like(bias, m == 0) if grad_input_mask[2] else Tensor()
-    if m > 0 and n > 0:
+    if m > 0 and n > 0 and not x_t.is_meta():  # Note [A meta tensor's kernel is no call]
         layer_norm_backward_kernel_impl(
             dy_t,
             x_t,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "3daa02a23a58b57bae96a7dd0b3b22b5db8a6b53caf94496b1ee7109e9536d40"
+INPUTS_SHA256 = "2e740445f6c6b34a3566e590ee1a3e309045513b0643bd1f8b75f2175c306b45"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
