@@ -104,7 +104,10 @@ PROGRAMS = {
     "enc = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, device='meta'); "
     "lstm = nn.LSTM(4, 5, device='meta'); "
     "out = facts([*mha(m(3, 2, 8), m(3, 2, 8), m(3, 2, 8)), enc(m(3, 2, 8)), "
-    "*lstm(m(3, 2, 4))[1], F.scaled_dot_product_attention(m(2, 3, 4), m(2, 5, 4), m(2, 5, 6))])",
+    "*lstm(m(3, 2, 4))[1], F.scaled_dot_product_attention(m(2, 3, 4), m(2, 5, 4), m(2, 5, 6)), "
+    "F.scaled_dot_product_attention(m(1, 2, 3, 4), m(1, 2, 3, 4), m(1, 2, 3, 4), "
+    "is_causal=True), m(3, 4).tril(), m(2, 3, 3).triu(1), *m(3, 5).topk(2), "
+    "m(3, 4).gather(1, m(3, 2, dtype=torch.long))])",
     # ---- copies and device moves ----
     "copy_into_meta": "x = m(3, 4); r = x.copy_(torch.ones(3, 4)); r2 = x.copy_(torch.ones(4)); "
     "out = (facts(r), r is x, r2 is x, facts(x.copy_(m(3, 4, dtype=torch.int64))))",
@@ -114,6 +117,10 @@ PROGRAMS = {
     "to_meta_identity": "x = m(2); out = (x.to('meta') is x, x.to(torch.float32) is x)",
     "resize": "x = m(3); x.resize_(6, 2); y = m(0); y.resize_(4); "
     "out = (facts(x), x.untyped_storage().nbytes(), facts(y))",
+    "set_": "x = m(2, 3); y = m(0); y.set_(x.untyped_storage(), 1, (2, 2), (1, 2)); "
+    "a = facts(y); y.set_(); b = (facts(y), y.untyped_storage().nbytes()); "
+    "z = m(0); z.set_(x.untyped_storage(), 0, (10,)); w = m(0); w.set_(x); "
+    "out = (a, b, facts(z), x.untyped_storage().nbytes(), facts(w))",
     # ---- printing ----
     "reprs": "out = [repr(m(3, 4)), str(m(2, dtype=torch.int64)), repr(m(0)), repr(m(())), "
     "repr(m(2, dtype=torch.float16)), repr(m(2, 2, dtype=torch.complex64)), "

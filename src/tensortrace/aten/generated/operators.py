@@ -463,7 +463,7 @@ set__source_Storage = _register(
     {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_'}, 'tags': 'inplace_view'}})
 set__source_Storage_storage_offset = _register(
     FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
-    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
+    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_', 'Meta': 'set_storage_meta__symint'}}})
 set__source_Tensor_storage_offset = _register(
     FunctionSchema('set_', 'source_Tensor_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T6, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'set__symint'}, 'tags': 'inplace_view'}})
@@ -472,7 +472,7 @@ set__source_Tensor = _register(
     {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_tensor_'}, 'tags': 'inplace_view'}})
 set_ = _register(
     FunctionSchema('set_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_', 'Meta': 'set_meta_'}, 'tags': 'inplace_view'}})
 sub_out = _register(
     FunctionSchema('sub', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
@@ -2599,7 +2599,7 @@ argsort_stable = _register(
     {'func': 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort_stable'}}})
 topk = _register(
     FunctionSchema('topk', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('largest', _T16, 'True', False), Argument('sorted', _T16, 'True', False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
+    {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'topk'}}})
 kthvalue = _register(
     FunctionSchema('kthvalue', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'kthvalue'}}})
@@ -2638,10 +2638,10 @@ nanquantile_scalar_out = _register(
     {'func': "nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
 tril = _register(
     FunctionSchema('tril', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
-    {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
+    {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'tril_cpu'}}})
 triu = _register(
     FunctionSchema('triu', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
-    {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'triu_cpu'}}})
+    {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'triu_cpu'}}})
 tril_ = _register(
     FunctionSchema('tril_', '', (Argument('self', _T8, None, False), Argument('diagonal', _T12, '0', False),), (_T8,), ()),
     {'func': 'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'tril_cpu_'}}})
@@ -2767,7 +2767,7 @@ replication_pad3d_backward = _register(
     {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
+    {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'gather'}}})
 scatter_src = _register(
     FunctionSchema('scatter', 'src', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
     {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})

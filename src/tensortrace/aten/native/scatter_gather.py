@@ -192,7 +192,7 @@ def gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> 
     result = empty_structured_output(
         list(index.sizes()), self.scalar_type(), self.device()
     )  # structured
-    if index.numel():
+    if index.numel() and not result.is_meta():  # Note [A meta tensor's kernel is no call]
         gather_kernel(result, self, wrapped, index)
     return result
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2e740445f6c6b34a3566e590ee1a3e309045513b0643bd1f8b75f2175c306b45"
+INPUTS_SHA256 = "c80415da7996f8d55d090879da9ba95ca579857e86fd2744bc1e3d1b46c1bc88"
 
 MODULES: tuple[str, ...] = (
     "functions",
