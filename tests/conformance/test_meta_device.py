@@ -108,6 +108,12 @@ PROGRAMS = {
     "F.scaled_dot_product_attention(m(1, 2, 3, 4), m(1, 2, 3, 4), m(1, 2, 3, 4), "
     "is_causal=True), m(3, 4).tril(), m(2, 3, 3).triu(1), *m(3, 5).topk(2), "
     "m(3, 4).gather(1, m(3, 2, dtype=torch.long))])",
+    "indexing": "x = m(3, 4); x[0] = 1.0; x[m(2, dtype=torch.long)] = m(4); x[:, 1] += 2; "
+    "x[x > 0] = 0.0; x[1:, ::2] = m(2, 2); r = x.index_put((m(2, dtype=torch.long),), m(()), "
+    "accumulate=True); out = facts([x, r, x[m(2, dtype=torch.long)], x[..., None]])",
+    "group_norm": "gn = nn.GroupNorm(2, 4, device='meta'); xi = m(2, 4, 3, 3, "
+    "requires_grad=True); y = gn(xi); y.sum().backward(); "
+    "out = facts([y, xi.grad, gn.weight.grad, F.group_norm(m(2, 4, 5), 4)])",
     # ---- copies and device moves ----
     "copy_into_meta": "x = m(3, 4); r = x.copy_(torch.ones(3, 4)); r2 = x.copy_(torch.ones(4)); "
     "out = (facts(r), r is x, r2 is x, facts(x.copy_(m(3, 4, dtype=torch.int64))))",
@@ -121,6 +127,11 @@ PROGRAMS = {
     "a = facts(y); y.set_(); b = (facts(y), y.untyped_storage().nbytes()); "
     "z = m(0); z.set_(x.untyped_storage(), 0, (10,)); w = m(0); w.set_(x); "
     "out = (a, b, facts(z), x.untyped_storage().nbytes(), facts(w))",
+    "save_load": "import io\nb = io.BytesIO(); torch.save({'w': m(1000, 1000), "
+    "'v': m(3, 2).t(), 'c': torch.ones(2, device='cpu')}, b); small = len(b.getvalue()) < 3000; "
+    "r = []\nfor ml in (None, 'cpu', 'meta'):\n    b.seek(0); d = torch.load(b, map_location=ml)\n"
+    "    r.append({k: (facts(v), v.untyped_storage().nbytes()) for k, v in d.items()})\n"
+    "out = (small, r, repr(torch.UntypedStorage(5, device='meta')))",
     # ---- printing ----
     "reprs": "out = [repr(m(3, 4)), str(m(2, dtype=torch.int64)), repr(m(0)), repr(m(())), "
     "repr(m(2, dtype=torch.float16)), repr(m(2, 2, dtype=torch.complex64)), "

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.c10.allocator import GetAllocator
 from tensortrace.c10.cpu_allocator import GetCPUAllocator
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK_INDEX
 from tensortrace.c10.intrusive_ptr import make_intrusive
 from tensortrace.c10.scalar_type import TypeMeta
@@ -39,9 +41,12 @@ class UntypedStorage:
     _cdata: Storage
 
     def __init__(self, size: int = 0, *, device: Any = None) -> None:
-        """UntypedStorage(n): n fresh (uninitialized) bytes from the CPU allocator."""
+        """UntypedStorage(n): n fresh (uninitialized) bytes from the CPU allocator; with
+        device="meta", n bytes that hold no data (the MetaAllocator's null pointer)."""
         TORCH_CHECK_INDEX(size >= 0, "Storage size must be non-negative, got ", size)
-        storage = Storage(make_intrusive(StorageImpl, size, GetCPUAllocator(), True))
+        meta = device is not None and Device(device).type_ is DeviceType.Meta
+        allocator = GetAllocator(DeviceType.Meta) if meta else GetCPUAllocator()
+        storage = Storage(make_intrusive(StorageImpl, size, allocator, True))
         self._cdata = storage
         _pyobjs[storage.unsafeGetStorageImpl()] = weakref.ref(self)
 

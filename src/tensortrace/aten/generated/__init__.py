@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c80415da7996f8d55d090879da9ba95ca579857e86fd2744bc1e3d1b46c1bc88"
+INPUTS_SHA256 = "7a286eb3e3dccfaeecd2ea0f674af2fdc298cc30a0e482fa7da17f4a7ca4273f"
 
 MODULES: tuple[str, ...] = (
     "operators",

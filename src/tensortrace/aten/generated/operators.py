@@ -1267,7 +1267,7 @@ index_put = _register(
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
 _index_put_impl_ = _register(
     FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T29, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
-    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
+    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': '_index_put_impl_'}}})
 nonzero = _register(
     FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda', 'Meta': 'nonzero_meta'}}})
@@ -3976,10 +3976,10 @@ group_norm = _register(
     {'func': 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'group_norm'}}})
 native_group_norm = _register(
     FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
+    {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA, Meta': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
     FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
+    {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA, Meta': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
