@@ -221,6 +221,10 @@ ERRORS = {
     "err_nonzero": "out = m(3).nonzero()",
     "err_view": "out = m(2, 3).t().view(6)",
     "err_empty_negative": "out = torch.empty(-1, device='meta')",
+    "err_meta_plus_cpu": "out = m(2, 3) + torch.ones(2, 3, device='cpu')",
+    "err_cpu_times_meta": "out = torch.ones(2, 3, device='cpu') * m(3)",
+    "err_where_mixed": "out = torch.where(m(2, dtype=torch.bool), m(2), "
+    "torch.ones(2, device='cpu'))",
 }
 
 LEAK_PROGRAMS = ["err_copy_out_of_meta", "err_tolist"]
