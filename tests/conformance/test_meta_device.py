@@ -114,6 +114,13 @@ PROGRAMS = {
     "group_norm": "gn = nn.GroupNorm(2, 4, device='meta'); xi = m(2, 4, 3, 3, "
     "requires_grad=True); y = gn(xi); y.sum().backward(); "
     "out = facts([y, xi.grad, gn.weight.grad, F.group_norm(m(2, 4, 5), 4)])",
+    "padding_fold": "x = m(1, 2, 4, 4, requires_grad=True); outs = [F.pad(x, (1, 2, 0, 1), "
+    "mode='reflect'), F.pad(m(2, 5), (2, 1), mode='replicate'), F.pad(m(1, 1, 3, 3, 3), "
+    "(1,) * 6, mode='replicate'), F.pad(m(2, 3, 5), (2, 2), mode='reflect'), "
+    "F.pad(x, (1, 1, 1, 1), mode='circular'), F.pad(x, (1, 1)), F.unfold(x, 2), "
+    "F.fold(m(2, 8, 9), 4, 2)]; (F.pad(x, (1, 1, 1, 1), mode='reflect').sum() + "
+    "F.pad(x, (1, 1, 1, 1), mode='replicate').sum() + F.unfold(x, 2).sum()).backward(); "
+    "out = facts(outs + [x.grad])",
     # ---- copies and device moves ----
     "copy_into_meta": "x = m(3, 4); r = x.copy_(torch.ones(3, 4)); r2 = x.copy_(torch.ones(4)); "
     "out = (facts(r), r is x, r2 is x, facts(x.copy_(m(3, 4, dtype=torch.int64))))",

@@ -2731,40 +2731,40 @@ pad = _register(
     {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
 reflection_pad1d = _register(
     FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d'}}})
+    {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad1d'}}})
 reflection_pad1d_backward = _register(
     FunctionSchema('reflection_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d_backward'}}})
+    {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad1d_backward'}}})
 reflection_pad2d = _register(
     FunctionSchema('reflection_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_cpu'}}})
+    {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad2d_cpu'}}})
 reflection_pad2d_backward = _register(
     FunctionSchema('reflection_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_backward_cpu'}}})
+    {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad2d_backward_cpu'}}})
 replication_pad1d = _register(
     FunctionSchema('replication_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d'}}})
+    {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad1d'}}})
 replication_pad1d_backward = _register(
     FunctionSchema('replication_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d_backward'}}})
+    {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad1d_backward'}}})
 replication_pad2d = _register(
     FunctionSchema('replication_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d'}}})
+    {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad2d'}}})
 replication_pad2d_backward = _register(
     FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
+    {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad2d_backward_cpu'}}})
 reflection_pad3d = _register(
     FunctionSchema('reflection_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
+    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
 reflection_pad3d_backward = _register(
     FunctionSchema('reflection_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
+    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
 replication_pad3d = _register(
     FunctionSchema('replication_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
+    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
 replication_pad3d_backward = _register(
     FunctionSchema('replication_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
+    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'gather'}}})
@@ -3040,16 +3040,16 @@ slow_conv_dilated3d = _register(
     {'func': 'slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_dilated3d_cpu', 'CUDA': 'slow_conv_dilated3d_cuda'}}})
 col2im_out = _register(
     FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
+    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
 col2im = _register(
     FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
-    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
+    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
 im2col_out = _register(
     FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
+    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
 im2col = _register(
     FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
-    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
+    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('dilation', _T35, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})

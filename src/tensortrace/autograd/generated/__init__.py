@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "7a286eb3e3dccfaeecd2ea0f674af2fdc298cc30a0e482fa7da17f4a7ca4273f"
+INPUTS_SHA256 = "1075c30adf521ea2c0ec32057fa1d896204e1773f93674359580fdc7b60890b9"
 
 MODULES: tuple[str, ...] = (
     "functions",
