@@ -90,9 +90,10 @@ PROGRAMS = {
     "conv": "out = facts([F.conv1d(m(2, 3, 10), m(4, 3, 3), stride=2, padding=1), "
     "F.conv2d(m(1, 3, 8, 8), m(4, 3, 3, 3), m(4), padding=1), "
     "F.conv2d(m(3, 8, 8), m(4, 3, 3, 3)), F.conv2d(m(1, 4, 8, 8), m(6, 2, 3, 3), groups=2, "
-    "dilation=2), F.conv2d(m(2, 3, 9, 7), m(4, 3, 2, 3), stride=(2, 1), padding='same' "
-    "if False else 0), F.conv_transpose2d(m(1, 4, 5, 5), m(4, 2, 3, 3), stride=2, "
-    "output_padding=1), F.conv3d(m(1, 2, 4, 4, 4), m(3, 2, 2, 2, 2))])",
+    "dilation=2), F.conv2d(m(2, 3, 9, 7), m(4, 3, 2, 3), stride=(2, 1)), "
+    "F.conv2d(m(1, 3, 8, 7), m(4, 3, 2, 3), padding='same'), "
+    "F.conv_transpose2d(m(1, 4, 5, 5), m(4, 2, 3, 3), stride=2, output_padding=1), "
+    "F.conv3d(m(1, 2, 4, 4, 4), m(3, 2, 2, 2, 2))])",
     "pooling_norms": "img = m(2, 4, 6, 6); out = facts([*F.max_pool2d(img, 3, 2, 1, "
     "return_indices=True), F.max_pool2d(img, 2), F.avg_pool2d(img, 2), "
     "F.adaptive_avg_pool2d(img, (2, 3)), F.adaptive_avg_pool2d(img, 1), "
@@ -100,6 +101,9 @@ PROGRAMS = {
     "training=True), F.layer_norm(img, (6, 6)), F.dropout(img, 0.5), F.softplus(img), "
     "F.cross_entropy(m(3, 5), m(3, dtype=torch.long)), F.mse_loss(m(3), m(3)), "
     "F.binary_cross_entropy(m(3), m(3)), F.logsigmoid(img), F.hardswish(img)])",
+    "losses_backward": "x = m(3, 5, requires_grad=True); t = m(3, dtype=torch.long); "
+    "(F.cross_entropy(x, t) + F.mse_loss(x, m(3, 5)) + F.nll_loss(x.log_softmax(1), t) + "
+    "F.smooth_l1_loss(x, m(3, 5)) + F.l1_loss(x, m(3, 5))).backward(); out = facts(x.grad)",
     "attention_rnn": "mha = nn.MultiheadAttention(8, 2, device='meta'); "
     "enc = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, device='meta'); "
     "lstm = nn.LSTM(4, 5, device='meta'); "
@@ -121,6 +125,10 @@ PROGRAMS = {
     "F.fold(m(2, 8, 9), 4, 2)]; (F.pad(x, (1, 1, 1, 1), mode='reflect').sum() + "
     "F.pad(x, (1, 1, 1, 1), mode='replicate').sum() + F.unfold(x, 2).sum()).backward(); "
     "out = facts(outs + [x.grad])",
+    "scatter_cum": "x = m(3, 4); i = m(3, 2, dtype=torch.long); out = facts([x.scatter(1, i, "
+    "m(3, 2)), x.scatter(1, i, 1.0), x.scatter_add(1, i, m(3, 2)), m(3, 4).scatter_(1, i, "
+    "m(3, 2), reduce='add'), x.cumprod(1), x.logcumsumexp(1), *x.cummax(1), *x.cummin(0), "
+    "x.cumsum(0)])",
     # ---- copies and device moves ----
     "copy_into_meta": "x = m(3, 4); r = x.copy_(torch.ones(3, 4)); r2 = x.copy_(torch.ones(4)); "
     "out = (facts(r), r is x, r2 is x, facts(x.copy_(m(3, 4, dtype=torch.int64))))",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "1075c30adf521ea2c0ec32057fa1d896204e1773f93674359580fdc7b60890b9"
+INPUTS_SHA256 = "e1070803a27c731ff10f30df719b85d1b71fb78ead289b3ac7d3583b963093c6"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -2143,7 +2143,7 @@ mse_loss_backward = _register(
     {'func': 'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'mse_loss_backward'}}})
 mse_loss_backward_grad_input = _register(
     FunctionSchema('mse_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
+    {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'mse_loss_backward_out'}}})
 l1_loss = _register(
     FunctionSchema('l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'l1_loss'}}})
@@ -2161,7 +2161,7 @@ smooth_l1_loss = _register(
     {'func': 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'smooth_l1_loss.out', 'python_module': 'nn'}})
 smooth_l1_loss_backward_grad_input = _register(
     FunctionSchema('smooth_l1_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
+    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
 smooth_l1_loss_backward = _register(
     FunctionSchema('smooth_l1_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False),), (_T6,), ()),
     {'func': 'smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'smooth_l1_loss_backward'}}})
@@ -2173,7 +2173,7 @@ huber_loss = _register(
     {'func': 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'huber_loss'}}})
 huber_loss_backward_out = _register(
     FunctionSchema('huber_loss_backward', 'out', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss_backward_out'}}})
+    {'func': 'huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'huber_loss_backward_out'}}})
 huber_loss_backward = _register(
     FunctionSchema('huber_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False),), (_T6,), ()),
     {'func': 'huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'huber_loss_backward'}}})
@@ -2770,34 +2770,34 @@ gather = _register(
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'gather'}}})
 scatter_src = _register(
     FunctionSchema('scatter', 'src', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
-    {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__src = _register(
     FunctionSchema('scatter_', 'src', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
-    {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_value = _register(
     FunctionSchema('scatter', 'value', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
-    {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__value = _register(
     FunctionSchema('scatter_', 'value', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
-    {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_reduce = _register(
     FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
-    {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__reduce = _register(
     FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
-    {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_value_reduce = _register(
     FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
-    {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__value_reduce = _register(
     FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
-    {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_add = _register(
     FunctionSchema('scatter_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
-    {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter_add'}}})
+    {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_add'}}})
 scatter_add_ = _register(
     FunctionSchema('scatter_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
-    {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_add_'}}})
+    {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_add_'}}})
 index_select = _register(
     FunctionSchema('index_select', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False),), (_T6,), ()),
     {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda', 'Meta': 'meta_index_select'}, 'tags': 'core'}})
@@ -2845,19 +2845,19 @@ take = _register(
     {'func': 'take(Tensor self, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'take'}}})
 cumprod = _register(
     FunctionSchema('cumprod', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
-    {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cumprod'}}})
+    {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cumprod'}}})
 cumprod_ = _register(
     FunctionSchema('cumprod_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T8,), ()),
     {'func': 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'cumprod_'}}})
 logcumsumexp = _register(
     FunctionSchema('logcumsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6,), ()),
-    {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logcumsumexp'}}})
+    {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'logcumsumexp'}}})
 cummax = _register(
     FunctionSchema('cummax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummax'}}})
+    {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cummax'}}})
 cummin = _register(
     FunctionSchema('cummin', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
+    {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cummin'}}})
 logsumexp = _register(
     FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T35, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
