@@ -117,6 +117,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
 
 
 _python_variable_autograd.install()
+_has_compatible_shallow_copy_type = _python_variable_autograd._has_compatible_shallow_copy_type
 _trace_values.install()  # the recorder reads tensor values (Note [Values beside the events])
 autograd = _autograd  # torch.autograd
 legacy_contiguous_format = contiguous_format  # torch/__init__.py: the same object

@@ -18,6 +18,7 @@ from typing import Any
 import tensortrace as torch
 from tensortrace import _utils
 from tensortrace._tensor import Tensor
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.scalar_type import ScalarType, elementSize
 from tensortrace.csrc.dtype import get_dtype
 from tensortrace.csrc.size import Size
@@ -216,8 +217,13 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
         key, impl, scalar_type = key_of
         TORCH_CHECK_SAVE(scalar_type == obj.scalar_type)
         numel = impl.nbytes() // elementSize(scalar_type)
-        device = impl.device()  # location_tag: 'cpu', or 'cuda:<index>' (_backend_tag)
-        location = "cpu" if device.is_cpu() else f"{device.type}:{device.index or 0}"
+        # location_tag: 'cpu', 'meta' (_meta_tag), or 'cuda:<index>' (_backend_tag); the
+        # constant strings, so the pickle memoizes them as torch's does (BINGET)
+        device = impl.device()
+        if device.is_cpu() or device.type_ is DeviceType.Meta:
+            location = "cpu" if device.is_cpu() else "meta"
+        else:
+            location = f"{device.type}:{device.index or 0}"
         return ("storage", _STORAGE_GLOBALS[scalar_type], key, location, numel)
 
     def save_global(self, obj: Any, name: str | None = None) -> None:

@@ -98,6 +98,8 @@ def save(
             _write_record(zf, raw, f"{name}/.storage_alignment", b"64", True)
             _write_record(zf, raw, f"{name}/byteorder", b"little", True)
             for key, impl, _ in pickler.storages.values():
+                if impl.device().type == "meta":
+                    continue  # a meta storage has no data: torch writes no record for it
                 _write_record(zf, raw, f"{name}/data/{key}", impl.bytes_view().tobytes(), True)
             _write_record(zf, raw, f"{name}/version", b"3\n", True)
             serialization_id = "".join(random.choice("0123456789") for _ in range(40))
@@ -206,6 +208,10 @@ class _StorageLoader:
     def __init__(self, zf: zipfile.ZipFile, prefix: str, map_location: Any) -> None:
         self.zf, self.prefix = zf, prefix
         self.restore_location = _get_restore_location(map_location)
+        # _is_meta_location: every storage becomes a meta one, its data left unread
+        self.to_meta = isinstance(map_location, (str, torch.device)) and (
+            str(map_location) == "meta"
+        )
         self.loaded_storages: dict[str, TypedStorage] = {}
 
     def __call__(self, saved_id: Any) -> TypedStorage:
@@ -223,6 +229,10 @@ class _StorageLoader:
             raise pickle.UnpicklingError(f"not a storage type: {storage_type!r}")
         dtype = storage_type.dtype
         nbytes = numel * elementSize(dtype.scalar_type)
+        if location == "meta" or self.to_meta:  # _meta_deserialize: the bytes, no data
+            meta = TypedStorage(wrap_storage=UntypedStorage(nbytes, device="meta"), dtype=dtype)
+            self.loaded_storages[key] = meta
+            return meta
         data = self.zf.read(f"{self.prefix}data/{key}")
         storage = UntypedStorage(nbytes)
         if nbytes:

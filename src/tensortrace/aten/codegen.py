@@ -21,18 +21,27 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
 from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle, untraced
-from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
+from tensortrace.aten.empty_tensor import (
+    empty_cpu_for_output,
+    empty_meta,
+    empty_strided_cpu,
+    empty_strided_meta,
+)
 from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
 from tensortrace.torchgen.loader import load
 from tensortrace.torchgen.model import py_name
+from tensortrace.trace import traced
 from tensortrace.trace.recorder import parameter_list
+
+REGISTER_META = "build/aten/src/ATen/RegisterMeta.cpp"
 
 
 # ---- calling conventions -------------------------------------------------------------------------
@@ -248,6 +257,8 @@ def _choose(
 def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOptions) -> Tensor:
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
     RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
+    if options.device is not None and options.device.type_ is DeviceType.Meta:
+        return create_out_meta(sizes, strides, options)
     if options.device is not None and options.device.is_cuda():
         if strides:
             return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
@@ -256,6 +267,14 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
         return empty_strided_cpu(list(sizes), list(strides), options.dtype, options.device)
     # Note [The 2019 name of an output allocation]
     return empty_cpu_for_output(list(sizes), options.dtype, options.device)
+
+
+def create_out_meta(sizes: Sequence[int], strides: Sequence[int], options: TensorOptions) -> Tensor:
+    """RegisterMeta.cpp's create_out: `options.device(at::kMeta)`, then at::detail::empty_meta
+    (or empty_strided_meta): a tensor with sizes, strides and dtype and no data."""
+    if strides:
+        return empty_strided_meta(list(sizes), list(strides), options.dtype)
+    return empty_meta(list(sizes), options.dtype)
 
 
 def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_name: str) -> None:
@@ -281,7 +300,7 @@ class StructuredKernel(TensorIteratorBase):
     ) -> None:
         out = self.outputs_[output_idx]
         if self.kind == "functional":
-            out = self.outputs_[output_idx] = create_out(sizes, strides, options)
+            out = self.outputs_[output_idx] = self.create_out(sizes, strides, options)
         elif self.kind == "inplace":
             TORCH_CHECK(
                 tuple(out.sizes()) == tuple(sizes),
@@ -306,6 +325,37 @@ class StructuredKernel(TensorIteratorBase):
                 setStrided(out, sizes, strides, out.storage_offset())
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands
             self._adopt_output(output_idx, out)
+
+    def create_out(
+        self, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> Tensor:
+        return create_out(sizes, strides, options)
+
+
+class MetaStructuredKernel(StructuredKernel):
+    """RegisterMeta.cpp's `structured_<op>_meta_<kind>`: the same meta function and
+    set_output, with its functional outputs made on the meta device; no impl runs
+    (Note [Meta kernels for free] in the generated register_meta.py)."""
+
+    def create_out(
+        self, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> Tensor:
+        return create_out_meta(sizes, strides, options)
+
+
+def inplace_meta(name: str) -> Callable[..., Any]:
+    """RegisterMeta.cpp's kernel for an in-place op with no Meta kernel of its own
+    (torchgen's inplace_meta): a meta `self` is returned as it is; anything else refuses."""
+
+    def kernel(self: Tensor, *args: Any) -> Tensor:
+        if self.device().type_ is not DeviceType.Meta:
+            raise NotImplementedError(
+                "Cannot inplace into non-meta tensor with meta tensor argument"
+            )
+        return self
+
+    kernel.__name__ = kernel.__qualname__ = f"wrapper_Meta_{name}"
+    return traced("native", f"at::(anonymous)::wrapper_Meta_{name}", REGISTER_META)(kernel)
 
 
 def _parameters(fn: Callable[..., Any]) -> tuple[list[str], set[str]]:

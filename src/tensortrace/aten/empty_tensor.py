@@ -11,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.allocator import Allocator
+from tensortrace.c10.allocator import (
+    REGISTER_ALLOCATOR,
+    Allocator,
+    DataPtr,
+    DeleterFnPtr,
+    GetAllocator,
+)
 from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.device import Device
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
@@ -218,4 +224,73 @@ def empty_strided_cpu(
     allocator = GetCPUAllocator()
     return empty_strided_generic(
         size, stride, allocator, CPU_KS, dtype if dtype is not None else get_default_dtype()
+    )
+
+
+# ---- the Meta backend: sizes, strides and dtype with no data -------------------------------------
+def _deleteNothing(ctx: object) -> None:
+    """EmptyTensor.cpp's deleteNothing: a meta DataPtr owns nothing."""
+
+
+class MetaAllocator(Allocator):
+    """EmptyTensor.cpp's MetaAllocator: every allocation is a null DataPtr on the meta device.
+
+    It reports nothing to the profiler (no reportMemoryUsageToProfiler call), so a meta tensor
+    makes no `[memory]` instant in the trace; its StorageImpl still records the bytes the
+    data would take (`untyped_storage().nbytes()`), with address 0.
+    """
+
+    def allocate(self, nbytes: int) -> DataPtr:
+        return DataPtr(0, None, _deleteNothing, META_DEVICE)
+
+    def raw_deleter(self) -> DeleterFnPtr | None:
+        return _deleteNothing
+
+
+META_DEVICE = Device(DeviceType.Meta)
+META_KS = DispatchKeySet(DispatchKey.Meta)
+g_meta_alloc = MetaAllocator()
+REGISTER_ALLOCATOR(DeviceType.Meta, g_meta_alloc)
+
+
+def _meta_check(device: Device | None, layout: str | None) -> None:
+    if device is not None and device.type_ != DeviceType.Meta:
+        torchCheckFail("empty_meta: expected a meta device, got ", device)
+    # NB: because there is no SparseMeta (yet), non-strided layout is exerciseable
+    if layout is not None and layout != "strided":
+        raise NotImplementedError("non-strided meta tensors not supported yet")
+
+
+@traced("native", "at::detail::empty_meta", SOURCE)
+def empty_meta(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    layout: str | None = None,
+) -> Tensor:
+    """at::detail::empty_meta: empty_generic over GetAllocator(kMeta) with the Meta key."""
+    _meta_check(device, layout)
+    return empty_generic(
+        size,
+        GetAllocator(DeviceType.Meta),
+        META_KS,
+        dtype if dtype is not None else get_default_dtype(),
+    )
+
+
+@traced("native", "at::detail::empty_strided_meta", SOURCE)
+def empty_strided_meta(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    layout: str | None = None,
+) -> Tensor:
+    _meta_check(device, layout)
+    return empty_strided_generic(
+        size,
+        stride,
+        GetAllocator(DeviceType.Meta),
+        META_KS,
+        dtype if dtype is not None else get_default_dtype(),
     )

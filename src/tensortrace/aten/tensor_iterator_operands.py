@@ -260,6 +260,8 @@ class TensorIteratorOperands:
                     )
                     cpu_scalars_on_non_cpu += 1
                 elif op.device is not common_device and op.device != common_device:
+                    if DeviceType.Meta in (common_device.type_, op.device.type_):
+                        _check_same_device_meta(self.operands_)
                     torchCheckFail(
                         "Expected all tensors to be on the same device, but found at "
                         "least two devices, ",
@@ -330,3 +332,22 @@ class TensorIteratorOperands:
             ):
                 op.original_tensor.copy_(op.tensor)
                 op.restore_original_tensor()
+
+
+def _check_same_device_meta(operands: list[Any]) -> None:
+    """An elementwise op that mixes meta and real tensors: torch's Meta kernels for these ops
+    are Python refs, whose check_same_device (torch/_prims_common) takes the first input's
+    device as the expected one (a 0-dim CPU tensor is a scalar and passes) and names the first
+    input on another device."""
+    expected: Device | None = None
+    for op in operands:
+        if op.is_output or op.tensor.impl_.target_ is None:
+            continue
+        if op.tensor.dim() == 0 and op.device.type_ is _CPU_TYPE:
+            continue
+        if expected is None:
+            expected = op.device
+        elif op.device != expected:
+            torchCheckFail(
+                "Tensor on device ", op.device, " is not on the expected device ", expected, "!"
+            )

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.c10.allocator import Allocator, DataPtr
-from tensortrace.c10.device import Device
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target, object_ids
 from tensortrace.trace import recorder, schema, traced
 
@@ -76,7 +76,13 @@ class StorageImpl(intrusive_ptr_target):
         if recorder.current is not None:  # the caller may write it: Note [What a step may
             recorder.current.written.add(self)  # have changed]
         ctx = self.data_ptr_.get_context()
-        return ctx if ctx is not None else np.empty(0, np.uint8)
+        if ctx is None:
+            if self.data_ptr_.device.type_ is DeviceType.Meta:  # Note [Meta kernels for free]
+                raise RuntimeError(
+                    "tensortrace: a kernel asked for the data of a meta tensor, which has none"
+                )
+            return np.empty(0, np.uint8)
+        return ctx
 
     @traced(
         "refcount",

@@ -192,9 +192,11 @@ class TensorBase:
         _record_stream(self, stream)
 
     def get_device(self) -> int:
-        """The CUDA device index, or -1 for a CPU tensor."""
+        """The CUDA device index, or -1 for a CPU (or meta) tensor."""
         device = self.cdata.device()
-        return -1 if device.is_cpu() else (device.index if device.index is not None else 0)
+        if not device.is_cuda():
+            return -1
+        return device.index if device.index is not None else 0
 
     @property
     def itemsize(self) -> int:
@@ -208,7 +210,8 @@ class TensorBase:
 
     @property
     def is_meta(self) -> bool:
-        return False
+        """THPVariable_is_meta: on the meta device (sizes, strides, dtype and no data)."""
+        return self.cdata.is_meta()
 
     @property
     def requires_grad(self) -> bool:

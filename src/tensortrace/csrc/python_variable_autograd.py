@@ -23,6 +23,7 @@ from tensortrace.autograd.function import Edge, RemovableHandle, grad_fn, gradie
 from tensortrace.autograd.grad_mode import is_inference_mode_enabled
 from tensortrace.autograd.saved_variable import is_inference_tensor
 from tensortrace.autograd.variable import get_autograd_meta, materialize_autograd_meta
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
 from tensortrace.csrc.dtype import get_dtype
@@ -330,6 +331,13 @@ def _get_data(self: TensorBase) -> Any:
     return THPVariable_Wrap(shallow_copy_and_detach(self.cdata))
 
 
+def _has_compatible_shallow_copy_type(self: TensorBase, from_: TensorBase) -> bool:
+    """torch._has_compatible_shallow_copy_type (TensorImpl::has_compatible_shallow_copy_type):
+    the same key set, or both dense on a real backend (CPU, CUDA); a meta tensor is neither."""
+    a, b = self.cdata.device().type_, from_.cdata.device().type_
+    return a == b or (a is not DeviceType.Meta and b is not DeviceType.Meta)
+
+
 @handle_th_errors
 def _set_data(self: TensorBase, value: Any) -> None:
     """`x.data = y`: x keeps its autograd identity and version counter and takes all else of y:
@@ -337,7 +345,11 @@ def _set_data(self: TensorBase, value: Any) -> None:
     TensorImpl::shallow_copy_from). nn.Module.to(device) moves parameters this way."""
     if not isinstance(value, TensorBase):  # THPUtils_assertRet: a TypeError
         raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-    # _has_compatible_shallow_copy_type holds: every tensor here is dense, on CPU or CUDA
+    TORCH_CHECK(
+        _has_compatible_shallow_copy_type(self, value),
+        "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
+        "incompatible tensor type.",
+    )
     new = value.cdata.unsafeGetTensorImpl()
     impl = self.cdata.unsafeGetTensorImpl()
     TORCH_CHECK(

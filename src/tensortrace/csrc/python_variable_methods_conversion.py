@@ -241,6 +241,8 @@ def tolist(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     """tensor_to_list (torch/csrc/utils/tensor_list.cpp): nested lists of Python numbers."""
     check_noargs("tolist", args, kwargs)  # METH_NOARGS
     data = self.cdata.resolve_conj().resolve_neg()
+    if data.is_meta():  # data.toBackend(Backend::CPU): copy_ refuses a meta source
+        data = at._to_copy(data, device=CPU)
     values = data.numpy_view()
     if isFloatingType(data.scalar_type()):
         values = values.astype(np.float64)  # c10::Scalar holds a double

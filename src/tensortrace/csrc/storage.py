@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.c10.allocator import GetAllocator
 from tensortrace.c10.cpu_allocator import GetCPUAllocator
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK_INDEX
 from tensortrace.c10.intrusive_ptr import make_intrusive
 from tensortrace.c10.scalar_type import TypeMeta
@@ -39,9 +41,12 @@ class UntypedStorage:
     _cdata: Storage
 
     def __init__(self, size: int = 0, *, device: Any = None) -> None:
-        """UntypedStorage(n): n fresh (uninitialized) bytes from the CPU allocator."""
+        """UntypedStorage(n): n fresh (uninitialized) bytes from the CPU allocator; with
+        device="meta", n bytes that hold no data (the MetaAllocator's null pointer)."""
         TORCH_CHECK_INDEX(size >= 0, "Storage size must be non-negative, got ", size)
-        storage = Storage(make_intrusive(StorageImpl, size, GetCPUAllocator(), True))
+        meta = device is not None and Device(device).type_ is DeviceType.Meta
+        allocator = GetAllocator(DeviceType.Meta) if meta else GetCPUAllocator()
+        storage = Storage(make_intrusive(StorageImpl, size, allocator, True))
         self._cdata = storage
         _pyobjs[storage.unsafeGetStorageImpl()] = weakref.ref(self)
 
@@ -104,8 +109,11 @@ class UntypedStorage:
         return [int(b) for b in self._bytes()[: self.nbytes()]]
 
     def __repr__(self) -> str:
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
+        if self.device.type == "meta":  # _StorageBase.__str__: no data to show
+            return "...\n" + info
         body = "".join(f" {b}\n" for b in self.tolist())
-        return f"{body}[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
+        return body + info
 
     __str__ = __repr__
 
@@ -169,6 +177,11 @@ class TypedStorage:
         return self._array().tolist()
 
     def __repr__(self) -> str:
+        if self.device.type == "meta":  # TypedStorage.__str__: no data to show
+            return (
+                f"...\n[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
+                f"of size {len(self)}]"
+            )
         body = "".join(f" {v}\n" for v in self.tolist())
         return (
             f"{body}[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "

@@ -32,6 +32,8 @@ def _no_grad_trunc_normal_(
 ) -> Tensor:
     """torch 2.13's sampler: rejection from the normal when [a, b] holds more than 30% of its
     mass, else from the uniform on [a, b] accepted with the normal's density (no erfinv)."""
+    if tensor.is_meta:  # the sampler reads its draws (.any()): a meta tensor has none
+        return tensor
 
     def norm_cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
@@ -173,6 +175,8 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     sizes = tensor.size()
     if sizes[0] % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
     out_chans_per_grp = sizes[0] // groups
     min_dim = min(out_chans_per_grp, sizes[1])
     centre = tuple(s // 2 for s in sizes[2:])
@@ -255,8 +259,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     uniform by sign(diag(R)) (Mezzadri, math-ph/0609050); trailing dims are flattened."""
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
-        return tensor
+    if tensor.numel() == 0 or tensor.is_meta:
+        return tensor  # no-op
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
@@ -277,6 +281,8 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any =
     the zeros' rows come from the default generator, not `generator`."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
     rows, cols = tensor.shape
     num_zeros = math.ceil(sparsity * rows)
     with torch.no_grad():

@@ -307,12 +307,24 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             "(torchgen's\nneeds_device_check: not `device_check: NoCheck`, not a "
             "TensorIterator op)."
         )
+    if key == "Meta":
+        # Note [Meta kernels for free]: every structured op has a Meta kernel (its meta
+        # function alone), and so does every in-place op with no kernel of its own
+        structured = [f for f in fns if f.entry.get("structured")]
+        doc += _META_DOC
     body: list[str] = []
+    grouped = {d.schema.full_name for f in structured for d in _delegates(fns, f)}
     for f in fns:
         if f.entry.get("structured"):
             continue  # the structured out= entry's name is its impl, handled below
         native_name = dispatch_names(f).get(key)
         if native_name is None:
+            if key == "Meta" and f.schema.full_name not in grouped and _gets_inplace_meta(f):
+                wrapper = f"wrapper_Meta_{f.ident}"
+                body.append(
+                    f"ops.{f.ident}.register(DispatchKey.Meta, "
+                    f'KernelFunction(inplace_meta({f.schema.name!r}), "{wrapper}"))'
+                )
             continue
         check = ""
         if key == "CUDA" and needs_device_check(f):
@@ -322,13 +334,14 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             f'native_kernel("{native_name}", ops.{f.ident}{check}))'
         )
     for f in structured:
-        body += _structured_wrappers(
-            key, f, [d for d in fns if d.entry.get("structured_delegate") == f.schema.full_name]
-        )
+        body += _structured_wrappers(key, f, _delegates(fns, f))
     text = "\n".join(body)
     imports = [
         ("typing", "Any"),
-        ("tensortrace.aten.codegen", "StructuredKernel, check_devices, native_kernel"),
+        (
+            "tensortrace.aten.codegen",
+            "MetaStructuredKernel, StructuredKernel, check_devices, inplace_meta, native_kernel",
+        ),
         ("tensortrace.aten.dispatcher", "KernelFunction"),
         ("tensortrace.aten.generated", "operators as ops"),
         ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
@@ -340,29 +353,61 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
     for module, names in imports:
         used = [n for n in names.split(", ") if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
         if used:
-            out.append(f"from {module} import {', '.join(used)}")
+            line = f"from {module} import {', '.join(used)}"
+            if len(line) > 100:  # ruff's isort form: one name a line
+                line = f"from {module} import (\n" + "".join(f"    {n},\n" for n in used) + ")"
+            out.append(line)
             if module == "typing":
                 out.append("")
     if structured:
-        out += ["", f'REGISTER_{key} = "{GENERATED}/Register{key}.cpp"']
+        out += ["", f'REGISTER_{key.upper()} = "{GENERATED}/Register{key}.cpp"']
     out += ["", text]
     return doc, "\n".join(out) + "\n"
+
+
+_META_DOC = (
+    "\nNote [Meta kernels for free]: as torchgen does for the Meta key, every structured op "
+    "gets\nwrappers that run its meta function alone (the outputs are meta tensors, no impl "
+    "runs),\nand every in-place op with neither a Meta nor a composite kernel gets one that "
+    "checks\nself is meta and returns it (gen_unstructured's inplace_meta). The "
+    "structured wrappers check\nthat their tensor arguments share a device, as the "
+    "CUDA ones do (torch's Python meta\nkernels refuse a CPU tensor mixed with meta ones)."
+)
+
+
+def _delegates(fns: Sequence[NativeFunction], out_f: NativeFunction) -> list[NativeFunction]:
+    return [d for d in fns if d.entry.get("structured_delegate") == out_f.schema.full_name]
+
+
+def _gets_inplace_meta(f: NativeFunction) -> bool:
+    """register_dispatch_key.py's inplace_meta: an in-place op (SchemaKind.inplace) with no
+    composite kernel to defer to and one return."""
+    names = dispatch_names(f)
+    return (
+        f.schema.is_inplace
+        and len(f.schema.returns) == 1
+        and not any(k.startswith("Composite") for k in names)
+        and f.schema.arguments[0].name == "self"
+    )
 
 
 def _structured_wrappers(
     key: str, out_f: NativeFunction, delegates: list[NativeFunction]
 ) -> list[str]:
-    impl_name = dispatch_names(out_f)[key]
+    impl_name = dispatch_names(out_f).get(key)  # None on Meta: the meta function alone
     functional = next(d for d in delegates if not d.schema.is_inplace)
     n_in = len(functional.schema.arguments)
     n_out = len(out_f.schema.returns)  # max.dim_max writes (values, indices)
     meta = f"META_FUNCTIONS[{functional.schema.full_name!r}]"
-    impl = f"IMPL_FUNCTIONS[{impl_name!r}]"
+    impl = [f"    IMPL_FUNCTIONS[{impl_name!r}](op, *args[:{n_in}], *op.outputs_)"]
+    kernel_class = "StructuredKernel"
+    if impl_name is None:
+        impl, kernel_class = [], "MetaStructuredKernel"
     out = [
         "",
         "",
         f"# ---- structured: {out_f.schema.full_name} "
-        f"(meta: {functional.schema.full_name}, impl: {impl_name}) " + "-" * 20,
+        f"(meta: {functional.schema.full_name}, impl: {impl_name or 'none'}) " + "-" * 20,
     ]
     variants = [(out_f, "out")] + [
         (d, "inplace" if d.schema.is_inplace else "functional") for d in delegates
@@ -377,19 +422,19 @@ def _structured_wrappers(
             outputs = f"list(args[{n_in}:{n_in + n_out}])"
         result = "op.outputs_[0]" if n_out == 1 else "tuple(op.outputs_)"
         check = []
-        if key == "CUDA" and needs_device_check(f) and needs_device_check(out_f):
+        if key in ("CUDA", "Meta") and needs_device_check(f) and needs_device_check(out_f):
             check = [f"    check_devices(args, {device_check_args(f.schema)!r}, {wrapper!r})"]
         out += [
             "",
-            f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_{key},',
+            f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_{key.upper()},',
             f'        legacy="{key}Type::{f.schema.name}")',
             f"def {wrapper}(*args: Any) -> Any:",
             f'    """{f.schema} ({kind})"""',
             *check,
-            f"    op = StructuredKernel({outputs})",
+            f"    op = {kernel_class}({outputs})",
             f'    op.kind = "{kind}"',
             f"    {meta}(op, *args[:{n_in}])",
-            f"    {impl}(op, *args[:{n_in}], *op.outputs_)",
+            *impl,
             f"    return {result}",
             "",
             "",

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tensortrace.aten.empty_tensor import empty_cpu, empty_generic, empty_strided_generic
+from tensortrace.aten.empty_tensor import (
+    empty_cpu,
+    empty_generic,
+    empty_meta,
+    empty_strided_generic,
+)
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.allocator import Allocator, GetAllocator
 from tensortrace.c10.cuda import cuda_stream  # noqa: F401 - the allocator's device and stream hooks
@@ -96,7 +101,10 @@ def empty_structured_output(
 ) -> Tensor:
     """A structured kernel's output made by its set_output, on the device of the kernel's key:
     RegisterCPU.cpp's create_out calls at::detail::empty_cpu, RegisterCUDA.cpp's
-    at::detail::empty_cuda (a kernel registered for both keys reaches the right one)."""
+    at::detail::empty_cuda, RegisterMeta.cpp's at::detail::empty_meta (a kernel registered for
+    several keys reaches the right one)."""
     if device is not None and device.type_ == DeviceType.CUDA:
         return empty_cuda(size, dtype, device)
+    if device is not None and device.type_ == DeviceType.Meta:
+        return empty_meta(size, dtype, device)
     return empty_cpu(size, dtype, device)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "0abb2c756842b591e98a41826794501a7590ecd55cbde6d0e3b7f6fa1f0771fe"
+INPUTS_SHA256 = "91231389eca4705db793fdedf727c8b20bb6b297146b7a3505dba1d01e177cad"
 
 MODULES: tuple[str, ...] = (
     "operators",
@@ -17,9 +17,9 @@ MODULES: tuple[str, ...] = (
     "tensor_body",
     "register_cpu",
     "register_cuda",
+    "register_meta",
     "register_composite_explicit_autograd",
     "register_composite_implicit_autograd",
-    "register_meta",
     "register_composite_explicit_autograd_non_functional",
     "register_backend_select",
 )

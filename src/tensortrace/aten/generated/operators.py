@@ -67,10 +67,10 @@ _T49 = Type('SymInt', is_list=True, list_size=1, optional=True)  # SymInt[1]?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
-    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda'}}})
+    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda', 'Meta': 'empty_meta_symint'}}})
 empty_strided = _register(
     FunctionSchema('empty_strided', '', (Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
-    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda'}}})
+    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda', 'Meta': 'empty_strided_meta_symint'}}})
 rand_generator = _register(
     FunctionSchema('rand', 'generator', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand'}}})
@@ -91,7 +91,7 @@ select_int = _register(
     {'func': 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'select_symint'}}})
 as_strided = _register(
     FunctionSchema('as_strided', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T10,), ()),
-    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl'}}})
+    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl', 'Meta': 'as_strided_tensorimpl_meta_symint'}}})
 add_Tensor = _register(
     FunctionSchema('add', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'add.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -295,7 +295,7 @@ eye_m_out = _register(
     {'func': 'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
 resize_ = _register(
     FunctionSchema('resize_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('memory_format', _T5, 'None', True),), (_T8,), ()),
-    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_'}}})
+    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_', 'Meta': 'resize__symint'}}})
 fill_Scalar = _register(
     FunctionSchema('fill', 'Scalar', (Argument('self', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'fill.Scalar(Tensor self, Scalar value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}, 'tags': 'core'}})
@@ -340,7 +340,7 @@ item = _register(
     {'func': 'item(Tensor self) -> Scalar', **{'tags': 'data_dependent_output', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'item'}}})
 _local_scalar_dense = _register(
     FunctionSchema('_local_scalar_dense', '', (Argument('self', _T6, None, False),), (_T14,), ()),
-    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda'}, 'variants': 'function'}})
+    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda', 'Meta': 'meta_local_scalar_dense'}, 'variants': 'function'}})
 is_nonzero = _register(
     FunctionSchema('is_nonzero', '', (Argument('self', _T6, None, False),), (_T16,), ()),
     {'func': 'is_nonzero(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_nonzero'}}})
@@ -370,13 +370,13 @@ to_other = _register(
     {'func': 'to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
 view = _register(
     FunctionSchema('view', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
-    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
+    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'view'}}})
 view_dtype = _register(
     FunctionSchema('view', 'dtype', (Argument('self', _T10, None, False), Argument('dtype', _T15, None, False),), (_T10,), ()),
     {'func': 'view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'view_dtype'}}})
 _reshape_alias = _register(
     FunctionSchema('_reshape_alias', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False),), (_T10,), ()),
-    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
+    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': '_reshape_alias'}}})
 _unsafe_view = _register(
     FunctionSchema('_unsafe_view', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False),), (_T6,), ()),
     {'func': '_unsafe_view(Tensor self, SymInt[] size) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_unsafe_view'}}})
@@ -460,19 +460,19 @@ clone = _register(
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
 set__source_Storage = _register(
     FunctionSchema('set_', 'source_Storage', (Argument('self', _T8, None, False), Argument('source', _T23, None, False),), (_T8,), ()),
-    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_'}, 'tags': 'inplace_view'}})
 set__source_Storage_storage_offset = _register(
     FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
-    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
+    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_', 'Meta': 'set_storage_meta__symint'}}})
 set__source_Tensor_storage_offset = _register(
     FunctionSchema('set_', 'source_Tensor_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T6, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'set__symint'}, 'tags': 'inplace_view'}})
 set__source_Tensor = _register(
     FunctionSchema('set_', 'source_Tensor', (Argument('self', _T8, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
-    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_tensor_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'set_tensor_'}, 'tags': 'inplace_view'}})
 set_ = _register(
     FunctionSchema('set_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_'}, 'tags': 'inplace_view'}})
+    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_', 'Meta': 'set_meta_'}, 'tags': 'inplace_view'}})
 sub_out = _register(
     FunctionSchema('sub', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
@@ -490,7 +490,7 @@ sub__Scalar = _register(
     {'func': 'sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'sub_'}, 'tags': 'pointwise'}})
 rsub_Tensor = _register(
     FunctionSchema('rsub', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
-    {'func': 'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'rsub'}}})
+    {'func': 'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'rsub'}}})
 rsub_Scalar = _register(
     FunctionSchema('rsub', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T6,), ()),
     {'func': 'rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'rsub'}, 'tags': 'pointwise'}})
@@ -544,13 +544,13 @@ true_divide_Tensor = _register(
     {'func': 'true_divide.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide'}, 'tags': 'pointwise'}})
 floor_divide = _register(
     FunctionSchema('floor_divide', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
-    {'func': 'floor_divide(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'floor_divide'}}})
+    {'func': 'floor_divide(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'floor_divide'}}})
 floor_divide__Tensor = _register(
     FunctionSchema('floor_divide_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
-    {'func': 'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'floor_divide_'}}})
+    {'func': 'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'floor_divide_'}}})
 floor_divide_out = _register(
     FunctionSchema('floor_divide', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'floor_divide_out'}}})
+    {'func': 'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'floor_divide_out'}}})
 floor_divide_Scalar = _register(
     FunctionSchema('floor_divide', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'floor_divide.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'floor_divide'}}})
@@ -577,7 +577,7 @@ remainder__Tensor = _register(
     {'func': 'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'remainder.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
 remainder_Scalar_Tensor = _register(
     FunctionSchema('remainder', 'Scalar_Tensor', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
-    {'func': 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'remainder'}, 'tags': 'pointwise'}})
+    {'func': 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'remainder'}, 'tags': 'pointwise'}})
 maximum_out = _register(
     FunctionSchema('maximum', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'maximum_out'}, 'tags': 'pointwise'}})
@@ -712,7 +712,7 @@ ge__Tensor = _register(
     {'func': 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'ge.Tensor_out', 'variants': 'method'}})
 logical_and_out = _register(
     FunctionSchema('logical_and', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_and_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'logical_and_out'}, 'tags': 'pointwise'}})
 logical_and = _register(
     FunctionSchema('logical_and', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_and(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and'}, 'tags': ['core', 'pointwise']}})
@@ -721,7 +721,7 @@ logical_and_ = _register(
     {'func': 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and_'}, 'tags': 'pointwise'}})
 logical_or_out = _register(
     FunctionSchema('logical_or', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_or_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'logical_or_out'}, 'tags': 'pointwise'}})
 logical_or = _register(
     FunctionSchema('logical_or', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_or(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_or'}, 'tags': ['core', 'pointwise']}})
@@ -904,7 +904,7 @@ bitwise_not_ = _register(
     {'func': 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'bitwise_not.out', 'variants': 'method', 'tags': 'pointwise'}})
 logical_not_out = _register(
     FunctionSchema('logical_not', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_not_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'logical_not_out'}, 'tags': 'pointwise'}})
 logical_not = _register(
     FunctionSchema('logical_not', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_not(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not'}, 'tags': ['core', 'pointwise']}})
@@ -913,7 +913,7 @@ logical_not_ = _register(
     {'func': 'logical_not_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not_'}, 'tags': 'pointwise'}})
 abs_out = _register(
     FunctionSchema('abs', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'abs_out'}, 'tags': 'pointwise'}})
+    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'abs_out'}, 'tags': 'pointwise'}})
 abs = _register(
     FunctionSchema('abs', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'abs(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs'}, 'tags': ['core', 'pointwise']}})
@@ -922,10 +922,10 @@ abs_ = _register(
     {'func': 'abs_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs_'}}})
 relu = _register(
     FunctionSchema('relu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'relu'}, 'tags': ['core', 'pointwise']}})
 relu_ = _register(
     FunctionSchema('relu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu_'}, 'tags': 'pointwise'}})
+    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'relu_'}, 'tags': 'pointwise'}})
 elu_out = _register(
     FunctionSchema('elu', 'out', (Argument('self', _T6, None, False), Argument('alpha', _T14, '1', False), Argument('scale', _T14, '1', False), Argument('input_scale', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'elu_out'}}})
@@ -952,22 +952,22 @@ glu_backward_grad_input = _register(
     {'func': 'glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'glu_backward_cpu_out', 'CUDA': 'glu_backward_cuda_out'}}})
 glu_backward = _register(
     FunctionSchema('glu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6,), ()),
-    {'func': 'glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'glu_backward_cpu', 'CUDA': 'glu_backward_cuda'}}})
+    {'func': 'glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'glu_backward_cpu', 'CUDA': 'glu_backward_cuda'}}})
 hardtanh_out = _register(
     FunctionSchema('hardtanh', 'out', (Argument('self', _T6, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_out'}}})
+    {'func': 'hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardtanh_out'}}})
 hardtanh = _register(
     FunctionSchema('hardtanh', '', (Argument('self', _T6, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False),), (_T6,), ()),
-    {'func': 'hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh'}, 'tags': ['pointwise', 'core']}})
+    {'func': 'hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardtanh'}, 'tags': ['pointwise', 'core']}})
 hardtanh_backward_grad_input = _register(
     FunctionSchema('hardtanh_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('min_val', _T14, None, False), Argument('max_val', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'hardtanh_backward.grad_input(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_backward_out'}}})
 hardtanh_backward = _register(
     FunctionSchema('hardtanh_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('min_val', _T14, None, False), Argument('max_val', _T14, None, False),), (_T6,), ()),
-    {'func': 'hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_backward'}}})
+    {'func': 'hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardtanh_backward'}}})
 hardtanh_ = _register(
     FunctionSchema('hardtanh_', '', (Argument('self', _T8, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False),), (_T8,), ()),
-    {'func': 'hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_'}}})
+    {'func': 'hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardtanh_'}}})
 leaky_relu_out = _register(
     FunctionSchema('leaky_relu', 'out', (Argument('self', _T6, None, False), Argument('negative_slope', _T14, '0.01', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'leaky_relu_out'}}})
@@ -1021,13 +1021,13 @@ celu_ = _register(
     {'func': 'celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'celu_'}, 'tags': 'pointwise'}})
 hardswish = _register(
     FunctionSchema('hardswish', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'hardswish(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish'}}})
+    {'func': 'hardswish(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardswish'}}})
 hardswish_ = _register(
     FunctionSchema('hardswish_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
-    {'func': 'hardswish_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_'}}})
+    {'func': 'hardswish_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardswish_'}}})
 hardswish_out = _register(
     FunctionSchema('hardswish', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_out'}}})
+    {'func': 'hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'hardswish_out'}}})
 hardswish_backward = _register(
     FunctionSchema('hardswish_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'hardswish_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardswish_backward'}}})
@@ -1084,7 +1084,7 @@ prelu = _register(
     {'func': 'prelu(Tensor self, Tensor weight) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'prelu'}}})
 _prelu_kernel = _register(
     FunctionSchema('_prelu_kernel', '', (Argument('self', _T6, None, False), Argument('weight', _T6, None, False),), (_T6,), ()),
-    {'func': '_prelu_kernel(Tensor self, Tensor weight) -> Tensor', **{'dispatch': {'CPU, CUDA': '_prelu_kernel'}}})
+    {'func': '_prelu_kernel(Tensor self, Tensor weight) -> Tensor', **{'dispatch': {'CPU, CUDA, Meta': '_prelu_kernel'}}})
 _prelu_kernel_backward = _register(
     FunctionSchema('_prelu_kernel_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('weight', _T6, None, False),), (_T6, _T6,), ()),
     {'func': '_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': '_prelu_kernel_backward'}}})
@@ -1204,10 +1204,10 @@ clamp_max__Tensor = _register(
     {'func': 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)', **{'structured_delegate': 'clamp_max.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 where_self_out = _register(
     FunctionSchema('where', 'self_out', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'where_self_out'}}})
+    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'where_self_out'}}})
 where_self = _register(
     FunctionSchema('where', 'self', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
-    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'where'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'where'}, 'tags': ['core', 'pointwise']}})
 where_ScalarSelf = _register(
     FunctionSchema('where', 'ScalarSelf', (Argument('condition', _T6, None, False), Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
@@ -1267,10 +1267,10 @@ index_put = _register(
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
 _index_put_impl_ = _register(
     FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T29, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
-    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
+    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': '_index_put_impl_'}}})
 nonzero = _register(
     FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda'}}})
+    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda', 'Meta': 'nonzero_meta'}}})
 sum = _register(
     FunctionSchema('sum', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
@@ -1282,10 +1282,10 @@ sum_IntList_out = _register(
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
 nansum = _register(
     FunctionSchema('nansum', '', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
-    {'func': 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'nansum'}}})
+    {'func': 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'nansum'}}})
 nansum_out = _register(
     FunctionSchema('nansum', 'out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nansum_out'}}})
+    {'func': 'nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA, Meta': 'nansum_out'}}})
 trace = _register(
     FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu', 'CUDA': 'trace_cuda'}}})
@@ -1324,7 +1324,7 @@ dist = _register(
     {'func': 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'dist'}}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
-    {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
+    {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'prod'}, 'tags': ['core', 'reduction']}})
 prod_dim_int = _register(
     FunctionSchema('prod', 'dim_int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'prod.int_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
@@ -1333,7 +1333,7 @@ prod_int_out = _register(
     {'func': 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'prod_out'}, 'tags': 'reduction'}})
 max = _register(
     FunctionSchema('max', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max'}, 'tags': ['core', 'reduction']}})
+    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max', 'Meta': 'meta_max'}, 'tags': ['core', 'reduction']}})
 max_unary_out = _register(
     FunctionSchema('max', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'max_unary_out'}}})
@@ -1345,7 +1345,7 @@ max_dim_max = _register(
     {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'max_out'}}})
 min = _register(
     FunctionSchema('min', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'min(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'min'}, 'tags': ['core', 'reduction']}})
+    {'func': 'min(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'min'}, 'tags': ['core', 'reduction']}})
 min_unary_out = _register(
     FunctionSchema('min', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'min_unary_out'}}})
@@ -1390,10 +1390,10 @@ var_dim = _register(
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
 var_correction = _register(
     FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
+    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'var'}, 'tags': 'core'}})
 var_correction_out = _register(
     FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
+    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'var_out'}}})
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
@@ -1405,16 +1405,16 @@ var_mean_dim = _register(
     {'func': 'var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_mean_dim_unbiased'}}})
 var_mean_correction = _register(
     FunctionSchema('var_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
-    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'var_mean'}}})
+    {'func': 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'var_mean'}}})
 std_dim = _register(
     FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T30, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
 std_correction = _register(
     FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
+    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'std'}, 'tags': 'core'}})
 std_correction_out = _register(
     FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
+    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'std_out'}}})
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
@@ -1426,7 +1426,7 @@ std_mean_dim = _register(
     {'func': 'std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_mean_dim_unbiased'}}})
 std_mean_correction = _register(
     FunctionSchema('std_mean', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('correction', _T27, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ()),
-    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'std_mean'}}})
+    {'func': 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'std_mean'}}})
 cumsum = _register(
     FunctionSchema('cumsum', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'cumsum.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core'}})
@@ -1525,13 +1525,13 @@ mv_out = _register(
     {'func': 'mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mv_out'}}})
 dot = _register(
     FunctionSchema('dot', '', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False),), (_T6,), ()),
-    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'dot', 'CUDA': 'dot_cuda'}}})
+    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, Meta': 'dot', 'CUDA': 'dot_cuda'}}})
 dot_out = _register(
     FunctionSchema('dot', 'out', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
 vdot = _register(
     FunctionSchema('vdot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
-    {'func': 'vdot(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'vdot', 'CUDA': 'vdot_cuda'}}})
+    {'func': 'vdot(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, Meta': 'vdot', 'CUDA': 'vdot_cuda'}}})
 vdot_out = _register(
     FunctionSchema('vdot', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'vdot_out'}}})
@@ -1609,13 +1609,13 @@ bernoulli = _register(
     {'func': 'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
 bernoulli_out = _register(
     FunctionSchema('bernoulli', 'out', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_out'}}})
+    {'func': 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA, Meta': 'bernoulli_out'}}})
 bernoulli__Tensor = _register(
     FunctionSchema('bernoulli_', 'Tensor', (Argument('self', _T8, None, False), Argument('p', _T6, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
 bernoulli__float = _register(
     FunctionSchema('bernoulli_', 'float', (Argument('self', _T8, None, False), Argument('p', _T9, '0.5', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
-    {'func': 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
+    {'func': 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA, Meta': 'bernoulli_'}}})
 bernoulli_p = _register(
     FunctionSchema('bernoulli', 'p', (Argument('self', _T6, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
@@ -2140,16 +2140,16 @@ mse_loss_out = _register(
     {'func': 'mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_out'}}})
 mse_loss_backward = _register(
     FunctionSchema('mse_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
-    {'func': 'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward'}}})
+    {'func': 'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'mse_loss_backward'}}})
 mse_loss_backward_grad_input = _register(
     FunctionSchema('mse_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
+    {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'mse_loss_backward_out'}}})
 l1_loss = _register(
     FunctionSchema('l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'l1_loss'}}})
 binary_cross_entropy = _register(
     FunctionSchema('binary_cross_entropy', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
-    {'func': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_cpu', 'CUDA': 'binary_cross_entropy_cuda'}}})
+    {'func': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU, Meta': 'binary_cross_entropy_cpu', 'CUDA': 'binary_cross_entropy_cuda'}}})
 binary_cross_entropy_backward = _register(
     FunctionSchema('binary_cross_entropy_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T28, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_backward_cpu', 'CUDA': 'binary_cross_entropy_backward_cuda'}}})
@@ -2161,7 +2161,7 @@ smooth_l1_loss = _register(
     {'func': 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'smooth_l1_loss.out', 'python_module': 'nn'}})
 smooth_l1_loss_backward_grad_input = _register(
     FunctionSchema('smooth_l1_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
+    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
 smooth_l1_loss_backward = _register(
     FunctionSchema('smooth_l1_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False),), (_T6,), ()),
     {'func': 'smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'smooth_l1_loss_backward'}}})
@@ -2170,10 +2170,10 @@ huber_loss_out = _register(
     {'func': 'huber_loss.out(Tensor self, Tensor target, int reduction=Mean, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss_out'}}})
 huber_loss = _register(
     FunctionSchema('huber_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('delta', _T9, '1.0', False),), (_T6,), ()),
-    {'func': 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss'}}})
+    {'func': 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'huber_loss'}}})
 huber_loss_backward_out = _register(
     FunctionSchema('huber_loss_backward', 'out', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
-    {'func': 'huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'huber_loss_backward_out'}}})
+    {'func': 'huber_loss_backward.out(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'huber_loss_backward_out'}}})
 huber_loss_backward = _register(
     FunctionSchema('huber_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('delta', _T9, None, False),), (_T6,), ()),
     {'func': 'huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'huber_loss_backward'}}})
@@ -2263,7 +2263,7 @@ log_sigmoid = _register(
     {'func': 'log_sigmoid(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'log_sigmoid'}}})
 log_sigmoid_forward = _register(
     FunctionSchema('log_sigmoid_forward', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('output', 'buffer',)),
-    {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
+    {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, Meta': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
 linear = _register(
     FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
@@ -2395,7 +2395,7 @@ hypot_ = _register(
     {'func': 'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'hypot.out', 'variants': 'method'}})
 isnan = _register(
     FunctionSchema('isnan', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'isnan(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'isnan'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'isnan(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'isnan'}, 'tags': ['core', 'pointwise']}})
 isinf = _register(
     FunctionSchema('isinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'isinf'}, 'tags': ['core', 'pointwise']}})
@@ -2422,7 +2422,7 @@ conj_physical = _register(
     {'func': 'conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj_physical'}, 'tags': 'pointwise'}})
 conj_physical_out = _register(
     FunctionSchema('conj_physical', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'conj_physical_out'}, 'tags': 'pointwise'}})
+    {'func': 'conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA, Meta': 'conj_physical_out'}, 'tags': 'pointwise'}})
 conj_physical_ = _register(
     FunctionSchema('conj_physical_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'conj_physical_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'conj_physical_'}, 'tags': 'pointwise'}})
@@ -2464,10 +2464,10 @@ polar_out = _register(
     {'func': 'polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'polar_out'}}})
 angle = _register(
     FunctionSchema('angle', '', (Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': 'angle(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'angle'}, 'tags': 'pointwise'}})
+    {'func': 'angle(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'angle'}, 'tags': 'pointwise'}})
 angle_out = _register(
     FunctionSchema('angle', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'angle_out'}, 'tags': 'pointwise'}})
+    {'func': 'angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'angle_out'}, 'tags': 'pointwise'}})
 sgn = _register(
     FunctionSchema('sgn', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'sgn(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'sgn.out', 'tags': 'pointwise'}})
@@ -2569,7 +2569,7 @@ threshold_backward = _register(
     {'func': 'threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor', **{'variants': 'function', 'structured_delegate': 'threshold_backward.grad_input', 'tags': 'pointwise'}})
 flip = _register(
     FunctionSchema('flip', '', (Argument('self', _T6, None, False), Argument('dims', _T20, None, False),), (_T6,), ()),
-    {'func': 'flip(Tensor self, int[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'flip'}, 'tags': 'core'}})
+    {'func': 'flip(Tensor self, int[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'flip'}, 'tags': 'core'}})
 fliplr = _register(
     FunctionSchema('fliplr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'fliplr(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fliplr'}}})
@@ -2578,7 +2578,7 @@ flipud = _register(
     {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
 roll = _register(
     FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T38, None, False), Argument('dims', _T35, '[]', False),), (_T6,), ()),
-    {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
+    {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, Meta': 'roll', 'CUDA': 'roll_cuda'}}})
 rot90 = _register(
     FunctionSchema('rot90', '', (Argument('self', _T6, None, False), Argument('k', _T11, '1', False), Argument('dims', _T20, '[0,1]', False),), (_T6,), ()),
     {'func': 'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rot90'}}})
@@ -2587,7 +2587,7 @@ sort = _register(
     {'func': 'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'sort'}}})
 sort_stable = _register(
     FunctionSchema('sort', 'stable', (Argument('self', _T6, None, False), Argument('stable', _T4, None, True), Argument('dim', _T11, '-1', True), Argument('descending', _T16, 'False', True),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'sort_stable'}}})
+    {'func': 'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'sort_stable'}}})
 msort = _register(
     FunctionSchema('msort', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'msort(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'msort'}}})
@@ -2599,7 +2599,7 @@ argsort_stable = _register(
     {'func': 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort_stable'}}})
 topk = _register(
     FunctionSchema('topk', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('largest', _T16, 'True', False), Argument('sorted', _T16, 'True', False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
+    {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'topk'}}})
 kthvalue = _register(
     FunctionSchema('kthvalue', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'kthvalue'}}})
@@ -2608,7 +2608,7 @@ kthvalue_values = _register(
     {'func': 'kthvalue.values(Tensor self, SymInt k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CPU': 'kthvalue_out_cpu', 'CUDA': 'kthvalue_out_cuda'}}})
 mode = _register(
     FunctionSchema('mode', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'mode'}}})
+    {'func': 'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'mode'}}})
 mode_values = _register(
     FunctionSchema('mode', 'values', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('keepdim', _T16, 'False', False), Argument('values', _T8, None, True), Argument('indices', _T25, None, True),), (_T8, _T25,), ('values', 'indices',)),
     {'func': 'mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'dispatch': {'CompositeExplicitAutograd': 'mode_out'}}})
@@ -2638,10 +2638,10 @@ nanquantile_scalar_out = _register(
     {'func': "nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", **{'dispatch': {'CompositeImplicitAutograd': 'nanquantile_out'}}})
 tril = _register(
     FunctionSchema('tril', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
-    {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
+    {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'tril_cpu'}}})
 triu = _register(
     FunctionSchema('triu', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
-    {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'triu_cpu'}}})
+    {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'triu_cpu'}}})
 tril_ = _register(
     FunctionSchema('tril_', '', (Argument('self', _T8, None, False), Argument('diagonal', _T12, '0', False),), (_T8,), ()),
     {'func': 'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'tril_cpu_'}}})
@@ -2716,7 +2716,7 @@ tile = _register(
     {'func': 'tile(Tensor self, SymInt[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tile'}}})
 narrow_copy = _register(
     FunctionSchema('narrow_copy', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('start', _T12, None, False), Argument('length', _T12, None, False),), (_T6,), ()),
-    {'func': 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'narrow_copy_dense_cpu'}}})
+    {'func': 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'narrow_copy_dense_cpu'}}})
 constant_pad_nd = _register(
     FunctionSchema('constant_pad_nd', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('value', _T14, '0', False),), (_T6,), ()),
     {'func': 'constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'constant_pad_nd'}}})
@@ -2731,76 +2731,76 @@ pad = _register(
     {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
 reflection_pad1d = _register(
     FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d'}}})
+    {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad1d'}}})
 reflection_pad1d_backward = _register(
     FunctionSchema('reflection_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d_backward'}}})
+    {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad1d_backward'}}})
 reflection_pad2d = _register(
     FunctionSchema('reflection_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_cpu'}}})
+    {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad2d_cpu'}}})
 reflection_pad2d_backward = _register(
     FunctionSchema('reflection_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_backward_cpu'}}})
+    {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'reflection_pad2d_backward_cpu'}}})
 replication_pad1d = _register(
     FunctionSchema('replication_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d'}}})
+    {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad1d'}}})
 replication_pad1d_backward = _register(
     FunctionSchema('replication_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
-    {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d_backward'}}})
+    {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad1d_backward'}}})
 replication_pad2d = _register(
     FunctionSchema('replication_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d'}}})
+    {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad2d'}}})
 replication_pad2d_backward = _register(
     FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T40, None, False),), (_T6,), ()),
-    {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
+    {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'replication_pad2d_backward_cpu'}}})
 reflection_pad3d = _register(
     FunctionSchema('reflection_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
+    {'func': 'reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'reflection_pad3d_cpu', 'CUDA': 'reflection_pad3d_cuda'}}})
 reflection_pad3d_backward = _register(
     FunctionSchema('reflection_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
+    {'func': 'reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'reflection_pad3d_backward_cpu', 'CUDA': 'reflection_pad3d_backward_cuda'}}})
 replication_pad3d = _register(
     FunctionSchema('replication_pad3d', '', (Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
+    {'func': 'replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'replication_pad3d_cpu', 'CUDA': 'replication_pad3d_cuda'}}})
 replication_pad3d_backward = _register(
     FunctionSchema('replication_pad3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T41, None, False),), (_T6,), ()),
-    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
+    {'func': 'replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'replication_pad3d_backward_cpu', 'CUDA': 'replication_pad3d_backward_cuda'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
-    {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
+    {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA, Meta': 'gather'}}})
 scatter_src = _register(
     FunctionSchema('scatter', 'src', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
-    {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__src = _register(
     FunctionSchema('scatter_', 'src', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
-    {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_value = _register(
     FunctionSchema('scatter', 'value', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
-    {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__value = _register(
     FunctionSchema('scatter_', 'value', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
-    {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_reduce = _register(
     FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
-    {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__reduce = _register(
     FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
-    {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_value_reduce = _register(
     FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T6,), ()),
-    {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+    {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter'}}})
 scatter__value_reduce = _register(
     FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T26, None, True),), (_T8,), ()),
-    {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+    {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_'}}})
 scatter_add = _register(
     FunctionSchema('scatter_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
-    {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter_add'}}})
+    {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_add'}}})
 scatter_add_ = _register(
     FunctionSchema('scatter_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
-    {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_add_'}}})
+    {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA, Meta': 'scatter_add_'}}})
 index_select = _register(
     FunctionSchema('index_select', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False),), (_T6,), ()),
-    {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda'}, 'tags': 'core'}})
+    {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda', 'Meta': 'meta_index_select'}, 'tags': 'core'}})
 index_add_ = _register(
     FunctionSchema('index_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_add_cpu_'}}})
@@ -2845,19 +2845,19 @@ take = _register(
     {'func': 'take(Tensor self, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'take'}}})
 cumprod = _register(
     FunctionSchema('cumprod', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
-    {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cumprod'}}})
+    {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cumprod'}}})
 cumprod_ = _register(
     FunctionSchema('cumprod_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T8,), ()),
     {'func': 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'cumprod_'}}})
 logcumsumexp = _register(
     FunctionSchema('logcumsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6,), ()),
-    {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logcumsumexp'}}})
+    {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'logcumsumexp'}}})
 cummax = _register(
     FunctionSchema('cummax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummax'}}})
+    {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cummax'}}})
 cummin = _register(
     FunctionSchema('cummin', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
-    {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
+    {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'cummin'}}})
 logsumexp = _register(
     FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T35, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
@@ -2983,10 +2983,10 @@ count_nonzero = _register(
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T28, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
-    {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
+    {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution', 'Meta': 'meta_conv'}}})
 convolution_backward = _register(
     FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T42, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
+    {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward', 'Meta': 'meta_convolution_backward'}}})
 _convolution_double_backward = _register(
     FunctionSchema('_convolution_double_backward', '', (Argument('ggI', _T28, None, False), Argument('ggW', _T28, None, False), Argument('ggb', _T28, None, False), Argument('gO', _T6, None, False), Argument('weight', _T6, None, False), Argument('self', _T6, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
     {'func': '_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': '_convolution_double_backward'}}})
@@ -3040,16 +3040,16 @@ slow_conv_dilated3d = _register(
     {'func': 'slow_conv_dilated3d(Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'slow_conv_dilated3d_cpu', 'CUDA': 'slow_conv_dilated3d_cuda'}}})
 col2im_out = _register(
     FunctionSchema('col2im', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
+    {'func': 'col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'col2im_out_cpu', 'CUDA': 'col2im_out_cuda'}}})
 col2im = _register(
     FunctionSchema('col2im', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
-    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
+    {'func': 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'col2im_cpu', 'CUDA': 'col2im_cuda'}}})
 im2col_out = _register(
     FunctionSchema('im2col', 'out', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
+    {'func': 'im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'im2col_out_cpu', 'CUDA': 'im2col_out_cuda'}}})
 im2col = _register(
     FunctionSchema('im2col', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('dilation', _T45, None, False), Argument('padding', _T45, None, False), Argument('stride', _T45, None, False),), (_T6,), ()),
-    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
+    {'func': 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, Meta': 'im2col_cpu', 'CUDA': 'im2col_cuda'}}})
 max_pool1d_with_indices = _register(
     FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T35, None, False), Argument('stride', _T35, '[]', False), Argument('padding', _T35, '0', False), Argument('dilation', _T35, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
@@ -3070,25 +3070,25 @@ max_pool2d = _register(
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
     FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('dilation', _T45, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
-    {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
+    {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
     FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('dilation', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
-    {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
+    {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
     FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, '[]', False), Argument('padding', _T45, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
-    {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
+    {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
     FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T45, None, False), Argument('stride', _T45, None, False), Argument('padding', _T45, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
-    {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
+    {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
     FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
 _adaptive_avg_pool2d = _register(
     FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
-    {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
+    {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA, Meta': 'adaptive_avg_pool2d_cpu'}}})
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
-    {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+    {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA, Meta': 'adaptive_avg_pool2d_backward_cpu'}}})
 adaptive_avg_pool3d = _register(
     FunctionSchema('adaptive_avg_pool3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool3d_symint'}}})
@@ -3487,7 +3487,7 @@ logical_xor_ = _register(
     {'func': 'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_xor_'}, 'tags': 'pointwise'}})
 logical_xor_out = _register(
     FunctionSchema('logical_xor', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_xor_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA, Meta': 'logical_xor_out'}, 'tags': 'pointwise'}})
 logaddexp_out = _register(
     FunctionSchema('logaddexp', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'logaddexp_out'}, 'tags': 'pointwise'}})
@@ -3859,7 +3859,7 @@ nan_to_num_ = _register(
     {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
 nan_to_num_out = _register(
     FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T34, 'None', False), Argument('posinf', _T34, 'None', False), Argument('neginf', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
+    {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA, Meta': 'nan_to_num_out'}, 'tags': 'pointwise'}})
 isposinf = _register(
     FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isposinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'isposinf.out', 'tags': 'pointwise'}})
@@ -3913,7 +3913,7 @@ _euclidean_dist = _register(
     {'func': '_euclidean_dist(Tensor x1, Tensor x2) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_euclidean_dist'}}})
 _cdist_forward = _register(
     FunctionSchema('_cdist_forward', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('compute_mode', _T17, None, False),), (_T6,), ()),
-    {'func': '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_forward'}}})
+    {'func': '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor', **{'dispatch': {'CPU, CUDA, Meta': '_cdist_forward'}}})
 _cdist_backward = _register(
     FunctionSchema('_cdist_backward', '', (Argument('grad', _T6, None, False), Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, None, False), Argument('cdist', _T6, None, False),), (_T6,), ()),
     {'func': '_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor', **{'dispatch': {'CPU, CUDA': '_cdist_backward'}}})
@@ -3925,13 +3925,13 @@ cosine_similarity = _register(
     {'func': 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'cosine_similarity'}}})
 embedding = _register(
     FunctionSchema('embedding', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('padding_idx', _T12, '-1', False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('sparse', _T16, 'False', False),), (_T6,), ()),
-    {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint'}, 'tags': 'core'}})
+    {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint', 'Meta': 'meta_embedding'}, 'tags': 'core'}})
 embedding_backward = _register(
     FunctionSchema('embedding_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('padding_idx', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('sparse', _T16, None, False),), (_T6,), ()),
     {'func': 'embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_backward_symint'}}})
 embedding_dense_backward = _register(
     FunctionSchema('embedding_dense_backward', '', (Argument('grad_output', _T6, None, False), Argument('indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('padding_idx', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False),), (_T6,), ()),
-    {'func': 'embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor', **{'dispatch': {'CPU': 'embedding_dense_backward_cpu', 'CUDA': 'embedding_dense_backward_cuda'}, 'tags': 'core'}})
+    {'func': 'embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor', **{'dispatch': {'CPU, Meta': 'embedding_dense_backward_cpu', 'CUDA': 'embedding_dense_backward_cuda'}, 'tags': 'core'}})
 embedding_renorm_ = _register(
     FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
     {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
@@ -3967,19 +3967,19 @@ _fused_rms_norm = _register(
     {'func': '_fused_rms_norm(Tensor input, int[] normalized_shape, Tensor? weight, float? eps) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rms_norm_composite'}}})
 native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
+    {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
     FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
+    {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 group_norm = _register(
     FunctionSchema('group_norm', '', (Argument('input', _T6, None, False), Argument('num_groups', _T11, None, False), Argument('weight', _T28, 'None', False), Argument('bias', _T28, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enabled', _T16, 'True', False),), (_T6,), ()),
     {'func': 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'group_norm'}}})
 native_group_norm = _register(
     FunctionSchema('native_group_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm'}, 'tags': 'core'}})
+    {'func': 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA, Meta': 'native_group_norm'}, 'tags': 'core'}})
 native_group_norm_backward = _register(
     FunctionSchema('native_group_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T28, None, False), Argument('N', _T12, None, False), Argument('C', _T12, None, False), Argument('HxW', _T12, None, False), Argument('group', _T11, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA': 'native_group_norm_backward'}, 'tags': 'core'}})
+    {'func': 'native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, CUDA, Meta': 'native_group_norm_backward'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
@@ -3991,10 +3991,10 @@ _batch_norm_impl_index = _register(
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
 native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('bias', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
+    {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
     FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T28, None, False), Argument('running_mean', _T28, None, False), Argument('running_var', _T28, None, False), Argument('save_mean', _T28, None, False), Argument('save_invstd', _T28, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T43, None, False),), (_T6, _T6, _T6,), ()),
-    {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
+    {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU, Meta': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
     {'func': 'cudnn_is_acceptable(Tensor self) -> bool', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'cudnn_is_acceptable'}}})
@@ -4336,13 +4336,13 @@ polygamma_ = _register(
     {'func': 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'polygamma_'}}})
 logit = _register(
     FunctionSchema('logit', '', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False),), (_T6,), ()),
-    {'func': 'logit(Tensor self, float? eps=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit'}, 'tags': 'pointwise'}})
+    {'func': 'logit(Tensor self, float? eps=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'logit'}, 'tags': 'pointwise'}})
 logit_ = _register(
     FunctionSchema('logit_', '', (Argument('self', _T8, None, False), Argument('eps', _T34, 'None', False),), (_T8,), ()),
-    {'func': 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logit_'}, 'tags': 'pointwise'}})
+    {'func': 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA, Meta': 'logit_'}, 'tags': 'pointwise'}})
 logit_out = _register(
     FunctionSchema('logit', 'out', (Argument('self', _T6, None, False), Argument('eps', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
-    {'func': 'logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'logit_out'}, 'tags': 'pointwise'}})
+    {'func': 'logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA, Meta': 'logit_out'}, 'tags': 'pointwise'}})
 mvlgamma_out = _register(
     FunctionSchema('mvlgamma', 'out', (Argument('self', _T6, None, False), Argument('p', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mvlgamma_out'}, 'tags': 'pointwise'}})
@@ -4477,7 +4477,7 @@ stft_center = _register(
     {'func': 'stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['hop_length', 'win_length', 'window', 'normalized'], 'dispatch': {'CompositeImplicitAutograd': 'stft'}}})
 unfold = _register(
     FunctionSchema('unfold', '', (Argument('self', _T10, None, False), Argument('dimension', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T10,), ()),
-    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'unfold'}}})
+    {'func': 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA, Meta': 'unfold'}}})
 unfold_backward = _register(
     FunctionSchema('unfold_backward', '', (Argument('grad_in', _T6, None, False), Argument('input_sizes', _T0, None, False), Argument('dim', _T11, None, False), Argument('size', _T11, None, False), Argument('step', _T11, None, False),), (_T6,), ()),
     {'func': 'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'unfold_backward'}}})

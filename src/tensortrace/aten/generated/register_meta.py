@@ -3,18 +3,6906 @@
 """The Meta kernels of native_functions.yaml's `dispatch:` entries, registered with the Dispatcher.
 
 Mirrors the generated `RegisterMeta.cpp`.
+Note [Meta kernels for free]: as torchgen does for the Meta key, every structured op gets
+wrappers that run its meta function alone (the outputs are meta tensors, no impl runs),
+and every in-place op with neither a Meta nor a composite kernel gets one that checks
+self is meta and returns it (gen_unstructured's inplace_meta). The structured wrappers check
+that their tensor arguments share a device, as the CUDA ones do (torch's Python meta
+kernels refuse a CPU tensor mixed with meta ones).
 """
 
 from __future__ import annotations
 
-from tensortrace.aten.codegen import native_kernel
-from tensortrace.aten.generated import operators as ops
-from tensortrace.c10.dispatch_key import DispatchKey
+from typing import Any
 
+from tensortrace.aten.codegen import (
+    MetaStructuredKernel,
+    check_devices,
+    inplace_meta,
+    native_kernel,
+)
+from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.native.registry import META_FUNCTIONS
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.dispatch_key import DispatchKey
+from tensortrace.trace import traced
+
+REGISTER_META = "build/aten/src/ATen/RegisterMeta.cpp"
+
+ops.empty_memory_format.register(DispatchKey.Meta, native_kernel("empty_meta_symint", ops.empty_memory_format))
+ops.empty_strided.register(DispatchKey.Meta, native_kernel("empty_strided_meta_symint", ops.empty_strided))
+ops.uniform_.register(DispatchKey.Meta, KernelFunction(inplace_meta('uniform_'), "wrapper_Meta_uniform_"))
+ops.as_strided.register(DispatchKey.Meta, native_kernel("as_strided_tensorimpl_meta_symint", ops.as_strided))
 ops.arange_start_out.register(DispatchKey.Meta, native_kernel("arange_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.Meta, native_kernel("linspace_out", ops.linspace_out))
 ops.logspace_out.register(DispatchKey.Meta, native_kernel("logspace_out", ops.logspace_out))
 ops.eye_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_out))
 ops.eye_m_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_m_out))
+ops.resize_.register(DispatchKey.Meta, native_kernel("resize__symint", ops.resize_))
+ops.fill__Scalar.register(DispatchKey.Meta, KernelFunction(inplace_meta('fill_'), "wrapper_Meta_fill__Scalar"))
+ops.fill__Tensor.register(DispatchKey.Meta, KernelFunction(inplace_meta('fill_'), "wrapper_Meta_fill__Tensor"))
+ops.zero_.register(DispatchKey.Meta, KernelFunction(inplace_meta('zero_'), "wrapper_Meta_zero_"))
+ops.normal_.register(DispatchKey.Meta, KernelFunction(inplace_meta('normal_'), "wrapper_Meta_normal_"))
+ops.random__from.register(DispatchKey.Meta, KernelFunction(inplace_meta('random_'), "wrapper_Meta_random__from"))
+ops.random__to.register(DispatchKey.Meta, KernelFunction(inplace_meta('random_'), "wrapper_Meta_random__to"))
+ops.random_.register(DispatchKey.Meta, KernelFunction(inplace_meta('random_'), "wrapper_Meta_random_"))
+ops._local_scalar_dense.register(DispatchKey.Meta, native_kernel("meta_local_scalar_dense", ops._local_scalar_dense))
+ops.view.register(DispatchKey.Meta, native_kernel("view", ops.view))
+ops._reshape_alias.register(DispatchKey.Meta, native_kernel("_reshape_alias", ops._reshape_alias))
+ops.set__source_Storage.register(DispatchKey.Meta, native_kernel("set_", ops.set__source_Storage))
+ops.set__source_Storage_storage_offset.register(DispatchKey.Meta, native_kernel("set_storage_meta__symint", ops.set__source_Storage_storage_offset))
+ops.set__source_Tensor.register(DispatchKey.Meta, native_kernel("set_tensor_", ops.set__source_Tensor))
+ops.set_.register(DispatchKey.Meta, native_kernel("set_meta_", ops.set_))
+ops.rsub_Tensor.register(DispatchKey.Meta, native_kernel("rsub", ops.rsub_Tensor))
+ops.floor_divide.register(DispatchKey.Meta, native_kernel("floor_divide", ops.floor_divide))
+ops.floor_divide__Tensor.register(DispatchKey.Meta, native_kernel("floor_divide_", ops.floor_divide__Tensor))
+ops.floor_divide_out.register(DispatchKey.Meta, native_kernel("floor_divide_out", ops.floor_divide_out))
+ops.remainder_Scalar_Tensor.register(DispatchKey.Meta, native_kernel("remainder", ops.remainder_Scalar_Tensor))
+ops.logical_and_out.register(DispatchKey.Meta, native_kernel("logical_and_out", ops.logical_and_out))
+ops.logical_or_out.register(DispatchKey.Meta, native_kernel("logical_or_out", ops.logical_or_out))
+ops.logical_not_out.register(DispatchKey.Meta, native_kernel("logical_not_out", ops.logical_not_out))
+ops.abs_out.register(DispatchKey.Meta, native_kernel("abs_out", ops.abs_out))
+ops.relu.register(DispatchKey.Meta, native_kernel("relu", ops.relu))
+ops.relu_.register(DispatchKey.Meta, native_kernel("relu_", ops.relu_))
+ops.glu_backward.register(DispatchKey.Meta, native_kernel("glu_backward_cpu", ops.glu_backward))
+ops.hardtanh_out.register(DispatchKey.Meta, native_kernel("hardtanh_out", ops.hardtanh_out))
+ops.hardtanh.register(DispatchKey.Meta, native_kernel("hardtanh", ops.hardtanh))
+ops.hardtanh_backward.register(DispatchKey.Meta, native_kernel("hardtanh_backward", ops.hardtanh_backward))
+ops.hardtanh_.register(DispatchKey.Meta, native_kernel("hardtanh_", ops.hardtanh_))
+ops.hardswish.register(DispatchKey.Meta, native_kernel("hardswish", ops.hardswish))
+ops.hardswish_.register(DispatchKey.Meta, native_kernel("hardswish_", ops.hardswish_))
+ops.hardswish_out.register(DispatchKey.Meta, native_kernel("hardswish_out", ops.hardswish_out))
+ops._prelu_kernel.register(DispatchKey.Meta, native_kernel("_prelu_kernel", ops._prelu_kernel))
+ops.rrelu_with_noise_.register(DispatchKey.Meta, KernelFunction(inplace_meta('rrelu_with_noise_'), "wrapper_Meta_rrelu_with_noise_"))
+ops.where_self_out.register(DispatchKey.Meta, native_kernel("where_self_out", ops.where_self_out))
+ops.where_self.register(DispatchKey.Meta, native_kernel("where", ops.where_self))
+ops.masked_fill__Scalar.register(DispatchKey.Meta, KernelFunction(inplace_meta('masked_fill_'), "wrapper_Meta_masked_fill__Scalar"))
+ops.masked_fill__Tensor.register(DispatchKey.Meta, KernelFunction(inplace_meta('masked_fill_'), "wrapper_Meta_masked_fill__Tensor"))
+ops._index_put_impl_.register(DispatchKey.Meta, native_kernel("_index_put_impl_", ops._index_put_impl_))
+ops.nonzero.register(DispatchKey.Meta, native_kernel("nonzero_meta", ops.nonzero))
+ops.nansum.register(DispatchKey.Meta, native_kernel("nansum", ops.nansum))
+ops.nansum_out.register(DispatchKey.Meta, native_kernel("nansum_out", ops.nansum_out))
+ops.prod.register(DispatchKey.Meta, native_kernel("prod", ops.prod))
+ops.max.register(DispatchKey.Meta, native_kernel("meta_max", ops.max))
+ops.min.register(DispatchKey.Meta, native_kernel("min", ops.min))
+ops.var_correction.register(DispatchKey.Meta, native_kernel("var", ops.var_correction))
+ops.var_correction_out.register(DispatchKey.Meta, native_kernel("var_out", ops.var_correction_out))
+ops.var_mean_correction.register(DispatchKey.Meta, native_kernel("var_mean", ops.var_mean_correction))
+ops.std_correction.register(DispatchKey.Meta, native_kernel("std", ops.std_correction))
+ops.std_correction_out.register(DispatchKey.Meta, native_kernel("std_out", ops.std_correction_out))
+ops.std_mean_correction.register(DispatchKey.Meta, native_kernel("std_mean", ops.std_mean_correction))
+ops.dot.register(DispatchKey.Meta, native_kernel("dot", ops.dot))
+ops.vdot.register(DispatchKey.Meta, native_kernel("vdot", ops.vdot))
+ops.bernoulli_out.register(DispatchKey.Meta, native_kernel("bernoulli_out", ops.bernoulli_out))
+ops.bernoulli__Tensor.register(DispatchKey.Meta, KernelFunction(inplace_meta('bernoulli_'), "wrapper_Meta_bernoulli__Tensor"))
+ops.bernoulli__float.register(DispatchKey.Meta, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.exponential_.register(DispatchKey.Meta, KernelFunction(inplace_meta('exponential_'), "wrapper_Meta_exponential_"))
+ops.mse_loss_backward.register(DispatchKey.Meta, native_kernel("mse_loss_backward", ops.mse_loss_backward))
+ops.mse_loss_backward_grad_input.register(DispatchKey.Meta, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input))
+ops.binary_cross_entropy.register(DispatchKey.Meta, native_kernel("binary_cross_entropy_cpu", ops.binary_cross_entropy))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.Meta, native_kernel("smooth_l1_loss_backward_out", ops.smooth_l1_loss_backward_grad_input))
+ops.huber_loss.register(DispatchKey.Meta, native_kernel("huber_loss", ops.huber_loss))
+ops.huber_loss_backward_out.register(DispatchKey.Meta, native_kernel("huber_loss_backward_out", ops.huber_loss_backward_out))
+ops.log_sigmoid_forward.register(DispatchKey.Meta, native_kernel("log_sigmoid_forward_cpu", ops.log_sigmoid_forward))
+ops.isnan.register(DispatchKey.Meta, native_kernel("isnan", ops.isnan))
+ops.conj_physical_out.register(DispatchKey.Meta, native_kernel("conj_physical_out", ops.conj_physical_out))
 ops.view_as_real.register(DispatchKey.Meta, native_kernel("view_as_real", ops.view_as_real))
 ops.view_as_complex.register(DispatchKey.Meta, native_kernel("view_as_complex", ops.view_as_complex))
+ops.angle.register(DispatchKey.Meta, native_kernel("angle", ops.angle))
+ops.angle_out.register(DispatchKey.Meta, native_kernel("angle_out", ops.angle_out))
+ops.flip.register(DispatchKey.Meta, native_kernel("flip", ops.flip))
+ops.roll.register(DispatchKey.Meta, native_kernel("roll", ops.roll))
+ops.sort_stable.register(DispatchKey.Meta, native_kernel("sort_stable", ops.sort_stable))
+ops.topk.register(DispatchKey.Meta, native_kernel("topk", ops.topk))
+ops.mode.register(DispatchKey.Meta, native_kernel("mode", ops.mode))
+ops.tril.register(DispatchKey.Meta, native_kernel("tril_cpu", ops.tril))
+ops.triu.register(DispatchKey.Meta, native_kernel("triu_cpu", ops.triu))
+ops.tril_.register(DispatchKey.Meta, KernelFunction(inplace_meta('tril_'), "wrapper_Meta_tril_"))
+ops.triu_.register(DispatchKey.Meta, KernelFunction(inplace_meta('triu_'), "wrapper_Meta_triu_"))
+ops.narrow_copy.register(DispatchKey.Meta, native_kernel("narrow_copy_dense_cpu", ops.narrow_copy))
+ops.reflection_pad1d.register(DispatchKey.Meta, native_kernel("reflection_pad1d", ops.reflection_pad1d))
+ops.reflection_pad1d_backward.register(DispatchKey.Meta, native_kernel("reflection_pad1d_backward", ops.reflection_pad1d_backward))
+ops.reflection_pad2d.register(DispatchKey.Meta, native_kernel("reflection_pad2d_cpu", ops.reflection_pad2d))
+ops.reflection_pad2d_backward.register(DispatchKey.Meta, native_kernel("reflection_pad2d_backward_cpu", ops.reflection_pad2d_backward))
+ops.replication_pad1d.register(DispatchKey.Meta, native_kernel("replication_pad1d", ops.replication_pad1d))
+ops.replication_pad1d_backward.register(DispatchKey.Meta, native_kernel("replication_pad1d_backward", ops.replication_pad1d_backward))
+ops.replication_pad2d.register(DispatchKey.Meta, native_kernel("replication_pad2d", ops.replication_pad2d))
+ops.replication_pad2d_backward.register(DispatchKey.Meta, native_kernel("replication_pad2d_backward_cpu", ops.replication_pad2d_backward))
+ops.reflection_pad3d.register(DispatchKey.Meta, native_kernel("reflection_pad3d_cpu", ops.reflection_pad3d))
+ops.reflection_pad3d_backward.register(DispatchKey.Meta, native_kernel("reflection_pad3d_backward_cpu", ops.reflection_pad3d_backward))
+ops.replication_pad3d.register(DispatchKey.Meta, native_kernel("replication_pad3d_cpu", ops.replication_pad3d))
+ops.replication_pad3d_backward.register(DispatchKey.Meta, native_kernel("replication_pad3d_backward_cpu", ops.replication_pad3d_backward))
+ops.gather.register(DispatchKey.Meta, native_kernel("gather", ops.gather))
+ops.scatter_src.register(DispatchKey.Meta, native_kernel("scatter", ops.scatter_src))
+ops.scatter__src.register(DispatchKey.Meta, native_kernel("scatter_", ops.scatter__src))
+ops.scatter_value.register(DispatchKey.Meta, native_kernel("scatter", ops.scatter_value))
+ops.scatter__value.register(DispatchKey.Meta, native_kernel("scatter_", ops.scatter__value))
+ops.scatter_reduce.register(DispatchKey.Meta, native_kernel("scatter", ops.scatter_reduce))
+ops.scatter__reduce.register(DispatchKey.Meta, native_kernel("scatter_", ops.scatter__reduce))
+ops.scatter_value_reduce.register(DispatchKey.Meta, native_kernel("scatter", ops.scatter_value_reduce))
+ops.scatter__value_reduce.register(DispatchKey.Meta, native_kernel("scatter_", ops.scatter__value_reduce))
+ops.scatter_add.register(DispatchKey.Meta, native_kernel("scatter_add", ops.scatter_add))
+ops.scatter_add_.register(DispatchKey.Meta, native_kernel("scatter_add_", ops.scatter_add_))
+ops.index_select.register(DispatchKey.Meta, native_kernel("meta_index_select", ops.index_select))
+ops.index_add_.register(DispatchKey.Meta, KernelFunction(inplace_meta('index_add_'), "wrapper_Meta_index_add_"))
+ops.index_reduce_.register(DispatchKey.Meta, KernelFunction(inplace_meta('index_reduce_'), "wrapper_Meta_index_reduce_"))
+ops.index_copy_.register(DispatchKey.Meta, KernelFunction(inplace_meta('index_copy_'), "wrapper_Meta_index_copy_"))
+ops.index_fill__int_Scalar.register(DispatchKey.Meta, KernelFunction(inplace_meta('index_fill_'), "wrapper_Meta_index_fill__int_Scalar"))
+ops.index_fill__int_Tensor.register(DispatchKey.Meta, KernelFunction(inplace_meta('index_fill_'), "wrapper_Meta_index_fill__int_Tensor"))
+ops.masked_scatter_.register(DispatchKey.Meta, KernelFunction(inplace_meta('masked_scatter_'), "wrapper_Meta_masked_scatter_"))
+ops.cumprod.register(DispatchKey.Meta, native_kernel("cumprod", ops.cumprod))
+ops.cumprod_.register(DispatchKey.Meta, KernelFunction(inplace_meta('cumprod_'), "wrapper_Meta_cumprod_"))
+ops.logcumsumexp.register(DispatchKey.Meta, native_kernel("logcumsumexp", ops.logcumsumexp))
+ops.cummax.register(DispatchKey.Meta, native_kernel("cummax", ops.cummax))
+ops.cummin.register(DispatchKey.Meta, native_kernel("cummin", ops.cummin))
+ops.convolution.register(DispatchKey.Meta, native_kernel("meta_conv", ops.convolution))
+ops.convolution_backward.register(DispatchKey.Meta, native_kernel("meta_convolution_backward", ops.convolution_backward))
+ops.col2im_out.register(DispatchKey.Meta, native_kernel("col2im_out_cpu", ops.col2im_out))
+ops.col2im.register(DispatchKey.Meta, native_kernel("col2im_cpu", ops.col2im))
+ops.im2col_out.register(DispatchKey.Meta, native_kernel("im2col_out_cpu", ops.im2col_out))
+ops.im2col.register(DispatchKey.Meta, native_kernel("im2col_cpu", ops.im2col))
+ops.max_pool2d_with_indices.register(DispatchKey.Meta, native_kernel("max_pool2d_with_indices", ops.max_pool2d_with_indices))
+ops.max_pool2d_with_indices_backward.register(DispatchKey.Meta, native_kernel("max_pool2d_with_indices_backward", ops.max_pool2d_with_indices_backward))
+ops.avg_pool2d.register(DispatchKey.Meta, native_kernel("avg_pool2d", ops.avg_pool2d))
+ops.avg_pool2d_backward.register(DispatchKey.Meta, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
+ops._adaptive_avg_pool2d.register(DispatchKey.Meta, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
+ops._adaptive_avg_pool2d_backward.register(DispatchKey.Meta, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
+ops.logical_xor_out.register(DispatchKey.Meta, native_kernel("logical_xor_out", ops.logical_xor_out))
+ops.nan_to_num_out.register(DispatchKey.Meta, native_kernel("nan_to_num_out", ops.nan_to_num_out))
+ops._cdist_forward.register(DispatchKey.Meta, native_kernel("_cdist_forward", ops._cdist_forward))
+ops.embedding.register(DispatchKey.Meta, native_kernel("meta_embedding", ops.embedding))
+ops.embedding_dense_backward.register(DispatchKey.Meta, native_kernel("embedding_dense_backward_cpu", ops.embedding_dense_backward))
+ops.embedding_renorm_.register(DispatchKey.Meta, KernelFunction(inplace_meta('embedding_renorm_'), "wrapper_Meta_embedding_renorm_"))
+ops.native_layer_norm.register(DispatchKey.Meta, native_kernel("layer_norm_cpu", ops.native_layer_norm))
+ops.native_layer_norm_backward.register(DispatchKey.Meta, native_kernel("layer_norm_backward_cpu", ops.native_layer_norm_backward))
+ops.native_group_norm.register(DispatchKey.Meta, native_kernel("native_group_norm", ops.native_group_norm))
+ops.native_group_norm_backward.register(DispatchKey.Meta, native_kernel("native_group_norm_backward", ops.native_group_norm_backward))
+ops.native_batch_norm.register(DispatchKey.Meta, native_kernel("batch_norm_cpu", ops.native_batch_norm))
+ops.native_batch_norm_backward.register(DispatchKey.Meta, native_kernel("batch_norm_backward_cpu", ops.native_batch_norm_backward))
+ops.logit.register(DispatchKey.Meta, native_kernel("logit", ops.logit))
+ops.logit_.register(DispatchKey.Meta, native_kernel("logit_", ops.logit_))
+ops.logit_out.register(DispatchKey.Meta, native_kernel("logit_out", ops.logit_out))
+ops.unfold.register(DispatchKey.Meta, native_kernel("unfold", ops.unfold))
+ops.cauchy_.register(DispatchKey.Meta, KernelFunction(inplace_meta('cauchy_'), "wrapper_Meta_cauchy_"))
+ops.log_normal_.register(DispatchKey.Meta, KernelFunction(inplace_meta('log_normal_'), "wrapper_Meta_log_normal_"))
+ops.geometric_.register(DispatchKey.Meta, KernelFunction(inplace_meta('geometric_'), "wrapper_Meta_geometric_"))
+
+
+# ---- structured: add.out (meta: add.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_add_out", REGISTER_META,
+        legacy="MetaType::add")
+def wrapper_Meta_add_out(*args: Any) -> Any:
+    """add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.add_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add_out, "wrapper_Meta_add_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_add_Tensor", REGISTER_META,
+        legacy="MetaType::add")
+def wrapper_Meta_add_Tensor(*args: Any) -> Any:
+    """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.add_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add_Tensor, "wrapper_Meta_add_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_add__Tensor", REGISTER_META,
+        legacy="MetaType::add_")
+def wrapper_Meta_add__Tensor(*args: Any) -> Any:
+    """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.add__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add__Tensor, "wrapper_Meta_add__Tensor"))
+
+
+# ---- structured: cat.out (meta: cat, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cat_out", REGISTER_META,
+        legacy="MetaType::cat")
+def wrapper_Meta_cat_out(*args: Any) -> Any:
+    """cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((2, 'out'), (0, 'tensors')), 'wrapper_Meta_cat_out')
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['cat'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.cat_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cat_out, "wrapper_Meta_cat_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cat", REGISTER_META,
+        legacy="MetaType::cat")
+def wrapper_Meta_cat(*args: Any) -> Any:
+    """cat(Tensor[] tensors, int dim=0) -> Tensor (functional)"""
+    check_devices(args, ((0, 'tensors'),), 'wrapper_Meta_cat')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['cat'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.cat.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cat, "wrapper_Meta_cat"))
+
+
+# ---- structured: sub.out (meta: sub.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sub_out", REGISTER_META,
+        legacy="MetaType::sub")
+def wrapper_Meta_sub_out(*args: Any) -> Any:
+    """sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.sub_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub_out, "wrapper_Meta_sub_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sub_Tensor", REGISTER_META,
+        legacy="MetaType::sub")
+def wrapper_Meta_sub_Tensor(*args: Any) -> Any:
+    """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.sub_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub_Tensor, "wrapper_Meta_sub_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sub__Tensor", REGISTER_META,
+        legacy="MetaType::sub_")
+def wrapper_Meta_sub__Tensor(*args: Any) -> Any:
+    """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.sub__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub__Tensor, "wrapper_Meta_sub__Tensor"))
+
+
+# ---- structured: mul.out (meta: mul.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mul_out", REGISTER_META,
+        legacy="MetaType::mul")
+def wrapper_Meta_mul_out(*args: Any) -> Any:
+    """mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.mul_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul_out, "wrapper_Meta_mul_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mul_Tensor", REGISTER_META,
+        legacy="MetaType::mul")
+def wrapper_Meta_mul_Tensor(*args: Any) -> Any:
+    """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.mul_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul_Tensor, "wrapper_Meta_mul_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mul__Tensor", REGISTER_META,
+        legacy="MetaType::mul_")
+def wrapper_Meta_mul__Tensor(*args: Any) -> Any:
+    """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.mul__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul__Tensor, "wrapper_Meta_mul__Tensor"))
+
+
+# ---- structured: div.out (meta: div.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div_out", REGISTER_META,
+        legacy="MetaType::div")
+def wrapper_Meta_div_out(*args: Any) -> Any:
+    """div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.div_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_out, "wrapper_Meta_div_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor", REGISTER_META,
+        legacy="MetaType::div")
+def wrapper_Meta_div_Tensor(*args: Any) -> Any:
+    """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.div_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_Tensor, "wrapper_Meta_div_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor", REGISTER_META,
+        legacy="MetaType::div_")
+def wrapper_Meta_div__Tensor(*args: Any) -> Any:
+    """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.div__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div__Tensor, "wrapper_Meta_div__Tensor"))
+
+
+# ---- structured: div.out_mode (meta: div.Tensor_mode, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div_out_mode", REGISTER_META,
+        legacy="MetaType::div")
+def wrapper_Meta_div_out_mode(*args: Any) -> Any:
+    """div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.div_out_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_out_mode, "wrapper_Meta_div_out_mode"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor_mode", REGISTER_META,
+        legacy="MetaType::div")
+def wrapper_Meta_div_Tensor_mode(*args: Any) -> Any:
+    """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.div_Tensor_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_Tensor_mode, "wrapper_Meta_div_Tensor_mode"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor_mode", REGISTER_META,
+        legacy="MetaType::div_")
+def wrapper_Meta_div__Tensor_mode(*args: Any) -> Any:
+    """div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.div__Tensor_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div__Tensor_mode, "wrapper_Meta_div__Tensor_mode"))
+
+
+# ---- structured: remainder.Tensor_out (meta: remainder.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_remainder_Tensor_out", REGISTER_META,
+        legacy="MetaType::remainder")
+def wrapper_Meta_remainder_Tensor_out(*args: Any) -> Any:
+    """remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.remainder_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder_Tensor_out, "wrapper_Meta_remainder_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_remainder_Tensor", REGISTER_META,
+        legacy="MetaType::remainder")
+def wrapper_Meta_remainder_Tensor(*args: Any) -> Any:
+    """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.remainder_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder_Tensor, "wrapper_Meta_remainder_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_remainder__Tensor", REGISTER_META,
+        legacy="MetaType::remainder_")
+def wrapper_Meta_remainder__Tensor(*args: Any) -> Any:
+    """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.remainder__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder__Tensor, "wrapper_Meta_remainder__Tensor"))
+
+
+# ---- structured: maximum.out (meta: maximum, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_maximum_out", REGISTER_META,
+        legacy="MetaType::maximum")
+def wrapper_Meta_maximum_out(*args: Any) -> Any:
+    """maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['maximum'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.maximum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_maximum_out, "wrapper_Meta_maximum_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_maximum", REGISTER_META,
+        legacy="MetaType::maximum")
+def wrapper_Meta_maximum(*args: Any) -> Any:
+    """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['maximum'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.maximum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_maximum, "wrapper_Meta_maximum"))
+
+
+# ---- structured: minimum.out (meta: minimum, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_minimum_out", REGISTER_META,
+        legacy="MetaType::minimum")
+def wrapper_Meta_minimum_out(*args: Any) -> Any:
+    """minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['minimum'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.minimum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_minimum_out, "wrapper_Meta_minimum_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_minimum", REGISTER_META,
+        legacy="MetaType::minimum")
+def wrapper_Meta_minimum(*args: Any) -> Any:
+    """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['minimum'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.minimum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_minimum, "wrapper_Meta_minimum"))
+
+
+# ---- structured: eq.Scalar_out (meta: eq.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq_Scalar_out", REGISTER_META,
+        legacy="MetaType::eq")
+def wrapper_Meta_eq_Scalar_out(*args: Any) -> Any:
+    """eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Scalar_out, "wrapper_Meta_eq_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq_Scalar", REGISTER_META,
+        legacy="MetaType::eq")
+def wrapper_Meta_eq_Scalar(*args: Any) -> Any:
+    """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Scalar, "wrapper_Meta_eq_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq__Scalar", REGISTER_META,
+        legacy="MetaType::eq_")
+def wrapper_Meta_eq__Scalar(*args: Any) -> Any:
+    """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq__Scalar, "wrapper_Meta_eq__Scalar"))
+
+
+# ---- structured: eq.Tensor_out (meta: eq.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq_Tensor_out", REGISTER_META,
+        legacy="MetaType::eq")
+def wrapper_Meta_eq_Tensor_out(*args: Any) -> Any:
+    """eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Tensor_out, "wrapper_Meta_eq_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq_Tensor", REGISTER_META,
+        legacy="MetaType::eq")
+def wrapper_Meta_eq_Tensor(*args: Any) -> Any:
+    """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Tensor, "wrapper_Meta_eq_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_eq__Tensor", REGISTER_META,
+        legacy="MetaType::eq_")
+def wrapper_Meta_eq__Tensor(*args: Any) -> Any:
+    """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.eq__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq__Tensor, "wrapper_Meta_eq__Tensor"))
+
+
+# ---- structured: ne.Scalar_out (meta: ne.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne_Scalar_out", REGISTER_META,
+        legacy="MetaType::ne")
+def wrapper_Meta_ne_Scalar_out(*args: Any) -> Any:
+    """ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Scalar_out, "wrapper_Meta_ne_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne_Scalar", REGISTER_META,
+        legacy="MetaType::ne")
+def wrapper_Meta_ne_Scalar(*args: Any) -> Any:
+    """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Scalar, "wrapper_Meta_ne_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne__Scalar", REGISTER_META,
+        legacy="MetaType::ne_")
+def wrapper_Meta_ne__Scalar(*args: Any) -> Any:
+    """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne__Scalar, "wrapper_Meta_ne__Scalar"))
+
+
+# ---- structured: ne.Tensor_out (meta: ne.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne_Tensor_out", REGISTER_META,
+        legacy="MetaType::ne")
+def wrapper_Meta_ne_Tensor_out(*args: Any) -> Any:
+    """ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Tensor_out, "wrapper_Meta_ne_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne_Tensor", REGISTER_META,
+        legacy="MetaType::ne")
+def wrapper_Meta_ne_Tensor(*args: Any) -> Any:
+    """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Tensor, "wrapper_Meta_ne_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ne__Tensor", REGISTER_META,
+        legacy="MetaType::ne_")
+def wrapper_Meta_ne__Tensor(*args: Any) -> Any:
+    """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ne__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne__Tensor, "wrapper_Meta_ne__Tensor"))
+
+
+# ---- structured: lt.Scalar_out (meta: lt.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt_Scalar_out", REGISTER_META,
+        legacy="MetaType::lt")
+def wrapper_Meta_lt_Scalar_out(*args: Any) -> Any:
+    """lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Scalar_out, "wrapper_Meta_lt_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt_Scalar", REGISTER_META,
+        legacy="MetaType::lt")
+def wrapper_Meta_lt_Scalar(*args: Any) -> Any:
+    """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Scalar, "wrapper_Meta_lt_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt__Scalar", REGISTER_META,
+        legacy="MetaType::lt_")
+def wrapper_Meta_lt__Scalar(*args: Any) -> Any:
+    """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt__Scalar, "wrapper_Meta_lt__Scalar"))
+
+
+# ---- structured: lt.Tensor_out (meta: lt.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt_Tensor_out", REGISTER_META,
+        legacy="MetaType::lt")
+def wrapper_Meta_lt_Tensor_out(*args: Any) -> Any:
+    """lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Tensor_out, "wrapper_Meta_lt_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt_Tensor", REGISTER_META,
+        legacy="MetaType::lt")
+def wrapper_Meta_lt_Tensor(*args: Any) -> Any:
+    """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Tensor, "wrapper_Meta_lt_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lt__Tensor", REGISTER_META,
+        legacy="MetaType::lt_")
+def wrapper_Meta_lt__Tensor(*args: Any) -> Any:
+    """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.lt__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt__Tensor, "wrapper_Meta_lt__Tensor"))
+
+
+# ---- structured: le.Scalar_out (meta: le.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le_Scalar_out", REGISTER_META,
+        legacy="MetaType::le")
+def wrapper_Meta_le_Scalar_out(*args: Any) -> Any:
+    """le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Scalar_out, "wrapper_Meta_le_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le_Scalar", REGISTER_META,
+        legacy="MetaType::le")
+def wrapper_Meta_le_Scalar(*args: Any) -> Any:
+    """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Scalar, "wrapper_Meta_le_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le__Scalar", REGISTER_META,
+        legacy="MetaType::le_")
+def wrapper_Meta_le__Scalar(*args: Any) -> Any:
+    """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le__Scalar, "wrapper_Meta_le__Scalar"))
+
+
+# ---- structured: le.Tensor_out (meta: le.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le_Tensor_out", REGISTER_META,
+        legacy="MetaType::le")
+def wrapper_Meta_le_Tensor_out(*args: Any) -> Any:
+    """le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Tensor_out, "wrapper_Meta_le_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le_Tensor", REGISTER_META,
+        legacy="MetaType::le")
+def wrapper_Meta_le_Tensor(*args: Any) -> Any:
+    """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Tensor, "wrapper_Meta_le_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_le__Tensor", REGISTER_META,
+        legacy="MetaType::le_")
+def wrapper_Meta_le__Tensor(*args: Any) -> Any:
+    """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.le__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le__Tensor, "wrapper_Meta_le__Tensor"))
+
+
+# ---- structured: gt.Scalar_out (meta: gt.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt_Scalar_out", REGISTER_META,
+        legacy="MetaType::gt")
+def wrapper_Meta_gt_Scalar_out(*args: Any) -> Any:
+    """gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Scalar_out, "wrapper_Meta_gt_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt_Scalar", REGISTER_META,
+        legacy="MetaType::gt")
+def wrapper_Meta_gt_Scalar(*args: Any) -> Any:
+    """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Scalar, "wrapper_Meta_gt_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt__Scalar", REGISTER_META,
+        legacy="MetaType::gt_")
+def wrapper_Meta_gt__Scalar(*args: Any) -> Any:
+    """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt__Scalar, "wrapper_Meta_gt__Scalar"))
+
+
+# ---- structured: gt.Tensor_out (meta: gt.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt_Tensor_out", REGISTER_META,
+        legacy="MetaType::gt")
+def wrapper_Meta_gt_Tensor_out(*args: Any) -> Any:
+    """gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Tensor_out, "wrapper_Meta_gt_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt_Tensor", REGISTER_META,
+        legacy="MetaType::gt")
+def wrapper_Meta_gt_Tensor(*args: Any) -> Any:
+    """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Tensor, "wrapper_Meta_gt_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gt__Tensor", REGISTER_META,
+        legacy="MetaType::gt_")
+def wrapper_Meta_gt__Tensor(*args: Any) -> Any:
+    """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gt__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt__Tensor, "wrapper_Meta_gt__Tensor"))
+
+
+# ---- structured: ge.Scalar_out (meta: ge.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge_Scalar_out", REGISTER_META,
+        legacy="MetaType::ge")
+def wrapper_Meta_ge_Scalar_out(*args: Any) -> Any:
+    """ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Scalar_out, "wrapper_Meta_ge_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge_Scalar", REGISTER_META,
+        legacy="MetaType::ge")
+def wrapper_Meta_ge_Scalar(*args: Any) -> Any:
+    """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Scalar, "wrapper_Meta_ge_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge__Scalar", REGISTER_META,
+        legacy="MetaType::ge_")
+def wrapper_Meta_ge__Scalar(*args: Any) -> Any:
+    """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge__Scalar, "wrapper_Meta_ge__Scalar"))
+
+
+# ---- structured: ge.Tensor_out (meta: ge.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge_Tensor_out", REGISTER_META,
+        legacy="MetaType::ge")
+def wrapper_Meta_ge_Tensor_out(*args: Any) -> Any:
+    """ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Tensor_out, "wrapper_Meta_ge_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge_Tensor", REGISTER_META,
+        legacy="MetaType::ge")
+def wrapper_Meta_ge_Tensor(*args: Any) -> Any:
+    """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Tensor, "wrapper_Meta_ge_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ge__Tensor", REGISTER_META,
+        legacy="MetaType::ge_")
+def wrapper_Meta_ge__Tensor(*args: Any) -> Any:
+    """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.ge__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge__Tensor, "wrapper_Meta_ge__Tensor"))
+
+
+# ---- structured: bitwise_and.Tensor_out (meta: bitwise_and.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and_Tensor_out", REGISTER_META,
+        legacy="MetaType::bitwise_and")
+def wrapper_Meta_bitwise_and_Tensor_out(*args: Any) -> Any:
+    """bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_and_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and_Tensor_out, "wrapper_Meta_bitwise_and_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and_Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_and")
+def wrapper_Meta_bitwise_and_Tensor(*args: Any) -> Any:
+    """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_and_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and_Tensor, "wrapper_Meta_bitwise_and_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and__Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_and_")
+def wrapper_Meta_bitwise_and__Tensor(*args: Any) -> Any:
+    """bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_and__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and__Tensor, "wrapper_Meta_bitwise_and__Tensor"))
+
+
+# ---- structured: bitwise_or.Tensor_out (meta: bitwise_or.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or_Tensor_out", REGISTER_META,
+        legacy="MetaType::bitwise_or")
+def wrapper_Meta_bitwise_or_Tensor_out(*args: Any) -> Any:
+    """bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_or_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or_Tensor_out, "wrapper_Meta_bitwise_or_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or_Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_or")
+def wrapper_Meta_bitwise_or_Tensor(*args: Any) -> Any:
+    """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_or_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or_Tensor, "wrapper_Meta_bitwise_or_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or__Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_or_")
+def wrapper_Meta_bitwise_or__Tensor(*args: Any) -> Any:
+    """bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_or__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or__Tensor, "wrapper_Meta_bitwise_or__Tensor"))
+
+
+# ---- structured: pow.Tensor_Tensor_out (meta: pow.Tensor_Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Tensor_out", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Tensor_Tensor_out(*args: Any) -> Any:
+    """pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Tensor_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Tensor_out, "wrapper_Meta_pow_Tensor_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Tensor", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Tensor_Tensor(*args: Any) -> Any:
+    """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Tensor_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Tensor, "wrapper_Meta_pow_Tensor_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow__Tensor", REGISTER_META,
+        legacy="MetaType::pow_")
+def wrapper_Meta_pow__Tensor(*args: Any) -> Any:
+    """pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow__Tensor, "wrapper_Meta_pow__Tensor"))
+
+
+# ---- structured: pow.Scalar_out (meta: pow.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Scalar_out", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Scalar_out(*args: Any) -> Any:
+    """pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Scalar_out, "wrapper_Meta_pow_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Scalar", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Scalar(*args: Any) -> Any:
+    """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Scalar, "wrapper_Meta_pow_Scalar"))
+
+
+# ---- structured: pow.Tensor_Scalar_out (meta: pow.Tensor_Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Scalar_out", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Tensor_Scalar_out(*args: Any) -> Any:
+    """pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Tensor_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Scalar_out, "wrapper_Meta_pow_Tensor_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Scalar", REGISTER_META,
+        legacy="MetaType::pow")
+def wrapper_Meta_pow_Tensor_Scalar(*args: Any) -> Any:
+    """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow_Tensor_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Scalar, "wrapper_Meta_pow_Tensor_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_pow__Scalar", REGISTER_META,
+        legacy="MetaType::pow_")
+def wrapper_Meta_pow__Scalar(*args: Any) -> Any:
+    """pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.pow__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow__Scalar, "wrapper_Meta_pow__Scalar"))
+
+
+# ---- structured: neg.out (meta: neg, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_neg_out", REGISTER_META,
+        legacy="MetaType::neg")
+def wrapper_Meta_neg_out(*args: Any) -> Any:
+    """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['neg'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.neg_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg_out, "wrapper_Meta_neg_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_neg", REGISTER_META,
+        legacy="MetaType::neg")
+def wrapper_Meta_neg(*args: Any) -> Any:
+    """neg(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['neg'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.neg.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg, "wrapper_Meta_neg"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_neg_", REGISTER_META,
+        legacy="MetaType::neg_")
+def wrapper_Meta_neg_(*args: Any) -> Any:
+    """neg_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['neg'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.neg_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg_, "wrapper_Meta_neg_"))
+
+
+# ---- structured: exp.out (meta: exp, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp_out", REGISTER_META,
+        legacy="MetaType::exp")
+def wrapper_Meta_exp_out(*args: Any) -> Any:
+    """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['exp'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp_out, "wrapper_Meta_exp_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp", REGISTER_META,
+        legacy="MetaType::exp")
+def wrapper_Meta_exp(*args: Any) -> Any:
+    """exp(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['exp'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp, "wrapper_Meta_exp"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp_", REGISTER_META,
+        legacy="MetaType::exp_")
+def wrapper_Meta_exp_(*args: Any) -> Any:
+    """exp_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['exp'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp_, "wrapper_Meta_exp_"))
+
+
+# ---- structured: log.out (meta: log, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log_out", REGISTER_META,
+        legacy="MetaType::log")
+def wrapper_Meta_log_out(*args: Any) -> Any:
+    """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log_out, "wrapper_Meta_log_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log", REGISTER_META,
+        legacy="MetaType::log")
+def wrapper_Meta_log(*args: Any) -> Any:
+    """log(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log, "wrapper_Meta_log"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log_", REGISTER_META,
+        legacy="MetaType::log_")
+def wrapper_Meta_log_(*args: Any) -> Any:
+    """log_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log_, "wrapper_Meta_log_"))
+
+
+# ---- structured: sqrt.out (meta: sqrt, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sqrt_out", REGISTER_META,
+        legacy="MetaType::sqrt")
+def wrapper_Meta_sqrt_out(*args: Any) -> Any:
+    """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sqrt_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt_out, "wrapper_Meta_sqrt_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sqrt", REGISTER_META,
+        legacy="MetaType::sqrt")
+def wrapper_Meta_sqrt(*args: Any) -> Any:
+    """sqrt(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sqrt.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt, "wrapper_Meta_sqrt"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sqrt_", REGISTER_META,
+        legacy="MetaType::sqrt_")
+def wrapper_Meta_sqrt_(*args: Any) -> Any:
+    """sqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sqrt_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt_, "wrapper_Meta_sqrt_"))
+
+
+# ---- structured: sin.out (meta: sin, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sin_out", REGISTER_META,
+        legacy="MetaType::sin")
+def wrapper_Meta_sin_out(*args: Any) -> Any:
+    """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin_out, "wrapper_Meta_sin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sin", REGISTER_META,
+        legacy="MetaType::sin")
+def wrapper_Meta_sin(*args: Any) -> Any:
+    """sin(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin, "wrapper_Meta_sin"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sin_", REGISTER_META,
+        legacy="MetaType::sin_")
+def wrapper_Meta_sin_(*args: Any) -> Any:
+    """sin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sin_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin_, "wrapper_Meta_sin_"))
+
+
+# ---- structured: cos.out (meta: cos, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cos_out", REGISTER_META,
+        legacy="MetaType::cos")
+def wrapper_Meta_cos_out(*args: Any) -> Any:
+    """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['cos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cos_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos_out, "wrapper_Meta_cos_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cos", REGISTER_META,
+        legacy="MetaType::cos")
+def wrapper_Meta_cos(*args: Any) -> Any:
+    """cos(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['cos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cos.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos, "wrapper_Meta_cos"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cos_", REGISTER_META,
+        legacy="MetaType::cos_")
+def wrapper_Meta_cos_(*args: Any) -> Any:
+    """cos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['cos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cos_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos_, "wrapper_Meta_cos_"))
+
+
+# ---- structured: tanh.out (meta: tanh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tanh_out", REGISTER_META,
+        legacy="MetaType::tanh")
+def wrapper_Meta_tanh_out(*args: Any) -> Any:
+    """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['tanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tanh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_out, "wrapper_Meta_tanh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tanh", REGISTER_META,
+        legacy="MetaType::tanh")
+def wrapper_Meta_tanh(*args: Any) -> Any:
+    """tanh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tanh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh, "wrapper_Meta_tanh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tanh_", REGISTER_META,
+        legacy="MetaType::tanh_")
+def wrapper_Meta_tanh_(*args: Any) -> Any:
+    """tanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['tanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tanh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_, "wrapper_Meta_tanh_"))
+
+
+# ---- structured: sigmoid.out (meta: sigmoid, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_out", REGISTER_META,
+        legacy="MetaType::sigmoid")
+def wrapper_Meta_sigmoid_out(*args: Any) -> Any:
+    """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sigmoid_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_out, "wrapper_Meta_sigmoid_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sigmoid", REGISTER_META,
+        legacy="MetaType::sigmoid")
+def wrapper_Meta_sigmoid(*args: Any) -> Any:
+    """sigmoid(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sigmoid.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid, "wrapper_Meta_sigmoid"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_", REGISTER_META,
+        legacy="MetaType::sigmoid_")
+def wrapper_Meta_sigmoid_(*args: Any) -> Any:
+    """sigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sigmoid_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_, "wrapper_Meta_sigmoid_"))
+
+
+# ---- structured: reciprocal.out (meta: reciprocal, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_reciprocal_out", REGISTER_META,
+        legacy="MetaType::reciprocal")
+def wrapper_Meta_reciprocal_out(*args: Any) -> Any:
+    """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.reciprocal_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal_out, "wrapper_Meta_reciprocal_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_reciprocal", REGISTER_META,
+        legacy="MetaType::reciprocal")
+def wrapper_Meta_reciprocal(*args: Any) -> Any:
+    """reciprocal(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.reciprocal.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal, "wrapper_Meta_reciprocal"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_reciprocal_", REGISTER_META,
+        legacy="MetaType::reciprocal_")
+def wrapper_Meta_reciprocal_(*args: Any) -> Any:
+    """reciprocal_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.reciprocal_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal_, "wrapper_Meta_reciprocal_"))
+
+
+# ---- structured: bitwise_not.out (meta: bitwise_not, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not_out", REGISTER_META,
+        legacy="MetaType::bitwise_not")
+def wrapper_Meta_bitwise_not_out(*args: Any) -> Any:
+    """bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.bitwise_not_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not_out, "wrapper_Meta_bitwise_not_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not", REGISTER_META,
+        legacy="MetaType::bitwise_not")
+def wrapper_Meta_bitwise_not(*args: Any) -> Any:
+    """bitwise_not(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.bitwise_not.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not, "wrapper_Meta_bitwise_not"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not_", REGISTER_META,
+        legacy="MetaType::bitwise_not_")
+def wrapper_Meta_bitwise_not_(*args: Any) -> Any:
+    """bitwise_not_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.bitwise_not_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not_, "wrapper_Meta_bitwise_not_"))
+
+
+# ---- structured: elu.out (meta: elu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_elu_out", REGISTER_META,
+        legacy="MetaType::elu")
+def wrapper_Meta_elu_out(*args: Any) -> Any:
+    """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.elu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_out, "wrapper_Meta_elu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_elu", REGISTER_META,
+        legacy="MetaType::elu")
+def wrapper_Meta_elu(*args: Any) -> Any:
+    """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.elu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu, "wrapper_Meta_elu"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_elu_", REGISTER_META,
+        legacy="MetaType::elu_")
+def wrapper_Meta_elu_(*args: Any) -> Any:
+    """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.elu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_, "wrapper_Meta_elu_"))
+
+
+# ---- structured: elu_backward.grad_input (meta: elu_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_elu_backward_grad_input", REGISTER_META,
+        legacy="MetaType::elu_backward")
+def wrapper_Meta_elu_backward_grad_input(*args: Any) -> Any:
+    """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.elu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_backward_grad_input, "wrapper_Meta_elu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_elu_backward", REGISTER_META,
+        legacy="MetaType::elu_backward")
+def wrapper_Meta_elu_backward(*args: Any) -> Any:
+    """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.elu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_backward, "wrapper_Meta_elu_backward"))
+
+
+# ---- structured: glu.out (meta: glu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_glu_out", REGISTER_META,
+        legacy="MetaType::glu")
+def wrapper_Meta_glu_out(*args: Any) -> Any:
+    """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['glu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.glu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_glu_out, "wrapper_Meta_glu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_glu", REGISTER_META,
+        legacy="MetaType::glu")
+def wrapper_Meta_glu(*args: Any) -> Any:
+    """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['glu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.glu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_glu, "wrapper_Meta_glu"))
+
+
+# ---- structured: leaky_relu.out (meta: leaky_relu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_out", REGISTER_META,
+        legacy="MetaType::leaky_relu")
+def wrapper_Meta_leaky_relu_out(*args: Any) -> Any:
+    """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.leaky_relu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_out, "wrapper_Meta_leaky_relu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu", REGISTER_META,
+        legacy="MetaType::leaky_relu")
+def wrapper_Meta_leaky_relu(*args: Any) -> Any:
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.leaky_relu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu, "wrapper_Meta_leaky_relu"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_", REGISTER_META,
+        legacy="MetaType::leaky_relu_")
+def wrapper_Meta_leaky_relu_(*args: Any) -> Any:
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.leaky_relu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_, "wrapper_Meta_leaky_relu_"))
+
+
+# ---- structured: leaky_relu_backward.grad_input (meta: leaky_relu_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_backward_grad_input", REGISTER_META,
+        legacy="MetaType::leaky_relu_backward")
+def wrapper_Meta_leaky_relu_backward_grad_input(*args: Any) -> Any:
+    """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.leaky_relu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_backward_grad_input, "wrapper_Meta_leaky_relu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_backward", REGISTER_META,
+        legacy="MetaType::leaky_relu_backward")
+def wrapper_Meta_leaky_relu_backward(*args: Any) -> Any:
+    """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.leaky_relu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_backward, "wrapper_Meta_leaky_relu_backward"))
+
+
+# ---- structured: softplus.out (meta: softplus, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softplus_out", REGISTER_META,
+        legacy="MetaType::softplus")
+def wrapper_Meta_softplus_out(*args: Any) -> Any:
+    """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['softplus'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.softplus_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_out, "wrapper_Meta_softplus_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softplus", REGISTER_META,
+        legacy="MetaType::softplus")
+def wrapper_Meta_softplus(*args: Any) -> Any:
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softplus'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.softplus.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus, "wrapper_Meta_softplus"))
+
+
+# ---- structured: softplus_backward.grad_input (meta: softplus_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softplus_backward_grad_input", REGISTER_META,
+        legacy="MetaType::softplus_backward")
+def wrapper_Meta_softplus_backward_grad_input(*args: Any) -> Any:
+    """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.softplus_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_backward_grad_input, "wrapper_Meta_softplus_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softplus_backward", REGISTER_META,
+        legacy="MetaType::softplus_backward")
+def wrapper_Meta_softplus_backward(*args: Any) -> Any:
+    """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.softplus_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_backward, "wrapper_Meta_softplus_backward"))
+
+
+# ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_out", REGISTER_META,
+        legacy="MetaType::hardsigmoid")
+def wrapper_Meta_hardsigmoid_out(*args: Any) -> Any:
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_out, "wrapper_Meta_hardsigmoid_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid", REGISTER_META,
+        legacy="MetaType::hardsigmoid")
+def wrapper_Meta_hardsigmoid(*args: Any) -> Any:
+    """hardsigmoid(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.hardsigmoid.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid, "wrapper_Meta_hardsigmoid"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_", REGISTER_META,
+        legacy="MetaType::hardsigmoid_")
+def wrapper_Meta_hardsigmoid_(*args: Any) -> Any:
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_, "wrapper_Meta_hardsigmoid_"))
+
+
+# ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_backward_grad_input", REGISTER_META,
+        legacy="MetaType::hardsigmoid_backward")
+def wrapper_Meta_hardsigmoid_backward_grad_input(*args: Any) -> Any:
+    """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_backward_grad_input, "wrapper_Meta_hardsigmoid_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_backward", REGISTER_META,
+        legacy="MetaType::hardsigmoid_backward")
+def wrapper_Meta_hardsigmoid_backward(*args: Any) -> Any:
+    """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hardsigmoid_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_backward, "wrapper_Meta_hardsigmoid_backward"))
+
+
+# ---- structured: threshold.out (meta: threshold, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_threshold_out", REGISTER_META,
+        legacy="MetaType::threshold")
+def wrapper_Meta_threshold_out(*args: Any) -> Any:
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.threshold_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_out, "wrapper_Meta_threshold_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_threshold", REGISTER_META,
+        legacy="MetaType::threshold")
+def wrapper_Meta_threshold(*args: Any) -> Any:
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.threshold.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold, "wrapper_Meta_threshold"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_threshold_", REGISTER_META,
+        legacy="MetaType::threshold_")
+def wrapper_Meta_threshold_(*args: Any) -> Any:
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['threshold'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.threshold_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_, "wrapper_Meta_threshold_"))
+
+
+# ---- structured: softshrink.out (meta: softshrink, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softshrink_out", REGISTER_META,
+        legacy="MetaType::softshrink")
+def wrapper_Meta_softshrink_out(*args: Any) -> Any:
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.softshrink_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_out, "wrapper_Meta_softshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softshrink", REGISTER_META,
+        legacy="MetaType::softshrink")
+def wrapper_Meta_softshrink(*args: Any) -> Any:
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.softshrink.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink, "wrapper_Meta_softshrink"))
+
+
+# ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softshrink_backward_grad_input", REGISTER_META,
+        legacy="MetaType::softshrink_backward")
+def wrapper_Meta_softshrink_backward_grad_input(*args: Any) -> Any:
+    """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.softshrink_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_backward_grad_input, "wrapper_Meta_softshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_softshrink_backward", REGISTER_META,
+        legacy="MetaType::softshrink_backward")
+def wrapper_Meta_softshrink_backward(*args: Any) -> Any:
+    """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.softshrink_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_backward, "wrapper_Meta_softshrink_backward"))
+
+
+# ---- structured: hardshrink.out (meta: hardshrink, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardshrink_out", REGISTER_META,
+        legacy="MetaType::hardshrink")
+def wrapper_Meta_hardshrink_out(*args: Any) -> Any:
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hardshrink_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_out, "wrapper_Meta_hardshrink_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardshrink", REGISTER_META,
+        legacy="MetaType::hardshrink")
+def wrapper_Meta_hardshrink(*args: Any) -> Any:
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hardshrink.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink, "wrapper_Meta_hardshrink"))
+
+
+# ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardshrink_backward_grad_input", REGISTER_META,
+        legacy="MetaType::hardshrink_backward")
+def wrapper_Meta_hardshrink_backward_grad_input(*args: Any) -> Any:
+    """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_backward_grad_input, "wrapper_Meta_hardshrink_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hardshrink_backward", REGISTER_META,
+        legacy="MetaType::hardshrink_backward")
+def wrapper_Meta_hardshrink_backward(*args: Any) -> Any:
+    """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.hardshrink_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_backward, "wrapper_Meta_hardshrink_backward"))
+
+
+# ---- structured: gelu.out (meta: gelu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gelu_out", REGISTER_META,
+        legacy="MetaType::gelu")
+def wrapper_Meta_gelu_out(*args: Any) -> Any:
+    """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gelu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_out, "wrapper_Meta_gelu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gelu_", REGISTER_META,
+        legacy="MetaType::gelu_")
+def wrapper_Meta_gelu_(*args: Any) -> Any:
+    """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gelu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_, "wrapper_Meta_gelu_"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gelu", REGISTER_META,
+        legacy="MetaType::gelu")
+def wrapper_Meta_gelu(*args: Any) -> Any:
+    """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.gelu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu, "wrapper_Meta_gelu"))
+
+
+# ---- structured: gelu_backward.grad_input (meta: gelu_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gelu_backward_grad_input", REGISTER_META,
+        legacy="MetaType::gelu_backward")
+def wrapper_Meta_gelu_backward_grad_input(*args: Any) -> Any:
+    """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.gelu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_backward_grad_input, "wrapper_Meta_gelu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_gelu_backward", REGISTER_META,
+        legacy="MetaType::gelu_backward")
+def wrapper_Meta_gelu_backward(*args: Any) -> Any:
+    """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.gelu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_backward, "wrapper_Meta_gelu_backward"))
+
+
+# ---- structured: silu.out (meta: silu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_silu_out", REGISTER_META,
+        legacy="MetaType::silu")
+def wrapper_Meta_silu_out(*args: Any) -> Any:
+    """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.silu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_out, "wrapper_Meta_silu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_silu", REGISTER_META,
+        legacy="MetaType::silu")
+def wrapper_Meta_silu(*args: Any) -> Any:
+    """silu(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.silu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu, "wrapper_Meta_silu"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_silu_", REGISTER_META,
+        legacy="MetaType::silu_")
+def wrapper_Meta_silu_(*args: Any) -> Any:
+    """silu_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.silu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_, "wrapper_Meta_silu_"))
+
+
+# ---- structured: silu_backward.grad_input (meta: silu_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_silu_backward_grad_input", REGISTER_META,
+        legacy="MetaType::silu_backward")
+def wrapper_Meta_silu_backward_grad_input(*args: Any) -> Any:
+    """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.silu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_backward_grad_input, "wrapper_Meta_silu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_silu_backward", REGISTER_META,
+        legacy="MetaType::silu_backward")
+def wrapper_Meta_silu_backward(*args: Any) -> Any:
+    """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.silu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_backward, "wrapper_Meta_silu_backward"))
+
+
+# ---- structured: mish.out (meta: mish, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mish_out", REGISTER_META,
+        legacy="MetaType::mish")
+def wrapper_Meta_mish_out(*args: Any) -> Any:
+    """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.mish_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish_out, "wrapper_Meta_mish_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mish", REGISTER_META,
+        legacy="MetaType::mish")
+def wrapper_Meta_mish(*args: Any) -> Any:
+    """mish(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.mish.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish, "wrapper_Meta_mish"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mish_", REGISTER_META,
+        legacy="MetaType::mish_")
+def wrapper_Meta_mish_(*args: Any) -> Any:
+    """mish_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.mish_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish_, "wrapper_Meta_mish_"))
+
+
+# ---- structured: clamp.out (meta: clamp, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_out", REGISTER_META,
+        legacy="MetaType::clamp")
+def wrapper_Meta_clamp_out(*args: Any) -> Any:
+    """clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_out, "wrapper_Meta_clamp_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp", REGISTER_META,
+        legacy="MetaType::clamp")
+def wrapper_Meta_clamp(*args: Any) -> Any:
+    """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp, "wrapper_Meta_clamp"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_", REGISTER_META,
+        legacy="MetaType::clamp_")
+def wrapper_Meta_clamp_(*args: Any) -> Any:
+    """clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_, "wrapper_Meta_clamp_"))
+
+
+# ---- structured: clamp.Tensor_out (meta: clamp.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_Tensor_out", REGISTER_META,
+        legacy="MetaType::clamp")
+def wrapper_Meta_clamp_Tensor_out(*args: Any) -> Any:
+    """clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_Tensor_out, "wrapper_Meta_clamp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_Tensor", REGISTER_META,
+        legacy="MetaType::clamp")
+def wrapper_Meta_clamp_Tensor(*args: Any) -> Any:
+    """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_Tensor, "wrapper_Meta_clamp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp__Tensor", REGISTER_META,
+        legacy="MetaType::clamp_")
+def wrapper_Meta_clamp__Tensor(*args: Any) -> Any:
+    """clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.clamp__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp__Tensor, "wrapper_Meta_clamp__Tensor"))
+
+
+# ---- structured: clamp_min.out (meta: clamp_min, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_out", REGISTER_META,
+        legacy="MetaType::clamp_min")
+def wrapper_Meta_clamp_min_out(*args: Any) -> Any:
+    """clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_out, "wrapper_Meta_clamp_min_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min", REGISTER_META,
+        legacy="MetaType::clamp_min")
+def wrapper_Meta_clamp_min(*args: Any) -> Any:
+    """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min, "wrapper_Meta_clamp_min"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_", REGISTER_META,
+        legacy="MetaType::clamp_min_")
+def wrapper_Meta_clamp_min_(*args: Any) -> Any:
+    """clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_, "wrapper_Meta_clamp_min_"))
+
+
+# ---- structured: clamp_min.Tensor_out (meta: clamp_min.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_Tensor_out", REGISTER_META,
+        legacy="MetaType::clamp_min")
+def wrapper_Meta_clamp_min_Tensor_out(*args: Any) -> Any:
+    """clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_Tensor_out, "wrapper_Meta_clamp_min_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_Tensor", REGISTER_META,
+        legacy="MetaType::clamp_min")
+def wrapper_Meta_clamp_min_Tensor(*args: Any) -> Any:
+    """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_Tensor, "wrapper_Meta_clamp_min_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_min__Tensor", REGISTER_META,
+        legacy="MetaType::clamp_min_")
+def wrapper_Meta_clamp_min__Tensor(*args: Any) -> Any:
+    """clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_min__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min__Tensor, "wrapper_Meta_clamp_min__Tensor"))
+
+
+# ---- structured: clamp_max.out (meta: clamp_max, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_out", REGISTER_META,
+        legacy="MetaType::clamp_max")
+def wrapper_Meta_clamp_max_out(*args: Any) -> Any:
+    """clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_out, "wrapper_Meta_clamp_max_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max", REGISTER_META,
+        legacy="MetaType::clamp_max")
+def wrapper_Meta_clamp_max(*args: Any) -> Any:
+    """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max, "wrapper_Meta_clamp_max"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_", REGISTER_META,
+        legacy="MetaType::clamp_max_")
+def wrapper_Meta_clamp_max_(*args: Any) -> Any:
+    """clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_, "wrapper_Meta_clamp_max_"))
+
+
+# ---- structured: clamp_max.Tensor_out (meta: clamp_max.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_Tensor_out", REGISTER_META,
+        legacy="MetaType::clamp_max")
+def wrapper_Meta_clamp_max_Tensor_out(*args: Any) -> Any:
+    """clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_Tensor_out, "wrapper_Meta_clamp_max_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_Tensor", REGISTER_META,
+        legacy="MetaType::clamp_max")
+def wrapper_Meta_clamp_max_Tensor(*args: Any) -> Any:
+    """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_Tensor, "wrapper_Meta_clamp_max_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_clamp_max__Tensor", REGISTER_META,
+        legacy="MetaType::clamp_max_")
+def wrapper_Meta_clamp_max__Tensor(*args: Any) -> Any:
+    """clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.clamp_max__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max__Tensor, "wrapper_Meta_clamp_max__Tensor"))
+
+
+# ---- structured: index.Tensor_out (meta: index.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_index_Tensor_out", REGISTER_META,
+        legacy="MetaType::index")
+def wrapper_Meta_index_Tensor_out(*args: Any) -> Any:
+    """index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['index.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.index_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_index_Tensor_out, "wrapper_Meta_index_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_index_Tensor", REGISTER_META,
+        legacy="MetaType::index")
+def wrapper_Meta_index_Tensor(*args: Any) -> Any:
+    """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['index.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.index_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_index_Tensor, "wrapper_Meta_index_Tensor"))
+
+
+# ---- structured: sum.IntList_out (meta: sum.dim_IntList, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sum_IntList_out", REGISTER_META,
+        legacy="MetaType::sum")
+def wrapper_Meta_sum_IntList_out(*args: Any) -> Any:
+    """sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.sum_IntList_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sum_IntList_out, "wrapper_Meta_sum_IntList_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sum_dim_IntList", REGISTER_META,
+        legacy="MetaType::sum")
+def wrapper_Meta_sum_dim_IntList(*args: Any) -> Any:
+    """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.sum_dim_IntList.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sum_dim_IntList, "wrapper_Meta_sum_dim_IntList"))
+
+
+# ---- structured: mean.out (meta: mean.dim, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mean_out", REGISTER_META,
+        legacy="MetaType::mean")
+def wrapper_Meta_mean_out(*args: Any) -> Any:
+    """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['mean.dim'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.mean_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mean_out, "wrapper_Meta_mean_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mean_dim", REGISTER_META,
+        legacy="MetaType::mean")
+def wrapper_Meta_mean_dim(*args: Any) -> Any:
+    """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mean.dim'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.mean_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mean_dim, "wrapper_Meta_mean_dim"))
+
+
+# ---- structured: renorm.out (meta: renorm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_renorm_out", REGISTER_META,
+        legacy="MetaType::renorm")
+def wrapper_Meta_renorm_out(*args: Any) -> Any:
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.renorm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm_out, "wrapper_Meta_renorm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_renorm", REGISTER_META,
+        legacy="MetaType::renorm")
+def wrapper_Meta_renorm(*args: Any) -> Any:
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.renorm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm, "wrapper_Meta_renorm"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_renorm_", REGISTER_META,
+        legacy="MetaType::renorm_")
+def wrapper_Meta_renorm_(*args: Any) -> Any:
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['renorm'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.renorm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm_, "wrapper_Meta_renorm_"))
+
+
+# ---- structured: prod.int_out (meta: prod.dim_int, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_prod_int_out", REGISTER_META,
+        legacy="MetaType::prod")
+def wrapper_Meta_prod_int_out(*args: Any) -> Any:
+    """prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.prod_int_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_prod_int_out, "wrapper_Meta_prod_int_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_prod_dim_int", REGISTER_META,
+        legacy="MetaType::prod")
+def wrapper_Meta_prod_dim_int(*args: Any) -> Any:
+    """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.prod_dim_int.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_prod_dim_int, "wrapper_Meta_prod_dim_int"))
+
+
+# ---- structured: max.dim_max (meta: max.dim, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_max_dim_max", REGISTER_META,
+        legacy="MetaType::max")
+def wrapper_Meta_max_dim_max(*args: Any) -> Any:
+    """max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = MetaStructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['max.dim'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.max_dim_max.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_max_dim_max, "wrapper_Meta_max_dim_max"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_max_dim", REGISTER_META,
+        legacy="MetaType::max")
+def wrapper_Meta_max_dim(*args: Any) -> Any:
+    """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['max.dim'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.max_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_max_dim, "wrapper_Meta_max_dim"))
+
+
+# ---- structured: min.dim_min (meta: min.dim, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_min_dim_min", REGISTER_META,
+        legacy="MetaType::min")
+def wrapper_Meta_min_dim_min(*args: Any) -> Any:
+    """min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = MetaStructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['min.dim'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.min_dim_min.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_min_dim_min, "wrapper_Meta_min_dim_min"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_min_dim", REGISTER_META,
+        legacy="MetaType::min")
+def wrapper_Meta_min_dim(*args: Any) -> Any:
+    """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['min.dim'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.min_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_min_dim, "wrapper_Meta_min_dim"))
+
+
+# ---- structured: argmax.out (meta: argmax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_argmax_out", REGISTER_META,
+        legacy="MetaType::argmax")
+def wrapper_Meta_argmax_out(*args: Any) -> Any:
+    """argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_argmax_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['argmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.argmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmax_out, "wrapper_Meta_argmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_argmax", REGISTER_META,
+        legacy="MetaType::argmax")
+def wrapper_Meta_argmax(*args: Any) -> Any:
+    """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['argmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.argmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmax, "wrapper_Meta_argmax"))
+
+
+# ---- structured: argmin.out (meta: argmin, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_argmin_out", REGISTER_META,
+        legacy="MetaType::argmin")
+def wrapper_Meta_argmin_out(*args: Any) -> Any:
+    """argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_argmin_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['argmin'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.argmin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmin_out, "wrapper_Meta_argmin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_argmin", REGISTER_META,
+        legacy="MetaType::argmin")
+def wrapper_Meta_argmin(*args: Any) -> Any:
+    """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['argmin'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.argmin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmin, "wrapper_Meta_argmin"))
+
+
+# ---- structured: cumsum.out (meta: cumsum, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cumsum_out", REGISTER_META,
+        legacy="MetaType::cumsum")
+def wrapper_Meta_cumsum_out(*args: Any) -> Any:
+    """cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['cumsum'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.cumsum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum_out, "wrapper_Meta_cumsum_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cumsum", REGISTER_META,
+        legacy="MetaType::cumsum")
+def wrapper_Meta_cumsum(*args: Any) -> Any:
+    """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['cumsum'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.cumsum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum, "wrapper_Meta_cumsum"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cumsum_", REGISTER_META,
+        legacy="MetaType::cumsum_")
+def wrapper_Meta_cumsum_(*args: Any) -> Any:
+    """cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['cumsum'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.cumsum_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum_, "wrapper_Meta_cumsum_"))
+
+
+# ---- structured: all.all_out (meta: all, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all_all_out", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all_all_out(*args: Any) -> Any:
+    """all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['all'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.all_all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_all_out, "wrapper_Meta_all_all_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all(*args: Any) -> Any:
+    """all(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['all'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.all.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all, "wrapper_Meta_all"))
+
+
+# ---- structured: all.dims_out (meta: all.dims, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all_dims_out", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all_dims_out(*args: Any) -> Any:
+    """all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['all.dims'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.all_dims_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dims_out, "wrapper_Meta_all_dims_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all_dims", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all_dims(*args: Any) -> Any:
+    """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['all.dims'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.all_dims.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dims, "wrapper_Meta_all_dims"))
+
+
+# ---- structured: all.out (meta: all.dim, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all_out", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all_out(*args: Any) -> Any:
+    """all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['all.dim'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_out, "wrapper_Meta_all_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_all_dim", REGISTER_META,
+        legacy="MetaType::all")
+def wrapper_Meta_all_dim(*args: Any) -> Any:
+    """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['all.dim'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.all_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dim, "wrapper_Meta_all_dim"))
+
+
+# ---- structured: any.all_out (meta: any, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any_all_out", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any_all_out(*args: Any) -> Any:
+    """any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['any'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.any_all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_all_out, "wrapper_Meta_any_all_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any(*args: Any) -> Any:
+    """any(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['any'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.any.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any, "wrapper_Meta_any"))
+
+
+# ---- structured: any.dims_out (meta: any.dims, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any_dims_out", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any_dims_out(*args: Any) -> Any:
+    """any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['any.dims'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.any_dims_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dims_out, "wrapper_Meta_any_dims_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any_dims", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any_dims(*args: Any) -> Any:
+    """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['any.dims'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.any_dims.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dims, "wrapper_Meta_any_dims"))
+
+
+# ---- structured: any.out (meta: any.dim, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any_out", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any_out(*args: Any) -> Any:
+    """any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['any.dim'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.any_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_out, "wrapper_Meta_any_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_any_dim", REGISTER_META,
+        legacy="MetaType::any")
+def wrapper_Meta_any_dim(*args: Any) -> Any:
+    """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['any.dim'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.any_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dim, "wrapper_Meta_any_dim"))
+
+
+# ---- structured: mm.out (meta: mm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mm_out", REGISTER_META,
+        legacy="MetaType::mm")
+def wrapper_Meta_mm_out(*args: Any) -> Any:
+    """mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_Meta_mm_out')
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['mm'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.mm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mm_out, "wrapper_Meta_mm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mm", REGISTER_META,
+        legacy="MetaType::mm")
+def wrapper_Meta_mm(*args: Any) -> Any:
+    """mm(Tensor self, Tensor mat2) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_mm')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mm'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.mm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mm, "wrapper_Meta_mm"))
+
+
+# ---- structured: bmm.out (meta: bmm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bmm_out", REGISTER_META,
+        legacy="MetaType::bmm")
+def wrapper_Meta_bmm_out(*args: Any) -> Any:
+    """bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_Meta_bmm_out')
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bmm'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bmm_out, "wrapper_Meta_bmm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bmm", REGISTER_META,
+        legacy="MetaType::bmm")
+def wrapper_Meta_bmm(*args: Any) -> Any:
+    """bmm(Tensor self, Tensor mat2) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_bmm')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bmm'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bmm, "wrapper_Meta_bmm"))
+
+
+# ---- structured: baddbmm.out (meta: baddbmm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_baddbmm_out", REGISTER_META,
+        legacy="MetaType::baddbmm")
+def wrapper_Meta_baddbmm_out(*args: Any) -> Any:
+    """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.baddbmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm_out, "wrapper_Meta_baddbmm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_baddbmm", REGISTER_META,
+        legacy="MetaType::baddbmm")
+def wrapper_Meta_baddbmm(*args: Any) -> Any:
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.baddbmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm, "wrapper_Meta_baddbmm"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_baddbmm_", REGISTER_META,
+        legacy="MetaType::baddbmm_")
+def wrapper_Meta_baddbmm_(*args: Any) -> Any:
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm_')
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.baddbmm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm_, "wrapper_Meta_baddbmm_"))
+
+
+# ---- structured: addmm.out (meta: addmm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmm_out", REGISTER_META,
+        legacy="MetaType::addmm")
+def wrapper_Meta_addmm_out(*args: Any) -> Any:
+    """addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['addmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm_out, "wrapper_Meta_addmm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmm", REGISTER_META,
+        legacy="MetaType::addmm")
+def wrapper_Meta_addmm(*args: Any) -> Any:
+    """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm, "wrapper_Meta_addmm"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmm_", REGISTER_META,
+        legacy="MetaType::addmm_")
+def wrapper_Meta_addmm_(*args: Any) -> Any:
+    """addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm_')
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addmm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm_, "wrapper_Meta_addmm_"))
+
+
+# ---- structured: addmv.out (meta: addmv, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmv_out", REGISTER_META,
+        legacy="MetaType::addmv")
+def wrapper_Meta_addmv_out(*args: Any) -> Any:
+    """addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['addmv'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv_out, "wrapper_Meta_addmv_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmv", REGISTER_META,
+        legacy="MetaType::addmv")
+def wrapper_Meta_addmv(*args: Any) -> Any:
+    """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addmv'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv, "wrapper_Meta_addmv"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addmv_", REGISTER_META,
+        legacy="MetaType::addmv_")
+def wrapper_Meta_addmv_(*args: Any) -> Any:
+    """addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
+    check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv_')
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addmv'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.addmv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv_, "wrapper_Meta_addmv_"))
+
+
+# ---- structured: linalg_vector_norm.out (meta: linalg_vector_norm, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_vector_norm_out", REGISTER_META,
+        legacy="MetaType::linalg_vector_norm")
+def wrapper_Meta_linalg_vector_norm_out(*args: Any) -> Any:
+    """linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_linalg_vector_norm_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.linalg_vector_norm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_vector_norm_out, "wrapper_Meta_linalg_vector_norm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_vector_norm", REGISTER_META,
+        legacy="MetaType::linalg_vector_norm")
+def wrapper_Meta_linalg_vector_norm(*args: Any) -> Any:
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.linalg_vector_norm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_vector_norm, "wrapper_Meta_linalg_vector_norm"))
+
+
+# ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_inv_ex_inverse", REGISTER_META,
+        legacy="MetaType::linalg_inv_ex")
+def wrapper_Meta_linalg_inv_ex_inverse(*args: Any) -> Any:
+    """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'inverse'), (3, 'info'), (0, 'A')), 'wrapper_Meta_linalg_inv_ex_inverse')
+    op = MetaStructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex_inverse.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_inv_ex_inverse, "wrapper_Meta_linalg_inv_ex_inverse"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_inv_ex", REGISTER_META,
+        legacy="MetaType::linalg_inv_ex")
+def wrapper_Meta_linalg_inv_ex(*args: Any) -> Any:
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_inv_ex, "wrapper_Meta_linalg_inv_ex"))
+
+
+# ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_solve_ex_result", REGISTER_META,
+        legacy="MetaType::_linalg_solve_ex")
+def wrapper_Meta__linalg_solve_ex_result(*args: Any) -> Any:
+    """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    check_devices(args, ((4, 'result'), (5, 'LU'), (6, 'pivots'), (7, 'info'), (0, 'A'), (1, 'B')), 'wrapper_Meta__linalg_solve_ex_result')
+    op = MetaStructuredKernel(list(args[4:8]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex_result.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_solve_ex_result, "wrapper_Meta__linalg_solve_ex_result"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_solve_ex", REGISTER_META,
+        legacy="MetaType::_linalg_solve_ex")
+def wrapper_Meta__linalg_solve_ex(*args: Any) -> Any:
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_Meta__linalg_solve_ex')
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_solve_ex, "wrapper_Meta__linalg_solve_ex"))
+
+
+# ---- structured: linalg_qr.out (meta: linalg_qr, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_qr_out", REGISTER_META,
+        legacy="MetaType::linalg_qr")
+def wrapper_Meta_linalg_qr_out(*args: Any) -> Any:
+    """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'Q'), (3, 'R'), (0, 'A')), 'wrapper_Meta_linalg_qr_out')
+    op = MetaStructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_qr_out, "wrapper_Meta_linalg_qr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_qr", REGISTER_META,
+        legacy="MetaType::linalg_qr")
+def wrapper_Meta_linalg_qr(*args: Any) -> Any:
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_qr, "wrapper_Meta_linalg_qr"))
+
+
+# ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_eigh_eigenvalues", REGISTER_META,
+        legacy="MetaType::_linalg_eigh")
+def wrapper_Meta__linalg_eigh_eigenvalues(*args: Any) -> Any:
+    """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((3, 'eigenvalues'), (4, 'eigenvectors'), (0, 'A')), 'wrapper_Meta__linalg_eigh_eigenvalues')
+    op = MetaStructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh_eigenvalues.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_eigh_eigenvalues, "wrapper_Meta__linalg_eigh_eigenvalues"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_eigh", REGISTER_META,
+        legacy="MetaType::_linalg_eigh")
+def wrapper_Meta__linalg_eigh(*args: Any) -> Any:
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_eigh, "wrapper_Meta__linalg_eigh"))
+
+
+# ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_svd_U", REGISTER_META,
+        legacy="MetaType::_linalg_svd")
+def wrapper_Meta__linalg_svd_U(*args: Any) -> Any:
+    """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((4, 'U'), (5, 'S'), (6, 'Vh'), (0, 'A')), 'wrapper_Meta__linalg_svd_U')
+    op = MetaStructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd_U.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_svd_U, "wrapper_Meta__linalg_svd_U"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_svd", REGISTER_META,
+        legacy="MetaType::_linalg_svd")
+def wrapper_Meta__linalg_svd(*args: Any) -> Any:
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_svd, "wrapper_Meta__linalg_svd"))
+
+
+# ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_cholesky_ex_L", REGISTER_META,
+        legacy="MetaType::linalg_cholesky_ex")
+def wrapper_Meta_linalg_cholesky_ex_L(*args: Any) -> Any:
+    """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((3, 'L'), (4, 'info'), (0, 'self')), 'wrapper_Meta_linalg_cholesky_ex_L')
+    op = MetaStructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex_L.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_cholesky_ex_L, "wrapper_Meta_linalg_cholesky_ex_L"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_cholesky_ex", REGISTER_META,
+        legacy="MetaType::linalg_cholesky_ex")
+def wrapper_Meta_linalg_cholesky_ex(*args: Any) -> Any:
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.linalg_cholesky_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_cholesky_ex, "wrapper_Meta_linalg_cholesky_ex"))
+
+
+# ---- structured: triangular_solve.X (meta: triangular_solve, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_triangular_solve_X", REGISTER_META,
+        legacy="MetaType::triangular_solve")
+def wrapper_Meta_triangular_solve_X(*args: Any) -> Any:
+    """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((5, 'X'), (6, 'M'), (0, 'self'), (1, 'A')), 'wrapper_Meta_triangular_solve_X')
+    op = MetaStructuredKernel(list(args[5:7]))
+    op.kind = "out"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve_X.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_triangular_solve_X, "wrapper_Meta_triangular_solve_X"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_triangular_solve", REGISTER_META,
+        legacy="MetaType::triangular_solve")
+def wrapper_Meta_triangular_solve(*args: Any) -> Any:
+    """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_Meta_triangular_solve')
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    return tuple(op.outputs_)
+
+
+ops.triangular_solve.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_triangular_solve, "wrapper_Meta_triangular_solve"))
+
+
+# ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_factor_ex_out", REGISTER_META,
+        legacy="MetaType::linalg_lu_factor_ex")
+def wrapper_Meta_linalg_lu_factor_ex_out(*args: Any) -> Any:
+    """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((3, 'LU'), (4, 'pivots'), (5, 'info'), (0, 'A')), 'wrapper_Meta_linalg_lu_factor_ex_out')
+    op = MetaStructuredKernel(list(args[3:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_factor_ex_out, "wrapper_Meta_linalg_lu_factor_ex_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_factor_ex", REGISTER_META,
+        legacy="MetaType::linalg_lu_factor_ex")
+def wrapper_Meta_linalg_lu_factor_ex(*args: Any) -> Any:
+    """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_factor_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_factor_ex, "wrapper_Meta_linalg_lu_factor_ex"))
+
+
+# ---- structured: linalg_lu.out (meta: linalg_lu, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_out", REGISTER_META,
+        legacy="MetaType::linalg_lu")
+def wrapper_Meta_linalg_lu_out(*args: Any) -> Any:
+    """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((2, 'P'), (3, 'L'), (4, 'U'), (0, 'A')), 'wrapper_Meta_linalg_lu_out')
+    op = MetaStructuredKernel(list(args[2:5]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_out, "wrapper_Meta_linalg_lu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu", REGISTER_META,
+        legacy="MetaType::linalg_lu")
+def wrapper_Meta_linalg_lu(*args: Any) -> Any:
+    """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.linalg_lu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu, "wrapper_Meta_linalg_lu"))
+
+
+# ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_solve_out", REGISTER_META,
+        legacy="MetaType::linalg_lu_solve")
+def wrapper_Meta_linalg_lu_solve_out(*args: Any) -> Any:
+    """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_Meta_linalg_lu_solve_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_solve_out, "wrapper_Meta_linalg_lu_solve_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_solve", REGISTER_META,
+        legacy="MetaType::linalg_lu_solve")
+def wrapper_Meta_linalg_lu_solve(*args: Any) -> Any:
+    """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
+    check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_Meta_linalg_lu_solve')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.linalg_lu_solve.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_solve, "wrapper_Meta_linalg_lu_solve"))
+
+
+# ---- structured: lu_unpack.out (meta: lu_unpack, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lu_unpack_out", REGISTER_META,
+        legacy="MetaType::lu_unpack")
+def wrapper_Meta_lu_unpack_out(*args: Any) -> Any:
+    """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((4, 'P'), (5, 'L'), (6, 'U'), (0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_Meta_lu_unpack_out')
+    op = MetaStructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lu_unpack_out, "wrapper_Meta_lu_unpack_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lu_unpack", REGISTER_META,
+        legacy="MetaType::lu_unpack")
+def wrapper_Meta_lu_unpack(*args: Any) -> Any:
+    """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_Meta_lu_unpack')
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    return tuple(op.outputs_)
+
+
+ops.lu_unpack.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lu_unpack, "wrapper_Meta_lu_unpack"))
+
+
+# ---- structured: _linalg_det.result (meta: _linalg_det, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_det_result", REGISTER_META,
+        legacy="MetaType::_linalg_det")
+def wrapper_Meta__linalg_det_result(*args: Any) -> Any:
+    """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((1, 'result'), (2, 'LU'), (3, 'pivots'), (0, 'A')), 'wrapper_Meta__linalg_det_result')
+    op = MetaStructuredKernel(list(args[1:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    return tuple(op.outputs_)
+
+
+ops._linalg_det_result.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_det_result, "wrapper_Meta__linalg_det_result"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_det", REGISTER_META,
+        legacy="MetaType::_linalg_det")
+def wrapper_Meta__linalg_det(*args: Any) -> Any:
+    """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    return tuple(op.outputs_)
+
+
+ops._linalg_det.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_det, "wrapper_Meta__linalg_det"))
+
+
+# ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_slogdet_sign", REGISTER_META,
+        legacy="MetaType::_linalg_slogdet")
+def wrapper_Meta__linalg_slogdet_sign(*args: Any) -> Any:
+    """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    check_devices(args, ((1, 'sign'), (2, 'logabsdet'), (3, 'LU'), (4, 'pivots'), (0, 'A')), 'wrapper_Meta__linalg_slogdet_sign')
+    op = MetaStructuredKernel(list(args[1:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet_sign.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_slogdet_sign, "wrapper_Meta__linalg_slogdet_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__linalg_slogdet", REGISTER_META,
+        legacy="MetaType::_linalg_slogdet")
+def wrapper_Meta__linalg_slogdet(*args: Any) -> Any:
+    """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    return tuple(op.outputs_)
+
+
+ops._linalg_slogdet.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_slogdet, "wrapper_Meta__linalg_slogdet"))
+
+
+# ---- structured: amax.out (meta: amax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_amax_out", REGISTER_META,
+        legacy="MetaType::amax")
+def wrapper_Meta_amax_out(*args: Any) -> Any:
+    """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_amax_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['amax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.amax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amax_out, "wrapper_Meta_amax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_amax", REGISTER_META,
+        legacy="MetaType::amax")
+def wrapper_Meta_amax(*args: Any) -> Any:
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['amax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.amax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amax, "wrapper_Meta_amax"))
+
+
+# ---- structured: amin.out (meta: amin, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_amin_out", REGISTER_META,
+        legacy="MetaType::amin")
+def wrapper_Meta_amin_out(*args: Any) -> Any:
+    """amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_amin_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['amin'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.amin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amin_out, "wrapper_Meta_amin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_amin", REGISTER_META,
+        legacy="MetaType::amin")
+def wrapper_Meta_amin(*args: Any) -> Any:
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['amin'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.amin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amin, "wrapper_Meta_amin"))
+
+
+# ---- structured: aminmax.out (meta: aminmax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_aminmax_out", REGISTER_META,
+        legacy="MetaType::aminmax")
+def wrapper_Meta_aminmax_out(*args: Any) -> Any:
+    """aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = MetaStructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['aminmax'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.aminmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_aminmax_out, "wrapper_Meta_aminmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_aminmax", REGISTER_META,
+        legacy="MetaType::aminmax")
+def wrapper_Meta_aminmax(*args: Any) -> Any:
+    """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['aminmax'](op, *args[:3])
+    return tuple(op.outputs_)
+
+
+ops.aminmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_aminmax, "wrapper_Meta_aminmax"))
+
+
+# ---- structured: log1p.out (meta: log1p, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log1p_out", REGISTER_META,
+        legacy="MetaType::log1p")
+def wrapper_Meta_log1p_out(*args: Any) -> Any:
+    """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log1p_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p_out, "wrapper_Meta_log1p_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log1p", REGISTER_META,
+        legacy="MetaType::log1p")
+def wrapper_Meta_log1p(*args: Any) -> Any:
+    """log1p(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log1p.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p, "wrapper_Meta_log1p"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log1p_", REGISTER_META,
+        legacy="MetaType::log1p_")
+def wrapper_Meta_log1p_(*args: Any) -> Any:
+    """log1p_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log1p_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p_, "wrapper_Meta_log1p_"))
+
+
+# ---- structured: expm1.out (meta: expm1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_expm1_out", REGISTER_META,
+        legacy="MetaType::expm1")
+def wrapper_Meta_expm1_out(*args: Any) -> Any:
+    """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.expm1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1_out, "wrapper_Meta_expm1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_expm1", REGISTER_META,
+        legacy="MetaType::expm1")
+def wrapper_Meta_expm1(*args: Any) -> Any:
+    """expm1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.expm1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1, "wrapper_Meta_expm1"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_expm1_", REGISTER_META,
+        legacy="MetaType::expm1_")
+def wrapper_Meta_expm1_(*args: Any) -> Any:
+    """expm1_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.expm1_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1_, "wrapper_Meta_expm1_"))
+
+
+# ---- structured: asin.out (meta: asin, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asin_out", REGISTER_META,
+        legacy="MetaType::asin")
+def wrapper_Meta_asin_out(*args: Any) -> Any:
+    """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin_out, "wrapper_Meta_asin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asin", REGISTER_META,
+        legacy="MetaType::asin")
+def wrapper_Meta_asin(*args: Any) -> Any:
+    """asin(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin, "wrapper_Meta_asin"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asin_", REGISTER_META,
+        legacy="MetaType::asin_")
+def wrapper_Meta_asin_(*args: Any) -> Any:
+    """asin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asin_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin_, "wrapper_Meta_asin_"))
+
+
+# ---- structured: acos.out (meta: acos, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acos_out", REGISTER_META,
+        legacy="MetaType::acos")
+def wrapper_Meta_acos_out(*args: Any) -> Any:
+    """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acos_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos_out, "wrapper_Meta_acos_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acos", REGISTER_META,
+        legacy="MetaType::acos")
+def wrapper_Meta_acos(*args: Any) -> Any:
+    """acos(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acos.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos, "wrapper_Meta_acos"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acos_", REGISTER_META,
+        legacy="MetaType::acos_")
+def wrapper_Meta_acos_(*args: Any) -> Any:
+    """acos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acos_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos_, "wrapper_Meta_acos_"))
+
+
+# ---- structured: atan.out (meta: atan, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan_out", REGISTER_META,
+        legacy="MetaType::atan")
+def wrapper_Meta_atan_out(*args: Any) -> Any:
+    """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atan_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan_out, "wrapper_Meta_atan_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan", REGISTER_META,
+        legacy="MetaType::atan")
+def wrapper_Meta_atan(*args: Any) -> Any:
+    """atan(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atan.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan, "wrapper_Meta_atan"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan_", REGISTER_META,
+        legacy="MetaType::atan_")
+def wrapper_Meta_atan_(*args: Any) -> Any:
+    """atan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atan_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan_, "wrapper_Meta_atan_"))
+
+
+# ---- structured: sinh.out (meta: sinh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinh_out", REGISTER_META,
+        legacy="MetaType::sinh")
+def wrapper_Meta_sinh_out(*args: Any) -> Any:
+    """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh_out, "wrapper_Meta_sinh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinh", REGISTER_META,
+        legacy="MetaType::sinh")
+def wrapper_Meta_sinh(*args: Any) -> Any:
+    """sinh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh, "wrapper_Meta_sinh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinh_", REGISTER_META,
+        legacy="MetaType::sinh_")
+def wrapper_Meta_sinh_(*args: Any) -> Any:
+    """sinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh_, "wrapper_Meta_sinh_"))
+
+
+# ---- structured: cosh.out (meta: cosh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cosh_out", REGISTER_META,
+        legacy="MetaType::cosh")
+def wrapper_Meta_cosh_out(*args: Any) -> Any:
+    """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cosh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh_out, "wrapper_Meta_cosh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cosh", REGISTER_META,
+        legacy="MetaType::cosh")
+def wrapper_Meta_cosh(*args: Any) -> Any:
+    """cosh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cosh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh, "wrapper_Meta_cosh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_cosh_", REGISTER_META,
+        legacy="MetaType::cosh_")
+def wrapper_Meta_cosh_(*args: Any) -> Any:
+    """cosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.cosh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh_, "wrapper_Meta_cosh_"))
+
+
+# ---- structured: asinh.out (meta: asinh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asinh_out", REGISTER_META,
+        legacy="MetaType::asinh")
+def wrapper_Meta_asinh_out(*args: Any) -> Any:
+    """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asinh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh_out, "wrapper_Meta_asinh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asinh", REGISTER_META,
+        legacy="MetaType::asinh")
+def wrapper_Meta_asinh(*args: Any) -> Any:
+    """asinh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asinh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh, "wrapper_Meta_asinh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_asinh_", REGISTER_META,
+        legacy="MetaType::asinh_")
+def wrapper_Meta_asinh_(*args: Any) -> Any:
+    """asinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.asinh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh_, "wrapper_Meta_asinh_"))
+
+
+# ---- structured: acosh.out (meta: acosh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acosh_out", REGISTER_META,
+        legacy="MetaType::acosh")
+def wrapper_Meta_acosh_out(*args: Any) -> Any:
+    """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acosh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh_out, "wrapper_Meta_acosh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acosh", REGISTER_META,
+        legacy="MetaType::acosh")
+def wrapper_Meta_acosh(*args: Any) -> Any:
+    """acosh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acosh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh, "wrapper_Meta_acosh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_acosh_", REGISTER_META,
+        legacy="MetaType::acosh_")
+def wrapper_Meta_acosh_(*args: Any) -> Any:
+    """acosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.acosh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh_, "wrapper_Meta_acosh_"))
+
+
+# ---- structured: atanh.out (meta: atanh, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atanh_out", REGISTER_META,
+        legacy="MetaType::atanh")
+def wrapper_Meta_atanh_out(*args: Any) -> Any:
+    """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atanh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh_out, "wrapper_Meta_atanh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atanh", REGISTER_META,
+        legacy="MetaType::atanh")
+def wrapper_Meta_atanh(*args: Any) -> Any:
+    """atanh(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atanh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh, "wrapper_Meta_atanh"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atanh_", REGISTER_META,
+        legacy="MetaType::atanh_")
+def wrapper_Meta_atanh_(*args: Any) -> Any:
+    """atanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.atanh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh_, "wrapper_Meta_atanh_"))
+
+
+# ---- structured: frac.out (meta: frac, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_frac_out", REGISTER_META,
+        legacy="MetaType::frac")
+def wrapper_Meta_frac_out(*args: Any) -> Any:
+    """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.frac_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac_out, "wrapper_Meta_frac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_frac", REGISTER_META,
+        legacy="MetaType::frac")
+def wrapper_Meta_frac(*args: Any) -> Any:
+    """frac(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.frac.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac, "wrapper_Meta_frac"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_frac_", REGISTER_META,
+        legacy="MetaType::frac_")
+def wrapper_Meta_frac_(*args: Any) -> Any:
+    """frac_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.frac_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac_, "wrapper_Meta_frac_"))
+
+
+# ---- structured: _softmax.out (meta: _softmax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__softmax_out", REGISTER_META,
+        legacy="MetaType::_softmax")
+def wrapper_Meta__softmax_out(*args: Any) -> Any:
+    """_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__softmax_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_softmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._softmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_out, "wrapper_Meta__softmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__softmax", REGISTER_META,
+        legacy="MetaType::_softmax")
+def wrapper_Meta__softmax(*args: Any) -> Any:
+    """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_softmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._softmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax, "wrapper_Meta__softmax"))
+
+
+# ---- structured: _log_softmax.out (meta: _log_softmax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__log_softmax_out", REGISTER_META,
+        legacy="MetaType::_log_softmax")
+def wrapper_Meta__log_softmax_out(*args: Any) -> Any:
+    """_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__log_softmax_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._log_softmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_out, "wrapper_Meta__log_softmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__log_softmax", REGISTER_META,
+        legacy="MetaType::_log_softmax")
+def wrapper_Meta__log_softmax(*args: Any) -> Any:
+    """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._log_softmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax, "wrapper_Meta__log_softmax"))
+
+
+# ---- structured: _softmax_backward_data.out (meta: _softmax_backward_data, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__softmax_backward_data_out", REGISTER_META,
+        legacy="MetaType::_softmax_backward_data")
+def wrapper_Meta__softmax_backward_data_out(*args: Any) -> Any:
+    """_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'grad_input'), (0, 'grad_output'), (1, 'output')), 'wrapper_Meta__softmax_backward_data_out')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._softmax_backward_data_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_backward_data_out, "wrapper_Meta__softmax_backward_data_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__softmax_backward_data", REGISTER_META,
+        legacy="MetaType::_softmax_backward_data")
+def wrapper_Meta__softmax_backward_data(*args: Any) -> Any:
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__softmax_backward_data')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._softmax_backward_data.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_backward_data, "wrapper_Meta__softmax_backward_data"))
+
+
+# ---- structured: _log_softmax_backward_data.out (meta: _log_softmax_backward_data, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__log_softmax_backward_data_out", REGISTER_META,
+        legacy="MetaType::_log_softmax_backward_data")
+def wrapper_Meta__log_softmax_backward_data_out(*args: Any) -> Any:
+    """_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'grad_output'), (1, 'output')), 'wrapper_Meta__log_softmax_backward_data_out')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._log_softmax_backward_data_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_backward_data_out, "wrapper_Meta__log_softmax_backward_data_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__log_softmax_backward_data", REGISTER_META,
+        legacy="MetaType::_log_softmax_backward_data")
+def wrapper_Meta__log_softmax_backward_data(*args: Any) -> Any:
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__log_softmax_backward_data')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._log_softmax_backward_data.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_backward_data, "wrapper_Meta__log_softmax_backward_data"))
+
+
+# ---- structured: nll_loss_forward.output (meta: nll_loss_forward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_forward_output", REGISTER_META,
+        legacy="MetaType::nll_loss_forward")
+def wrapper_Meta_nll_loss_forward_output(*args: Any) -> Any:
+    """nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((5, 'output'), (6, 'total_weight'), (0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_Meta_nll_loss_forward_output')
+    op = MetaStructuredKernel(list(args[5:7]))
+    op.kind = "out"
+    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    return tuple(op.outputs_)
+
+
+ops.nll_loss_forward_output.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_forward_output, "wrapper_Meta_nll_loss_forward_output"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_forward", REGISTER_META,
+        legacy="MetaType::nll_loss_forward")
+def wrapper_Meta_nll_loss_forward(*args: Any) -> Any:
+    """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_Meta_nll_loss_forward')
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    return tuple(op.outputs_)
+
+
+ops.nll_loss_forward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_forward, "wrapper_Meta_nll_loss_forward"))
+
+
+# ---- structured: nll_loss_backward.grad_input (meta: nll_loss_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_backward_grad_input", REGISTER_META,
+        legacy="MetaType::nll_loss_backward")
+def wrapper_Meta_nll_loss_backward_grad_input(*args: Any) -> Any:
+    """nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_Meta_nll_loss_backward_grad_input')
+    op = MetaStructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    return op.outputs_[0]
+
+
+ops.nll_loss_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_backward_grad_input, "wrapper_Meta_nll_loss_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_backward", REGISTER_META,
+        legacy="MetaType::nll_loss_backward")
+def wrapper_Meta_nll_loss_backward(*args: Any) -> Any:
+    """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_Meta_nll_loss_backward')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    return op.outputs_[0]
+
+
+ops.nll_loss_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_backward, "wrapper_Meta_nll_loss_backward"))
+
+
+# ---- structured: mse_loss.out (meta: mse_loss, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mse_loss_out", REGISTER_META,
+        legacy="MetaType::mse_loss")
+def wrapper_Meta_mse_loss_out(*args: Any) -> Any:
+    """mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.mse_loss_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mse_loss_out, "wrapper_Meta_mse_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_mse_loss", REGISTER_META,
+        legacy="MetaType::mse_loss")
+def wrapper_Meta_mse_loss(*args: Any) -> Any:
+    """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.mse_loss.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mse_loss, "wrapper_Meta_mse_loss"))
+
+
+# ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_smooth_l1_loss_out", REGISTER_META,
+        legacy="MetaType::smooth_l1_loss")
+def wrapper_Meta_smooth_l1_loss_out(*args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_smooth_l1_loss_out, "wrapper_Meta_smooth_l1_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_smooth_l1_loss", REGISTER_META,
+        legacy="MetaType::smooth_l1_loss")
+def wrapper_Meta_smooth_l1_loss(*args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_smooth_l1_loss, "wrapper_Meta_smooth_l1_loss"))
+
+
+# ---- structured: addcmul.out (meta: addcmul, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcmul_out", REGISTER_META,
+        legacy="MetaType::addcmul")
+def wrapper_Meta_addcmul_out(*args: Any) -> Any:
+    """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcmul_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul_out, "wrapper_Meta_addcmul_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcmul", REGISTER_META,
+        legacy="MetaType::addcmul")
+def wrapper_Meta_addcmul(*args: Any) -> Any:
+    """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcmul.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul, "wrapper_Meta_addcmul"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcmul_", REGISTER_META,
+        legacy="MetaType::addcmul_")
+def wrapper_Meta_addcmul_(*args: Any) -> Any:
+    """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcmul_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul_, "wrapper_Meta_addcmul_"))
+
+
+# ---- structured: addcdiv.out (meta: addcdiv, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcdiv_out", REGISTER_META,
+        legacy="MetaType::addcdiv")
+def wrapper_Meta_addcdiv_out(*args: Any) -> Any:
+    """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcdiv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv_out, "wrapper_Meta_addcdiv_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcdiv", REGISTER_META,
+        legacy="MetaType::addcdiv")
+def wrapper_Meta_addcdiv(*args: Any) -> Any:
+    """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcdiv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv, "wrapper_Meta_addcdiv"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_addcdiv_", REGISTER_META,
+        legacy="MetaType::addcdiv_")
+def wrapper_Meta_addcdiv_(*args: Any) -> Any:
+    """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.addcdiv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv_, "wrapper_Meta_addcdiv_"))
+
+
+# ---- structured: lerp.Scalar_out (meta: lerp.Scalar, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp_Scalar_out", REGISTER_META,
+        legacy="MetaType::lerp")
+def wrapper_Meta_lerp_Scalar_out(*args: Any) -> Any:
+    """lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Scalar_out, "wrapper_Meta_lerp_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp_Scalar", REGISTER_META,
+        legacy="MetaType::lerp")
+def wrapper_Meta_lerp_Scalar(*args: Any) -> Any:
+    """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Scalar, "wrapper_Meta_lerp_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp__Scalar", REGISTER_META,
+        legacy="MetaType::lerp_")
+def wrapper_Meta_lerp__Scalar(*args: Any) -> Any:
+    """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp__Scalar, "wrapper_Meta_lerp__Scalar"))
+
+
+# ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp_Tensor_out", REGISTER_META,
+        legacy="MetaType::lerp")
+def wrapper_Meta_lerp_Tensor_out(*args: Any) -> Any:
+    """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Tensor_out, "wrapper_Meta_lerp_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp_Tensor", REGISTER_META,
+        legacy="MetaType::lerp")
+def wrapper_Meta_lerp_Tensor(*args: Any) -> Any:
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Tensor, "wrapper_Meta_lerp_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lerp__Tensor", REGISTER_META,
+        legacy="MetaType::lerp_")
+def wrapper_Meta_lerp__Tensor(*args: Any) -> Any:
+    """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.lerp__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp__Tensor, "wrapper_Meta_lerp__Tensor"))
+
+
+# ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor_Tensor_out", REGISTER_META,
+        legacy="MetaType::bitwise_xor")
+def wrapper_Meta_bitwise_xor_Tensor_out(*args: Any) -> Any:
+    """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_xor_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor_Tensor_out, "wrapper_Meta_bitwise_xor_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor_Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_xor")
+def wrapper_Meta_bitwise_xor_Tensor(*args: Any) -> Any:
+    """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_xor_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor_Tensor, "wrapper_Meta_bitwise_xor_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor__Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_xor_")
+def wrapper_Meta_bitwise_xor__Tensor(*args: Any) -> Any:
+    """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_xor__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor__Tensor, "wrapper_Meta_bitwise_xor__Tensor"))
+
+
+# ---- structured: bitwise_left_shift.Tensor_out (meta: bitwise_left_shift.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift_Tensor_out", REGISTER_META,
+        legacy="MetaType::bitwise_left_shift")
+def wrapper_Meta_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
+    """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor_out, "wrapper_Meta_bitwise_left_shift_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift_Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_left_shift")
+def wrapper_Meta_bitwise_left_shift_Tensor(*args: Any) -> Any:
+    """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor, "wrapper_Meta_bitwise_left_shift_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift__Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_left_shift_")
+def wrapper_Meta_bitwise_left_shift__Tensor(*args: Any) -> Any:
+    """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift__Tensor, "wrapper_Meta_bitwise_left_shift__Tensor"))
+
+
+# ---- structured: bitwise_right_shift.Tensor_out (meta: bitwise_right_shift.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift_Tensor_out", REGISTER_META,
+        legacy="MetaType::bitwise_right_shift")
+def wrapper_Meta_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
+    """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor_out, "wrapper_Meta_bitwise_right_shift_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift_Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_right_shift")
+def wrapper_Meta_bitwise_right_shift_Tensor(*args: Any) -> Any:
+    """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor, "wrapper_Meta_bitwise_right_shift_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift__Tensor", REGISTER_META,
+        legacy="MetaType::bitwise_right_shift_")
+def wrapper_Meta_bitwise_right_shift__Tensor(*args: Any) -> Any:
+    """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift__Tensor, "wrapper_Meta_bitwise_right_shift__Tensor"))
+
+
+# ---- structured: hypot.out (meta: hypot, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hypot_out", REGISTER_META,
+        legacy="MetaType::hypot")
+def wrapper_Meta_hypot_out(*args: Any) -> Any:
+    """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hypot_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot_out, "wrapper_Meta_hypot_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hypot", REGISTER_META,
+        legacy="MetaType::hypot")
+def wrapper_Meta_hypot(*args: Any) -> Any:
+    """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hypot.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot, "wrapper_Meta_hypot"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_hypot_", REGISTER_META,
+        legacy="MetaType::hypot_")
+def wrapper_Meta_hypot_(*args: Any) -> Any:
+    """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.hypot_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot_, "wrapper_Meta_hypot_"))
+
+
+# ---- structured: sgn.out (meta: sgn, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sgn_out", REGISTER_META,
+        legacy="MetaType::sgn")
+def wrapper_Meta_sgn_out(*args: Any) -> Any:
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sgn_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn_out, "wrapper_Meta_sgn_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sgn", REGISTER_META,
+        legacy="MetaType::sgn")
+def wrapper_Meta_sgn(*args: Any) -> Any:
+    """sgn(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sgn.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn, "wrapper_Meta_sgn"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sgn_", REGISTER_META,
+        legacy="MetaType::sgn_")
+def wrapper_Meta_sgn_(*args: Any) -> Any:
+    """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sgn_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn_, "wrapper_Meta_sgn_"))
+
+
+# ---- structured: sign.out (meta: sign, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sign_out", REGISTER_META,
+        legacy="MetaType::sign")
+def wrapper_Meta_sign_out(*args: Any) -> Any:
+    """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sign_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign_out, "wrapper_Meta_sign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sign", REGISTER_META,
+        legacy="MetaType::sign")
+def wrapper_Meta_sign(*args: Any) -> Any:
+    """sign(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sign.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign, "wrapper_Meta_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sign_", REGISTER_META,
+        legacy="MetaType::sign_")
+def wrapper_Meta_sign_(*args: Any) -> Any:
+    """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sign_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign_, "wrapper_Meta_sign_"))
+
+
+# ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_backward_grad_input", REGISTER_META,
+        legacy="MetaType::sigmoid_backward")
+def wrapper_Meta_sigmoid_backward_grad_input(*args: Any) -> Any:
+    """sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.sigmoid_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_backward_grad_input, "wrapper_Meta_sigmoid_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_backward", REGISTER_META,
+        legacy="MetaType::sigmoid_backward")
+def wrapper_Meta_sigmoid_backward(*args: Any) -> Any:
+    """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.sigmoid_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_backward, "wrapper_Meta_sigmoid_backward"))
+
+
+# ---- structured: tanh_backward.grad_input (meta: tanh_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tanh_backward_grad_input", REGISTER_META,
+        legacy="MetaType::tanh_backward")
+def wrapper_Meta_tanh_backward_grad_input(*args: Any) -> Any:
+    """tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.tanh_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_backward_grad_input, "wrapper_Meta_tanh_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tanh_backward", REGISTER_META,
+        legacy="MetaType::tanh_backward")
+def wrapper_Meta_tanh_backward(*args: Any) -> Any:
+    """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.tanh_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_backward, "wrapper_Meta_tanh_backward"))
+
+
+# ---- structured: threshold_backward.grad_input (meta: threshold_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_threshold_backward_grad_input", REGISTER_META,
+        legacy="MetaType::threshold_backward")
+def wrapper_Meta_threshold_backward_grad_input(*args: Any) -> Any:
+    """threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.threshold_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_backward_grad_input, "wrapper_Meta_threshold_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_threshold_backward", REGISTER_META,
+        legacy="MetaType::threshold_backward")
+def wrapper_Meta_threshold_backward(*args: Any) -> Any:
+    """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.threshold_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_backward, "wrapper_Meta_threshold_backward"))
+
+
+# ---- structured: slow_conv_transpose2d.out (meta: slow_conv_transpose2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_slow_conv_transpose2d_out", REGISTER_META,
+        legacy="MetaType::slow_conv_transpose2d")
+def wrapper_Meta_slow_conv_transpose2d_out(*args: Any) -> Any:
+    """slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((8, 'out'), (0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_Meta_slow_conv_transpose2d_out')
+    op = MetaStructuredKernel(list(args[8:9]))
+    op.kind = "out"
+    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    return op.outputs_[0]
+
+
+ops.slow_conv_transpose2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_slow_conv_transpose2d_out, "wrapper_Meta_slow_conv_transpose2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_slow_conv_transpose2d", REGISTER_META,
+        legacy="MetaType::slow_conv_transpose2d")
+def wrapper_Meta_slow_conv_transpose2d(*args: Any) -> Any:
+    """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
+    check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_Meta_slow_conv_transpose2d')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    return op.outputs_[0]
+
+
+ops.slow_conv_transpose2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_slow_conv_transpose2d, "wrapper_Meta_slow_conv_transpose2d"))
+
+
+# ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d_out", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool2d")
+def wrapper_Meta_adaptive_max_pool2d_out(*args: Any) -> Any:
+    """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_Meta_adaptive_max_pool2d_out')
+    op = MetaStructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_out, "wrapper_Meta_adaptive_max_pool2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool2d")
+def wrapper_Meta_adaptive_max_pool2d(*args: Any) -> Any:
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d, "wrapper_Meta_adaptive_max_pool2d"))
+
+
+# ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool2d_backward")
+def wrapper_Meta_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool2d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward_grad_input, "wrapper_Meta_adaptive_max_pool2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d_backward", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool2d_backward")
+def wrapper_Meta_adaptive_max_pool2d_backward(*args: Any) -> Any:
+    """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool2d_backward')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward, "wrapper_Meta_adaptive_max_pool2d_backward"))
+
+
+# ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d_out", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool3d")
+def wrapper_Meta_adaptive_max_pool3d_out(*args: Any) -> Any:
+    """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_Meta_adaptive_max_pool3d_out')
+    op = MetaStructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_out, "wrapper_Meta_adaptive_max_pool3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool3d")
+def wrapper_Meta_adaptive_max_pool3d(*args: Any) -> Any:
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
+    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    return tuple(op.outputs_)
+
+
+ops.adaptive_max_pool3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d, "wrapper_Meta_adaptive_max_pool3d"))
+
+
+# ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool3d_backward")
+def wrapper_Meta_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool3d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward_grad_input, "wrapper_Meta_adaptive_max_pool3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d_backward", REGISTER_META,
+        legacy="MetaType::adaptive_max_pool3d_backward")
+def wrapper_Meta_adaptive_max_pool3d_backward(*args: Any) -> Any:
+    """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
+    check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool3d_backward')
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.adaptive_max_pool3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward, "wrapper_Meta_adaptive_max_pool3d_backward"))
+
+
+# ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d_out", REGISTER_META,
+        legacy="MetaType::upsample_linear1d")
+def wrapper_Meta_upsample_linear1d_out(*args: Any) -> Any:
+    """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta_upsample_linear1d_out')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_out, "wrapper_Meta_upsample_linear1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d", REGISTER_META,
+        legacy="MetaType::upsample_linear1d")
+def wrapper_Meta_upsample_linear1d(*args: Any) -> Any:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d, "wrapper_Meta_upsample_linear1d"))
+
+
+# ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_linear1d_backward")
+def wrapper_Meta_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_linear1d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_backward_grad_input, "wrapper_Meta_upsample_linear1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d_backward", REGISTER_META,
+        legacy="MetaType::upsample_linear1d_backward")
+def wrapper_Meta_upsample_linear1d_backward(*args: Any) -> Any:
+    """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_linear1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_backward, "wrapper_Meta_upsample_linear1d_backward"))
+
+
+# ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d_out", REGISTER_META,
+        legacy="MetaType::upsample_bilinear2d")
+def wrapper_Meta_upsample_bilinear2d_out(*args: Any) -> Any:
+    """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_bilinear2d_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_out, "wrapper_Meta_upsample_bilinear2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d", REGISTER_META,
+        legacy="MetaType::upsample_bilinear2d")
+def wrapper_Meta_upsample_bilinear2d(*args: Any) -> Any:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d, "wrapper_Meta_upsample_bilinear2d"))
+
+
+# ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_bilinear2d_backward")
+def wrapper_Meta_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_bilinear2d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_backward_grad_input, "wrapper_Meta_upsample_bilinear2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d_backward", REGISTER_META,
+        legacy="MetaType::upsample_bilinear2d_backward")
+def wrapper_Meta_upsample_bilinear2d_backward(*args: Any) -> Any:
+    """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_bilinear2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_backward, "wrapper_Meta_upsample_bilinear2d_backward"))
+
+
+# ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d_out", REGISTER_META,
+        legacy="MetaType::upsample_bicubic2d")
+def wrapper_Meta_upsample_bicubic2d_out(*args: Any) -> Any:
+    """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_bicubic2d_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_out, "wrapper_Meta_upsample_bicubic2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d", REGISTER_META,
+        legacy="MetaType::upsample_bicubic2d")
+def wrapper_Meta_upsample_bicubic2d(*args: Any) -> Any:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d, "wrapper_Meta_upsample_bicubic2d"))
+
+
+# ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_bicubic2d_backward")
+def wrapper_Meta_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_bicubic2d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_backward_grad_input, "wrapper_Meta_upsample_bicubic2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d_backward", REGISTER_META,
+        legacy="MetaType::upsample_bicubic2d_backward")
+def wrapper_Meta_upsample_bicubic2d_backward(*args: Any) -> Any:
+    """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_bicubic2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_backward, "wrapper_Meta_upsample_bicubic2d_backward"))
+
+
+# ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa_out", REGISTER_META,
+        legacy="MetaType::_upsample_bilinear2d_aa")
+def wrapper_Meta__upsample_bilinear2d_aa_out(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_bilinear2d_aa_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_out, "wrapper_Meta__upsample_bilinear2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa", REGISTER_META,
+        legacy="MetaType::_upsample_bilinear2d_aa")
+def wrapper_Meta__upsample_bilinear2d_aa(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa, "wrapper_Meta__upsample_bilinear2d_aa"))
+
+
+# ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input", REGISTER_META,
+        legacy="MetaType::_upsample_bilinear2d_aa_backward")
+def wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input, "wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa_backward", REGISTER_META,
+        legacy="MetaType::_upsample_bilinear2d_aa_backward")
+def wrapper_Meta__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward, "wrapper_Meta__upsample_bilinear2d_aa_backward"))
+
+
+# ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa_out", REGISTER_META,
+        legacy="MetaType::_upsample_bicubic2d_aa")
+def wrapper_Meta__upsample_bicubic2d_aa_out(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_bicubic2d_aa_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_out, "wrapper_Meta__upsample_bicubic2d_aa_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa", REGISTER_META,
+        legacy="MetaType::_upsample_bicubic2d_aa")
+def wrapper_Meta__upsample_bicubic2d_aa(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa, "wrapper_Meta__upsample_bicubic2d_aa"))
+
+
+# ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input", REGISTER_META,
+        legacy="MetaType::_upsample_bicubic2d_aa_backward")
+def wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input, "wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa_backward", REGISTER_META,
+        legacy="MetaType::_upsample_bicubic2d_aa_backward")
+def wrapper_Meta__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
+    """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward, "wrapper_Meta__upsample_bicubic2d_aa_backward"))
+
+
+# ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d_out", REGISTER_META,
+        legacy="MetaType::upsample_trilinear3d")
+def wrapper_Meta_upsample_trilinear3d_out(*args: Any) -> Any:
+    """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'out'), (0, 'self')), 'wrapper_Meta_upsample_trilinear3d_out')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_out, "wrapper_Meta_upsample_trilinear3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d", REGISTER_META,
+        legacy="MetaType::upsample_trilinear3d")
+def wrapper_Meta_upsample_trilinear3d(*args: Any) -> Any:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d, "wrapper_Meta_upsample_trilinear3d"))
+
+
+# ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_trilinear3d_backward")
+def wrapper_Meta_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((7, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_trilinear3d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_backward_grad_input, "wrapper_Meta_upsample_trilinear3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d_backward", REGISTER_META,
+        legacy="MetaType::upsample_trilinear3d_backward")
+def wrapper_Meta_upsample_trilinear3d_backward(*args: Any) -> Any:
+    """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    return op.outputs_[0]
+
+
+ops.upsample_trilinear3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_backward, "wrapper_Meta_upsample_trilinear3d_backward"))
+
+
+# ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d_out", REGISTER_META,
+        legacy="MetaType::upsample_nearest1d")
+def wrapper_Meta_upsample_nearest1d_out(*args: Any) -> Any:
+    """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest1d_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_out, "wrapper_Meta_upsample_nearest1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d", REGISTER_META,
+        legacy="MetaType::upsample_nearest1d")
+def wrapper_Meta_upsample_nearest1d(*args: Any) -> Any:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d, "wrapper_Meta_upsample_nearest1d"))
+
+
+# ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_nearest1d_backward")
+def wrapper_Meta_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest1d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_backward_grad_input, "wrapper_Meta_upsample_nearest1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d_backward", REGISTER_META,
+        legacy="MetaType::upsample_nearest1d_backward")
+def wrapper_Meta_upsample_nearest1d_backward(*args: Any) -> Any:
+    """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_backward, "wrapper_Meta_upsample_nearest1d_backward"))
+
+
+# ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d_out", REGISTER_META,
+        legacy="MetaType::upsample_nearest2d")
+def wrapper_Meta_upsample_nearest2d_out(*args: Any) -> Any:
+    """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest2d_out')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_out, "wrapper_Meta_upsample_nearest2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d", REGISTER_META,
+        legacy="MetaType::upsample_nearest2d")
+def wrapper_Meta_upsample_nearest2d(*args: Any) -> Any:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d, "wrapper_Meta_upsample_nearest2d"))
+
+
+# ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_nearest2d_backward")
+def wrapper_Meta_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest2d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_backward_grad_input, "wrapper_Meta_upsample_nearest2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d_backward", REGISTER_META,
+        legacy="MetaType::upsample_nearest2d_backward")
+def wrapper_Meta_upsample_nearest2d_backward(*args: Any) -> Any:
+    """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_backward, "wrapper_Meta_upsample_nearest2d_backward"))
+
+
+# ---- structured: ceil.out (meta: ceil, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ceil_out", REGISTER_META,
+        legacy="MetaType::ceil")
+def wrapper_Meta_ceil_out(*args: Any) -> Any:
+    """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.ceil_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil_out, "wrapper_Meta_ceil_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ceil", REGISTER_META,
+        legacy="MetaType::ceil")
+def wrapper_Meta_ceil(*args: Any) -> Any:
+    """ceil(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.ceil.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil, "wrapper_Meta_ceil"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_ceil_", REGISTER_META,
+        legacy="MetaType::ceil_")
+def wrapper_Meta_ceil_(*args: Any) -> Any:
+    """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.ceil_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil_, "wrapper_Meta_ceil_"))
+
+
+# ---- structured: erf.out (meta: erf, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erf_out", REGISTER_META,
+        legacy="MetaType::erf")
+def wrapper_Meta_erf_out(*args: Any) -> Any:
+    """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf_out, "wrapper_Meta_erf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erf", REGISTER_META,
+        legacy="MetaType::erf")
+def wrapper_Meta_erf(*args: Any) -> Any:
+    """erf(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf, "wrapper_Meta_erf"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erf_", REGISTER_META,
+        legacy="MetaType::erf_")
+def wrapper_Meta_erf_(*args: Any) -> Any:
+    """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erf_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf_, "wrapper_Meta_erf_"))
+
+
+# ---- structured: erfc.out (meta: erfc, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfc_out", REGISTER_META,
+        legacy="MetaType::erfc")
+def wrapper_Meta_erfc_out(*args: Any) -> Any:
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc_out, "wrapper_Meta_erfc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfc", REGISTER_META,
+        legacy="MetaType::erfc")
+def wrapper_Meta_erfc(*args: Any) -> Any:
+    """erfc(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc, "wrapper_Meta_erfc"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfc_", REGISTER_META,
+        legacy="MetaType::erfc_")
+def wrapper_Meta_erfc_(*args: Any) -> Any:
+    """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc_, "wrapper_Meta_erfc_"))
+
+
+# ---- structured: exp2.out (meta: exp2, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp2_out", REGISTER_META,
+        legacy="MetaType::exp2")
+def wrapper_Meta_exp2_out(*args: Any) -> Any:
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2_out, "wrapper_Meta_exp2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp2", REGISTER_META,
+        legacy="MetaType::exp2")
+def wrapper_Meta_exp2(*args: Any) -> Any:
+    """exp2(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2, "wrapper_Meta_exp2"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_exp2_", REGISTER_META,
+        legacy="MetaType::exp2_")
+def wrapper_Meta_exp2_(*args: Any) -> Any:
+    """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.exp2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2_, "wrapper_Meta_exp2_"))
+
+
+# ---- structured: floor.out (meta: floor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_floor_out", REGISTER_META,
+        legacy="MetaType::floor")
+def wrapper_Meta_floor_out(*args: Any) -> Any:
+    """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.floor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor_out, "wrapper_Meta_floor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_floor", REGISTER_META,
+        legacy="MetaType::floor")
+def wrapper_Meta_floor(*args: Any) -> Any:
+    """floor(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.floor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor, "wrapper_Meta_floor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_floor_", REGISTER_META,
+        legacy="MetaType::floor_")
+def wrapper_Meta_floor_(*args: Any) -> Any:
+    """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.floor_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor_, "wrapper_Meta_floor_"))
+
+
+# ---- structured: log10.out (meta: log10, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log10_out", REGISTER_META,
+        legacy="MetaType::log10")
+def wrapper_Meta_log10_out(*args: Any) -> Any:
+    """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log10_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10_out, "wrapper_Meta_log10_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log10", REGISTER_META,
+        legacy="MetaType::log10")
+def wrapper_Meta_log10(*args: Any) -> Any:
+    """log10(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log10.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10, "wrapper_Meta_log10"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log10_", REGISTER_META,
+        legacy="MetaType::log10_")
+def wrapper_Meta_log10_(*args: Any) -> Any:
+    """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log10_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10_, "wrapper_Meta_log10_"))
+
+
+# ---- structured: log2.out (meta: log2, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log2_out", REGISTER_META,
+        legacy="MetaType::log2")
+def wrapper_Meta_log2_out(*args: Any) -> Any:
+    """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2_out, "wrapper_Meta_log2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log2", REGISTER_META,
+        legacy="MetaType::log2")
+def wrapper_Meta_log2(*args: Any) -> Any:
+    """log2(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2, "wrapper_Meta_log2"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_log2_", REGISTER_META,
+        legacy="MetaType::log2_")
+def wrapper_Meta_log2_(*args: Any) -> Any:
+    """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.log2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2_, "wrapper_Meta_log2_"))
+
+
+# ---- structured: round.out (meta: round, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round_out", REGISTER_META,
+        legacy="MetaType::round")
+def wrapper_Meta_round_out(*args: Any) -> Any:
+    """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['round'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.round_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_out, "wrapper_Meta_round_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round", REGISTER_META,
+        legacy="MetaType::round")
+def wrapper_Meta_round(*args: Any) -> Any:
+    """round(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.round.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round, "wrapper_Meta_round"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round_", REGISTER_META,
+        legacy="MetaType::round_")
+def wrapper_Meta_round_(*args: Any) -> Any:
+    """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.round_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_, "wrapper_Meta_round_"))
+
+
+# ---- structured: round.decimals_out (meta: round.decimals, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round_decimals_out", REGISTER_META,
+        legacy="MetaType::round")
+def wrapper_Meta_round_decimals_out(*args: Any) -> Any:
+    """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.round_decimals_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_decimals_out, "wrapper_Meta_round_decimals_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round_decimals", REGISTER_META,
+        legacy="MetaType::round")
+def wrapper_Meta_round_decimals(*args: Any) -> Any:
+    """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.round_decimals.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_decimals, "wrapper_Meta_round_decimals"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_round__decimals", REGISTER_META,
+        legacy="MetaType::round_")
+def wrapper_Meta_round__decimals(*args: Any) -> Any:
+    """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.round__decimals.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round__decimals, "wrapper_Meta_round__decimals"))
+
+
+# ---- structured: rsqrt.out (meta: rsqrt, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_rsqrt_out", REGISTER_META,
+        legacy="MetaType::rsqrt")
+def wrapper_Meta_rsqrt_out(*args: Any) -> Any:
+    """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.rsqrt_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt_out, "wrapper_Meta_rsqrt_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_rsqrt", REGISTER_META,
+        legacy="MetaType::rsqrt")
+def wrapper_Meta_rsqrt(*args: Any) -> Any:
+    """rsqrt(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.rsqrt.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt, "wrapper_Meta_rsqrt"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_rsqrt_", REGISTER_META,
+        legacy="MetaType::rsqrt_")
+def wrapper_Meta_rsqrt_(*args: Any) -> Any:
+    """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.rsqrt_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt_, "wrapper_Meta_rsqrt_"))
+
+
+# ---- structured: sinc.out (meta: sinc, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinc_out", REGISTER_META,
+        legacy="MetaType::sinc")
+def wrapper_Meta_sinc_out(*args: Any) -> Any:
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc_out, "wrapper_Meta_sinc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinc", REGISTER_META,
+        legacy="MetaType::sinc")
+def wrapper_Meta_sinc(*args: Any) -> Any:
+    """sinc(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc, "wrapper_Meta_sinc"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_sinc_", REGISTER_META,
+        legacy="MetaType::sinc_")
+def wrapper_Meta_sinc_(*args: Any) -> Any:
+    """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.sinc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc_, "wrapper_Meta_sinc_"))
+
+
+# ---- structured: tan.out (meta: tan, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tan_out", REGISTER_META,
+        legacy="MetaType::tan")
+def wrapper_Meta_tan_out(*args: Any) -> Any:
+    """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tan_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan_out, "wrapper_Meta_tan_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tan", REGISTER_META,
+        legacy="MetaType::tan")
+def wrapper_Meta_tan(*args: Any) -> Any:
+    """tan(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tan.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan, "wrapper_Meta_tan"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_tan_", REGISTER_META,
+        legacy="MetaType::tan_")
+def wrapper_Meta_tan_(*args: Any) -> Any:
+    """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.tan_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan_, "wrapper_Meta_tan_"))
+
+
+# ---- structured: trunc.out (meta: trunc, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_trunc_out", REGISTER_META,
+        legacy="MetaType::trunc")
+def wrapper_Meta_trunc_out(*args: Any) -> Any:
+    """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.trunc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc_out, "wrapper_Meta_trunc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_trunc", REGISTER_META,
+        legacy="MetaType::trunc")
+def wrapper_Meta_trunc(*args: Any) -> Any:
+    """trunc(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.trunc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc, "wrapper_Meta_trunc"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_trunc_", REGISTER_META,
+        legacy="MetaType::trunc_")
+def wrapper_Meta_trunc_(*args: Any) -> Any:
+    """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.trunc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc_, "wrapper_Meta_trunc_"))
+
+
+# ---- structured: signbit.out (meta: signbit, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_signbit_out", REGISTER_META,
+        legacy="MetaType::signbit")
+def wrapper_Meta_signbit_out(*args: Any) -> Any:
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.signbit_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_signbit_out, "wrapper_Meta_signbit_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_signbit", REGISTER_META,
+        legacy="MetaType::signbit")
+def wrapper_Meta_signbit(*args: Any) -> Any:
+    """signbit(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.signbit.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_signbit, "wrapper_Meta_signbit"))
+
+
+# ---- structured: copysign.out (meta: copysign.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_copysign_out", REGISTER_META,
+        legacy="MetaType::copysign")
+def wrapper_Meta_copysign_out(*args: Any) -> Any:
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.copysign_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign_out, "wrapper_Meta_copysign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_copysign_Tensor", REGISTER_META,
+        legacy="MetaType::copysign")
+def wrapper_Meta_copysign_Tensor(*args: Any) -> Any:
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.copysign_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign_Tensor, "wrapper_Meta_copysign_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_copysign__Tensor", REGISTER_META,
+        legacy="MetaType::copysign_")
+def wrapper_Meta_copysign__Tensor(*args: Any) -> Any:
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.copysign__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign__Tensor, "wrapper_Meta_copysign__Tensor"))
+
+
+# ---- structured: logaddexp.out (meta: logaddexp, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_logaddexp_out", REGISTER_META,
+        legacy="MetaType::logaddexp")
+def wrapper_Meta_logaddexp_out(*args: Any) -> Any:
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.logaddexp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_logaddexp_out, "wrapper_Meta_logaddexp_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_logaddexp", REGISTER_META,
+        legacy="MetaType::logaddexp")
+def wrapper_Meta_logaddexp(*args: Any) -> Any:
+    """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.logaddexp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_logaddexp, "wrapper_Meta_logaddexp"))
+
+
+# ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_xlogy_OutTensor", REGISTER_META,
+        legacy="MetaType::xlogy")
+def wrapper_Meta_xlogy_OutTensor(*args: Any) -> Any:
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.xlogy_OutTensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy_OutTensor, "wrapper_Meta_xlogy_OutTensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_xlogy_Tensor", REGISTER_META,
+        legacy="MetaType::xlogy")
+def wrapper_Meta_xlogy_Tensor(*args: Any) -> Any:
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.xlogy_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy_Tensor, "wrapper_Meta_xlogy_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_xlogy__Tensor", REGISTER_META,
+        legacy="MetaType::xlogy_")
+def wrapper_Meta_xlogy__Tensor(*args: Any) -> Any:
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.xlogy__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy__Tensor, "wrapper_Meta_xlogy__Tensor"))
+
+
+# ---- structured: heaviside.out (meta: heaviside, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_heaviside_out", REGISTER_META,
+        legacy="MetaType::heaviside")
+def wrapper_Meta_heaviside_out(*args: Any) -> Any:
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.heaviside_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside_out, "wrapper_Meta_heaviside_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_heaviside", REGISTER_META,
+        legacy="MetaType::heaviside")
+def wrapper_Meta_heaviside(*args: Any) -> Any:
+    """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.heaviside.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside, "wrapper_Meta_heaviside"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_heaviside_", REGISTER_META,
+        legacy="MetaType::heaviside_")
+def wrapper_Meta_heaviside_(*args: Any) -> Any:
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.heaviside_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside_, "wrapper_Meta_heaviside_"))
+
+
+# ---- structured: atan2.out (meta: atan2, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan2_out", REGISTER_META,
+        legacy="MetaType::atan2")
+def wrapper_Meta_atan2_out(*args: Any) -> Any:
+    """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.atan2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2_out, "wrapper_Meta_atan2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan2_", REGISTER_META,
+        legacy="MetaType::atan2_")
+def wrapper_Meta_atan2_(*args: Any) -> Any:
+    """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.atan2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2_, "wrapper_Meta_atan2_"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_atan2", REGISTER_META,
+        legacy="MetaType::atan2")
+def wrapper_Meta_atan2(*args: Any) -> Any:
+    """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.atan2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2, "wrapper_Meta_atan2"))
+
+
+# ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmod_Tensor_out", REGISTER_META,
+        legacy="MetaType::fmod")
+def wrapper_Meta_fmod_Tensor_out(*args: Any) -> Any:
+    """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod_Tensor_out, "wrapper_Meta_fmod_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmod_Tensor", REGISTER_META,
+        legacy="MetaType::fmod")
+def wrapper_Meta_fmod_Tensor(*args: Any) -> Any:
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod_Tensor, "wrapper_Meta_fmod_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmod__Tensor", REGISTER_META,
+        legacy="MetaType::fmod_")
+def wrapper_Meta_fmod__Tensor(*args: Any) -> Any:
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmod__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod__Tensor, "wrapper_Meta_fmod__Tensor"))
+
+
+# ---- structured: fmin.out (meta: fmin, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmin_out", REGISTER_META,
+        legacy="MetaType::fmin")
+def wrapper_Meta_fmin_out(*args: Any) -> Any:
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmin_out, "wrapper_Meta_fmin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmin", REGISTER_META,
+        legacy="MetaType::fmin")
+def wrapper_Meta_fmin(*args: Any) -> Any:
+    """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmin, "wrapper_Meta_fmin"))
+
+
+# ---- structured: fmax.out (meta: fmax, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmax_out", REGISTER_META,
+        legacy="MetaType::fmax")
+def wrapper_Meta_fmax_out(*args: Any) -> Any:
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmax_out, "wrapper_Meta_fmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_fmax", REGISTER_META,
+        legacy="MetaType::fmax")
+def wrapper_Meta_fmax(*args: Any) -> Any:
+    """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.fmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmax, "wrapper_Meta_fmax"))
+
+
+# ---- structured: isposinf.out (meta: isposinf, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_isposinf_out", REGISTER_META,
+        legacy="MetaType::isposinf")
+def wrapper_Meta_isposinf_out(*args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.isposinf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isposinf_out, "wrapper_Meta_isposinf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_isposinf", REGISTER_META,
+        legacy="MetaType::isposinf")
+def wrapper_Meta_isposinf(*args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.isposinf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isposinf, "wrapper_Meta_isposinf"))
+
+
+# ---- structured: isneginf.out (meta: isneginf, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_isneginf_out", REGISTER_META,
+        legacy="MetaType::isneginf")
+def wrapper_Meta_isneginf_out(*args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.isneginf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isneginf_out, "wrapper_Meta_isneginf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_isneginf", REGISTER_META,
+        legacy="MetaType::isneginf")
+def wrapper_Meta_isneginf(*args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.isneginf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isneginf, "wrapper_Meta_isneginf"))
+
+
+# ---- structured: lgamma.out (meta: lgamma, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lgamma_out", REGISTER_META,
+        legacy="MetaType::lgamma")
+def wrapper_Meta_lgamma_out(*args: Any) -> Any:
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.lgamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma_out, "wrapper_Meta_lgamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lgamma", REGISTER_META,
+        legacy="MetaType::lgamma")
+def wrapper_Meta_lgamma(*args: Any) -> Any:
+    """lgamma(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.lgamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma, "wrapper_Meta_lgamma"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_lgamma_", REGISTER_META,
+        legacy="MetaType::lgamma_")
+def wrapper_Meta_lgamma_(*args: Any) -> Any:
+    """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lgamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.lgamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma_, "wrapper_Meta_lgamma_"))
+
+
+# ---- structured: digamma.out (meta: digamma, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_digamma_out", REGISTER_META,
+        legacy="MetaType::digamma")
+def wrapper_Meta_digamma_out(*args: Any) -> Any:
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.digamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma_out, "wrapper_Meta_digamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_digamma", REGISTER_META,
+        legacy="MetaType::digamma")
+def wrapper_Meta_digamma(*args: Any) -> Any:
+    """digamma(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.digamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma, "wrapper_Meta_digamma"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_digamma_", REGISTER_META,
+        legacy="MetaType::digamma_")
+def wrapper_Meta_digamma_(*args: Any) -> Any:
+    """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['digamma'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.digamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma_, "wrapper_Meta_digamma_"))
+
+
+# ---- structured: erfinv.out (meta: erfinv, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfinv_out", REGISTER_META,
+        legacy="MetaType::erfinv")
+def wrapper_Meta_erfinv_out(*args: Any) -> Any:
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfinv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv_out, "wrapper_Meta_erfinv_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfinv", REGISTER_META,
+        legacy="MetaType::erfinv")
+def wrapper_Meta_erfinv(*args: Any) -> Any:
+    """erfinv(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfinv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv, "wrapper_Meta_erfinv"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_erfinv_", REGISTER_META,
+        legacy="MetaType::erfinv_")
+def wrapper_Meta_erfinv_(*args: Any) -> Any:
+    """erfinv_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erfinv'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.erfinv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv_, "wrapper_Meta_erfinv_"))
+
+
+# ---- structured: i0.out (meta: i0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_i0_out", REGISTER_META,
+        legacy="MetaType::i0")
+def wrapper_Meta_i0_out(*args: Any) -> Any:
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.i0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0_out, "wrapper_Meta_i0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_i0", REGISTER_META,
+        legacy="MetaType::i0")
+def wrapper_Meta_i0(*args: Any) -> Any:
+    """i0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.i0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0, "wrapper_Meta_i0"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_i0_", REGISTER_META,
+        legacy="MetaType::i0_")
+def wrapper_Meta_i0_(*args: Any) -> Any:
+    """i0_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['i0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.i0_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0_, "wrapper_Meta_i0_"))
+
+
+# ---- structured: polygamma.out (meta: polygamma, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_polygamma_out", REGISTER_META,
+        legacy="MetaType::polygamma")
+def wrapper_Meta_polygamma_out(*args: Any) -> Any:
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.polygamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_polygamma_out, "wrapper_Meta_polygamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_polygamma", REGISTER_META,
+        legacy="MetaType::polygamma")
+def wrapper_Meta_polygamma(*args: Any) -> Any:
+    """polygamma(int n, Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['polygamma'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.polygamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_polygamma, "wrapper_Meta_polygamma"))
+
+
+# ---- structured: special_entr.out (meta: special_entr, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_entr_out", REGISTER_META,
+        legacy="MetaType::special_entr")
+def wrapper_Meta_special_entr_out(*args: Any) -> Any:
+    """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_entr'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_entr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_entr_out, "wrapper_Meta_special_entr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_entr", REGISTER_META,
+        legacy="MetaType::special_entr")
+def wrapper_Meta_special_entr(*args: Any) -> Any:
+    """special_entr(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_entr'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_entr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_entr, "wrapper_Meta_special_entr"))
+
+
+# ---- structured: special_ndtri.out (meta: special_ndtri, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_ndtri_out", REGISTER_META,
+        legacy="MetaType::special_ndtri")
+def wrapper_Meta_special_ndtri_out(*args: Any) -> Any:
+    """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_ndtri_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_ndtri_out, "wrapper_Meta_special_ndtri_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_ndtri", REGISTER_META,
+        legacy="MetaType::special_ndtri")
+def wrapper_Meta_special_ndtri(*args: Any) -> Any:
+    """special_ndtri(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_ndtri.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_ndtri, "wrapper_Meta_special_ndtri"))
+
+
+# ---- structured: special_i0e.out (meta: special_i0e, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i0e_out", REGISTER_META,
+        legacy="MetaType::special_i0e")
+def wrapper_Meta_special_i0e_out(*args: Any) -> Any:
+    """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i0e_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i0e_out, "wrapper_Meta_special_i0e_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i0e", REGISTER_META,
+        legacy="MetaType::special_i0e")
+def wrapper_Meta_special_i0e(*args: Any) -> Any:
+    """special_i0e(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i0e.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i0e, "wrapper_Meta_special_i0e"))
+
+
+# ---- structured: special_i1.out (meta: special_i1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i1_out", REGISTER_META,
+        legacy="MetaType::special_i1")
+def wrapper_Meta_special_i1_out(*args: Any) -> Any:
+    """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1_out, "wrapper_Meta_special_i1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i1", REGISTER_META,
+        legacy="MetaType::special_i1")
+def wrapper_Meta_special_i1(*args: Any) -> Any:
+    """special_i1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1, "wrapper_Meta_special_i1"))
+
+
+# ---- structured: special_i1e.out (meta: special_i1e, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i1e_out", REGISTER_META,
+        legacy="MetaType::special_i1e")
+def wrapper_Meta_special_i1e_out(*args: Any) -> Any:
+    """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i1e_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1e_out, "wrapper_Meta_special_i1e_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_i1e", REGISTER_META,
+        legacy="MetaType::special_i1e")
+def wrapper_Meta_special_i1e(*args: Any) -> Any:
+    """special_i1e(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_i1e.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1e, "wrapper_Meta_special_i1e"))
+
+
+# ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_xlog1py_out", REGISTER_META,
+        legacy="MetaType::special_xlog1py")
+def wrapper_Meta_special_xlog1py_out(*args: Any) -> Any:
+    """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.special_xlog1py_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_xlog1py_out, "wrapper_Meta_special_xlog1py_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_xlog1py", REGISTER_META,
+        legacy="MetaType::special_xlog1py")
+def wrapper_Meta_special_xlog1py(*args: Any) -> Any:
+    """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.special_xlog1py.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_xlog1py, "wrapper_Meta_special_xlog1py"))
+
+
+# ---- structured: special_zeta.out (meta: special_zeta, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_zeta_out", REGISTER_META,
+        legacy="MetaType::special_zeta")
+def wrapper_Meta_special_zeta_out(*args: Any) -> Any:
+    """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.special_zeta_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_zeta_out, "wrapper_Meta_special_zeta_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_zeta", REGISTER_META,
+        legacy="MetaType::special_zeta")
+def wrapper_Meta_special_zeta(*args: Any) -> Any:
+    """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.special_zeta.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_zeta, "wrapper_Meta_special_zeta"))
+
+
+# ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j0_out", REGISTER_META,
+        legacy="MetaType::special_bessel_j0")
+def wrapper_Meta_special_bessel_j0_out(*args: Any) -> Any:
+    """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j0_out, "wrapper_Meta_special_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j0", REGISTER_META,
+        legacy="MetaType::special_bessel_j0")
+def wrapper_Meta_special_bessel_j0(*args: Any) -> Any:
+    """special_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_j0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j0, "wrapper_Meta_special_bessel_j0"))
+
+
+# ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j1_out", REGISTER_META,
+        legacy="MetaType::special_bessel_j1")
+def wrapper_Meta_special_bessel_j1_out(*args: Any) -> Any:
+    """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j1_out, "wrapper_Meta_special_bessel_j1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j1", REGISTER_META,
+        legacy="MetaType::special_bessel_j1")
+def wrapper_Meta_special_bessel_j1(*args: Any) -> Any:
+    """special_bessel_j1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_j1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j1, "wrapper_Meta_special_bessel_j1"))
+
+
+# ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i0_out", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_i0")
+def wrapper_Meta_special_modified_bessel_i0_out(*args: Any) -> Any:
+    """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i0_out, "wrapper_Meta_special_modified_bessel_i0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i0", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_i0")
+def wrapper_Meta_special_modified_bessel_i0(*args: Any) -> Any:
+    """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i0, "wrapper_Meta_special_modified_bessel_i0"))
+
+
+# ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i1_out", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_i1")
+def wrapper_Meta_special_modified_bessel_i1_out(*args: Any) -> Any:
+    """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i1_out, "wrapper_Meta_special_modified_bessel_i1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i1", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_i1")
+def wrapper_Meta_special_modified_bessel_i1(*args: Any) -> Any:
+    """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_i1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i1, "wrapper_Meta_special_modified_bessel_i1"))
+
+
+# ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k0_out", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_k0")
+def wrapper_Meta_special_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k0_out, "wrapper_Meta_special_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k0", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_k0")
+def wrapper_Meta_special_modified_bessel_k0(*args: Any) -> Any:
+    """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k0, "wrapper_Meta_special_modified_bessel_k0"))
+
+
+# ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k1_out", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_k1")
+def wrapper_Meta_special_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k1_out, "wrapper_Meta_special_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k1", REGISTER_META,
+        legacy="MetaType::special_modified_bessel_k1")
+def wrapper_Meta_special_modified_bessel_k1(*args: Any) -> Any:
+    """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_modified_bessel_k1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k1, "wrapper_Meta_special_modified_bessel_k1"))
+
+
+# ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k0_out", REGISTER_META,
+        legacy="MetaType::special_scaled_modified_bessel_k0")
+def wrapper_Meta_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0_out, "wrapper_Meta_special_scaled_modified_bessel_k0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k0", REGISTER_META,
+        legacy="MetaType::special_scaled_modified_bessel_k0")
+def wrapper_Meta_special_scaled_modified_bessel_k0(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0, "wrapper_Meta_special_scaled_modified_bessel_k0"))
+
+
+# ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k1_out", REGISTER_META,
+        legacy="MetaType::special_scaled_modified_bessel_k1")
+def wrapper_Meta_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1_out, "wrapper_Meta_special_scaled_modified_bessel_k1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k1", REGISTER_META,
+        legacy="MetaType::special_scaled_modified_bessel_k1")
+def wrapper_Meta_special_scaled_modified_bessel_k1(*args: Any) -> Any:
+    """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1, "wrapper_Meta_special_scaled_modified_bessel_k1"))
+
+
+# ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_spherical_bessel_j0_out", REGISTER_META,
+        legacy="MetaType::special_spherical_bessel_j0")
+def wrapper_Meta_special_spherical_bessel_j0_out(*args: Any) -> Any:
+    """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_spherical_bessel_j0_out, "wrapper_Meta_special_spherical_bessel_j0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_spherical_bessel_j0", REGISTER_META,
+        legacy="MetaType::special_spherical_bessel_j0")
+def wrapper_Meta_special_spherical_bessel_j0(*args: Any) -> Any:
+    """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_spherical_bessel_j0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_spherical_bessel_j0, "wrapper_Meta_special_spherical_bessel_j0"))
+
+
+# ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y0_out", REGISTER_META,
+        legacy="MetaType::special_bessel_y0")
+def wrapper_Meta_special_bessel_y0_out(*args: Any) -> Any:
+    """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y0_out, "wrapper_Meta_special_bessel_y0_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y0", REGISTER_META,
+        legacy="MetaType::special_bessel_y0")
+def wrapper_Meta_special_bessel_y0(*args: Any) -> Any:
+    """special_bessel_y0(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_y0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y0, "wrapper_Meta_special_bessel_y0"))
+
+
+# ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y1_out", REGISTER_META,
+        legacy="MetaType::special_bessel_y1")
+def wrapper_Meta_special_bessel_y1_out(*args: Any) -> Any:
+    """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y1_out, "wrapper_Meta_special_bessel_y1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y1", REGISTER_META,
+        legacy="MetaType::special_bessel_y1")
+def wrapper_Meta_special_bessel_y1(*args: Any) -> Any:
+    """special_bessel_y1(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_bessel_y1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y1, "wrapper_Meta_special_bessel_y1"))
+
+
+# ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_airy_ai_out", REGISTER_META,
+        legacy="MetaType::special_airy_ai")
+def wrapper_Meta_special_airy_ai_out(*args: Any) -> Any:
+    """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_airy_ai_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_airy_ai_out, "wrapper_Meta_special_airy_ai_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_airy_ai", REGISTER_META,
+        legacy="MetaType::special_airy_ai")
+def wrapper_Meta_special_airy_ai(*args: Any) -> Any:
+    """special_airy_ai(Tensor x) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_airy_ai.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_airy_ai, "wrapper_Meta_special_airy_ai"))
+
+
+# ---- structured: igamma.out (meta: igamma, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igamma_out", REGISTER_META,
+        legacy="MetaType::igamma")
+def wrapper_Meta_igamma_out(*args: Any) -> Any:
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma_out, "wrapper_Meta_igamma_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igamma", REGISTER_META,
+        legacy="MetaType::igamma")
+def wrapper_Meta_igamma(*args: Any) -> Any:
+    """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma, "wrapper_Meta_igamma"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igamma_", REGISTER_META,
+        legacy="MetaType::igamma_")
+def wrapper_Meta_igamma_(*args: Any) -> Any:
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igamma'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma_, "wrapper_Meta_igamma_"))
+
+
+# ---- structured: igammac.out (meta: igammac, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igammac_out", REGISTER_META,
+        legacy="MetaType::igammac")
+def wrapper_Meta_igammac_out(*args: Any) -> Any:
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igammac_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac_out, "wrapper_Meta_igammac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igammac", REGISTER_META,
+        legacy="MetaType::igammac")
+def wrapper_Meta_igammac(*args: Any) -> Any:
+    """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igammac.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac, "wrapper_Meta_igammac"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_igammac_", REGISTER_META,
+        legacy="MetaType::igammac_")
+def wrapper_Meta_igammac_(*args: Any) -> Any:
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = MetaStructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['igammac'](op, *args[:2])
+    return op.outputs_[0]
+
+
+ops.igammac_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac_, "wrapper_Meta_igammac_"))
+
+
+# ---- structured: special_erfcx.out (meta: special_erfcx, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_erfcx_out", REGISTER_META,
+        legacy="MetaType::special_erfcx")
+def wrapper_Meta_special_erfcx_out(*args: Any) -> Any:
+    """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_erfcx_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_erfcx_out, "wrapper_Meta_special_erfcx_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_erfcx", REGISTER_META,
+        legacy="MetaType::special_erfcx")
+def wrapper_Meta_special_erfcx(*args: Any) -> Any:
+    """special_erfcx(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_erfcx.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_erfcx, "wrapper_Meta_special_erfcx"))
+
+
+# ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_log_ndtr_out", REGISTER_META,
+        legacy="MetaType::special_log_ndtr")
+def wrapper_Meta_special_log_ndtr_out(*args: Any) -> Any:
+    """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = MetaStructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_log_ndtr_out, "wrapper_Meta_special_log_ndtr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_special_log_ndtr", REGISTER_META,
+        legacy="MetaType::special_log_ndtr")
+def wrapper_Meta_special_log_ndtr(*args: Any) -> Any:
+    """special_log_ndtr(Tensor self) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    return op.outputs_[0]
+
+
+ops.special_log_ndtr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_log_ndtr, "wrapper_Meta_special_log_ndtr"))

@@ -80,6 +80,8 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     loss_nll,
     max_pooling,
     max_unpooling,
+    meta_registrations,
+    meta_tensor,
     naive_convolution_transpose2d,
     naive_convolution_transpose3d,
     naive_dilated_convolution,

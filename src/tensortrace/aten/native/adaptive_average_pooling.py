@@ -80,12 +80,16 @@ def adaptive_avg_pool2d_cpu(self: Tensor, output_size: Sequence[int]) -> Tensor:
             " being empty",
         )
     oh, ow = output_size
+    if self.is_meta():  # Note [A meta tensor's kernel is no call]
+        return self.new_empty([*self.sizes()[:-2], oh, ow])
     out = _adaptive_kernel(_planes(self), oh, ow)
     return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type(), self)
 
 
 @native_function(ADAPTIVE, name="adaptive_avg_pool2d_backward_cpu")
 def adaptive_avg_pool2d_backward_cpu(grad_output: Tensor, self: Tensor) -> Tensor:
+    if grad_output.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_output.new_empty(list(self.sizes()))
     go = _planes(grad_output)
     oh, ow = go.shape[1], go.shape[2]
     h, w = self.size(-2), self.size(-1)

@@ -172,6 +172,8 @@ def _batch_norm(
     if not train:
         save_mean = at.empty([0], dtype=dtype, device=device)
         save_invstd = at.empty([0], dtype=dtype, device=device)
+        if output.is_meta():  # Note [A meta tensor's kernel is no call]
+            return output, save_mean, save_invstd
         assert running_mean is not None and running_var is not None
         mean = _vector(running_mean, c, param, 0.0)
         invstd = (1 / np.sqrt(_vector(running_var, c, param, 1.0) + param.type(eps))).astype(param)
@@ -187,6 +189,8 @@ def _batch_norm(
     save_invstd = at.empty([c], dtype=dtype, device=device)
     mean_t = at.empty([c], dtype=dtype, device=device)
     var_sum_t = at.empty([c], dtype=dtype, device=device)
+    if output.is_meta():  # Note [A meta tensor's kernel is no call]
+        return output, save_mean, save_invstd
     batch_norm_cpu_collect_stats(input, mean_t, var_sum_t)  # batch_norm_cpu_update_stats_template
     mean_v = np.asarray(mean_t.numpy_view()).astype(param)
     var_sum = np.asarray(var_sum_t.numpy_view()).astype(param)
@@ -283,6 +287,8 @@ def _batch_norm_backward(
     )
     grad_weight = at.empty([c], dtype=dtype, device=device) if grad_input_mask[1] else Tensor()
     grad_bias = at.empty([c], dtype=dtype, device=device) if grad_input_mask[2] else Tensor()
+    if input.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_input, grad_weight, grad_bias
     if input.numel() == 0:
         for t in (grad_weight, grad_bias):
             if t.defined():

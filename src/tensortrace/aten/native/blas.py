@@ -142,6 +142,8 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
     dot_check(self, tensor)
     _check_dispatch_type("dot", self.scalar_type())
     result = at.empty([], dtype=self.scalar_type(), device=self.device())
+    if result.is_meta():  # Note [A meta tensor's kernel is no call]
+        return result
     result.fill_(cpublas.dot_impl(self.numpy_view(), tensor.numpy_view()))
     return result
 

@@ -10,6 +10,7 @@ aten::copy_)` tree torch.profiler shows for a type promotion.
 from __future__ import annotations
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -17,7 +18,7 @@ from tensortrace.aten.native.tensor_shape_adjoint import TORCH_WARN_ONCE
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
 from tensortrace.c10.device import Device, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 
 SOURCE = "aten/src/ATen/native/Copy.cpp"
@@ -32,6 +33,19 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     TORCH_CHECK(src.defined(), "src is undefined")
     if self.is_same(src):
         return self
+    # Copies into meta self are OK and just ignored (similar to inplace)
+    if self.is_meta():
+        shape = infer_size(self.sizes(), src.sizes())
+        TORCH_CHECK(
+            tuple(self.sizes()) == shape,
+            "output with shape ",
+            list(self.sizes()),
+            " doesn't match the broadcast shape ",
+            list(shape),
+        )
+        return self
+    if src.is_meta():
+        TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
     if self.numel() == 0:
         return self
     it = (

@@ -16,6 +16,14 @@ from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import FrameSite, recorder, summarize
 
+# Note [A meta tensor's kernel is no call]
+# A native function registered for the Meta key as well (`CPU, CUDA, Meta: where`) runs its
+# shape and dtype steps (TensorIterator's compute_shape / compute_types, the output's
+# allocation on the meta device) and then calls its stub with DeviceType.Meta: there is no
+# data to loop over, so the stub returns at once and the trace shows no kernel frame. ATen gets
+# the same effect from the Python meta kernels of torch/_meta_registrations.py and the
+# decompositions it registers for Meta; here the one native code path serves, minus the loop.
+
 ALL_STUBS: dict[str, DispatchStub] = {}  # every DECLARE_DISPATCH, by name
 
 
@@ -52,7 +60,11 @@ class DispatchStub:
             idle = self.cpu_idle_ptr if device_type is DeviceType.CPU else None
             if idle is not None:
                 return idle(*args)
+            if device_type is DeviceType.Meta:
+                return None  # Note [A meta tensor's kernel is no call]
             return self.get_call_ptr(device_type)(*args)
+        if device_type is DeviceType.Meta:
+            return None
         kernel = (
             self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None
         ) or self.get_call_ptr(device_type)

@@ -77,7 +77,7 @@ def _embedding_dense_backward(
     indices_contig = expect_contiguous(indices)
     numel = indices.numel()
     grad = expect_contiguous(grad_).view([numel, embedding_dim])
-    if numel == 0:
+    if numel == 0 or grad_weight.is_meta():  # Note [A meta tensor's kernel is no call]
         return grad_weight
     idx = np.asarray(indices_contig.numpy_view()).reshape(-1).astype(np.int64)
     rows = np.asarray(grad.numpy_view())

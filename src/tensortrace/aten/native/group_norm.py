@@ -121,6 +121,8 @@ def native_group_norm(
     dtype = _param_scalar_type(X, gamma, beta)
     mean = at.empty([N, group], dtype=dtype, device=X.device())
     rstd = at.empty([N, group], dtype=dtype, device=X.device())
+    if Y.is_meta():  # Note [A meta tensor's kernel is no call]
+        return Y, mean, rstd
     group_norm_kernel_impl(
         X,
         _contiguous_or_none(gamma),
@@ -224,6 +226,8 @@ def native_group_norm_backward(
     dX = dX if grad_input_mask[0] else Tensor()
     dgamma = like_gamma() if grad_input_mask[1] else Tensor()
     dbeta = like_gamma() if grad_input_mask[2] else Tensor()
+    if X.is_meta():  # Note [A meta tensor's kernel is no call]
+        return dX, dgamma, dbeta
     group_norm_backward_kernel_impl(
         expect_contiguous(dY),
         expect_contiguous(X),

@@ -66,7 +66,7 @@ def _im2col_out_cpu_template(
     output_length = output_height * output_width
     output.resize_([batch_size, n_output_plane, output_length])
     _check_dtype(input, "im2col_out_cpu")
-    if batch_size:
+    if batch_size and not output.is_meta():  # Note [A meta tensor's kernel is no call]
         x = np.asarray(input.numpy_view())
         out = output.numpy_view()
         for elt in range(batch_size):
@@ -128,7 +128,7 @@ def _col2im_out_cpu_template(
     _check_dtype(input, "col2im_out_cpu")
     height_col = (output_height + 2 * pad[0] - (dil[0] * (kernel[0] - 1) + 1)) // st[0] + 1
     width_col = (output_width + 2 * pad[1] - (dil[1] * (kernel[1] - 1) + 1)) // st[1] + 1
-    if batch_size:
+    if batch_size and not output.is_meta():  # Note [A meta tensor's kernel is no call]
         x = np.asarray(input.numpy_view())
         out = output.numpy_view()
         for elt in range(batch_size):

@@ -249,7 +249,9 @@ def canDispatchToMaskedFill(
     self: Tensor, indices: IndexList, value: Tensor
 ) -> tuple[bool, Tensor | None]:
     """One bool mask and a one-element value: index_put_ is a masked_fill_."""
-    if not (value.numel() == 1 and value.device().is_cpu()):
+    # a meta value is the one a meta self can take (torch's meta index_put_ needs no mask
+    # positions either: the output is self)
+    if not (value.numel() == 1 and (value.device().is_cpu() or value.is_meta())):
         return False, None
     num_ind = 0
     mask: Tensor | None = None
@@ -309,7 +311,8 @@ def _index_put_impl_(
     if not accumulate:
         can_fill, mask = canDispatchToMaskedFill(self, indices, values)
         if can_fill and mask is not None:
-            return self.masked_fill_(mask, values.item())
+            # a meta value has no item(): masked_fill_.Tensor takes the 0-dim tensor itself
+            return self.masked_fill_(mask, values if values.is_meta() else values.item())
     if values.device() != self.device() and values.numel() == 1 and values.dim() == 0:
         values = values.to(device=self.device())  # a CPU scalar value for a CUDA self
     info = make_info(self, indices)

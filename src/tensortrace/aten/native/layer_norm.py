@@ -135,8 +135,9 @@ def _layer_norm(
     dtype = _param_scalar_type(input, weight, bias)
     mean = at.empty([m], dtype=dtype, device=x_t.device())
     rstd = at.empty([m], dtype=dtype, device=x_t.device())
-    # layer_norm_with_mean_rstd_out
-    layer_norm_kernel_impl(x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
+    # layer_norm_with_mean_rstd_out (Note [A meta tensor's kernel is no call])
+    if not y_t.is_meta():
+        layer_norm_kernel_impl(x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
     axis = input.dim() - len(normalized_shape)
     stat_shape = [*list(input.sizes())[:axis], *([1] * len(normalized_shape))]
     return y_t, mean.view(stat_shape), rstd.view(stat_shape)
@@ -224,7 +225,7 @@ def _layer_norm_backward(
     dx_t = like(x_t, False) if grad_input_mask[0] else Tensor()
     dgamma = like(gamma, m == 0) if grad_input_mask[1] else Tensor()
     dbeta = like(bias, m == 0) if grad_input_mask[2] else Tensor()
-    if m > 0 and n > 0:
+    if m > 0 and n > 0 and not x_t.is_meta():  # Note [A meta tensor's kernel is no call]
         layer_norm_backward_kernel_impl(
             dy_t,
             x_t,

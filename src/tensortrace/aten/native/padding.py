@@ -179,6 +179,8 @@ def _np(t: Tensor) -> np.ndarray:
 
 def _pad(self: Tensor, padding: Sequence[int], dim: int, reflect: bool) -> Tensor:
     dims = _check_pad_sizes(self, list(padding), dim, reflect)
+    if self.is_meta():  # Note [A meta tensor's kernel is no call]
+        return self.new_empty([*list(self.sizes())[:-dim], *(s + pl + pr for s, pl, pr in dims)])
     return _from_numpy(_padding_kernel(_np(self), _index(dims, reflect)), self)
 
 
@@ -186,6 +188,8 @@ def _pad_backward(
     grad_output: Tensor, self: Tensor, padding: Sequence[int], dim: int, reflect: bool
 ) -> Tensor:
     dims = _check_pad_sizes(self, list(padding), dim, reflect)
+    if grad_output.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_output.new_empty(list(self.sizes()))
     grad = _padding_backward_kernel(_np(grad_output), list(self.sizes()), _index(dims, reflect))
     return _from_numpy(grad, grad_output)
 

@@ -222,6 +222,8 @@ def max_pool2d_with_indices(
         self, "max_pool2d", kernel_size, stride, padding, dilation, ceil_mode
     )
     shape = [*self.sizes()[:-2], oh, ow]
+    if self.is_meta():  # Note [A meta tensor's kernel is no call]
+        return self.new_empty(shape), self.new_empty(shape, dtype=ScalarType.Long)
     out, idx = _max_pool_kernel(_planes(self), k, s, p, d, oh, ow)
     return (
         _from_numpy(out, shape, self.scalar_type(), self),
@@ -240,6 +242,8 @@ def max_pool2d_with_indices_backward(
     ceil_mode: bool,
     indices: Tensor,
 ) -> Tensor:
+    if grad_output.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_output.new_empty(list(self.sizes()))
     planes = _planes(self)
     go = _planes(grad_output)
     idx = _planes(indices)
@@ -325,6 +329,8 @@ def avg_pool2d(
 ) -> Tensor:
     TORCH_CHECK(divisor_override is None or divisor_override != 0, "divisor must be not zero")
     k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1], ceil_mode)
+    if self.is_meta():  # Note [A meta tensor's kernel is no call]
+        return self.new_empty([*self.sizes()[:-2], oh, ow])
     windows = _avg_divisors(
         self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad, divisor_override
     )
@@ -344,6 +350,8 @@ def avg_pool2d_backward(
     divisor_override: int | None,
 ) -> Tensor:
     k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1], ceil_mode)
+    if grad_output.is_meta():  # Note [A meta tensor's kernel is no call]
+        return grad_output.new_empty(list(self.sizes()))
     windows = _avg_divisors(
         self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad, divisor_override
     )

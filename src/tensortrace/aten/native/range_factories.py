@@ -134,6 +134,8 @@ def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None 
                 stacklevel=2,
             )
         out.resize_([size])
+    if out.is_meta():
+        return out
     if size:
         it = TensorIterator.borrowing_nullary_op(out)
         arange_stub(it.device_type(), it, start, size, step)
@@ -213,6 +215,8 @@ def linspace_out(
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     if out.numel() != steps:
         out.resize_([steps])
+    if out.is_meta():
+        return out
     if steps == 1:
         out.fill_(start)
     elif steps > 1:
@@ -317,6 +321,8 @@ def logspace_out(
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     if out.numel() != steps:
         out.resize_([steps])
+    if out.is_meta():
+        return out
     r = out if out.is_contiguous() else out.contiguous()
     if steps == 1:
         if isComplexType(r.scalar_type()):

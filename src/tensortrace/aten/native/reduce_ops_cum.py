@@ -48,7 +48,7 @@ def cumprod_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
 
 def _cumprod_into(result: Tensor, self: Tensor, dim: int) -> Tensor:
     dim = maybe_wrap_dim(dim, self.dim())
-    if self.numel():
+    if self.numel() and not result.is_meta():  # Note [A meta tensor's kernel is no call]
         cumprod_cpu_kernel(result, self.to(result.scalar_type()), dim)
     return result
 
@@ -106,7 +106,7 @@ def logcumsumexp(self: Tensor, dim: int) -> Tensor:
         "'",
     )
     result = at.empty(list(self.sizes()), dtype=self.scalar_type(), device=self.device())
-    if self.numel():
+    if self.numel() and not result.is_meta():  # Note [A meta tensor's kernel is no call]
         logcumsumexp_cpu_kernel(result, self, wrapped)
     return result
 
@@ -138,7 +138,7 @@ def _cummax_cummin(self: Tensor, dim: int, is_max: bool) -> tuple[Tensor, Tensor
     dim = maybe_wrap_dim(dim, self.dim())
     values = at.empty(list(self.sizes()), dtype=self.scalar_type(), device=self.device())
     indices = at.empty(list(self.sizes()), dtype=ScalarType.Long, device=self.device())
-    if self.numel():
+    if self.numel() and not values.is_meta():  # Note [A meta tensor's kernel is no call]
         cummax_cummin_helper(values, indices, self, dim, is_max)
     return values, indices
 

@@ -103,7 +103,11 @@ def std_var_out(
         )
     if iter_.numel() == 0:
         result.fill_(float("nan"))  # a trivial reduction
-    elif iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half) and result.numel() == 1:
+    elif (
+        iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half)
+        and result.numel() == 1
+        and not result.is_meta()  # ReduceOps.cpp takes this path for a CPU result only
+    ):
         std_var_all_cpu(result, self, correction, take_sqrt)
     else:
         std_var_stub(iter_.device_type(), iter_, correction, take_sqrt)

@@ -18,6 +18,7 @@ from tensortrace.aten.empty_tensor import (
 )
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor, null_deref
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
@@ -133,7 +134,17 @@ def resize_impl_cpu_(
         needed = computeStorageNbytes(size, stride, itemsize, impl.storage_offset_)
     storage = impl.storage_.unsafeGetStorageImpl()
     if needed > storage.nbytes():
-        resize_bytes_cpu(storage, needed)
+        if storage.data_ptr_.device.type_ is DeviceType.Meta:
+            maybe_resize_storage_meta(storage, needed)
+        else:
+            resize_bytes_cpu(storage, needed)
+
+
+def maybe_resize_storage_meta(storage: StorageImpl, size_bytes: int) -> None:
+    """Resize.h's resize for a meta tensor's storage: only its byte count grows (set_nbytes);
+    there is no memory to allocate or copy."""
+    TORCH_CHECK(storage.resizable(), "Trying to resize storage that is not resizable")
+    storage.size_bytes_ = size_bytes
 
 
 @traced("native", "at::native::resize_output", "aten/src/ATen/native/Resize.cpp")
@@ -177,3 +188,10 @@ def resize_(self: Tensor, size: Sequence[int], memory_format: str | None = None)
     )
     resize_impl_cpu_(self.unsafeGetTensorImpl(), size)
     return self
+
+
+# the Meta kernel (Resize.cpp's resize__symint): the same steps; a meta storage only grows its
+# byte count (maybe_resize_storage_meta)
+native_function("aten/src/ATen/native/Resize.cpp", name="resize__symint")(
+    getattr(resize_, "__wrapped__", resize_)
+)

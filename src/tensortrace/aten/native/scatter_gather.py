@@ -192,7 +192,7 @@ def gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> 
     result = empty_structured_output(
         list(index.sizes()), self.scalar_type(), self.device()
     )  # structured
-    if index.numel():
+    if index.numel() and not result.is_meta():  # Note [A meta tensor's kernel is no call]
         gather_kernel(result, self, wrapped, index)
     return result
 
@@ -220,7 +220,7 @@ def scatter_impl(
     if reduce is not None:
         _get_operator_enum(reduce)
     out = self if inplace else self.clone(memory_format="preserve_format")
-    if index.numel():
+    if index.numel() and not out.is_meta():  # Note [A meta tensor's kernel is no call]
         scatter_kernel(out, wrapped, index, src, reduce)
     return out
 

@@ -330,6 +330,8 @@ def eye_out_cpu(n: int, m: int | None = None, out: Tensor | None = None) -> Tens
     TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n)
     TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
     out.resize_([n, m])
+    if out.is_meta():
+        return out
     out.zero_()
     _fill_diagonal(out, min(n, m))
     return out

@@ -74,6 +74,13 @@ def as_strided_tensorimpl(
     return result
 
 
+# the Meta kernel: the same view over the meta storage (TensorShape.cpp's
+# as_strided_tensorimpl_meta_symint)
+native_function(SOURCE, name="as_strided_tensorimpl_meta_symint")(
+    getattr(as_strided_tensorimpl, "__wrapped__", as_strided_tensorimpl)
+)
+
+
 @native_function(SOURCE, name="as_strided__symint", legacy="at::native::as_strided_")
 def as_strided_(
     self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None

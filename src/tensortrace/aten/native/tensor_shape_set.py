@@ -11,12 +11,14 @@ as a 1-d tensor of self's dtype, set_(tensor) takes the other tensor's storage a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tensortrace.aten.cuda.empty_tensor import getCUDADeviceAllocator
-from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.registry import NATIVE_FUNCTIONS, native_function
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.allocator import Allocator
+from tensortrace.c10.allocator import Allocator, GetAllocator
 from tensortrace.c10.cpu_allocator import GetCPUAllocator
+from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.intrusive_ptr import make_intrusive
 from tensortrace.c10.storage_impl import Storage, StorageImpl
@@ -77,3 +79,29 @@ def set_cpu_(self: Tensor) -> Tensor:
 @native_function(CUDA_SOURCE, name="set_cuda_", legacy="at::native::set_cuda_")
 def set_cuda_(self: Tensor) -> Tensor:
     return _set_empty_storage(self, getCUDADeviceAllocator())
+
+
+# ---- the Meta kernels (TensorShape.cpp's set_meta_, set_storage_meta__symint) -------------------
+@native_function(SOURCE, name="set_meta_", legacy="at::native::set_meta_")
+def set_meta_(self: Tensor) -> Tensor:
+    return _set_empty_storage(self, GetAllocator(DeviceType.Meta))
+
+
+def _set_storage_meta(
+    self: Tensor,
+    source: Storage,
+    storage_offset: int,
+    size: Sequence[int],
+    stride: Sequence[int] = (),
+) -> Tensor:
+    """set_storage_cpu_'s steps: a meta storage that is too small only grows its byte count."""
+    return _body(NATIVE_FUNCTIONS["set_storage_cpu_"][0])(
+        self, source, storage_offset, size, stride
+    )
+
+
+native_function(SOURCE, name="set_storage_meta__symint")(_set_storage_meta)
+
+
+def _body(fn: Any) -> Any:
+    return getattr(fn, "__wrapped__", fn)

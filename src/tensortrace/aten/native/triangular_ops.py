@@ -39,7 +39,7 @@ def _tril_triu(name: str, self: Tensor, k: int, upper: bool, inplace: bool) -> T
         if inplace
         else empty_structured_output(list(self.sizes()), self.scalar_type(), self.device())
     )
-    if self.numel():
+    if self.numel() and not result.is_meta():  # Note [A meta tensor's kernel is no call]
         apply_triu_tril(result, self, k, upper)
     return result
 

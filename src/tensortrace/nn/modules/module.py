@@ -399,25 +399,37 @@ class Module(ModuleHooks, ModuleStateDict):
     def _apply(self, fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> Module:
         if recurse:
             for module in self.children():
-                module._apply(fn)
-        for param in self._parameters.values():
+                module._apply(fn)  # recurse=True below, as torch's _apply passes no flag
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with torch.no_grad():
                 applied = fn(param)
-            if applied is not param:
-                # torch's default (overwrite_module_params_on_conversion off): the Parameter
-                # keeps its identity, so an optimizer built before .to() still holds it
+            out_param = param
+            # torch's default (overwrite_module_params_on_conversion off): the Parameter keeps
+            # its identity where the storage types are compatible (so an optimizer built before
+            # .to() still holds it); to or from the meta device it is a new Parameter
+            if not torch._has_compatible_shallow_copy_type(param, applied):
+                out_param = self._parameters[key] = Parameter(applied, param.requires_grad)
+            elif applied is not param:
                 param.data = applied
             if param.grad is not None:
                 with torch.no_grad():
                     grad_applied = fn(param.grad)
-                if grad_applied is not param.grad:
-                    param.grad.data = grad_applied
+                if not torch._has_compatible_shallow_copy_type(param.grad, grad_applied):
+                    out_param.grad = grad_applied.requires_grad_(param.grad.requires_grad)
+                elif grad_applied is not param.grad:
+                    out_param.grad.data = grad_applied  # type: ignore[union-attr]
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
         return self
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Move the parameters and buffers to `device` without copying storage: each becomes
+        `torch.empty_like(t, device=device)` (how a model built on the meta device gets
+        real, uninitialized memory)."""
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)

@@ -9,6 +9,7 @@ the split is only for length.
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +126,14 @@ class ModuleStateDict:
                     f"model is {param.shape}."
                 )
                 continue
+            if param.is_meta and not input_param.is_meta:
+                warnings.warn(
+                    f"for {key}: copying from a non-meta parameter in the checkpoint to a meta "
+                    "parameter in the current model, which is a no-op. (Did you mean to "
+                    "pass `assign=True` to assign items in the state dictionary to their "
+                    "corresponding key in the module instead of copying them in place?)",
+                    stacklevel=2,
+                )
             try:
                 with torch.no_grad():
                     param.copy_(input_param)

@@ -4,7 +4,7 @@ imported on first use, prune.
 
 Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters,
 rnn's PackedSequence, packing and padding, fusion, weight_norm, spectral_norm, parametrize,
-parametrizations, stateless, prune).
+parametrizations, stateless, init's skip_init, prune).
 Everything here calls the public tensortrace API, as torch's does.
 """
 
@@ -23,6 +23,7 @@ from tensortrace.nn.utils.fusion import (
     fuse_linear_bn_eval,
     fuse_linear_bn_weights,
 )
+from tensortrace.nn.utils.init import skip_init
 from tensortrace.nn.utils.spectral_norm import remove_spectral_norm, spectral_norm
 from tensortrace.nn.utils.weight_norm import remove_weight_norm, weight_norm
 
@@ -42,6 +43,7 @@ __all__ = [
     "remove_spectral_norm",
     "remove_weight_norm",
     "rnn",
+    "skip_init",
     "spectral_norm",
     "stateless",
     "vector_to_parameters",

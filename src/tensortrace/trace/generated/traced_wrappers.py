@@ -3670,8 +3670,17 @@ def traced_405(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self,), {})
     return wrapper
 
-# (self, *args, **kwargs)
+# (self, *args)
 def traced_406(fn_, site_, names_):
+    def wrapper(self, *args):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, *args)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {})
+    return wrapper
+
+# (self, *args, **kwargs)
+def traced_407(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3689,7 @@ def traced_406(fn_, site_, names_):
     return wrapper
 
 # (self, A, upper)
-def traced_407(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(self, A, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3698,7 @@ def traced_407(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left, unitriangular, out)
-def traced_408(fn_, site_, names_):
+def traced_409(fn_, site_, names_):
     def wrapper(self, B, upper, left, unitriangular, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3707,7 @@ def traced_408(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left=, unitriangular=)
-def traced_409(fn_, site_, names_, _d3, _d4):
+def traced_410(fn_, site_, names_, _d3, _d4):
     def wrapper(self, B, upper, left=_d3, unitriangular=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3716,7 @@ def traced_409(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, UPLO=)
-def traced_410(fn_, site_, names_, _d1):
+def traced_411(fn_, site_, names_, _d1):
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3725,7 @@ def traced_410(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, alpha=)
-def traced_411(fn_, site_, names_, _d1):
+def traced_412(fn_, site_, names_, _d1):
     def wrapper(self, alpha=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3734,7 @@ def traced_411(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_412(fn_, site_, names_):
+def traced_413(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3743,7 @@ def traced_412(fn_, site_, names_):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, rcond=)
-def traced_413(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_414(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, rcond=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3752,7 @@ def traced_413(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, tol=)
-def traced_414(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_415(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, tol=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3761,7 @@ def traced_414(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_415(fn_, site_, names_):
+def traced_416(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3770,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond, driver, solution, residuals, rank, singular_values)
-def traced_416(fn_, site_, names_):
+def traced_417(fn_, site_, names_):
     def wrapper(self, b, rcond, driver, solution, residuals, rank, singular_values):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3779,7 @@ def traced_416(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond=, driver=)
-def traced_417(fn_, site_, names_, _d2, _d3):
+def traced_418(fn_, site_, names_, _d2, _d3):
     def wrapper(self, b, rcond=_d2, driver=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3788,7 @@ def traced_417(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_418(fn_, site_, names_, _d1, _d2, _d3):
+def traced_419(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3797,7 @@ def traced_418(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_419(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_420(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3806,7 @@ def traced_419(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_420(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3815,7 @@ def traced_420(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_421(fn_, site_, names_):
+def traced_422(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3824,7 @@ def traced_421(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_422(fn_, site_, names_):
+def traced_423(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3833,7 @@ def traced_422(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32, right, out)
-def traced_423(fn_, site_, names_):
+def traced_424(fn_, site_, names_):
     def wrapper(self, boundaries, out_int32, right, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3842,7 @@ def traced_423(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32=, right=)
-def traced_424(fn_, site_, names_, _d2, _d3):
+def traced_425(fn_, site_, names_, _d2, _d3):
     def wrapper(self, boundaries, out_int32=_d2, right=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3851,7 @@ def traced_424(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_425(fn_, site_, names_, _d2):
+def traced_426(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3860,7 @@ def traced_425(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_426(fn_, site_, names_):
+def traced_427(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3869,7 @@ def traced_426(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_427(fn_, site_, names_):
+def traced_428(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3878,7 @@ def traced_427(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_428(fn_, site_, names_, _d1, _d2, _d3):
+def traced_429(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3887,7 @@ def traced_428(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, decimals, out)
-def traced_429(fn_, site_, names_):
+def traced_430(fn_, site_, names_):
     def wrapper(self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3896,7 @@ def traced_429(fn_, site_, names_):
     return wrapper
 
 # (self, decimals=)
-def traced_430(fn_, site_, names_, _d1):
+def traced_431(fn_, site_, names_, _d1):
     def wrapper(self, decimals=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3905,7 @@ def traced_430(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_431(fn_, site_, names_):
+def traced_432(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3914,7 @@ def traced_431(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_432(fn_, site_, names_):
+def traced_433(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3923,7 @@ def traced_432(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_433(fn_, site_, names_, _d1):
+def traced_434(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3932,7 @@ def traced_433(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_434(fn_, site_, names_):
+def traced_435(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3941,7 @@ def traced_434(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_435(fn_, site_, names_):
+def traced_436(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +3950,7 @@ def traced_435(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_436(fn_, site_, names_):
+def traced_437(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +3959,7 @@ def traced_436(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_437(fn_, site_, names_, _d2):
+def traced_438(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +3968,7 @@ def traced_437(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_438(fn_, site_, names_):
+def traced_439(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +3977,7 @@ def traced_438(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_439(fn_, site_, names_, _d3):
+def traced_440(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +3986,7 @@ def traced_439(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_440(fn_, site_, names_):
+def traced_441(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +3995,7 @@ def traced_440(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_441(fn_, site_, names_):
+def traced_442(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4004,7 @@ def traced_441(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_442(fn_, site_, names_, _d4):
+def traced_443(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4013,7 @@ def traced_442(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_443(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4022,7 @@ def traced_443(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_444(fn_, site_, names_, _d5):
+def traced_445(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4031,7 @@ def traced_444(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_445(fn_, site_, names_, _d3):
+def traced_446(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4040,7 @@ def traced_445(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_446(fn_, site_, names_):
+def traced_447(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4049,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_447(fn_, site_, names_):
+def traced_448(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -4049,7 +4058,7 @@ def traced_447(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_448(fn_, site_, names_, _d3, _d4, _d5):
+def traced_449(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4067,7 @@ def traced_448(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_449(fn_, site_, names_):
+def traced_450(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4076,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, dtype, out)
-def traced_450(fn_, site_, names_):
+def traced_451(fn_, site_, names_):
     def wrapper(self, dim, keepdim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4085,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_451(fn_, site_, names_):
+def traced_452(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4094,7 @@ def traced_451(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, out)
-def traced_452(fn_, site_, names_):
+def traced_453(fn_, site_, names_):
     def wrapper(self, dim, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4103,7 @@ def traced_452(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, values, indices)
-def traced_453(fn_, site_, names_):
+def traced_454(fn_, site_, names_):
     def wrapper(self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4112,7 @@ def traced_453(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_454(fn_, site_, names_, _d2):
+def traced_455(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4121,7 @@ def traced_454(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, normalization, forward)
-def traced_455(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4130,7 @@ def traced_455(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, forward, out)
-def traced_456(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4130,7 +4139,7 @@ def traced_456(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size)
-def traced_457(fn_, site_, names_):
+def traced_458(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4148,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size, out)
-def traced_458(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4157,7 @@ def traced_458(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided)
-def traced_459(fn_, site_, names_):
+def traced_460(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4166,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided, out)
-def traced_460(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4175,7 @@ def traced_460(fn_, site_, names_):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_461(fn_, site_, names_, _d2, _d3):
+def traced_462(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4184,7 @@ def traced_461(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_462(fn_, site_, names_):
+def traced_463(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4193,7 @@ def traced_462(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_463(fn_, site_, names_, _d2, _d3, _d4):
+def traced_464(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4193,7 +4202,7 @@ def traced_463(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_464(fn_, site_, names_):
+def traced_465(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4211,7 @@ def traced_464(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_465(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4220,7 @@ def traced_465(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_466(fn_, site_, names_, _d2, _d3):
+def traced_467(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4229,7 @@ def traced_466(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_467(fn_, site_, names_):
+def traced_468(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4238,7 @@ def traced_467(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_468(fn_, site_, names_, _d1):
+def traced_469(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4247,7 @@ def traced_468(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_469(fn_, site_, names_, _d1, _d2, _d3):
+def traced_470(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4247,7 +4256,7 @@ def traced_469(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_470(fn_, site_, names_, _d1, _d2):
+def traced_471(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4265,7 @@ def traced_470(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=)
-def traced_471(fn_, site_, names_, _d1, _d2):
+def traced_472(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4274,7 @@ def traced_471(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=, dtype=)
-def traced_472(fn_, site_, names_, _d1, _d2, _d3):
+def traced_473(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, keepdim=_d2, dtype=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4283,7 @@ def traced_472(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_474(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4292,7 @@ def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dimension, size, step)
-def traced_474(fn_, site_, names_):
+def traced_475(fn_, site_, names_):
     def wrapper(self, dimension, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4301,7 @@ def traced_474(fn_, site_, names_):
     return wrapper
 
 # (self, dims)
-def traced_475(fn_, site_, names_):
+def traced_476(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4310,7 @@ def traced_475(fn_, site_, names_):
     return wrapper
 
 # (self, downscale_factor)
-def traced_476(fn_, site_, names_):
+def traced_477(fn_, site_, names_):
     def wrapper(self, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4319,7 @@ def traced_476(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_477(fn_, site_, names_):
+def traced_478(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4328,7 @@ def traced_477(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_478(fn_, site_, names_):
+def traced_479(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4337,7 @@ def traced_478(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_479(fn_, site_, names_, _d1):
+def traced_480(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4346,7 @@ def traced_479(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_480(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4355,7 @@ def traced_480(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_482(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4364,7 @@ def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_482(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_483(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -4364,7 +4373,7 @@ def traced_482(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, eigenvalues, eigenvectors)
-def traced_483(fn_, site_, names_):
+def traced_484(fn_, site_, names_):
     def wrapper(self, eigenvalues, eigenvectors):
         rec_ = recorder.current
         if rec_ is None:
@@ -4373,7 +4382,7 @@ def traced_483(fn_, site_, names_):
     return wrapper
 
 # (self, eps, out)
-def traced_484(fn_, site_, names_):
+def traced_485(fn_, site_, names_):
     def wrapper(self, eps, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4382,7 +4391,7 @@ def traced_484(fn_, site_, names_):
     return wrapper
 
 # (self, eps=)
-def traced_485(fn_, site_, names_, _d1):
+def traced_486(fn_, site_, names_, _d1):
     def wrapper(self, eps=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4391,7 +4400,7 @@ def traced_485(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, exponent)
-def traced_486(fn_, site_, names_):
+def traced_487(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -4400,7 +4409,7 @@ def traced_486(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_487(fn_, site_, names_):
+def traced_488(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4409,7 +4418,7 @@ def traced_487(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_488(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_489(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4418,7 +4427,7 @@ def traced_488(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_489(fn_, site_, names_, _d2):
+def traced_490(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4427,7 +4436,7 @@ def traced_489(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, found_inf, inv_scale)
-def traced_490(fn_, site_, names_):
+def traced_491(fn_, site_, names_):
     def wrapper(self, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -4436,7 +4445,7 @@ def traced_490(fn_, site_, names_):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_491(fn_, site_, names_, _d1, _d2, _d3):
+def traced_492(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4445,7 +4454,7 @@ def traced_491(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_492(fn_, site_, names_, _d1):
+def traced_493(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4454,7 +4463,7 @@ def traced_492(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_493(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_494(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4463,7 +4472,7 @@ def traced_493(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_494(fn_, site_, names_, _d1, _d2):
+def traced_495(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4472,7 +4481,7 @@ def traced_494(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, grad)
-def traced_495(fn_, site_, names_):
+def traced_496(fn_, site_, names_):
     def wrapper(self, grad):
         rec_ = recorder.current
         if rec_ is None:
@@ -4481,7 +4490,7 @@ def traced_495(fn_, site_, names_):
     return wrapper
 
 # (self, groups)
-def traced_496(fn_, site_, names_):
+def traced_497(fn_, site_, names_):
     def wrapper(self, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -4490,7 +4499,7 @@ def traced_496(fn_, site_, names_):
     return wrapper
 
 # (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
-def traced_497(fn_, site_, names_):
+def traced_498(fn_, site_, names_):
     def wrapper(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
         rec_ = recorder.current
         if rec_ is None:
@@ -4499,7 +4508,7 @@ def traced_497(fn_, site_, names_):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_498(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_499(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -4508,7 +4517,7 @@ def traced_498(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_499(fn_, site_, names_):
+def traced_500(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -4517,7 +4526,7 @@ def traced_499(fn_, site_, names_):
     return wrapper
 
 # (self, ind, out)
-def traced_500(fn_, site_, names_):
+def traced_501(fn_, site_, names_):
     def wrapper(self, ind, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4526,7 +4535,7 @@ def traced_500(fn_, site_, names_):
     return wrapper
 
 # (self, ind=)
-def traced_501(fn_, site_, names_, _d1):
+def traced_502(fn_, site_, names_, _d1):
     def wrapper(self, ind=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4535,7 +4544,7 @@ def traced_501(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, index)
-def traced_502(fn_, site_, names_):
+def traced_503(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4544,7 +4553,7 @@ def traced_502(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_503(fn_, site_, names_):
+def traced_504(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -4553,7 +4562,7 @@ def traced_503(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_504(fn_, site_, names_):
+def traced_505(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4562,7 +4571,7 @@ def traced_504(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_505(fn_, site_, names_):
+def traced_506(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4571,7 +4580,7 @@ def traced_505(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_506(fn_, site_, names_, _d2):
+def traced_507(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4580,7 +4589,7 @@ def traced_506(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_507(fn_, site_, names_):
+def traced_508(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -4589,7 +4598,7 @@ def traced_507(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size)
-def traced_508(fn_, site_, names_):
+def traced_509(fn_, site_, names_):
     def wrapper(self, indices, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4598,7 +4607,7 @@ def traced_508(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, out)
-def traced_509(fn_, site_, names_):
+def traced_510(fn_, site_, names_):
     def wrapper(self, indices, output_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4607,7 +4616,7 @@ def traced_509(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding)
-def traced_510(fn_, site_, names_):
+def traced_511(fn_, site_, names_):
     def wrapper(self, indices, output_size, stride, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -4616,7 +4625,7 @@ def traced_510(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding, out)
-def traced_511(fn_, site_, names_):
+def traced_512(fn_, site_, names_):
     def wrapper(self, indices, output_size, stride, padding, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4625,7 +4634,7 @@ def traced_511(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_512(fn_, site_, names_, _d3):
+def traced_513(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4634,7 +4643,7 @@ def traced_512(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_513(fn_, site_, names_, _d3, _d4):
+def traced_514(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4643,7 +4652,7 @@ def traced_513(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, input2, upper, out)
-def traced_514(fn_, site_, names_):
+def traced_515(fn_, site_, names_):
     def wrapper(self, input2, upper, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4652,7 +4661,7 @@ def traced_514(fn_, site_, names_):
     return wrapper
 
 # (self, input2, upper=)
-def traced_515(fn_, site_, names_, _d2):
+def traced_516(fn_, site_, names_, _d2):
     def wrapper(self, input2, upper=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4661,7 +4670,7 @@ def traced_515(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_516(fn_, site_, names_):
+def traced_517(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4670,7 +4679,7 @@ def traced_516(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim, keepdim, values, indices)
-def traced_517(fn_, site_, names_):
+def traced_518(fn_, site_, names_):
     def wrapper(self, k, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4679,7 +4688,7 @@ def traced_517(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, keepdim=)
-def traced_518(fn_, site_, names_, _d2, _d3):
+def traced_519(fn_, site_, names_, _d2, _d3):
     def wrapper(self, k, dim=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4688,7 +4697,7 @@ def traced_518(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_519(fn_, site_, names_, _d2, _d3, _d4):
+def traced_520(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4697,7 +4706,7 @@ def traced_519(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_520(fn_, site_, names_, _d1, _d2):
+def traced_521(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4706,7 +4715,7 @@ def traced_520(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride)
-def traced_521(fn_, site_, names_):
+def traced_522(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4715,7 +4724,7 @@ def traced_521(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride, out)
-def traced_522(fn_, site_, names_):
+def traced_523(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4724,7 +4733,7 @@ def traced_522(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_523(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_524(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4733,7 +4742,7 @@ def traced_523(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_524(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_525(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4742,7 +4751,7 @@ def traced_524(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_525(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_526(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4751,7 +4760,7 @@ def traced_525(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_526(fn_, site_, names_):
+def traced_527(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -4760,7 +4769,7 @@ def traced_526(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_527(fn_, site_, names_, _d1, _d2):
+def traced_528(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4769,7 +4778,7 @@ def traced_527(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, level)
-def traced_528(fn_, site_, names_):
+def traced_529(fn_, site_, names_):
     def wrapper(self, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -4778,7 +4787,7 @@ def traced_528(fn_, site_, names_):
     return wrapper
 
 # (self, lower=, upper=, training=, generator=)
-def traced_529(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_530(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, lower=_d1, upper=_d2, training=_d3, generator=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4787,7 +4796,7 @@ def traced_529(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_530(fn_, site_, names_):
+def traced_531(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -4796,7 +4805,7 @@ def traced_530(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_531(fn_, site_, names_):
+def traced_532(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -4805,7 +4814,7 @@ def traced_531(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_532(fn_, site_, names_):
+def traced_533(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4814,7 +4823,7 @@ def traced_532(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_533(fn_, site_, names_):
+def traced_534(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4823,7 +4832,7 @@ def traced_533(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_534(fn_, site_, names_, _d4, _d5):
+def traced_535(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4832,7 +4841,7 @@ def traced_534(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_535(fn_, site_, names_, _d4, _d5, _d6):
+def traced_536(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4841,7 +4850,7 @@ def traced_535(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_536(fn_, site_, names_):
+def traced_537(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4850,7 +4859,7 @@ def traced_536(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_537(fn_, site_, names_, _d1, _d2, _d3):
+def traced_538(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4859,7 +4868,7 @@ def traced_537(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, median=, sigma=, generator=)
-def traced_538(fn_, site_, names_, _d1, _d2, _d3):
+def traced_539(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, median=_d1, sigma=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4868,7 +4877,7 @@ def traced_538(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_539(fn_, site_, names_, _d1):
+def traced_540(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4877,7 +4886,7 @@ def traced_539(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_540(fn_, site_, names_, _d1, _d2):
+def traced_541(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4886,7 +4895,7 @@ def traced_540(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_541(fn_, site_, names_):
+def traced_542(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4895,7 +4904,7 @@ def traced_541(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_542(fn_, site_, names_, _d1, _d2):
+def traced_543(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4904,7 +4913,7 @@ def traced_542(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, n)
-def traced_543(fn_, site_, names_):
+def traced_544(fn_, site_, names_):
     def wrapper(self, n):
         rec_ = recorder.current
         if rec_ is None:
@@ -4913,7 +4922,7 @@ def traced_543(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, norm, out)
-def traced_544(fn_, site_, names_):
+def traced_545(fn_, site_, names_):
     def wrapper(self, n, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4922,7 +4931,7 @@ def traced_544(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, prepend, append, out)
-def traced_545(fn_, site_, names_):
+def traced_546(fn_, site_, names_):
     def wrapper(self, n, dim, prepend, append, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4931,7 +4940,7 @@ def traced_545(fn_, site_, names_):
     return wrapper
 
 # (self, n, out)
-def traced_546(fn_, site_, names_):
+def traced_547(fn_, site_, names_):
     def wrapper(self, n, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4940,7 +4949,7 @@ def traced_546(fn_, site_, names_):
     return wrapper
 
 # (self, n=, dim=, norm=)
-def traced_547(fn_, site_, names_, _d1, _d2, _d3):
+def traced_548(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, n=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4949,7 +4958,7 @@ def traced_547(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, n=, dim=, prepend=, append=)
-def traced_548(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_549(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, n=_d1, dim=_d2, prepend=_d3, append=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4958,7 +4967,7 @@ def traced_548(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=)
-def traced_549(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
+def traced_550(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, normalized=_d6, onesided=_d7, length=_d8, return_complex=_d9):
         rec_ = recorder.current
         if rec_ is None:
@@ -4967,7 +4976,7 @@ def traced_549(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=)
-def traced_550(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
+def traced_551(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, pad_mode=_d6, normalized=_d7, onesided=_d8, return_complex=_d9, align_to_window=_d10):
         rec_ = recorder.current
         if rec_ is None:
@@ -4976,7 +4985,7 @@ def traced_550(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_551(fn_, site_, names_):
+def traced_552(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4985,7 +4994,7 @@ def traced_551(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_552(fn_, site_, names_, _d1, _d2, _d3):
+def traced_553(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4994,7 +5003,7 @@ def traced_552(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_553(fn_, site_, names_):
+def traced_554(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5003,7 +5012,7 @@ def traced_553(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_554(fn_, site_, names_):
+def traced_555(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -5012,7 +5021,7 @@ def traced_554(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_555(fn_, site_, names_):
+def traced_556(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5021,7 +5030,7 @@ def traced_555(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower, upper, training, generator, out)
-def traced_556(fn_, site_, names_):
+def traced_557(fn_, site_, names_):
     def wrapper(self, noise, lower, upper, training, generator, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5030,7 +5039,7 @@ def traced_556(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower=, upper=, training=, generator=)
-def traced_557(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, noise, lower=_d2, upper=_d3, training=_d4, generator=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5039,7 +5048,7 @@ def traced_557(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, num_classes=)
-def traced_558(fn_, site_, names_, _d1):
+def traced_559(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5048,7 +5057,7 @@ def traced_558(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_559(fn_, site_, names_, _d2, _d3):
+def traced_560(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5057,7 +5066,7 @@ def traced_559(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_560(fn_, site_, names_, _d2, _d3, _d4):
+def traced_561(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5066,7 +5075,7 @@ def traced_560(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_561(fn_, site_, names_, _d1):
+def traced_562(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5075,7 +5084,7 @@ def traced_561(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_562(fn_, site_, names_, _d1, _d2, _d3):
+def traced_563(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5084,7 +5093,7 @@ def traced_562(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_563(fn_, site_, names_):
+def traced_564(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -5093,7 +5102,7 @@ def traced_563(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_564(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_565(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5102,7 +5111,7 @@ def traced_564(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_565(fn_, site_, names_):
+def traced_566(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -5111,7 +5120,7 @@ def traced_565(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_566(fn_, site_, names_):
+def traced_567(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -5120,7 +5129,7 @@ def traced_566(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_567(fn_, site_, names_):
+def traced_568(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5129,7 +5138,7 @@ def traced_567(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_568(fn_, site_, names_, _d2):
+def traced_569(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5138,7 +5147,7 @@ def traced_568(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_569(fn_, site_, names_, _d2):
+def traced_570(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5147,7 +5156,7 @@ def traced_569(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims, out)
-def traced_570(fn_, site_, names_):
+def traced_571(fn_, site_, names_):
     def wrapper(self, other, dims, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5156,7 +5165,7 @@ def traced_570(fn_, site_, names_):
     return wrapper
 
 # (self, other, dims=)
-def traced_571(fn_, site_, names_, _d2):
+def traced_572(fn_, site_, names_, _d2):
     def wrapper(self, other, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5165,7 +5174,7 @@ def traced_571(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_572(fn_, site_, names_):
+def traced_573(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -5174,7 +5183,7 @@ def traced_572(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_573(fn_, site_, names_):
+def traced_574(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5183,7 +5192,7 @@ def traced_573(fn_, site_, names_):
     return wrapper
 
 # (self, other, p=)
-def traced_574(fn_, site_, names_, _d2):
+def traced_575(fn_, site_, names_, _d2):
     def wrapper(self, other, p=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5192,7 +5201,7 @@ def traced_574(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_575(fn_, site_, names_, _d2):
+def traced_576(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5201,7 +5210,7 @@ def traced_575(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_576(fn_, site_, names_, _d2, _d3):
+def traced_577(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5210,7 +5219,7 @@ def traced_576(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_577(fn_, site_, names_, _d2, _d3, _d4):
+def traced_578(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5219,7 +5228,7 @@ def traced_577(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, other, self_num_batch_dims=)
-def traced_578(fn_, site_, names_, _d2):
+def traced_579(fn_, site_, names_, _d2):
     def wrapper(self, other, self_num_batch_dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5228,7 +5237,7 @@ def traced_578(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, out)
-def traced_579(fn_, site_, names_):
+def traced_580(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5237,7 +5246,7 @@ def traced_579(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_580(fn_, site_, names_):
+def traced_581(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -5246,7 +5255,7 @@ def traced_580(fn_, site_, names_):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, rcond=)
-def traced_581(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_582(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, rcond=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5255,7 +5264,7 @@ def traced_581(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, tol=)
-def traced_582(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_583(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, tol=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5264,7 +5273,7 @@ def traced_582(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out=)
-def traced_583(fn_, site_, names_, _d1):
+def traced_584(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5273,7 +5282,7 @@ def traced_583(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output)
-def traced_584(fn_, site_, names_):
+def traced_585(fn_, site_, names_):
     def wrapper(self, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -5282,7 +5291,7 @@ def traced_584(fn_, site_, names_):
     return wrapper
 
 # (self, output_size)
-def traced_585(fn_, site_, names_):
+def traced_586(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5291,7 +5300,7 @@ def traced_585(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride)
-def traced_586(fn_, site_, names_):
+def traced_587(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -5300,7 +5309,7 @@ def traced_586(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride, out)
-def traced_587(fn_, site_, names_):
+def traced_588(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5309,7 +5318,7 @@ def traced_587(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_588(fn_, site_, names_):
+def traced_589(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -5318,7 +5327,7 @@ def traced_588(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_589(fn_, site_, names_):
+def traced_590(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -5327,7 +5336,7 @@ def traced_589(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_590(fn_, site_, names_):
+def traced_591(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -5336,7 +5345,7 @@ def traced_590(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_591(fn_, site_, names_, _d2):
+def traced_592(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5345,7 +5354,7 @@ def traced_591(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_592(fn_, site_, names_):
+def traced_593(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -5354,7 +5363,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (self, p, out)
-def traced_593(fn_, site_, names_):
+def traced_594(fn_, site_, names_):
     def wrapper(self, p, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5363,7 +5372,7 @@ def traced_593(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_594(fn_, site_, names_):
+def traced_595(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -5372,7 +5381,7 @@ def traced_594(fn_, site_, names_):
     return wrapper
 
 # (self, p=)
-def traced_595(fn_, site_, names_, _d1):
+def traced_596(fn_, site_, names_, _d1):
     def wrapper(self, p=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5381,7 +5390,7 @@ def traced_595(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, p=, generator=)
-def traced_596(fn_, site_, names_, _d1, _d2):
+def traced_597(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5390,7 +5399,7 @@ def traced_596(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_597(fn_, site_, names_):
+def traced_598(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -5399,7 +5408,7 @@ def traced_597(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_598(fn_, site_, names_):
+def traced_599(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -5408,7 +5417,7 @@ def traced_598(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_599(fn_, site_, names_, _d3):
+def traced_600(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5426,7 @@ def traced_599(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_600(fn_, site_, names_, _d2, _d3):
+def traced_601(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5435,7 @@ def traced_600(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_601(fn_, site_, names_, _d2):
+def traced_602(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5444,7 @@ def traced_601(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_602(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5453,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_603(fn_, site_, names_):
+def traced_604(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5462,7 @@ def traced_603(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_604(fn_, site_, names_):
+def traced_605(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5471,7 @@ def traced_604(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim, keepdim, interpolation, out)
-def traced_605(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     def wrapper(self, q, dim, keepdim, interpolation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5471,7 +5480,7 @@ def traced_605(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim=, keepdim=, interpolation=)
-def traced_606(fn_, site_, names_, _d2, _d3, _d4):
+def traced_607(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, q, dim=_d2, keepdim=_d3, interpolation=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5480,7 +5489,7 @@ def traced_606(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, r=, with_replacement=)
-def traced_607(fn_, site_, names_, _d1, _d2):
+def traced_608(fn_, site_, names_, _d1, _d2):
     def wrapper(self, r=_d1, with_replacement=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5498,7 @@ def traced_607(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, rcond=)
-def traced_608(fn_, site_, names_, _d1):
+def traced_609(fn_, site_, names_, _d1):
     def wrapper(self, rcond=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5507,7 @@ def traced_608(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, repeats)
-def traced_609(fn_, site_, names_):
+def traced_610(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5516,7 @@ def traced_609(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_610(fn_, site_, names_, _d2, _d3):
+def traced_611(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5516,7 +5525,7 @@ def traced_610(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_611(fn_, site_, names_, _d1, _d2, _d3):
+def traced_612(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5525,7 +5534,7 @@ def traced_611(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, s, dim, norm, out)
-def traced_612(fn_, site_, names_):
+def traced_613(fn_, site_, names_):
     def wrapper(self, s, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5534,7 +5543,7 @@ def traced_612(fn_, site_, names_):
     return wrapper
 
 # (self, s=, dim=, norm=)
-def traced_613(fn_, site_, names_, _d1, _d2, _d3):
+def traced_614(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, s=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5543,7 +5552,7 @@ def traced_613(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_614(fn_, site_, names_):
+def traced_615(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -5552,7 +5561,7 @@ def traced_614(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_615(fn_, site_, names_, _d2):
+def traced_616(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5561,7 +5570,7 @@ def traced_615(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_616(fn_, site_, names_):
+def traced_617(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -5570,7 +5579,7 @@ def traced_616(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_617(fn_, site_, names_):
+def traced_618(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -5579,7 +5588,7 @@ def traced_617(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_618(fn_, site_, names_, _d2):
+def traced_619(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5588,7 +5597,7 @@ def traced_618(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, sign, logabsdet)
-def traced_619(fn_, site_, names_):
+def traced_620(fn_, site_, names_):
     def wrapper(self, sign, logabsdet):
         rec_ = recorder.current
         if rec_ is None:
@@ -5597,7 +5606,7 @@ def traced_619(fn_, site_, names_):
     return wrapper
 
 # (self, size)
-def traced_620(fn_, site_, names_):
+def traced_621(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5606,7 +5615,7 @@ def traced_620(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_621(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_622(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5615,7 +5624,7 @@ def traced_621(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_622(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_623(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5624,7 +5633,7 @@ def traced_622(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_623(fn_, site_, names_, _d2):
+def traced_624(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5633,7 +5642,7 @@ def traced_623(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_624(fn_, site_, names_, _d2):
+def traced_625(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5642,7 +5651,7 @@ def traced_624(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_625(fn_, site_, names_):
+def traced_626(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -5651,7 +5660,7 @@ def traced_625(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_626(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_627(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5660,7 +5669,7 @@ def traced_626(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_627(fn_, site_, names_):
+def traced_628(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -5669,7 +5678,7 @@ def traced_627(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_628(fn_, site_, names_, _d3):
+def traced_629(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5678,7 +5687,7 @@ def traced_628(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_629(fn_, site_, names_, _d4):
+def traced_630(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5687,7 +5696,7 @@ def traced_629(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_630(fn_, site_, names_):
+def traced_631(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -5696,7 +5705,7 @@ def traced_630(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_631(fn_, site_, names_, _d1, _d2):
+def traced_632(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5705,7 +5714,7 @@ def traced_631(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_632(fn_, site_, names_, _d1, _d2, _d3):
+def traced_633(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5714,7 +5723,7 @@ def traced_632(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_633(fn_, site_, names_):
+def traced_634(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -5723,7 +5732,7 @@ def traced_633(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_634(fn_, site_, names_):
+def traced_635(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -5732,7 +5741,7 @@ def traced_634(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_635(fn_, site_, names_, _d4):
+def traced_636(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5741,7 +5750,7 @@ def traced_635(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_636(fn_, site_, names_, _d2):
+def traced_637(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5750,7 +5759,7 @@ def traced_636(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_637(fn_, site_, names_, _d2):
+def traced_638(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5759,7 +5768,7 @@ def traced_637(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_638(fn_, site_, names_, _d2):
+def traced_639(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5768,7 +5777,7 @@ def traced_638(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_639(fn_, site_, names_, _d2, _d3):
+def traced_640(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5777,7 +5786,7 @@ def traced_639(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_640(fn_, site_, names_, _d1, _d2):
+def traced_641(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5786,7 +5795,7 @@ def traced_640(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_641(fn_, site_, names_, _d4):
+def traced_642(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5795,7 +5804,7 @@ def traced_641(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, margin=, reduction=)
-def traced_642(fn_, site_, names_, _d2, _d3):
+def traced_643(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, margin=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5804,7 +5813,7 @@ def traced_642(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, p, margin, weight, reduction, out)
-def traced_643(fn_, site_, names_):
+def traced_644(fn_, site_, names_):
     def wrapper(self, target, p, margin, weight, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5813,7 +5822,7 @@ def traced_643(fn_, site_, names_):
     return wrapper
 
 # (self, target, p=, margin=, weight=, reduction=)
-def traced_644(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_645(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, p=_d2, margin=_d3, weight=_d4, reduction=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5822,7 +5831,7 @@ def traced_644(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, target, reduction)
-def traced_645(fn_, site_, names_):
+def traced_646(fn_, site_, names_):
     def wrapper(self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -5831,7 +5840,7 @@ def traced_645(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_646(fn_, site_, names_):
+def traced_647(fn_, site_, names_):
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5840,7 +5849,7 @@ def traced_646(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, out)
-def traced_647(fn_, site_, names_):
+def traced_648(fn_, site_, names_):
     def wrapper(self, target, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5849,7 +5858,7 @@ def traced_647(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, output, is_target)
-def traced_648(fn_, site_, names_):
+def traced_649(fn_, site_, names_):
     def wrapper(self, target, reduction, output, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -5858,7 +5867,7 @@ def traced_648(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_649(fn_, site_, names_, _d2):
+def traced_650(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5867,7 +5876,7 @@ def traced_649(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_650(fn_, site_, names_, _d2, _d3):
+def traced_651(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5876,7 +5885,7 @@ def traced_650(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_651(fn_, site_, names_, _d2, _d3):
+def traced_652(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5885,7 +5894,7 @@ def traced_651(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_652(fn_, site_, names_, _d2, _d3, _d4):
+def traced_653(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5894,7 +5903,7 @@ def traced_652(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_653(fn_, site_, names_, _d2, _d3):
+def traced_654(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5903,7 +5912,7 @@ def traced_653(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_654(fn_, site_, names_, _d2, _d3, _d4):
+def traced_655(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5912,7 +5921,7 @@ def traced_654(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_655(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_656(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5921,7 +5930,7 @@ def traced_655(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_656(fn_, site_, names_):
+def traced_657(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -5930,7 +5939,7 @@ def traced_656(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_657(fn_, site_, names_):
+def traced_658(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5939,7 +5948,7 @@ def traced_657(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_658(fn_, site_, names_, _d1):
+def traced_659(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5948,7 +5957,7 @@ def traced_658(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upper, out)
-def traced_659(fn_, site_, names_):
+def traced_660(fn_, site_, names_):
     def wrapper(self, upper, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5957,7 +5966,7 @@ def traced_659(fn_, site_, names_):
     return wrapper
 
 # (self, upper=)
-def traced_660(fn_, site_, names_, _d1):
+def traced_661(fn_, site_, names_, _d1):
     def wrapper(self, upper=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5966,7 +5975,7 @@ def traced_660(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upscale_factor)
-def traced_661(fn_, site_, names_):
+def traced_662(fn_, site_, names_):
     def wrapper(self, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -5975,7 +5984,7 @@ def traced_661(fn_, site_, names_):
     return wrapper
 
 # (self, value)
-def traced_662(fn_, site_, names_):
+def traced_663(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -5984,7 +5993,7 @@ def traced_662(fn_, site_, names_):
     return wrapper
 
 # (self, value, bdim, level)
-def traced_663(fn_, site_, names_):
+def traced_664(fn_, site_, names_):
     def wrapper(self, value, bdim, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -5993,7 +6002,7 @@ def traced_663(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_664(fn_, site_, names_):
+def traced_665(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -6002,7 +6011,7 @@ def traced_664(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_665(fn_, site_, names_):
+def traced_666(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -6011,7 +6020,7 @@ def traced_665(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_666(fn_, site_, names_):
+def traced_667(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6020,7 +6029,7 @@ def traced_666(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_667(fn_, site_, names_):
+def traced_668(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6029,7 +6038,7 @@ def traced_667(fn_, site_, names_):
     return wrapper
 
 # (self, weight)
-def traced_668(fn_, site_, names_):
+def traced_669(fn_, site_, names_):
     def wrapper(self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -6038,7 +6047,7 @@ def traced_668(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_669(fn_, site_, names_):
+def traced_670(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -6047,7 +6056,7 @@ def traced_669(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias, stride, padding)
-def traced_670(fn_, site_, names_):
+def traced_671(fn_, site_, names_):
     def wrapper(self, weight, kernel_size, bias, stride, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -6056,7 +6065,7 @@ def traced_670(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=)
-def traced_671(fn_, site_, names_, _d3, _d4, _d5):
+def traced_672(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6065,7 +6074,7 @@ def traced_671(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, dilation=)
-def traced_672(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_673(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, dilation=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6074,7 +6083,7 @@ def traced_672(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=)
-def traced_673(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_674(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, output_padding=_d6, dilation=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6083,7 +6092,7 @@ def traced_673(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (self, weights=, minlength=)
-def traced_674(fn_, site_, names_, _d1, _d2):
+def traced_675(fn_, site_, names_, _d1, _d2):
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6092,7 +6101,7 @@ def traced_674(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_675(fn_, site_, names_, _d1, _d2, _d3):
+def traced_676(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6101,7 +6110,7 @@ def traced_675(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_676(fn_, site_, names_):
+def traced_677(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -6110,7 +6119,7 @@ def traced_676(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_677(fn_, site_, names_):
+def traced_678(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6119,7 +6128,7 @@ def traced_677(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_678(fn_, site_, names_):
+def traced_679(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -6127,8 +6136,17 @@ def traced_678(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (size, device), {})
     return wrapper
 
+# (size, dtype=, device=, layout=)
+def traced_680(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(size, dtype=_d1, device=_d2, layout=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(size, dtype, device, layout)
+        return recorder.call_traced(rec_, site_, fn_, names_, (size, dtype, device, layout), {})
+    return wrapper
+
 # (size, dtype=, device=, pin_memory=)
-def traced_679(fn_, site_, names_, _d1, _d2, _d3):
+def traced_681(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6137,7 +6155,7 @@ def traced_679(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_680(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_682(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6146,7 +6164,7 @@ def traced_680(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_681(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_683(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6155,7 +6173,7 @@ def traced_681(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_682(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_684(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6164,7 +6182,7 @@ def traced_682(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_683(fn_, site_, names_):
+def traced_685(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6173,7 +6191,7 @@ def traced_683(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_684(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_686(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6182,7 +6200,7 @@ def traced_684(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_685(fn_, site_, names_, _d1, _d2):
+def traced_687(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6191,7 +6209,7 @@ def traced_685(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_686(fn_, site_, names_):
+def traced_688(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6200,7 +6218,7 @@ def traced_686(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_687(fn_, site_, names_):
+def traced_689(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6208,8 +6226,17 @@ def traced_687(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, allocator, ks, scalar_type), {})
     return wrapper
 
+# (size, stride, dtype=, device=, layout=)
+def traced_690(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(size, stride, dtype=_d2, device=_d3, layout=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(size, stride, dtype, device, layout)
+        return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, dtype, device, layout), {})
+    return wrapper
+
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_688(fn_, site_, names_, _d2, _d3, _d4):
+def traced_691(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6218,7 +6245,7 @@ def traced_688(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_689(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_692(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6227,7 +6254,7 @@ def traced_689(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_690(fn_, site_, names_):
+def traced_693(fn_, site_, names_):
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6236,7 +6263,7 @@ def traced_690(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_691(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_694(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6245,7 +6272,7 @@ def traced_691(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_692(fn_, site_, names_, _d2, _d3):
+def traced_695(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6254,7 +6281,7 @@ def traced_692(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_693(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_696(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6263,7 +6290,7 @@ def traced_693(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_694(fn_, site_, names_, _d3, _d4):
+def traced_697(fn_, site_, names_, _d3, _d4):
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6272,7 +6299,7 @@ def traced_694(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_695(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_698(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6281,7 +6308,7 @@ def traced_695(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_696(fn_, site_, names_, _d3):
+def traced_699(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6290,7 +6317,7 @@ def traced_696(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_697(fn_, site_, names_):
+def traced_700(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -6299,7 +6326,7 @@ def traced_697(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_698(fn_, site_, names_):
+def traced_701(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6308,7 +6335,7 @@ def traced_698(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_699(fn_, site_, names_):
+def traced_702(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -6317,7 +6344,7 @@ def traced_699(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_700(fn_, site_, names_, _d2):
+def traced_703(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6326,7 +6353,7 @@ def traced_700(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_701(fn_, site_, names_):
+def traced_704(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6335,7 +6362,7 @@ def traced_701(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_702(fn_, site_, names_, _d1):
+def traced_705(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6344,7 +6371,7 @@ def traced_702(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_703(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_706(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6353,7 +6380,7 @@ def traced_703(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_704(fn_, site_, names_):
+def traced_707(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6362,7 +6389,7 @@ def traced_704(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_705(fn_, site_, names_):
+def traced_708(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -6371,7 +6398,7 @@ def traced_705(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_706(fn_, site_, names_, _d1):
+def traced_709(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6380,7 +6407,7 @@ def traced_706(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_707(fn_, site_, names_, _d1, _d2):
+def traced_710(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6389,7 +6416,7 @@ def traced_707(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_708(fn_, site_, names_, _d1):
+def traced_711(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6398,7 +6425,7 @@ def traced_708(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, out)
-def traced_709(fn_, site_, names_):
+def traced_712(fn_, site_, names_):
     def wrapper(tensors, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6407,7 +6434,7 @@ def traced_709(fn_, site_, names_):
     return wrapper
 
 # (theta, size, align_corners)
-def traced_710(fn_, site_, names_):
+def traced_713(fn_, site_, names_):
     def wrapper(theta, size, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -6416,7 +6443,7 @@ def traced_710(fn_, site_, names_):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_711(fn_, site_, names_):
+def traced_714(fn_, site_, names_):
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6425,7 +6452,7 @@ def traced_711(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_712(fn_, site_, names_):
+def traced_715(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6434,7 +6461,7 @@ def traced_712(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim)
-def traced_713(fn_, site_, names_):
+def traced_716(fn_, site_, names_):
     def wrapper(v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6443,7 +6470,7 @@ def traced_713(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim=)
-def traced_714(fn_, site_, names_, _d2):
+def traced_717(fn_, site_, names_, _d2):
     def wrapper(v, g, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6452,7 +6479,7 @@ def traced_714(fn_, site_, names_, _d2):
     return wrapper
 
 # (v, pow=, dim=)
-def traced_715(fn_, site_, names_, _d1, _d2):
+def traced_718(fn_, site_, names_, _d1, _d2):
     def wrapper(v, pow=_d1, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6461,7 +6488,7 @@ def traced_715(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (value, bdim, level)
-def traced_716(fn_, site_, names_):
+def traced_719(fn_, site_, names_):
     def wrapper(value, bdim, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -6470,7 +6497,7 @@ def traced_716(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_717(fn_, site_, names_):
+def traced_720(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -6479,7 +6506,7 @@ def traced_717(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_718(fn_, site_, names_):
+def traced_721(fn_, site_, names_):
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -6488,7 +6515,7 @@ def traced_718(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_719(fn_, site_, names_):
+def traced_722(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -6497,7 +6524,7 @@ def traced_719(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_720(fn_, site_, names_):
+def traced_723(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6506,7 +6533,7 @@ def traced_720(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_721(fn_, site_, names_):
+def traced_724(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6515,7 +6542,7 @@ def traced_721(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_722(fn_, site_, names_):
+def traced_725(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -6524,7 +6551,7 @@ def traced_722(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_723(fn_, site_, names_):
+def traced_726(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -6533,7 +6560,7 @@ def traced_723(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_724(fn_, site_, names_):
+def traced_727(fn_, site_, names_):
     def wrapper(w, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -6542,7 +6569,7 @@ def traced_724(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_725(fn_, site_, names_):
+def traced_728(fn_, site_, names_):
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
         if rec_ is None:
@@ -6551,7 +6578,7 @@ def traced_725(fn_, site_, names_):
     return wrapper
 
 # (w, norm, v, g, dim)
-def traced_726(fn_, site_, names_):
+def traced_729(fn_, site_, names_):
     def wrapper(w, norm, v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6560,7 +6587,7 @@ def traced_726(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_727(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_730(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -6569,7 +6596,7 @@ def traced_727(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_728(fn_, site_, names_, _d2, _d3, _d4):
+def traced_731(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6578,7 +6605,7 @@ def traced_728(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_729(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_732(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(window_length, periodic=_d1, alpha=_d2, beta=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6587,7 +6614,7 @@ def traced_729(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_730(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_733(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(window_length, periodic=_d1, beta=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6596,7 +6623,7 @@ def traced_730(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (window_length, periodic=, dtype=, layout=, device=, pin_memory=)
-def traced_731(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_734(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(window_length, periodic=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6605,7 +6632,7 @@ def traced_731(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (x, N=)
-def traced_732(fn_, site_, names_, _d1):
+def traced_735(fn_, site_, names_, _d1):
     def wrapper(x, N=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6614,7 +6641,7 @@ def traced_732(fn_, site_, names_, _d1):
     return wrapper
 
 # (x, N=, increasing=)
-def traced_733(fn_, site_, names_, _d1, _d2):
+def traced_736(fn_, site_, names_, _d1, _d2):
     def wrapper(x, N=_d1, increasing=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6623,7 +6650,7 @@ def traced_733(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (x, alpha, total)
-def traced_734(fn_, site_, names_):
+def traced_737(fn_, site_, names_):
     def wrapper(x, alpha, total):
         rec_ = recorder.current
         if rec_ is None:
@@ -6632,7 +6659,7 @@ def traced_734(fn_, site_, names_):
     return wrapper
 
 # (x, grid, mode, padding_mode, align_corners)
-def traced_735(fn_, site_, names_):
+def traced_738(fn_, site_, names_):
     def wrapper(x, grid, mode, padding_mode, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -6641,7 +6668,7 @@ def traced_735(fn_, site_, names_):
     return wrapper
 
 # (x, index)
-def traced_736(fn_, site_, names_):
+def traced_739(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -6650,7 +6677,7 @@ def traced_736(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_737(fn_, site_, names_):
+def traced_740(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -6659,7 +6686,7 @@ def traced_737(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_738(fn_, site_, names_):
+def traced_741(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6668,7 +6695,7 @@ def traced_738(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, out_sizes)
-def traced_739(fn_, site_, names_):
+def traced_742(fn_, site_, names_):
     def wrapper(x, k, s, p, d, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6677,7 +6704,7 @@ def traced_739(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_740(fn_, site_, names_):
+def traced_743(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6686,7 +6713,7 @@ def traced_740(fn_, site_, names_):
     return wrapper
 
 # (x, mats)
-def traced_741(fn_, site_, names_):
+def traced_744(fn_, site_, names_):
     def wrapper(x, mats):
         rec_ = recorder.current
         if rec_ is None:
@@ -6695,7 +6722,7 @@ def traced_741(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_742(fn_, site_, names_):
+def traced_745(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6704,7 +6731,7 @@ def traced_742(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_743(fn_, site_, names_):
+def traced_746(fn_, site_, names_):
     def wrapper(x, out_shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -6713,7 +6740,7 @@ def traced_743(fn_, site_, names_):
     return wrapper
 
 # (x, out_sizes)
-def traced_744(fn_, site_, names_):
+def traced_747(fn_, site_, names_):
     def wrapper(x, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6722,7 +6749,7 @@ def traced_744(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_745(fn_, site_, names_):
+def traced_748(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -6731,7 +6758,7 @@ def traced_745(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_746(fn_, site_, names_):
+def traced_749(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -6740,7 +6767,7 @@ def traced_746(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation)
-def traced_747(fn_, site_, names_):
+def traced_750(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -6749,7 +6776,7 @@ def traced_747(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_748(fn_, site_, names_):
+def traced_751(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -6758,7 +6785,7 @@ def traced_748(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, groups)
-def traced_749(fn_, site_, names_):
+def traced_752(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -6767,7 +6794,7 @@ def traced_749(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_750(fn_, site_, names_):
+def traced_753(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6776,7 +6803,7 @@ def traced_750(fn_, site_, names_):
     return wrapper
 
 # (x, windows, out_sizes)
-def traced_751(fn_, site_, names_):
+def traced_754(fn_, site_, names_):
     def wrapper(x, windows, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6785,7 +6812,7 @@ def traced_751(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_752(fn_, site_, names_):
+def traced_755(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -6794,7 +6821,7 @@ def traced_752(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_753(fn_, site_, names_):
+def traced_756(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6803,7 +6830,7 @@ def traced_753(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_754(fn_, site_, names_, _d2, _d3):
+def traced_757(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6812,7 +6839,7 @@ def traced_754(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_755(fn_, site_, names_):
+def traced_758(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -6821,7 +6848,7 @@ def traced_755(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_756(fn_, site_, names_, _d2, _d3):
+def traced_759(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6830,7 +6857,7 @@ def traced_756(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_757(fn_, site_, names_, _d2, _d3, _d4):
+def traced_760(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6839,7 +6866,7 @@ def traced_757(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_758(fn_, site_, names_):
+def traced_761(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -6848,7 +6875,7 @@ def traced_758(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_759(fn_, site_, names_, _d1, _d2, _d3):
+def traced_762(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -7264,358 +7291,361 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     's, dtype=, layout=, device=, pin_memory=': traced_403,
     'scaled_grads, found_inf, inv_scale': traced_404,
     'self': traced_405,
-    'self, *args, **kwargs': traced_406,
-    'self, A, upper': traced_407,
-    'self, B, upper, left, unitriangular, out': traced_408,
-    'self, B, upper, left=, unitriangular=': traced_409,
-    'self, UPLO=': traced_410,
-    'self, alpha=': traced_411,
-    'self, args, kwargs': traced_412,
-    'self, atol=, rtol=, hermitian=, rcond=': traced_413,
-    'self, atol=, rtol=, hermitian=, tol=': traced_414,
-    'self, axis0, axis1': traced_415,
-    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_416,
-    'self, b, rcond=, driver=': traced_417,
-    'self, bins=, min=, max=': traced_418,
-    'self, bins=, min=, max=, out=': traced_419,
-    'self, bins=, range=, weight=, density=': traced_420,
-    'self, block': traced_421,
-    'self, block, context': traced_422,
-    'self, boundaries, out_int32, right, out': traced_423,
-    'self, boundaries, out_int32=, right=': traced_424,
-    'self, chunks, dim=': traced_425,
-    'self, config': traced_426,
-    'self, context': traced_427,
-    'self, correction=, fweights=, aweights=': traced_428,
-    'self, decimals, out': traced_429,
-    'self, decimals=': traced_430,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_431,
-    'self, device, orig_size, stream': traced_432,
-    'self, diagonal=': traced_433,
-    'self, dim': traced_434,
-    'self, dim, correction, keepdim, out': traced_435,
-    'self, dim, dtype, out': traced_436,
-    'self, dim, dtype=': traced_437,
-    'self, dim, index': traced_438,
-    'self, dim, index, real_dim=': traced_439,
-    'self, dim, index, source': traced_440,
-    'self, dim, index, source, alpha': traced_441,
-    'self, dim, index, source, alpha=': traced_442,
-    'self, dim, index, source, reduce, include_self': traced_443,
-    'self, dim, index, source, reduce, include_self=': traced_444,
-    'self, dim, index, sparse_grad=': traced_445,
-    'self, dim, index, src': traced_446,
-    'self, dim, index, src, reduce': traced_447,
-    'self, dim, index, src=, value=, reduce=': traced_448,
-    'self, dim, index, value': traced_449,
-    'self, dim, keepdim, dtype, out': traced_450,
-    'self, dim, keepdim, min_result, max_result': traced_451,
-    'self, dim, keepdim, out': traced_452,
-    'self, dim, keepdim, values, indices': traced_453,
-    'self, dim, keepdim=': traced_454,
-    'self, dim, normalization, forward': traced_455,
-    'self, dim, normalization, forward, out': traced_456,
-    'self, dim, normalization, last_dim_size': traced_457,
-    'self, dim, normalization, last_dim_size, out': traced_458,
-    'self, dim, normalization, onesided': traced_459,
-    'self, dim, normalization, onesided, out': traced_460,
-    'self, dim, return_inverse=, return_counts=': traced_461,
-    'self, dim, sizes': traced_462,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_463,
-    'self, dim, start, length': traced_464,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_465,
-    'self, dim, unbiased=, keepdim=': traced_466,
-    'self, dim0, dim1': traced_467,
-    'self, dim=': traced_468,
-    'self, dim=, correction=, keepdim=': traced_469,
-    'self, dim=, descending=': traced_470,
-    'self, dim=, keepdim=': traced_471,
-    'self, dim=, keepdim=, dtype=': traced_472,
-    'self, dim=, start=, end=, step=': traced_473,
-    'self, dimension, size, step': traced_474,
-    'self, dims': traced_475,
-    'self, downscale_factor': traced_476,
-    'self, dst, src, pool': traced_477,
-    'self, dtype': traced_478,
-    'self, dtype=': traced_479,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_480,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_481,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_482,
-    'self, eigenvalues, eigenvectors': traced_483,
-    'self, eps, out': traced_484,
-    'self, eps=': traced_485,
-    'self, exponent': traced_486,
-    'self, exponent, out': traced_487,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_488,
-    'self, fill_value, wrap=': traced_489,
-    'self, found_inf, inv_scale': traced_490,
-    'self, from_=, to=, generator=': traced_491,
-    'self, generator=': traced_492,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_493,
-    'self, generator=, out=': traced_494,
-    'self, grad': traced_495,
-    'self, groups': traced_496,
-    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_497,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_498,
-    'self, hist, bin_edges': traced_499,
-    'self, ind, out': traced_500,
-    'self, ind=': traced_501,
-    'self, index': traced_502,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_503,
-    'self, index, py_value': traced_504,
-    'self, indices': traced_505,
-    'self, indices, dim=': traced_506,
-    'self, indices, max_norm, norm_type': traced_507,
-    'self, indices, output_size': traced_508,
-    'self, indices, output_size, out': traced_509,
-    'self, indices, output_size, stride, padding': traced_510,
-    'self, indices, output_size, stride, padding, out': traced_511,
-    'self, indices, values, accumulate=': traced_512,
-    'self, indices, values, accumulate=, unsafe=': traced_513,
-    'self, input2, upper, out': traced_514,
-    'self, input2, upper=': traced_515,
-    'self, it, from_, to, gen': traced_516,
-    'self, k, dim, keepdim, values, indices': traced_517,
-    'self, k, dim=, keepdim=': traced_518,
-    'self, k, dim=, largest=, sorted=': traced_519,
-    'self, k=, dims=': traced_520,
-    'self, kernel_size, dilation, padding, stride': traced_521,
-    'self, kernel_size, dilation, padding, stride, out': traced_522,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_523,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_524,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_525,
-    'self, kwargs': traced_526,
-    'self, lambd=, generator=': traced_527,
-    'self, level': traced_528,
-    'self, lower=, upper=, training=, generator=': traced_529,
-    'self, mantissa, exponent': traced_530,
-    'self, mask': traced_531,
-    'self, mask, source': traced_532,
-    'self, mask, value': traced_533,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_534,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_535,
-    'self, mean, std, gen': traced_536,
-    'self, mean=, std=, generator=': traced_537,
-    'self, median=, sigma=, generator=': traced_538,
-    'self, memory_format=': traced_539,
-    'self, min=, max=': traced_540,
-    'self, min_val, max_val, out': traced_541,
-    'self, min_val=, max_val=': traced_542,
-    'self, n': traced_543,
-    'self, n, dim, norm, out': traced_544,
-    'self, n, dim, prepend, append, out': traced_545,
-    'self, n, out': traced_546,
-    'self, n=, dim=, norm=': traced_547,
-    'self, n=, dim=, prepend=, append=': traced_548,
-    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_549,
-    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_550,
-    'self, nan, posinf, neginf, out': traced_551,
-    'self, nan=, posinf=, neginf=': traced_552,
-    'self, nbytes': traced_553,
-    'self, nelements': traced_554,
-    'self, new_size': traced_555,
-    'self, noise, lower, upper, training, generator, out': traced_556,
-    'self, noise, lower=, upper=, training=, generator=': traced_557,
-    'self, num_classes=': traced_558,
-    'self, num_samples, replacement=, generator=': traced_559,
-    'self, num_samples, replacement=, generator=, out=': traced_560,
-    'self, offset=': traced_561,
-    'self, offset=, dim1=, dim2=': traced_562,
-    'self, op, ks, args': traced_563,
-    'self, ord=, dim=, keepdim=, dtype=': traced_564,
-    'self, orig': traced_565,
-    'self, other': traced_566,
-    'self, other, alpha, out': traced_567,
-    'self, other, alpha=': traced_568,
-    'self, other, dim=': traced_569,
-    'self, other, dims, out': traced_570,
-    'self, other, dims=': traced_571,
-    'self, other, dims_self, dims_other': traced_572,
-    'self, other, out': traced_573,
-    'self, other, p=': traced_574,
-    'self, other, rounding_mode=': traced_575,
-    'self, other, rounding_mode=, out=': traced_576,
-    'self, other, rtol=, atol=, equal_nan=': traced_577,
-    'self, other, self_num_batch_dims=': traced_578,
-    'self, out': traced_579,
-    'self, out, a, b': traced_580,
-    'self, out, atol=, rtol=, hermitian=, rcond=': traced_581,
-    'self, out, atol=, rtol=, hermitian=, tol=': traced_582,
-    'self, out=': traced_583,
-    'self, output': traced_584,
-    'self, output_size': traced_585,
-    'self, output_size, kernel_size, dilation, padding, stride': traced_586,
-    'self, output_size, kernel_size, dilation, padding, stride, out': traced_587,
-    'self, p': traced_588,
-    'self, p, context': traced_589,
-    'self, p, gen': traced_590,
-    'self, p, generator=': traced_591,
-    'self, p, isRetry, ctx': traced_592,
-    'self, p, out': traced_593,
-    'self, p, train': traced_594,
-    'self, p=': traced_595,
-    'self, p=, generator=': traced_596,
-    'self, p_, gen': traced_597,
-    'self, pad': traced_598,
-    'self, pad, mode, value=': traced_599,
-    'self, pad, mode=, value=': traced_600,
-    'self, pad, value=': traced_601,
-    'self, padding': traced_602,
-    'self, params, orig_size, context, split_remainder': traced_603,
-    'self, ptr': traced_604,
-    'self, q, dim, keepdim, interpolation, out': traced_605,
-    'self, q, dim=, keepdim=, interpolation=': traced_606,
-    'self, r=, with_replacement=': traced_607,
-    'self, rcond=': traced_608,
-    'self, repeats': traced_609,
-    'self, repeats, dim=, output_size=': traced_610,
-    'self, return_inverse=, return_counts=, dim=': traced_611,
-    'self, s, dim, norm, out': traced_612,
-    'self, s=, dim=, norm=': traced_613,
-    'self, sections': traced_614,
-    'self, sections, dim=': traced_615,
-    'self, seq': traced_616,
-    'self, shape': traced_617,
-    'self, shifts, dims=': traced_618,
-    'self, sign, logabsdet': traced_619,
-    'self, size': traced_620,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_621,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_622,
-    'self, size, implicit=': traced_623,
-    'self, size, memory_format=': traced_624,
-    'self, size, stride': traced_625,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_626,
-    'self, size, stride, storage_offset': traced_627,
-    'self, size, stride, storage_offset=': traced_628,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_629,
-    'self, sizes, strides': traced_630,
-    'self, some=, compute_uv=': traced_631,
-    'self, sorted=, return_inverse=, return_counts=': traced_632,
-    'self, source': traced_633,
-    'self, source, destination': traced_634,
-    'self, source, storage_offset, size, stride=': traced_635,
-    'self, split_size, dim=': traced_636,
-    'self, split_sizes, dim=': traced_637,
-    'self, src, non_blocking=': traced_638,
-    'self, stable, dim=, descending=': traced_639,
-    'self, start_dim=, end_dim=': traced_640,
-    'self, storage, key_set, data_type, impl_type=': traced_641,
-    'self, target, margin=, reduction=': traced_642,
-    'self, target, p, margin, weight, reduction, out': traced_643,
-    'self, target, p=, margin=, weight=, reduction=': traced_644,
-    'self, target, reduction': traced_645,
-    'self, target, reduction, delta, out': traced_646,
-    'self, target, reduction, out': traced_647,
-    'self, target, reduction, output, is_target': traced_648,
-    'self, target, reduction=': traced_649,
-    'self, target, reduction=, delta=': traced_650,
-    'self, target, reduction=, log_target=': traced_651,
-    'self, target, weight=, pos_weight=, reduction=': traced_652,
-    'self, target, weight=, reduction=': traced_653,
-    'self, target, weight=, reduction=, ignore_index=': traced_654,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_655,
-    'self, tensor': traced_656,
-    'self, tensor, out': traced_657,
-    'self, unbiased=': traced_658,
-    'self, upper, out': traced_659,
-    'self, upper=': traced_660,
-    'self, upscale_factor': traced_661,
-    'self, value': traced_662,
-    'self, value, bdim, level': traced_663,
-    'self, values, indices, dim, descending': traced_664,
-    'self, vec': traced_665,
-    'self, vec, out': traced_666,
-    'self, vec2': traced_667,
-    'self, weight': traced_668,
-    'self, weight, hist, bin_edges': traced_669,
-    'self, weight, kernel_size, bias, stride, padding': traced_670,
-    'self, weight, kernel_size, bias=, stride=, padding=': traced_671,
-    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_672,
-    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_673,
-    'self, weights=, minlength=': traced_674,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_675,
-    'shape, numel': traced_676,
-    'size, allocator, ks, scalar_type': traced_677,
-    'size, device': traced_678,
-    'size, dtype=, device=, pin_memory=': traced_679,
-    'size, dtype=, layout=, device=, pin_memory=': traced_680,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_681,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_682,
-    'size, fill_value, out': traced_683,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_684,
-    'size, generator=, out=': traced_685,
-    'size, out': traced_686,
-    'size, stride, allocator, ks, scalar_type': traced_687,
-    'size, stride, dtype=, device=, pin_memory=': traced_688,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_689,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_690,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_691,
-    'start, end, step=, out=': traced_692,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_693,
-    'start, end, steps, base=, out=': traced_694,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_695,
-    'start, end, steps, out=': traced_696,
-    'storage': traced_697,
-    'storage, size_bytes': traced_698,
-    't': traced_699,
-    't, alloc, priority=': traced_700,
-    'tensor, data, sizes': traced_701,
-    'tensor, force=': traced_702,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_703,
-    'tensor_sizes, tensor_strides, sizes': traced_704,
-    'tensors': traced_705,
-    'tensors, dim=': traced_706,
-    'tensors, dim=, out=': traced_707,
-    'tensors, indexing=': traced_708,
-    'tensors, out': traced_709,
-    'theta, size, align_corners': traced_710,
-    'to_type, arg, device_type': traced_711,
-    'type1, type2': traced_712,
-    'v, g, dim': traced_713,
-    'v, g, dim=': traced_714,
-    'v, pow=, dim=': traced_715,
-    'value, bdim, level': traced_716,
-    'value, self': traced_717,
-    'values, indices, self, dim, ignore_nan': traced_718,
-    'values, indices, self, dim, is_max': traced_719,
-    'values, indices, self, dim, keepdim': traced_720,
-    'values, indices, self, k, dim': traced_721,
-    'values, indices, self, k, dim, largest, sorted': traced_722,
-    'var': traced_723,
-    'w, *args': traced_724,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_725,
-    'w, norm, v, g, dim': traced_726,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_727,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_728,
-    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_729,
-    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_730,
-    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_731,
-    'x, N=': traced_732,
-    'x, N=, increasing=': traced_733,
-    'x, alpha, total': traced_734,
-    'x, grid, mode, padding_mode, align_corners': traced_735,
-    'x, index': traced_736,
-    'x, indices': traced_737,
-    'x, k, s, p, d, oh, ow': traced_738,
-    'x, k, s, p, d, out_sizes': traced_739,
-    'x, kw, sj, pj, dj, ow': traced_740,
-    'x, mats': traced_741,
-    'x, oh, ow': traced_742,
-    'x, out_shape': traced_743,
-    'x, out_sizes': traced_744,
-    'x, plan, opmath': traced_745,
-    'x, w, b, out_shape, stride, padding, dilation': traced_746,
-    'x, w, b, stride, padding, dilation': traced_747,
-    'x, w, b, stride, padding, dilation, groups': traced_748,
-    'x, w, b, stride, padding, groups': traced_749,
-    'x, windows, oh, ow': traced_750,
-    'x, windows, out_sizes': traced_751,
-    'x, y': traced_752,
-    'x1, x2': traced_753,
-    'x1, x2, dim=, eps=': traced_754,
-    'x1, x2, p, compute_mode': traced_755,
-    'x1, x2, p=, compute_mode=': traced_756,
-    'x1, x2, p=, eps=, keepdim=': traced_757,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_758,
-    'y, x=, dx=, dim=': traced_759,
+    'self, *args': traced_406,
+    'self, *args, **kwargs': traced_407,
+    'self, A, upper': traced_408,
+    'self, B, upper, left, unitriangular, out': traced_409,
+    'self, B, upper, left=, unitriangular=': traced_410,
+    'self, UPLO=': traced_411,
+    'self, alpha=': traced_412,
+    'self, args, kwargs': traced_413,
+    'self, atol=, rtol=, hermitian=, rcond=': traced_414,
+    'self, atol=, rtol=, hermitian=, tol=': traced_415,
+    'self, axis0, axis1': traced_416,
+    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_417,
+    'self, b, rcond=, driver=': traced_418,
+    'self, bins=, min=, max=': traced_419,
+    'self, bins=, min=, max=, out=': traced_420,
+    'self, bins=, range=, weight=, density=': traced_421,
+    'self, block': traced_422,
+    'self, block, context': traced_423,
+    'self, boundaries, out_int32, right, out': traced_424,
+    'self, boundaries, out_int32=, right=': traced_425,
+    'self, chunks, dim=': traced_426,
+    'self, config': traced_427,
+    'self, context': traced_428,
+    'self, correction=, fweights=, aweights=': traced_429,
+    'self, decimals, out': traced_430,
+    'self, decimals=': traced_431,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_432,
+    'self, device, orig_size, stream': traced_433,
+    'self, diagonal=': traced_434,
+    'self, dim': traced_435,
+    'self, dim, correction, keepdim, out': traced_436,
+    'self, dim, dtype, out': traced_437,
+    'self, dim, dtype=': traced_438,
+    'self, dim, index': traced_439,
+    'self, dim, index, real_dim=': traced_440,
+    'self, dim, index, source': traced_441,
+    'self, dim, index, source, alpha': traced_442,
+    'self, dim, index, source, alpha=': traced_443,
+    'self, dim, index, source, reduce, include_self': traced_444,
+    'self, dim, index, source, reduce, include_self=': traced_445,
+    'self, dim, index, sparse_grad=': traced_446,
+    'self, dim, index, src': traced_447,
+    'self, dim, index, src, reduce': traced_448,
+    'self, dim, index, src=, value=, reduce=': traced_449,
+    'self, dim, index, value': traced_450,
+    'self, dim, keepdim, dtype, out': traced_451,
+    'self, dim, keepdim, min_result, max_result': traced_452,
+    'self, dim, keepdim, out': traced_453,
+    'self, dim, keepdim, values, indices': traced_454,
+    'self, dim, keepdim=': traced_455,
+    'self, dim, normalization, forward': traced_456,
+    'self, dim, normalization, forward, out': traced_457,
+    'self, dim, normalization, last_dim_size': traced_458,
+    'self, dim, normalization, last_dim_size, out': traced_459,
+    'self, dim, normalization, onesided': traced_460,
+    'self, dim, normalization, onesided, out': traced_461,
+    'self, dim, return_inverse=, return_counts=': traced_462,
+    'self, dim, sizes': traced_463,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_464,
+    'self, dim, start, length': traced_465,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_466,
+    'self, dim, unbiased=, keepdim=': traced_467,
+    'self, dim0, dim1': traced_468,
+    'self, dim=': traced_469,
+    'self, dim=, correction=, keepdim=': traced_470,
+    'self, dim=, descending=': traced_471,
+    'self, dim=, keepdim=': traced_472,
+    'self, dim=, keepdim=, dtype=': traced_473,
+    'self, dim=, start=, end=, step=': traced_474,
+    'self, dimension, size, step': traced_475,
+    'self, dims': traced_476,
+    'self, downscale_factor': traced_477,
+    'self, dst, src, pool': traced_478,
+    'self, dtype': traced_479,
+    'self, dtype=': traced_480,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_481,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_482,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_483,
+    'self, eigenvalues, eigenvectors': traced_484,
+    'self, eps, out': traced_485,
+    'self, eps=': traced_486,
+    'self, exponent': traced_487,
+    'self, exponent, out': traced_488,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_489,
+    'self, fill_value, wrap=': traced_490,
+    'self, found_inf, inv_scale': traced_491,
+    'self, from_=, to=, generator=': traced_492,
+    'self, generator=': traced_493,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_494,
+    'self, generator=, out=': traced_495,
+    'self, grad': traced_496,
+    'self, groups': traced_497,
+    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_498,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_499,
+    'self, hist, bin_edges': traced_500,
+    'self, ind, out': traced_501,
+    'self, ind=': traced_502,
+    'self, index': traced_503,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_504,
+    'self, index, py_value': traced_505,
+    'self, indices': traced_506,
+    'self, indices, dim=': traced_507,
+    'self, indices, max_norm, norm_type': traced_508,
+    'self, indices, output_size': traced_509,
+    'self, indices, output_size, out': traced_510,
+    'self, indices, output_size, stride, padding': traced_511,
+    'self, indices, output_size, stride, padding, out': traced_512,
+    'self, indices, values, accumulate=': traced_513,
+    'self, indices, values, accumulate=, unsafe=': traced_514,
+    'self, input2, upper, out': traced_515,
+    'self, input2, upper=': traced_516,
+    'self, it, from_, to, gen': traced_517,
+    'self, k, dim, keepdim, values, indices': traced_518,
+    'self, k, dim=, keepdim=': traced_519,
+    'self, k, dim=, largest=, sorted=': traced_520,
+    'self, k=, dims=': traced_521,
+    'self, kernel_size, dilation, padding, stride': traced_522,
+    'self, kernel_size, dilation, padding, stride, out': traced_523,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_524,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_525,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_526,
+    'self, kwargs': traced_527,
+    'self, lambd=, generator=': traced_528,
+    'self, level': traced_529,
+    'self, lower=, upper=, training=, generator=': traced_530,
+    'self, mantissa, exponent': traced_531,
+    'self, mask': traced_532,
+    'self, mask, source': traced_533,
+    'self, mask, value': traced_534,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_535,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_536,
+    'self, mean, std, gen': traced_537,
+    'self, mean=, std=, generator=': traced_538,
+    'self, median=, sigma=, generator=': traced_539,
+    'self, memory_format=': traced_540,
+    'self, min=, max=': traced_541,
+    'self, min_val, max_val, out': traced_542,
+    'self, min_val=, max_val=': traced_543,
+    'self, n': traced_544,
+    'self, n, dim, norm, out': traced_545,
+    'self, n, dim, prepend, append, out': traced_546,
+    'self, n, out': traced_547,
+    'self, n=, dim=, norm=': traced_548,
+    'self, n=, dim=, prepend=, append=': traced_549,
+    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_550,
+    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_551,
+    'self, nan, posinf, neginf, out': traced_552,
+    'self, nan=, posinf=, neginf=': traced_553,
+    'self, nbytes': traced_554,
+    'self, nelements': traced_555,
+    'self, new_size': traced_556,
+    'self, noise, lower, upper, training, generator, out': traced_557,
+    'self, noise, lower=, upper=, training=, generator=': traced_558,
+    'self, num_classes=': traced_559,
+    'self, num_samples, replacement=, generator=': traced_560,
+    'self, num_samples, replacement=, generator=, out=': traced_561,
+    'self, offset=': traced_562,
+    'self, offset=, dim1=, dim2=': traced_563,
+    'self, op, ks, args': traced_564,
+    'self, ord=, dim=, keepdim=, dtype=': traced_565,
+    'self, orig': traced_566,
+    'self, other': traced_567,
+    'self, other, alpha, out': traced_568,
+    'self, other, alpha=': traced_569,
+    'self, other, dim=': traced_570,
+    'self, other, dims, out': traced_571,
+    'self, other, dims=': traced_572,
+    'self, other, dims_self, dims_other': traced_573,
+    'self, other, out': traced_574,
+    'self, other, p=': traced_575,
+    'self, other, rounding_mode=': traced_576,
+    'self, other, rounding_mode=, out=': traced_577,
+    'self, other, rtol=, atol=, equal_nan=': traced_578,
+    'self, other, self_num_batch_dims=': traced_579,
+    'self, out': traced_580,
+    'self, out, a, b': traced_581,
+    'self, out, atol=, rtol=, hermitian=, rcond=': traced_582,
+    'self, out, atol=, rtol=, hermitian=, tol=': traced_583,
+    'self, out=': traced_584,
+    'self, output': traced_585,
+    'self, output_size': traced_586,
+    'self, output_size, kernel_size, dilation, padding, stride': traced_587,
+    'self, output_size, kernel_size, dilation, padding, stride, out': traced_588,
+    'self, p': traced_589,
+    'self, p, context': traced_590,
+    'self, p, gen': traced_591,
+    'self, p, generator=': traced_592,
+    'self, p, isRetry, ctx': traced_593,
+    'self, p, out': traced_594,
+    'self, p, train': traced_595,
+    'self, p=': traced_596,
+    'self, p=, generator=': traced_597,
+    'self, p_, gen': traced_598,
+    'self, pad': traced_599,
+    'self, pad, mode, value=': traced_600,
+    'self, pad, mode=, value=': traced_601,
+    'self, pad, value=': traced_602,
+    'self, padding': traced_603,
+    'self, params, orig_size, context, split_remainder': traced_604,
+    'self, ptr': traced_605,
+    'self, q, dim, keepdim, interpolation, out': traced_606,
+    'self, q, dim=, keepdim=, interpolation=': traced_607,
+    'self, r=, with_replacement=': traced_608,
+    'self, rcond=': traced_609,
+    'self, repeats': traced_610,
+    'self, repeats, dim=, output_size=': traced_611,
+    'self, return_inverse=, return_counts=, dim=': traced_612,
+    'self, s, dim, norm, out': traced_613,
+    'self, s=, dim=, norm=': traced_614,
+    'self, sections': traced_615,
+    'self, sections, dim=': traced_616,
+    'self, seq': traced_617,
+    'self, shape': traced_618,
+    'self, shifts, dims=': traced_619,
+    'self, sign, logabsdet': traced_620,
+    'self, size': traced_621,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_622,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_623,
+    'self, size, implicit=': traced_624,
+    'self, size, memory_format=': traced_625,
+    'self, size, stride': traced_626,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_627,
+    'self, size, stride, storage_offset': traced_628,
+    'self, size, stride, storage_offset=': traced_629,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_630,
+    'self, sizes, strides': traced_631,
+    'self, some=, compute_uv=': traced_632,
+    'self, sorted=, return_inverse=, return_counts=': traced_633,
+    'self, source': traced_634,
+    'self, source, destination': traced_635,
+    'self, source, storage_offset, size, stride=': traced_636,
+    'self, split_size, dim=': traced_637,
+    'self, split_sizes, dim=': traced_638,
+    'self, src, non_blocking=': traced_639,
+    'self, stable, dim=, descending=': traced_640,
+    'self, start_dim=, end_dim=': traced_641,
+    'self, storage, key_set, data_type, impl_type=': traced_642,
+    'self, target, margin=, reduction=': traced_643,
+    'self, target, p, margin, weight, reduction, out': traced_644,
+    'self, target, p=, margin=, weight=, reduction=': traced_645,
+    'self, target, reduction': traced_646,
+    'self, target, reduction, delta, out': traced_647,
+    'self, target, reduction, out': traced_648,
+    'self, target, reduction, output, is_target': traced_649,
+    'self, target, reduction=': traced_650,
+    'self, target, reduction=, delta=': traced_651,
+    'self, target, reduction=, log_target=': traced_652,
+    'self, target, weight=, pos_weight=, reduction=': traced_653,
+    'self, target, weight=, reduction=': traced_654,
+    'self, target, weight=, reduction=, ignore_index=': traced_655,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_656,
+    'self, tensor': traced_657,
+    'self, tensor, out': traced_658,
+    'self, unbiased=': traced_659,
+    'self, upper, out': traced_660,
+    'self, upper=': traced_661,
+    'self, upscale_factor': traced_662,
+    'self, value': traced_663,
+    'self, value, bdim, level': traced_664,
+    'self, values, indices, dim, descending': traced_665,
+    'self, vec': traced_666,
+    'self, vec, out': traced_667,
+    'self, vec2': traced_668,
+    'self, weight': traced_669,
+    'self, weight, hist, bin_edges': traced_670,
+    'self, weight, kernel_size, bias, stride, padding': traced_671,
+    'self, weight, kernel_size, bias=, stride=, padding=': traced_672,
+    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_673,
+    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_674,
+    'self, weights=, minlength=': traced_675,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_676,
+    'shape, numel': traced_677,
+    'size, allocator, ks, scalar_type': traced_678,
+    'size, device': traced_679,
+    'size, dtype=, device=, layout=': traced_680,
+    'size, dtype=, device=, pin_memory=': traced_681,
+    'size, dtype=, layout=, device=, pin_memory=': traced_682,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_683,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_684,
+    'size, fill_value, out': traced_685,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_686,
+    'size, generator=, out=': traced_687,
+    'size, out': traced_688,
+    'size, stride, allocator, ks, scalar_type': traced_689,
+    'size, stride, dtype=, device=, layout=': traced_690,
+    'size, stride, dtype=, device=, pin_memory=': traced_691,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_692,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_693,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_694,
+    'start, end, step=, out=': traced_695,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_696,
+    'start, end, steps, base=, out=': traced_697,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_698,
+    'start, end, steps, out=': traced_699,
+    'storage': traced_700,
+    'storage, size_bytes': traced_701,
+    't': traced_702,
+    't, alloc, priority=': traced_703,
+    'tensor, data, sizes': traced_704,
+    'tensor, force=': traced_705,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_706,
+    'tensor_sizes, tensor_strides, sizes': traced_707,
+    'tensors': traced_708,
+    'tensors, dim=': traced_709,
+    'tensors, dim=, out=': traced_710,
+    'tensors, indexing=': traced_711,
+    'tensors, out': traced_712,
+    'theta, size, align_corners': traced_713,
+    'to_type, arg, device_type': traced_714,
+    'type1, type2': traced_715,
+    'v, g, dim': traced_716,
+    'v, g, dim=': traced_717,
+    'v, pow=, dim=': traced_718,
+    'value, bdim, level': traced_719,
+    'value, self': traced_720,
+    'values, indices, self, dim, ignore_nan': traced_721,
+    'values, indices, self, dim, is_max': traced_722,
+    'values, indices, self, dim, keepdim': traced_723,
+    'values, indices, self, k, dim': traced_724,
+    'values, indices, self, k, dim, largest, sorted': traced_725,
+    'var': traced_726,
+    'w, *args': traced_727,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_728,
+    'w, norm, v, g, dim': traced_729,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_730,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_731,
+    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_732,
+    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_733,
+    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_734,
+    'x, N=': traced_735,
+    'x, N=, increasing=': traced_736,
+    'x, alpha, total': traced_737,
+    'x, grid, mode, padding_mode, align_corners': traced_738,
+    'x, index': traced_739,
+    'x, indices': traced_740,
+    'x, k, s, p, d, oh, ow': traced_741,
+    'x, k, s, p, d, out_sizes': traced_742,
+    'x, kw, sj, pj, dj, ow': traced_743,
+    'x, mats': traced_744,
+    'x, oh, ow': traced_745,
+    'x, out_shape': traced_746,
+    'x, out_sizes': traced_747,
+    'x, plan, opmath': traced_748,
+    'x, w, b, out_shape, stride, padding, dilation': traced_749,
+    'x, w, b, stride, padding, dilation': traced_750,
+    'x, w, b, stride, padding, dilation, groups': traced_751,
+    'x, w, b, stride, padding, groups': traced_752,
+    'x, windows, oh, ow': traced_753,
+    'x, windows, out_sizes': traced_754,
+    'x, y': traced_755,
+    'x1, x2': traced_756,
+    'x1, x2, dim=, eps=': traced_757,
+    'x1, x2, p, compute_mode': traced_758,
+    'x1, x2, p=, compute_mode=': traced_759,
+    'x1, x2, p=, eps=, keepdim=': traced_760,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_761,
+    'y, x=, dx=, dim=': traced_762,
 }
