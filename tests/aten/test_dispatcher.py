@@ -82,3 +82,16 @@ def test_redispatch_frames_show_the_path() -> None:
 def test_unknown_schema() -> None:
     with pytest.raises(RuntimeError, match="Could not find schema for aten::nope"):
         singleton().findSchemaOrThrow("nope")
+
+
+def test_method_whose_self_is_not_first_takes_the_others_in_order() -> None:
+    # polygamma(int n, Tensor self) is the C++ method Tensor::polygamma(n); where.self(condition,
+    # self, other) is Tensor::where(condition, other): self goes in at its schema index
+    x = tensortrace.tensor([1.5, 2.5]).cdata
+    cond = tensortrace.tensor([True, False]).cdata
+    expected = tensortrace.polygamma(1, tensortrace.tensor([1.5, 2.5])).tolist()
+    assert x.polygamma(1).numpy_view().tolist() == expected
+    assert x.polygamma(n=1).numpy_view().tolist() == expected
+    assert x.where(cond, 0.0).numpy_view().tolist() == [1.5, 0.0]
+    assert x.where(condition=cond, other=x.neg()).numpy_view().tolist() == [1.5, -2.5]
+    assert x.where(cond, other=0.0).numpy_view().tolist() == [1.5, 0.0]

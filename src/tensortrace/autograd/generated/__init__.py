@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f602e14b6fa15eef31f2c34cfc60d0431dc43470767e02a72705f04f7ac77e74"
+INPUTS_SHA256 = "b59f573501d198474431a1c0acb8871d95aa83bf01c1f1d7c4a04ba1aec52d6e"
 
 MODULES: tuple[str, ...] = (
     "functions",
