@@ -12,7 +12,7 @@ from .harness import check
 # emulated CUDA device randn would draw from the CUDA generator, nn.Linear from the CPU's)
 PRE = (
     "nn = torch.nn\ndev = torch.empty(0).device\n"
-    "x = torch.randn(4, 3, device='cpu').to(dev)\nm = nn.Linear(3, 2).to(dev)\nlog = []\n"
+    "x = torch.randn(4, 3, device='cpu').to(dev)\nm = nn.Linear(3, 2, device='cpu').to(dev)\nlog = []\n"
 )
 
 PROGRAMS = {
