@@ -31,7 +31,6 @@ CUDA_PENDING_MODULES = frozenset(
         "test_amp",  # _amp_foreach_non_finite_check_and_unscale_'s CUDA errors
         "test_bad_inputs",  # device-specific: numpy() of CUDA, printing, CPU generator
         "test_checkpoint",  # recomputation_differs differs on cuda (not yet located)
-        "test_complex",  # torch.load's rebuild sets a CPU storage into a default-device tensor
         "test_distributions_a",  # reprs and validation messages print the device
         "test_factories_conversion",  # as_tensor(ndarray) copies to the default device; .to() case
         "test_nn_functional_more",  # normalize's gradient mixes devices; CUDA max_pool1d message
