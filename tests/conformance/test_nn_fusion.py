@@ -25,7 +25,8 @@ PROGRAMS = {
     "bn = stats(nn.BatchNorm2d(3))\nx = torch.randn(1, 2, 5, 5, device='cpu').to(dev)\n"
     "f = U.fuse_conv_bn_eval(c, bn)\nout = (f(x).detach(), bn(c(x)).detach(), "
     "f.weight.detach(), type(f.weight).__name__, f.weight.requires_grad, f is c)",
-    "conv2d_on_device": "c = nn.Conv2d(2, 3, 3, device='cpu').to(dev).eval(); bn = stats(nn.BatchNorm2d(3))\n"
+    "conv2d_on_device": "c = nn.Conv2d(2, 3, 3, device='cpu').to(dev).eval(); bn = "
+    "stats(nn.BatchNorm2d(3))\n"
     "f = U.fuse_conv_bn_eval(c, bn); out = (f.weight.detach(), f.bias.detach())",
     "conv1d_no_bias_no_affine": "c = nn.Conv1d(2, 4, 2, bias=False, device='cpu').to(dev).eval()\n"
     "bn = stats(nn.BatchNorm1d(4, affine=False))\nf = U.fuse_conv_bn_eval(c, bn)\n"

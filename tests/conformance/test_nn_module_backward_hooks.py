@@ -51,7 +51,8 @@ PROGRAMS = {
     "x.register_hook(lambda g: log.append('x_hook'))\n"
     "y = m(x); y.retain_grad()\ny.register_hook(lambda g: log.append(('y_hook', g.clone())))\n"
     "z = (y * y).sum(); z.backward(); out = (log, y.grad, x.grad)",
-    "sequential": "s = nn.Sequential(nn.Linear(3, 4, device='cpu'), nn.ReLU(), nn.Linear(4, 2, device='cpu')).to(dev)\n"
+    "sequential": "s = nn.Sequential(nn.Linear(3, 4, device='cpu'), nn.ReLU(), nn.Linear(4, 2, "
+    "device='cpu')).to(dev)\n"
     "for i, c in enumerate([s, *s]):\n"
     "    c.register_full_backward_hook(full(f'full{i}'))\n"
     "    c.register_full_backward_pre_hook(pre(f'pre{i}'))\n"

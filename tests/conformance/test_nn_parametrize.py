@@ -71,7 +71,8 @@ PROGRAMS = {
     "state_dict_roundtrip": "P.register_parametrization(m, 'weight', Sym())\n"
     "m2 = nn.Linear(3, 3, device='cpu').to(dev); P.register_parametrization(m2, 'weight', Sym())\n"
     "r = m2.load_state_dict(m.state_dict()); out = (m2.weight.detach(), repr(r))",
-    "transfer": "P.register_parametrization(m, 'weight', Sym())\nm2 = nn.Linear(3, 3, device='cpu').to(dev)\n"
+    "transfer": "P.register_parametrization(m, 'weight', Sym())\nm2 = nn.Linear(3, 3, "
+    "device='cpu').to(dev)\n"
     "P.transfer_parametrizations_and_params(m, m2)\n"
     "out = (type(m2).__name__, m2.weight.detach(), "
     "m2.parametrizations.weight.original is m.parametrizations.weight.original)",
@@ -86,7 +87,8 @@ PROGRAMS = {
     "out = (m.parametrizations.weight.original0.detach(), m.weight.detach())",
     "weight_norm_assign": "PZ.weight_norm(m)\nm.weight = cpu_randn(3, 3)\n"
     "out = (m.parametrizations.weight.original0.detach(), m.weight.detach())",
-    "weight_norm_old_checkpoint": "old = torch.nn.utils.weight_norm(nn.Linear(3, 3, device='cpu')).to(dev)\n"
+    "weight_norm_old_checkpoint": "old = torch.nn.utils.weight_norm(nn.Linear(3, 3, "
+    "device='cpu')).to(dev)\n"
     "PZ.weight_norm(m)\nr = m.load_state_dict(old.state_dict()); old(x)\n"
     "out = (repr(r), m.weight.detach(), old.weight.detach())",
     # _SpectralNorm draws u and v on the weight's device: registered on the CPU (the

@@ -26,7 +26,8 @@ PROGRAMS = {
     "l1_int_amount": "r = prune.l1_unstructured(m, 'bias', amount=2); out = (m.bias, r is m)",
     # rand_like draws on the tensor's device: the randomly pruned modules stay on the CPU (on
     # the emulated CUDA device the draws would come from its own generator), results move to dev
-    "random_unstructured": "c = nn.Linear(4, 3, device='cpu'); prune.random_unstructured(c, 'weight', "
+    "random_unstructured": "c = nn.Linear(4, 3, device='cpu'); prune.random_unstructured(c, "
+    "'weight', "
     "amount=0.4); out = (c.weight_mask.to(dev), c.weight.to(dev))",
     # random_structured draws torch.rand(nchannels) on the default device: the CPU, as torch's
     "random_structured": "with torch.device('cpu'):\n"
