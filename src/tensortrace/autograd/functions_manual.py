@@ -56,6 +56,9 @@ from tensortrace.autograd.functions_manual_decompositions import (  # noqa: F401
     svd_backward,
     triangular_solve_backward,
 )
+from tensortrace.autograd.functions_manual_householder import (  # noqa: F401 - for the formulas
+    householder_product_backward,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,

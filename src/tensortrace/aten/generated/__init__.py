@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "b59f573501d198474431a1c0acb8871d95aa83bf01c1f1d7c4a04ba1aec52d6e"
+INPUTS_SHA256 = "792ef66a8709d172eeac3a461c1634a5031b735ce111ce8837323e6014492358"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -3088,6 +3088,32 @@ def linalg_qr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_geqrf = Overloads([(ops.geqrf, Binder(ops.geqrf.schema))])
+
+
+@traced("dispatch", "at::geqrf", FUNCTIONS_H, "at::geqrf",
+        legacy="at::geqrf (Functions.h)")
+def geqrf(*args: Any, **kwargs: Any) -> Any:
+    """at::geqrf, overloads:
+    geqrf(Tensor self) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_geqrf, args, kwargs, "at::geqrf")
+    return op.call(*full)
+
+
+_ov_linalg_householder_product = Overloads([(ops.linalg_householder_product, Binder(ops.linalg_householder_product.schema))])
+
+
+@traced("dispatch", "at::linalg_householder_product", FUNCTIONS_H, "at::linalg_householder_product",
+        legacy="at::linalg_householder_product (Functions.h)")
+def linalg_householder_product(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_householder_product, overloads:
+    linalg_householder_product(Tensor input, Tensor tau) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_householder_product, args, kwargs, "at::linalg_householder_product")
+    return op.call(*full)
+
+
 _ov__linalg_eigh = Overloads([(ops._linalg_eigh, Binder(ops._linalg_eigh.schema)), (ops._linalg_eigh_eigenvalues, Binder(ops._linalg_eigh_eigenvalues.schema))])
 
 
@@ -10847,6 +10873,8 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_solve_ex": linalg_solve_ex,
     "linalg_solve": linalg_solve,
     "linalg_qr": linalg_qr,
+    "geqrf": geqrf,
+    "linalg_householder_product": linalg_householder_product,
     "_linalg_eigh": _linalg_eigh,
     "linalg_eigh": linalg_eigh,
     "linalg_eigvalsh": linalg_eigvalsh,

@@ -1679,6 +1679,12 @@ linalg_qr = _register(
 linalg_qr_out = _register(
     FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T26, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T25, None, True),), (_T8, _T25,), ('Q', 'R',)),
     {'func': "linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_qr_out'}}})
+geqrf = _register(
+    FunctionSchema('geqrf', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('a', 'tau',)),
+    {'func': 'geqrf(Tensor self) -> (Tensor a, Tensor tau)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'geqrf'}}})
+linalg_householder_product = _register(
+    FunctionSchema('linalg_householder_product', '', (Argument('input', _T6, None, False), Argument('tau', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_householder_product(Tensor input, Tensor tau) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_householder_product'}}})
 _linalg_eigh = _register(
     FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T26, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'structured_delegate': '_linalg_eigh.eigenvalues'}})
@@ -5202,6 +5208,8 @@ OPERATORS: list[OperatorHandle] = [
     linalg_solve,
     linalg_qr,
     linalg_qr_out,
+    geqrf,
+    linalg_householder_product,
     _linalg_eigh,
     _linalg_eigh_eigenvalues,
     linalg_eigh,

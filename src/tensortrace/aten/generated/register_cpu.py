@@ -112,6 +112,8 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("normal", ops.n
 ops.bernoulli_out.register(DispatchKey.CPU, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.geqrf.register(DispatchKey.CPU, native_kernel("geqrf", ops.geqrf))
+ops.linalg_householder_product.register(DispatchKey.CPU, native_kernel("linalg_householder_product", ops.linalg_householder_product))
 ops.cholesky_out.register(DispatchKey.CPU, native_kernel("cholesky_out", ops.cholesky_out))
 ops.cholesky.register(DispatchKey.CPU, native_kernel("cholesky", ops.cholesky))
 ops.cholesky_inverse.register(DispatchKey.CPU, native_kernel("cholesky_inverse", ops.cholesky_inverse))

@@ -116,6 +116,8 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("normal", ops.
 ops.bernoulli_out.register(DispatchKey.CUDA, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.geqrf.register(DispatchKey.CUDA, native_kernel("geqrf", ops.geqrf))
+ops.linalg_householder_product.register(DispatchKey.CUDA, native_kernel("linalg_householder_product", ops.linalg_householder_product, ((0, 'input'), (1, 'tau'))))
 ops.cholesky_out.register(DispatchKey.CUDA, native_kernel("cholesky_out", ops.cholesky_out, ((2, 'out'), (0, 'self'))))
 ops.cholesky.register(DispatchKey.CUDA, native_kernel("cholesky", ops.cholesky))
 ops.cholesky_inverse.register(DispatchKey.CUDA, native_kernel("cholesky_inverse", ops.cholesky_inverse))

@@ -192,6 +192,7 @@ _ov_new_ones = Overloads([(ops.new_ones, Binder(ops.new_ones.schema))])
 _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
+_ov_geqrf = Overloads([(ops.geqrf, Binder(ops.geqrf.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
 _ov_cholesky = Overloads([(ops.cholesky, Binder(ops.cholesky.schema))])
 _ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema))])
@@ -2138,6 +2139,15 @@ class TensorMethods:
         inverse(Tensor self) -> Tensor
         """
         op, full = select_overload(_ov_inverse, (self, *args), kwargs, "Tensor.inverse")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::geqrf", TENSOR_BODY_H, "at::Tensor::geqrf",
+            legacy="Tensor::geqrf (TensorMethods.h)")
+    def geqrf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::geqrf, overloads:
+        geqrf(Tensor self) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_geqrf, (self, *args), kwargs, "Tensor.geqrf")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::svd", TENSOR_BODY_H, "at::Tensor::svd",
@@ -4819,6 +4829,7 @@ METHODS: tuple[str, ...] = (
     "bernoulli",
     "bernoulli_",
     "inverse",
+    "geqrf",
     "svd",
     "cholesky",
     "cholesky_inverse",

@@ -51,6 +51,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     grid_sampler,
     group_norm,
     histogram,
+    householder_product,
     identity_ops,
     im2col_col2im,
     index_ops,

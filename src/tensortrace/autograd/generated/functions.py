@@ -46,6 +46,7 @@ from tensortrace.autograd.functions_manual import (
     gather_backward,
     ger,
     handle_r_to_c,
+    householder_product_backward,
     i1_backward,
     i1e_backward,
     index_backward,
@@ -6404,6 +6405,40 @@ class LuUnpackBackward0(TraceableFunction):
         {'LU_data_sym_argsize_minus_1': ('LU_data', 'size(-1)'), 'LU_data_sym_argsize_minus_2': ('LU_data', 'size(-2)')},
         {},
         output_differentiability=(False, True, True))
+
+
+def GeqrfBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("geqrf")"""
+    return not_implemented('geqrf')
+
+
+class GeqrfBackward0(TraceableFunction):
+    """geqrf(Tensor self) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'geqrf',
+        (Formula(('self',), GeqrfBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgHouseholderProductBackward0_input_tau(v: dict[str, Any]) -> Any:
+    """input, tau: householder_product_backward(grad, result, input, tau) if grad.defined() else (None, None)"""
+    return householder_product_backward(v['grad'], v['result'], v['input'], v['tau']) if v['grad'].defined() else (None, None)
+
+
+class LinalgHouseholderProductBackward0(TraceableFunction):
+    """linalg_householder_product(Tensor input, Tensor tau) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_householder_product',
+        (Formula(('input', 'tau'), LinalgHouseholderProductBackward0_input_tau, frozenset(['grad', 'householder_product_backward', 'input', 'result', 'tau'])),),
+        ('input', 'tau'),
+        {},
+        {})
 
 
 def LinalgQrBackward0_A(v: dict[str, Any]) -> Any:

@@ -7231,6 +7231,40 @@ ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
 
 
+_record_geqrf = GraphRecording(ops.geqrf, AutoDispatchBelowADInplaceOrView, nodes.GeqrfBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::geqrf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def geqrf(ks: DispatchKeySet, *args: Any) -> Any:
+    """geqrf(Tensor self) -> (Tensor, Tensor): records GeqrfBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_geqrf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.geqrf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.geqrf.register(DispatchKey.Autograd, KernelFunction(
+    geqrf, "torch::autograd::VariableType::geqrf", with_keyset=True))
+
+
+_record_linalg_householder_product = GraphRecording(ops.linalg_householder_product, AutoDispatchBelowADInplaceOrView, nodes.LinalgHouseholderProductBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_householder_product", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_householder_product(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_householder_product(Tensor input, Tensor tau) -> Tensor: records LinalgHouseholderProductBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_householder_product(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_householder_product.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_householder_product.register(DispatchKey.Autograd, KernelFunction(
+    linalg_householder_product, "torch::autograd::VariableType::linalg_householder_product", with_keyset=True))
+
+
 _record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, nodes.LinalgEighBackward0)
 
 
