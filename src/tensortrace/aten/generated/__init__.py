@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "792ef66a8709d172eeac3a461c1634a5031b735ce111ce8837323e6014492358"
+INPUTS_SHA256 = "ecfbbab8382ddaa3bb8c2a3c03d0d4d40e23a9738377944b3d870fe90a1f55ec"
 
 MODULES: tuple[str, ...] = (
     "operators",

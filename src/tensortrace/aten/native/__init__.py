@@ -151,6 +151,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     upsample_bicubic,
     upsample_linear,
     upsample_nearest,
+    upsample_nearest_exact,
     weight_norm,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401

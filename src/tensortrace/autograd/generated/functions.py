@@ -1544,6 +1544,74 @@ class UpsampleBicubic2DAaBackwardBackward0(TraceableFunction):
         {})
 
 
+def UpsampleNearest3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest3d_backward(grad, output_size, self.sym_sizes(), scales_d, scales_h, scales_w)"""
+    return at.upsample_nearest3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest3DBackward0(TraceableFunction):
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest3d',
+        (Formula(('self',), UpsampleNearest3DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact1d_backward(grad, output_size, self.sym_sizes(), scales)"""
+    return at._upsample_nearest_exact1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
+
+
+class UpsampleNearestExact1DBackward0(TraceableFunction):
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact1d',
+        (Formula(('self',), UpsampleNearestExact1DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact2d_backward(grad, output_size, self.sym_sizes(), scales_h, scales_w)"""
+    return at._upsample_nearest_exact2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact2DBackward0(TraceableFunction):
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact2d',
+        (Formula(('self',), UpsampleNearestExact2DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact3d_backward(grad, output_size, self.sym_sizes(), scales_d, scales_h, scales_w)"""
+    return at._upsample_nearest_exact3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact3DBackward0(TraceableFunction):
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact3d',
+        (Formula(('self',), UpsampleNearestExact3DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
     return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
@@ -1709,6 +1777,74 @@ class UpsampleBicubic2DBackwardBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'upsample_bicubic2d_backward',
         (Formula(('grad_output',), UpsampleBicubic2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest3d(grad, output_size, scales_d, scales_h, scales_w)"""
+    return at.upsample_nearest3d(v['grad'], v['output_size'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest3DBackwardBackward0(TraceableFunction):
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest3d_backward',
+        (Formula(('grad_output',), UpsampleNearest3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact1d(grad, output_size, scales)"""
+    return at._upsample_nearest_exact1d(v['grad'], v['output_size'], v['scales'])
+
+
+class UpsampleNearestExact1DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact1d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact2d(grad, output_size, scales_h, scales_w)"""
+    return at._upsample_nearest_exact2d(v['grad'], v['output_size'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact2DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact2d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact3d(grad, output_size, scales_d, scales_h, scales_w)"""
+    return at._upsample_nearest_exact3d(v['grad'], v['output_size'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact3DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact3d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
         ('grad_output',),
         {},
         {})
