@@ -31,7 +31,6 @@ CUDA_PENDING_MODULES = frozenset(
         "test_amp",  # _amp_foreach_non_finite_check_and_unscale_'s CUDA errors
         "test_bad_inputs",  # device-specific: numpy() of CUDA, printing, CPU generator
         "test_distributions_a",  # reprs and validation messages print the device
-        "test_factories_conversion",  # as_tensor(ndarray) copies to the default device; .to() case
         "test_nn_modules",  # Parameter's repr prints the device; module.to(double)
         "test_nn_rnn_packed",  # pack_sequence's lengths on the default device (torch too)
         "test_stats_misc",  # asarray's alias check (cuda vs cuda:0) and its grad_fn
