@@ -6,6 +6,7 @@ conversion); everything else comes from the binding (csrc/python_variable_method
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Sequence
 from typing import Any
@@ -90,6 +91,42 @@ class Tensor(TensorBase):
 
     __str__ = __repr__
 
+    # ---- copy.deepcopy (torch/_tensor.py) --------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """A new storage with the same bytes (one per storage, so views of one tensor stay
+        views of one copy), viewed with the same offset, sizes and strides; requires_grad, .grad
+        and the instance's attributes copied too. Without it copy.deepcopy would walk the
+        TensorImpl down to the allocator's own blocks."""
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user "
+                "(graph leaves) support the deepcopy protocol at the moment.  "
+                "If you were attempting to deepcopy a module, this may be because "
+                "of a torch.nn.utils.weight_norm usage, "
+                "see https://github.com/pytorch/pytorch/pull/103001"
+            )
+        if id(self) in memo:
+            return memo[id(self)]
+        with torch.no_grad():
+            if self.device.type == "meta":  # torch clones what has no bytes to copy
+                new_tensor = self.clone()  # type: ignore[attr-defined]
+            else:
+                new_storage = _deepcopy_storage(self, memo)
+                new_tensor = self.new_empty([])  # type: ignore[attr-defined]
+                new_tensor.set_(new_storage, self.storage_offset(), self.size(), self.stride())
+                if self.is_conj():  # type: ignore[attr-defined]
+                    new_tensor = new_tensor.conj_physical()
+                if self.is_neg():  # type: ignore[attr-defined]
+                    new_tensor = new_tensor.neg()
+            if self.requires_grad:
+                new_tensor.requires_grad_()
+            if self.grad is not None:
+                new_tensor.grad = self.grad.__deepcopy__(memo)
+            if hasattr(self, "__dict__"):
+                new_tensor.__dict__ = copy.deepcopy(self.__dict__, memo)
+            memo[id(self)] = new_tensor
+            return new_tensor
+
     # ---- iteration and conversion (torch/_tensor.py) -----------------------------------------
     def __iter__(self) -> Any:
         # unbind(0) makes every row at once, like torch (which skips __torch_function__ here)
@@ -108,6 +145,18 @@ class Tensor(TensorBase):
         if dtype is None:
             return self.numpy()  # type: ignore[attr-defined]
         return self.numpy().astype(dtype, copy=False)  # type: ignore[attr-defined]
+
+
+def _deepcopy_storage(tensor: Tensor, memo: dict[Any, Any]) -> Any:
+    """UntypedStorage.__deepcopy__ (torch/storage.py): a clone per storage, remembered in
+    memo["torch"]; the bytes are copied on the storage's device, as a uint8 tensor over them."""
+    storage = tensor.untyped_storage()  # type: ignore[attr-defined]
+    seen = memo.setdefault("torch", {})
+    key = id(storage._cdata.unsafeGetStorageImpl())
+    if key not in seen:
+        as_bytes = torch.empty(0, dtype=torch.uint8, device=tensor.device).set_(storage)
+        seen[key] = as_bytes.clone().untyped_storage()
+    return seen[key]
 
 
 def _handle_torch_function_and_wrap_type_error_to_not_implemented(f: Any) -> Any:

@@ -162,7 +162,8 @@ def _storage_to(storage: UntypedStorage, device: Any) -> UntypedStorage:
     """UntypedStorage.to(device): the same bytes in a storage on `device`."""
     if storage.device == device:
         return storage
-    as_bytes = torch.empty((0,), dtype=torch.uint8).set_(storage)
+    # on the storage's own device, not the default one (set_ refuses a storage elsewhere)
+    as_bytes = torch.empty((0,), dtype=torch.uint8, device=storage.device).set_(storage)
     return as_bytes.to(device).untyped_storage()
 
 

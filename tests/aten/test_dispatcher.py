@@ -99,3 +99,16 @@ def test_an_operators_call_fields_are_made_on_first_read() -> None:
     assert fresh.call_site.name == "aten::cat" and fresh._lookups == {}
     with pytest.raises(AttributeError, match="no attribute 'not_a_field'"):
         fresh.not_a_field  # noqa: B018
+
+
+def test_method_whose_self_is_not_first_takes_the_others_in_order() -> None:
+    # polygamma(int n, Tensor self) is the C++ method Tensor::polygamma(n); where.self(condition,
+    # self, other) is Tensor::where(condition, other): self goes in at its schema index
+    x = tensortrace.tensor([1.5, 2.5]).cdata
+    cond = tensortrace.tensor([True, False]).cdata
+    expected = tensortrace.polygamma(1, tensortrace.tensor([1.5, 2.5])).tolist()
+    assert x.polygamma(1).numpy_view().tolist() == expected
+    assert x.polygamma(n=1).numpy_view().tolist() == expected
+    assert x.where(cond, 0.0).numpy_view().tolist() == [1.5, 0.0]
+    assert x.where(condition=cond, other=x.neg()).numpy_view().tolist() == [1.5, -2.5]
+    assert x.where(cond, other=0.0).numpy_view().tolist() == [1.5, 0.0]

@@ -28,31 +28,12 @@ CPU_ONLY_MODULES = frozenset({"test_printing", "test_data_loading", "test_random
 # module runs on both.
 CUDA_PENDING_MODULES = frozenset(
     {
-        # written for the factory-wrapper harness: under the default device their nn modules'
-        # parameters and random inputs come from the CUDA generator, torch's from the CPU one
-        "test_func_functional_call",
-        "test_nn_fusion",
-        "test_nn_module_backward_hooks",
-        "test_nn_module_global_hooks",
-        "test_nn_module_hooks",
-        "test_nn_parametrize",
-        "test_nn_prune",
-        "test_nn_weight_spectral_norm",
         "test_amp",  # _amp_foreach_non_finite_check_and_unscale_'s CUDA errors
         "test_bad_inputs",  # device-specific: numpy() of CUDA, printing, CPU generator
-        "test_checkpoint",  # recomputation_differs differs on cuda (not yet located)
-        "test_complex",  # torch.load's rebuild sets a CPU storage into a default-device tensor
         "test_distributions_a",  # reprs and validation messages print the device
-        "test_factories_conversion",  # as_tensor(ndarray) copies to the default device; .to() case
-        "test_nn_functional_more",  # normalize's gradient mixes devices; CUDA max_pool1d message
-        "test_nn_losses_margin",  # the margin losses' gradients mix devices (not yet located)
         "test_nn_modules",  # Parameter's repr prints the device; module.to(double)
-        "test_nn_pixelshuffle",  # torch's CPU pixel_unshuffle returns an empty input unchanged
         "test_nn_rnn_packed",  # pack_sequence's lengths on the default device (torch too)
-        "test_optim_algorithms",  # RecursionError in load_state_dict only after other modules
-        "test_stats",  # nansum's complex error is CPU-only; quantile's gradient index
         "test_stats_misc",  # asarray's alias check (cuda vs cuda:0) and its grad_fn
-        "test_swa_utils",  # RecursionError in AveragedModel only after other modules
     }
 )
 

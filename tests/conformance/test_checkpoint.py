@@ -87,11 +87,12 @@ PROGRAMS = {
     "    context_fn=torch.utils.checkpoint.noop_context_fn, debug=True)",
     "bad_determinism_check": "x, y = leaves()\n"
     "torch.utils.checkpoint.checkpoint(f, x, y, use_reentrant=False, determinism_check='x')",
+    # the message prints the saved tensors' device: x stays on the CPU, as in torch's run
     "recomputation_differs": "state = [0]\n"
     "def h(x):\n"
     "    state[0] += 1\n"
     "    return x.sin() if state[0] == 1 else x[:2].sin()\n"
-    "x = torch.randn(3, requires_grad=True)\n"
+    "x = torch.randn(3, device='cpu', requires_grad=True)\n"
     "r = torch.utils.checkpoint.checkpoint(h, x, use_reentrant=False)\n"
     "r.sum().backward()",
     "recomputation_saves_fewer": "state = [0]\n"

@@ -148,7 +148,11 @@ PROGRAMS = {
     "to_same_is_self": "x = torch.rand(3); out = x.to(torch.float32) is x",
     "to_copy_true": "x = torch.rand(3); y = x.to(torch.float32, copy=True); out = (y is x, y)",
     "to_other": "out = torch.rand(3).to(torch.ones(1, dtype=torch.int64))",
-    "to_device_dtype": "out = torch.rand(2).to('cpu', torch.int64)",
+    # made on the CPU: torch's device oracle (its run on the meta device) cannot copy a meta
+    # tensor to the CPU
+    "to_device_dtype": "out = torch.rand(2, device='cpu').to('cpu', torch.int64)",
+    "to_device_without_index": "x = torch.rand(2); d = torch.empty(0).device\n"
+    "out = (x.to(d.type) is x, torch.as_tensor(x) is x, x.to(d.type, torch.float64))",
     "to_noop": "x = torch.rand(2); out = x.to() is x",
     "to_keeps_strides": "out = torch.rand(3, 4).t().to(torch.float64)",
     "to_bad_args": "out = torch.zeros(2).to(torch.float32, 'cpu')",

@@ -9,12 +9,13 @@ import pytest
 
 from .harness import check
 
-# data and weights from the CPU generator, moved to the harness's device
+# data and weights from the CPU generator (device='cpu'), moved to the harness's device: on
+# the emulated CUDA device they would draw from its generator, and torch's from the CPU one
 PRE = (
     "import warnings\nnn = torch.nn\nfc = torch.func.functional_call\n"
     "dev = torch.empty(0).device\n"
     "def cpu_randn(*s, **k):\n    return torch.randn(*s, device='cpu', **k).to(dev)\n"
-    "m = nn.Linear(3, 2).to(dev)\nx = cpu_randn(4, 3)\n"
+    "m = nn.Linear(3, 2, device='cpu').to(dev)\nx = cpu_randn(4, 3)\n"
 )
 
 PROGRAMS = {
@@ -31,12 +32,14 @@ PROGRAMS = {
     "{'scale': 2.0})",
     "list_of_dicts": "out = fc(m, ({'weight': torch.ones(2, 3)}, {'bias': torch.zeros(2)}), "
     "(x,)).detach()",
-    "nested_and_buffers": "s = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)).to(dev)\n"
+    "nested_and_buffers": "s = nn.Sequential(nn.Linear(3, 3, device='cpu'), "
+    "nn.BatchNorm1d(3)).to(dev)\n"
     "rm = torch.zeros(3)\n"
     "y = fc(s, {'1.running_mean': rm, '0.bias': torch.ones(3)}, (x,))\n"
     "out = (y.detach(), rm, s[1].running_mean, s[0].bias.detach())",
     "tied": "class T(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-    "        self.a = nn.Linear(2, 2, bias=False); self.b = nn.Linear(2, 2, bias=False)\n"
+    "        self.a = nn.Linear(2, 2, bias=False, device='cpu'); self.b = nn.Linear(2, 2, "
+    "bias=False, device='cpu')\n"
     "        self.b.weight = self.a.weight\n"
     "    def forward(self, z):\n        return self.b(self.a(z))\n"
     "t = T().to(dev); z = torch.ones(1, 2); e = torch.eye(2) * 2\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from . import harness
 from .harness import check
 
 PRE = "F = torch.nn.functional\nnn = torch.nn\n"
@@ -181,6 +182,10 @@ def test_forward(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_error(name: str) -> None:
+    if name == "max_pool1d_int" and harness.DEVICE == "cuda":
+        # a CUDA input (or one that requires grad) goes to max_pool1d_with_indices, not the CPU
+        # max_pool1d_impl whose dtype check torch's CPU run, the reference here, raises
+        pytest.skip("max_pool1d_impl's dtype error is the CPU path's (compared on the CPU)")
     check(PRE + ERRORS[name])
 
 

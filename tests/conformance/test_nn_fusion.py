@@ -7,7 +7,8 @@ import pytest
 
 from .harness import check
 
-# data and weights from the CPU generator, moved to the harness's device
+# data and weights from the CPU generator (device='cpu'), moved to the harness's device: on
+# the emulated CUDA device they would draw from its generator, and torch's from the CPU one
 PRE = (
     "nn = torch.nn\nU = torch.nn.utils\ndev = torch.empty(0).device\n"
     "def stats(bn):\n    with torch.no_grad():\n"
@@ -20,25 +21,24 @@ PRE = (
 )
 
 PROGRAMS = {
-    # Conv2d's output on the emulated CUDA device comes back on the CPU (a runtime bug, why
-    # test_nn_conv is pending there): the fused conv's outputs are compared on the CPU
-    "conv2d": "c = nn.Conv2d(2, 3, 3).eval(); bn = stats(nn.BatchNorm2d(3)).cpu()\n"
-    "x = torch.randn(1, 2, 5, 5, device='cpu')\nf = U.fuse_conv_bn_eval(c, bn)\n"
-    "out = (f(x).detach().to(dev), bn(c(x)).detach().to(dev), f.weight.detach().to(dev), "
-    "type(f.weight).__name__, f.weight.requires_grad, f is c)",
-    "conv2d_on_device": "c = nn.Conv2d(2, 3, 3).to(dev).eval(); bn = stats(nn.BatchNorm2d(3))\n"
+    "conv2d": "c = nn.Conv2d(2, 3, 3, device='cpu').to(dev).eval(); "
+    "bn = stats(nn.BatchNorm2d(3))\nx = torch.randn(1, 2, 5, 5, device='cpu').to(dev)\n"
+    "f = U.fuse_conv_bn_eval(c, bn)\nout = (f(x).detach(), bn(c(x)).detach(), "
+    "f.weight.detach(), type(f.weight).__name__, f.weight.requires_grad, f is c)",
+    "conv2d_on_device": "c = nn.Conv2d(2, 3, 3, device='cpu').to(dev).eval(); bn = "
+    "stats(nn.BatchNorm2d(3))\n"
     "f = U.fuse_conv_bn_eval(c, bn); out = (f.weight.detach(), f.bias.detach())",
-    "conv1d_no_bias_no_affine": "c = nn.Conv1d(2, 4, 2, bias=False).to(dev).eval()\n"
+    "conv1d_no_bias_no_affine": "c = nn.Conv1d(2, 4, 2, bias=False, device='cpu').to(dev).eval()\n"
     "bn = stats(nn.BatchNorm1d(4, affine=False))\nf = U.fuse_conv_bn_eval(c, bn)\n"
     "out = (f.weight.detach(), f.bias.detach(), c.bias)",
-    "conv_transpose": "c = nn.ConvTranspose2d(2, 3, 2).to(dev).eval(); "
+    "conv_transpose": "c = nn.ConvTranspose2d(2, 3, 2, device='cpu').to(dev).eval(); "
     "bn = stats(nn.BatchNorm2d(3))\nx = torch.randn(1, 2, 3, 3, device='cpu').to(dev)\n"
     "f = U.fuse_conv_bn_eval(c, bn, transpose=True)\n"
     "out = (f(x).detach(), bn(c(x)).detach())",
-    "linear": "l = nn.Linear(4, 3).to(dev).eval(); bn = stats(nn.BatchNorm1d(3))\n"
+    "linear": "l = nn.Linear(4, 3, device='cpu').to(dev).eval(); bn = stats(nn.BatchNorm1d(3))\n"
     "x = torch.randn(5, 4, device='cpu').to(dev)\nf = U.fuse_linear_bn_eval(l, bn)\n"
     "out = (f(x).detach(), bn(l(x)).detach(), f.bias.requires_grad)",
-    "linear_one_feature": "l = nn.Linear(4, 3, bias=False).to(dev).eval(); "
+    "linear_one_feature": "l = nn.Linear(4, 3, bias=False, device='cpu').to(dev).eval(); "
     "bn = stats(nn.BatchNorm1d(1))\nf = U.fuse_linear_bn_eval(l, bn)\n"
     "out = (f.weight.detach(), f.bias.detach())",
     "weights_double": "w = torch.randn(3, 2, 1, dtype=torch.float64).requires_grad_(False)\n"

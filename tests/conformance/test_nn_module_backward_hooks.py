@@ -15,7 +15,7 @@ from .harness import check
 PRE = (
     "import warnings\nnn = torch.nn\ndev = torch.empty(0).device\n"
     "x = torch.randn(4, 3, device='cpu').to(dev).requires_grad_()\n"
-    "m = nn.Linear(3, 2).to(dev)\nlog = []\n"
+    "m = nn.Linear(3, 2, device='cpu').to(dev)\nlog = []\n"
     "def grads(gs):\n    return [None if g is None else g.detach().clone() for g in gs]\n"
     "def full(tag):\n    def hook(mod, gi, go):\n"
     "        log.append((tag, type(mod).__name__, grads(gi), grads(go)))\n    return hook\n"
@@ -51,7 +51,8 @@ PROGRAMS = {
     "x.register_hook(lambda g: log.append('x_hook'))\n"
     "y = m(x); y.retain_grad()\ny.register_hook(lambda g: log.append(('y_hook', g.clone())))\n"
     "z = (y * y).sum(); z.backward(); out = (log, y.grad, x.grad)",
-    "sequential": "s = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).to(dev)\n"
+    "sequential": "s = nn.Sequential(nn.Linear(3, 4, device='cpu'), nn.ReLU(), nn.Linear(4, 2, "
+    "device='cpu')).to(dev)\n"
     "for i, c in enumerate([s, *s]):\n"
     "    c.register_full_backward_hook(full(f'full{i}'))\n"
     "    c.register_full_backward_pre_hook(pre(f'pre{i}'))\n"

@@ -33,7 +33,8 @@ PRE = (
     "dev = torch.empty(0).device\n"
     "x = torch.randn(4, 3, device='cpu').to(dev).requires_grad_()\nlog = []\n"
     "def grads(gs):\n    return [None if g is None else g.detach().clone() for g in gs]\n"
-    "s = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).to(dev)\n"
+    "s = nn.Sequential(nn.Linear(3, 4, device='cpu'), nn.ReLU(), nn.Linear(4, 2, "
+    "device='cpu')).to(dev)\n"
 )
 
 PROGRAMS = {

@@ -9,10 +9,11 @@ import pytest
 from .harness import check
 
 # the data and the weights from the CPU generator, moved to the harness's device (on the
-# emulated CUDA device randn would draw from the CUDA generator, nn.Linear from the CPU's)
+# emulated CUDA device randn and nn.Linear would draw from the CUDA generator)
 PRE = (
     "nn = torch.nn\ndev = torch.empty(0).device\n"
-    "x = torch.randn(4, 3, device='cpu').to(dev)\nm = nn.Linear(3, 2).to(dev)\nlog = []\n"
+    "x = torch.randn(4, 3, device='cpu').to(dev)\nm = nn.Linear(3, 2, device='cpu').to(dev)\n"
+    "log = []\n"
 )
 
 PROGRAMS = {

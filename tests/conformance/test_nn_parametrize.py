@@ -23,7 +23,7 @@ PRE = (
     "class Double(nn.Module):\n    def forward(self, X):\n        return X * 2\n"
     "class Split(nn.Module):\n    def forward(self, A, B):\n        return A + B\n"
     "    def right_inverse(self, X):\n        return (X, torch.zeros_like(X))\n"
-    "m = nn.Linear(3, 3).to(dev)\nx = cpu_randn(2, 3)\n"
+    "m = nn.Linear(3, 3, device='cpu').to(dev)\nx = cpu_randn(2, 3)\n"
 )
 
 PROGRAMS = {
@@ -69,9 +69,10 @@ PROGRAMS = {
     "P.register_parametrization(m, 'bias', Double())\n"
     "P.remove_parametrizations(m, 'weight')\nout = (type(m).__name__, names(m))",
     "state_dict_roundtrip": "P.register_parametrization(m, 'weight', Sym())\n"
-    "m2 = nn.Linear(3, 3).to(dev); P.register_parametrization(m2, 'weight', Sym())\n"
+    "m2 = nn.Linear(3, 3, device='cpu').to(dev); P.register_parametrization(m2, 'weight', Sym())\n"
     "r = m2.load_state_dict(m.state_dict()); out = (m2.weight.detach(), repr(r))",
-    "transfer": "P.register_parametrization(m, 'weight', Sym())\nm2 = nn.Linear(3, 3).to(dev)\n"
+    "transfer": "P.register_parametrization(m, 'weight', Sym())\nm2 = nn.Linear(3, 3, "
+    "device='cpu').to(dev)\n"
     "P.transfer_parametrizations_and_params(m, m2)\n"
     "out = (type(m2).__name__, m2.weight.detach(), "
     "m2.parametrizations.weight.original is m.parametrizations.weight.original)",
@@ -86,7 +87,8 @@ PROGRAMS = {
     "out = (m.parametrizations.weight.original0.detach(), m.weight.detach())",
     "weight_norm_assign": "PZ.weight_norm(m)\nm.weight = cpu_randn(3, 3)\n"
     "out = (m.parametrizations.weight.original0.detach(), m.weight.detach())",
-    "weight_norm_old_checkpoint": "old = torch.nn.utils.weight_norm(nn.Linear(3, 3)).to(dev)\n"
+    "weight_norm_old_checkpoint": "old = torch.nn.utils.weight_norm(nn.Linear(3, 3, "
+    "device='cpu')).to(dev)\n"
     "PZ.weight_norm(m)\nr = m.load_state_dict(old.state_dict()); old(x)\n"
     "out = (repr(r), m.weight.detach(), old.weight.detach())",
     # _SpectralNorm draws u and v on the weight's device: registered on the CPU (the
@@ -95,14 +97,14 @@ PROGRAMS = {
     "sn = m.parametrizations.weight[0]\n"
     "out = (names(m), sn._u, sn._v, y.detach(), m.parametrizations.weight.original.grad, "
     "torch.linalg.svdvals(m.weight.detach()))",
-    "spectral_norm_eval_and_dims": "c = nn.Conv1d(2, 4, 3).to(dev)\n"
+    "spectral_norm_eval_and_dims": "c = nn.Conv1d(2, 4, 3, device='cpu').to(dev)\n"
     "PZ.spectral_norm(c, n_power_iterations=3, dim=-1)\nc.eval()\n"
     "u = c.parametrizations.weight[0]._u.clone(); w = c.weight\n"
     "out = (c.parametrizations.weight[0].dim, torch.equal(u, c.parametrizations.weight[0]._u), "
     "w.detach())",
     "spectral_norm_vector": "PZ.spectral_norm(m, 'bias'); out = (m.bias.detach(), names(m))",
     "spectral_norm_state_dict": "PZ.spectral_norm(m.cpu()).to(dev)\nsd = m.state_dict()\n"
-    "m2 = PZ.spectral_norm(nn.Linear(3, 3)).to(dev); r = m2.load_state_dict(sd)\n"
+    "m2 = PZ.spectral_norm(nn.Linear(3, 3, device='cpu')).to(dev); r = m2.load_state_dict(sd)\n"
     "out = (list(sd), repr(r), m2.parametrizations.weight[0]._u)",
     # ---- errors ----
     "err_no_tensor": "out = P.register_parametrization(m, 'nothing', Sym())",

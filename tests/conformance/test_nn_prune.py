@@ -14,7 +14,7 @@ pytest.importorskip("torch.nn.utils.prune")  # torch's nn.utils does not import 
 # draw from the CPU generator; on the emulated CUDA device randn would draw from its own)
 PRE = (
     "nn = torch.nn\nprune = torch.nn.utils.prune\ndev = torch.empty(0).device\n"
-    "m = nn.Linear(4, 3).to(dev)\nx = torch.randn(2, 4, device='cpu').to(dev)\n"
+    "m = nn.Linear(4, 3, device='cpu').to(dev)\nx = torch.randn(2, 4, device='cpu').to(dev)\n"
 )
 
 STATE = "(sorted(n for n, _ in m.named_parameters()), sorted(n for n, _ in m.named_buffers()))"
@@ -24,15 +24,18 @@ PROGRAMS = {
     f"out = (m.weight_mask, m.weight, {STATE}, 'weight' in m._parameters, "
     "prune.is_pruned(m))",
     "l1_int_amount": "r = prune.l1_unstructured(m, 'bias', amount=2); out = (m.bias, r is m)",
-    # rand_like draws on the tensor's device: the module stays on the CPU (on the emulated
-    # CUDA device the draws would come from its own generator), the results move to dev
-    "random_unstructured": "c = nn.Linear(4, 3); prune.random_unstructured(c, 'weight', "
+    # rand_like draws on the tensor's device: the randomly pruned modules stay on the CPU (on
+    # the emulated CUDA device the draws would come from its own generator), results move to dev
+    "random_unstructured": "c = nn.Linear(4, 3, device='cpu'); prune.random_unstructured(c, "
+    "'weight', "
     "amount=0.4); out = (c.weight_mask.to(dev), c.weight.to(dev))",
-    "random_structured": "prune.random_structured(m, 'weight', amount=1, dim=0); "
-    "out = m.weight_mask",
+    # random_structured draws torch.rand(nchannels) on the default device: the CPU, as torch's
+    "random_structured": "with torch.device('cpu'):\n"
+    "    prune.random_structured(m.cpu(), 'weight', amount=1, dim=0)\n"
+    "out = m.weight_mask.to(dev)",
     "ln_structured": "prune.ln_structured(m, 'weight', amount=0.5, n=2, dim=1); "
     "out = (m.weight_mask, m.weight)",
-    "ln_structured_inf": "c = nn.Conv2d(2, 4, 3).to(dev)\n"
+    "ln_structured_inf": "c = nn.Conv2d(2, 4, 3, device='cpu').to(dev)\n"
     "prune.ln_structured(c, 'weight', amount=2, n=float('inf'), dim=0); "
     "out = c.weight_mask.sum((1, 2, 3))",
     "custom_from_mask": "mask = torch.tensor([0., 1., 1.]); "
@@ -43,19 +46,19 @@ PROGRAMS = {
     "before = m.weight.clone(); y = m(x); out = (before, m.weight, y)",
     "gradient": "prune.l1_unstructured(m, 'weight', 0.5); m(x).sum().backward(); "
     "out = (m.weight_orig.grad, m.bias.grad)",
-    "container": "prune.l1_unstructured(m, 'weight', 0.25)\n"
+    "container": "prune.l1_unstructured(m.cpu(), 'weight', 0.25)\n"
     "prune.ln_structured(m, 'weight', amount=1, n=1, dim=0)\n"
-    "prune.random_structured(m, 'weight', amount=1, dim=1)\n"
+    "with torch.device('cpu'):\n    prune.random_structured(m, 'weight', amount=1, dim=1)\n"
     "hook = next(iter(m._forward_pre_hooks.values()))\n"
-    "out = (m.weight_mask, type(hook).__name__, len(hook), "
+    "out = (m.weight_mask.to(dev), type(hook).__name__, len(hook), "
     "[type(h).__name__ for h in hook], hook._tensor_name)",
     "importance_scores": "s = torch.arange(12.).view(3, 4).flip(1); "
     "prune.l1_unstructured(m, 'weight', 3, importance_scores=s); out = m.weight_mask",
-    "global": "c = nn.Linear(3, 2).to(dev)\n"
+    "global": "c = nn.Linear(3, 2, device='cpu').to(dev)\n"
     "prune.global_unstructured([(m, 'weight'), (c, 'weight'), (c, 'bias')], "
     "pruning_method=prune.L1Unstructured, amount=0.5)\n"
     "out = (m.weight_mask, c.weight_mask, c.bias_mask)",
-    "global_random": "c, d = nn.Linear(3, 2), nn.Linear(4, 3)\n"
+    "global_random": "c, d = nn.Linear(3, 2, device='cpu'), nn.Linear(4, 3, device='cpu')\n"
     "prune.global_unstructured([(d, 'weight'), (c, 'weight')], "
     "pruning_method=prune.RandomUnstructured, amount=5)\n"
     "out = (d.weight_mask.to(dev), c.weight_mask.to(dev))",

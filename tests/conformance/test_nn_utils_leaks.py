@@ -1,6 +1,6 @@
-"""nn.init, the Module hooks, nn.utils.prune, fusion, weight_norm, spectral_norm,
-functional_call and parametrize free all they allocate, after a success or an error: each
-program of their conformance tests runs in tensortrace alone, and once its namespace is
+"""nn.init, the Module hooks, nn.utils.prune, fusion, weight_norm, spectral_norm, functional_call,
+parametrize and parametrizations.orthogonal free all they allocate, after a success or an error:
+each program of their conformance tests runs in tensortrace alone, and once its namespace is
 dropped the CPU allocator's memory_allocated must be back where it started. Reference counting
 alone frees them (gc stays off, as in test_everyday_b_leaks.py), except a parametrized module:
 as in torch, its Parametrized<Class> is a cycle (a class is one, and its properties' closures
@@ -11,8 +11,10 @@ from __future__ import annotations
 import gc
 import math
 import warnings
+from typing import Any
 
 import numpy as np
+import pytest
 
 import tensortrace
 
@@ -21,6 +23,7 @@ from . import (
     test_nn_fusion,
     test_nn_init_more,
     test_nn_module_hooks,
+    test_nn_orthogonal,
     test_nn_parametrize,
     test_nn_prune,
     test_nn_weight_spectral_norm,
@@ -63,9 +66,11 @@ def test_every_program_frees_everything() -> None:
     assert leaks == []
 
 
-def test_parametrized_modules_free_everything_after_a_collection() -> None:
-    # one collection for all the programs (one per program would cost seconds)
-    pre, programs = test_nn_parametrize.PRE, test_nn_parametrize.PROGRAMS
+@pytest.mark.parametrize("suite", [test_nn_parametrize, test_nn_orthogonal])
+def test_parametrized_modules_free_everything_after_a_collection(suite: Any) -> None:
+    # one collection for all the programs (one per program would cost seconds); orthogonal's
+    # include the errors of geqrf / householder_product and of right_inverse
+    pre, programs = suite.PRE, suite.PROGRAMS
     gc.collect()
     start = tensortrace.memory_allocated("cpu")
     with warnings.catch_warnings():

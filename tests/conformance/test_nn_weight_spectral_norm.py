@@ -43,27 +43,32 @@ PROGRAMS = {
     "weight_norm_half": "v = cpu_randn(3, 4).half(); g = cpu_randn(3, 1).half()\n"
     "w, n = torch._weight_norm_interface(v, g, 0); out = (w, n)",
     # ---- the hook weight_norm ----
-    "weight_norm_module": "m = U.weight_norm(nn.Linear(4, 3)).to(dev); x = cpu_randn(2, 4)\n"
+    "weight_norm_module": "m = U.weight_norm(nn.Linear(4, 3, device='cpu')).to(dev); x = "
+    "cpu_randn(2, 4)\n"
     "y = m(x); y.sum().backward()\n"
     "out = (names(m), m.weight_g.detach(), m.weight_v.detach(), y.detach(), "
     "m.weight_g.grad, m.weight_v.grad, m.weight.grad_fn.name())",
-    "weight_norm_dim_none": "m = U.weight_norm(nn.Linear(4, 3), dim=None).to(dev)\n"
+    "weight_norm_dim_none": "m = U.weight_norm(nn.Linear(4, 3, device='cpu'), dim=None).to(dev)\n"
     "out = (m.weight_g.detach(), m.weight_g.shape, m(cpu_randn(2, 4)).detach())",
-    "weight_norm_conv_dim1": "m = U.weight_norm(nn.Conv1d(2, 3, 2), name='weight', dim=1).to(dev)\n"
+    "weight_norm_conv_dim1": "m = U.weight_norm(nn.Conv1d(2, 3, 2, device='cpu'), name='weight', "
+    "dim=1).to(dev)\n"
     "w = torch._weight_norm(m.weight_v, m.weight_g, 1)\n"
     "out = (m.weight_g.shape, m.weight_g.detach(), w.detach(), w.grad_fn.name())",
-    "weight_norm_remove": "m = U.weight_norm(nn.Linear(4, 3)).to(dev); m(cpu_randn(1, 4))\n"
+    "weight_norm_remove": "m = U.weight_norm(nn.Linear(4, 3, device='cpu')).to(dev); "
+    "m(cpu_randn(1, 4))\n"
     "w = m.weight.detach().clone()\nr = U.remove_weight_norm(m)\n"
     "out = (names(m), torch.allclose(m.weight, w), type(m.weight).__name__, r is m, "
     "len(m._forward_pre_hooks))",
-    "weight_norm_state_dict": "m = U.weight_norm(nn.Linear(4, 3)).to(dev)\n"
-    "m2 = U.weight_norm(nn.Linear(4, 3)).to(dev)\nr = m2.load_state_dict(m.state_dict())\n"
+    "weight_norm_state_dict": "m = U.weight_norm(nn.Linear(4, 3, device='cpu')).to(dev)\n"
+    "m2 = U.weight_norm(nn.Linear(4, 3, device='cpu')).to(dev)\nr = "
+    "m2.load_state_dict(m.state_dict())\n"
     "m2(cpu_randn(1, 4))\nout = (list(m.state_dict()), m2.weight.detach(), repr(r))",
     "weight_norm_warns": "with warnings.catch_warnings(record=True) as w:\n"
     "    warnings.simplefilter('always')\n    U.weight_norm(nn.Linear(2, 2))\n"
     "out = [(c.category.__name__, str(c.message)) for c in w]",
     # ---- the hook spectral_norm ----
-    "spectral_norm_module": "m = U.spectral_norm(nn.Linear(5, 3)).to(dev); x = cpu_randn(2, 5)\n"
+    "spectral_norm_module": "m = U.spectral_norm(nn.Linear(5, 3, device='cpu')).to(dev); x = "
+    "cpu_randn(2, 5)\n"
     "y = m(x); y.sum().backward()\n"
     "out = (names(m), m.weight_u, m.weight_v, y.detach(), m.weight.detach(), "
     "m.weight_orig.grad, m.weight.grad_fn.name())",
@@ -71,16 +76,18 @@ PROGRAMS = {
     "m = m.to(dev)\nfor _ in range(3):\n    m(cpu_randn(1, 4))\n"
     "s = torch.linalg.svdvals(m.weight_orig.detach())[0]\n"
     "out = (m.weight_u, m.weight_v, m.weight.detach(), torch.linalg.svdvals(m.weight.detach()))",
-    "spectral_norm_eval": "m = U.spectral_norm(nn.Linear(4, 2)).to(dev).eval()\n"
+    "spectral_norm_eval": "m = U.spectral_norm(nn.Linear(4, 2, device='cpu')).to(dev).eval()\n"
     "u = m.weight_u.clone(); m(cpu_randn(1, 4)); out = (torch.equal(u, m.weight_u), "
     "m.weight.detach())",
-    "spectral_norm_conv_transpose": "m = U.spectral_norm(nn.ConvTranspose2d(2, 3, 2)).to(dev)\n"
+    "spectral_norm_conv_transpose": "m = U.spectral_norm(nn.ConvTranspose2d(2, 3, 2, "
+    "device='cpu')).to(dev)\n"
     "out = (m.weight_u.shape, m.weight_v.shape, m.weight_u)",
-    "spectral_norm_state_dict": "m = U.spectral_norm(nn.Linear(3, 2)).to(dev)\n"
-    "sd = m.state_dict(); m2 = U.spectral_norm(nn.Linear(3, 2)).to(dev)\n"
+    "spectral_norm_state_dict": "m = U.spectral_norm(nn.Linear(3, 2, device='cpu')).to(dev)\n"
+    "sd = m.state_dict(); m2 = U.spectral_norm(nn.Linear(3, 2, device='cpu')).to(dev)\n"
     "r = m2.load_state_dict(sd)\n"
     "out = (list(sd), dict(sd._metadata), m2.weight_u, m2.weight_orig.detach(), repr(r))",
-    "spectral_norm_remove": "m = U.spectral_norm(nn.Linear(3, 2)).to(dev); m(cpu_randn(1, 3))\n"
+    "spectral_norm_remove": "m = U.spectral_norm(nn.Linear(3, 2, device='cpu')).to(dev); "
+    "m(cpu_randn(1, 3))\n"
     "U.remove_spectral_norm(m)\nout = (names(m), m.weight.detach(), len(m._state_dict_hooks), "
     "len(m._forward_pre_hooks), list(m.state_dict()))",
     # ---- errors ----

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from . import harness
 from .harness import check
 
 NAN_ROWS = "x = torch.tensor([[3., 1., 2., 1.], [float('nan'), 5., 4., 4.], [2., 2., 2., 7.]]); "
@@ -196,8 +197,15 @@ FLOAT = {
 }
 
 
+# checks torch makes on the CPU only, as CUDA torch does not: nansum refuses complex inputs on
+# the CPU alone, and quantile checks q's range only where that needs no device sync
+CPU_ONLY_CHECKS = {"nansum_complex_error", "quantile_q_tensor_range"}
+
+
 @pytest.mark.parametrize("name", sorted(EXACT))
 def test_exact(name: str) -> None:
+    if name in CPU_ONLY_CHECKS and harness.DEVICE == "cuda":
+        pytest.skip("a check torch makes on the CPU only (compared on the CPU)")
     check(EXACT[name])
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from . import harness
 from .harness import check
 
 SWA = "torch.optim.swa_utils"
@@ -46,6 +47,12 @@ AVERAGES = {
 
 @pytest.mark.parametrize("name", sorted(AVERAGES))
 def test_averaged_model(name: str) -> None:
+    if name == "swa_use_buffers" and harness.DEVICE == "cuda":
+        # on a CUDA device update_parameters takes the foreach path (the device is in
+        # _get_foreach_kernels_supported_devices), whose swa_update divides the int64
+        # num_batches_tracked with _foreach_addcdiv_: torch raises there too, and torch's CPU
+        # run, the reference here, takes the per-tensor path
+        pytest.skip("torch on CUDA raises for the integer buffer (compared on the CPU)")
     check(AVERAGE.replace("OPTIONS", AVERAGES[name]), rtol=1e-6, atol=1e-8)
 
 

@@ -74,6 +74,9 @@ from tensortrace.autograd.functions_manual_forward import (  # noqa: F401 - forw
     norm_jvp,
     stack_jvp,
 )
+from tensortrace.autograd.functions_manual_householder import (  # noqa: F401 - for the formulas
+    householder_product_backward,
+)
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
     linalg_vector_norm_backward,

@@ -7,7 +7,9 @@ Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. The CPU and the emulate
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import IntEnum
+from typing import Any
 
 from tensortrace.c10.exception import TORCH_CHECK
 
@@ -75,6 +77,20 @@ def _parse_device_string(text: str) -> tuple[str, str]:
     return name, idx
 
 
+def _parse_with_index(text: str, index: int | None) -> tuple[DeviceType, int | None]:
+    if index is not None:
+        TORCH_CHECK(index >= 0, "Device index must not be negative")
+    name, idx = _parse_device_string(text)
+    if idx:
+        TORCH_CHECK(
+            index is None,
+            "type (string) must not include an index because index was passed explicitly: ",
+            text,
+        )
+        index = int(idx)
+    return _BY_NAME[name], index
+
+
 class Device:
     """A (type, index) pair; `Device("cpu")`, `Device("cuda:1")`, `Device("cpu", 0)`."""
 
@@ -82,24 +98,28 @@ class Device:
     type_: DeviceType
     index_: int | None
 
-    def __init__(self, type: str | DeviceType | Device, index: int | None = None) -> None:
-        if isinstance(type, Device):
-            self.type_, self.index_ = type.type_, type.index_
-            return
-        if index is not None:
-            TORCH_CHECK(index >= 0, "Device index must not be negative")
-        if isinstance(type, DeviceType):
-            self.type_, self.index_ = type, index
-            return
-        name, idx = _parse_device_string(type)
-        if idx:
-            TORCH_CHECK(
-                index is None,
-                "type (string) must not include an index because index was passed explicitly: ",
-                type,
-            )
-            index = int(idx)
-        self.type_, self.index_ = _BY_NAME[name], index
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if not kwargs and 1 <= len(args) <= 2:
+            type, index = args if len(args) == 2 else (args[0], None)
+            if isinstance(type, DeviceType):  # c10's own Device(type, index)
+                if index is not None:
+                    TORCH_CHECK(index >= 0, "Device index must not be negative")
+                self.type_, self.index_ = type, index
+                return
+            # what c10 and the common Python calls pass: a string (and an int index), a device
+            if isinstance(type, str) and (
+                index is None or (isinstance(index, int) and not isinstance(index, bool))
+            ):
+                self.type_, self.index_ = _parse_with_index(type, index)
+                return
+            if isinstance(type, Device) and index is None:
+                self.type_, self.index_ = type.type_, type.index_
+                return
+        # anything else is torch.device(...) from Python: THPDevice_pynew's argument parser
+        # (csrc/device.py sets it) accepts it or raises torch's TypeError
+        assert THPDevice_pynew is not None
+        parsed = THPDevice_pynew(args, kwargs)
+        self.type_, self.index_ = parsed.type_, parsed.index_
 
     @property
     def type(self) -> str:
@@ -136,5 +156,9 @@ class Device:
             return f"device(type='{self.type}')"
         return f"device(type='{self.type}', index={self.index_})"
 
+
+# torch.device(...) with arguments c10 does not take (Device.__init__'s slow path): the Python
+# binding's THPDevice_pynew, set by csrc/device.py (c10 imports no binding code)
+THPDevice_pynew: Callable[[tuple[Any, ...], dict[str, Any]], Device] | None = None
 
 CPU = Device(DeviceType.CPU)

@@ -14,7 +14,7 @@ from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.unordered_map_order import unordered_map_order
 
 
-def _describe(obj: Any) -> str:
+def py_typename(obj: Any) -> str:
     """py_typename: the type's tp_name, which for torch's own C types is qualified."""
     for key, cls in (
         ("dtype", dtype),
@@ -24,6 +24,8 @@ def _describe(obj: Any) -> str:
     ):
         if cls is type(obj):
             return f"torch.{key}"
+    if type(obj).__module__ == "numpy":  # NumPy's scalar types are C types too: numpy.float64
+        return f"numpy.{type(obj).__name__}"
     return type(obj).__name__
 
 
@@ -56,7 +58,7 @@ def _type_matches(type_name: str, nullable: bool, obj: Any) -> bool:
     """_buildType(...).is_matching: by Python type name ("float" also takes int)."""
     if nullable and obj is None:
         return True
-    name = _describe(obj)
+    name = py_typename(obj)
     if type_name == "float":
         return name in ("float", "int", "long")
     if type_name == "int":
@@ -74,7 +76,8 @@ def _arg_desc(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
     # invalid_arguments.cpp's arg_desc appends ", " after each item and erases the last one
     # only when there are positional arguments: keywords alone read `(dtype=str, )`
     text = "".join(
-        [f"{_describe(a)}, " for a in args] + [f"{k}={_describe(v)}, " for k, v in kwargs.items()]
+        [f"{py_typename(a)}, " for a in args]
+        + [f"{k}={py_typename(v)}, " for k, v in kwargs.items()]
     )
     return "(" + (text[:-2] if args else text) + ")"
 
@@ -88,9 +91,9 @@ def _formatted_arg_desc(
     keys = [None] * len(args) + list(kwargs)
     for i, (value, key) in enumerate(zip(values, keys)):
         type_name, _, nullable = arguments[i]
-        text = _describe(value)
+        text = py_typename(value)
         if isinstance(value, (tuple, list)):
-            inner = ", ".join(_describe(v) for v in value)
+            inner = ", ".join(py_typename(v) for v in value)
             text += (
                 f" of ({inner}{',' if len(value) == 1 else ''})"
                 if isinstance(value, tuple)

@@ -21,7 +21,7 @@ from typing import Any
 from tensortrace.c10.device import Device
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.invalid_arguments import format_invalid_args
+from tensortrace.csrc.invalid_arguments import format_invalid_args, py_typename
 from tensortrace.csrc.python_arg_parser_types import _TYPES, ParameterType
 from tensortrace.csrc.python_numbers import _first_bad_int, _is_double, _is_int, _is_scalar
 from tensortrace.csrc.python_variable import TensorBase
@@ -282,7 +282,7 @@ class FunctionSignature:
                     arg_pos = nargs
                     continue
                 elif raise_exception:
-                    tname = type(obj).__name__
+                    tname = py_typename(obj)
                     if is_kwd:
                         raise TypeError(
                             f"{self.name}(): argument '{param.name}' must be "

@@ -124,9 +124,13 @@ def interpolate(
     if input.dim() == 4 and mode == "nearest":
         return torch._C._nn.upsample_nearest2d(input, output_size, scale_factors)
     if input.dim() == 5 and mode == "nearest":
-        raise _not_in_tensortrace("upsample_nearest3d")
-    if input.dim() in (3, 4, 5) and mode == "nearest-exact":
-        raise _not_in_tensortrace(f"_upsample_nearest_exact{input.dim() - 2}d")
+        return torch._C._nn.upsample_nearest3d(input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "nearest-exact":
+        return torch._C._nn._upsample_nearest_exact1d(input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest-exact":
+        return torch._C._nn._upsample_nearest_exact2d(input, output_size, scale_factors)
+    if input.dim() == 5 and mode == "nearest-exact":
+        return torch._C._nn._upsample_nearest_exact3d(input, output_size, scale_factors)
 
     if input.dim() == 3 and mode == "area":
         return adaptive_avg_pool1d(input, output_size)

@@ -154,21 +154,19 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     body = []
     for name, overloads in methods.items():
         assert name not in RESERVED, name
-        first = [f for f in overloads if f.schema.arguments[0].name == "self"]
-        # where.self(Tensor condition, Tensor self, Tensor other): self is not always first
-        later = [
-            f
-            for f in overloads
-            if f.schema.arguments[0].name != "self"
-            and any(a.name == "self" for a in f.schema.arguments)
-        ]
+        # where.self(Tensor condition, Tensor self, Tensor other) is the C++ method
+        # Tensor::where(condition, other): its positional arguments are the schema's without
+        # self, and self goes in at its own index
+        self_index = {
+            i for f in overloads for i, a in enumerate(f.schema.arguments) if a.name == "self"
+        }
+        assert len(self_index) <= 1, (name, self_index)
+        self_at = self_index.pop() if self_index else 0
 
         def pairs(fs: Sequence[NativeFunction]) -> str:
             return ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in fs)
 
-        out.append(f"_ov_{name} = Overloads([{pairs(first or overloads)}])")
-        if later:
-            out.append(f"_ov_{name}_self_later = [{pairs(later)}]")
+        out.append(f"_ov_{name} = Overloads([{pairs(overloads)}])")
         body += [
             "",
             f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, "at::Tensor::{name}",',
@@ -177,19 +175,20 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             f'        """Tensor::{name}, overloads:\n{_schemas_doc(overloads, "    ")}\n'
             '        """',
         ]
-        if later:
+        if self_at:
             body += [
-                "        if not args:",
-                '            named = {**kwargs, "self": self}',
-                f"            for op, binder in _ov_{name}_self_later:",
-                "                if binder.matches((), named):",
-                "                    return op.call(*binder.bind((), named))",
+                f"        if len(args) >= {self_at}:",
+                f"            args = (*args[:{self_at}], self, *args[{self_at}:])",
+                "        else:  # self's place is past the positional arguments: by name",
+                '            kwargs = {**kwargs, "self": self}',
+                f'        op, full = select_overload(_ov_{name}, args, kwargs, "Tensor.{name}")',
             ]
-        body += [
-            f"        op, full = select_overload(_ov_{name}, (self, *args), kwargs, "
-            f'"Tensor.{name}")',
-            "        return op.call(*full)",
-        ]
+        else:
+            body.append(
+                f"        op, full = select_overload(_ov_{name}, (self, *args), kwargs, "
+                f'"Tensor.{name}")'
+            )
+        body.append("        return op.call(*full)")
     out += [
         "",
         "",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "91231389eca4705db793fdedf727c8b20bb6b297146b7a3505dba1d01e177cad"
+INPUTS_SHA256 = "ca6c54facff67b87113bab8113919c613f0a860148d57c82d44f15a14b513a79"
 
 MODULES: tuple[str, ...] = (
     "operators",

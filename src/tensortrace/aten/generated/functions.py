@@ -3088,6 +3088,32 @@ def linalg_qr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_geqrf = Overloads([(ops.geqrf, Binder(ops.geqrf.schema))])
+
+
+@traced("dispatch", "at::geqrf", FUNCTIONS_H, "at::geqrf",
+        legacy="at::geqrf (Functions.h)")
+def geqrf(*args: Any, **kwargs: Any) -> Any:
+    """at::geqrf, overloads:
+    geqrf(Tensor self) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_geqrf, args, kwargs, "at::geqrf")
+    return op.call(*full)
+
+
+_ov_linalg_householder_product = Overloads([(ops.linalg_householder_product, Binder(ops.linalg_householder_product.schema))])
+
+
+@traced("dispatch", "at::linalg_householder_product", FUNCTIONS_H, "at::linalg_householder_product",
+        legacy="at::linalg_householder_product (Functions.h)")
+def linalg_householder_product(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_householder_product, overloads:
+    linalg_householder_product(Tensor input, Tensor tau) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_householder_product, args, kwargs, "at::linalg_householder_product")
+    return op.call(*full)
+
+
 _ov__linalg_eigh = Overloads([(ops._linalg_eigh, Binder(ops._linalg_eigh.schema)), (ops._linalg_eigh_eigenvalues, Binder(ops._linalg_eigh_eigenvalues.schema))])
 
 
@@ -7239,6 +7265,66 @@ def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_upsample_nearest3d = Overloads([(ops.upsample_nearest3d_vec, Binder(ops.upsample_nearest3d_vec.schema)), (ops.upsample_nearest3d_out, Binder(ops.upsample_nearest3d_out.schema)), (ops.upsample_nearest3d, Binder(ops.upsample_nearest3d.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest3d", FUNCTIONS_H, "at::upsample_nearest3d",
+        legacy="at::upsample_nearest3d (Functions.h)")
+def upsample_nearest3d(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest3d, overloads:
+    upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest3d, args, kwargs, "at::upsample_nearest3d")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact1d = Overloads([(ops._upsample_nearest_exact1d_vec, Binder(ops._upsample_nearest_exact1d_vec.schema)), (ops._upsample_nearest_exact1d_out, Binder(ops._upsample_nearest_exact1d_out.schema)), (ops._upsample_nearest_exact1d, Binder(ops._upsample_nearest_exact1d.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact1d", FUNCTIONS_H, "at::_upsample_nearest_exact1d",
+        legacy="at::_upsample_nearest_exact1d (Functions.h)")
+def _upsample_nearest_exact1d(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact1d, overloads:
+    _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact1d, args, kwargs, "at::_upsample_nearest_exact1d")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact2d = Overloads([(ops._upsample_nearest_exact2d_vec, Binder(ops._upsample_nearest_exact2d_vec.schema)), (ops._upsample_nearest_exact2d_out, Binder(ops._upsample_nearest_exact2d_out.schema)), (ops._upsample_nearest_exact2d, Binder(ops._upsample_nearest_exact2d.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact2d", FUNCTIONS_H, "at::_upsample_nearest_exact2d",
+        legacy="at::_upsample_nearest_exact2d (Functions.h)")
+def _upsample_nearest_exact2d(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact2d, overloads:
+    _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact2d, args, kwargs, "at::_upsample_nearest_exact2d")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact3d = Overloads([(ops._upsample_nearest_exact3d_vec, Binder(ops._upsample_nearest_exact3d_vec.schema)), (ops._upsample_nearest_exact3d_out, Binder(ops._upsample_nearest_exact3d_out.schema)), (ops._upsample_nearest_exact3d, Binder(ops._upsample_nearest_exact3d.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact3d", FUNCTIONS_H, "at::_upsample_nearest_exact3d",
+        legacy="at::_upsample_nearest_exact3d (Functions.h)")
+def _upsample_nearest_exact3d(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact3d, overloads:
+    _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+    _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)
+    _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact3d, args, kwargs, "at::_upsample_nearest_exact3d")
+    return op.call(*full)
+
+
 _ov_upsample_linear1d_backward = Overloads([(ops.upsample_linear1d_backward_grad_input, Binder(ops.upsample_linear1d_backward_grad_input.schema)), (ops.upsample_linear1d_backward, Binder(ops.upsample_linear1d_backward.schema))])
 
 
@@ -7348,6 +7434,62 @@ def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
     upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
     """
     op, full = select_overload(_ov_upsample_nearest2d_backward, args, kwargs, "at::upsample_nearest2d_backward")
+    return op.call(*full)
+
+
+_ov_upsample_nearest3d_backward = Overloads([(ops.upsample_nearest3d_backward_grad_input, Binder(ops.upsample_nearest3d_backward_grad_input.schema)), (ops.upsample_nearest3d_backward, Binder(ops.upsample_nearest3d_backward.schema))])
+
+
+@traced("dispatch", "at::upsample_nearest3d_backward", FUNCTIONS_H, "at::upsample_nearest3d_backward",
+        legacy="at::upsample_nearest3d_backward (Functions.h)")
+def upsample_nearest3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::upsample_nearest3d_backward, overloads:
+    upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov_upsample_nearest3d_backward, args, kwargs, "at::upsample_nearest3d_backward")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact1d_backward = Overloads([(ops._upsample_nearest_exact1d_backward_grad_input, Binder(ops._upsample_nearest_exact1d_backward_grad_input.schema)), (ops._upsample_nearest_exact1d_backward, Binder(ops._upsample_nearest_exact1d_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact1d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact1d_backward",
+        legacy="at::_upsample_nearest_exact1d_backward (Functions.h)")
+def _upsample_nearest_exact1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact1d_backward, overloads:
+    _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact1d_backward, args, kwargs, "at::_upsample_nearest_exact1d_backward")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact2d_backward = Overloads([(ops._upsample_nearest_exact2d_backward_grad_input, Binder(ops._upsample_nearest_exact2d_backward_grad_input.schema)), (ops._upsample_nearest_exact2d_backward, Binder(ops._upsample_nearest_exact2d_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact2d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact2d_backward",
+        legacy="at::_upsample_nearest_exact2d_backward (Functions.h)")
+def _upsample_nearest_exact2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact2d_backward, overloads:
+    _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact2d_backward, args, kwargs, "at::_upsample_nearest_exact2d_backward")
+    return op.call(*full)
+
+
+_ov__upsample_nearest_exact3d_backward = Overloads([(ops._upsample_nearest_exact3d_backward_grad_input, Binder(ops._upsample_nearest_exact3d_backward_grad_input.schema)), (ops._upsample_nearest_exact3d_backward, Binder(ops._upsample_nearest_exact3d_backward.schema))])
+
+
+@traced("dispatch", "at::_upsample_nearest_exact3d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact3d_backward",
+        legacy="at::_upsample_nearest_exact3d_backward (Functions.h)")
+def _upsample_nearest_exact3d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_upsample_nearest_exact3d_backward, overloads:
+    _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)
+    _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+    """
+    op, full = select_overload(_ov__upsample_nearest_exact3d_backward, args, kwargs, "at::_upsample_nearest_exact3d_backward")
     return op.call(*full)
 
 
@@ -10912,6 +11054,8 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_solve_ex": linalg_solve_ex,
     "linalg_solve": linalg_solve,
     "linalg_qr": linalg_qr,
+    "geqrf": geqrf,
+    "linalg_householder_product": linalg_householder_product,
     "_linalg_eigh": _linalg_eigh,
     "linalg_eigh": linalg_eigh,
     "linalg_eigvalsh": linalg_eigvalsh,
@@ -11218,6 +11362,10 @@ FUNCTIONS: dict[str, Any] = {
     "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
+    "upsample_nearest3d": upsample_nearest3d,
+    "_upsample_nearest_exact1d": _upsample_nearest_exact1d,
+    "_upsample_nearest_exact2d": _upsample_nearest_exact2d,
+    "_upsample_nearest_exact3d": _upsample_nearest_exact3d,
     "upsample_linear1d_backward": upsample_linear1d_backward,
     "upsample_bilinear2d_backward": upsample_bilinear2d_backward,
     "upsample_bicubic2d_backward": upsample_bicubic2d_backward,
@@ -11226,6 +11374,10 @@ FUNCTIONS: dict[str, Any] = {
     "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_nearest1d_backward": upsample_nearest1d_backward,
     "upsample_nearest2d_backward": upsample_nearest2d_backward,
+    "upsample_nearest3d_backward": upsample_nearest3d_backward,
+    "_upsample_nearest_exact1d_backward": _upsample_nearest_exact1d_backward,
+    "_upsample_nearest_exact2d_backward": _upsample_nearest_exact2d_backward,
+    "_upsample_nearest_exact3d_backward": _upsample_nearest_exact3d_backward,
     "channel_shuffle": channel_shuffle,
     "native_channel_shuffle": native_channel_shuffle,
     "affine_grid_generator": affine_grid_generator,

@@ -1679,6 +1679,12 @@ linalg_qr = _register(
 linalg_qr_out = _register(
     FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T26, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T25, None, True),), (_T8, _T25,), ('Q', 'R',)),
     {'func': "linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_qr_out'}}})
+geqrf = _register(
+    FunctionSchema('geqrf', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('a', 'tau',)),
+    {'func': 'geqrf(Tensor self) -> (Tensor a, Tensor tau)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'geqrf'}}})
+linalg_householder_product = _register(
+    FunctionSchema('linalg_householder_product', '', (Argument('input', _T6, None, False), Argument('tau', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_householder_product(Tensor input, Tensor tau) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_householder_product'}}})
 _linalg_eigh = _register(
     FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T26, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'structured_delegate': '_linalg_eigh.eigenvalues'}})
@@ -3173,6 +3179,18 @@ upsample_nearest1d_vec = _register(
 upsample_nearest2d_vec = _register(
     FunctionSchema('upsample_nearest2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
     {'func': 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'tags': 'core', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest2d'}}})
+upsample_nearest3d_vec = _register(
+    FunctionSchema('upsample_nearest3d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': 'upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'upsample_nearest3d'}}})
+_upsample_nearest_exact1d_vec = _register(
+    FunctionSchema('_upsample_nearest_exact1d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_nearest_exact1d'}}})
+_upsample_nearest_exact2d_vec = _register(
+    FunctionSchema('_upsample_nearest_exact2d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_nearest_exact2d'}}})
+_upsample_nearest_exact3d_vec = _register(
+    FunctionSchema('_upsample_nearest_exact3d', 'vec', (Argument('input', _T6, None, False), Argument('output_size', _T42, None, False), Argument('scale_factors', _T37, None, False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_upsample_nearest_exact3d'}}})
 upsample_linear1d_out = _register(
     FunctionSchema('upsample_linear1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('align_corners', _T16, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_linear1d_out_cpu', 'CUDA': 'upsample_linear1d_out_cuda'}}})
@@ -3269,6 +3287,54 @@ upsample_nearest2d_backward_grad_input = _register(
 upsample_nearest2d_backward = _register(
     FunctionSchema('upsample_nearest2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
     {'func': 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest2d_backward.grad_input'}})
+upsample_nearest3d_out = _register(
+    FunctionSchema('upsample_nearest3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest3d_out_cpu', 'CUDA': 'upsample_nearest3d_out_cuda'}}})
+upsample_nearest3d = _register(
+    FunctionSchema('upsample_nearest3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest3d.out'}})
+upsample_nearest3d_backward_grad_input = _register(
+    FunctionSchema('upsample_nearest3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'upsample_nearest3d_backward_out_cpu', 'CUDA': 'upsample_nearest3d_backward_out_cuda'}}})
+upsample_nearest3d_backward = _register(
+    FunctionSchema('upsample_nearest3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': 'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'upsample_nearest3d_backward.grad_input'}})
+_upsample_nearest_exact1d_out = _register(
+    FunctionSchema('_upsample_nearest_exact1d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact1d_out_cpu', 'CUDA': '_upsample_nearest_exact1d_out_cuda'}}})
+_upsample_nearest_exact1d = _register(
+    FunctionSchema('_upsample_nearest_exact1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact1d.out'}})
+_upsample_nearest_exact1d_backward_grad_input = _register(
+    FunctionSchema('_upsample_nearest_exact1d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact1d_backward_out_cpu', 'CUDA': '_upsample_nearest_exact1d_backward_out_cuda'}}})
+_upsample_nearest_exact1d_backward = _register(
+    FunctionSchema('_upsample_nearest_exact1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T38, None, False), Argument('input_size', _T44, None, False), Argument('scales', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact1d_backward.grad_input'}})
+_upsample_nearest_exact2d_out = _register(
+    FunctionSchema('_upsample_nearest_exact2d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact2d_out_cpu', 'CUDA': '_upsample_nearest_exact2d_out_cuda'}}})
+_upsample_nearest_exact2d = _register(
+    FunctionSchema('_upsample_nearest_exact2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact2d.out'}})
+_upsample_nearest_exact2d_backward_grad_input = _register(
+    FunctionSchema('_upsample_nearest_exact2d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact2d_backward_out_cpu', 'CUDA': '_upsample_nearest_exact2d_backward_out_cuda'}}})
+_upsample_nearest_exact2d_backward = _register(
+    FunctionSchema('_upsample_nearest_exact2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T39, None, False), Argument('input_size', _T40, None, False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact2d_backward.grad_input'}})
+_upsample_nearest_exact3d_out = _register(
+    FunctionSchema('_upsample_nearest_exact3d', 'out', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact3d_out_cpu', 'CUDA': '_upsample_nearest_exact3d_out_cuda'}}})
+_upsample_nearest_exact3d = _register(
+    FunctionSchema('_upsample_nearest_exact3d', '', (Argument('self', _T6, None, False), Argument('output_size', _T44, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact3d.out'}})
+_upsample_nearest_exact3d_backward_grad_input = _register(
+    FunctionSchema('_upsample_nearest_exact3d_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': '_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': '_upsample_nearest_exact3d_backward_out_cpu', 'CUDA': '_upsample_nearest_exact3d_backward_out_cuda'}}})
+_upsample_nearest_exact3d_backward = _register(
+    FunctionSchema('_upsample_nearest_exact3d_backward', '', (Argument('grad_output', _T6, None, False), Argument('output_size', _T44, None, False), Argument('input_size', _T47, None, False), Argument('scales_d', _T34, 'None', False), Argument('scales_h', _T34, 'None', False), Argument('scales_w', _T34, 'None', False),), (_T6,), ()),
+    {'func': '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor', **{'python_module': 'nn', 'structured_delegate': '_upsample_nearest_exact3d_backward.grad_input'}})
 channel_shuffle = _register(
     FunctionSchema('channel_shuffle', '', (Argument('self', _T6, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'channel_shuffle(Tensor self, SymInt groups) -> Tensor', **{'dispatch': {'CPU, CUDA': 'channel_shuffle'}}})
@@ -5220,6 +5286,8 @@ OPERATORS: list[OperatorHandle] = [
     linalg_solve,
     linalg_qr,
     linalg_qr_out,
+    geqrf,
+    linalg_householder_product,
     _linalg_eigh,
     _linalg_eigh_eigenvalues,
     linalg_eigh,
@@ -5718,6 +5786,10 @@ OPERATORS: list[OperatorHandle] = [
     _upsample_bicubic2d_aa_vec,
     upsample_nearest1d_vec,
     upsample_nearest2d_vec,
+    upsample_nearest3d_vec,
+    _upsample_nearest_exact1d_vec,
+    _upsample_nearest_exact2d_vec,
+    _upsample_nearest_exact3d_vec,
     upsample_linear1d_out,
     upsample_linear1d,
     upsample_linear1d_backward_grad_input,
@@ -5750,6 +5822,22 @@ OPERATORS: list[OperatorHandle] = [
     upsample_nearest2d,
     upsample_nearest2d_backward_grad_input,
     upsample_nearest2d_backward,
+    upsample_nearest3d_out,
+    upsample_nearest3d,
+    upsample_nearest3d_backward_grad_input,
+    upsample_nearest3d_backward,
+    _upsample_nearest_exact1d_out,
+    _upsample_nearest_exact1d,
+    _upsample_nearest_exact1d_backward_grad_input,
+    _upsample_nearest_exact1d_backward,
+    _upsample_nearest_exact2d_out,
+    _upsample_nearest_exact2d,
+    _upsample_nearest_exact2d_backward_grad_input,
+    _upsample_nearest_exact2d_backward,
+    _upsample_nearest_exact3d_out,
+    _upsample_nearest_exact3d,
+    _upsample_nearest_exact3d_backward_grad_input,
+    _upsample_nearest_exact3d_backward,
     channel_shuffle,
     native_channel_shuffle,
     affine_grid_generator,

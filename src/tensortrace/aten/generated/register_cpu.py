@@ -112,6 +112,8 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("normal", ops.n
 ops.bernoulli_out.register(DispatchKey.CPU, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.geqrf.register(DispatchKey.CPU, native_kernel("geqrf", ops.geqrf))
+ops.linalg_householder_product.register(DispatchKey.CPU, native_kernel("linalg_householder_product", ops.linalg_householder_product))
 ops.cholesky_out.register(DispatchKey.CPU, native_kernel("cholesky_out", ops.cholesky_out))
 ops.cholesky.register(DispatchKey.CPU, native_kernel("cholesky", ops.cholesky))
 ops.cholesky_inverse.register(DispatchKey.CPU, native_kernel("cholesky_inverse", ops.cholesky_inverse))
@@ -5632,6 +5634,238 @@ def wrapper_CPU_upsample_nearest2d_backward(*args: Any) -> Any:
 
 
 ops.upsample_nearest2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_backward, "wrapper_CPU_upsample_nearest2d_backward"))
+
+
+# ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: upsample_nearest3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d_out", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest3d")
+def wrapper_CPU_upsample_nearest3d_out(*args: Any) -> Any:
+    """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_out, "wrapper_CPU_upsample_nearest3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest3d")
+def wrapper_CPU_upsample_nearest3d(*args: Any) -> Any:
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d, "wrapper_CPU_upsample_nearest3d"))
+
+
+# ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: upsample_nearest3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest3d_backward")
+def wrapper_CPU_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_backward_grad_input, "wrapper_CPU_upsample_nearest3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d_backward", REGISTER_CPU,
+        legacy="CPUType::upsample_nearest3d_backward")
+def wrapper_CPU_upsample_nearest3d_backward(*args: Any) -> Any:
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_backward, "wrapper_CPU_upsample_nearest3d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: _upsample_nearest_exact1d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact1d")
+def wrapper_CPU__upsample_nearest_exact1d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_out, "wrapper_CPU__upsample_nearest_exact1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact1d")
+def wrapper_CPU__upsample_nearest_exact1d(*args: Any) -> Any:
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d, "wrapper_CPU__upsample_nearest_exact1d"))
+
+
+# ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: _upsample_nearest_exact1d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact1d_backward")
+def wrapper_CPU__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact1d_backward")
+def wrapper_CPU__upsample_nearest_exact1d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward, "wrapper_CPU__upsample_nearest_exact1d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: _upsample_nearest_exact2d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact2d")
+def wrapper_CPU__upsample_nearest_exact2d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_out, "wrapper_CPU__upsample_nearest_exact2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact2d")
+def wrapper_CPU__upsample_nearest_exact2d(*args: Any) -> Any:
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d, "wrapper_CPU__upsample_nearest_exact2d"))
+
+
+# ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: _upsample_nearest_exact2d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact2d_backward")
+def wrapper_CPU__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact2d_backward")
+def wrapper_CPU__upsample_nearest_exact2d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward, "wrapper_CPU__upsample_nearest_exact2d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: _upsample_nearest_exact3d_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d_out", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact3d")
+def wrapper_CPU__upsample_nearest_exact3d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_out, "wrapper_CPU__upsample_nearest_exact3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact3d")
+def wrapper_CPU__upsample_nearest_exact3d(*args: Any) -> Any:
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d, "wrapper_CPU__upsample_nearest_exact3d"))
+
+
+# ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: _upsample_nearest_exact3d_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact3d_backward")
+def wrapper_CPU__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d_backward", REGISTER_CPU,
+        legacy="CPUType::_upsample_nearest_exact3d_backward")
+def wrapper_CPU__upsample_nearest_exact3d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward, "wrapper_CPU__upsample_nearest_exact3d_backward"))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------

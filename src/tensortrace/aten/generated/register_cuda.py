@@ -116,6 +116,8 @@ ops.normal_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("normal", ops.
 ops.bernoulli_out.register(DispatchKey.CUDA, native_kernel("bernoulli_out", ops.bernoulli_out))
 ops.bernoulli__Tensor.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__Tensor))
 ops.bernoulli__float.register(DispatchKey.CUDA, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.geqrf.register(DispatchKey.CUDA, native_kernel("geqrf", ops.geqrf))
+ops.linalg_householder_product.register(DispatchKey.CUDA, native_kernel("linalg_householder_product", ops.linalg_householder_product, ((0, 'input'), (1, 'tau'))))
 ops.cholesky_out.register(DispatchKey.CUDA, native_kernel("cholesky_out", ops.cholesky_out, ((2, 'out'), (0, 'self'))))
 ops.cholesky.register(DispatchKey.CUDA, native_kernel("cholesky", ops.cholesky))
 ops.cholesky_inverse.register(DispatchKey.CUDA, native_kernel("cholesky_inverse", ops.cholesky_inverse))
@@ -5703,6 +5705,246 @@ def wrapper_CUDA_upsample_nearest2d_backward(*args: Any) -> Any:
 
 
 ops.upsample_nearest2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_backward, "wrapper_CUDA_upsample_nearest2d_backward"))
+
+
+# ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: upsample_nearest3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d_out", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest3d")
+def wrapper_CUDA_upsample_nearest3d_out(*args: Any) -> Any:
+    """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest3d_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_out, "wrapper_CUDA_upsample_nearest3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest3d")
+def wrapper_CUDA_upsample_nearest3d(*args: Any) -> Any:
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d, "wrapper_CUDA_upsample_nearest3d"))
+
+
+# ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: upsample_nearest3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest3d_backward")
+def wrapper_CUDA_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest3d_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_backward_grad_input, "wrapper_CUDA_upsample_nearest3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::upsample_nearest3d_backward")
+def wrapper_CUDA_upsample_nearest3d_backward(*args: Any) -> Any:
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_backward, "wrapper_CUDA_upsample_nearest3d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: _upsample_nearest_exact1d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d_out", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact1d")
+def wrapper_CUDA__upsample_nearest_exact1d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact1d_out')
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_out, "wrapper_CUDA__upsample_nearest_exact1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact1d")
+def wrapper_CUDA__upsample_nearest_exact1d(*args: Any) -> Any:
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d, "wrapper_CUDA__upsample_nearest_exact1d"))
+
+
+# ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: _upsample_nearest_exact1d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact1d_backward")
+def wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input')
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d_backward", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact1d_backward")
+def wrapper_CUDA__upsample_nearest_exact1d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward, "wrapper_CUDA__upsample_nearest_exact1d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: _upsample_nearest_exact2d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d_out", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact2d")
+def wrapper_CUDA__upsample_nearest_exact2d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact2d_out')
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_out, "wrapper_CUDA__upsample_nearest_exact2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact2d")
+def wrapper_CUDA__upsample_nearest_exact2d(*args: Any) -> Any:
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d, "wrapper_CUDA__upsample_nearest_exact2d"))
+
+
+# ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: _upsample_nearest_exact2d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact2d_backward")
+def wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d_backward", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact2d_backward")
+def wrapper_CUDA__upsample_nearest_exact2d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward, "wrapper_CUDA__upsample_nearest_exact2d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: _upsample_nearest_exact3d_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d_out", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact3d")
+def wrapper_CUDA__upsample_nearest_exact3d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact3d_out')
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_out, "wrapper_CUDA__upsample_nearest_exact3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact3d")
+def wrapper_CUDA__upsample_nearest_exact3d(*args: Any) -> Any:
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d, "wrapper_CUDA__upsample_nearest_exact3d"))
+
+
+# ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: _upsample_nearest_exact3d_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact3d_backward")
+def wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input')
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d_backward", REGISTER_CUDA,
+        legacy="CUDAType::_upsample_nearest_exact3d_backward")
+def wrapper_CUDA__upsample_nearest_exact3d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward, "wrapper_CUDA__upsample_nearest_exact3d_backward"))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------

@@ -5216,6 +5216,230 @@ def wrapper_Meta_upsample_nearest2d_backward(*args: Any) -> Any:
 ops.upsample_nearest2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_backward, "wrapper_Meta_upsample_nearest2d_backward"))
 
 
+# ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d_out", REGISTER_META,
+        legacy="MetaType::upsample_nearest3d")
+def wrapper_Meta_upsample_nearest3d_out(*args: Any) -> Any:
+    """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest3d_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_out, "wrapper_Meta_upsample_nearest3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d", REGISTER_META,
+        legacy="MetaType::upsample_nearest3d")
+def wrapper_Meta_upsample_nearest3d(*args: Any) -> Any:
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d, "wrapper_Meta_upsample_nearest3d"))
+
+
+# ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::upsample_nearest3d_backward")
+def wrapper_Meta_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
+    """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest3d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_backward_grad_input, "wrapper_Meta_upsample_nearest3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d_backward", REGISTER_META,
+        legacy="MetaType::upsample_nearest3d_backward")
+def wrapper_Meta_upsample_nearest3d_backward(*args: Any) -> Any:
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops.upsample_nearest3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_backward, "wrapper_Meta_upsample_nearest3d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d_out", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact1d")
+def wrapper_Meta__upsample_nearest_exact1d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact1d_out')
+    op = MetaStructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_out, "wrapper_Meta__upsample_nearest_exact1d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact1d")
+def wrapper_Meta__upsample_nearest_exact1d(*args: Any) -> Any:
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d, "wrapper_Meta__upsample_nearest_exact1d"))
+
+
+# ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact1d_backward")
+def wrapper_Meta__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact1d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact1d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d_backward", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact1d_backward")
+def wrapper_Meta__upsample_nearest_exact1d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward, "wrapper_Meta__upsample_nearest_exact1d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d_out", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact2d")
+def wrapper_Meta__upsample_nearest_exact2d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact2d_out')
+    op = MetaStructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_out, "wrapper_Meta__upsample_nearest_exact2d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact2d")
+def wrapper_Meta__upsample_nearest_exact2d(*args: Any) -> Any:
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d, "wrapper_Meta__upsample_nearest_exact2d"))
+
+
+# ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact2d_backward")
+def wrapper_Meta__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact2d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact2d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d_backward", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact2d_backward")
+def wrapper_Meta__upsample_nearest_exact2d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward, "wrapper_Meta__upsample_nearest_exact2d_backward"))
+
+
+# ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d_out", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact3d")
+def wrapper_Meta__upsample_nearest_exact3d_out(*args: Any) -> Any:
+    """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact3d_out')
+    op = MetaStructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_out, "wrapper_Meta__upsample_nearest_exact3d_out"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact3d")
+def wrapper_Meta__upsample_nearest_exact3d(*args: Any) -> Any:
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d, "wrapper_Meta__upsample_nearest_exact3d"))
+
+
+# ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: none) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d_backward_grad_input", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact3d_backward")
+def wrapper_Meta__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact3d_backward_grad_input')
+    op = MetaStructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact3d_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d_backward", REGISTER_META,
+        legacy="MetaType::_upsample_nearest_exact3d_backward")
+def wrapper_Meta__upsample_nearest_exact3d_backward(*args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
+    op = MetaStructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    return op.outputs_[0]
+
+
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward, "wrapper_Meta__upsample_nearest_exact3d_backward"))
+
+
 # ---- structured: ceil.out (meta: ceil, impl: none) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ceil_out", REGISTER_META,

@@ -130,7 +130,6 @@ _ov_relu = Overloads([(ops.relu, Binder(ops.relu.schema))])
 _ov_relu_ = Overloads([(ops.relu_, Binder(ops.relu_.schema))])
 _ov_hardshrink = Overloads([(ops.hardshrink, Binder(ops.hardshrink.schema))])
 _ov_hardshrink_backward = Overloads([(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema))])
-_ov_hardshrink_backward_self_later = [(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema))]
 _ov_prelu = Overloads([(ops.prelu, Binder(ops.prelu.schema))])
 _ov_clamp = Overloads([(ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))])
 _ov_clamp_ = Overloads([(ops.clamp_, Binder(ops.clamp_.schema)), (ops.clamp__Tensor, Binder(ops.clamp__Tensor.schema))])
@@ -139,7 +138,6 @@ _ov_clamp_min_ = Overloads([(ops.clamp_min_, Binder(ops.clamp_min_.schema)), (op
 _ov_clamp_max = Overloads([(ops.clamp_max, Binder(ops.clamp_max.schema)), (ops.clamp_max_Tensor, Binder(ops.clamp_max_Tensor.schema))])
 _ov_clamp_max_ = Overloads([(ops.clamp_max_, Binder(ops.clamp_max_.schema)), (ops.clamp_max__Tensor, Binder(ops.clamp_max__Tensor.schema))])
 _ov_where = Overloads([(ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema))])
-_ov_where_self_later = [(ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema))]
 _ov_masked_fill_ = Overloads([(ops.masked_fill__Scalar, Binder(ops.masked_fill__Scalar.schema)), (ops.masked_fill__Tensor, Binder(ops.masked_fill__Tensor.schema))])
 _ov_masked_fill = Overloads([(ops.masked_fill_Scalar, Binder(ops.masked_fill_Scalar.schema)), (ops.masked_fill_Tensor, Binder(ops.masked_fill_Tensor.schema))])
 _ov_as_strided_ = Overloads([(ops.as_strided_, Binder(ops.as_strided_.schema))])
@@ -194,6 +192,7 @@ _ov_new_ones = Overloads([(ops.new_ones, Binder(ops.new_ones.schema))])
 _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
 _ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
+_ov_geqrf = Overloads([(ops.geqrf, Binder(ops.geqrf.schema))])
 _ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
 _ov_cholesky = Overloads([(ops.cholesky, Binder(ops.cholesky.schema))])
 _ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema))])
@@ -449,7 +448,6 @@ _ov_erfinv_ = Overloads([(ops.erfinv_, Binder(ops.erfinv_.schema))])
 _ov_i0 = Overloads([(ops.i0, Binder(ops.i0.schema))])
 _ov_i0_ = Overloads([(ops.i0_, Binder(ops.i0_.schema))])
 _ov_polygamma = Overloads([(ops.polygamma, Binder(ops.polygamma.schema))])
-_ov_polygamma_self_later = [(ops.polygamma, Binder(ops.polygamma.schema))]
 _ov_polygamma_ = Overloads([(ops.polygamma_, Binder(ops.polygamma_.schema))])
 _ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema))])
 _ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
@@ -1552,12 +1550,11 @@ class TensorMethods:
         """Tensor::hardshrink_backward, overloads:
         hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor
         """
-        if not args:
-            named = {**kwargs, "self": self}
-            for op, binder in _ov_hardshrink_backward_self_later:
-                if binder.matches((), named):
-                    return op.call(*binder.bind((), named))
-        op, full = select_overload(_ov_hardshrink_backward, (self, *args), kwargs, "Tensor.hardshrink_backward")
+        if len(args) >= 1:
+            args = (*args[:1], self, *args[1:])
+        else:  # self's place is past the positional arguments: by name
+            kwargs = {**kwargs, "self": self}
+        op, full = select_overload(_ov_hardshrink_backward, args, kwargs, "Tensor.hardshrink_backward")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::prelu", TENSOR_BODY_H, "at::Tensor::prelu",
@@ -1636,12 +1633,11 @@ class TensorMethods:
         where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
         where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
         """
-        if not args:
-            named = {**kwargs, "self": self}
-            for op, binder in _ov_where_self_later:
-                if binder.matches((), named):
-                    return op.call(*binder.bind((), named))
-        op, full = select_overload(_ov_where, (self, *args), kwargs, "Tensor.where")
+        if len(args) >= 1:
+            args = (*args[:1], self, *args[1:])
+        else:  # self's place is past the positional arguments: by name
+            kwargs = {**kwargs, "self": self}
+        op, full = select_overload(_ov_where, args, kwargs, "Tensor.where")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::masked_fill_", TENSOR_BODY_H, "at::Tensor::masked_fill_",
@@ -2145,6 +2141,15 @@ class TensorMethods:
         inverse(Tensor self) -> Tensor
         """
         op, full = select_overload(_ov_inverse, (self, *args), kwargs, "Tensor.inverse")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::geqrf", TENSOR_BODY_H, "at::Tensor::geqrf",
+            legacy="Tensor::geqrf (TensorMethods.h)")
+    def geqrf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::geqrf, overloads:
+        geqrf(Tensor self) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_geqrf, (self, *args), kwargs, "Tensor.geqrf")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::svd", TENSOR_BODY_H, "at::Tensor::svd",
@@ -4505,12 +4510,11 @@ class TensorMethods:
         """Tensor::polygamma, overloads:
         polygamma(int n, Tensor self) -> Tensor
         """
-        if not args:
-            named = {**kwargs, "self": self}
-            for op, binder in _ov_polygamma_self_later:
-                if binder.matches((), named):
-                    return op.call(*binder.bind((), named))
-        op, full = select_overload(_ov_polygamma, (self, *args), kwargs, "Tensor.polygamma")
+        if len(args) >= 1:
+            args = (*args[:1], self, *args[1:])
+        else:  # self's place is past the positional arguments: by name
+            kwargs = {**kwargs, "self": self}
+        op, full = select_overload(_ov_polygamma, args, kwargs, "Tensor.polygamma")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::polygamma_", TENSOR_BODY_H, "at::Tensor::polygamma_",
@@ -4845,6 +4849,7 @@ METHODS: tuple[str, ...] = (
     "bernoulli",
     "bernoulli_",
     "inverse",
+    "geqrf",
     "svd",
     "cholesky",
     "cholesky_inverse",

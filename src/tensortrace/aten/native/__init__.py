@@ -52,6 +52,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     grid_sampler,
     group_norm,
     histogram,
+    householder_product,
     identity_ops,
     im2col_col2im,
     index_ops,
@@ -153,6 +154,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     upsample_bicubic,
     upsample_linear,
     upsample_nearest,
+    upsample_nearest_exact,
     weight_norm,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401

@@ -17,6 +17,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_shape_adjoint import TORCH_WARN_ONCE
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
+from tensortrace.c10.cuda import cuda_functions
 from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
@@ -96,6 +97,14 @@ def _to_copy(
     return r
 
 
+def ensure_has_index(device: Device | None) -> Device | None:
+    """TensorConversions.cpp's ensure_has_index: a CUDA device without an index is the current
+    one (`x.to('cuda')` of a cuda:0 tensor aliases it); the CPU and the meta device keep none."""
+    if device is None or not device.is_cuda() or device.has_index():
+        return device
+    return Device(DeviceType.CUDA, cuda_functions.current_device())
+
+
 def to_will_alias(
     self: Tensor,
     dtype: ScalarType | None,
@@ -133,6 +142,7 @@ def to(
     """
     if other is not None:  # to.other: the other tensor's options
         dtype, layout, device = other.scalar_type(), "strided", other.device()
+    device = ensure_has_index(device)
     if to_will_alias(self, dtype, layout, device, copy, memory_format):
         return self
     return at._to_copy(

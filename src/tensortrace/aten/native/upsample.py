@@ -238,6 +238,16 @@ def nearest_idx(input_size: int, output_size: int, scale: float | None) -> np.nd
     return np.minimum(src, input_size - 1)
 
 
+def nearest_exact_idx(input_size: int, output_size: int, scale: float | None) -> np.ndarray:
+    """UpSample.h's nearest_exact_idx for every output index: floorf((dst_index + 0.5) * scale)
+    (the product in double, floorf on its float), clamped; no shortcut for equal or doubled
+    sizes (Pillow's and scipy's ndi.zoom rounding)."""
+    out = np.arange(output_size, dtype=np.int64)
+    s = compute_scales_value(scale, input_size, output_size, np.float32)
+    src = np.floor(((out + 0.5) * np.float64(s)).astype(np.float32)).astype(np.int64)
+    return np.minimum(src, input_size - 1)
+
+
 def cubic_indices_weights(
     input_size: int,
     output_size: int,

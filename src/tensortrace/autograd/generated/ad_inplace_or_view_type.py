@@ -4897,6 +4897,102 @@ ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.ADInplaceOrView,
     upsample_nearest2d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest3d_out", INPLACE_OR_VIEW)
+def upsample_nearest3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest3d_out, "torch::ADInplaceOrView::upsample_nearest3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::upsample_nearest3d_backward_grad_input", INPLACE_OR_VIEW)
+def upsample_nearest3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.upsample_nearest3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    upsample_nearest3d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest3d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact1d_out", INPLACE_OR_VIEW)
+def _upsample_nearest_exact1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact1d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact1d_out, "torch::ADInplaceOrView::_upsample_nearest_exact1d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact1d_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_nearest_exact1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact1d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact1d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact1d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact2d_out", INPLACE_OR_VIEW)
+def _upsample_nearest_exact2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact2d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact2d_out, "torch::ADInplaceOrView::_upsample_nearest_exact2d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact2d_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_nearest_exact2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact2d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact2d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact2d_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact3d_out", INPLACE_OR_VIEW)
+def _upsample_nearest_exact3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact3d_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact3d_out, "torch::ADInplaceOrView::_upsample_nearest_exact3d_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact3d_backward_grad_input", INPLACE_OR_VIEW)
+def _upsample_nearest_exact3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._upsample_nearest_exact3d_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _upsample_nearest_exact3d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact3d_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::ceil_", INPLACE_OR_VIEW)
 def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!)"""

@@ -46,6 +46,7 @@ from tensortrace.autograd.functions_manual import (
     gather_backward,
     ger,
     handle_r_to_c,
+    householder_product_backward,
     i1_backward,
     i1e_backward,
     index_backward,
@@ -1543,6 +1544,74 @@ class UpsampleBicubic2DAaBackwardBackward0(TraceableFunction):
         {})
 
 
+def UpsampleNearest3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.upsample_nearest3d_backward(grad, output_size, self.sym_sizes(), scales_d, scales_h, scales_w)"""
+    return at.upsample_nearest3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest3DBackward0(TraceableFunction):
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest3d',
+        (Formula(('self',), UpsampleNearest3DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact1d_backward(grad, output_size, self.sym_sizes(), scales)"""
+    return at._upsample_nearest_exact1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
+
+
+class UpsampleNearestExact1DBackward0(TraceableFunction):
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact1d',
+        (Formula(('self',), UpsampleNearestExact1DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact2d_backward(grad, output_size, self.sym_sizes(), scales_h, scales_w)"""
+    return at._upsample_nearest_exact2d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact2DBackward0(TraceableFunction):
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact2d',
+        (Formula(('self',), UpsampleNearestExact2DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def UpsampleNearestExact3DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._upsample_nearest_exact3d_backward(grad, output_size, self.sym_sizes(), scales_d, scales_h, scales_w)"""
+    return at._upsample_nearest_exact3d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact3DBackward0(TraceableFunction):
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact3d',
+        (Formula(('self',), UpsampleNearestExact3DBackward0_self, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w', 'self_sym_sizes'])),),
+        ('self',),
+        {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def UpsampleNearest1DBackward0_self(v: dict[str, Any]) -> Any:
     """self: at.upsample_nearest1d_backward(grad, output_size, self.sym_sizes(), scales)"""
     return at.upsample_nearest1d_backward(v['grad'], v['output_size'], v['self_sym_sizes'], v['scales'])
@@ -1708,6 +1777,74 @@ class UpsampleBicubic2DBackwardBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'upsample_bicubic2d_backward',
         (Formula(('grad_output',), UpsampleBicubic2DBackwardBackward0_grad_output, frozenset(['align_corners', 'at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearest3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.upsample_nearest3d(grad, output_size, scales_d, scales_h, scales_w)"""
+    return at.upsample_nearest3d(v['grad'], v['output_size'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearest3DBackwardBackward0(TraceableFunction):
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'upsample_nearest3d_backward',
+        (Formula(('grad_output',), UpsampleNearest3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact1d(grad, output_size, scales)"""
+    return at._upsample_nearest_exact1d(v['grad'], v['output_size'], v['scales'])
+
+
+class UpsampleNearestExact1DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact1d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact2d(grad, output_size, scales_h, scales_w)"""
+    return at._upsample_nearest_exact2d(v['grad'], v['output_size'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact2DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact2d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_h', 'scales_w'])),),
+        ('grad_output',),
+        {},
+        {})
+
+
+def UpsampleNearestExact3DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._upsample_nearest_exact3d(grad, output_size, scales_d, scales_h, scales_w)"""
+    return at._upsample_nearest_exact3d(v['grad'], v['output_size'], v['scales_d'], v['scales_h'], v['scales_w'])
+
+
+class UpsampleNearestExact3DBackwardBackward0(TraceableFunction):
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_upsample_nearest_exact3d_backward',
+        (Formula(('grad_output',), UpsampleNearestExact3DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'output_size', 'scales_d', 'scales_h', 'scales_w'])),),
         ('grad_output',),
         {},
         {})
@@ -6404,6 +6541,40 @@ class LuUnpackBackward0(TraceableFunction):
         {'LU_data_sym_argsize_minus_1': ('LU_data', 'size(-1)'), 'LU_data_sym_argsize_minus_2': ('LU_data', 'size(-2)')},
         {},
         output_differentiability=(False, True, True))
+
+
+def GeqrfBackward0_self(v: dict[str, Any]) -> Any:
+    """self: not_implemented("geqrf")"""
+    return not_implemented('geqrf')
+
+
+class GeqrfBackward0(TraceableFunction):
+    """geqrf(Tensor self) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'geqrf',
+        (Formula(('self',), GeqrfBackward0_self, frozenset(['not_implemented'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LinalgHouseholderProductBackward0_input_tau(v: dict[str, Any]) -> Any:
+    """input, tau: householder_product_backward(grad, result, input, tau) if grad.defined() else (None, None)"""
+    return householder_product_backward(v['grad'], v['result'], v['input'], v['tau']) if v['grad'].defined() else (None, None)
+
+
+class LinalgHouseholderProductBackward0(TraceableFunction):
+    """linalg_householder_product(Tensor input, Tensor tau) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_householder_product',
+        (Formula(('input', 'tau'), LinalgHouseholderProductBackward0_input_tau, frozenset(['grad', 'householder_product_backward', 'input', 'result', 'tau'])),),
+        ('input', 'tau'),
+        {},
+        {})
 
 
 def LinalgQrBackward0_A(v: dict[str, Any]) -> Any:

@@ -10678,6 +10678,56 @@ ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
     linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
 
 
+_record_geqrf = GraphRecording(ops.geqrf, AutoDispatchBelowADInplaceOrView, nodes.GeqrfBackward0)
+
+
+_forward_geqrf = ForwardRecording(
+    ops.geqrf, AutoDispatchBelowADInplaceOrView, _record_geqrf, None, (),
+    frozenset([]), ('self',))
+
+
+@traced("autograd", "torch::autograd::VariableType::geqrf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def geqrf(ks: DispatchKeySet, *args: Any) -> Any:
+    """geqrf(Tensor self) -> (Tensor, Tensor): records GeqrfBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward_geqrf(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_geqrf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.geqrf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.geqrf.register(DispatchKey.Autograd, KernelFunction(
+    geqrf, "torch::autograd::VariableType::geqrf", with_keyset=True))
+
+
+_record_linalg_householder_product = GraphRecording(ops.linalg_householder_product, AutoDispatchBelowADInplaceOrView, nodes.LinalgHouseholderProductBackward0)
+
+
+_forward_linalg_householder_product = ForwardRecording(
+    ops.linalg_householder_product, AutoDispatchBelowADInplaceOrView, _record_linalg_householder_product, None, (),
+    frozenset([]), ('input', 'tau'))
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_householder_product", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_householder_product(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_householder_product(Tensor input, Tensor tau) -> Tensor: records LinalgHouseholderProductBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[1])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]))
+        return _forward_linalg_householder_product(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linalg_householder_product(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_householder_product.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_householder_product.register(DispatchKey.Autograd, KernelFunction(
+    linalg_householder_product, "torch::autograd::VariableType::linalg_householder_product", with_keyset=True))
+
+
 _record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, nodes.LinalgEighBackward0)
 
 
@@ -19657,6 +19707,406 @@ def upsample_nearest2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
     upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+
+
+_record_upsample_nearest3d_out = GraphRecording(ops.upsample_nearest3d_out, AutoDispatchBelowAutograd, None)
+
+
+_forward_upsample_nearest3d_out = ForwardRecording(
+    ops.upsample_nearest3d_out, AutoDispatchBelowAutograd, _record_upsample_nearest3d_out, None, (),
+    frozenset([]), ('self', 'out'))
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[5])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]))
+        return _forward_upsample_nearest3d_out(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_upsample_nearest3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest3d_out.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest3d_out, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True))
+
+
+_record_upsample_nearest3d = GraphRecording(ops.upsample_nearest3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest3DBackward0)
+
+
+_forward_upsample_nearest3d = ForwardRecording(
+    ops.upsample_nearest3d, AutoDispatchBelowADInplaceOrView, _record_upsample_nearest3d, None, (),
+    frozenset([]), ('self',))
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest3DBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward_upsample_nearest3d(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest3d.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest3d, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True))
+
+
+_record_upsample_nearest3d_backward_grad_input = GraphRecording(ops.upsample_nearest3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+_forward_upsample_nearest3d_backward_grad_input = ForwardRecording(
+    ops.upsample_nearest3d_backward_grad_input, AutoDispatchBelowAutograd, _record_upsample_nearest3d_backward_grad_input, None, (),
+    frozenset([]), ('grad_output', 'grad_input'))
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[6])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6]))
+        return _forward_upsample_nearest3d_backward_grad_input(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record_upsample_nearest3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.upsample_nearest3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest3d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True))
+
+
+_record_upsample_nearest3d_backward = GraphRecording(ops.upsample_nearest3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest3DBackwardBackward0)
+
+
+_forward_upsample_nearest3d_backward = ForwardRecording(
+    ops.upsample_nearest3d_backward, AutoDispatchBelowADInplaceOrView, _record_upsample_nearest3d_backward, None, (),
+    frozenset([]), ('grad_output',))
+
+
+@traced("autograd", "torch::autograd::VariableType::upsample_nearest3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def upsample_nearest3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearest3DBackwardBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward_upsample_nearest3d_backward(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_upsample_nearest3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.upsample_nearest3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.upsample_nearest3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    upsample_nearest3d_backward, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact1d_out = GraphRecording(ops._upsample_nearest_exact1d_out, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact1d_out = ForwardRecording(
+    ops._upsample_nearest_exact1d_out, AutoDispatchBelowAutograd, _record__upsample_nearest_exact1d_out, None, (),
+    frozenset([]), ('self', 'out'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact1d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[3])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]))
+        return _forward__upsample_nearest_exact1d_out(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record__upsample_nearest_exact1d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact1d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact1d_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact1d_out, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True))
+
+
+_record__upsample_nearest_exact1d = GraphRecording(ops._upsample_nearest_exact1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact1DBackward0)
+
+
+_forward__upsample_nearest_exact1d = ForwardRecording(
+    ops._upsample_nearest_exact1d, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact1d, None, (),
+    frozenset([]), ('self',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor: records UpsampleNearestExact1DBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact1d(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact1d.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact1d, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True))
+
+
+_record__upsample_nearest_exact1d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact1d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact1d_backward_grad_input = ForwardRecording(
+    ops._upsample_nearest_exact1d_backward_grad_input, AutoDispatchBelowAutograd, _record__upsample_nearest_exact1d_backward_grad_input, None, (),
+    frozenset([]), ('grad_output', 'grad_input'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[4])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4]))
+        return _forward__upsample_nearest_exact1d_backward_grad_input(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__upsample_nearest_exact1d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact1d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact1d_backward = GraphRecording(ops._upsample_nearest_exact1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact1DBackwardBackward0)
+
+
+_forward__upsample_nearest_exact1d_backward = ForwardRecording(
+    ops._upsample_nearest_exact1d_backward, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact1d_backward, None, (),
+    frozenset([]), ('grad_output',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor: records UpsampleNearestExact1DBackwardBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact1d_backward(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact1d_backward, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact2d_out = GraphRecording(ops._upsample_nearest_exact2d_out, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact2d_out = ForwardRecording(
+    ops._upsample_nearest_exact2d_out, AutoDispatchBelowAutograd, _record__upsample_nearest_exact2d_out, None, (),
+    frozenset([]), ('self', 'out'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact2d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[4])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4]))
+        return _forward__upsample_nearest_exact2d_out(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record__upsample_nearest_exact2d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact2d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact2d_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact2d_out, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True))
+
+
+_record__upsample_nearest_exact2d = GraphRecording(ops._upsample_nearest_exact2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact2DBackward0)
+
+
+_forward__upsample_nearest_exact2d = ForwardRecording(
+    ops._upsample_nearest_exact2d, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact2d, None, (),
+    frozenset([]), ('self',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearestExact2DBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact2d(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact2d.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact2d, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True))
+
+
+_record__upsample_nearest_exact2d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact2d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact2d_backward_grad_input = ForwardRecording(
+    ops._upsample_nearest_exact2d_backward_grad_input, AutoDispatchBelowAutograd, _record__upsample_nearest_exact2d_backward_grad_input, None, (),
+    frozenset([]), ('grad_output', 'grad_input'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[5])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]))
+        return _forward__upsample_nearest_exact2d_backward_grad_input(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_nearest_exact2d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact2d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact2d_backward = GraphRecording(ops._upsample_nearest_exact2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact2DBackwardBackward0)
+
+
+_forward__upsample_nearest_exact2d_backward = ForwardRecording(
+    ops._upsample_nearest_exact2d_backward, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact2d_backward, None, (),
+    frozenset([]), ('grad_output',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearestExact2DBackwardBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact2d_backward(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact2d_backward, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact3d_out = GraphRecording(ops._upsample_nearest_exact3d_out, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact3d_out = ForwardRecording(
+    ops._upsample_nearest_exact3d_out, AutoDispatchBelowAutograd, _record__upsample_nearest_exact3d_out, None, (),
+    frozenset([]), ('self', 'out'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact3d_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[5])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]))
+        return _forward__upsample_nearest_exact3d_out(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record__upsample_nearest_exact3d_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact3d_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact3d_out.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact3d_out, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True))
+
+
+_record__upsample_nearest_exact3d = GraphRecording(ops._upsample_nearest_exact3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact3DBackward0)
+
+
+_forward__upsample_nearest_exact3d = ForwardRecording(
+    ops._upsample_nearest_exact3d, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact3d, None, (),
+    frozenset([]), ('self',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact3d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact3d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearestExact3DBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact3d(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact3d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact3d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact3d.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact3d, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True))
+
+
+_record__upsample_nearest_exact3d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact3d_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+_forward__upsample_nearest_exact3d_backward_grad_input = ForwardRecording(
+    ops._upsample_nearest_exact3d_backward_grad_input, AutoDispatchBelowAutograd, _record__upsample_nearest_exact3d_backward_grad_input, None, (),
+    frozenset([]), ('grad_output', 'grad_input'))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if fw_levels and (is_fw_grad_defined(args[0]) or is_fw_grad_defined(args[6])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6]))
+        return _forward__upsample_nearest_exact3d_backward_grad_input(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[6])):
+        return _record__upsample_nearest_exact3d_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._upsample_nearest_exact3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact3d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True))
+
+
+_record__upsample_nearest_exact3d_backward = GraphRecording(ops._upsample_nearest_exact3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact3DBackwardBackward0)
+
+
+_forward__upsample_nearest_exact3d_backward = ForwardRecording(
+    ops._upsample_nearest_exact3d_backward, AutoDispatchBelowADInplaceOrView, _record__upsample_nearest_exact3d_backward, None, (),
+    frozenset([]), ('grad_output',))
+
+
+@traced("autograd", "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _upsample_nearest_exact3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor: records UpsampleNearestExact3DBackwardBackward0"""
+    if fw_levels and (is_fw_grad_defined(args[0])):
+        record = grad_mode.grad_mode and (requires_grad(args[0]))
+        return _forward__upsample_nearest_exact3d_backward(ks, args, record)
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__upsample_nearest_exact3d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._upsample_nearest_exact3d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _upsample_nearest_exact3d_backward, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True))
 
 
 _record_channel_shuffle = GraphRecording(ops.channel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.ChannelShuffleBackward0)

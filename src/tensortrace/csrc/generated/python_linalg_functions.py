@@ -542,6 +542,41 @@ def linalg_qr(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_linalg_qr[0][0 if out is None else 1])
 
 
+# ---- linalg_householder_product ----------------------------------------------------------------
+parser_linalg_householder_product = PythonArgParser.lazy([
+    'linalg_householder_product(Tensor input, Tensor tau)',
+])
+
+
+@traced("python", "dispatch_linalg_householder_product", TORCH_FUNCTIONS_CPP, "dispatch_linalg_householder_product", legacy="dispatch_linalg_householder_product")
+def dispatch_linalg_householder_product_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_householder_product(Tensor input, Tensor tau): linalg_householder_product"""
+    return at.linalg_householder_product(input=kwargs['input'], tau=kwargs['tau'])
+
+structseqs_linalg_householder_product = [(return_types.for_schema('linalg_householder_product', ops.linalg_householder_product.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_householder_product", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_householder_product")
+def linalg_householder_product(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_householder_product: THPVariable_linalg_householder_product"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_householder_product",
+                                 {"python_name": "torch.linalg_householder_product"})
+    self = None
+    r = parser_linalg_householder_product.parse(args, kwargs)
+    a = r.args
+    # linalg_householder_product(Tensor input, Tensor tau)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    tau = a[1]
+    if tau is not None:
+        tau = tau.cdata
+    result = dispatch_linalg_householder_product_0(self, {'input': input, 'tau': tau})
+    return THPVariable_Wrap(result)
+
+
 # ---- linalg_eigh -------------------------------------------------------------------------------
 parser_linalg_eigh = PythonArgParser.lazy([
     'linalg_eigh(Tensor input, str UPLO="L")',
@@ -1846,6 +1881,7 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_solve_ex": linalg_solve_ex,
     "linalg_solve": linalg_solve,
     "linalg_qr": linalg_qr,
+    "linalg_householder_product": linalg_householder_product,
     "linalg_eigh": linalg_eigh,
     "linalg_eigvalsh": linalg_eigvalsh,
     "linalg_svd": linalg_svd,

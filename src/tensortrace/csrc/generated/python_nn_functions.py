@@ -3389,6 +3389,269 @@ def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- upsample_nearest3d ------------------------------------------------------------------------
+parser_upsample_nearest3d = PythonArgParser.lazy([
+    'upsample_nearest3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    'upsample_nearest3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_upsample_nearest3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest3d", legacy="dispatch_upsample_nearest3d")
+def dispatch_upsample_nearest3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): upsample_nearest3d.vec"""
+    return at.upsample_nearest3d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch_upsample_nearest3d", TORCH_FUNCTIONS_CPP, "dispatch_upsample_nearest3d", legacy="dispatch_upsample_nearest3d")
+def dispatch_upsample_nearest3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """upsample_nearest3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None): upsample_nearest3d, out= upsample_nearest3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.upsample_nearest3d_out, 'upsample_nearest3d', False, self, kwargs, out)
+    return at.upsample_nearest3d(self=kwargs['self'], output_size=kwargs['output_size'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs_upsample_nearest3d = [(return_types.for_schema('upsample_nearest3d', ops.upsample_nearest3d_vec.schema), None), (return_types.for_schema('upsample_nearest3d', ops.upsample_nearest3d.schema), return_types.for_schema('upsample_nearest3d_out', ops.upsample_nearest3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_upsample_nearest3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_upsample_nearest3d")
+def upsample_nearest3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.upsample_nearest3d: THPVariable_upsample_nearest3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.upsample_nearest3d",
+                                 {"python_name": "torch.upsample_nearest3d"})
+    self = None
+    r = parser_upsample_nearest3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # upsample_nearest3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch_upsample_nearest3d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # upsample_nearest3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales_d = a[2]
+    if scales_d is not None:
+        scales_d = float(scales_d)
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_upsample_nearest3d_1(self, {'self': self_, 'output_size': output_size, 'scales_d': scales_d, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_nearest_exact1d -----------------------------------------------------------------
+parser__upsample_nearest_exact1d = PythonArgParser.lazy([
+    '_upsample_nearest_exact1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    '_upsample_nearest_exact1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_nearest_exact1d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact1d", legacy="dispatch__upsample_nearest_exact1d")
+def dispatch__upsample_nearest_exact1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): _upsample_nearest_exact1d.vec"""
+    return at._upsample_nearest_exact1d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_nearest_exact1d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact1d", legacy="dispatch__upsample_nearest_exact1d")
+def dispatch__upsample_nearest_exact1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None): _upsample_nearest_exact1d, out= _upsample_nearest_exact1d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_nearest_exact1d_out, '_upsample_nearest_exact1d', False, self, kwargs, out)
+    return at._upsample_nearest_exact1d(self=kwargs['self'], output_size=kwargs['output_size'], scales=kwargs['scales'])
+
+structseqs__upsample_nearest_exact1d = [(return_types.for_schema('_upsample_nearest_exact1d', ops._upsample_nearest_exact1d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact1d', ops._upsample_nearest_exact1d.schema), return_types.for_schema('_upsample_nearest_exact1d_out', ops._upsample_nearest_exact1d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_nearest_exact1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_nearest_exact1d")
+def _upsample_nearest_exact1d(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_nearest_exact1d: THPVariable__upsample_nearest_exact1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_nearest_exact1d",
+                                 {"python_name": "torch._upsample_nearest_exact1d"})
+    self = None
+    r = parser__upsample_nearest_exact1d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_nearest_exact1d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch__upsample_nearest_exact1d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_nearest_exact1d(Tensor input, SymIntArrayRef[1] output_size, double? scales=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales = a[2]
+    if scales is not None:
+        scales = float(scales)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_nearest_exact1d_1(self, {'self': self_, 'output_size': output_size, 'scales': scales, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_nearest_exact2d -----------------------------------------------------------------
+parser__upsample_nearest_exact2d = PythonArgParser.lazy([
+    '_upsample_nearest_exact2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    '_upsample_nearest_exact2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_nearest_exact2d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact2d", legacy="dispatch__upsample_nearest_exact2d")
+def dispatch__upsample_nearest_exact2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): _upsample_nearest_exact2d.vec"""
+    return at._upsample_nearest_exact2d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_nearest_exact2d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact2d", legacy="dispatch__upsample_nearest_exact2d")
+def dispatch__upsample_nearest_exact2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_nearest_exact2d, out= _upsample_nearest_exact2d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_nearest_exact2d_out, '_upsample_nearest_exact2d', False, self, kwargs, out)
+    return at._upsample_nearest_exact2d(self=kwargs['self'], output_size=kwargs['output_size'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_nearest_exact2d = [(return_types.for_schema('_upsample_nearest_exact2d', ops._upsample_nearest_exact2d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact2d', ops._upsample_nearest_exact2d.schema), return_types.for_schema('_upsample_nearest_exact2d_out', ops._upsample_nearest_exact2d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_nearest_exact2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_nearest_exact2d")
+def _upsample_nearest_exact2d(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_nearest_exact2d: THPVariable__upsample_nearest_exact2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_nearest_exact2d",
+                                 {"python_name": "torch._upsample_nearest_exact2d"})
+    self = None
+    r = parser__upsample_nearest_exact2d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_nearest_exact2d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch__upsample_nearest_exact2d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_nearest_exact2d(Tensor input, SymIntArrayRef[2] output_size, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales_h = a[2]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[3]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_nearest_exact2d_1(self, {'self': self_, 'output_size': output_size, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- _upsample_nearest_exact3d -----------------------------------------------------------------
+parser__upsample_nearest_exact3d = PythonArgParser.lazy([
+    '_upsample_nearest_exact3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)',
+    '_upsample_nearest_exact3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__upsample_nearest_exact3d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact3d", legacy="dispatch__upsample_nearest_exact3d")
+def dispatch__upsample_nearest_exact3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors): _upsample_nearest_exact3d.vec"""
+    return at._upsample_nearest_exact3d(input=kwargs['input'], output_size=kwargs['output_size'], scale_factors=kwargs['scale_factors'])
+
+
+@traced("python", "dispatch__upsample_nearest_exact3d", TORCH_FUNCTIONS_CPP, "dispatch__upsample_nearest_exact3d", legacy="dispatch__upsample_nearest_exact3d")
+def dispatch__upsample_nearest_exact3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_upsample_nearest_exact3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None): _upsample_nearest_exact3d, out= _upsample_nearest_exact3d.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._upsample_nearest_exact3d_out, '_upsample_nearest_exact3d', False, self, kwargs, out)
+    return at._upsample_nearest_exact3d(self=kwargs['self'], output_size=kwargs['output_size'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
+
+structseqs__upsample_nearest_exact3d = [(return_types.for_schema('_upsample_nearest_exact3d', ops._upsample_nearest_exact3d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact3d', ops._upsample_nearest_exact3d.schema), return_types.for_schema('_upsample_nearest_exact3d_out', ops._upsample_nearest_exact3d_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__upsample_nearest_exact3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__upsample_nearest_exact3d")
+def _upsample_nearest_exact3d(*args: Any, **kwargs: Any) -> Any:
+    """torch._upsample_nearest_exact3d: THPVariable__upsample_nearest_exact3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._upsample_nearest_exact3d",
+                                 {"python_name": "torch._upsample_nearest_exact3d"})
+    self = None
+    r = parser__upsample_nearest_exact3d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # _upsample_nearest_exact3d(Tensor input, SymIntArrayRef? output_size, ArrayRef<double>? scale_factors)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        output_size = a[1]
+        if output_size is not None:
+            output_size = r.intlist(1)
+        scale_factors = None if a[2] is None else convert(r, 2)
+        result = dispatch__upsample_nearest_exact3d_0(self, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
+        return THPVariable_Wrap(result)
+    # _upsample_nearest_exact3d(Tensor input, SymIntArrayRef[3] output_size, double? scales_d=None, double? scales_h=None, double? scales_w=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    scales_d = a[2]
+    if scales_d is not None:
+        scales_d = float(scales_d)
+    scales_h = a[3]
+    if scales_h is not None:
+        scales_h = float(scales_h)
+    scales_w = a[4]
+    if scales_w is not None:
+        scales_w = float(scales_w)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__upsample_nearest_exact3d_1(self, {'self': self_, 'output_size': output_size, 'scales_d': scales_d, 'scales_h': scales_h, 'scales_w': scales_w, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- scaled_dot_product_attention --------------------------------------------------------------
 parser_scaled_dot_product_attention = PythonArgParser.lazy([
     'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, double? scale=None, bool enable_gqa=False)',
@@ -3616,6 +3879,10 @@ FUNCTIONS: dict[str, Any] = {
     "_upsample_bicubic2d_aa": _upsample_bicubic2d_aa,
     "upsample_nearest1d": upsample_nearest1d,
     "upsample_nearest2d": upsample_nearest2d,
+    "upsample_nearest3d": upsample_nearest3d,
+    "_upsample_nearest_exact1d": _upsample_nearest_exact1d,
+    "_upsample_nearest_exact2d": _upsample_nearest_exact2d,
+    "_upsample_nearest_exact3d": _upsample_nearest_exact3d,
     "scaled_dot_product_attention": scaled_dot_product_attention,
     "one_hot": one_hot,
     "pad_sequence": pad_sequence,

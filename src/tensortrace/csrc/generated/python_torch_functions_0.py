@@ -9305,6 +9305,38 @@ def _linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs__linalg_solve_ex[0][0 if out is None else 1])
 
 
+# ---- geqrf -------------------------------------------------------------------------------------
+parser_geqrf = PythonArgParser.lazy([
+    'geqrf(Tensor input)',
+])
+
+
+@traced("python", "dispatch_geqrf", TORCH_FUNCTIONS_CPP, "dispatch_geqrf", legacy="dispatch_geqrf")
+def dispatch_geqrf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """geqrf(Tensor input): geqrf"""
+    return at.geqrf(self=kwargs['self'])
+
+structseqs_geqrf = [(return_types.for_schema('geqrf', ops.geqrf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_geqrf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_geqrf")
+def geqrf(*args: Any, **kwargs: Any) -> Any:
+    """torch.geqrf: THPVariable_geqrf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.geqrf",
+                                 {"python_name": "torch.geqrf"})
+    self = None
+    r = parser_geqrf.parse(args, kwargs)
+    a = r.args
+    # geqrf(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_geqrf_0(self, {'self': self_})
+    return wrap_result(result, structseqs_geqrf[0][0])
+
+
 # ---- _linalg_eigh ------------------------------------------------------------------------------
 parser__linalg_eigh = PythonArgParser.lazy([
     '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, TensorList[2] out=None)',
@@ -26292,6 +26324,7 @@ FUNCTIONS: dict[str, Any] = {
     "bernoulli": bernoulli,
     "inverse": inverse,
     "_linalg_solve_ex": _linalg_solve_ex,
+    "geqrf": geqrf,
     "_linalg_eigh": _linalg_eigh,
     "_linalg_svd": _linalg_svd,
     "svd": svd,
@@ -26818,6 +26851,7 @@ __all__ = [
     "bernoulli",
     "inverse",
     "_linalg_solve_ex",
+    "geqrf",
     "_linalg_eigh",
     "_linalg_svd",
     "svd",

@@ -7129,6 +7129,36 @@ def inverse(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- geqrf -------------------------------------------------------------------------------------
+parser_geqrf = PythonArgParser.lazy([
+    'geqrf()',
+])
+
+
+@traced("python", "dispatch_geqrf", VARIABLE_METHODS_CPP, "dispatch_geqrf", legacy="dispatch_geqrf")
+def dispatch_geqrf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """geqrf(): geqrf"""
+    return self.geqrf()
+
+structseqs_geqrf = [(return_types.for_schema('geqrf', ops.geqrf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_geqrf", VARIABLE_METHODS_CPP, legacy="THPVariable_geqrf")
+def geqrf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.geqrf: THPVariable_geqrf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.geqrf",
+                                 {"python_name": "Tensor.geqrf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("geqrf", args[1:], kwargs)
+    self = args[0].cdata
+    parser_geqrf.parse(args[1:], kwargs)
+    # geqrf()
+    result = dispatch_geqrf_0(self, {})
+    return wrap_result(result, structseqs_geqrf[0][0])
+
+
 # ---- svd ---------------------------------------------------------------------------------------
 parser_svd = PythonArgParser.lazy([
     'svd(bool some=True, bool compute_uv=True)',
@@ -18343,6 +18373,7 @@ METHODS: dict[str, Any] = {
     "bernoulli": bernoulli,
     "bernoulli_": bernoulli_,
     "inverse": inverse,
+    "geqrf": geqrf,
     "svd": svd,
     "cholesky": cholesky,
     "cholesky_inverse": cholesky_inverse,

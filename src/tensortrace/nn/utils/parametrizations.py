@@ -1,11 +1,11 @@
 """torch.nn.utils.parametrizations: weight_norm and spectral_norm as parametrizations.
 
-Mirrors `torch/nn/utils/parametrizations.py` (orthogonal is not modelled yet: it needs
-matrix_exp and householder_product). weight_norm registers _WeightNorm unsafely (its
-right_inverse splits the weight into original0 = g, original1 = v) plus a load_state_dict
-pre-hook that renames the hook version's `weight_g` / `weight_v` keys; spectral_norm
-registers _SpectralNorm, whose power-method vectors are the buffers `_u` / `_v` (15 warm-up
-iterations at registration, n_power_iterations per access in training mode).
+Mirrors `torch/nn/utils/parametrizations.py` (orthogonal lives in _orthogonal.py). weight_norm
+registers _WeightNorm unsafely (its right_inverse splits the weight into original0 = g,
+original1 = v) plus a load_state_dict pre-hook that renames the hook version's `weight_g` /
+`weight_v` keys; spectral_norm registers _SpectralNorm, whose power-method vectors are the
+buffers `_u` / `_v` (15 warm-up iterations at registration, n_power_iterations per access in
+training mode).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import tensortrace as torch
 from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.utils import parametrize
+from tensortrace.nn.utils._orthogonal import orthogonal
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
 
 class _WeightNorm(Module):

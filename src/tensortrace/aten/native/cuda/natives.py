@@ -258,6 +258,10 @@ cuda_native("ctc_loss_backward_cpu", "ctc_loss_backward_gpu", "LossCTC.cu")
 for _op, _cu in (
     ("upsample_nearest1d", "UpSampleNearest1d.cu"),
     ("upsample_nearest2d", "UpSampleNearest2d.cu"),
+    ("upsample_nearest3d", "UpSampleNearest3d.cu"),
+    ("_upsample_nearest_exact1d", "UpSampleNearest1d.cu"),
+    ("_upsample_nearest_exact2d", "UpSampleNearest2d.cu"),
+    ("_upsample_nearest_exact3d", "UpSampleNearest3d.cu"),
     ("upsample_linear1d", "UpSampleLinear1d.cu"),
     ("upsample_bilinear2d", "UpSampleBilinear2d.cu"),
 ):
