@@ -54,6 +54,7 @@ from tensortrace.c10.device import Device as device  # torch.device
 from tensortrace.csrc import autocast_mode as _autocast_mode
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
+from tensortrace.csrc import storage_sharing as _storage_sharing  # noqa: F401 (methods)
 from tensortrace.csrc.autocast_mode import (
     autocast_decrement_nesting,
     autocast_increment_nesting,
@@ -93,6 +94,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import cpu as cpu  # the lazily imported subpackages (below)
     from tensortrace import cuda as cuda
     from tensortrace import distributions as distributions
+    from tensortrace import multiprocessing as multiprocessing
     from tensortrace import nn as nn
     from tensortrace import optim as optim
     from tensortrace import testing as testing
@@ -349,6 +351,7 @@ _LAZY_SUBMODULES = frozenset(
         "cuda",
         "distributions",
         "func",
+        "multiprocessing",
         "nn",
         "optim",
         "profiler",
