@@ -45,14 +45,14 @@ def _error_if_any_worker_fails() -> None:
             if info is None:
                 continue  # still running
             if info.si_code == os.CLD_EXITED and info.si_status != 0:
-                _worker_pids.pop(key, None)  # else the error kills the others and comes again
+                _worker_pids[key] = ()  # else the error kills the others and comes again
                 raise RuntimeError(
                     f"DataLoader worker (pid {pid}) exited unexpectedly with exit code "
                     f"{info.si_status}. Details are lost due to multiprocessing. Rerunning with "
                     "num_workers=0 may give better error trace."
                 )
             if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED):
-                _worker_pids.pop(key, None)
+                _worker_pids[key] = ()
                 msg = (
                     f"DataLoader worker (pid {pid}) is killed by signal: "
                     f"{signal.strsignal(info.si_status)}. "

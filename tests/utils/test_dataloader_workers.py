@@ -1,0 +1,140 @@
+"""Multi-process data loading beyond what torch can be compared with: no worker outlives its
+iterator (no zombie either), a dead worker is reported, a trace recorded in the main process
+shows a worker-loaded batch arrive as a shared-memory mapping (and nothing a worker ran), the
+allocator's accounting comes back to where it was, pin_memory's warnings, and the spawn start
+method. The conformance of the batches themselves is tests/conformance/test_data_workers.py."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import time
+import warnings
+from typing import Any
+
+import pytest
+
+import tensortrace as torch
+
+data = torch.utils.data
+
+
+def _reaped(pid: int) -> bool:
+    """The process is gone and was waited for: no /proc entry, not even a zombie's."""
+    return not os.path.exists(f"/proc/{pid}")
+
+
+def _pids(it: Any) -> list[int]:
+    return [w.pid for w in it._workers]
+
+
+def _dataset() -> Any:
+    return data.TensorDataset(torch.arange(12.0).reshape(6, 2))
+
+
+def test_workers_end_with_the_pass() -> None:
+    it = iter(data.DataLoader(_dataset(), batch_size=2, num_workers=2))
+    pids = _pids(it)
+    assert len(list(it)) == 3
+    assert all(_reaped(pid) for pid in pids)
+
+
+def test_deleting_an_iterator_mid_pass_shuts_its_workers_down() -> None:
+    it = iter(data.DataLoader(_dataset(), batch_size=2, num_workers=2))
+    next(it)
+    pids = _pids(it)
+    assert all(os.path.exists(f"/proc/{pid}") for pid in pids)
+    del it
+    assert all(_reaped(pid) for pid in pids)
+    assert multiprocessing.active_children() == []
+
+
+def test_persistent_workers_serve_every_pass_and_go_with_the_loader() -> None:
+    loader = data.DataLoader(_dataset(), batch_size=3, num_workers=2, persistent_workers=True)
+    first = [b[0].tolist() for b in loader]
+    pids = _pids(loader._iterator)
+    second = [b[0].tolist() for b in loader]
+    assert first == second and _pids(loader._iterator) == pids
+    assert all(os.path.exists(f"/proc/{pid}") for pid in pids)  # alive between passes
+    del loader
+    gc.collect()  # the loader and its iterator refer to each other
+    assert all(_reaped(pid) for pid in pids)
+
+
+class _Dies(data.Dataset):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, i: int) -> int:
+        if i == 1:
+            os._exit(3)  # a crash that leaves no exception to send back
+        return i
+
+
+def test_a_worker_that_dies_is_reported_and_reaped() -> None:
+    it = iter(data.DataLoader(_Dies(), num_workers=1, timeout=5))
+    pids = _pids(it)
+    with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid"):
+        list(it)
+    del it
+    assert all(_reaped(pid) for pid in pids)
+
+
+def test_a_traced_batch_arrives_as_a_mapping_and_nothing_a_worker_ran() -> None:
+    it = iter(data.DataLoader(data.TensorDataset(torch.arange(6.0)), batch_size=3, num_workers=1))
+    with torch.record() as trace:
+        (batch,) = next(it)
+    assert batch.tolist() == [0.0, 1.0, 2.0] and batch.is_shared()
+    names = {node.name for node in trace.frames()}
+    assert "at::MapAllocator::MapAllocator" in names  # the receiver maps the worker's batch
+    assert "THPVariable_stack" not in names  # default_collate ran in the worker
+    assert "THPVariable_getitem" not in names
+    allocs = [e for e in trace.memory_events() if e.args.get("bytes") == 12]
+    assert allocs, "the mapping is reported as an allocation of the batch's 12 bytes"
+    assert torch.record is not None and len(trace.dumps()) > 0  # still plain, savable data
+    del it
+
+
+def test_loading_frees_everything_and_leaves_cuda_stats_alone() -> None:
+    cpu_before = torch.memory_allocated("cpu")
+    cuda_before = torch.cuda.memory_allocated()
+    dataset = _dataset()
+    batches = list(data.DataLoader(dataset, batch_size=4, num_workers=2))
+    assert torch.memory_allocated("cpu") > cpu_before
+    assert torch.cuda.memory_allocated() == cuda_before
+    del batches, dataset
+    gc.collect()
+    assert torch.memory_allocated("cpu") == cpu_before
+    assert torch.cuda.memory_allocated() == cuda_before
+
+
+def test_pin_memory_warns_as_torch_without_an_accelerator(monkeypatch: Any) -> None:
+    monkeypatch.setattr(torch.accelerator, "is_available", lambda: False)
+    loader = data.DataLoader(_dataset(), batch_size=3, pin_memory=True, pin_memory_device="x")
+    with pytest.warns(UserWarning) as record:
+        batches = list(loader)
+    messages = [str(w.message) for w in record]
+    assert (
+        "'pin_memory' argument is set as true but no accelerator is found, then device "
+        in (messages[1])
+    )
+    assert messages[0].startswith("pin_memory_device is deprecated")
+    assert batches[0][0].tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+
+
+def test_worker_info_is_none_in_the_main_process() -> None:
+    assert data.get_worker_info() is None
+
+
+def test_spawn_start_method() -> None:
+    # spawn starts a fresh interpreter: the dataset and its tensors are pickled to it
+    start = time.perf_counter()
+    loader = data.DataLoader(
+        _dataset(), batch_size=4, num_workers=1, multiprocessing_context="spawn"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        batches = [b[0].tolist() for b in loader]
+    assert batches == [[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]], [[8.0, 9.0], [10.0, 11.0]]]
+    assert time.perf_counter() - start < 60
