@@ -125,7 +125,16 @@ class ExceptionWrapper:
         except Exception:
             # the exception takes other arguments: it cannot be remade with the message
             raise RuntimeError(msg) from None
-        raise exception
+        # Note [Raising without a reference cycle]: this frame's `exception` would refer to the
+        # exception whose traceback refers to this frame, a cycle that only the cyclic GC frees.
+        # A DataLoader iterator in that garbage is then finalized after its queues (the GC
+        # runs weakref callbacks first, and they stop the queues' feeder threads), so its
+        # workers never get their final None and each is joined for MP_STATUS_CHECK_INTERVAL
+        # before being terminated. torch raises with the cycle; dropping the name breaks it.
+        try:
+            raise exception
+        finally:
+            del exception
 
 
 def cpu_count() -> int | None:

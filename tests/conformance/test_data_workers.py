@@ -36,11 +36,10 @@ PRE = (
     "    def __iter__(self):\n"
     "        info = data.get_worker_info()\n"
     "        return iter(range(info.id, self.n, info.num_workers))\n"
-    # Note [An iterator kept alive by a traceback]: a raised error's traceback holds the
-    # iterator; collected later with its queues in one cycle, its workers may never get their
-    # final None (the queues' feeder threads can be finalized first), and each shutdown then
-    # waits MP_STATUS_CHECK_INTERVAL before terminating its worker, in torch as here. Raising
-    # without the traceback lets the iterator go, and shut its workers down, at once.
+    # a raised error's traceback holds the iterator, and torch's ExceptionWrapper.reraise makes
+    # it cyclic garbage: collected with its queues, its workers never get their final None and
+    # each is joined for 5 s (Note [Raising without a reference cycle], which tensortrace
+    # avoids). Raising without the traceback lets torch's iterator go at once too.
     "def consume(dl):\n"
     "    try:\n"
     "        return list(dl)\n"

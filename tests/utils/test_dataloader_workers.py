@@ -9,6 +9,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import subprocess
+import sys
 import time
 import warnings
 from typing import Any
@@ -16,8 +18,10 @@ from typing import Any
 import pytest
 
 import tensortrace as torch
+from tensortrace.replay.timeline import Timeline
 
 data = torch.utils.data
+SRC = os.path.dirname(os.path.dirname(torch.__file__))
 
 
 def _reaped(pid: int) -> bool:
@@ -92,7 +96,10 @@ def test_a_traced_batch_arrives_as_a_mapping_and_nothing_a_worker_ran() -> None:
     assert "THPVariable_getitem" not in names
     allocs = [e for e in trace.memory_events() if e.args.get("bytes") == 12]
     assert allocs, "the mapping is reported as an allocation of the batch's 12 bytes"
-    assert torch.record is not None and len(trace.dumps()) > 0  # still plain, savable data
+    loaded = torch.Trace.loads(trace.dumps())  # still plain data, and it replays
+    timeline = Timeline(loaded)
+    for step in range(len(loaded.events)):
+        timeline.state_at(step)
     del it
 
 
@@ -107,6 +114,44 @@ def test_loading_frees_everything_and_leaves_cuda_stats_alone() -> None:
     gc.collect()
     assert torch.memory_allocated("cpu") == cpu_before
     assert torch.cuda.memory_allocated() == cuda_before
+
+
+class _Raises(data.Dataset):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        return 6
+
+    def __getitem__(self, i: int) -> Any:
+        if i == 3:
+            raise ValueError("no sample 3")
+        return torch.full((2,), float(i))
+
+
+def test_nothing_leaks_after_a_worker_error() -> None:
+    before = torch.memory_allocated("cpu")
+    it = iter(data.DataLoader(_Raises(), batch_size=2, num_workers=2))
+    pids = _pids(it)
+    with pytest.raises(ValueError, match="Caught ValueError in DataLoader worker process 1") as e:
+        list(it)
+    del e, it  # the exception's traceback held the iterator: with it goes the iterator
+    assert all(_reaped(pid) for pid in pids)  # at once: Note [Raising without a reference cycle]
+    assert torch.memory_allocated("cpu") == before
+
+
+def test_an_iterator_alive_at_exit_ends_quietly() -> None:
+    # its workers are terminated by multiprocessing at exit: no failure to report then
+    code = (
+        "import tensortrace as torch; data = torch.utils.data\n"
+        "it = iter(data.DataLoader(data.TensorDataset(torch.arange(4.)), num_workers=2))\n"
+        "print(next(it)[0].tolist())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": SRC},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout == "[0.0]\n" and done.stderr == "", done.stderr
 
 
 def test_pin_memory_warns_as_torch_without_an_accelerator(monkeypatch: Any) -> None:

@@ -6,6 +6,7 @@ iterator reads.
 """
 
 import atexit
+import multiprocessing.util  # noqa: F401 (see _set_python_exit_flag's registration)
 import sys
 
 from tensortrace._utils import ExceptionWrapper as ExceptionWrapper  # its old private location
@@ -30,4 +31,8 @@ def _set_python_exit_flag() -> None:
     python_exit_status = True
 
 
+# atexit runs the last registered first: multiprocessing's own exit function (which terminates
+# the daemonic workers of iterators still alive) is registered when multiprocessing.util is
+# imported, above, so the flag is set before it runs, as torch's is (torch imports
+# torch.multiprocessing before torch.utils.data)
 atexit.register(_set_python_exit_flag)

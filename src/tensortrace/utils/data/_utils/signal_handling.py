@@ -14,6 +14,7 @@ import signal
 import threading
 from typing import Any
 
+from tensortrace.utils.data import _utils
 from tensortrace.utils.data._utils import IS_WINDOWS
 
 # the worker pids of each live multi-process iterator, by the iterator's id()
@@ -92,7 +93,10 @@ def _set_SIGCHLD_handler() -> None:
         previous_handler = None  # the default handler of SIGCHLD does nothing
 
     def handler(signum: int, frame: Any) -> None:
-        _error_if_any_worker_fails()
+        # at exit multiprocessing terminates the daemonic workers of iterators still alive:
+        # that is no failure to report (and an error raised in atexit is only noise)
+        if not _utils.python_exit_status:
+            _error_if_any_worker_fails()
         if previous_handler is not None:
             previous_handler(signum, frame)
 
