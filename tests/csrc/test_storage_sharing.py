@@ -36,9 +36,9 @@ def test_share_memory_moves_the_bytes_and_the_trace_shows_it() -> None:
     assert t.data_ptr() != address and view.data_ptr() == t.data_ptr() + 8
     assert view.tolist() == [2.0, 3.0, 4.0, 5.0] and view.is_shared()
     assert torch.memory_allocated("cpu") == before + 24
-    assert isinstance(MapAllocator.fromDataPtr(_impl(t).data_ptr_), MapAllocator)  # type: ignore[attr-defined]
-    fd, size = t.untyped_storage()._share_fd_cpu_()  # type: ignore[attr-defined]
-    assert size == 24 and t.untyped_storage()._share_fd_cpu_() == (fd, 24)  # type: ignore[attr-defined]
+    assert isinstance(MapAllocator.fromDataPtr(_impl(t).data_ptr_), MapAllocator)
+    fd, size = t.untyped_storage()._share_fd_cpu_()
+    assert size == 24 and t.untyped_storage()._share_fd_cpu_() == (fd, 24)
     assert _torch_shm() == set()  # the fd strategy unlinks the name at once
     with pytest.raises(RuntimeError, match="Trying to resize storage that is not resizable"):
         t.resize_(10)
@@ -48,8 +48,8 @@ def test_share_memory_moves_the_bytes_and_the_trace_shows_it() -> None:
 
 def test_a_shared_fd_maps_the_same_bytes() -> None:
     t = torch.zeros(4, dtype=torch.int32).share_memory_()
-    fd, size = t.untyped_storage()._share_fd_cpu_()  # type: ignore[attr-defined]
-    other = torch.UntypedStorage._new_shared_fd_cpu(fd, size)  # type: ignore[attr-defined]
+    fd, size = t.untyped_storage()._share_fd_cpu_()
+    other = torch.UntypedStorage._new_shared_fd_cpu(fd, size)
     u = torch.empty(0, dtype=torch.int32).set_(other)
     u[1] = 7
     assert t.tolist() == [0, 7, 0, 0] and u.data_ptr() != t.data_ptr()
@@ -60,18 +60,18 @@ def test_file_system_strategy_counts_its_mappings_and_unlinks_the_name() -> None
     mp.set_sharing_strategy("file_system")
     try:
         t = torch.arange(3).share_memory_()
-        manager, handle, size = t.untyped_storage()._share_filename_cpu_()  # type: ignore[attr-defined]
+        manager, handle, size = t.untyped_storage()._share_filename_cpu_()
         assert size == 24 and _torch_shm() == {handle.decode()[1:]}
         ctx = MapAllocator.fromDataPtr(_impl(t).data_ptr_)
         assert isinstance(ctx, RefcountedMapAllocator)
-        other = torch.UntypedStorage._new_shared_filename_cpu(manager, handle, size)  # type: ignore[attr-defined]
+        other = torch.UntypedStorage._new_shared_filename_cpu(manager, handle, size)
         assert torch.empty(0, dtype=torch.int64).set_(other).tolist() == [0, 1, 2]
         del other
         assert _torch_shm() == {handle.decode()[1:]}  # t still maps it
         del t, ctx
         assert _torch_shm() == set()
         assert torch.memory_allocated("cpu") == before
-        s = torch.UntypedStorage._new_shared(5)  # type: ignore[attr-defined]
+        s = torch.UntypedStorage._new_shared(5)
         assert s.is_shared() and s.nbytes() == 5
     finally:
         mp.set_sharing_strategy("file_descriptor")

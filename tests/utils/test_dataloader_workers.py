@@ -48,7 +48,9 @@ def test_deleting_an_iterator_mid_pass_shuts_its_workers_down() -> None:
     it = iter(data.DataLoader(_dataset(), batch_size=2, num_workers=2))
     next(it)
     pids = _pids(it)
-    assert all(os.path.exists(f"/proc/{pid}") for pid in pids)
+    for pid in pids:  # torch's name for a worker's thread, as `ps -L` shows it
+        with open(f"/proc/{pid}/comm") as comm:
+            assert comm.read() == "pt_data_worker\n"
     del it
     assert all(_reaped(pid) for pid in pids)
     assert multiprocessing.active_children() == []
@@ -66,7 +68,7 @@ def test_persistent_workers_serve_every_pass_and_go_with_the_loader() -> None:
     assert all(_reaped(pid) for pid in pids)
 
 
-class _Dies(data.Dataset):  # type: ignore[type-arg]
+class _Dies(data.Dataset):
     def __len__(self) -> int:
         return 4
 
@@ -116,7 +118,7 @@ def test_loading_frees_everything_and_leaves_cuda_stats_alone() -> None:
     assert torch.cuda.memory_allocated() == cuda_before
 
 
-class _Raises(data.Dataset):  # type: ignore[type-arg]
+class _Raises(data.Dataset):
     def __len__(self) -> int:
         return 6
 

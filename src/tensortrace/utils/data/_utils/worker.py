@@ -148,6 +148,7 @@ def _worker_loop(
         if recorder.current is not None:  # Note [Workers are not traced]
             recorder.stop(recorder.current)
         signal_handling._set_worker_signal_handlers()
+        torch.multiprocessing._set_thread_name("pt_data_worker")
         torch.set_num_threads(1)
         seed = base_seed + worker_id
         random.seed(seed)
