@@ -64,7 +64,8 @@ PROGRAMS = {
     "persistent_workers": "dl = data.DataLoader(Seen(), batch_size=4, num_workers=2, "
     "persistent_workers=True, worker_init_fn=init_fn)\n"
     "first = list(dl); it = iter(dl); second = list(it)\n"
-    "out = (first, second, dl._iterator is it, len(dl))",
+    "out = (first, second, dl._iterator is it, len(dl))\n"
+    "del dl, it",  # not left to the cyclic GC: the namespace's functions make it a cycle
     "prefetch_factor_and_out_of_order": "dl = data.DataLoader(ds, batch_size=3, num_workers=2, "
     "prefetch_factor=1, in_order=False)\n"
     "out = (sorted(b[1].tolist() for b in dl), dl.prefetch_factor, "

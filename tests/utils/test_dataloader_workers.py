@@ -11,7 +11,6 @@ import multiprocessing
 import os
 import subprocess
 import sys
-import time
 import warnings
 from typing import Any
 
@@ -64,8 +63,26 @@ def test_persistent_workers_serve_every_pass_and_go_with_the_loader() -> None:
     assert first == second and _pids(loader._iterator) == pids
     assert all(os.path.exists(f"/proc/{pid}") for pid in pids)  # alive between passes
     del loader
-    gc.collect()  # the loader and its iterator refer to each other
     assert all(_reaped(pid) for pid in pids)
+
+
+class _Holder:
+    """An object that refers to itself: what it holds is freed by the cyclic GC only."""
+
+    def __init__(self, loader: Any) -> None:
+        self.me, self.loader = self, loader
+
+
+def test_an_iterator_in_cyclic_garbage_lets_its_workers_exit() -> None:
+    holder = _Holder(data.DataLoader(_dataset(), num_workers=2, persistent_workers=True))
+    list(holder.loader)
+    workers = list(holder.loader._iterator._workers)
+    del holder
+    gc.collect()
+    # each worker got its final None and exited by itself (terminate() would make this -15):
+    # Note [An iterator in cyclic garbage]
+    assert [w.exitcode for w in workers] == [0, 0]
+    assert all(_reaped(w.pid) for w in workers)
 
 
 class _Dies(data.Dataset):
@@ -176,7 +193,6 @@ def test_worker_info_is_none_in_the_main_process() -> None:
 
 def test_spawn_start_method() -> None:
     # spawn starts a fresh interpreter: the dataset and its tensors are pickled to it
-    start = time.perf_counter()
     loader = data.DataLoader(
         _dataset(), batch_size=4, num_workers=1, multiprocessing_context="spawn"
     )
@@ -184,4 +200,3 @@ def test_spawn_start_method() -> None:
         warnings.simplefilter("ignore")
         batches = [b[0].tolist() for b in loader]
     assert batches == [[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]], [[8.0, 9.0], [10.0, 11.0]]]
-    assert time.perf_counter() - start < 60

@@ -12,6 +12,15 @@ the DataLoader is: `_workers_done_event` is set, each worker gets None on its in
 is joined (terminated if it does not end within MP_STATUS_CHECK_INTERVAL). They are daemonic,
 so they also die with the main process, and each watches its parent's pid in case the main
 process is killed. No zombie is left: join reaps each.
+
+Note [An iterator in cyclic garbage]
+An iterator is often cyclic garbage (a persistent loader's, one a traceback holds, one in an
+object that refers to itself). The cyclic GC runs the weakref callbacks of the garbage before
+any __del__, and a multiprocessing Queue's callback stops its feeder thread: the final None put
+by __del__ would never reach the workers, and each would be joined for MP_STATUS_CHECK_INTERVAL
+and then terminated (torch waits those 5 s per worker). `_live_queues` holds the queues of
+every iterator not yet shut down, so they are never in that garbage: __del__ finds them
+working, and drops them when the workers are gone.
 """
 
 from __future__ import annotations
@@ -27,6 +36,9 @@ from tensortrace.utils.data import _utils
 from tensortrace.utils.data._dataloader_iter import _BaseDataLoaderIter
 from tensortrace.utils.data._utils import signal_handling, worker
 from tensortrace.utils.data.dataloader import DataLoader, _DatasetKind
+
+# Note [An iterator in cyclic garbage]: the queues and event of each live iterator, by its id()
+_live_queues: dict[int, tuple[Any, ...]] = {}
 
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
@@ -52,6 +64,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._workers_done_event = context.Event()
         self._index_queues: list[Any] = []
         self._workers: list[Any] = []
+        _live_queues[id(self)] = (
+            self._worker_result_queue,
+            self._workers_done_event,
+            self._index_queues,  # filled below
+        )
         for i in range(self._num_workers):
             index_queue = context.Queue()
             # the main process must not wait at exit to flush indices no worker will read
@@ -262,6 +279,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 q.cancel_join_thread()
                 q.close()
         finally:
+            _live_queues.pop(id(self), None)
             if self._worker_pids_set:
                 signal_handling._remove_worker_pids(id(self))
                 self._worker_pids_set = False
