@@ -89,10 +89,12 @@ class _Dies(data.Dataset):
     def __len__(self) -> int:
         return 4
 
-    def __getitem__(self, i: int) -> int:
+    def __getitem__(self, i: int) -> Any:
         if i == 1:
             os._exit(3)  # a crash that leaves no exception to send back
-        return i
+        # a tensor: collated into shared memory by this thread, so the exit cannot come while
+        # the queue's feeder thread moves a batch into a new shm object (it would leave its name)
+        return torch.tensor(float(i))
 
 
 def test_a_worker_that_dies_is_reported_and_reaped() -> None:

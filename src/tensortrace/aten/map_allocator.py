@@ -21,6 +21,7 @@ import itertools
 import mmap
 import os
 import random
+import signal
 import struct
 
 import numpy as np
@@ -48,6 +49,8 @@ SHM_DIR = "/dev/shm"
 
 _handle_counter = itertools.count()
 
+_TERMINATING_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+
 
 def NewProcessWideShmHandle() -> str:
     """A shm name no other process uses: /torch_<pid>_<random>_<counter>."""
@@ -63,6 +66,25 @@ class MapAllocator:
         self.flags_ = flags
         self.fd_ = -1
         self.closed_ = False
+        # a name that is unlinked at once must not outlive a process killed in between (a
+        # DataLoader worker is terminated at its iterator's shutdown while it may be making a
+        # batch's storage): termination waits until the name is gone
+        blocked = bool(flags & ALLOCATOR_MAPPED_UNLINK) and not flags & ALLOCATOR_MAPPED_FROMFD
+        if blocked:
+            old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _TERMINATING_SIGNALS)
+        try:
+            self._open_and_map(filename, flags, size, fd)
+        finally:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        self.base_ = (
+            np.frombuffer(self.map_, dtype=np.uint8) if self.map_ else np.empty(0, np.uint8)
+        )
+        self.data_ = self.base_[self.data_offset() :]
+        profiledCPUMemoryReporter().New(self.data(), self.data_.size)
+
+    def _open_and_map(self, filename: str, flags: int, size: int, fd: int) -> None:
+        """shm_open (or the given fd), size the object, mmap it, and unlink the name if asked."""
         if flags & ALLOCATOR_MAPPED_FROMFD:
             fd_ = fd
         else:
@@ -95,6 +117,8 @@ class MapAllocator:
         except BaseException:
             if not flags & ALLOCATOR_MAPPED_FROMFD:
                 os.close(fd_)
+                if not flags & ALLOCATOR_MAPPED_NOCREATE:
+                    os.unlink(SHM_DIR + filename)  # made here: not left behind
             raise
         self.size_ = size
         if flags & ALLOCATOR_MAPPED_KEEPFD:
@@ -104,11 +128,6 @@ class MapAllocator:
         if flags & ALLOCATOR_MAPPED_UNLINK:
             # the name goes now; the memory stays while a mapping or an fd of it lives
             os.unlink(SHM_DIR + filename)
-        self.base_ = (
-            np.frombuffer(self.map_, dtype=np.uint8) if self.map_ else np.empty(0, np.uint8)
-        )
-        self.data_ = self.base_[self.data_offset() :]
-        profiledCPUMemoryReporter().New(self.data(), self.data_.size)
 
     def data(self) -> int:
         """The address of the first byte a storage sees (0 when nothing is mapped)."""
