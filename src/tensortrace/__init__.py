@@ -67,6 +67,7 @@ from tensortrace.csrc import autocast_mode as _autocast_mode
 from tensortrace.csrc import python_dispatch as _python_dispatch
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
+from tensortrace.csrc import storage_sharing as _storage_sharing  # noqa: F401 (methods)
 from tensortrace.csrc.autocast_mode import (
     autocast_decrement_nesting,
     autocast_increment_nesting,
@@ -106,6 +107,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import cpu as cpu  # the lazily imported subpackages (below)
     from tensortrace import cuda as cuda
     from tensortrace import distributions as distributions
+    from tensortrace import multiprocessing as multiprocessing
     from tensortrace import nn as nn
     from tensortrace import optim as optim
     from tensortrace import testing as testing
@@ -374,6 +376,7 @@ _LAZY_SUBMODULES = frozenset(
         "distributions",
         "func",
         "library",
+        "multiprocessing",
         "nn",
         "optim",
         "profiler",

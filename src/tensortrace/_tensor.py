@@ -27,6 +27,20 @@ class Tensor(TensorBase):
         """torch.Tensor(...): the legacy constructor (THPVariable_pynew)."""
         python_variable.THPVariable_NewWithVar(self, legacy_tensor_ctor(*args))
 
+    def _typed_storage(self) -> Any:
+        """The TypedStorage of this tensor's storage, without the deprecation warning."""
+        return torch.TypedStorage(wrap_storage=self.untyped_storage(), dtype=self.dtype)
+
+    def is_shared(self) -> bool:
+        """Whether the storage is in shared memory (always for CUDA)."""
+        return bool(self._typed_storage()._is_shared())
+
+    def share_memory_(self) -> Tensor:
+        """Move the storage to shared memory (a no-op if already there, or on CUDA):
+        Note [Sharing a storage swaps its memory]."""
+        self._typed_storage()._share_memory_()
+        return self
+
     def split(self, split_size: int | Sequence[int], dim: int = 0) -> Any:
         """An int splits into equal pieces (split.Tensor), a list into those sizes."""
         if isinstance(split_size, int):

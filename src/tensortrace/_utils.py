@@ -8,6 +8,9 @@ torch.save writes these very names (see serialization.py: tensortrace.* is writt
 
 from __future__ import annotations
 
+import os
+import sys
+import traceback
 from typing import Any
 
 import tensortrace as torch
@@ -82,6 +85,63 @@ def _rebuild_parameter_with_state(
     param = _rebuild_parameter(data, requires_grad, backward_hooks)
     # Restore state on Parameter like python attr.
     return _set_obj_state(param, state)
+
+
+class KeyErrorMessage(str):
+    r"""str subclass that returns itself in repr"""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return self
+
+
+class ExceptionWrapper:
+    r"""Wraps an exception plus traceback to communicate across threads (or processes: it is
+    plain data, so a DataLoader worker sends it back on its result queue)."""
+
+    def __init__(self, exc_info: Any = None, where: str = "in background") -> None:
+        # the traceback is kept as text: holding exc_info would keep every frame alive
+        if exc_info is None:
+            exc_info = sys.exc_info()
+        self.exc_type = exc_info[0]
+        self.exc_msg = "".join(traceback.format_exception(*exc_info))
+        self.where = where
+
+    def reraise(self) -> None:
+        r"""Reraises the wrapped exception in the current thread"""
+        # "Caught ValueError in DataLoader worker process 2.\nOriginal Traceback ...", followed
+        # by the traceback
+        msg = f"Caught {self.exc_type.__name__} {self.where}.\nOriginal {self.exc_msg}"
+        if self.exc_type is KeyError:
+            # KeyError calls repr() on its argument (usually a dict key), which makes the
+            # traceback unreadable
+            msg = KeyErrorMessage(msg)
+        elif getattr(self.exc_type, "message", None):
+            # an exception whose first argument is not the message, but which has a field for it
+            raise self.exc_type(message=msg)
+        try:
+            exception = self.exc_type(msg)
+        except Exception:
+            # the exception takes other arguments: it cannot be remade with the message
+            raise RuntimeError(msg) from None
+        # Note [Raising without a reference cycle]: this frame's `exception` would refer to the
+        # exception whose traceback refers to this frame, a cycle that only the cyclic GC frees.
+        # A DataLoader iterator in that garbage is then finalized after its queues (the GC
+        # runs weakref callbacks first, and they stop the queues' feeder threads), so its
+        # workers never get their final None and each is joined for MP_STATUS_CHECK_INTERVAL
+        # before being terminated. torch raises with the cycle; dropping the name breaks it.
+        try:
+            raise exception
+        finally:
+            del exception
+
+
+def cpu_count() -> int | None:
+    """The CPUs this process may run on (sched_getaffinity honours cpusets), else all."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count()
 
 
 __all__: list[str] = []

@@ -17,7 +17,12 @@ from . import harness
 # generator, while on the CUDA default device torch.rand draws from the CUDA one (and
 # set_rng_state refuses a state tensor made there: "RNG state must be a torch.ByteTensor"), as
 # on a CUDA machine: the CPU generator's state is compared on the CPU.
-CPU_ONLY_MODULES = frozenset({"test_printing", "test_data_loading", "test_random_state"})
+# Worker processes: torch cannot use CUDA in a forked worker ("Cannot re-initialize CUDA in
+# forked subprocess") and the emulated device's memory cannot be sent between processes, so
+# datasets live on the CPU, as in torch's tutorials (batches move to the device in the loop).
+CPU_ONLY_MODULES = frozenset(
+    {"test_printing", "test_data_loading", "test_data_workers", "test_random_state"}
+)
 
 # Note [Conformance programs not yet run on the emulated device]
 # Until pytest 8 the device fixture below was only named in metafunc.fixturenames, which pytest

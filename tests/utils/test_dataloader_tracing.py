@@ -1,13 +1,11 @@
-"""torch.utils.data beyond what torch can be compared with: the lazy subpackage, loading in the
-main process only, and a traced training step that shows the batching as the ops it runs."""
+"""torch.utils.data beyond what torch can be compared with: the lazy subpackage, and a traced
+training step that shows the batching as the ops it runs."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 import tensortrace as torch
 
@@ -21,12 +19,6 @@ def test_torch_utils_data_is_reached_as_in_torch() -> None:
         [sys.executable, "-c", code], env={"PYTHONPATH": SRC}, capture_output=True, text=True
     )
     assert done.stdout.strip() == "tensortrace.utils.data.dataloader", done.stderr
-
-
-def test_worker_processes_are_refused_with_a_reason() -> None:
-    dataset = torch.utils.data.TensorDataset(torch.ones(4))
-    with pytest.raises(NotImplementedError, match="main process only: use num_workers=0"):
-        torch.utils.data.DataLoader(dataset, num_workers=2)
 
 
 def test_a_traced_batch_shows_the_indexing_and_the_stack() -> None:

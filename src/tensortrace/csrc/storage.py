@@ -81,9 +81,6 @@ class UntypedStorage:
     def resizable(self) -> bool:
         return self._cdata.unsafeGetStorageImpl().resizable()
 
-    def is_shared(self) -> bool:
-        return False
-
     def untyped(self) -> UntypedStorage:
         return self
 
@@ -146,6 +143,31 @@ class TypedStorage:
 
     def element_size(self) -> int:
         return int(self.dtype.itemsize)
+
+    _element_size = element_size  # torch's internal spelling, without the deprecation warning
+
+    # ---- shared memory (torch/storage.py): the UntypedStorage underneath does the work -------
+    def share_memory_(self) -> TypedStorage:
+        _warn_typed_storage_removal()
+        return self._share_memory_()
+
+    def _share_memory_(self) -> TypedStorage:
+        self._untyped_storage.share_memory_()  # type: ignore[attr-defined]
+        return self
+
+    def is_shared(self) -> bool:
+        _warn_typed_storage_removal()
+        return self._is_shared()
+
+    def _is_shared(self) -> bool:
+        return bool(self._untyped_storage.is_shared())  # type: ignore[attr-defined]
+
+    def _new_shared(self, size: int, *, device: Any = None) -> TypedStorage:
+        """A new storage of `size` elements of this dtype in shared memory."""
+        untyped = UntypedStorage._new_shared(  # type: ignore[attr-defined]
+            size * self._element_size(), device="cpu" if device is None else device
+        )
+        return TypedStorage(wrap_storage=untyped, dtype=self.dtype)
 
     def size(self) -> int:
         return self._untyped_storage.nbytes() // self.element_size()

@@ -7,6 +7,7 @@ so it is a leaf. Assigning one to a Module attribute registers it (Module.__seta
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import tensortrace as torch
@@ -35,3 +36,7 @@ class Parameter(torch.Tensor):
 
     def __reduce_ex__(self, proto: Any) -> Any:
         raise TypeError("tensortrace does not pickle tensors (a Trace is saved as JSON)")
+
+
+if "tensortrace.multiprocessing.reductions" in sys.modules:  # loaded before torch.nn was
+    sys.modules["tensortrace.multiprocessing.reductions"].register_parameter()

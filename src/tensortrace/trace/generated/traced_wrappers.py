@@ -304,8 +304,26 @@ def traced_31(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (cls, args, kwargs), {})
     return wrapper
 
-# (condition)
+# (cls, fd, size)
 def traced_32(fn_, site_, names_):
+    def wrapper(cls, fd, size):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(cls, fd, size)
+        return recorder.call_traced(rec_, site_, fn_, names_, (cls, fd, size), {})
+    return wrapper
+
+# (cls, manager, handle, size)
+def traced_33(fn_, site_, names_):
+    def wrapper(cls, manager, handle, size):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(cls, manager, handle, size)
+        return recorder.call_traced(rec_, site_, fn_, names_, (cls, manager, handle, size), {})
+    return wrapper
+
+# (condition)
+def traced_34(fn_, site_, names_):
     def wrapper(condition):
         rec_ = recorder.current
         if rec_ is None:
@@ -314,7 +332,7 @@ def traced_32(fn_, site_, names_):
     return wrapper
 
 # (condition, self, other)
-def traced_33(fn_, site_, names_):
+def traced_35(fn_, site_, names_):
     def wrapper(condition, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -323,7 +341,7 @@ def traced_33(fn_, site_, names_):
     return wrapper
 
 # (condition, self, other, out)
-def traced_34(fn_, site_, names_):
+def traced_36(fn_, site_, names_):
     def wrapper(condition, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -332,7 +350,7 @@ def traced_34(fn_, site_, names_):
     return wrapper
 
 # (count, prob, generator=)
-def traced_35(fn_, site_, names_, _d2):
+def traced_37(fn_, site_, names_, _d2):
     def wrapper(count, prob, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -341,7 +359,7 @@ def traced_35(fn_, site_, names_, _d2):
     return wrapper
 
 # (ctx)
-def traced_36(fn_, site_, names_):
+def traced_38(fn_, site_, names_):
     def wrapper(ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -350,7 +368,7 @@ def traced_36(fn_, site_, names_):
     return wrapper
 
 # (current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval)
-def traced_37(fn_, site_, names_):
+def traced_39(fn_, site_, names_):
     def wrapper(current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval):
         rec_ = recorder.current
         if rec_ is None:
@@ -359,7 +377,7 @@ def traced_37(fn_, site_, names_):
     return wrapper
 
 # (dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta)
-def traced_38(fn_, site_, names_):
+def traced_40(fn_, site_, names_):
     def wrapper(dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta):
         rec_ = recorder.current
         if rec_ is None:
@@ -368,7 +386,7 @@ def traced_38(fn_, site_, names_):
     return wrapper
 
 # (data)
-def traced_39(fn_, site_, names_):
+def traced_41(fn_, site_, names_):
     def wrapper(data):
         rec_ = recorder.current
         if rec_ is None:
@@ -377,7 +395,7 @@ def traced_39(fn_, site_, names_):
     return wrapper
 
 # (data, batch_sizes, batch_first, padding_value, total_length)
-def traced_40(fn_, site_, names_):
+def traced_42(fn_, site_, names_):
     def wrapper(data, batch_sizes, batch_first, padding_value, total_length):
         rec_ = recorder.current
         if rec_ is None:
@@ -386,7 +404,7 @@ def traced_40(fn_, site_, names_):
     return wrapper
 
 # (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
-def traced_41(fn_, site_, names_):
+def traced_43(fn_, site_, names_):
     def wrapper(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
         rec_ = recorder.current
         if rec_ is None:
@@ -395,7 +413,7 @@ def traced_41(fn_, site_, names_):
     return wrapper
 
 # (data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=)
-def traced_42(fn_, site_, names_, _d6):
+def traced_44(fn_, site_, names_, _d6):
     def wrapper(data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -404,7 +422,7 @@ def traced_42(fn_, site_, names_, _d6):
     return wrapper
 
 # (data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation)
-def traced_43(fn_, site_, names_):
+def traced_45(fn_, site_, names_):
     def wrapper(data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -413,7 +431,7 @@ def traced_43(fn_, site_, names_):
     return wrapper
 
 # (data_im, output_height, output_width, kernel, pad, stride, dilation)
-def traced_44(fn_, site_, names_):
+def traced_46(fn_, site_, names_):
     def wrapper(data_im, output_height, output_width, kernel, pad, stride, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -422,7 +440,7 @@ def traced_44(fn_, site_, names_):
     return wrapper
 
 # (dst, conj, neg)
-def traced_45(fn_, site_, names_):
+def traced_47(fn_, site_, names_):
     def wrapper(dst, conj, neg):
         rec_ = recorder.current
         if rec_ is None:
@@ -431,7 +449,7 @@ def traced_45(fn_, site_, names_):
     return wrapper
 
 # (dst, src)
-def traced_46(fn_, site_, names_):
+def traced_48(fn_, site_, names_):
     def wrapper(dst, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -440,7 +458,7 @@ def traced_46(fn_, site_, names_):
     return wrapper
 
 # (dst, src, nbytes, kind, stream)
-def traced_47(fn_, site_, names_):
+def traced_49(fn_, site_, names_):
     def wrapper(dst, src, nbytes, kind, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -449,7 +467,7 @@ def traced_47(fn_, site_, names_):
     return wrapper
 
 # (dual, level)
-def traced_48(fn_, site_, names_):
+def traced_50(fn_, site_, names_):
     def wrapper(dual, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -458,7 +476,7 @@ def traced_48(fn_, site_, names_):
     return wrapper
 
 # (dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta)
-def traced_49(fn_, site_, names_):
+def traced_51(fn_, site_, names_):
     def wrapper(dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta):
         rec_ = recorder.current
         if rec_ is None:
@@ -467,7 +485,7 @@ def traced_49(fn_, site_, names_):
     return wrapper
 
 # (elements, test_elements, invert, out)
-def traced_50(fn_, site_, names_):
+def traced_52(fn_, site_, names_):
     def wrapper(elements, test_elements, invert, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -476,7 +494,7 @@ def traced_50(fn_, site_, names_):
     return wrapper
 
 # (elements=, test_elements=, assume_unique=, invert=, element=, test_element=)
-def traced_51(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
+def traced_53(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
     def wrapper(elements=_d0, test_elements=_d1, assume_unique=_d2, invert=_d3, element=_d4, test_element=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -485,7 +503,7 @@ def traced_51(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (end, out)
-def traced_52(fn_, site_, names_):
+def traced_54(fn_, site_, names_):
     def wrapper(end, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -494,7 +512,7 @@ def traced_52(fn_, site_, names_):
     return wrapper
 
 # (end, start=, step=, dtype=, layout=, device=, pin_memory=)
-def traced_53(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_55(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(end, start=_d1, step=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -503,7 +521,7 @@ def traced_53(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (equation, tensors, path=)
-def traced_54(fn_, site_, names_, _d2):
+def traced_56(fn_, site_, names_, _d2):
     def wrapper(equation, tensors, path=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -512,7 +530,7 @@ def traced_54(fn_, site_, names_, _d2):
     return wrapper
 
 # (f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args)
-def traced_55(fn_, site_, names_, _d1, _d2, _d4, _d5):
+def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
     def wrapper(f, map_location=_d1, pickle_module=_d2, *, weights_only=_d4, mmap=_d5, **pickle_load_args):
         rec_ = recorder.current
         if rec_ is None:
@@ -521,7 +539,7 @@ def traced_55(fn_, site_, names_, _d1, _d2, _d4, _d5):
     return wrapper
 
 # (flat)
-def traced_56(fn_, site_, names_):
+def traced_58(fn_, site_, names_):
     def wrapper(flat):
         rec_ = recorder.current
         if rec_ is None:
@@ -530,7 +548,7 @@ def traced_56(fn_, site_, names_):
     return wrapper
 
 # (from_, to)
-def traced_57(fn_, site_, names_):
+def traced_59(fn_, site_, names_):
     def wrapper(from_, to):
         rec_ = recorder.current
         if rec_ is None:
@@ -539,7 +557,7 @@ def traced_57(fn_, site_, names_):
     return wrapper
 
 # (g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx)
-def traced_58(fn_, site_, names_):
+def traced_60(fn_, site_, names_):
     def wrapper(g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx):
         rec_ = recorder.current
         if rec_ is None:
@@ -548,7 +566,7 @@ def traced_58(fn_, site_, names_):
     return wrapper
 
 # (ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask)
-def traced_59(fn_, site_, names_):
+def traced_61(fn_, site_, names_):
     def wrapper(ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -557,7 +575,7 @@ def traced_59(fn_, site_, names_):
     return wrapper
 
 # (go, idx, h, w)
-def traced_60(fn_, site_, names_):
+def traced_62(fn_, site_, names_):
     def wrapper(go, idx, h, w):
         rec_ = recorder.current
         if rec_ is None:
@@ -566,7 +584,7 @@ def traced_60(fn_, site_, names_):
     return wrapper
 
 # (go, idx, in_sizes)
-def traced_61(fn_, site_, names_):
+def traced_63(fn_, site_, names_):
     def wrapper(go, idx, in_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -575,7 +593,7 @@ def traced_61(fn_, site_, names_):
     return wrapper
 
 # (go, in_shape, indices)
-def traced_62(fn_, site_, names_):
+def traced_64(fn_, site_, names_):
     def wrapper(go, in_shape, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -584,7 +602,7 @@ def traced_62(fn_, site_, names_):
     return wrapper
 
 # (go, in_shape, plan, opmath)
-def traced_63(fn_, site_, names_):
+def traced_65(fn_, site_, names_):
     def wrapper(go, in_shape, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -593,7 +611,7 @@ def traced_63(fn_, site_, names_):
     return wrapper
 
 # (go, mats)
-def traced_64(fn_, site_, names_):
+def traced_66(fn_, site_, names_):
     def wrapper(go, mats):
         rec_ = recorder.current
         if rec_ is None:
@@ -602,7 +620,7 @@ def traced_64(fn_, site_, names_):
     return wrapper
 
 # (go, shape, index)
-def traced_65(fn_, site_, names_):
+def traced_67(fn_, site_, names_):
     def wrapper(go, shape, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -611,7 +629,7 @@ def traced_65(fn_, site_, names_):
     return wrapper
 
 # (go, windows, in_sizes)
-def traced_66(fn_, site_, names_):
+def traced_68(fn_, site_, names_):
     def wrapper(go, windows, in_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -620,7 +638,7 @@ def traced_66(fn_, site_, names_):
     return wrapper
 
 # (go, x, grid, mode, padding_mode, align_corners, mask)
-def traced_67(fn_, site_, names_):
+def traced_69(fn_, site_, names_):
     def wrapper(go, x, grid, mode, padding_mode, align_corners, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -629,7 +647,7 @@ def traced_67(fn_, site_, names_):
     return wrapper
 
 # (go, x, w, stride, padding, dilation, groups, mask)
-def traced_68(fn_, site_, names_):
+def traced_70(fn_, site_, names_):
     def wrapper(go, x, w, stride, padding, dilation, groups, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -638,7 +656,7 @@ def traced_68(fn_, site_, names_):
     return wrapper
 
 # (grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse)
-def traced_69(fn_, site_, names_):
+def traced_71(fn_, site_, names_):
     def wrapper(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
         rec_ = recorder.current
         if rec_ is None:
@@ -647,7 +665,7 @@ def traced_69(fn_, site_, names_):
     return wrapper
 
 # (grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=)
-def traced_70(fn_, site_, names_, _d9):
+def traced_72(fn_, site_, names_, _d9):
     def wrapper(grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=_d9):
         rec_ = recorder.current
         if rec_ is None:
@@ -656,7 +674,7 @@ def traced_70(fn_, site_, names_, _d9):
     return wrapper
 
 # (grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=)
-def traced_71(fn_, site_, names_, _d11):
+def traced_73(fn_, site_, names_, _d11):
     def wrapper(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=_d11):
         rec_ = recorder.current
         if rec_ is None:
@@ -665,7 +683,7 @@ def traced_71(fn_, site_, names_, _d11):
     return wrapper
 
 # (grad, input_size, batch_sizes, batch_first)
-def traced_72(fn_, site_, names_):
+def traced_74(fn_, site_, names_):
     def wrapper(grad, input_size, batch_sizes, batch_first):
         rec_ = recorder.current
         if rec_ is None:
@@ -674,7 +692,7 @@ def traced_72(fn_, site_, names_):
     return wrapper
 
 # (grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=)
-def traced_73(fn_, site_, names_, _d8):
+def traced_75(fn_, site_, names_, _d8):
     def wrapper(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -683,7 +701,7 @@ def traced_73(fn_, site_, names_, _d8):
     return wrapper
 
 # (grad, size, align_corners)
-def traced_74(fn_, site_, names_):
+def traced_76(fn_, site_, names_):
     def wrapper(grad, size, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -692,7 +710,7 @@ def traced_74(fn_, site_, names_):
     return wrapper
 
 # (grad, weight, indices, offsets, offset2bag, mode, padding_idx=)
-def traced_75(fn_, site_, names_, _d6):
+def traced_77(fn_, site_, names_, _d6):
     def wrapper(grad, weight, indices, offsets, offset2bag, mode, padding_idx=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -701,7 +719,7 @@ def traced_75(fn_, site_, names_, _d6):
     return wrapper
 
 # (grad, x1, x2, p, cdist)
-def traced_76(fn_, site_, names_):
+def traced_78(fn_, site_, names_):
     def wrapper(grad, x1, x2, p, cdist):
         rec_ = recorder.current
         if rec_ is None:
@@ -710,7 +728,7 @@ def traced_76(fn_, site_, names_):
     return wrapper
 
 # (grad_in, grad, dim, size, step)
-def traced_77(fn_, site_, names_):
+def traced_79(fn_, site_, names_):
     def wrapper(grad_in, grad, dim, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -719,7 +737,7 @@ def traced_77(fn_, site_, names_):
     return wrapper
 
 # (grad_in, input_sizes, dim, size, step)
-def traced_78(fn_, site_, names_):
+def traced_80(fn_, site_, names_):
     def wrapper(grad_in, input_sizes, dim, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -728,7 +746,7 @@ def traced_78(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad, output, dim)
-def traced_79(fn_, site_, names_):
+def traced_81(fn_, site_, names_):
     def wrapper(grad_input, grad, output, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -737,7 +755,7 @@ def traced_79(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_80(fn_, site_, names_):
+def traced_82(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -746,7 +764,7 @@ def traced_80(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, reduction, is_target, nframe, dim)
-def traced_81(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, reduction, is_target, nframe, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -755,7 +773,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
-def traced_82(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -764,7 +782,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train)
-def traced_83(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -773,7 +791,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
-def traced_84(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     def wrapper(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +800,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
-def traced_85(fn_, site_, names_):
+def traced_87(fn_, site_, names_):
     def wrapper(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -791,7 +809,7 @@ def traced_85(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
-def traced_86(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +818,7 @@ def traced_86(fn_, site_, names_):
     return wrapper
 
 # (grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
-def traced_87(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     def wrapper(grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +827,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
-def traced_88(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
         rec_ = recorder.current
         if rec_ is None:
@@ -818,7 +836,7 @@ def traced_88(fn_, site_, names_):
     return wrapper
 
 # (grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask)
-def traced_89(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -827,7 +845,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
-def traced_90(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     def wrapper(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -836,7 +854,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self)
-def traced_91(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     def wrapper(grad_output, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -845,7 +863,7 @@ def traced_91(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer)
-def traced_92(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     def wrapper(grad_output, self, buffer):
         rec_ = recorder.current
         if rec_ is None:
@@ -854,7 +872,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer, grad_input)
-def traced_93(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(grad_output, self, buffer, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -863,7 +881,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim)
-def traced_94(fn_, site_, names_):
+def traced_96(fn_, site_, names_):
     def wrapper(grad_output, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +890,7 @@ def traced_94(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim, grad_input)
-def traced_95(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(grad_output, self, dim, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +899,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-def traced_96(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     def wrapper(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
         rec_ = recorder.current
         if rec_ is None:
@@ -890,7 +908,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
-def traced_97(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +917,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val)
-def traced_98(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(grad_output, self, min_val, max_val):
         rec_ = recorder.current
         if rec_ is None:
@@ -908,7 +926,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val, grad_input)
-def traced_99(fn_, site_, names_):
+def traced_101(fn_, site_, names_):
     def wrapper(grad_output, self, min_val, max_val, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +935,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, noise, lower, upper, training, self_is_result)
-def traced_100(fn_, site_, names_):
+def traced_102(fn_, site_, names_):
     def wrapper(grad_output, self, noise, lower, upper, training, self_is_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -926,7 +944,7 @@ def traced_100(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, padding)
-def traced_101(fn_, site_, names_):
+def traced_103(fn_, site_, names_):
     def wrapper(grad_output, self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +953,7 @@ def traced_101(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight, reduction, grad_input)
-def traced_102(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     def wrapper(grad_output, self, target, p, margin, weight, reduction, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -944,7 +962,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight=, reduction=)
-def traced_103(fn_, site_, names_, _d5, _d6):
+def traced_105(fn_, site_, names_, _d5, _d6):
     def wrapper(grad_output, self, target, p, margin, weight=_d5, reduction=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -953,7 +971,7 @@ def traced_103(fn_, site_, names_, _d5, _d6):
     return wrapper
 
 # (grad_output, self, target, reduction)
-def traced_104(fn_, site_, names_):
+def traced_106(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +980,7 @@ def traced_104(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta)
-def traced_105(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +989,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta, grad_input)
-def traced_106(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, beta, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -980,7 +998,7 @@ def traced_106(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta)
-def traced_107(fn_, site_, names_):
+def traced_109(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +1007,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta, grad_input)
-def traced_108(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, delta, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1016,7 @@ def traced_108(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, grad_input)
-def traced_109(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1007,7 +1025,7 @@ def traced_109(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target)
-def traced_110(fn_, site_, names_):
+def traced_112(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1034,7 @@ def traced_110(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target, grad_input)
-def traced_111(fn_, site_, names_):
+def traced_113(fn_, site_, names_):
     def wrapper(grad_output, self, target, reduction, is_target, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1043,7 @@ def traced_111(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, weight=, reduction=)
-def traced_112(fn_, site_, names_, _d3, _d4):
+def traced_114(fn_, site_, names_, _d3, _d4):
     def wrapper(grad_output, self, target, weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1052,7 @@ def traced_112(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (grad_output, self, weight)
-def traced_113(fn_, site_, names_):
+def traced_115(fn_, site_, names_):
     def wrapper(grad_output, self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1061,7 @@ def traced_113(fn_, site_, names_):
     return wrapper
 
 # (grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim)
-def traced_114(fn_, site_, names_):
+def traced_116(fn_, site_, names_):
     def wrapper(grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1070,7 @@ def traced_114(fn_, site_, names_):
     return wrapper
 
 # (grad_w, saved_v, saved_g, saved_norms, dim)
-def traced_115(fn_, site_, names_):
+def traced_117(fn_, site_, names_):
     def wrapper(grad_w, saved_v, saved_g, saved_norms, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1079,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (grad_x1, grad, x1, x2, p, cdist)
-def traced_116(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     def wrapper(grad_x1, grad, x1, x2, p, cdist):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1088,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (high, size, low=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_119(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(high, size, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1079,7 +1097,7 @@ def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (high, size, low=, generator=, out=)
-def traced_118(fn_, site_, names_, _d2, _d3, _d4):
+def traced_120(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(high, size, low=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1088,7 +1106,7 @@ def traced_118(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=)
-def traced_119(fn_, site_, names_, _d7):
+def traced_121(fn_, site_, names_, _d7):
     def wrapper(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1097,7 +1115,7 @@ def traced_119(fn_, site_, names_, _d7):
     return wrapper
 
 # (index)
-def traced_120(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1106,7 +1124,7 @@ def traced_120(fn_, site_, names_):
     return wrapper
 
 # (input, a, tau)
-def traced_121(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     def wrapper(input, a, tau):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1133,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (input, atol=, rtol=, hermitian=, tol=)
-def traced_122(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_124(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(input, atol=_d1, rtol=_d2, hermitian=_d3, tol=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1142,7 @@ def traced_122(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (input, grid, interpolation_mode, padding_mode, align_corners)
-def traced_123(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     def wrapper(input, grid, interpolation_mode, padding_mode, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1151,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
-def traced_124(fn_, site_, names_):
+def traced_126(fn_, site_, names_):
     def wrapper(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
         rec_ = recorder.current
         if rec_ is None:
@@ -1142,7 +1160,7 @@ def traced_124(fn_, site_, names_):
     return wrapper
 
 # (input, hx, w_ih, w_hh, b_ih=, b_hh=)
-def traced_125(fn_, site_, names_, _d4, _d5):
+def traced_127(fn_, site_, names_, _d4, _d5):
     def wrapper(input, hx, w_ih, w_hh, b_ih=_d4, b_hh=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1169,7 @@ def traced_125(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (input, info, upper)
-def traced_126(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     def wrapper(input, info, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1178,7 @@ def traced_126(fn_, site_, names_):
     return wrapper
 
 # (input, infos, upper)
-def traced_127(fn_, site_, names_):
+def traced_129(fn_, site_, names_):
     def wrapper(input, infos, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -1169,7 +1187,7 @@ def traced_127(fn_, site_, names_):
     return wrapper
 
 # (input, lengths, batch_first)
-def traced_128(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     def wrapper(input, lengths, batch_first):
         rec_ = recorder.current
         if rec_ is None:
@@ -1178,7 +1196,7 @@ def traced_128(fn_, site_, names_):
     return wrapper
 
 # (input, mean, var_sum)
-def traced_129(fn_, site_, names_):
+def traced_131(fn_, site_, names_):
     def wrapper(input, mean, var_sum):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +1205,7 @@ def traced_129(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, bias, eps)
-def traced_130(fn_, site_, names_):
+def traced_132(fn_, site_, names_):
     def wrapper(input, normalized_shape, weight, bias, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +1214,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, eps)
-def traced_131(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     def wrapper(input, normalized_shape, weight, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +1223,7 @@ def traced_131(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight=, bias=, eps=, cudnn_enable=)
-def traced_132(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(input, normalized_shape, weight=_d2, bias=_d3, eps=_d4, cudnn_enable=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1214,7 +1232,7 @@ def traced_132(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, normalized_shape, weight=, eps=)
-def traced_133(fn_, site_, names_, _d2, _d3):
+def traced_135(fn_, site_, names_, _d2, _d3):
     def wrapper(input, normalized_shape, weight=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +1241,7 @@ def traced_133(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (input, num_groups, weight=, bias=, eps=, cudnn_enabled=)
-def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_136(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(input, num_groups, weight=_d2, bias=_d3, eps=_d4, cudnn_enabled=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +1250,7 @@ def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, out, atol=, rtol=, hermitian=, tol=)
-def traced_135(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_137(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(input, out, atol=_d2, rtol=_d3, hermitian=_d4, tol=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1241,7 +1259,7 @@ def traced_135(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, output_size, align_corners, scale_factors)
-def traced_136(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     def wrapper(input, output_size, align_corners, scale_factors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1268,7 @@ def traced_136(fn_, site_, names_):
     return wrapper
 
 # (input, output_size, scale_factors)
-def traced_137(fn_, site_, names_):
+def traced_139(fn_, site_, names_):
     def wrapper(input, output_size, scale_factors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1259,7 +1277,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (input, p, train)
-def traced_138(fn_, site_, names_):
+def traced_140(fn_, site_, names_):
     def wrapper(input, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1286,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (input, target)
-def traced_139(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     def wrapper(input, target):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1295,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (input, target, log_input, full, eps, reduction)
-def traced_140(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(input, target, log_input, full, eps, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1304,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (input, target, output, is_target, reduction, nframe, dim)
-def traced_141(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(input, target, output, is_target, reduction, nframe, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1313,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (input, target, weight)
-def traced_142(fn_, site_, names_):
+def traced_144(fn_, site_, names_):
     def wrapper(input, target, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1322,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (input, tau)
-def traced_143(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     def wrapper(input, tau):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1331,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (input, tau, result)
-def traced_144(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     def wrapper(input, tau, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1340,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (input, values, vectors, infos, compute_v)
-def traced_145(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     def wrapper(input, values, vectors, infos, compute_v):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1349,7 @@ def traced_145(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, N, C, HxW, group, eps)
-def traced_146(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(input, weight, bias, N, C, HxW, group, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1358,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps)
-def traced_147(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1367,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
-def traced_148(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1376,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled)
-def traced_149(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1385,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-def traced_150(fn_, site_, names_):
+def traced_152(fn_, site_, names_):
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1394,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32)
-def traced_151(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1403,7 @@ def traced_151(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias=)
-def traced_152(fn_, site_, names_, _d2):
+def traced_154(fn_, site_, names_, _d2):
     def wrapper(input, weight, bias=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1412,7 @@ def traced_152(fn_, site_, names_, _d2):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, dilation=, groups=)
-def traced_153(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_155(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, dilation=_d5, groups=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1421,7 @@ def traced_153(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=)
-def traced_154(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_156(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, output_padding=_d5, groups=_d6, dilation=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1430,7 @@ def traced_154(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (input1, input2, target, margin=, reduction=)
-def traced_155(fn_, site_, names_, _d3, _d4):
+def traced_157(fn_, site_, names_, _d3, _d4):
     def wrapper(input1, input2, target, margin=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1439,7 @@ def traced_155(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (input1, input2, weight, bias=)
-def traced_156(fn_, site_, names_, _d3):
+def traced_158(fn_, site_, names_, _d3):
     def wrapper(input1, input2, weight, bias=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1448,7 @@ def traced_156(fn_, site_, names_, _d3):
     return wrapper
 
 # (it)
-def traced_157(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(it):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1457,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (it, *scalars)
-def traced_158(fn_, site_, names_):
+def traced_160(fn_, site_, names_):
     def wrapper(it, *scalars):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1466,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (it, A)
-def traced_159(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(it, A):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1475,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors)
-def traced_160(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1484,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors, result, LU, pivots, info)
-def traced_161(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     def wrapper(it, A, B, left, check_errors, result, LU, pivots, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +1493,7 @@ def traced_161(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v)
-def traced_162(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1502,7 @@ def traced_162(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v, eigenvalues, eigenvectors)
-def traced_163(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     def wrapper(it, A, UPLO, compute_v, eigenvalues, eigenvectors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1511,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors)
-def traced_164(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(it, A, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1520,7 @@ def traced_164(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors, inverse, info)
-def traced_165(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     def wrapper(it, A, check_errors, inverse, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1529,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver)
-def traced_166(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1538,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver, U, S, Vh)
-def traced_167(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(it, A, full_matrices, compute_uv, driver, U, S, Vh):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1547,7 @@ def traced_167(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode)
-def traced_168(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     def wrapper(it, A, mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1556,7 @@ def traced_168(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode, Q, R)
-def traced_169(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     def wrapper(it, A, mode, Q, R):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1565,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot)
-def traced_170(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     def wrapper(it, A, pivot):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1574,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, P, L, U)
-def traced_171(fn_, site_, names_):
+def traced_173(fn_, site_, names_):
     def wrapper(it, A, pivot, P, L, U):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1583,7 @@ def traced_171(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, check_errors)
-def traced_172(fn_, site_, names_):
+def traced_174(fn_, site_, names_):
     def wrapper(it, A, pivot, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1592,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, check_errors, LU, pivots, info)
-def traced_173(fn_, site_, names_):
+def traced_175(fn_, site_, names_):
     def wrapper(it, A, pivot, check_errors, LU, pivots, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1601,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (it, A, result, LU, pivots)
-def traced_174(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     def wrapper(it, A, result, LU, pivots):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1610,7 @@ def traced_174(fn_, site_, names_):
     return wrapper
 
 # (it, A, sign, logabsdet, LU, pivots)
-def traced_175(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     def wrapper(it, A, sign, logabsdet, LU, pivots):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1619,7 @@ def traced_175(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, B, left, adjoint)
-def traced_176(fn_, site_, names_):
+def traced_178(fn_, site_, names_):
     def wrapper(it, LU, pivots, B, left, adjoint):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1628,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, B, left, adjoint, result)
-def traced_177(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     def wrapper(it, LU, pivots, B, left, adjoint, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1637,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, unpack_data, unpack_pivots)
-def traced_178(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     def wrapper(it, LU, pivots, unpack_data, unpack_pivots):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1646,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, unpack_lu, unpack_pivots, P, L, U)
-def traced_179(fn_, site_, names_):
+def traced_181(fn_, site_, names_):
     def wrapper(it, LU, pivots, unpack_lu, unpack_pivots, P, L, U):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1655,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (it, alpha_scalar)
-def traced_180(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(it, alpha_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1664,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (it, batch1, batch2, result)
-def traced_181(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     def wrapper(it, batch1, batch2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1673,7 @@ def traced_181(fn_, site_, names_):
     return wrapper
 
 # (it, beta)
-def traced_182(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     def wrapper(it, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1682,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (it, correction, take_sqrt)
-def traced_183(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     def wrapper(it, correction, take_sqrt):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1691,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (it, decimals)
-def traced_184(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     def wrapper(it, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1700,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (it, delta)
-def traced_185(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     def wrapper(it, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1709,7 @@ def traced_185(fn_, site_, names_):
     return wrapper
 
 # (it, eps_scalar)
-def traced_186(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     def wrapper(it, eps_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1718,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (it, exp_scalar)
-def traced_187(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1727,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_188(fn_, site_, names_):
+def traced_190(fn_, site_, names_):
     def wrapper(it, fill):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1736,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_189(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1745,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_190(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(it, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +1754,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype)
-def traced_191(fn_, site_, names_):
+def traced_193(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1745,7 +1763,7 @@ def traced_191(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, grad_input)
-def traced_192(fn_, site_, names_):
+def traced_194(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +1772,7 @@ def traced_192(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, out)
-def traced_193(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +1781,7 @@ def traced_193(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold)
-def traced_194(fn_, site_, names_):
+def traced_196(fn_, site_, names_):
     def wrapper(it, grad, self, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +1790,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold, grad_input)
-def traced_195(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     def wrapper(it, grad, self, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1781,7 +1799,7 @@ def traced_195(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd)
-def traced_196(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(it, grad_out, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +1808,7 @@ def traced_196(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd, grad_input)
-def traced_197(fn_, site_, names_):
+def traced_199(fn_, site_, names_):
     def wrapper(it, grad_out, self, lambd, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1799,7 +1817,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result)
-def traced_198(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +1826,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
-def traced_199(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1817,7 +1835,7 @@ def traced_199(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices)
-def traced_200(fn_, site_, names_):
+def traced_202(fn_, site_, names_):
     def wrapper(it, grad_output, input, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1826,7 +1844,7 @@ def traced_200(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices, grad_input)
-def traced_201(fn_, site_, names_):
+def traced_203(fn_, site_, names_):
     def wrapper(it, grad_output, input, indices, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +1853,7 @@ def traced_201(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output)
-def traced_202(fn_, site_, names_):
+def traced_204(fn_, site_, names_):
     def wrapper(it, grad_output, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -1844,7 +1862,7 @@ def traced_202(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output, grad_input)
-def traced_203(fn_, site_, names_):
+def traced_205(fn_, site_, names_):
     def wrapper(it, grad_output, output, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1853,7 +1871,7 @@ def traced_203(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales)
-def traced_204(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -1862,7 +1880,7 @@ def traced_204(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales, grad_input)
-def traced_205(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1871,7 +1889,7 @@ def traced_205(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
-def traced_206(fn_, site_, names_):
+def traced_208(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1880,7 +1898,7 @@ def traced_206(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input)
-def traced_207(fn_, site_, names_):
+def traced_209(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1889,7 +1907,7 @@ def traced_207(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
-def traced_208(fn_, site_, names_):
+def traced_210(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1898,7 +1916,7 @@ def traced_208(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
-def traced_209(fn_, site_, names_):
+def traced_211(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1907,7 +1925,7 @@ def traced_209(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales)
-def traced_210(fn_, site_, names_):
+def traced_212(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -1916,7 +1934,7 @@ def traced_210(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales, grad_input)
-def traced_211(fn_, site_, names_):
+def traced_213(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1925,7 +1943,7 @@ def traced_211(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
-def traced_212(fn_, site_, names_):
+def traced_214(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1934,7 +1952,7 @@ def traced_212(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input)
-def traced_213(fn_, site_, names_):
+def traced_215(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1943,7 +1961,7 @@ def traced_213(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w)
-def traced_214(fn_, site_, names_):
+def traced_216(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -1952,7 +1970,7 @@ def traced_214(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w, grad_input)
-def traced_215(fn_, site_, names_):
+def traced_217(fn_, site_, names_):
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1961,7 +1979,7 @@ def traced_215(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self)
-def traced_216(fn_, site_, names_):
+def traced_218(fn_, site_, names_):
     def wrapper(it, grad_output, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1970,7 +1988,7 @@ def traced_216(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate, grad_input)
-def traced_217(fn_, site_, names_):
+def traced_219(fn_, site_, names_):
     def wrapper(it, grad_output, self, approximate, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1979,7 +1997,7 @@ def traced_217(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate=)
-def traced_218(fn_, site_, names_, _d3):
+def traced_220(fn_, site_, names_, _d3):
     def wrapper(it, grad_output, self, approximate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1988,7 +2006,7 @@ def traced_218(fn_, site_, names_, _d3):
     return wrapper
 
 # (it, grad_output, self, beta, threshold)
-def traced_219(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -1997,7 +2015,7 @@ def traced_219(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, beta, threshold, grad_input)
-def traced_220(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     def wrapper(it, grad_output, self, beta, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2006,7 +2024,7 @@ def traced_220(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, grad_input)
-def traced_221(fn_, site_, names_):
+def traced_223(fn_, site_, names_):
     def wrapper(it, grad_output, self, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2015,7 +2033,7 @@ def traced_221(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd)
-def traced_222(fn_, site_, names_):
+def traced_224(fn_, site_, names_):
     def wrapper(it, grad_output, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -2024,7 +2042,7 @@ def traced_222(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd, grad_input)
-def traced_223(fn_, site_, names_):
+def traced_225(fn_, site_, names_):
     def wrapper(it, grad_output, self, lambd, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2033,7 +2051,7 @@ def traced_223(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result)
-def traced_224(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2042,7 +2060,7 @@ def traced_224(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result, grad_input)
-def traced_225(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     def wrapper(it, grad_output, self, negative_slope, self_is_result, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2051,7 +2069,7 @@ def traced_225(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
-def traced_226(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2060,7 +2078,7 @@ def traced_226(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
-def traced_227(fn_, site_, names_):
+def traced_229(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -2069,7 +2087,7 @@ def traced_227(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride)
-def traced_228(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2078,7 +2096,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_229(fn_, site_, names_):
+def traced_231(fn_, site_, names_):
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
         if rec_ is None:
@@ -2087,7 +2105,7 @@ def traced_229(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float)
-def traced_230(fn_, site_, names_):
+def traced_232(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float):
         rec_ = recorder.current
         if rec_ is None:
@@ -2096,7 +2114,7 @@ def traced_230(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float, output)
-def traced_231(fn_, site_, names_):
+def traced_233(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -2105,7 +2123,7 @@ def traced_231(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size)
-def traced_232(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     def wrapper(it, input, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2114,7 +2132,7 @@ def traced_232(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size, out, indices)
-def traced_233(fn_, site_, names_):
+def traced_235(fn_, site_, names_):
     def wrapper(it, input, output_size, out, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2123,7 +2141,7 @@ def traced_233(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction)
-def traced_234(fn_, site_, names_):
+def traced_236(fn_, site_, names_):
     def wrapper(it, input, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -2132,7 +2150,7 @@ def traced_234(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta)
-def traced_235(fn_, site_, names_):
+def traced_237(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -2141,7 +2159,7 @@ def traced_235(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta, result)
-def traced_236(fn_, site_, names_):
+def traced_238(fn_, site_, names_):
     def wrapper(it, input, target, reduction, beta, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2150,7 +2168,7 @@ def traced_236(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, result)
-def traced_237(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     def wrapper(it, input, target, reduction, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2159,7 +2177,7 @@ def traced_237(fn_, site_, names_):
     return wrapper
 
 # (it, lambd, gen)
-def traced_238(fn_, site_, names_):
+def traced_240(fn_, site_, names_):
     def wrapper(it, lambd, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2168,7 +2186,7 @@ def traced_238(fn_, site_, names_):
     return wrapper
 
 # (it, loop)
-def traced_239(fn_, site_, names_):
+def traced_241(fn_, site_, names_):
     def wrapper(it, loop):
         rec_ = recorder.current
         if rec_ is None:
@@ -2177,7 +2195,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_240(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     def wrapper(it, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -2186,7 +2204,7 @@ def traced_240(fn_, site_, names_):
     return wrapper
 
 # (it, maxnorm)
-def traced_241(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(it, maxnorm):
         rec_ = recorder.current
         if rec_ is None:
@@ -2195,7 +2213,7 @@ def traced_241(fn_, site_, names_):
     return wrapper
 
 # (it, mean, std, gen)
-def traced_242(fn_, site_, names_):
+def traced_244(fn_, site_, names_):
     def wrapper(it, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2204,7 +2222,7 @@ def traced_242(fn_, site_, names_):
     return wrapper
 
 # (it, median, sigma, gen)
-def traced_243(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(it, median, sigma, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2213,7 +2231,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_244(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     def wrapper(it, min_):
         rec_ = recorder.current
         if rec_ is None:
@@ -2222,7 +2240,7 @@ def traced_244(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_245(fn_, site_, names_):
+def traced_247(fn_, site_, names_):
     def wrapper(it, min_, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -2231,7 +2249,7 @@ def traced_245(fn_, site_, names_):
     return wrapper
 
 # (it, n)
-def traced_246(fn_, site_, names_):
+def traced_248(fn_, site_, names_):
     def wrapper(it, n):
         rec_ = recorder.current
         if rec_ is None:
@@ -2240,7 +2258,7 @@ def traced_246(fn_, site_, names_):
     return wrapper
 
 # (it, n, self)
-def traced_247(fn_, site_, names_):
+def traced_249(fn_, site_, names_):
     def wrapper(it, n, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2249,7 +2267,7 @@ def traced_247(fn_, site_, names_):
     return wrapper
 
 # (it, n, self, out)
-def traced_248(fn_, site_, names_):
+def traced_250(fn_, site_, names_):
     def wrapper(it, n, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2276,7 @@ def traced_248(fn_, site_, names_):
     return wrapper
 
 # (it, nan, posinf, neginf)
-def traced_249(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(it, nan, posinf, neginf):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2285,7 @@ def traced_249(fn_, site_, names_):
     return wrapper
 
 # (it, non_blocking)
-def traced_250(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     def wrapper(it, non_blocking):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2294,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (it, norm, beta)
-def traced_251(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(it, norm, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2303,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (it, norm, delta)
-def traced_252(fn_, site_, names_):
+def traced_254(fn_, site_, names_):
     def wrapper(it, norm, delta):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2312,7 @@ def traced_252(fn_, site_, names_):
     return wrapper
 
 # (it, ord_)
-def traced_253(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     def wrapper(it, ord_):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2321,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (it, p, gen)
-def traced_254(fn_, site_, names_):
+def traced_256(fn_, site_, names_):
     def wrapper(it, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2330,7 @@ def traced_254(fn_, site_, names_):
     return wrapper
 
 # (it, reduce)
-def traced_255(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(it, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2339,7 @@ def traced_255(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_256(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2348,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (it, self)
-def traced_257(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2357,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (it, self, A, upper, transpose, unitriangular)
-def traced_258(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(it, self, A, upper, transpose, unitriangular):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2366,7 @@ def traced_258(fn_, site_, names_):
     return wrapper
 
 # (it, self, A, upper, transpose, unitriangular, result, clone_A)
-def traced_259(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(it, self, A, upper, transpose, unitriangular, result, clone_A):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2375,7 @@ def traced_259(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale)
-def traced_260(fn_, site_, names_):
+def traced_262(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2384,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale, out)
-def traced_261(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     def wrapper(it, self, alpha, scale, input_scale, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2393,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate, out)
-def traced_262(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     def wrapper(it, self, approximate, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2402,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate=)
-def traced_263(fn_, site_, names_, _d2):
+def traced_265(fn_, site_, names_, _d2):
     def wrapper(it, self, approximate=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2411,7 @@ def traced_263(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha)
-def traced_264(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(it, self, batch1, batch2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2420,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha, result)
-def traced_265(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(it, self, batch1, batch2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2429,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold)
-def traced_266(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(it, self, beta, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2438,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold, out)
-def traced_267(fn_, site_, names_):
+def traced_269(fn_, site_, names_):
     def wrapper(it, self, beta, threshold, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2447,7 @@ def traced_267(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals)
-def traced_268(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     def wrapper(it, self, decimals):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2456,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals, out)
-def traced_269(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(it, self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2465,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype)
-def traced_270(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2474,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_271(fn_, site_, names_):
+def traced_273(fn_, site_, names_):
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2483,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim)
-def traced_272(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2492,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype)
-def traced_273(fn_, site_, names_):
+def traced_275(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2501,7 @@ def traced_273(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_274(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, min, max)
-def traced_275(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, result)
-def traced_276(fn_, site_, names_):
+def traced_278(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, values, indices)
-def traced_277(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, out)
-def traced_278(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(it, self, dim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim=)
-def traced_279(fn_, site_, names_, _d2):
+def traced_281(fn_, site_, names_, _d2):
     def wrapper(it, self, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, end, weight)
-def traced_280(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     def wrapper(it, self, end, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight, out)
-def traced_281(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     def wrapper(it, self, end, weight, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent)
-def traced_282(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(it, self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_283(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_284(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(it, self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_285(fn_, site_, names_):
+def traced_287(fn_, site_, names_):
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd)
-def traced_286(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(it, self, lambd):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd, out)
-def traced_287(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(it, self, lambd, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_288(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_289(fn_, site_, names_):
+def traced_291(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_290(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_291(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2663,7 @@ def traced_291(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_292(fn_, site_, names_):
+def traced_294(fn_, site_, names_):
     def wrapper(it, self, mat2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2672,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_293(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2681,7 @@ def traced_293(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_294(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     def wrapper(it, self, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2690,7 @@ def traced_294(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_295(fn_, site_, names_):
+def traced_297(fn_, site_, names_):
     def wrapper(it, self, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2699,7 @@ def traced_295(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_296(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     def wrapper(it, self, min):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2708,7 @@ def traced_296(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_297(fn_, site_, names_):
+def traced_299(fn_, site_, names_):
     def wrapper(it, self, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2717,7 @@ def traced_297(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_298(fn_, site_, names_):
+def traced_300(fn_, site_, names_):
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2726,7 @@ def traced_298(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_299(fn_, site_, names_):
+def traced_301(fn_, site_, names_):
     def wrapper(it, self, min, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2735,7 @@ def traced_299(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope)
-def traced_300(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(it, self, negative_slope):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2744,7 @@ def traced_300(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope, out)
-def traced_301(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(it, self, negative_slope, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2753,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (it, self, other)
-def traced_302(fn_, site_, names_):
+def traced_304(fn_, site_, names_):
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2762,7 @@ def traced_302(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha)
-def traced_303(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2771,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_304(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2780,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, out)
-def traced_305(fn_, site_, names_):
+def traced_307(fn_, site_, names_):
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2789,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode)
-def traced_306(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2798,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_307(fn_, site_, names_):
+def traced_309(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2807,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (it, self, out)
-def traced_308(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2816,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales)
-def traced_309(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2825,7 @@ def traced_309(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales, out)
-def traced_310(fn_, site_, names_):
+def traced_312(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2834,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_d, scales_h, scales_w)
-def traced_311(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_d, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2843,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
-def traced_312(fn_, site_, names_):
+def traced_314(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_d, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2852,7 @@ def traced_312(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_h, scales_w)
-def traced_313(fn_, site_, names_):
+def traced_315(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2861,7 @@ def traced_313(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_h, scales_w, out)
-def traced_314(fn_, site_, names_):
+def traced_316(fn_, site_, names_):
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2870,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales)
-def traced_315(fn_, site_, names_):
+def traced_317(fn_, site_, names_):
     def wrapper(it, self, output_size, scales):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2879,7 @@ def traced_315(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales, out)
-def traced_316(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     def wrapper(it, self, output_size, scales, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2888,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_d, scales_h, scales_w)
-def traced_317(fn_, site_, names_):
+def traced_319(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_d, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2897,7 @@ def traced_317(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_d, scales_h, scales_w, out)
-def traced_318(fn_, site_, names_):
+def traced_320(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_d, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2906,7 @@ def traced_318(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w)
-def traced_319(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_h, scales_w):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2915,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w, out)
-def traced_320(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(it, self, output_size, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2924,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm)
-def traced_321(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(it, self, p, dim, maxnorm):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2933,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm, out)
-def traced_322(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(it, self, p, dim, maxnorm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2942,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (it, self, result)
-def traced_323(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2951,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
-def traced_324(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2960,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
-def traced_325(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2969,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index)
-def traced_326(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2978,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index, output, total_weight)
-def traced_327(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2987,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value)
-def traced_328(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +2996,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value, result)
-def traced_329(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3005,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value)
-def traced_330(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     def wrapper(it, self, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3014,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value, out)
-def traced_331(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     def wrapper(it, self, threshold, value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3023,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (it, self, upper, check_errors)
-def traced_332(fn_, site_, names_):
+def traced_334(fn_, site_, names_):
     def wrapper(it, self, upper, check_errors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3032,7 @@ def traced_332(fn_, site_, names_):
     return wrapper
 
 # (it, self, upper, check_errors, L, info)
-def traced_333(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(it, self, upper, check_errors, L, info):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3041,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
-def traced_334(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3050,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
-def traced_335(fn_, site_, names_):
+def traced_337(fn_, site_, names_):
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3059,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (it, start, end, steps)
-def traced_336(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3068,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_337(fn_, site_, names_):
+def traced_339(fn_, site_, names_):
     def wrapper(it, start, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3077,7 @@ def traced_337(fn_, site_, names_):
     return wrapper
 
 # (it, threshold, value)
-def traced_338(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(it, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3086,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (it, value)
-def traced_339(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(it, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3095,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_340(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(it, value_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3104,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (it, weight)
-def traced_341(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(it, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3113,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (it, window_length, beta)
-def traced_342(fn_, site_, names_):
+def traced_344(fn_, site_, names_):
     def wrapper(it, window_length, beta):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3122,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (ks, *args)
-def traced_343(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     def wrapper(ks, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3131,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (ks, primal, tangent, level)
-def traced_344(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(ks, primal, tangent, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3140,7 @@ def traced_344(fn_, site_, names_):
     return wrapper
 
 # (ks, self)
-def traced_345(fn_, site_, names_):
+def traced_347(fn_, site_, names_):
     def wrapper(ks, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3149,7 @@ def traced_345(fn_, site_, names_):
     return wrapper
 
 # (ks, self, level)
-def traced_346(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(ks, self, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3158,7 @@ def traced_346(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank)
-def traced_347(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3167,7 @@ def traced_347(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type)
-def traced_348(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3176,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=)
-def traced_349(fn_, site_, names_, _d4, _d5, _d6):
+def traced_351(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, reduction=_d5, zero_infinity=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3185,7 @@ def traced_349(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=)
-def traced_350(fn_, site_, names_, _d4, _d5):
+def traced_352(fn_, site_, names_, _d4, _d5):
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, zero_infinity=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3194,7 @@ def traced_350(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
-def traced_351(fn_, site_, names_):
+def traced_353(fn_, site_, names_):
     def wrapper(log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3203,7 @@ def traced_351(fn_, site_, names_):
     return wrapper
 
 # (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_352(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3212,7 @@ def traced_352(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (mean, std=, size=, generator=, out=)
-def traced_353(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_355(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3221,7 @@ def traced_353(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (meta, tensors, dim)
-def traced_354(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3230,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_355(fn_, site_, names_):
+def traced_357(fn_, site_, names_):
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3239,7 @@ def traced_355(fn_, site_, names_):
     return wrapper
 
 # (n, d, out)
-def traced_356(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(n, d, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3248,7 @@ def traced_356(fn_, site_, names_):
     return wrapper
 
 # (n, d=, dtype=, layout=, device=, pin_memory=)
-def traced_357(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_359(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, d=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3257,7 @@ def traced_357(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_358(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3266,7 @@ def traced_358(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, out=)
-def traced_359(fn_, site_, names_, _d1, _d2):
+def traced_361(fn_, site_, names_, _d1, _d2):
     def wrapper(n, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3275,7 @@ def traced_359(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_362(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3284,7 @@ def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_361(fn_, site_, names_, _d1, _d2):
+def traced_363(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3293,7 @@ def traced_361(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, out=)
-def traced_362(fn_, site_, names_, _d1):
+def traced_364(fn_, site_, names_, _d1):
     def wrapper(n, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3302,7 @@ def traced_362(fn_, site_, names_, _d1):
     return wrapper
 
 # (n, self)
-def traced_363(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     def wrapper(n, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3311,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (n, self, out)
-def traced_364(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(n, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3320,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (nbytes)
-def traced_365(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3329,7 @@ def traced_365(fn_, site_, names_):
     return wrapper
 
 # (obj, dtype, device, copy, requires_grad)
-def traced_366(fn_, site_, names_):
+def traced_368(fn_, site_, names_):
     def wrapper(obj, dtype, device, copy, requires_grad):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3338,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_367(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_369(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3347,7 @@ def traced_367(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_368(fn_, site_, names_, _d1):
+def traced_370(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3356,7 @@ def traced_368(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_369(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3365,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (op, args)
-def traced_370(fn_, site_, names_):
+def traced_372(fn_, site_, names_):
     def wrapper(op, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3374,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (out, in_, ignore_nan)
-def traced_371(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     def wrapper(out, in_, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3383,7 @@ def traced_371(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_372(fn_, site_, names_):
+def traced_374(fn_, site_, names_):
     def wrapper(out, self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3392,7 @@ def traced_372(fn_, site_, names_):
     return wrapper
 
 # (out, x, groups)
-def traced_373(fn_, site_, names_):
+def traced_375(fn_, site_, names_):
     def wrapper(out, x, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3401,7 @@ def traced_373(fn_, site_, names_):
     return wrapper
 
 # (out, x, idx, out_sizes)
-def traced_374(fn_, site_, names_):
+def traced_376(fn_, site_, names_):
     def wrapper(out, x, idx, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3410,7 @@ def traced_374(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_375(fn_, site_, names_):
+def traced_377(fn_, site_, names_):
     def wrapper(output, buffer, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -3401,7 +3419,7 @@ def traced_375(fn_, site_, names_):
     return wrapper
 
 # (output, input, downscale_factor)
-def traced_376(fn_, site_, names_):
+def traced_378(fn_, site_, names_):
     def wrapper(output, input, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3428,7 @@ def traced_376(fn_, site_, names_):
     return wrapper
 
 # (output, input, noise, lower_, upper_, gen)
-def traced_377(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(output, input, noise, lower_, upper_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3437,7 @@ def traced_377(fn_, site_, names_):
     return wrapper
 
 # (output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_378(fn_, site_, names_):
+def traced_380(fn_, site_, names_):
     def wrapper(output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3446,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (output, input, upscale_factor)
-def traced_379(fn_, site_, names_):
+def traced_381(fn_, site_, names_):
     def wrapper(output, input, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3455,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (output, input, weight, bias, mean, invstd)
-def traced_380(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     def wrapper(output, input, weight, bias, mean, invstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3464,7 @@ def traced_380(fn_, site_, names_):
     return wrapper
 
 # (output, self, weights)
-def traced_381(fn_, site_, names_):
+def traced_383(fn_, site_, names_):
     def wrapper(output, self, weights):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3473,7 @@ def traced_381(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_382(fn_, site_, names_):
+def traced_384(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3482,7 @@ def traced_382(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_383(fn_, site_, names_):
+def traced_385(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3491,7 @@ def traced_383(fn_, site_, names_):
     return wrapper
 
 # (perm, pivots, dim_size)
-def traced_384(fn_, site_, names_):
+def traced_386(fn_, site_, names_):
     def wrapper(perm, pivots, dim_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3500,7 @@ def traced_384(fn_, site_, names_):
     return wrapper
 
 # (primal, tangent, level)
-def traced_385(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     def wrapper(primal, tangent, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3509,7 @@ def traced_385(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_386(fn_, site_, names_):
+def traced_388(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3518,7 @@ def traced_386(fn_, site_, names_):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=)
-def traced_387(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_389(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, dropout_mask=_d6, scale=_d7, enable_gqa=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3527,7 @@ def traced_387(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=)
-def traced_388(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_390(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, scale=_d6, enable_gqa=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3536,7 @@ def traced_388(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (r, start, end, steps, base)
-def traced_389(fn_, site_, names_):
+def traced_391(fn_, site_, names_):
     def wrapper(r, start, end, steps, base):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3545,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_390(fn_, site_, names_):
+def traced_392(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3554,7 @@ def traced_390(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_391(fn_, site_, names_):
+def traced_393(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3563,7 @@ def traced_391(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_392(fn_, site_, names_, _d1):
+def traced_394(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3572,7 @@ def traced_392(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_393(fn_, site_, names_):
+def traced_395(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3581,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_394(fn_, site_, names_):
+def traced_396(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3590,7 @@ def traced_394(fn_, site_, names_):
     return wrapper
 
 # (result, input, boundaries, right, sorter)
-def traced_395(fn_, site_, names_):
+def traced_397(fn_, site_, names_):
     def wrapper(result, input, boundaries, right, sorter):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3599,7 @@ def traced_395(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_396(fn_, site_, names_):
+def traced_398(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3608,7 @@ def traced_396(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_397(fn_, site_, names_):
+def traced_399(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3617,7 @@ def traced_397(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_398(fn_, site_, names_):
+def traced_400(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3626,7 @@ def traced_398(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_399(fn_, site_, names_):
+def traced_401(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3635,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_400(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3644,7 @@ def traced_400(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_401(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3653,7 @@ def traced_401(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_402(fn_, site_, names_):
+def traced_404(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3662,7 @@ def traced_402(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_403(fn_, site_, names_):
+def traced_405(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3671,7 @@ def traced_403(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_404(fn_, site_, names_):
+def traced_406(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3680,7 @@ def traced_404(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_405(fn_, site_, names_):
+def traced_407(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3689,7 @@ def traced_405(fn_, site_, names_):
     return wrapper
 
 # (result, x1, x2, p)
-def traced_406(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(result, x1, x2, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3698,7 @@ def traced_406(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_407(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3707,7 @@ def traced_407(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_408(fn_, site_, names_):
+def traced_410(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3716,7 @@ def traced_408(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_409(fn_, site_, names_, _d1):
+def traced_411(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3725,7 @@ def traced_409(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_410(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3716,7 +3734,7 @@ def traced_410(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (scaled_grads, found_inf, inv_scale)
-def traced_411(fn_, site_, names_):
+def traced_413(fn_, site_, names_):
     def wrapper(scaled_grads, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -3725,7 +3743,7 @@ def traced_411(fn_, site_, names_):
     return wrapper
 
 # (self)
-def traced_412(fn_, site_, names_):
+def traced_414(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3734,7 +3752,7 @@ def traced_412(fn_, site_, names_):
     return wrapper
 
 # (self, *args)
-def traced_413(fn_, site_, names_):
+def traced_415(fn_, site_, names_):
     def wrapper(self, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -3743,7 +3761,7 @@ def traced_413(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_414(fn_, site_, names_):
+def traced_416(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3752,7 +3770,7 @@ def traced_414(fn_, site_, names_):
     return wrapper
 
 # (self, A, upper)
-def traced_415(fn_, site_, names_):
+def traced_417(fn_, site_, names_):
     def wrapper(self, A, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -3761,7 +3779,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left, unitriangular, out)
-def traced_416(fn_, site_, names_):
+def traced_418(fn_, site_, names_):
     def wrapper(self, B, upper, left, unitriangular, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3770,7 +3788,7 @@ def traced_416(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left=, unitriangular=)
-def traced_417(fn_, site_, names_, _d3, _d4):
+def traced_419(fn_, site_, names_, _d3, _d4):
     def wrapper(self, B, upper, left=_d3, unitriangular=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3779,7 +3797,7 @@ def traced_417(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, UPLO=)
-def traced_418(fn_, site_, names_, _d1):
+def traced_420(fn_, site_, names_, _d1):
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3788,7 +3806,7 @@ def traced_418(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, alpha=)
-def traced_419(fn_, site_, names_, _d1):
+def traced_421(fn_, site_, names_, _d1):
     def wrapper(self, alpha=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3797,7 +3815,7 @@ def traced_419(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_420(fn_, site_, names_):
+def traced_422(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -3806,7 +3824,7 @@ def traced_420(fn_, site_, names_):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, rcond=)
-def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_423(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, rcond=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3815,7 +3833,7 @@ def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, tol=)
-def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_424(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, tol=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3824,7 +3842,7 @@ def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_423(fn_, site_, names_):
+def traced_425(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3833,7 +3851,7 @@ def traced_423(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond, driver, solution, residuals, rank, singular_values)
-def traced_424(fn_, site_, names_):
+def traced_426(fn_, site_, names_):
     def wrapper(self, b, rcond, driver, solution, residuals, rank, singular_values):
         rec_ = recorder.current
         if rec_ is None:
@@ -3842,7 +3860,7 @@ def traced_424(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond=, driver=)
-def traced_425(fn_, site_, names_, _d2, _d3):
+def traced_427(fn_, site_, names_, _d2, _d3):
     def wrapper(self, b, rcond=_d2, driver=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3851,7 +3869,7 @@ def traced_425(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_426(fn_, site_, names_, _d1, _d2, _d3):
+def traced_428(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3860,7 +3878,7 @@ def traced_426(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_427(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_429(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3869,7 +3887,7 @@ def traced_427(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_430(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3878,7 +3896,7 @@ def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_429(fn_, site_, names_):
+def traced_431(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -3887,7 +3905,7 @@ def traced_429(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_430(fn_, site_, names_):
+def traced_432(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3896,7 +3914,7 @@ def traced_430(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32, right, out)
-def traced_431(fn_, site_, names_):
+def traced_433(fn_, site_, names_):
     def wrapper(self, boundaries, out_int32, right, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3905,7 +3923,7 @@ def traced_431(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32=, right=)
-def traced_432(fn_, site_, names_, _d2, _d3):
+def traced_434(fn_, site_, names_, _d2, _d3):
     def wrapper(self, boundaries, out_int32=_d2, right=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3914,7 +3932,7 @@ def traced_432(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_433(fn_, site_, names_, _d2):
+def traced_435(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3923,7 +3941,7 @@ def traced_433(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_434(fn_, site_, names_):
+def traced_436(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -3932,7 +3950,7 @@ def traced_434(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_435(fn_, site_, names_):
+def traced_437(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -3941,7 +3959,7 @@ def traced_435(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_436(fn_, site_, names_, _d1, _d2, _d3):
+def traced_438(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3950,7 +3968,7 @@ def traced_436(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, decimals, out)
-def traced_437(fn_, site_, names_):
+def traced_439(fn_, site_, names_):
     def wrapper(self, decimals, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3959,7 +3977,7 @@ def traced_437(fn_, site_, names_):
     return wrapper
 
 # (self, decimals=)
-def traced_438(fn_, site_, names_, _d1):
+def traced_440(fn_, site_, names_, _d1):
     def wrapper(self, decimals=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3968,7 +3986,7 @@ def traced_438(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_439(fn_, site_, names_):
+def traced_441(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -3977,7 +3995,7 @@ def traced_439(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_440(fn_, site_, names_):
+def traced_442(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -3986,7 +4004,7 @@ def traced_440(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_441(fn_, site_, names_, _d1):
+def traced_443(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3995,7 +4013,7 @@ def traced_441(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_442(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -4004,7 +4022,7 @@ def traced_442(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_443(fn_, site_, names_):
+def traced_445(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4013,7 +4031,7 @@ def traced_443(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_444(fn_, site_, names_):
+def traced_446(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4022,7 +4040,7 @@ def traced_444(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_445(fn_, site_, names_, _d2):
+def traced_447(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4031,7 +4049,7 @@ def traced_445(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_446(fn_, site_, names_):
+def traced_448(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4040,7 +4058,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_447(fn_, site_, names_, _d3):
+def traced_449(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4049,7 +4067,7 @@ def traced_447(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_448(fn_, site_, names_):
+def traced_450(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4058,7 +4076,7 @@ def traced_448(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_449(fn_, site_, names_):
+def traced_451(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -4067,7 +4085,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_450(fn_, site_, names_, _d4):
+def traced_452(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4076,7 +4094,7 @@ def traced_450(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_451(fn_, site_, names_):
+def traced_453(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,7 +4103,7 @@ def traced_451(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_452(fn_, site_, names_, _d5):
+def traced_454(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4094,7 +4112,7 @@ def traced_452(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_453(fn_, site_, names_, _d3):
+def traced_455(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4103,7 +4121,7 @@ def traced_453(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_454(fn_, site_, names_):
+def traced_456(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -4112,7 +4130,7 @@ def traced_454(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_455(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -4121,7 +4139,7 @@ def traced_455(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_456(fn_, site_, names_, _d3, _d4, _d5):
+def traced_458(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4130,7 +4148,7 @@ def traced_456(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_457(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4139,7 +4157,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, dtype, out)
-def traced_458(fn_, site_, names_):
+def traced_460(fn_, site_, names_):
     def wrapper(self, dim, keepdim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4148,7 +4166,7 @@ def traced_458(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_459(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -4157,7 +4175,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, out)
-def traced_460(fn_, site_, names_):
+def traced_462(fn_, site_, names_):
     def wrapper(self, dim, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4166,7 +4184,7 @@ def traced_460(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, values, indices)
-def traced_461(fn_, site_, names_):
+def traced_463(fn_, site_, names_):
     def wrapper(self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4175,7 +4193,7 @@ def traced_461(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_462(fn_, site_, names_, _d2):
+def traced_464(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4184,7 +4202,7 @@ def traced_462(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, normalization, forward)
-def traced_463(fn_, site_, names_):
+def traced_465(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward):
         rec_ = recorder.current
         if rec_ is None:
@@ -4193,7 +4211,7 @@ def traced_463(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, forward, out)
-def traced_464(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     def wrapper(self, dim, normalization, forward, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4202,7 +4220,7 @@ def traced_464(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size)
-def traced_465(fn_, site_, names_):
+def traced_467(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4211,7 +4229,7 @@ def traced_465(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size, out)
-def traced_466(fn_, site_, names_):
+def traced_468(fn_, site_, names_):
     def wrapper(self, dim, normalization, last_dim_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4220,7 +4238,7 @@ def traced_466(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided)
-def traced_467(fn_, site_, names_):
+def traced_469(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided):
         rec_ = recorder.current
         if rec_ is None:
@@ -4229,7 +4247,7 @@ def traced_467(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided, out)
-def traced_468(fn_, site_, names_):
+def traced_470(fn_, site_, names_):
     def wrapper(self, dim, normalization, onesided, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4238,7 +4256,7 @@ def traced_468(fn_, site_, names_):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_469(fn_, site_, names_, _d2, _d3):
+def traced_471(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4247,7 +4265,7 @@ def traced_469(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_470(fn_, site_, names_):
+def traced_472(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -4256,7 +4274,7 @@ def traced_470(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_471(fn_, site_, names_, _d2, _d3, _d4):
+def traced_473(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4265,7 +4283,7 @@ def traced_471(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_472(fn_, site_, names_):
+def traced_474(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -4274,7 +4292,7 @@ def traced_472(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_473(fn_, site_, names_):
+def traced_475(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -4283,7 +4301,7 @@ def traced_473(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_474(fn_, site_, names_, _d2, _d3):
+def traced_476(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4292,7 +4310,7 @@ def traced_474(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_475(fn_, site_, names_):
+def traced_477(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4301,7 +4319,7 @@ def traced_475(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_476(fn_, site_, names_, _d1):
+def traced_478(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4310,7 +4328,7 @@ def traced_476(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_477(fn_, site_, names_, _d1, _d2, _d3):
+def traced_479(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4319,7 +4337,7 @@ def traced_477(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_478(fn_, site_, names_, _d1, _d2):
+def traced_480(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4328,7 +4346,7 @@ def traced_478(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=)
-def traced_479(fn_, site_, names_, _d1, _d2):
+def traced_481(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4337,7 +4355,7 @@ def traced_479(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=, dtype=)
-def traced_480(fn_, site_, names_, _d1, _d2, _d3):
+def traced_482(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, keepdim=_d2, dtype=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4346,7 +4364,7 @@ def traced_480(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_483(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4355,7 +4373,7 @@ def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dimension, size, step)
-def traced_482(fn_, site_, names_):
+def traced_484(fn_, site_, names_):
     def wrapper(self, dimension, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -4364,7 +4382,7 @@ def traced_482(fn_, site_, names_):
     return wrapper
 
 # (self, dims)
-def traced_483(fn_, site_, names_):
+def traced_485(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -4373,7 +4391,7 @@ def traced_483(fn_, site_, names_):
     return wrapper
 
 # (self, downscale_factor)
-def traced_484(fn_, site_, names_):
+def traced_486(fn_, site_, names_):
     def wrapper(self, downscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -4382,7 +4400,7 @@ def traced_484(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_485(fn_, site_, names_):
+def traced_487(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -4391,7 +4409,7 @@ def traced_485(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_486(fn_, site_, names_):
+def traced_488(fn_, site_, names_):
     def wrapper(self, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -4400,7 +4418,7 @@ def traced_486(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_487(fn_, site_, names_, _d1):
+def traced_489(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4409,7 +4427,7 @@ def traced_487(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_488(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4418,7 +4436,7 @@ def traced_488(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_491(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4427,7 +4445,7 @@ def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_492(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -4436,7 +4454,7 @@ def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, eigenvalues, eigenvectors)
-def traced_491(fn_, site_, names_):
+def traced_493(fn_, site_, names_):
     def wrapper(self, eigenvalues, eigenvectors):
         rec_ = recorder.current
         if rec_ is None:
@@ -4445,7 +4463,7 @@ def traced_491(fn_, site_, names_):
     return wrapper
 
 # (self, eps, out)
-def traced_492(fn_, site_, names_):
+def traced_494(fn_, site_, names_):
     def wrapper(self, eps, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4454,7 +4472,7 @@ def traced_492(fn_, site_, names_):
     return wrapper
 
 # (self, eps=)
-def traced_493(fn_, site_, names_, _d1):
+def traced_495(fn_, site_, names_, _d1):
     def wrapper(self, eps=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4463,7 +4481,7 @@ def traced_493(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, exponent)
-def traced_494(fn_, site_, names_):
+def traced_496(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -4472,7 +4490,7 @@ def traced_494(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_495(fn_, site_, names_):
+def traced_497(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4480,8 +4498,26 @@ def traced_495(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, exponent, out), {})
     return wrapper
 
+# (self, filename, flags, size)
+def traced_498(fn_, site_, names_):
+    def wrapper(self, filename, flags, size):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, filename, flags, size)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, filename, flags, size), {})
+    return wrapper
+
+# (self, filename, flags, size, fd=)
+def traced_499(fn_, site_, names_, _d4):
+    def wrapper(self, filename, flags, size, fd=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, filename, flags, size, fd)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, filename, flags, size, fd), {})
+    return wrapper
+
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_496(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_500(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4490,7 +4526,7 @@ def traced_496(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_497(fn_, site_, names_, _d2):
+def traced_501(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4499,7 +4535,7 @@ def traced_497(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, found_inf, inv_scale)
-def traced_498(fn_, site_, names_):
+def traced_502(fn_, site_, names_):
     def wrapper(self, found_inf, inv_scale):
         rec_ = recorder.current
         if rec_ is None:
@@ -4508,7 +4544,7 @@ def traced_498(fn_, site_, names_):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_499(fn_, site_, names_, _d1, _d2, _d3):
+def traced_503(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4517,7 +4553,7 @@ def traced_499(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_500(fn_, site_, names_, _d1):
+def traced_504(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4526,7 +4562,7 @@ def traced_500(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_501(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_505(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4535,7 +4571,7 @@ def traced_501(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_502(fn_, site_, names_, _d1, _d2):
+def traced_506(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4544,7 +4580,7 @@ def traced_502(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, grad)
-def traced_503(fn_, site_, names_):
+def traced_507(fn_, site_, names_):
     def wrapper(self, grad):
         rec_ = recorder.current
         if rec_ is None:
@@ -4553,7 +4589,7 @@ def traced_503(fn_, site_, names_):
     return wrapper
 
 # (self, groups)
-def traced_504(fn_, site_, names_):
+def traced_508(fn_, site_, names_):
     def wrapper(self, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -4562,7 +4598,7 @@ def traced_504(fn_, site_, names_):
     return wrapper
 
 # (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
-def traced_505(fn_, site_, names_):
+def traced_509(fn_, site_, names_):
     def wrapper(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
         rec_ = recorder.current
         if rec_ is None:
@@ -4571,7 +4607,7 @@ def traced_505(fn_, site_, names_):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_506(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_510(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -4580,7 +4616,7 @@ def traced_506(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_507(fn_, site_, names_):
+def traced_511(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -4589,7 +4625,7 @@ def traced_507(fn_, site_, names_):
     return wrapper
 
 # (self, ind, out)
-def traced_508(fn_, site_, names_):
+def traced_512(fn_, site_, names_):
     def wrapper(self, ind, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4598,7 +4634,7 @@ def traced_508(fn_, site_, names_):
     return wrapper
 
 # (self, ind=)
-def traced_509(fn_, site_, names_, _d1):
+def traced_513(fn_, site_, names_, _d1):
     def wrapper(self, ind=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4607,7 +4643,7 @@ def traced_509(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, index)
-def traced_510(fn_, site_, names_):
+def traced_514(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -4616,7 +4652,7 @@ def traced_510(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_511(fn_, site_, names_):
+def traced_515(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -4625,7 +4661,7 @@ def traced_511(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_512(fn_, site_, names_):
+def traced_516(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4634,7 +4670,7 @@ def traced_512(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_513(fn_, site_, names_):
+def traced_517(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4643,7 +4679,7 @@ def traced_513(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_514(fn_, site_, names_, _d2):
+def traced_518(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4652,7 +4688,7 @@ def traced_514(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_515(fn_, site_, names_):
+def traced_519(fn_, site_, names_):
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -4661,7 +4697,7 @@ def traced_515(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size)
-def traced_516(fn_, site_, names_):
+def traced_520(fn_, site_, names_):
     def wrapper(self, indices, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -4670,7 +4706,7 @@ def traced_516(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, out)
-def traced_517(fn_, site_, names_):
+def traced_521(fn_, site_, names_):
     def wrapper(self, indices, output_size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4679,7 +4715,7 @@ def traced_517(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding)
-def traced_518(fn_, site_, names_):
+def traced_522(fn_, site_, names_):
     def wrapper(self, indices, output_size, stride, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -4688,7 +4724,7 @@ def traced_518(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding, out)
-def traced_519(fn_, site_, names_):
+def traced_523(fn_, site_, names_):
     def wrapper(self, indices, output_size, stride, padding, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4697,7 +4733,7 @@ def traced_519(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_520(fn_, site_, names_, _d3):
+def traced_524(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4706,7 +4742,7 @@ def traced_520(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_521(fn_, site_, names_, _d3, _d4):
+def traced_525(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4715,7 +4751,7 @@ def traced_521(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, input2, upper, out)
-def traced_522(fn_, site_, names_):
+def traced_526(fn_, site_, names_):
     def wrapper(self, input2, upper, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4724,7 +4760,7 @@ def traced_522(fn_, site_, names_):
     return wrapper
 
 # (self, input2, upper=)
-def traced_523(fn_, site_, names_, _d2):
+def traced_527(fn_, site_, names_, _d2):
     def wrapper(self, input2, upper=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4733,7 +4769,7 @@ def traced_523(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_524(fn_, site_, names_):
+def traced_528(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4742,7 +4778,7 @@ def traced_524(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim, keepdim, values, indices)
-def traced_525(fn_, site_, names_):
+def traced_529(fn_, site_, names_):
     def wrapper(self, k, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -4751,7 +4787,7 @@ def traced_525(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, keepdim=)
-def traced_526(fn_, site_, names_, _d2, _d3):
+def traced_530(fn_, site_, names_, _d2, _d3):
     def wrapper(self, k, dim=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4760,7 +4796,7 @@ def traced_526(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_527(fn_, site_, names_, _d2, _d3, _d4):
+def traced_531(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4769,7 +4805,7 @@ def traced_527(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_528(fn_, site_, names_, _d1, _d2):
+def traced_532(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4778,7 +4814,7 @@ def traced_528(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride)
-def traced_529(fn_, site_, names_):
+def traced_533(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -4787,7 +4823,7 @@ def traced_529(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride, out)
-def traced_530(fn_, site_, names_):
+def traced_534(fn_, site_, names_):
     def wrapper(self, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4796,7 +4832,7 @@ def traced_530(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_531(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_535(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4805,7 +4841,7 @@ def traced_531(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_532(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_536(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4814,7 +4850,7 @@ def traced_532(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_533(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_537(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4823,7 +4859,7 @@ def traced_533(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_534(fn_, site_, names_):
+def traced_538(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -4832,7 +4868,7 @@ def traced_534(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_535(fn_, site_, names_, _d1, _d2):
+def traced_539(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4841,7 +4877,7 @@ def traced_535(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, level)
-def traced_536(fn_, site_, names_):
+def traced_540(fn_, site_, names_):
     def wrapper(self, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -4850,7 +4886,7 @@ def traced_536(fn_, site_, names_):
     return wrapper
 
 # (self, lower=, upper=, training=, generator=)
-def traced_537(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_541(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, lower=_d1, upper=_d2, training=_d3, generator=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -4859,7 +4895,7 @@ def traced_537(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_538(fn_, site_, names_):
+def traced_542(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -4868,7 +4904,7 @@ def traced_538(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_539(fn_, site_, names_):
+def traced_543(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -4877,7 +4913,7 @@ def traced_539(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_540(fn_, site_, names_):
+def traced_544(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -4886,7 +4922,7 @@ def traced_540(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_541(fn_, site_, names_):
+def traced_545(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -4895,7 +4931,7 @@ def traced_541(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_542(fn_, site_, names_, _d4, _d5):
+def traced_546(fn_, site_, names_, _d4, _d5):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -4904,7 +4940,7 @@ def traced_542(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_543(fn_, site_, names_, _d4, _d5, _d6):
+def traced_547(fn_, site_, names_, _d4, _d5, _d6):
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -4913,7 +4949,7 @@ def traced_543(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_544(fn_, site_, names_):
+def traced_548(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -4922,7 +4958,7 @@ def traced_544(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_545(fn_, site_, names_, _d1, _d2, _d3):
+def traced_549(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4931,7 +4967,7 @@ def traced_545(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, median=, sigma=, generator=)
-def traced_546(fn_, site_, names_, _d1, _d2, _d3):
+def traced_550(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, median=_d1, sigma=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4940,7 +4976,7 @@ def traced_546(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_547(fn_, site_, names_, _d1):
+def traced_551(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -4949,7 +4985,7 @@ def traced_547(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_548(fn_, site_, names_, _d1, _d2):
+def traced_552(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4958,7 +4994,7 @@ def traced_548(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_549(fn_, site_, names_):
+def traced_553(fn_, site_, names_):
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4967,7 +5003,7 @@ def traced_549(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_550(fn_, site_, names_, _d1, _d2):
+def traced_554(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -4976,7 +5012,7 @@ def traced_550(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, n)
-def traced_551(fn_, site_, names_):
+def traced_555(fn_, site_, names_):
     def wrapper(self, n):
         rec_ = recorder.current
         if rec_ is None:
@@ -4985,7 +5021,7 @@ def traced_551(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, norm, out)
-def traced_552(fn_, site_, names_):
+def traced_556(fn_, site_, names_):
     def wrapper(self, n, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -4994,7 +5030,7 @@ def traced_552(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, prepend, append, out)
-def traced_553(fn_, site_, names_):
+def traced_557(fn_, site_, names_):
     def wrapper(self, n, dim, prepend, append, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5003,7 +5039,7 @@ def traced_553(fn_, site_, names_):
     return wrapper
 
 # (self, n, out)
-def traced_554(fn_, site_, names_):
+def traced_558(fn_, site_, names_):
     def wrapper(self, n, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5012,7 +5048,7 @@ def traced_554(fn_, site_, names_):
     return wrapper
 
 # (self, n=, dim=, norm=)
-def traced_555(fn_, site_, names_, _d1, _d2, _d3):
+def traced_559(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, n=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5021,7 +5057,7 @@ def traced_555(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, n=, dim=, prepend=, append=)
-def traced_556(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_560(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, n=_d1, dim=_d2, prepend=_d3, append=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5030,7 +5066,7 @@ def traced_556(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=)
-def traced_557(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
+def traced_561(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, normalized=_d6, onesided=_d7, length=_d8, return_complex=_d9):
         rec_ = recorder.current
         if rec_ is None:
@@ -5039,7 +5075,7 @@ def traced_557(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=)
-def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
+def traced_562(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, pad_mode=_d6, normalized=_d7, onesided=_d8, return_complex=_d9, align_to_window=_d10):
         rec_ = recorder.current
         if rec_ is None:
@@ -5048,7 +5084,7 @@ def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_559(fn_, site_, names_):
+def traced_563(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5057,7 +5093,7 @@ def traced_559(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_560(fn_, site_, names_, _d1, _d2, _d3):
+def traced_564(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5066,7 +5102,7 @@ def traced_560(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_561(fn_, site_, names_):
+def traced_565(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -5075,7 +5111,7 @@ def traced_561(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_562(fn_, site_, names_):
+def traced_566(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -5084,7 +5120,7 @@ def traced_562(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_563(fn_, site_, names_):
+def traced_567(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5093,7 +5129,7 @@ def traced_563(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower, upper, training, generator, out)
-def traced_564(fn_, site_, names_):
+def traced_568(fn_, site_, names_):
     def wrapper(self, noise, lower, upper, training, generator, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5102,7 +5138,7 @@ def traced_564(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower=, upper=, training=, generator=)
-def traced_565(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_569(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, noise, lower=_d2, upper=_d3, training=_d4, generator=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5111,7 +5147,7 @@ def traced_565(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, num_classes=)
-def traced_566(fn_, site_, names_, _d1):
+def traced_570(fn_, site_, names_, _d1):
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5120,7 +5156,7 @@ def traced_566(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_567(fn_, site_, names_, _d2, _d3):
+def traced_571(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5129,7 +5165,7 @@ def traced_567(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_568(fn_, site_, names_, _d2, _d3, _d4):
+def traced_572(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5138,7 +5174,7 @@ def traced_568(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_569(fn_, site_, names_, _d1):
+def traced_573(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5147,7 +5183,7 @@ def traced_569(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_570(fn_, site_, names_, _d1, _d2, _d3):
+def traced_574(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5156,7 +5192,7 @@ def traced_570(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_571(fn_, site_, names_):
+def traced_575(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -5165,7 +5201,7 @@ def traced_571(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_572(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_576(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5174,7 +5210,7 @@ def traced_572(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_573(fn_, site_, names_):
+def traced_577(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -5183,7 +5219,7 @@ def traced_573(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_574(fn_, site_, names_):
+def traced_578(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -5192,7 +5228,7 @@ def traced_574(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_575(fn_, site_, names_):
+def traced_579(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5201,7 +5237,7 @@ def traced_575(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_576(fn_, site_, names_, _d2):
+def traced_580(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5210,7 +5246,7 @@ def traced_576(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_577(fn_, site_, names_, _d2):
+def traced_581(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5219,7 +5255,7 @@ def traced_577(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims, out)
-def traced_578(fn_, site_, names_):
+def traced_582(fn_, site_, names_):
     def wrapper(self, other, dims, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5228,7 +5264,7 @@ def traced_578(fn_, site_, names_):
     return wrapper
 
 # (self, other, dims=)
-def traced_579(fn_, site_, names_, _d2):
+def traced_583(fn_, site_, names_, _d2):
     def wrapper(self, other, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5237,7 +5273,7 @@ def traced_579(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_580(fn_, site_, names_):
+def traced_584(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -5246,7 +5282,7 @@ def traced_580(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_581(fn_, site_, names_):
+def traced_585(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5255,7 +5291,7 @@ def traced_581(fn_, site_, names_):
     return wrapper
 
 # (self, other, p=)
-def traced_582(fn_, site_, names_, _d2):
+def traced_586(fn_, site_, names_, _d2):
     def wrapper(self, other, p=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5264,7 +5300,7 @@ def traced_582(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_583(fn_, site_, names_, _d2):
+def traced_587(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5273,7 +5309,7 @@ def traced_583(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_584(fn_, site_, names_, _d2, _d3):
+def traced_588(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5282,7 +5318,7 @@ def traced_584(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_585(fn_, site_, names_, _d2, _d3, _d4):
+def traced_589(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5291,7 +5327,7 @@ def traced_585(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, other, self_num_batch_dims=)
-def traced_586(fn_, site_, names_, _d2):
+def traced_590(fn_, site_, names_, _d2):
     def wrapper(self, other, self_num_batch_dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5300,7 +5336,7 @@ def traced_586(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, out)
-def traced_587(fn_, site_, names_):
+def traced_591(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5309,7 +5345,7 @@ def traced_587(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_588(fn_, site_, names_):
+def traced_592(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -5318,7 +5354,7 @@ def traced_588(fn_, site_, names_):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, rcond=)
-def traced_589(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_593(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, rcond=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5327,7 +5363,7 @@ def traced_589(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, tol=)
-def traced_590(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_594(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, tol=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5336,7 +5372,7 @@ def traced_590(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out=)
-def traced_591(fn_, site_, names_, _d1):
+def traced_595(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5345,7 +5381,7 @@ def traced_591(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output)
-def traced_592(fn_, site_, names_):
+def traced_596(fn_, site_, names_):
     def wrapper(self, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -5354,7 +5390,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (self, output_size)
-def traced_593(fn_, site_, names_):
+def traced_597(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5363,7 +5399,7 @@ def traced_593(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride)
-def traced_594(fn_, site_, names_):
+def traced_598(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -5372,7 +5408,7 @@ def traced_594(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride, out)
-def traced_595(fn_, site_, names_):
+def traced_599(fn_, site_, names_):
     def wrapper(self, output_size, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5381,7 +5417,7 @@ def traced_595(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_596(fn_, site_, names_):
+def traced_600(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -5390,7 +5426,7 @@ def traced_596(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_597(fn_, site_, names_):
+def traced_601(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -5399,7 +5435,7 @@ def traced_597(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_598(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -5408,7 +5444,7 @@ def traced_598(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_599(fn_, site_, names_, _d2):
+def traced_603(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5417,7 +5453,7 @@ def traced_599(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_600(fn_, site_, names_):
+def traced_604(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -5426,7 +5462,7 @@ def traced_600(fn_, site_, names_):
     return wrapper
 
 # (self, p, out)
-def traced_601(fn_, site_, names_):
+def traced_605(fn_, site_, names_):
     def wrapper(self, p, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5435,7 +5471,7 @@ def traced_601(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_602(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -5444,7 +5480,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (self, p=)
-def traced_603(fn_, site_, names_, _d1):
+def traced_607(fn_, site_, names_, _d1):
     def wrapper(self, p=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5453,7 +5489,7 @@ def traced_603(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, p=, generator=)
-def traced_604(fn_, site_, names_, _d1, _d2):
+def traced_608(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5462,7 +5498,7 @@ def traced_604(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_605(fn_, site_, names_):
+def traced_609(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -5471,7 +5507,7 @@ def traced_605(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_606(fn_, site_, names_):
+def traced_610(fn_, site_, names_):
     def wrapper(self, pad):
         rec_ = recorder.current
         if rec_ is None:
@@ -5480,7 +5516,7 @@ def traced_606(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_607(fn_, site_, names_, _d3):
+def traced_611(fn_, site_, names_, _d3):
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5489,7 +5525,7 @@ def traced_607(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_608(fn_, site_, names_, _d2, _d3):
+def traced_612(fn_, site_, names_, _d2, _d3):
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5498,7 +5534,7 @@ def traced_608(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_609(fn_, site_, names_, _d2):
+def traced_613(fn_, site_, names_, _d2):
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5507,7 +5543,7 @@ def traced_609(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_610(fn_, site_, names_):
+def traced_614(fn_, site_, names_):
     def wrapper(self, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -5516,7 +5552,7 @@ def traced_610(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_611(fn_, site_, names_):
+def traced_615(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -5525,7 +5561,7 @@ def traced_611(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_612(fn_, site_, names_):
+def traced_616(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -5534,7 +5570,7 @@ def traced_612(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim, keepdim, interpolation, out)
-def traced_613(fn_, site_, names_):
+def traced_617(fn_, site_, names_):
     def wrapper(self, q, dim, keepdim, interpolation, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5543,7 +5579,7 @@ def traced_613(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim=, keepdim=, interpolation=)
-def traced_614(fn_, site_, names_, _d2, _d3, _d4):
+def traced_618(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, q, dim=_d2, keepdim=_d3, interpolation=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5552,7 +5588,7 @@ def traced_614(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, r=, with_replacement=)
-def traced_615(fn_, site_, names_, _d1, _d2):
+def traced_619(fn_, site_, names_, _d1, _d2):
     def wrapper(self, r=_d1, with_replacement=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5561,7 +5597,7 @@ def traced_615(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, rcond=)
-def traced_616(fn_, site_, names_, _d1):
+def traced_620(fn_, site_, names_, _d1):
     def wrapper(self, rcond=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -5570,7 +5606,7 @@ def traced_616(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, repeats)
-def traced_617(fn_, site_, names_):
+def traced_621(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -5579,7 +5615,7 @@ def traced_617(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_618(fn_, site_, names_, _d2, _d3):
+def traced_622(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5588,7 +5624,7 @@ def traced_618(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_619(fn_, site_, names_, _d1, _d2, _d3):
+def traced_623(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5597,7 +5633,7 @@ def traced_619(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, s, dim, norm, out)
-def traced_620(fn_, site_, names_):
+def traced_624(fn_, site_, names_):
     def wrapper(self, s, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5606,7 +5642,7 @@ def traced_620(fn_, site_, names_):
     return wrapper
 
 # (self, s=, dim=, norm=)
-def traced_621(fn_, site_, names_, _d1, _d2, _d3):
+def traced_625(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, s=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5615,7 +5651,7 @@ def traced_621(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_622(fn_, site_, names_):
+def traced_626(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -5624,7 +5660,7 @@ def traced_622(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_623(fn_, site_, names_, _d2):
+def traced_627(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5633,7 +5669,7 @@ def traced_623(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_624(fn_, site_, names_):
+def traced_628(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -5642,7 +5678,7 @@ def traced_624(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_625(fn_, site_, names_):
+def traced_629(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -5651,7 +5687,7 @@ def traced_625(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_626(fn_, site_, names_, _d2):
+def traced_630(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5660,7 +5696,7 @@ def traced_626(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, sign, logabsdet)
-def traced_627(fn_, site_, names_):
+def traced_631(fn_, site_, names_):
     def wrapper(self, sign, logabsdet):
         rec_ = recorder.current
         if rec_ is None:
@@ -5669,7 +5705,7 @@ def traced_627(fn_, site_, names_):
     return wrapper
 
 # (self, size)
-def traced_628(fn_, site_, names_):
+def traced_632(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -5678,7 +5714,7 @@ def traced_628(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_629(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_633(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5687,7 +5723,7 @@ def traced_629(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_630(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_634(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5696,7 +5732,7 @@ def traced_630(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_631(fn_, site_, names_, _d2):
+def traced_635(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5705,7 +5741,7 @@ def traced_631(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_632(fn_, site_, names_, _d2):
+def traced_636(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5714,7 +5750,7 @@ def traced_632(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_633(fn_, site_, names_):
+def traced_637(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -5723,7 +5759,7 @@ def traced_633(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_634(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_638(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -5732,7 +5768,7 @@ def traced_634(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_635(fn_, site_, names_):
+def traced_639(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -5741,7 +5777,7 @@ def traced_635(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_636(fn_, site_, names_, _d3):
+def traced_640(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5750,7 +5786,7 @@ def traced_636(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_637(fn_, site_, names_, _d4):
+def traced_641(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5759,7 +5795,7 @@ def traced_637(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_638(fn_, site_, names_):
+def traced_642(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -5768,7 +5804,7 @@ def traced_638(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_639(fn_, site_, names_, _d1, _d2):
+def traced_643(fn_, site_, names_, _d1, _d2):
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5777,7 +5813,7 @@ def traced_639(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_640(fn_, site_, names_, _d1, _d2, _d3):
+def traced_644(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5786,7 +5822,7 @@ def traced_640(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_641(fn_, site_, names_):
+def traced_645(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -5795,7 +5831,7 @@ def traced_641(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_642(fn_, site_, names_):
+def traced_646(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -5804,7 +5840,7 @@ def traced_642(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_643(fn_, site_, names_, _d4):
+def traced_647(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5813,7 +5849,7 @@ def traced_643(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_644(fn_, site_, names_, _d2):
+def traced_648(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5822,7 +5858,7 @@ def traced_644(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_645(fn_, site_, names_, _d2):
+def traced_649(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5831,7 +5867,7 @@ def traced_645(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_646(fn_, site_, names_, _d2):
+def traced_650(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5840,7 +5876,7 @@ def traced_646(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_647(fn_, site_, names_, _d2, _d3):
+def traced_651(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5849,7 +5885,7 @@ def traced_647(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_648(fn_, site_, names_, _d1, _d2):
+def traced_652(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5858,7 +5894,7 @@ def traced_648(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_649(fn_, site_, names_, _d4):
+def traced_653(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5867,7 +5903,7 @@ def traced_649(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, margin=, reduction=)
-def traced_650(fn_, site_, names_, _d2, _d3):
+def traced_654(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, margin=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5876,7 +5912,7 @@ def traced_650(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, p, margin, weight, reduction, out)
-def traced_651(fn_, site_, names_):
+def traced_655(fn_, site_, names_):
     def wrapper(self, target, p, margin, weight, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5885,7 +5921,7 @@ def traced_651(fn_, site_, names_):
     return wrapper
 
 # (self, target, p=, margin=, weight=, reduction=)
-def traced_652(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_656(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, p=_d2, margin=_d3, weight=_d4, reduction=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5894,7 +5930,7 @@ def traced_652(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, target, reduction)
-def traced_653(fn_, site_, names_):
+def traced_657(fn_, site_, names_):
     def wrapper(self, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -5903,7 +5939,7 @@ def traced_653(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_654(fn_, site_, names_):
+def traced_658(fn_, site_, names_):
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5912,7 +5948,7 @@ def traced_654(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, out)
-def traced_655(fn_, site_, names_):
+def traced_659(fn_, site_, names_):
     def wrapper(self, target, reduction, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -5921,7 +5957,7 @@ def traced_655(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, output, is_target)
-def traced_656(fn_, site_, names_):
+def traced_660(fn_, site_, names_):
     def wrapper(self, target, reduction, output, is_target):
         rec_ = recorder.current
         if rec_ is None:
@@ -5930,7 +5966,7 @@ def traced_656(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_657(fn_, site_, names_, _d2):
+def traced_661(fn_, site_, names_, _d2):
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -5939,7 +5975,7 @@ def traced_657(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_658(fn_, site_, names_, _d2, _d3):
+def traced_662(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5948,7 +5984,7 @@ def traced_658(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_659(fn_, site_, names_, _d2, _d3):
+def traced_663(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5957,7 +5993,7 @@ def traced_659(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_660(fn_, site_, names_, _d2, _d3, _d4):
+def traced_664(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5966,7 +6002,7 @@ def traced_660(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_661(fn_, site_, names_, _d2, _d3):
+def traced_665(fn_, site_, names_, _d2, _d3):
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -5975,7 +6011,7 @@ def traced_661(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_662(fn_, site_, names_, _d2, _d3, _d4):
+def traced_666(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -5984,7 +6020,7 @@ def traced_662(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_663(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_667(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -5993,7 +6029,7 @@ def traced_663(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_664(fn_, site_, names_):
+def traced_668(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -6002,7 +6038,7 @@ def traced_664(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_665(fn_, site_, names_):
+def traced_669(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6011,7 +6047,7 @@ def traced_665(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_666(fn_, site_, names_, _d1):
+def traced_670(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6020,7 +6056,7 @@ def traced_666(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upper, out)
-def traced_667(fn_, site_, names_):
+def traced_671(fn_, site_, names_):
     def wrapper(self, upper, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6029,7 +6065,7 @@ def traced_667(fn_, site_, names_):
     return wrapper
 
 # (self, upper=)
-def traced_668(fn_, site_, names_, _d1):
+def traced_672(fn_, site_, names_, _d1):
     def wrapper(self, upper=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6038,7 +6074,7 @@ def traced_668(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upscale_factor)
-def traced_669(fn_, site_, names_):
+def traced_673(fn_, site_, names_):
     def wrapper(self, upscale_factor):
         rec_ = recorder.current
         if rec_ is None:
@@ -6047,7 +6083,7 @@ def traced_669(fn_, site_, names_):
     return wrapper
 
 # (self, value)
-def traced_670(fn_, site_, names_):
+def traced_674(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -6056,7 +6092,7 @@ def traced_670(fn_, site_, names_):
     return wrapper
 
 # (self, value, bdim, level)
-def traced_671(fn_, site_, names_):
+def traced_675(fn_, site_, names_):
     def wrapper(self, value, bdim, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -6065,7 +6101,7 @@ def traced_671(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_672(fn_, site_, names_):
+def traced_676(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -6074,7 +6110,7 @@ def traced_672(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_673(fn_, site_, names_):
+def traced_677(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -6083,7 +6119,7 @@ def traced_673(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_674(fn_, site_, names_):
+def traced_678(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6092,7 +6128,7 @@ def traced_674(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_675(fn_, site_, names_):
+def traced_679(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6101,7 +6137,7 @@ def traced_675(fn_, site_, names_):
     return wrapper
 
 # (self, weight)
-def traced_676(fn_, site_, names_):
+def traced_680(fn_, site_, names_):
     def wrapper(self, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -6110,7 +6146,7 @@ def traced_676(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_677(fn_, site_, names_):
+def traced_681(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -6119,7 +6155,7 @@ def traced_677(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias, stride, padding)
-def traced_678(fn_, site_, names_):
+def traced_682(fn_, site_, names_):
     def wrapper(self, weight, kernel_size, bias, stride, padding):
         rec_ = recorder.current
         if rec_ is None:
@@ -6128,7 +6164,7 @@ def traced_678(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=)
-def traced_679(fn_, site_, names_, _d3, _d4, _d5):
+def traced_683(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6137,7 +6173,7 @@ def traced_679(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, dilation=)
-def traced_680(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_684(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, dilation=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6146,7 +6182,7 @@ def traced_680(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=)
-def traced_681(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_685(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, output_padding=_d6, dilation=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6155,7 +6191,7 @@ def traced_681(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (self, weights=, minlength=)
-def traced_682(fn_, site_, names_, _d1, _d2):
+def traced_686(fn_, site_, names_, _d1, _d2):
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6164,7 +6200,7 @@ def traced_682(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_683(fn_, site_, names_, _d1, _d2, _d3):
+def traced_687(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6173,7 +6209,7 @@ def traced_683(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_684(fn_, site_, names_):
+def traced_688(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -6182,7 +6218,7 @@ def traced_684(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_685(fn_, site_, names_):
+def traced_689(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6191,7 +6227,7 @@ def traced_685(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_686(fn_, site_, names_):
+def traced_690(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -6200,7 +6236,7 @@ def traced_686(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, layout=)
-def traced_687(fn_, site_, names_, _d1, _d2, _d3):
+def traced_691(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, layout=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6209,7 +6245,7 @@ def traced_687(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_688(fn_, site_, names_, _d1, _d2, _d3):
+def traced_692(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6218,7 +6254,7 @@ def traced_688(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_689(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_693(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6227,7 +6263,7 @@ def traced_689(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_690(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_694(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6236,7 +6272,7 @@ def traced_690(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_691(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_695(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6245,7 +6281,7 @@ def traced_691(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_692(fn_, site_, names_):
+def traced_696(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6254,7 +6290,7 @@ def traced_692(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_693(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_697(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6263,7 +6299,7 @@ def traced_693(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_694(fn_, site_, names_, _d1, _d2):
+def traced_698(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6272,7 +6308,7 @@ def traced_694(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_695(fn_, site_, names_):
+def traced_699(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6281,7 +6317,7 @@ def traced_695(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_696(fn_, site_, names_):
+def traced_700(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6290,7 +6326,7 @@ def traced_696(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, layout=)
-def traced_697(fn_, site_, names_, _d2, _d3, _d4):
+def traced_701(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, layout=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6299,7 +6335,7 @@ def traced_697(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_698(fn_, site_, names_, _d2, _d3, _d4):
+def traced_702(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6308,7 +6344,7 @@ def traced_698(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_699(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_703(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6317,7 +6353,7 @@ def traced_699(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_700(fn_, site_, names_):
+def traced_704(fn_, site_, names_):
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6326,7 +6362,7 @@ def traced_700(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_701(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_705(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6335,7 +6371,7 @@ def traced_701(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_702(fn_, site_, names_, _d2, _d3):
+def traced_706(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6344,7 +6380,7 @@ def traced_702(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_703(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_707(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6353,7 +6389,7 @@ def traced_703(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_704(fn_, site_, names_, _d3, _d4):
+def traced_708(fn_, site_, names_, _d3, _d4):
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6362,7 +6398,7 @@ def traced_704(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_705(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_709(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6371,7 +6407,7 @@ def traced_705(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_706(fn_, site_, names_, _d3):
+def traced_710(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6380,7 +6416,7 @@ def traced_706(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_707(fn_, site_, names_):
+def traced_711(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -6389,7 +6425,7 @@ def traced_707(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_708(fn_, site_, names_):
+def traced_712(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6398,7 +6434,7 @@ def traced_708(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_709(fn_, site_, names_):
+def traced_713(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -6407,7 +6443,7 @@ def traced_709(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_710(fn_, site_, names_, _d2):
+def traced_714(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6416,7 +6452,7 @@ def traced_710(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_711(fn_, site_, names_):
+def traced_715(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6425,7 +6461,7 @@ def traced_711(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_712(fn_, site_, names_, _d1):
+def traced_716(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6434,7 +6470,7 @@ def traced_712(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_713(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_717(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6443,7 +6479,7 @@ def traced_713(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_714(fn_, site_, names_):
+def traced_718(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6452,7 +6488,7 @@ def traced_714(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_715(fn_, site_, names_):
+def traced_719(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -6461,7 +6497,7 @@ def traced_715(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_716(fn_, site_, names_, _d1):
+def traced_720(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6470,7 +6506,7 @@ def traced_716(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_717(fn_, site_, names_, _d1, _d2):
+def traced_721(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6479,7 +6515,7 @@ def traced_717(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_718(fn_, site_, names_, _d1):
+def traced_722(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6488,7 +6524,7 @@ def traced_718(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, out)
-def traced_719(fn_, site_, names_):
+def traced_723(fn_, site_, names_):
     def wrapper(tensors, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -6497,7 +6533,7 @@ def traced_719(fn_, site_, names_):
     return wrapper
 
 # (theta, size, align_corners)
-def traced_720(fn_, site_, names_):
+def traced_724(fn_, site_, names_):
     def wrapper(theta, size, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -6506,7 +6542,7 @@ def traced_720(fn_, site_, names_):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_721(fn_, site_, names_):
+def traced_725(fn_, site_, names_):
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -6515,7 +6551,7 @@ def traced_721(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_722(fn_, site_, names_):
+def traced_726(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6524,7 +6560,7 @@ def traced_722(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim)
-def traced_723(fn_, site_, names_):
+def traced_727(fn_, site_, names_):
     def wrapper(v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6533,7 +6569,7 @@ def traced_723(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim=)
-def traced_724(fn_, site_, names_, _d2):
+def traced_728(fn_, site_, names_, _d2):
     def wrapper(v, g, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6542,7 +6578,7 @@ def traced_724(fn_, site_, names_, _d2):
     return wrapper
 
 # (v, pow=, dim=)
-def traced_725(fn_, site_, names_, _d1, _d2):
+def traced_729(fn_, site_, names_, _d1, _d2):
     def wrapper(v, pow=_d1, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6551,7 +6587,7 @@ def traced_725(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (value, bdim, level)
-def traced_726(fn_, site_, names_):
+def traced_730(fn_, site_, names_):
     def wrapper(value, bdim, level):
         rec_ = recorder.current
         if rec_ is None:
@@ -6560,7 +6596,7 @@ def traced_726(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_727(fn_, site_, names_):
+def traced_731(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -6569,7 +6605,7 @@ def traced_727(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_728(fn_, site_, names_):
+def traced_732(fn_, site_, names_):
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
         if rec_ is None:
@@ -6578,7 +6614,7 @@ def traced_728(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_729(fn_, site_, names_):
+def traced_733(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -6587,7 +6623,7 @@ def traced_729(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_730(fn_, site_, names_):
+def traced_734(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6596,7 +6632,7 @@ def traced_730(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_731(fn_, site_, names_):
+def traced_735(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6605,7 +6641,7 @@ def traced_731(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_732(fn_, site_, names_):
+def traced_736(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -6614,7 +6650,7 @@ def traced_732(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_733(fn_, site_, names_):
+def traced_737(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -6623,7 +6659,7 @@ def traced_733(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_734(fn_, site_, names_):
+def traced_738(fn_, site_, names_):
     def wrapper(w, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -6632,7 +6668,7 @@ def traced_734(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_735(fn_, site_, names_):
+def traced_739(fn_, site_, names_):
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
         if rec_ is None:
@@ -6641,7 +6677,7 @@ def traced_735(fn_, site_, names_):
     return wrapper
 
 # (w, norm, v, g, dim)
-def traced_736(fn_, site_, names_):
+def traced_740(fn_, site_, names_):
     def wrapper(w, norm, v, g, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -6650,7 +6686,7 @@ def traced_736(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_737(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_741(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -6659,7 +6695,7 @@ def traced_737(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_738(fn_, site_, names_, _d2, _d3, _d4):
+def traced_742(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6668,7 +6704,7 @@ def traced_738(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_739(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_743(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(window_length, periodic=_d1, alpha=_d2, beta=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -6677,7 +6713,7 @@ def traced_739(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_740(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_744(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(window_length, periodic=_d1, beta=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -6686,7 +6722,7 @@ def traced_740(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (window_length, periodic=, dtype=, layout=, device=, pin_memory=)
-def traced_741(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_745(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(window_length, periodic=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -6695,7 +6731,7 @@ def traced_741(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (x, N=)
-def traced_742(fn_, site_, names_, _d1):
+def traced_746(fn_, site_, names_, _d1):
     def wrapper(x, N=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -6704,7 +6740,7 @@ def traced_742(fn_, site_, names_, _d1):
     return wrapper
 
 # (x, N=, increasing=)
-def traced_743(fn_, site_, names_, _d1, _d2):
+def traced_747(fn_, site_, names_, _d1, _d2):
     def wrapper(x, N=_d1, increasing=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6713,7 +6749,7 @@ def traced_743(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (x, alpha, total)
-def traced_744(fn_, site_, names_):
+def traced_748(fn_, site_, names_):
     def wrapper(x, alpha, total):
         rec_ = recorder.current
         if rec_ is None:
@@ -6722,7 +6758,7 @@ def traced_744(fn_, site_, names_):
     return wrapper
 
 # (x, grid, mode, padding_mode, align_corners)
-def traced_745(fn_, site_, names_):
+def traced_749(fn_, site_, names_):
     def wrapper(x, grid, mode, padding_mode, align_corners):
         rec_ = recorder.current
         if rec_ is None:
@@ -6731,7 +6767,7 @@ def traced_745(fn_, site_, names_):
     return wrapper
 
 # (x, index)
-def traced_746(fn_, site_, names_):
+def traced_750(fn_, site_, names_):
     def wrapper(x, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -6740,7 +6776,7 @@ def traced_746(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_747(fn_, site_, names_):
+def traced_751(fn_, site_, names_):
     def wrapper(x, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -6749,7 +6785,7 @@ def traced_747(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_748(fn_, site_, names_):
+def traced_752(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6758,7 +6794,7 @@ def traced_748(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, out_sizes)
-def traced_749(fn_, site_, names_):
+def traced_753(fn_, site_, names_):
     def wrapper(x, k, s, p, d, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6767,7 +6803,7 @@ def traced_749(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_750(fn_, site_, names_):
+def traced_754(fn_, site_, names_):
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6776,7 +6812,7 @@ def traced_750(fn_, site_, names_):
     return wrapper
 
 # (x, mats)
-def traced_751(fn_, site_, names_):
+def traced_755(fn_, site_, names_):
     def wrapper(x, mats):
         rec_ = recorder.current
         if rec_ is None:
@@ -6785,7 +6821,7 @@ def traced_751(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_752(fn_, site_, names_):
+def traced_756(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6794,7 +6830,7 @@ def traced_752(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_753(fn_, site_, names_):
+def traced_757(fn_, site_, names_):
     def wrapper(x, out_shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -6803,7 +6839,7 @@ def traced_753(fn_, site_, names_):
     return wrapper
 
 # (x, out_sizes)
-def traced_754(fn_, site_, names_):
+def traced_758(fn_, site_, names_):
     def wrapper(x, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6812,7 +6848,7 @@ def traced_754(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_755(fn_, site_, names_):
+def traced_759(fn_, site_, names_):
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
         if rec_ is None:
@@ -6821,7 +6857,7 @@ def traced_755(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_756(fn_, site_, names_):
+def traced_760(fn_, site_, names_):
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -6830,7 +6866,7 @@ def traced_756(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation)
-def traced_757(fn_, site_, names_):
+def traced_761(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation):
         rec_ = recorder.current
         if rec_ is None:
@@ -6839,7 +6875,7 @@ def traced_757(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_758(fn_, site_, names_):
+def traced_762(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -6848,7 +6884,7 @@ def traced_758(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, groups)
-def traced_759(fn_, site_, names_):
+def traced_763(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -6857,7 +6893,7 @@ def traced_759(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_760(fn_, site_, names_):
+def traced_764(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -6866,7 +6902,7 @@ def traced_760(fn_, site_, names_):
     return wrapper
 
 # (x, windows, out_sizes)
-def traced_761(fn_, site_, names_):
+def traced_765(fn_, site_, names_):
     def wrapper(x, windows, out_sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -6875,7 +6911,7 @@ def traced_761(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_762(fn_, site_, names_):
+def traced_766(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -6884,7 +6920,7 @@ def traced_762(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_763(fn_, site_, names_):
+def traced_767(fn_, site_, names_):
     def wrapper(x1, x2):
         rec_ = recorder.current
         if rec_ is None:
@@ -6893,7 +6929,7 @@ def traced_763(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_764(fn_, site_, names_, _d2, _d3):
+def traced_768(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6902,7 +6938,7 @@ def traced_764(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_765(fn_, site_, names_):
+def traced_769(fn_, site_, names_):
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -6911,7 +6947,7 @@ def traced_765(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_766(fn_, site_, names_, _d2, _d3):
+def traced_770(fn_, site_, names_, _d2, _d3):
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6920,7 +6956,7 @@ def traced_766(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_767(fn_, site_, names_, _d2, _d3, _d4):
+def traced_771(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -6929,7 +6965,7 @@ def traced_767(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_768(fn_, site_, names_):
+def traced_772(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -6938,7 +6974,7 @@ def traced_768(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_769(fn_, site_, names_, _d1, _d2, _d3):
+def traced_773(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -6980,742 +7016,746 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'begin, end, grain_size, f, work_per_iteration=': traced_29,
     'buffer, dtype, count, offset, requires_grad': traced_30,
     'cls, args, kwargs': traced_31,
-    'condition': traced_32,
-    'condition, self, other': traced_33,
-    'condition, self, other, out': traced_34,
-    'count, prob, generator=': traced_35,
-    'ctx': traced_36,
-    'current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval': traced_37,
-    'dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta': traced_38,
-    'data': traced_39,
-    'data, batch_sizes, batch_first, padding_value, total_length': traced_40,
-    'data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional': traced_41,
-    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_42,
-    'data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation': traced_43,
-    'data_im, output_height, output_width, kernel, pad, stride, dilation': traced_44,
-    'dst, conj, neg': traced_45,
-    'dst, src': traced_46,
-    'dst, src, nbytes, kind, stream': traced_47,
-    'dual, level': traced_48,
-    'dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta': traced_49,
-    'elements, test_elements, invert, out': traced_50,
-    'elements=, test_elements=, assume_unique=, invert=, element=, test_element=': traced_51,
-    'end, out': traced_52,
-    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_53,
-    'equation, tensors, path=': traced_54,
-    'f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args': traced_55,
-    'flat': traced_56,
-    'from_, to': traced_57,
-    'g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx': traced_58,
-    'ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_59,
-    'go, idx, h, w': traced_60,
-    'go, idx, in_sizes': traced_61,
-    'go, in_shape, indices': traced_62,
-    'go, in_shape, plan, opmath': traced_63,
-    'go, mats': traced_64,
-    'go, shape, index': traced_65,
-    'go, windows, in_sizes': traced_66,
-    'go, x, grid, mode, padding_mode, align_corners, mask': traced_67,
-    'go, x, w, stride, padding, dilation, groups, mask': traced_68,
-    'grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse': traced_69,
-    'grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=': traced_70,
-    'grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=': traced_71,
-    'grad, input_size, batch_sizes, batch_first': traced_72,
-    'grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=': traced_73,
-    'grad, size, align_corners': traced_74,
-    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_75,
-    'grad, x1, x2, p, cdist': traced_76,
-    'grad_in, grad, dim, size, step': traced_77,
-    'grad_in, input_sizes, dim, size, step': traced_78,
-    'grad_input, grad, output, dim': traced_79,
-    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_80,
-    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_81,
-    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_82,
-    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_83,
-    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_84,
-    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_85,
-    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_86,
-    'grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity': traced_87,
-    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_88,
-    'grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask': traced_89,
-    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_90,
-    'grad_output, self': traced_91,
-    'grad_output, self, buffer': traced_92,
-    'grad_output, self, buffer, grad_input': traced_93,
-    'grad_output, self, dim': traced_94,
-    'grad_output, self, dim, grad_input': traced_95,
-    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_96,
-    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_97,
-    'grad_output, self, min_val, max_val': traced_98,
-    'grad_output, self, min_val, max_val, grad_input': traced_99,
-    'grad_output, self, noise, lower, upper, training, self_is_result': traced_100,
-    'grad_output, self, padding': traced_101,
-    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_102,
-    'grad_output, self, target, p, margin, weight=, reduction=': traced_103,
-    'grad_output, self, target, reduction': traced_104,
-    'grad_output, self, target, reduction, beta': traced_105,
-    'grad_output, self, target, reduction, beta, grad_input': traced_106,
-    'grad_output, self, target, reduction, delta': traced_107,
-    'grad_output, self, target, reduction, delta, grad_input': traced_108,
-    'grad_output, self, target, reduction, grad_input': traced_109,
-    'grad_output, self, target, reduction, is_target': traced_110,
-    'grad_output, self, target, reduction, is_target, grad_input': traced_111,
-    'grad_output, self, target, weight=, reduction=': traced_112,
-    'grad_output, self, weight': traced_113,
-    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_114,
-    'grad_w, saved_v, saved_g, saved_norms, dim': traced_115,
-    'grad_x1, grad, x1, x2, p, cdist': traced_116,
-    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_117,
-    'high, size, low=, generator=, out=': traced_118,
-    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_119,
-    'index': traced_120,
-    'input, a, tau': traced_121,
-    'input, atol=, rtol=, hermitian=, tol=': traced_122,
-    'input, grid, interpolation_mode, padding_mode, align_corners': traced_123,
-    'input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first': traced_124,
-    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_125,
-    'input, info, upper': traced_126,
-    'input, infos, upper': traced_127,
-    'input, lengths, batch_first': traced_128,
-    'input, mean, var_sum': traced_129,
-    'input, normalized_shape, weight, bias, eps': traced_130,
-    'input, normalized_shape, weight, eps': traced_131,
-    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_132,
-    'input, normalized_shape, weight=, eps=': traced_133,
-    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_134,
-    'input, out, atol=, rtol=, hermitian=, tol=': traced_135,
-    'input, output_size, align_corners, scale_factors': traced_136,
-    'input, output_size, scale_factors': traced_137,
-    'input, p, train': traced_138,
-    'input, target': traced_139,
-    'input, target, log_input, full, eps, reduction': traced_140,
-    'input, target, output, is_target, reduction, nframe, dim': traced_141,
-    'input, target, weight': traced_142,
-    'input, tau': traced_143,
-    'input, tau, result': traced_144,
-    'input, values, vectors, infos, compute_v': traced_145,
-    'input, weight, bias, N, C, HxW, group, eps': traced_146,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_147,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_148,
-    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_149,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_150,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_151,
-    'input, weight, bias=': traced_152,
-    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_153,
-    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_154,
-    'input1, input2, target, margin=, reduction=': traced_155,
-    'input1, input2, weight, bias=': traced_156,
-    'it': traced_157,
-    'it, *scalars': traced_158,
-    'it, A': traced_159,
-    'it, A, B, left, check_errors': traced_160,
-    'it, A, B, left, check_errors, result, LU, pivots, info': traced_161,
-    'it, A, UPLO, compute_v': traced_162,
-    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_163,
-    'it, A, check_errors': traced_164,
-    'it, A, check_errors, inverse, info': traced_165,
-    'it, A, full_matrices, compute_uv, driver': traced_166,
-    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_167,
-    'it, A, mode': traced_168,
-    'it, A, mode, Q, R': traced_169,
-    'it, A, pivot': traced_170,
-    'it, A, pivot, P, L, U': traced_171,
-    'it, A, pivot, check_errors': traced_172,
-    'it, A, pivot, check_errors, LU, pivots, info': traced_173,
-    'it, A, result, LU, pivots': traced_174,
-    'it, A, sign, logabsdet, LU, pivots': traced_175,
-    'it, LU, pivots, B, left, adjoint': traced_176,
-    'it, LU, pivots, B, left, adjoint, result': traced_177,
-    'it, LU, pivots, unpack_data, unpack_pivots': traced_178,
-    'it, LU, pivots, unpack_lu, unpack_pivots, P, L, U': traced_179,
-    'it, alpha_scalar': traced_180,
-    'it, batch1, batch2, result': traced_181,
-    'it, beta': traced_182,
-    'it, correction, take_sqrt': traced_183,
-    'it, decimals': traced_184,
-    'it, delta': traced_185,
-    'it, eps_scalar': traced_186,
-    'it, exp_scalar': traced_187,
-    'it, fill': traced_188,
-    'it, from_, to, gen': traced_189,
-    'it, gen': traced_190,
-    'it, grad, output, dim, input_dtype': traced_191,
-    'it, grad, output, dim, input_dtype, grad_input': traced_192,
-    'it, grad, output, dim, input_dtype, out': traced_193,
-    'it, grad, self, threshold': traced_194,
-    'it, grad, self, threshold, grad_input': traced_195,
-    'it, grad_out, self, lambd': traced_196,
-    'it, grad_out, self, lambd, grad_input': traced_197,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_198,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_199,
-    'it, grad_output, input, indices': traced_200,
-    'it, grad_output, input, indices, grad_input': traced_201,
-    'it, grad_output, output': traced_202,
-    'it, grad_output, output, grad_input': traced_203,
-    'it, grad_output, output_size, input_size, align_corners, scales': traced_204,
-    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_205,
-    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w': traced_206,
-    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input': traced_207,
-    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_208,
-    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input': traced_209,
-    'it, grad_output, output_size, input_size, scales': traced_210,
-    'it, grad_output, output_size, input_size, scales, grad_input': traced_211,
-    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w': traced_212,
-    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input': traced_213,
-    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_214,
-    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_215,
-    'it, grad_output, self': traced_216,
-    'it, grad_output, self, approximate, grad_input': traced_217,
-    'it, grad_output, self, approximate=': traced_218,
-    'it, grad_output, self, beta, threshold': traced_219,
-    'it, grad_output, self, beta, threshold, grad_input': traced_220,
-    'it, grad_output, self, grad_input': traced_221,
-    'it, grad_output, self, lambd': traced_222,
-    'it, grad_output, self, lambd, grad_input': traced_223,
-    'it, grad_output, self, negative_slope, self_is_result': traced_224,
-    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_225,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_226,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_227,
-    'it, index_size, index_stride': traced_228,
-    'it, index_size, index_stride, accumulate': traced_229,
-    'it, input, dim, half_to_float': traced_230,
-    'it, input, dim, half_to_float, output': traced_231,
-    'it, input, output_size': traced_232,
-    'it, input, output_size, out, indices': traced_233,
-    'it, input, target, reduction': traced_234,
-    'it, input, target, reduction, beta': traced_235,
-    'it, input, target, reduction, beta, result': traced_236,
-    'it, input, target, reduction, result': traced_237,
-    'it, lambd, gen': traced_238,
-    'it, loop': traced_239,
-    'it, max_': traced_240,
-    'it, maxnorm': traced_241,
-    'it, mean, std, gen': traced_242,
-    'it, median, sigma, gen': traced_243,
-    'it, min_': traced_244,
-    'it, min_, max_': traced_245,
-    'it, n': traced_246,
-    'it, n, self': traced_247,
-    'it, n, self, out': traced_248,
-    'it, nan, posinf, neginf': traced_249,
-    'it, non_blocking': traced_250,
-    'it, norm, beta': traced_251,
-    'it, norm, delta': traced_252,
-    'it, ord_': traced_253,
-    'it, p, gen': traced_254,
-    'it, reduce': traced_255,
-    'it, reduce, ident': traced_256,
-    'it, self': traced_257,
-    'it, self, A, upper, transpose, unitriangular': traced_258,
-    'it, self, A, upper, transpose, unitriangular, result, clone_A': traced_259,
-    'it, self, alpha, scale, input_scale': traced_260,
-    'it, self, alpha, scale, input_scale, out': traced_261,
-    'it, self, approximate, out': traced_262,
-    'it, self, approximate=': traced_263,
-    'it, self, batch1, batch2, beta, alpha': traced_264,
-    'it, self, batch1, batch2, beta, alpha, result': traced_265,
-    'it, self, beta, threshold': traced_266,
-    'it, self, beta, threshold, out': traced_267,
-    'it, self, decimals': traced_268,
-    'it, self, decimals, out': traced_269,
-    'it, self, dim, dtype': traced_270,
-    'it, self, dim, dtype, result': traced_271,
-    'it, self, dim, keepdim': traced_272,
-    'it, self, dim, keepdim, dtype': traced_273,
-    'it, self, dim, keepdim, dtype, result': traced_274,
-    'it, self, dim, keepdim, min, max': traced_275,
-    'it, self, dim, keepdim, result': traced_276,
-    'it, self, dim, keepdim, values, indices': traced_277,
-    'it, self, dim, out': traced_278,
-    'it, self, dim=': traced_279,
-    'it, self, end, weight': traced_280,
-    'it, self, end, weight, out': traced_281,
-    'it, self, exponent': traced_282,
-    'it, self, exponent, out': traced_283,
-    'it, self, indices': traced_284,
-    'it, self, indices, result': traced_285,
-    'it, self, lambd': traced_286,
-    'it, self, lambd, out': traced_287,
-    'it, self, mat, vec, beta, alpha': traced_288,
-    'it, self, mat, vec, beta, alpha, result': traced_289,
-    'it, self, mat1, mat2, beta, alpha': traced_290,
-    'it, self, mat1, mat2, beta, alpha, result': traced_291,
-    'it, self, mat2': traced_292,
-    'it, self, mat2, result': traced_293,
-    'it, self, max': traced_294,
-    'it, self, max, out': traced_295,
-    'it, self, min': traced_296,
-    'it, self, min, max': traced_297,
-    'it, self, min, max, out': traced_298,
-    'it, self, min, out': traced_299,
-    'it, self, negative_slope': traced_300,
-    'it, self, negative_slope, out': traced_301,
-    'it, self, other': traced_302,
-    'it, self, other, alpha': traced_303,
-    'it, self, other, alpha, out': traced_304,
-    'it, self, other, out': traced_305,
-    'it, self, other, rounding_mode': traced_306,
-    'it, self, other, rounding_mode, out': traced_307,
-    'it, self, out': traced_308,
-    'it, self, output_size, align_corners, scales': traced_309,
-    'it, self, output_size, align_corners, scales, out': traced_310,
-    'it, self, output_size, align_corners, scales_d, scales_h, scales_w': traced_311,
-    'it, self, output_size, align_corners, scales_d, scales_h, scales_w, out': traced_312,
-    'it, self, output_size, align_corners, scales_h, scales_w': traced_313,
-    'it, self, output_size, align_corners, scales_h, scales_w, out': traced_314,
-    'it, self, output_size, scales': traced_315,
-    'it, self, output_size, scales, out': traced_316,
-    'it, self, output_size, scales_d, scales_h, scales_w': traced_317,
-    'it, self, output_size, scales_d, scales_h, scales_w, out': traced_318,
-    'it, self, output_size, scales_h, scales_w': traced_319,
-    'it, self, output_size, scales_h, scales_w, out': traced_320,
-    'it, self, p, dim, maxnorm': traced_321,
-    'it, self, p, dim, maxnorm, out': traced_322,
-    'it, self, result': traced_323,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_324,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_325,
-    'it, self, target, weight, reduction, ignore_index': traced_326,
-    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_327,
-    'it, self, tensor1, tensor2, value': traced_328,
-    'it, self, tensor1, tensor2, value, result': traced_329,
-    'it, self, threshold, value': traced_330,
-    'it, self, threshold, value, out': traced_331,
-    'it, self, upper, check_errors': traced_332,
-    'it, self, upper, check_errors, L, info': traced_333,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_334,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_335,
-    'it, start, end, steps': traced_336,
-    'it, start, size, step': traced_337,
-    'it, threshold, value': traced_338,
-    'it, value': traced_339,
-    'it, value_scalar': traced_340,
-    'it, weight': traced_341,
-    'it, window_length, beta': traced_342,
-    'ks, *args': traced_343,
-    'ks, primal, tangent, level': traced_344,
-    'ks, self': traced_345,
-    'ks, self, level': traced_346,
-    'log_probs, targets, input_lengths, target_lengths, blank': traced_347,
-    'log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type': traced_348,
-    'log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=': traced_349,
-    'log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=': traced_350,
-    'log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity': traced_351,
-    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_352,
-    'mean, std=, size=, generator=, out=': traced_353,
-    'meta, tensors, dim': traced_354,
-    'meta, tensors, dim, result': traced_355,
-    'n, d, out': traced_356,
-    'n, d=, dtype=, layout=, device=, pin_memory=': traced_357,
-    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_358,
-    'n, generator=, out=': traced_359,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_360,
-    'n, m=, out=': traced_361,
-    'n, out=': traced_362,
-    'n, self': traced_363,
-    'n, self, out': traced_364,
-    'nbytes': traced_365,
-    'obj, dtype, device, copy, requires_grad': traced_366,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_367,
-    'obj, warn_if_not_writeable=': traced_368,
-    'oldshape, oldstride, newshape': traced_369,
-    'op, args': traced_370,
-    'out, in_, ignore_nan': traced_371,
-    'out, self, dims': traced_372,
-    'out, x, groups': traced_373,
-    'out, x, idx, out_sizes': traced_374,
-    'output, buffer, input': traced_375,
-    'output, input, downscale_factor': traced_376,
-    'output, input, noise, lower_, upper_, gen': traced_377,
-    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_378,
-    'output, input, upscale_factor': traced_379,
-    'output, input, weight, bias, mean, invstd': traced_380,
-    'output, self, weights': traced_381,
-    'output, shape': traced_382,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_383,
-    'perm, pivots, dim_size': traced_384,
-    'primal, tangent, level': traced_385,
-    'ptr, device': traced_386,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_387,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_388,
-    'r, start, end, steps, base': traced_389,
-    'real, imag': traced_390,
-    'real, imag, out': traced_391,
-    'repeats, output_size=': traced_392,
-    'result, a, b, dim': traced_393,
-    'result, input': traced_394,
-    'result, input, boundaries, right, sorter': traced_395,
-    'result, repeats': traced_396,
-    'result, rows, cols': traced_397,
-    'result, self, dim': traced_398,
-    'result, self, dim, index': traced_399,
-    'result, self, index': traced_400,
-    'result, self, k, upper': traced_401,
-    'result, self, mask': traced_402,
-    'result, self, n_sample, gen': traced_403,
-    'result, size': traced_404,
-    'result, tensors, dim': traced_405,
-    'result, x1, x2, p': traced_406,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_407,
-    'rows': traced_408,
-    's, dtype=': traced_409,
-    's, dtype=, layout=, device=, pin_memory=': traced_410,
-    'scaled_grads, found_inf, inv_scale': traced_411,
-    'self': traced_412,
-    'self, *args': traced_413,
-    'self, *args, **kwargs': traced_414,
-    'self, A, upper': traced_415,
-    'self, B, upper, left, unitriangular, out': traced_416,
-    'self, B, upper, left=, unitriangular=': traced_417,
-    'self, UPLO=': traced_418,
-    'self, alpha=': traced_419,
-    'self, args, kwargs': traced_420,
-    'self, atol=, rtol=, hermitian=, rcond=': traced_421,
-    'self, atol=, rtol=, hermitian=, tol=': traced_422,
-    'self, axis0, axis1': traced_423,
-    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_424,
-    'self, b, rcond=, driver=': traced_425,
-    'self, bins=, min=, max=': traced_426,
-    'self, bins=, min=, max=, out=': traced_427,
-    'self, bins=, range=, weight=, density=': traced_428,
-    'self, block': traced_429,
-    'self, block, context': traced_430,
-    'self, boundaries, out_int32, right, out': traced_431,
-    'self, boundaries, out_int32=, right=': traced_432,
-    'self, chunks, dim=': traced_433,
-    'self, config': traced_434,
-    'self, context': traced_435,
-    'self, correction=, fweights=, aweights=': traced_436,
-    'self, decimals, out': traced_437,
-    'self, decimals=': traced_438,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_439,
-    'self, device, orig_size, stream': traced_440,
-    'self, diagonal=': traced_441,
-    'self, dim': traced_442,
-    'self, dim, correction, keepdim, out': traced_443,
-    'self, dim, dtype, out': traced_444,
-    'self, dim, dtype=': traced_445,
-    'self, dim, index': traced_446,
-    'self, dim, index, real_dim=': traced_447,
-    'self, dim, index, source': traced_448,
-    'self, dim, index, source, alpha': traced_449,
-    'self, dim, index, source, alpha=': traced_450,
-    'self, dim, index, source, reduce, include_self': traced_451,
-    'self, dim, index, source, reduce, include_self=': traced_452,
-    'self, dim, index, sparse_grad=': traced_453,
-    'self, dim, index, src': traced_454,
-    'self, dim, index, src, reduce': traced_455,
-    'self, dim, index, src=, value=, reduce=': traced_456,
-    'self, dim, index, value': traced_457,
-    'self, dim, keepdim, dtype, out': traced_458,
-    'self, dim, keepdim, min_result, max_result': traced_459,
-    'self, dim, keepdim, out': traced_460,
-    'self, dim, keepdim, values, indices': traced_461,
-    'self, dim, keepdim=': traced_462,
-    'self, dim, normalization, forward': traced_463,
-    'self, dim, normalization, forward, out': traced_464,
-    'self, dim, normalization, last_dim_size': traced_465,
-    'self, dim, normalization, last_dim_size, out': traced_466,
-    'self, dim, normalization, onesided': traced_467,
-    'self, dim, normalization, onesided, out': traced_468,
-    'self, dim, return_inverse=, return_counts=': traced_469,
-    'self, dim, sizes': traced_470,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_471,
-    'self, dim, start, length': traced_472,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_473,
-    'self, dim, unbiased=, keepdim=': traced_474,
-    'self, dim0, dim1': traced_475,
-    'self, dim=': traced_476,
-    'self, dim=, correction=, keepdim=': traced_477,
-    'self, dim=, descending=': traced_478,
-    'self, dim=, keepdim=': traced_479,
-    'self, dim=, keepdim=, dtype=': traced_480,
-    'self, dim=, start=, end=, step=': traced_481,
-    'self, dimension, size, step': traced_482,
-    'self, dims': traced_483,
-    'self, downscale_factor': traced_484,
-    'self, dst, src, pool': traced_485,
-    'self, dtype': traced_486,
-    'self, dtype=': traced_487,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_488,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_489,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_490,
-    'self, eigenvalues, eigenvectors': traced_491,
-    'self, eps, out': traced_492,
-    'self, eps=': traced_493,
-    'self, exponent': traced_494,
-    'self, exponent, out': traced_495,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_496,
-    'self, fill_value, wrap=': traced_497,
-    'self, found_inf, inv_scale': traced_498,
-    'self, from_=, to=, generator=': traced_499,
-    'self, generator=': traced_500,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_501,
-    'self, generator=, out=': traced_502,
-    'self, grad': traced_503,
-    'self, groups': traced_504,
-    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_505,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_506,
-    'self, hist, bin_edges': traced_507,
-    'self, ind, out': traced_508,
-    'self, ind=': traced_509,
-    'self, index': traced_510,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_511,
-    'self, index, py_value': traced_512,
-    'self, indices': traced_513,
-    'self, indices, dim=': traced_514,
-    'self, indices, max_norm, norm_type': traced_515,
-    'self, indices, output_size': traced_516,
-    'self, indices, output_size, out': traced_517,
-    'self, indices, output_size, stride, padding': traced_518,
-    'self, indices, output_size, stride, padding, out': traced_519,
-    'self, indices, values, accumulate=': traced_520,
-    'self, indices, values, accumulate=, unsafe=': traced_521,
-    'self, input2, upper, out': traced_522,
-    'self, input2, upper=': traced_523,
-    'self, it, from_, to, gen': traced_524,
-    'self, k, dim, keepdim, values, indices': traced_525,
-    'self, k, dim=, keepdim=': traced_526,
-    'self, k, dim=, largest=, sorted=': traced_527,
-    'self, k=, dims=': traced_528,
-    'self, kernel_size, dilation, padding, stride': traced_529,
-    'self, kernel_size, dilation, padding, stride, out': traced_530,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_531,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_532,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_533,
-    'self, kwargs': traced_534,
-    'self, lambd=, generator=': traced_535,
-    'self, level': traced_536,
-    'self, lower=, upper=, training=, generator=': traced_537,
-    'self, mantissa, exponent': traced_538,
-    'self, mask': traced_539,
-    'self, mask, source': traced_540,
-    'self, mask, value': traced_541,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_542,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_543,
-    'self, mean, std, gen': traced_544,
-    'self, mean=, std=, generator=': traced_545,
-    'self, median=, sigma=, generator=': traced_546,
-    'self, memory_format=': traced_547,
-    'self, min=, max=': traced_548,
-    'self, min_val, max_val, out': traced_549,
-    'self, min_val=, max_val=': traced_550,
-    'self, n': traced_551,
-    'self, n, dim, norm, out': traced_552,
-    'self, n, dim, prepend, append, out': traced_553,
-    'self, n, out': traced_554,
-    'self, n=, dim=, norm=': traced_555,
-    'self, n=, dim=, prepend=, append=': traced_556,
-    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_557,
-    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_558,
-    'self, nan, posinf, neginf, out': traced_559,
-    'self, nan=, posinf=, neginf=': traced_560,
-    'self, nbytes': traced_561,
-    'self, nelements': traced_562,
-    'self, new_size': traced_563,
-    'self, noise, lower, upper, training, generator, out': traced_564,
-    'self, noise, lower=, upper=, training=, generator=': traced_565,
-    'self, num_classes=': traced_566,
-    'self, num_samples, replacement=, generator=': traced_567,
-    'self, num_samples, replacement=, generator=, out=': traced_568,
-    'self, offset=': traced_569,
-    'self, offset=, dim1=, dim2=': traced_570,
-    'self, op, ks, args': traced_571,
-    'self, ord=, dim=, keepdim=, dtype=': traced_572,
-    'self, orig': traced_573,
-    'self, other': traced_574,
-    'self, other, alpha, out': traced_575,
-    'self, other, alpha=': traced_576,
-    'self, other, dim=': traced_577,
-    'self, other, dims, out': traced_578,
-    'self, other, dims=': traced_579,
-    'self, other, dims_self, dims_other': traced_580,
-    'self, other, out': traced_581,
-    'self, other, p=': traced_582,
-    'self, other, rounding_mode=': traced_583,
-    'self, other, rounding_mode=, out=': traced_584,
-    'self, other, rtol=, atol=, equal_nan=': traced_585,
-    'self, other, self_num_batch_dims=': traced_586,
-    'self, out': traced_587,
-    'self, out, a, b': traced_588,
-    'self, out, atol=, rtol=, hermitian=, rcond=': traced_589,
-    'self, out, atol=, rtol=, hermitian=, tol=': traced_590,
-    'self, out=': traced_591,
-    'self, output': traced_592,
-    'self, output_size': traced_593,
-    'self, output_size, kernel_size, dilation, padding, stride': traced_594,
-    'self, output_size, kernel_size, dilation, padding, stride, out': traced_595,
-    'self, p': traced_596,
-    'self, p, context': traced_597,
-    'self, p, gen': traced_598,
-    'self, p, generator=': traced_599,
-    'self, p, isRetry, ctx': traced_600,
-    'self, p, out': traced_601,
-    'self, p, train': traced_602,
-    'self, p=': traced_603,
-    'self, p=, generator=': traced_604,
-    'self, p_, gen': traced_605,
-    'self, pad': traced_606,
-    'self, pad, mode, value=': traced_607,
-    'self, pad, mode=, value=': traced_608,
-    'self, pad, value=': traced_609,
-    'self, padding': traced_610,
-    'self, params, orig_size, context, split_remainder': traced_611,
-    'self, ptr': traced_612,
-    'self, q, dim, keepdim, interpolation, out': traced_613,
-    'self, q, dim=, keepdim=, interpolation=': traced_614,
-    'self, r=, with_replacement=': traced_615,
-    'self, rcond=': traced_616,
-    'self, repeats': traced_617,
-    'self, repeats, dim=, output_size=': traced_618,
-    'self, return_inverse=, return_counts=, dim=': traced_619,
-    'self, s, dim, norm, out': traced_620,
-    'self, s=, dim=, norm=': traced_621,
-    'self, sections': traced_622,
-    'self, sections, dim=': traced_623,
-    'self, seq': traced_624,
-    'self, shape': traced_625,
-    'self, shifts, dims=': traced_626,
-    'self, sign, logabsdet': traced_627,
-    'self, size': traced_628,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_629,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_630,
-    'self, size, implicit=': traced_631,
-    'self, size, memory_format=': traced_632,
-    'self, size, stride': traced_633,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_634,
-    'self, size, stride, storage_offset': traced_635,
-    'self, size, stride, storage_offset=': traced_636,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_637,
-    'self, sizes, strides': traced_638,
-    'self, some=, compute_uv=': traced_639,
-    'self, sorted=, return_inverse=, return_counts=': traced_640,
-    'self, source': traced_641,
-    'self, source, destination': traced_642,
-    'self, source, storage_offset, size, stride=': traced_643,
-    'self, split_size, dim=': traced_644,
-    'self, split_sizes, dim=': traced_645,
-    'self, src, non_blocking=': traced_646,
-    'self, stable, dim=, descending=': traced_647,
-    'self, start_dim=, end_dim=': traced_648,
-    'self, storage, key_set, data_type, impl_type=': traced_649,
-    'self, target, margin=, reduction=': traced_650,
-    'self, target, p, margin, weight, reduction, out': traced_651,
-    'self, target, p=, margin=, weight=, reduction=': traced_652,
-    'self, target, reduction': traced_653,
-    'self, target, reduction, delta, out': traced_654,
-    'self, target, reduction, out': traced_655,
-    'self, target, reduction, output, is_target': traced_656,
-    'self, target, reduction=': traced_657,
-    'self, target, reduction=, delta=': traced_658,
-    'self, target, reduction=, log_target=': traced_659,
-    'self, target, weight=, pos_weight=, reduction=': traced_660,
-    'self, target, weight=, reduction=': traced_661,
-    'self, target, weight=, reduction=, ignore_index=': traced_662,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_663,
-    'self, tensor': traced_664,
-    'self, tensor, out': traced_665,
-    'self, unbiased=': traced_666,
-    'self, upper, out': traced_667,
-    'self, upper=': traced_668,
-    'self, upscale_factor': traced_669,
-    'self, value': traced_670,
-    'self, value, bdim, level': traced_671,
-    'self, values, indices, dim, descending': traced_672,
-    'self, vec': traced_673,
-    'self, vec, out': traced_674,
-    'self, vec2': traced_675,
-    'self, weight': traced_676,
-    'self, weight, hist, bin_edges': traced_677,
-    'self, weight, kernel_size, bias, stride, padding': traced_678,
-    'self, weight, kernel_size, bias=, stride=, padding=': traced_679,
-    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_680,
-    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_681,
-    'self, weights=, minlength=': traced_682,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_683,
-    'shape, numel': traced_684,
-    'size, allocator, ks, scalar_type': traced_685,
-    'size, device': traced_686,
-    'size, dtype=, device=, layout=': traced_687,
-    'size, dtype=, device=, pin_memory=': traced_688,
-    'size, dtype=, layout=, device=, pin_memory=': traced_689,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_690,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_691,
-    'size, fill_value, out': traced_692,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_693,
-    'size, generator=, out=': traced_694,
-    'size, out': traced_695,
-    'size, stride, allocator, ks, scalar_type': traced_696,
-    'size, stride, dtype=, device=, layout=': traced_697,
-    'size, stride, dtype=, device=, pin_memory=': traced_698,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_699,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_700,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_701,
-    'start, end, step=, out=': traced_702,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_703,
-    'start, end, steps, base=, out=': traced_704,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_705,
-    'start, end, steps, out=': traced_706,
-    'storage': traced_707,
-    'storage, size_bytes': traced_708,
-    't': traced_709,
-    't, alloc, priority=': traced_710,
-    'tensor, data, sizes': traced_711,
-    'tensor, force=': traced_712,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_713,
-    'tensor_sizes, tensor_strides, sizes': traced_714,
-    'tensors': traced_715,
-    'tensors, dim=': traced_716,
-    'tensors, dim=, out=': traced_717,
-    'tensors, indexing=': traced_718,
-    'tensors, out': traced_719,
-    'theta, size, align_corners': traced_720,
-    'to_type, arg, device_type': traced_721,
-    'type1, type2': traced_722,
-    'v, g, dim': traced_723,
-    'v, g, dim=': traced_724,
-    'v, pow=, dim=': traced_725,
-    'value, bdim, level': traced_726,
-    'value, self': traced_727,
-    'values, indices, self, dim, ignore_nan': traced_728,
-    'values, indices, self, dim, is_max': traced_729,
-    'values, indices, self, dim, keepdim': traced_730,
-    'values, indices, self, k, dim': traced_731,
-    'values, indices, self, k, dim, largest, sorted': traced_732,
-    'var': traced_733,
-    'w, *args': traced_734,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_735,
-    'w, norm, v, g, dim': traced_736,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_737,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_738,
-    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_739,
-    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_740,
-    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_741,
-    'x, N=': traced_742,
-    'x, N=, increasing=': traced_743,
-    'x, alpha, total': traced_744,
-    'x, grid, mode, padding_mode, align_corners': traced_745,
-    'x, index': traced_746,
-    'x, indices': traced_747,
-    'x, k, s, p, d, oh, ow': traced_748,
-    'x, k, s, p, d, out_sizes': traced_749,
-    'x, kw, sj, pj, dj, ow': traced_750,
-    'x, mats': traced_751,
-    'x, oh, ow': traced_752,
-    'x, out_shape': traced_753,
-    'x, out_sizes': traced_754,
-    'x, plan, opmath': traced_755,
-    'x, w, b, out_shape, stride, padding, dilation': traced_756,
-    'x, w, b, stride, padding, dilation': traced_757,
-    'x, w, b, stride, padding, dilation, groups': traced_758,
-    'x, w, b, stride, padding, groups': traced_759,
-    'x, windows, oh, ow': traced_760,
-    'x, windows, out_sizes': traced_761,
-    'x, y': traced_762,
-    'x1, x2': traced_763,
-    'x1, x2, dim=, eps=': traced_764,
-    'x1, x2, p, compute_mode': traced_765,
-    'x1, x2, p=, compute_mode=': traced_766,
-    'x1, x2, p=, eps=, keepdim=': traced_767,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_768,
-    'y, x=, dx=, dim=': traced_769,
+    'cls, fd, size': traced_32,
+    'cls, manager, handle, size': traced_33,
+    'condition': traced_34,
+    'condition, self, other': traced_35,
+    'condition, self, other, out': traced_36,
+    'count, prob, generator=': traced_37,
+    'ctx': traced_38,
+    'current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval': traced_39,
+    'dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta': traced_40,
+    'data': traced_41,
+    'data, batch_sizes, batch_first, padding_value, total_length': traced_42,
+    'data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional': traced_43,
+    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_44,
+    'data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation': traced_45,
+    'data_im, output_height, output_width, kernel, pad, stride, dilation': traced_46,
+    'dst, conj, neg': traced_47,
+    'dst, src': traced_48,
+    'dst, src, nbytes, kind, stream': traced_49,
+    'dual, level': traced_50,
+    'dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta': traced_51,
+    'elements, test_elements, invert, out': traced_52,
+    'elements=, test_elements=, assume_unique=, invert=, element=, test_element=': traced_53,
+    'end, out': traced_54,
+    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_55,
+    'equation, tensors, path=': traced_56,
+    'f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args': traced_57,
+    'flat': traced_58,
+    'from_, to': traced_59,
+    'g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx': traced_60,
+    'ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_61,
+    'go, idx, h, w': traced_62,
+    'go, idx, in_sizes': traced_63,
+    'go, in_shape, indices': traced_64,
+    'go, in_shape, plan, opmath': traced_65,
+    'go, mats': traced_66,
+    'go, shape, index': traced_67,
+    'go, windows, in_sizes': traced_68,
+    'go, x, grid, mode, padding_mode, align_corners, mask': traced_69,
+    'go, x, w, stride, padding, dilation, groups, mask': traced_70,
+    'grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse': traced_71,
+    'grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=': traced_72,
+    'grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=': traced_73,
+    'grad, input_size, batch_sizes, batch_first': traced_74,
+    'grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=': traced_75,
+    'grad, size, align_corners': traced_76,
+    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_77,
+    'grad, x1, x2, p, cdist': traced_78,
+    'grad_in, grad, dim, size, step': traced_79,
+    'grad_in, input_sizes, dim, size, step': traced_80,
+    'grad_input, grad, output, dim': traced_81,
+    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_82,
+    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_83,
+    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_84,
+    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_85,
+    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_86,
+    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_87,
+    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_88,
+    'grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity': traced_89,
+    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_90,
+    'grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask': traced_91,
+    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_92,
+    'grad_output, self': traced_93,
+    'grad_output, self, buffer': traced_94,
+    'grad_output, self, buffer, grad_input': traced_95,
+    'grad_output, self, dim': traced_96,
+    'grad_output, self, dim, grad_input': traced_97,
+    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_98,
+    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_99,
+    'grad_output, self, min_val, max_val': traced_100,
+    'grad_output, self, min_val, max_val, grad_input': traced_101,
+    'grad_output, self, noise, lower, upper, training, self_is_result': traced_102,
+    'grad_output, self, padding': traced_103,
+    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_104,
+    'grad_output, self, target, p, margin, weight=, reduction=': traced_105,
+    'grad_output, self, target, reduction': traced_106,
+    'grad_output, self, target, reduction, beta': traced_107,
+    'grad_output, self, target, reduction, beta, grad_input': traced_108,
+    'grad_output, self, target, reduction, delta': traced_109,
+    'grad_output, self, target, reduction, delta, grad_input': traced_110,
+    'grad_output, self, target, reduction, grad_input': traced_111,
+    'grad_output, self, target, reduction, is_target': traced_112,
+    'grad_output, self, target, reduction, is_target, grad_input': traced_113,
+    'grad_output, self, target, weight=, reduction=': traced_114,
+    'grad_output, self, weight': traced_115,
+    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_116,
+    'grad_w, saved_v, saved_g, saved_norms, dim': traced_117,
+    'grad_x1, grad, x1, x2, p, cdist': traced_118,
+    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_119,
+    'high, size, low=, generator=, out=': traced_120,
+    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_121,
+    'index': traced_122,
+    'input, a, tau': traced_123,
+    'input, atol=, rtol=, hermitian=, tol=': traced_124,
+    'input, grid, interpolation_mode, padding_mode, align_corners': traced_125,
+    'input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first': traced_126,
+    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_127,
+    'input, info, upper': traced_128,
+    'input, infos, upper': traced_129,
+    'input, lengths, batch_first': traced_130,
+    'input, mean, var_sum': traced_131,
+    'input, normalized_shape, weight, bias, eps': traced_132,
+    'input, normalized_shape, weight, eps': traced_133,
+    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_134,
+    'input, normalized_shape, weight=, eps=': traced_135,
+    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_136,
+    'input, out, atol=, rtol=, hermitian=, tol=': traced_137,
+    'input, output_size, align_corners, scale_factors': traced_138,
+    'input, output_size, scale_factors': traced_139,
+    'input, p, train': traced_140,
+    'input, target': traced_141,
+    'input, target, log_input, full, eps, reduction': traced_142,
+    'input, target, output, is_target, reduction, nframe, dim': traced_143,
+    'input, target, weight': traced_144,
+    'input, tau': traced_145,
+    'input, tau, result': traced_146,
+    'input, values, vectors, infos, compute_v': traced_147,
+    'input, weight, bias, N, C, HxW, group, eps': traced_148,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_149,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_150,
+    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_151,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_152,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_153,
+    'input, weight, bias=': traced_154,
+    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_155,
+    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_156,
+    'input1, input2, target, margin=, reduction=': traced_157,
+    'input1, input2, weight, bias=': traced_158,
+    'it': traced_159,
+    'it, *scalars': traced_160,
+    'it, A': traced_161,
+    'it, A, B, left, check_errors': traced_162,
+    'it, A, B, left, check_errors, result, LU, pivots, info': traced_163,
+    'it, A, UPLO, compute_v': traced_164,
+    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_165,
+    'it, A, check_errors': traced_166,
+    'it, A, check_errors, inverse, info': traced_167,
+    'it, A, full_matrices, compute_uv, driver': traced_168,
+    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_169,
+    'it, A, mode': traced_170,
+    'it, A, mode, Q, R': traced_171,
+    'it, A, pivot': traced_172,
+    'it, A, pivot, P, L, U': traced_173,
+    'it, A, pivot, check_errors': traced_174,
+    'it, A, pivot, check_errors, LU, pivots, info': traced_175,
+    'it, A, result, LU, pivots': traced_176,
+    'it, A, sign, logabsdet, LU, pivots': traced_177,
+    'it, LU, pivots, B, left, adjoint': traced_178,
+    'it, LU, pivots, B, left, adjoint, result': traced_179,
+    'it, LU, pivots, unpack_data, unpack_pivots': traced_180,
+    'it, LU, pivots, unpack_lu, unpack_pivots, P, L, U': traced_181,
+    'it, alpha_scalar': traced_182,
+    'it, batch1, batch2, result': traced_183,
+    'it, beta': traced_184,
+    'it, correction, take_sqrt': traced_185,
+    'it, decimals': traced_186,
+    'it, delta': traced_187,
+    'it, eps_scalar': traced_188,
+    'it, exp_scalar': traced_189,
+    'it, fill': traced_190,
+    'it, from_, to, gen': traced_191,
+    'it, gen': traced_192,
+    'it, grad, output, dim, input_dtype': traced_193,
+    'it, grad, output, dim, input_dtype, grad_input': traced_194,
+    'it, grad, output, dim, input_dtype, out': traced_195,
+    'it, grad, self, threshold': traced_196,
+    'it, grad, self, threshold, grad_input': traced_197,
+    'it, grad_out, self, lambd': traced_198,
+    'it, grad_out, self, lambd, grad_input': traced_199,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_200,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_201,
+    'it, grad_output, input, indices': traced_202,
+    'it, grad_output, input, indices, grad_input': traced_203,
+    'it, grad_output, output': traced_204,
+    'it, grad_output, output, grad_input': traced_205,
+    'it, grad_output, output_size, input_size, align_corners, scales': traced_206,
+    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_207,
+    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w': traced_208,
+    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input': traced_209,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_210,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input': traced_211,
+    'it, grad_output, output_size, input_size, scales': traced_212,
+    'it, grad_output, output_size, input_size, scales, grad_input': traced_213,
+    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w': traced_214,
+    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input': traced_215,
+    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_216,
+    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_217,
+    'it, grad_output, self': traced_218,
+    'it, grad_output, self, approximate, grad_input': traced_219,
+    'it, grad_output, self, approximate=': traced_220,
+    'it, grad_output, self, beta, threshold': traced_221,
+    'it, grad_output, self, beta, threshold, grad_input': traced_222,
+    'it, grad_output, self, grad_input': traced_223,
+    'it, grad_output, self, lambd': traced_224,
+    'it, grad_output, self, lambd, grad_input': traced_225,
+    'it, grad_output, self, negative_slope, self_is_result': traced_226,
+    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_227,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_228,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_229,
+    'it, index_size, index_stride': traced_230,
+    'it, index_size, index_stride, accumulate': traced_231,
+    'it, input, dim, half_to_float': traced_232,
+    'it, input, dim, half_to_float, output': traced_233,
+    'it, input, output_size': traced_234,
+    'it, input, output_size, out, indices': traced_235,
+    'it, input, target, reduction': traced_236,
+    'it, input, target, reduction, beta': traced_237,
+    'it, input, target, reduction, beta, result': traced_238,
+    'it, input, target, reduction, result': traced_239,
+    'it, lambd, gen': traced_240,
+    'it, loop': traced_241,
+    'it, max_': traced_242,
+    'it, maxnorm': traced_243,
+    'it, mean, std, gen': traced_244,
+    'it, median, sigma, gen': traced_245,
+    'it, min_': traced_246,
+    'it, min_, max_': traced_247,
+    'it, n': traced_248,
+    'it, n, self': traced_249,
+    'it, n, self, out': traced_250,
+    'it, nan, posinf, neginf': traced_251,
+    'it, non_blocking': traced_252,
+    'it, norm, beta': traced_253,
+    'it, norm, delta': traced_254,
+    'it, ord_': traced_255,
+    'it, p, gen': traced_256,
+    'it, reduce': traced_257,
+    'it, reduce, ident': traced_258,
+    'it, self': traced_259,
+    'it, self, A, upper, transpose, unitriangular': traced_260,
+    'it, self, A, upper, transpose, unitriangular, result, clone_A': traced_261,
+    'it, self, alpha, scale, input_scale': traced_262,
+    'it, self, alpha, scale, input_scale, out': traced_263,
+    'it, self, approximate, out': traced_264,
+    'it, self, approximate=': traced_265,
+    'it, self, batch1, batch2, beta, alpha': traced_266,
+    'it, self, batch1, batch2, beta, alpha, result': traced_267,
+    'it, self, beta, threshold': traced_268,
+    'it, self, beta, threshold, out': traced_269,
+    'it, self, decimals': traced_270,
+    'it, self, decimals, out': traced_271,
+    'it, self, dim, dtype': traced_272,
+    'it, self, dim, dtype, result': traced_273,
+    'it, self, dim, keepdim': traced_274,
+    'it, self, dim, keepdim, dtype': traced_275,
+    'it, self, dim, keepdim, dtype, result': traced_276,
+    'it, self, dim, keepdim, min, max': traced_277,
+    'it, self, dim, keepdim, result': traced_278,
+    'it, self, dim, keepdim, values, indices': traced_279,
+    'it, self, dim, out': traced_280,
+    'it, self, dim=': traced_281,
+    'it, self, end, weight': traced_282,
+    'it, self, end, weight, out': traced_283,
+    'it, self, exponent': traced_284,
+    'it, self, exponent, out': traced_285,
+    'it, self, indices': traced_286,
+    'it, self, indices, result': traced_287,
+    'it, self, lambd': traced_288,
+    'it, self, lambd, out': traced_289,
+    'it, self, mat, vec, beta, alpha': traced_290,
+    'it, self, mat, vec, beta, alpha, result': traced_291,
+    'it, self, mat1, mat2, beta, alpha': traced_292,
+    'it, self, mat1, mat2, beta, alpha, result': traced_293,
+    'it, self, mat2': traced_294,
+    'it, self, mat2, result': traced_295,
+    'it, self, max': traced_296,
+    'it, self, max, out': traced_297,
+    'it, self, min': traced_298,
+    'it, self, min, max': traced_299,
+    'it, self, min, max, out': traced_300,
+    'it, self, min, out': traced_301,
+    'it, self, negative_slope': traced_302,
+    'it, self, negative_slope, out': traced_303,
+    'it, self, other': traced_304,
+    'it, self, other, alpha': traced_305,
+    'it, self, other, alpha, out': traced_306,
+    'it, self, other, out': traced_307,
+    'it, self, other, rounding_mode': traced_308,
+    'it, self, other, rounding_mode, out': traced_309,
+    'it, self, out': traced_310,
+    'it, self, output_size, align_corners, scales': traced_311,
+    'it, self, output_size, align_corners, scales, out': traced_312,
+    'it, self, output_size, align_corners, scales_d, scales_h, scales_w': traced_313,
+    'it, self, output_size, align_corners, scales_d, scales_h, scales_w, out': traced_314,
+    'it, self, output_size, align_corners, scales_h, scales_w': traced_315,
+    'it, self, output_size, align_corners, scales_h, scales_w, out': traced_316,
+    'it, self, output_size, scales': traced_317,
+    'it, self, output_size, scales, out': traced_318,
+    'it, self, output_size, scales_d, scales_h, scales_w': traced_319,
+    'it, self, output_size, scales_d, scales_h, scales_w, out': traced_320,
+    'it, self, output_size, scales_h, scales_w': traced_321,
+    'it, self, output_size, scales_h, scales_w, out': traced_322,
+    'it, self, p, dim, maxnorm': traced_323,
+    'it, self, p, dim, maxnorm, out': traced_324,
+    'it, self, result': traced_325,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_326,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_327,
+    'it, self, target, weight, reduction, ignore_index': traced_328,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_329,
+    'it, self, tensor1, tensor2, value': traced_330,
+    'it, self, tensor1, tensor2, value, result': traced_331,
+    'it, self, threshold, value': traced_332,
+    'it, self, threshold, value, out': traced_333,
+    'it, self, upper, check_errors': traced_334,
+    'it, self, upper, check_errors, L, info': traced_335,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_336,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_337,
+    'it, start, end, steps': traced_338,
+    'it, start, size, step': traced_339,
+    'it, threshold, value': traced_340,
+    'it, value': traced_341,
+    'it, value_scalar': traced_342,
+    'it, weight': traced_343,
+    'it, window_length, beta': traced_344,
+    'ks, *args': traced_345,
+    'ks, primal, tangent, level': traced_346,
+    'ks, self': traced_347,
+    'ks, self, level': traced_348,
+    'log_probs, targets, input_lengths, target_lengths, blank': traced_349,
+    'log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type': traced_350,
+    'log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=': traced_351,
+    'log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=': traced_352,
+    'log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity': traced_353,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_354,
+    'mean, std=, size=, generator=, out=': traced_355,
+    'meta, tensors, dim': traced_356,
+    'meta, tensors, dim, result': traced_357,
+    'n, d, out': traced_358,
+    'n, d=, dtype=, layout=, device=, pin_memory=': traced_359,
+    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_360,
+    'n, generator=, out=': traced_361,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_362,
+    'n, m=, out=': traced_363,
+    'n, out=': traced_364,
+    'n, self': traced_365,
+    'n, self, out': traced_366,
+    'nbytes': traced_367,
+    'obj, dtype, device, copy, requires_grad': traced_368,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_369,
+    'obj, warn_if_not_writeable=': traced_370,
+    'oldshape, oldstride, newshape': traced_371,
+    'op, args': traced_372,
+    'out, in_, ignore_nan': traced_373,
+    'out, self, dims': traced_374,
+    'out, x, groups': traced_375,
+    'out, x, idx, out_sizes': traced_376,
+    'output, buffer, input': traced_377,
+    'output, input, downscale_factor': traced_378,
+    'output, input, noise, lower_, upper_, gen': traced_379,
+    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_380,
+    'output, input, upscale_factor': traced_381,
+    'output, input, weight, bias, mean, invstd': traced_382,
+    'output, self, weights': traced_383,
+    'output, shape': traced_384,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_385,
+    'perm, pivots, dim_size': traced_386,
+    'primal, tangent, level': traced_387,
+    'ptr, device': traced_388,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_389,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_390,
+    'r, start, end, steps, base': traced_391,
+    'real, imag': traced_392,
+    'real, imag, out': traced_393,
+    'repeats, output_size=': traced_394,
+    'result, a, b, dim': traced_395,
+    'result, input': traced_396,
+    'result, input, boundaries, right, sorter': traced_397,
+    'result, repeats': traced_398,
+    'result, rows, cols': traced_399,
+    'result, self, dim': traced_400,
+    'result, self, dim, index': traced_401,
+    'result, self, index': traced_402,
+    'result, self, k, upper': traced_403,
+    'result, self, mask': traced_404,
+    'result, self, n_sample, gen': traced_405,
+    'result, size': traced_406,
+    'result, tensors, dim': traced_407,
+    'result, x1, x2, p': traced_408,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_409,
+    'rows': traced_410,
+    's, dtype=': traced_411,
+    's, dtype=, layout=, device=, pin_memory=': traced_412,
+    'scaled_grads, found_inf, inv_scale': traced_413,
+    'self': traced_414,
+    'self, *args': traced_415,
+    'self, *args, **kwargs': traced_416,
+    'self, A, upper': traced_417,
+    'self, B, upper, left, unitriangular, out': traced_418,
+    'self, B, upper, left=, unitriangular=': traced_419,
+    'self, UPLO=': traced_420,
+    'self, alpha=': traced_421,
+    'self, args, kwargs': traced_422,
+    'self, atol=, rtol=, hermitian=, rcond=': traced_423,
+    'self, atol=, rtol=, hermitian=, tol=': traced_424,
+    'self, axis0, axis1': traced_425,
+    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_426,
+    'self, b, rcond=, driver=': traced_427,
+    'self, bins=, min=, max=': traced_428,
+    'self, bins=, min=, max=, out=': traced_429,
+    'self, bins=, range=, weight=, density=': traced_430,
+    'self, block': traced_431,
+    'self, block, context': traced_432,
+    'self, boundaries, out_int32, right, out': traced_433,
+    'self, boundaries, out_int32=, right=': traced_434,
+    'self, chunks, dim=': traced_435,
+    'self, config': traced_436,
+    'self, context': traced_437,
+    'self, correction=, fweights=, aweights=': traced_438,
+    'self, decimals, out': traced_439,
+    'self, decimals=': traced_440,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_441,
+    'self, device, orig_size, stream': traced_442,
+    'self, diagonal=': traced_443,
+    'self, dim': traced_444,
+    'self, dim, correction, keepdim, out': traced_445,
+    'self, dim, dtype, out': traced_446,
+    'self, dim, dtype=': traced_447,
+    'self, dim, index': traced_448,
+    'self, dim, index, real_dim=': traced_449,
+    'self, dim, index, source': traced_450,
+    'self, dim, index, source, alpha': traced_451,
+    'self, dim, index, source, alpha=': traced_452,
+    'self, dim, index, source, reduce, include_self': traced_453,
+    'self, dim, index, source, reduce, include_self=': traced_454,
+    'self, dim, index, sparse_grad=': traced_455,
+    'self, dim, index, src': traced_456,
+    'self, dim, index, src, reduce': traced_457,
+    'self, dim, index, src=, value=, reduce=': traced_458,
+    'self, dim, index, value': traced_459,
+    'self, dim, keepdim, dtype, out': traced_460,
+    'self, dim, keepdim, min_result, max_result': traced_461,
+    'self, dim, keepdim, out': traced_462,
+    'self, dim, keepdim, values, indices': traced_463,
+    'self, dim, keepdim=': traced_464,
+    'self, dim, normalization, forward': traced_465,
+    'self, dim, normalization, forward, out': traced_466,
+    'self, dim, normalization, last_dim_size': traced_467,
+    'self, dim, normalization, last_dim_size, out': traced_468,
+    'self, dim, normalization, onesided': traced_469,
+    'self, dim, normalization, onesided, out': traced_470,
+    'self, dim, return_inverse=, return_counts=': traced_471,
+    'self, dim, sizes': traced_472,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_473,
+    'self, dim, start, length': traced_474,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_475,
+    'self, dim, unbiased=, keepdim=': traced_476,
+    'self, dim0, dim1': traced_477,
+    'self, dim=': traced_478,
+    'self, dim=, correction=, keepdim=': traced_479,
+    'self, dim=, descending=': traced_480,
+    'self, dim=, keepdim=': traced_481,
+    'self, dim=, keepdim=, dtype=': traced_482,
+    'self, dim=, start=, end=, step=': traced_483,
+    'self, dimension, size, step': traced_484,
+    'self, dims': traced_485,
+    'self, downscale_factor': traced_486,
+    'self, dst, src, pool': traced_487,
+    'self, dtype': traced_488,
+    'self, dtype=': traced_489,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_490,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_491,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_492,
+    'self, eigenvalues, eigenvectors': traced_493,
+    'self, eps, out': traced_494,
+    'self, eps=': traced_495,
+    'self, exponent': traced_496,
+    'self, exponent, out': traced_497,
+    'self, filename, flags, size': traced_498,
+    'self, filename, flags, size, fd=': traced_499,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_500,
+    'self, fill_value, wrap=': traced_501,
+    'self, found_inf, inv_scale': traced_502,
+    'self, from_=, to=, generator=': traced_503,
+    'self, generator=': traced_504,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_505,
+    'self, generator=, out=': traced_506,
+    'self, grad': traced_507,
+    'self, groups': traced_508,
+    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_509,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_510,
+    'self, hist, bin_edges': traced_511,
+    'self, ind, out': traced_512,
+    'self, ind=': traced_513,
+    'self, index': traced_514,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_515,
+    'self, index, py_value': traced_516,
+    'self, indices': traced_517,
+    'self, indices, dim=': traced_518,
+    'self, indices, max_norm, norm_type': traced_519,
+    'self, indices, output_size': traced_520,
+    'self, indices, output_size, out': traced_521,
+    'self, indices, output_size, stride, padding': traced_522,
+    'self, indices, output_size, stride, padding, out': traced_523,
+    'self, indices, values, accumulate=': traced_524,
+    'self, indices, values, accumulate=, unsafe=': traced_525,
+    'self, input2, upper, out': traced_526,
+    'self, input2, upper=': traced_527,
+    'self, it, from_, to, gen': traced_528,
+    'self, k, dim, keepdim, values, indices': traced_529,
+    'self, k, dim=, keepdim=': traced_530,
+    'self, k, dim=, largest=, sorted=': traced_531,
+    'self, k=, dims=': traced_532,
+    'self, kernel_size, dilation, padding, stride': traced_533,
+    'self, kernel_size, dilation, padding, stride, out': traced_534,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_535,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_536,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_537,
+    'self, kwargs': traced_538,
+    'self, lambd=, generator=': traced_539,
+    'self, level': traced_540,
+    'self, lower=, upper=, training=, generator=': traced_541,
+    'self, mantissa, exponent': traced_542,
+    'self, mask': traced_543,
+    'self, mask, source': traced_544,
+    'self, mask, value': traced_545,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_546,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_547,
+    'self, mean, std, gen': traced_548,
+    'self, mean=, std=, generator=': traced_549,
+    'self, median=, sigma=, generator=': traced_550,
+    'self, memory_format=': traced_551,
+    'self, min=, max=': traced_552,
+    'self, min_val, max_val, out': traced_553,
+    'self, min_val=, max_val=': traced_554,
+    'self, n': traced_555,
+    'self, n, dim, norm, out': traced_556,
+    'self, n, dim, prepend, append, out': traced_557,
+    'self, n, out': traced_558,
+    'self, n=, dim=, norm=': traced_559,
+    'self, n=, dim=, prepend=, append=': traced_560,
+    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_561,
+    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_562,
+    'self, nan, posinf, neginf, out': traced_563,
+    'self, nan=, posinf=, neginf=': traced_564,
+    'self, nbytes': traced_565,
+    'self, nelements': traced_566,
+    'self, new_size': traced_567,
+    'self, noise, lower, upper, training, generator, out': traced_568,
+    'self, noise, lower=, upper=, training=, generator=': traced_569,
+    'self, num_classes=': traced_570,
+    'self, num_samples, replacement=, generator=': traced_571,
+    'self, num_samples, replacement=, generator=, out=': traced_572,
+    'self, offset=': traced_573,
+    'self, offset=, dim1=, dim2=': traced_574,
+    'self, op, ks, args': traced_575,
+    'self, ord=, dim=, keepdim=, dtype=': traced_576,
+    'self, orig': traced_577,
+    'self, other': traced_578,
+    'self, other, alpha, out': traced_579,
+    'self, other, alpha=': traced_580,
+    'self, other, dim=': traced_581,
+    'self, other, dims, out': traced_582,
+    'self, other, dims=': traced_583,
+    'self, other, dims_self, dims_other': traced_584,
+    'self, other, out': traced_585,
+    'self, other, p=': traced_586,
+    'self, other, rounding_mode=': traced_587,
+    'self, other, rounding_mode=, out=': traced_588,
+    'self, other, rtol=, atol=, equal_nan=': traced_589,
+    'self, other, self_num_batch_dims=': traced_590,
+    'self, out': traced_591,
+    'self, out, a, b': traced_592,
+    'self, out, atol=, rtol=, hermitian=, rcond=': traced_593,
+    'self, out, atol=, rtol=, hermitian=, tol=': traced_594,
+    'self, out=': traced_595,
+    'self, output': traced_596,
+    'self, output_size': traced_597,
+    'self, output_size, kernel_size, dilation, padding, stride': traced_598,
+    'self, output_size, kernel_size, dilation, padding, stride, out': traced_599,
+    'self, p': traced_600,
+    'self, p, context': traced_601,
+    'self, p, gen': traced_602,
+    'self, p, generator=': traced_603,
+    'self, p, isRetry, ctx': traced_604,
+    'self, p, out': traced_605,
+    'self, p, train': traced_606,
+    'self, p=': traced_607,
+    'self, p=, generator=': traced_608,
+    'self, p_, gen': traced_609,
+    'self, pad': traced_610,
+    'self, pad, mode, value=': traced_611,
+    'self, pad, mode=, value=': traced_612,
+    'self, pad, value=': traced_613,
+    'self, padding': traced_614,
+    'self, params, orig_size, context, split_remainder': traced_615,
+    'self, ptr': traced_616,
+    'self, q, dim, keepdim, interpolation, out': traced_617,
+    'self, q, dim=, keepdim=, interpolation=': traced_618,
+    'self, r=, with_replacement=': traced_619,
+    'self, rcond=': traced_620,
+    'self, repeats': traced_621,
+    'self, repeats, dim=, output_size=': traced_622,
+    'self, return_inverse=, return_counts=, dim=': traced_623,
+    'self, s, dim, norm, out': traced_624,
+    'self, s=, dim=, norm=': traced_625,
+    'self, sections': traced_626,
+    'self, sections, dim=': traced_627,
+    'self, seq': traced_628,
+    'self, shape': traced_629,
+    'self, shifts, dims=': traced_630,
+    'self, sign, logabsdet': traced_631,
+    'self, size': traced_632,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_633,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_634,
+    'self, size, implicit=': traced_635,
+    'self, size, memory_format=': traced_636,
+    'self, size, stride': traced_637,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_638,
+    'self, size, stride, storage_offset': traced_639,
+    'self, size, stride, storage_offset=': traced_640,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_641,
+    'self, sizes, strides': traced_642,
+    'self, some=, compute_uv=': traced_643,
+    'self, sorted=, return_inverse=, return_counts=': traced_644,
+    'self, source': traced_645,
+    'self, source, destination': traced_646,
+    'self, source, storage_offset, size, stride=': traced_647,
+    'self, split_size, dim=': traced_648,
+    'self, split_sizes, dim=': traced_649,
+    'self, src, non_blocking=': traced_650,
+    'self, stable, dim=, descending=': traced_651,
+    'self, start_dim=, end_dim=': traced_652,
+    'self, storage, key_set, data_type, impl_type=': traced_653,
+    'self, target, margin=, reduction=': traced_654,
+    'self, target, p, margin, weight, reduction, out': traced_655,
+    'self, target, p=, margin=, weight=, reduction=': traced_656,
+    'self, target, reduction': traced_657,
+    'self, target, reduction, delta, out': traced_658,
+    'self, target, reduction, out': traced_659,
+    'self, target, reduction, output, is_target': traced_660,
+    'self, target, reduction=': traced_661,
+    'self, target, reduction=, delta=': traced_662,
+    'self, target, reduction=, log_target=': traced_663,
+    'self, target, weight=, pos_weight=, reduction=': traced_664,
+    'self, target, weight=, reduction=': traced_665,
+    'self, target, weight=, reduction=, ignore_index=': traced_666,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_667,
+    'self, tensor': traced_668,
+    'self, tensor, out': traced_669,
+    'self, unbiased=': traced_670,
+    'self, upper, out': traced_671,
+    'self, upper=': traced_672,
+    'self, upscale_factor': traced_673,
+    'self, value': traced_674,
+    'self, value, bdim, level': traced_675,
+    'self, values, indices, dim, descending': traced_676,
+    'self, vec': traced_677,
+    'self, vec, out': traced_678,
+    'self, vec2': traced_679,
+    'self, weight': traced_680,
+    'self, weight, hist, bin_edges': traced_681,
+    'self, weight, kernel_size, bias, stride, padding': traced_682,
+    'self, weight, kernel_size, bias=, stride=, padding=': traced_683,
+    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_684,
+    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_685,
+    'self, weights=, minlength=': traced_686,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_687,
+    'shape, numel': traced_688,
+    'size, allocator, ks, scalar_type': traced_689,
+    'size, device': traced_690,
+    'size, dtype=, device=, layout=': traced_691,
+    'size, dtype=, device=, pin_memory=': traced_692,
+    'size, dtype=, layout=, device=, pin_memory=': traced_693,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_694,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_695,
+    'size, fill_value, out': traced_696,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_697,
+    'size, generator=, out=': traced_698,
+    'size, out': traced_699,
+    'size, stride, allocator, ks, scalar_type': traced_700,
+    'size, stride, dtype=, device=, layout=': traced_701,
+    'size, stride, dtype=, device=, pin_memory=': traced_702,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_703,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_704,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_705,
+    'start, end, step=, out=': traced_706,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_707,
+    'start, end, steps, base=, out=': traced_708,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_709,
+    'start, end, steps, out=': traced_710,
+    'storage': traced_711,
+    'storage, size_bytes': traced_712,
+    't': traced_713,
+    't, alloc, priority=': traced_714,
+    'tensor, data, sizes': traced_715,
+    'tensor, force=': traced_716,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_717,
+    'tensor_sizes, tensor_strides, sizes': traced_718,
+    'tensors': traced_719,
+    'tensors, dim=': traced_720,
+    'tensors, dim=, out=': traced_721,
+    'tensors, indexing=': traced_722,
+    'tensors, out': traced_723,
+    'theta, size, align_corners': traced_724,
+    'to_type, arg, device_type': traced_725,
+    'type1, type2': traced_726,
+    'v, g, dim': traced_727,
+    'v, g, dim=': traced_728,
+    'v, pow=, dim=': traced_729,
+    'value, bdim, level': traced_730,
+    'value, self': traced_731,
+    'values, indices, self, dim, ignore_nan': traced_732,
+    'values, indices, self, dim, is_max': traced_733,
+    'values, indices, self, dim, keepdim': traced_734,
+    'values, indices, self, k, dim': traced_735,
+    'values, indices, self, k, dim, largest, sorted': traced_736,
+    'var': traced_737,
+    'w, *args': traced_738,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_739,
+    'w, norm, v, g, dim': traced_740,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_741,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_742,
+    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_743,
+    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_744,
+    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_745,
+    'x, N=': traced_746,
+    'x, N=, increasing=': traced_747,
+    'x, alpha, total': traced_748,
+    'x, grid, mode, padding_mode, align_corners': traced_749,
+    'x, index': traced_750,
+    'x, indices': traced_751,
+    'x, k, s, p, d, oh, ow': traced_752,
+    'x, k, s, p, d, out_sizes': traced_753,
+    'x, kw, sj, pj, dj, ow': traced_754,
+    'x, mats': traced_755,
+    'x, oh, ow': traced_756,
+    'x, out_shape': traced_757,
+    'x, out_sizes': traced_758,
+    'x, plan, opmath': traced_759,
+    'x, w, b, out_shape, stride, padding, dilation': traced_760,
+    'x, w, b, stride, padding, dilation': traced_761,
+    'x, w, b, stride, padding, dilation, groups': traced_762,
+    'x, w, b, stride, padding, groups': traced_763,
+    'x, windows, oh, ow': traced_764,
+    'x, windows, out_sizes': traced_765,
+    'x, y': traced_766,
+    'x1, x2': traced_767,
+    'x1, x2, dim=, eps=': traced_768,
+    'x1, x2, p, compute_mode': traced_769,
+    'x1, x2, p=, compute_mode=': traced_770,
+    'x1, x2, p=, eps=, keepdim=': traced_771,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_772,
+    'y, x=, dx=, dim=': traced_773,
 }

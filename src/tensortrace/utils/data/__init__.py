@@ -6,6 +6,7 @@ loop shows the batching as the ops it runs.
 """
 
 from tensortrace.utils.data._utils.collate import default_collate, default_convert
+from tensortrace.utils.data._utils.worker import get_worker_info
 from tensortrace.utils.data.dataloader import DataLoader
 from tensortrace.utils.data.dataset import (
     ConcatDataset,
@@ -39,5 +40,6 @@ __all__ = [
     "WeightedRandomSampler",
     "default_collate",
     "default_convert",
+    "get_worker_info",
     "random_split",
 ]

@@ -1,24 +1,51 @@
 """DataLoader: batches of a dataset, in a sampler's order, collated into tensors.
 
-Mirrors `torch/utils/data/dataloader.py` and `_utils/fetch.py` for loading in the main process
-(num_workers=0, torch's default): the same argument checks, the same default samplers, and the
-same draws from the generator (each pass first draws a base seed, as torch's iterator does, so
-the random numbers after a loop match torch's too).
+Mirrors the DataLoader class of `torch/utils/data/dataloader.py`: the same argument checks, the
+same default samplers, and the same iterators: loading in the main process (num_workers=0,
+_dataloader_iter.py) or in worker processes (_multiprocessing_iter.py). Each pass first draws a
+base seed from the generator, as torch's iterator does, so the random numbers after a loop (and
+each worker's seed) match torch's.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing as python_multiprocessing
+import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import tensortrace as torch
+from tensortrace._utils import cpu_count
+from tensortrace.utils.data._utils import fetch
 from tensortrace.utils.data._utils.collate import default_collate, default_convert
+from tensortrace.utils.data._utils.worker import get_worker_info
 from tensortrace.utils.data.dataset import Dataset, IterableDataset
 from tensortrace.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
-_FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset")
+__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
+
+_FIXED_AFTER_INIT = (
+    "batch_size",
+    "batch_sampler",
+    "sampler",
+    "drop_last",
+    "dataset",
+    "persistent_workers",
+)
+
+
+class _DatasetKind:
+    Map = 0
+    Iterable = 1
+
+    @staticmethod
+    def create_fetcher(
+        kind: int, dataset: Any, auto_collation: bool, collate_fn: Any, drop_last: bool
+    ) -> fetch._BaseDatasetFetcher:
+        if kind == _DatasetKind.Map:
+            return fetch._MapDatasetFetcher(dataset, auto_collation, collate_fn, drop_last)
+        return fetch._IterableDatasetFetcher(dataset, auto_collation, collate_fn, drop_last)
 
 
 class _InfiniteConstantSampler(Sampler[None]):
@@ -59,30 +86,24 @@ class DataLoader:
                 "num_workers option should be non-negative; "
                 "use num_workers=0 to disable multiprocessing."
             )
-        if num_workers > 0:
-            # torch forks worker processes here; their ops would be missing from the trace
-            raise NotImplementedError(
-                "tensortrace's DataLoader loads in the main process only: use num_workers=0"
-            )
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
-        if prefetch_factor is not None:
+        if num_workers == 0 and prefetch_factor is not None:
             raise ValueError(
                 "prefetch_factor option could only be specified in multiprocessing."
                 "let num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor "
                 "to None."
             )
-        if persistent_workers:
+        elif num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
-        if multiprocessing_context is not None:
-            raise ValueError(
-                "multiprocessing_context can only be used with multi-process loading "
-                f"(num_workers > 0), but got num_workers={num_workers}"
-            )
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
-        self.pin_memory = pin_memory  # a transfer hint: batches are the same either way
+        self.pin_memory = pin_memory  # see _BaseDataLoaderIter
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
@@ -91,6 +112,7 @@ class DataLoader:
         self.persistent_workers = persistent_workers
 
         self._is_iterable = isinstance(dataset, IterableDataset)
+        self._dataset_kind = _DatasetKind.Iterable if self._is_iterable else _DatasetKind.Map
         if self._is_iterable:
             if shuffle not in {False, None}:
                 raise ValueError(
@@ -141,7 +163,53 @@ class DataLoader:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
         self._IterableDataset_len_called: int | None = None
+        self._iterator: Any = None
         self._initialized = True
+        self.check_worker_number_rationality()
+
+    def _get_iterator(self) -> Any:
+        from tensortrace.utils.data._dataloader_iter import _SingleProcessDataLoaderIter
+
+        if self.num_workers == 0:
+            return _SingleProcessDataLoaderIter(self)
+        from tensortrace.utils.data._multiprocessing_iter import _MultiProcessingDataLoaderIter
+
+        self.check_worker_number_rationality()
+        return _MultiProcessingDataLoaderIter(self)
+
+    @property
+    def multiprocessing_context(self) -> Any:
+        return self.__multiprocessing_context
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, multiprocessing_context: Any) -> None:
+        if multiprocessing_context is not None:
+            if self.num_workers > 0:
+                if isinstance(multiprocessing_context, str):
+                    valid_start_methods = python_multiprocessing.get_all_start_methods()
+                    if multiprocessing_context not in valid_start_methods:
+                        raise ValueError(
+                            "multiprocessing_context option should specify a valid start "
+                            f"method in {valid_start_methods!r}, but got "
+                            f"multiprocessing_context={multiprocessing_context!r}"
+                        )
+                    multiprocessing_context = python_multiprocessing.get_context(
+                        multiprocessing_context
+                    )
+                if not isinstance(
+                    multiprocessing_context, python_multiprocessing.context.BaseContext
+                ):
+                    raise TypeError(
+                        "multiprocessing_context option should be a valid context object or a "
+                        "string specifying the start method, but got "
+                        f"multiprocessing_context={multiprocessing_context}"
+                    )
+            else:
+                raise ValueError(
+                    "multiprocessing_context can only be used with multi-process loading "
+                    f"(num_workers > 0), but got num_workers={self.num_workers}"
+                )
+        self.__multiprocessing_context = multiprocessing_context
 
     def __setattr__(self, attr: str, val: Any) -> None:
         if getattr(self, "_initialized", False) and attr in _FIXED_AFTER_INIT:
@@ -158,8 +226,16 @@ class DataLoader:
     def _index_sampler(self) -> Any:
         return self.batch_sampler if self._auto_collation else self.sampler
 
-    def __iter__(self) -> _SingleProcessDataLoaderIter:
-        return _SingleProcessDataLoaderIter(self)
+    def __iter__(self) -> Any:
+        # with persistent workers the one multi-process iterator (and its workers) serves
+        # every pass; otherwise each pass has its own
+        if self.persistent_workers and self.num_workers > 0:
+            if self._iterator is None:
+                self._iterator = self._get_iterator()
+            else:
+                self._iterator._reset(self)
+            return self._iterator
+        return self._get_iterator()
 
     def __len__(self) -> int:
         if self._is_iterable:
@@ -171,75 +247,29 @@ class DataLoader:
             return length
         return len(self._index_sampler)
 
-
-class _SingleProcessDataLoaderIter:
-    """One pass over the loader: next index (or batch of indices), fetch, collate."""
-
-    def __init__(self, loader: DataLoader) -> None:
-        self._loader = loader
-        self._dataset = loader.dataset
-        self._is_iterable = loader._is_iterable
-        self._auto_collation = loader._auto_collation
-        self._drop_last = loader.drop_last
-        self._collate_fn = loader.collate_fn
-        self._index_sampler = loader._index_sampler
-        self._sampler_iter = iter(self._index_sampler)
-        # what torch seeds its workers from: drawn on every pass, workers or not
-        self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=loader.generator)
-        self._num_yielded = 0
-        self._IterableDataset_len_called = loader._IterableDataset_len_called
-        self._dataset_iter = iter(self._dataset) if self._is_iterable else None  # type: ignore[call-overload]
-        self._ended = False
-
-    def __iter__(self) -> _SingleProcessDataLoaderIter:
-        return self
-
-    def __len__(self) -> int:
-        return len(self._index_sampler)
-
-    def __next__(self) -> Any:
-        index = next(self._sampler_iter)  # may raise StopIteration
-        data = self._fetch_iterable(index) if self._is_iterable else self._fetch_map(index)
-        self._num_yielded += 1
-        if (
-            self._is_iterable
-            and self._IterableDataset_len_called is not None
-            and self._num_yielded > self._IterableDataset_len_called
-        ):
+    def check_worker_number_rationality(self) -> None:
+        """Warn when there are more workers than CPUs this process may use."""
+        if not self.num_workers:
+            return
+        max_num_worker_suggest = cpu_count()
+        cpuset_checked = hasattr(os, "sched_getaffinity")
+        if max_num_worker_suggest is None or self.num_workers > max_num_worker_suggest:
+            if max_num_worker_suggest is not None:
+                suggested = (
+                    "Our suggested max number of worker in current system is "
+                    f"{max_num_worker_suggest}"
+                    f"{'' if cpuset_checked else ' (`cpuset` is not taken into account)'}, "
+                    "which is smaller than what this DataLoader is going to create."
+                )
+            else:
+                suggested = (
+                    "DataLoader is not able to compute a suggested max number of worker in "
+                    "current system."
+                )
             warnings.warn(
-                f"Length of IterableDataset {self._dataset} was reported to be "
-                f"{self._IterableDataset_len_called}(when accessing len(dataloader)), but "
-                f"{self._num_yielded} samples have been fetched. ",
+                f"This DataLoader will create {self.num_workers} worker processes in total. "
+                f"{suggested} Please be aware that excessive worker creation might get "
+                "DataLoader running slow or even freeze, lower the worker number to avoid "
+                "potential slowness/freeze if necessary.",
                 stacklevel=2,
             )
-        return data
-
-    def _fetch_map(self, index: Any) -> Any:
-        """_MapDatasetFetcher.fetch: the dataset's samples at the index (or indices)."""
-        dataset: Any = self._dataset
-        if not self._auto_collation:
-            return self._collate_fn(dataset[index])
-        fetch_many = getattr(dataset, "__getitems__", None)
-        if fetch_many:
-            data = fetch_many(index)
-        else:
-            data = [dataset[i] for i in index]
-        return self._collate_fn(data)
-
-    def _fetch_iterable(self, index: Any) -> Any:
-        """_IterableDatasetFetcher.fetch: the next sample, or the next batch's worth."""
-        assert self._dataset_iter is not None
-        if self._ended:
-            raise StopIteration
-        if not self._auto_collation:
-            return self._collate_fn(next(self._dataset_iter))
-        data = []
-        for _ in index:
-            try:
-                data.append(next(self._dataset_iter))
-            except StopIteration:
-                self._ended = True
-                break
-        if len(data) == 0 or (self._drop_last and len(data) < len(index)):
-            raise StopIteration
-        return self._collate_fn(data)

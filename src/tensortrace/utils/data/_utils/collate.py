@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import tensortrace as torch
+from tensortrace.utils.data._utils.worker import get_worker_info
 
 np_str_obj_array_pattern = re.compile(r"[SaUO]")
 
@@ -105,7 +106,19 @@ def _sequence_like(like: Any, items: list[Any]) -> Any:
 
 
 def collate_tensor_fn(batch: Any, *, collate_fn_map: CollateMap | None = None) -> Any:
-    return torch.stack(batch, 0)
+    elem = batch[0]
+    out = None
+    if get_worker_info() is not None:
+        # in a worker process: stack straight into shared memory, which is how the batch goes
+        # to the main process (multiprocessing/reductions.py), saving a copy. torch writes
+        # elem.new(storage).resize_(...); tensortrace's Tensor has no `new`, and set_ with the
+        # sizes makes the same tensor
+        numel = sum(x.numel() for x in batch)
+        storage = elem._typed_storage()._new_shared(numel, device=elem.device)
+        out = torch.empty((0,), dtype=elem.dtype, device=elem.device).set_(
+            storage._untyped_storage, 0, [len(batch), *elem.size()], []
+        )
+    return torch.stack(batch, 0, out=out)
 
 
 def collate_numpy_array_fn(batch: Any, *, collate_fn_map: CollateMap | None = None) -> Any:
