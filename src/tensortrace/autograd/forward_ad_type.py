@@ -23,6 +23,7 @@ from tensortrace.autograd import grad_mode
 from tensortrace.autograd.forward_grad import fw_grad, is_fw_grad_defined, set_fw_grad
 from tensortrace.autograd.function import collect_next_edges
 from tensortrace.autograd.graph_record import record_grad_fn
+from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.autograd.traceable_function import is_differentiable_output
 from tensortrace.autograd.variable import as_view
 from tensortrace.autograd.variable_type import requires_grad
@@ -159,6 +160,8 @@ class ForwardRecording:
                 rec, self.site, {"args": {}}, self._tangents, (args, result, original)
             )
         self._set(args, result, tangents)
+        if record:
+            _save_output_tangents(result)
         return result
 
     def _tangents(self, args: tuple[Any, ...], result: Any, original: Any) -> Any:
@@ -213,6 +216,29 @@ class ForwardRecording:
                 _set_one(out, tangent)
         else:
             _set_one(result, tangents)
+
+
+def _save_output_tangents(result: Any) -> None:
+    """gen_variable_type saves the outputs "only after the forward AD has been set up": the
+    graph recording saved them before the formula ran, so each saved output takes its
+    output's tangent now (double backward under forward AD, as jvp(grad(f)) runs)."""
+    outputs = result if isinstance(result, (tuple, list)) else (result,)
+    for out in outputs:
+        if not isinstance(out, Tensor) or not out.defined():
+            continue
+        impl = out.impl_.target_
+        meta = impl.autograd_meta_ if impl is not None else None
+        node = meta.grad_fn_ if meta is not None else None
+        saved = getattr(node, "saved_", None)
+        if not saved:
+            continue
+        for value in saved.values():
+            for var in value if isinstance(value, list) else (value,):
+                if type(var) is SavedVariable and var.is_output_ and var.fw_grad_ is None:
+                    position = var.output_nr_
+                    if position < len(outputs) and isinstance(outputs[position], Tensor):
+                        var.fw_grad_ = fw_grad(outputs[position])
+        return  # one grad_fn holds every output's saved variables
 
 
 def _set_one(out: Any, tangent: Any) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from tensortrace.aten.functorch.batched_tensor_impl import BatchedTensorImpl
 from tensortrace.aten.saved_tensor_hooks import SavedTensorDefaultHooks
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.autograd import grad_mode
+from tensortrace.autograd import forward_grad, grad_mode
 from tensortrace.autograd.accumulate_grad import grad_accumulator
 from tensortrace.autograd.anomaly_mode import AnomalyMode
 from tensortrace.autograd.python_saved_variable_hooks import (
@@ -92,11 +92,13 @@ class SavedVariable:
         "was_default_constructed_",
         "hooks_",
         "grad_accumulator_",
+        "fw_grad_",
     )
 
     def __init__(self, variable: Tensor | None = None, is_output: bool = False) -> None:
         self.was_default_constructed_ = variable is None or not variable.defined()
         self.hooks_: PySavedVariableHooks | None = None
+        self.fw_grad_: Tensor | None = None
         if self.was_default_constructed_:
             self.data_ = Tensor()
             return
@@ -117,6 +119,11 @@ class SavedVariable:
         self.is_output_ = is_output
         self.grad_fn_: Any = None
         self.saved_original_ = False
+        # save_metadata's fw_grad_: a saved output is a new TensorImpl on the data, so its
+        # tangent is kept here and set again on unpack (double backward under forward AD:
+        # forward over reverse, as jvp(grad(f)) computes a Hessian-vector product)
+        if forward_grad.any_level():
+            self.fw_grad_ = forward_grad.fw_grad(variable)
         # Note [Saved tensor hooks cost one flag test until first used]
         if SavedTensorDefaultHooks.is_initialized and SavedTensorDefaultHooks.is_enabled():
             hooks = get_default_hooks()
@@ -175,7 +182,7 @@ class SavedVariable:
         else:
             meta.grad_accumulator_ = self.grad_accumulator_
         var.unsafeGetTensorImpl().autograd_meta_ = meta
-        return var
+        return self._with_fw_grad(var)
 
     def unpack(self, saved_for: object = None) -> Tensor:
         if self.was_default_constructed_:
@@ -222,12 +229,20 @@ class SavedVariable:
             meta.grad_fn_ = grad_fn
             meta.output_nr_ = self.output_nr_
             var.unsafeGetTensorImpl().autograd_meta_ = meta
+        return self._with_fw_grad(var)
+
+    def _with_fw_grad(self, var: Tensor) -> Tensor:
+        """unpack's last step: the saved tangent set on the unpacked tensor, while its level
+        lives."""
+        if self.fw_grad_ is not None and forward_grad.any_level():
+            forward_grad.set_fw_grad(var, self.fw_grad_, 0, False)
         return var
 
     def reset_data(self) -> None:
         """Node::release_variables: the graph is freed, the data (or the packed object) goes."""
         self.hooks_ = None
         self.grad_fn_ = None
+        self.fw_grad_ = None
         self.data_ = Tensor()
 
     def _trace_summary(self) -> str:

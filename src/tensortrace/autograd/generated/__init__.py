@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "ca6c54facff67b87113bab8113919c613f0a860148d57c82d44f15a14b513a79"
+INPUTS_SHA256 = "31b1c54271f39d89621706dbd2055c2573f7f0eeeafae580542c8e67da3bb062"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -15895,12 +15895,17 @@ ops.sigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
     sigmoid_backward_grad_input, "torch::autograd::VariableType::sigmoid_backward", with_keyset=True))
 
 
+def _jvp_sigmoid_backward(fw: dict[str, Any]) -> Any:
+    """result: at.sigmoid_backward(grad_output_t, output_p) + output_t.conj() * grad_output_p * (output_p.conj().mul(-2).add(1))"""
+    return at.sigmoid_backward(fw['grad_output_t'], fw['output_p']).add(fw['output_t'].conj().mul(fw['grad_output_p']).mul(fw['output_p'].conj().mul(-2).add(1)))
+
+
 _record_sigmoid_backward = GraphRecording(ops.sigmoid_backward, AutoDispatchBelowADInplaceOrView, nodes.SigmoidBackwardBackward1)
 
 
 _forward_sigmoid_backward = ForwardRecording(
-    ops.sigmoid_backward, AutoDispatchBelowADInplaceOrView, _record_sigmoid_backward, None, (),
-    frozenset([]), ('grad_output', 'output'))
+    ops.sigmoid_backward, AutoDispatchBelowADInplaceOrView, _record_sigmoid_backward, _jvp_sigmoid_backward, ('result',),
+    frozenset(['grad_output_p', 'grad_output_t', 'output_p', 'output_t']), ('grad_output', 'output'))
 
 
 @traced("autograd", "torch::autograd::VariableType::sigmoid_backward", VARIABLE_TYPE,
@@ -15945,12 +15950,17 @@ ops.tanh_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
     tanh_backward_grad_input, "torch::autograd::VariableType::tanh_backward", with_keyset=True))
 
 
+def _jvp_tanh_backward(fw: dict[str, Any]) -> Any:
+    """result: at.tanh_backward(grad_output_t, output_p) + output_t.conj() * (output_p.conj().mul(-2) * grad_output_p)"""
+    return at.tanh_backward(fw['grad_output_t'], fw['output_p']).add(fw['output_t'].conj().mul(fw['output_p'].conj().mul(-2).mul(fw['grad_output_p'])))
+
+
 _record_tanh_backward = GraphRecording(ops.tanh_backward, AutoDispatchBelowADInplaceOrView, nodes.TanhBackwardBackward1)
 
 
 _forward_tanh_backward = ForwardRecording(
-    ops.tanh_backward, AutoDispatchBelowADInplaceOrView, _record_tanh_backward, None, (),
-    frozenset([]), ('grad_output', 'output'))
+    ops.tanh_backward, AutoDispatchBelowADInplaceOrView, _record_tanh_backward, _jvp_tanh_backward, ('result',),
+    frozenset(['grad_output_p', 'grad_output_t', 'output_p', 'output_t']), ('grad_output', 'output'))
 
 
 @traced("autograd", "torch::autograd::VariableType::tanh_backward", VARIABLE_TYPE,
