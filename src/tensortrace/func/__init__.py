@@ -1,5 +1,6 @@
 """torch.func: functional_call and stack_module_state; the transforms vmap, grad,
-grad_and_value, vjp, jacrev and jvp are in _vmap.py, _grad.py, _jacrev.py and _jvp.py.
+grad_and_value, vjp, jacrev, jvp, jacfwd and hessian are in _vmap.py, _grad.py, _jacrev.py,
+_jvp.py and _jacfwd.py.
 
 Mirrors `torch/_functorch/functional_call.py`, which torch.func exposes: functional_call runs a
 module with the tensors of one dict (or of several dicts with distinct keys) in place of its
@@ -13,6 +14,7 @@ from typing import Any
 
 import tensortrace as torch
 from tensortrace.func._grad import grad, grad_and_value, vjp
+from tensortrace.func._jacfwd import hessian, jacfwd
 from tensortrace.func._jacrev import jacrev
 from tensortrace.func._jvp import jvp
 from tensortrace.func._vmap import vmap
@@ -22,6 +24,8 @@ __all__ = [
     "functional_call",
     "grad",
     "grad_and_value",
+    "hessian",
+    "jacfwd",
     "jacrev",
     "jvp",
     "stack_module_state",

@@ -21,7 +21,9 @@ from tensortrace.aten.functorch.batched_tensor_impl import (
 )
 from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.autograd import forward_ad as fwAD  # noqa: N812 - torch's name
 from tensortrace.autograd.custom_function import Function
+from tensortrace.autograd.forward_grad import is_fw_grad_defined
 from tensortrace.csrc.python_variable import THPVariable_Wrap
 
 
@@ -59,12 +61,23 @@ class _AddBatchDim(Function):
         bdim, level, batch_size = ctx.saved
         return _remove_batch_dim_impl(grad, level, batch_size, bdim), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, tangent: Any, *_: Any) -> Any:
+        bdim, level, _batch_size = ctx.saved
+        return _add_batch_dim_impl(tangent, bdim, level)
+
 
 class _RemoveBatchDim(Function):
     @staticmethod
     def forward(ctx: Any, t: Any, level: int, batch_size: int, out_dim: int) -> Any:
         ctx.saved = (level, maybe_wrap_dim(out_dim, t.dim() + 1), is_batchedtensor(t))
+        ctx.batch_size = batch_size
         return _remove_batch_dim_impl(t, level, batch_size, out_dim)
+
+    @staticmethod
+    def jvp(ctx: Any, tangent: Any, *_: Any) -> Any:
+        level, out_dim, _was_batched = ctx.saved
+        return _remove_batch_dim_impl(tangent, level, ctx.batch_size, out_dim)
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
@@ -77,10 +90,19 @@ class _RemoveBatchDim(Function):
 def _add_batch_dim(t: Any, bdim: int, level: int) -> Any:
     if t.requires_grad and torch.is_grad_enabled():
         return _AddBatchDim.apply(t, bdim, level, t.size(bdim))
-    return _add_batch_dim_impl(t, bdim, level)
+    return _keep_tangent(t, lambda x: _add_batch_dim_impl(x, bdim, level))
 
 
 def _remove_batch_dim(t: Any, level: int, batch_size: int, out_dim: int) -> Any:
     if t.requires_grad and torch.is_grad_enabled():
         return _RemoveBatchDim.apply(t, level, batch_size, out_dim)
-    return _remove_batch_dim_impl(t, level, batch_size, out_dim)
+    return _keep_tangent(t, lambda x: _remove_batch_dim_impl(x, level, batch_size, out_dim))
+
+
+def _keep_tangent(t: Any, move: Any) -> Any:
+    """`move(t)`, and a dual tensor's tangent moved alike (the Functions' jvp, when autograd
+    records nothing): jacfwd's vmap over jvp, hessian's forward over reverse."""
+    if not is_fw_grad_defined(t.cdata):
+        return move(t)
+    primal, tangent = fwAD.unpack_dual(t)
+    return fwAD.make_dual(move(primal), move(tangent))

@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.autograd import forward_ad as fwAD  # noqa: N812 - torch's name
+from tensortrace.autograd.forward_grad import is_fw_grad_defined
 from tensortrace.func._pytree import tree_flatten, tree_map, tree_unflatten, treespec_pprint
 
 argnums_t = int | tuple[int, ...]
@@ -40,7 +42,11 @@ argnums_t = int | tuple[int, ...]
 def _wrap_for_grad(x: Any) -> Any:
     if not isinstance(x, torch.Tensor):
         return x
-    return x.view_as(x) if x.requires_grad else x.detach()
+    # an alias keeps a forward tangent (jacfwd over this grad: hessian's forward over reverse),
+    # as functorch's TensorWrapper wraps the dual tensor; detach would drop it
+    if x.requires_grad or is_fw_grad_defined(x.cdata):
+        return x.view_as(x)
+    return x.detach()
 
 
 def _create_differentiable(x: Any) -> Any:
@@ -74,6 +80,9 @@ def _reaches_only(t: Any, own: set[int]) -> bool:
 def _unwrap_for_grad(tree: Any, own: set[int]) -> Any:
     def unwrap(t: Any) -> Any:
         if isinstance(t, torch.Tensor) and t.requires_grad and _reaches_only(t, own):
+            if is_fw_grad_defined(t.cdata):  # a dual result keeps its (unwrapped) tangent
+                primal, tangent = fwAD.unpack_dual(t)
+                return fwAD.make_dual(primal.detach(), unwrap(tangent))
             return t.detach()
         return t
 

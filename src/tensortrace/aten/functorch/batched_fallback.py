@@ -171,6 +171,7 @@ def register_functorch_kernels() -> None:
     from tensortrace.aten.functorch import (  # noqa: F401 - the rules register themselves
         batch_rules_binary,
         batch_rules_decompositions,
+        batch_rules_forward_ad,
         batch_rules_linear_algebra,
         batch_rules_reduce,
         batch_rules_views,
