@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from tensortrace._library import custom_ops
+
 from .harness import check
 
 # The "Python custom operators" tutorial (pytorch.org/tutorials/advanced/python_custom_ops),
@@ -241,4 +243,11 @@ PROGRAMS = {
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_torch_library(name: str) -> None:
-    check("torch.manual_seed(0)\n" + PROGRAMS[name], rtol=1e-6, atol=1e-6)
+    before = set(custom_ops.OPDEF_TO_LIB)
+    try:
+        check("torch.manual_seed(0)\n" + PROGRAMS[name], rtol=1e-6, atol=1e-6)
+    finally:
+        # a custom_op's library lives until the op is defined again, and its kernels hold the
+        # program's namespace (tensors on the emulated device too): drop what this program made
+        for qualname in set(custom_ops.OPDEF_TO_LIB) - before:
+            custom_ops.OPDEF_TO_LIB.pop(qualname)._destroy()

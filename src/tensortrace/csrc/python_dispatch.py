@@ -129,14 +129,17 @@ def python_kernel(
     npos = sum(1 for a in arguments if not a.kwarg_only)
     label = getattr(fn, "__qualname__", type(fn).__name__)
 
+    # the boxed stack as `*args`: made at run time, so its parameter list must be one the
+    # generated traced wrappers already have (tests/test_generated_files.py)
     @traced("native", f"{op.schema.operator_name} [{key}] {label}", PYTHON_DISPATCH_CPP,
             "PythonKernelHolder::operator()")  # fmt: skip
-    def kernel(*stack: Any) -> Any:
+    def kernel(*args: Any) -> Any:
         head: tuple[Any, ...] = ()
+        stack = args
         if with_keyset:
             head, stack = stack[:1], stack[1:]
-        args, kwargs = parse_ivalues_to_py_args_kwargs(arguments, npos, stack)
-        return _unwrap(fn(*head, *args, **kwargs))
+        py_args, kwargs = parse_ivalues_to_py_args_kwargs(arguments, npos, stack)
+        return _unwrap(fn(*head, *py_args, **kwargs))
 
     return KernelFunction(kernel, f"python kernel {label}", with_keyset)
 
