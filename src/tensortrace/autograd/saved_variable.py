@@ -79,6 +79,10 @@ def type_string(t: Tensor) -> str:
     return f"torch.{legacy.get(name, name)}Tensor"
 
 
+# the live forward AD levels, read in place (every saved tensor of every graph asks)
+_fw_levels = forward_grad.ForwardADLevel.all_levels
+
+
 class SavedVariable:
     __slots__ = (
         "data_",
@@ -122,7 +126,7 @@ class SavedVariable:
         # save_metadata's fw_grad_: a saved output is a new TensorImpl on the data, so its
         # tangent is kept here and set again on unpack (double backward under forward AD:
         # forward over reverse, as jvp(grad(f)) computes a Hessian-vector product)
-        if forward_grad.any_level():
+        if _fw_levels:  # Note [Forward AD costs one read when off]
             self.fw_grad_ = forward_grad.fw_grad(variable)
         # Note [Saved tensor hooks cost one flag test until first used]
         if SavedTensorDefaultHooks.is_initialized and SavedTensorDefaultHooks.is_enabled():
