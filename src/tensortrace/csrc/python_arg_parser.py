@@ -22,6 +22,13 @@ from tensortrace.c10.device import Device
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.invalid_arguments import format_invalid_args, py_typename
+from tensortrace.csrc.python_arg_parser_plan import (
+    _NO_KWARGS,
+    NUMPY_COMPATIBILITY_ARG_NAMES,
+    ParsePlan,
+    decided_by_type,
+    plan_of,
+)
 from tensortrace.csrc.python_arg_parser_types import _TYPES, ParameterType
 from tensortrace.csrc.python_numbers import _first_bad_int, _is_double, _is_int, _is_scalar
 from tensortrace.csrc.python_variable import TensorBase
@@ -30,16 +37,6 @@ from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-# numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
-# the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
-NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
-    "dim": ("axis",),
-    "keepdim": ("keepdims",),
-    "input": ("x", "a", "x1"),
-    "other": ("x2",),
-}
 
 
 _DEFAULT_VALUES: dict[str, Any] = {}
@@ -185,6 +182,10 @@ class FunctionSignature:
     max_pos_args: int = 0
     text: str = ""
     required_kwargs: frozenset[str] = frozenset()
+    # what the last parse_args looked at: only the arguments' types (and keyword names), or
+    # also their values (Note [The parse remembered per argument types])
+    decided_by_type: bool = True
+    took_varargs: bool = False  # ... and whether it took all positional arguments as one list
 
     @classmethod
     def parse(cls, fmt: str, index: int, allow_numbers_as_tensors: bool) -> FunctionSignature:
@@ -249,6 +250,7 @@ class FunctionSignature:
         dst: list[Any] = []
         arg_pos = 0
         missing = object()
+        self.decided_by_type, self.took_varargs = True, False
         for i, param in enumerate(self.params):
             is_kwd = False
             if arg_pos < nargs:
@@ -273,12 +275,17 @@ class FunctionSignature:
                     self._missing_args(i)
                 return None
             else:
+                if not decided_by_type(param.type_, obj):
+                    self.decided_by_type = False
                 ok, failed_idx = param.check(obj, i)
                 if ok:
                     dst.append(obj)
                 elif varargs_eligible and (type(args[0]) is int or _is_int(args[0])):
+                    if isinstance(args[0], TensorBase):  # a 0-dim integer tensor counts
+                        self.decided_by_type = False
                     # take all positional arguments as this parameter: rand(3, 4) -> rand((3, 4))
                     dst.append(tuple(args))
+                    self.took_varargs = True
                     arg_pos = nargs
                     continue
                 elif raise_exception:
@@ -398,6 +405,8 @@ class PythonArgParser:
     function_name: str = ""
     # the formats of a parser made by `lazy`, parsed into `signatures` on its first use
     pending: tuple[Sequence[str], bool] | None = None
+    # Note [The parse remembered per argument types]
+    parsed: dict[tuple[Any, ...], ParsePlan] = field(default_factory=dict)
 
     @classmethod
     def create(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False) -> PythonArgParser:
@@ -422,21 +431,38 @@ class PythonArgParser:
 
     @traced("python", "torch::PythonArgParser::parse", SOURCE, legacy="PythonArgParser::parse")
     def parse(self, args: Sequence[Any], kwargs: dict[str, Any] | None) -> PythonArgs:
+        kwargs = kwargs or _NO_KWARGS
+        key = (
+            (*map(type, args), *kwargs, *map(type, kwargs.values()))
+            if kwargs
+            else tuple(map(type, args))
+        )
+        plan = self.parsed.get(key)
+        if plan is not None:  # the same types as a call before: the same signature, in place
+            sig, varargs, tail = plan
+            head = [tuple(args)] if varargs else [*args]
+            head.extend(map(kwargs.get, tail))  # type: ignore[arg-type]  # None: no keyword
+            return PythonArgs(sig, head)
         if self.pending is not None:
             self._parse_pending()
-        kwargs = kwargs or {}
         if len(self.signatures) == 1:
             sig = self.signatures[0]
             parsed = sig.parse_args(args, kwargs, raise_exception=True)
             assert parsed is not None
+            if sig.decided_by_type:
+                self.parsed[key] = plan_of(sig, args, kwargs)
             return PythonArgs(sig, parsed)
+        by_type = True
         for sig in self.signatures:
             if sig.required_kwargs and not sig.required_kwargs <= kwargs.keys():
                 continue
             parsed = sig.parse_args(args, kwargs, raise_exception=False)
+            by_type = by_type and sig.decided_by_type
             if parsed is not None:
                 if sig.deprecated:
-                    self.warn_deprecated(sig)
+                    self.warn_deprecated(sig)  # on every call: never remembered
+                elif by_type:
+                    self.parsed[key] = plan_of(sig, args, kwargs)
                 return PythonArgs(sig, parsed)
         self.print_error(args, kwargs)
         raise AssertionError("unreachable")
