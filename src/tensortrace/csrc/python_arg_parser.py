@@ -37,6 +37,7 @@ from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_ints_only = frozenset({int}).issuperset  # of an iterable of types
 
 
 _DEFAULT_VALUES: dict[str, Any] = {}
@@ -376,11 +377,8 @@ class PythonArgs:
             if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
                 raise ValueError("Overflow when unpacking long long")
             return [value] * param.size  # IntArrayRef[N] broadcasts a single int
-        bad, exact = -1, True
-        for x in obj:  # the common case, every element an int by exact type: no call
-            if type(x) is not int:
-                bad, exact = _first_bad_int(obj), False
-                break
+        exact = _ints_only(map(type, obj))  # the common case, each an int by exact type: in C
+        bad = -1 if exact else _first_bad_int(obj)
         if bad != -1:
             raise TypeError(
                 f"{self.signature.name}(): argument '{param.name}' failed to unpack "
@@ -388,6 +386,8 @@ class PythonArgs:
                 f'ints,but got {type(obj[bad]).__name__}"'
             )
         values = list(obj) if exact else [int(x) for x in obj]
+        if not values or INT64_MIN <= min(values) and max(values) <= INT64_MAX:
+            return values
         for pos, value in enumerate(values):
             if not INT64_MIN <= value <= INT64_MAX:
                 # torch appends the C++ backtrace of THPUtils_unpackLong's error here
