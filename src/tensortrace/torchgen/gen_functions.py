@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tensortrace.aten.function_schema import FunctionSchema, Type
+from tensortrace.aten.function_schema import Argument, FunctionSchema, Type
 from tensortrace.torchgen.model import NativeFunction, snake_case
 
 GENERATED = "build/aten/src/ATen"
@@ -53,11 +53,14 @@ def _type_literal(t: Type) -> str:
     return f"Type({', '.join([repr(t.base), *fields])})"
 
 
-def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
-    args = "".join(
-        f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only}), "
-        for a in schema.arguments
-    )
+def _argument_literal(a: Argument, types: dict[Type, str]) -> str:
+    return f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only})"
+
+
+def _schema_literal(
+    schema: FunctionSchema, types: dict[Type, str], arguments: dict[Argument, str]
+) -> str:
+    args = "".join(f"{arguments[a]}, " for a in schema.arguments)
     returns = "".join(f"{types[r]}, " for r in schema.returns)
     names = "".join(f"{n!r}, " for n in schema.return_names)
     return (
@@ -87,11 +90,15 @@ def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "`add_Tensor` is `at::_ops::add_Tensor`,\nwhose `.call(...)` is Dispatcher::call."
     )
     # The schemas are written parsed (what parse_schema makes of each `func:`), so import does
-    # not parse 600 strings; each distinct argument type is one shared constant.
+    # not parse 600 strings; each distinct argument type is one shared constant, and so is each
+    # distinct argument (Note [Shared schema arguments]).
     types: dict[Type, str] = {}
+    arguments: dict[Argument, str] = {}
     for f in fns:
         for t in (*(a.type for a in f.schema.arguments), *f.schema.returns):
             types.setdefault(t, f"_T{len(types)}")
+        for a in f.schema.arguments:
+            arguments.setdefault(a, f"_A{len(arguments)}")
     out = [
         "from tensortrace.aten.dispatcher import OperatorHandle, singleton",
         "from tensortrace.aten.function_schema import Argument, FunctionSchema, Type",
@@ -101,12 +108,21 @@ def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "# the argument and return types, each parsed once",
     ]
     out += [f"{name} = {_type_literal(t)}  # {t}" for t, name in types.items()]
+    out += [
+        "",
+        "# Note [Shared schema arguments]",
+        "# An Argument is immutable and compared by value, and 5,000 of the schemas' arguments",
+        "# are ~650 distinct ones (`Tensor self`, `Tensor(a!) out`, `ScalarType? dtype=None`...):",
+        "# each is made once here and shared, as the types above are.",
+    ]
+    out += [f"{name} = {_argument_literal(a, types)}  # {a}" for a, name in arguments.items()]
     out.append("")
     for f in fns:
-        entry = {k: v for k, v in f.entry.items() if k != "func"}
+        # the YAML entry, `func:` first
+        entry = {"func": f.entry["func"], **{k: v for k, v in f.entry.items() if k != "func"}}
         out.append(f"{f.ident} = _register(")
-        out.append(f"    {_schema_literal(f.schema, types)},")
-        out.append(f"    {{'func': {f.entry['func']!r}, **{entry!r}}})")
+        out.append(f"    {_schema_literal(f.schema, types, arguments)},")
+        out.append(f"    {entry!r})")
     out += ["", "# every operator, in the YAML's order", "OPERATORS: list[OperatorHandle] = ["]
     out += [f"    {f.ident}," for f in fns]
     out.append("]")

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "31b1c54271f39d89621706dbd2055c2573f7f0eeeafae580542c8e67da3bb062"
+INPUTS_SHA256 = "de08594f5f34baa0bd71af9b03532cca5d3477d12f59332ea72e14642df57185"
 
 MODULES: tuple[str, ...] = (
     "functions",
