@@ -20,7 +20,13 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
-from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle, untraced
+from tensortrace.aten.dispatcher import (
+    DeferredKernel,
+    KernelFunction,
+    OperatorHandle,
+    singleton,
+    untraced,
+)
 from tensortrace.aten.empty_tensor import (
     empty_cpu_for_output,
     empty_meta,
@@ -408,8 +414,9 @@ def generate() -> list[OperatorHandle]:
     kernels, fill the at:: namespace and set the Tensor methods."""
     modules = load("tensortrace.aten.generated")
     ops: list[OperatorHandle] = modules["operators"].OPERATORS
-    for op in ops:
-        at._ops[op.schema.full_name] = op
+    # at::_ops is the dispatcher's table of them: register_schema keyed each by its full name,
+    # in this order
+    at._ops.update(singleton().operators)
     for name, fn in modules["functions"].FUNCTIONS.items():
         setattr(at, name, fn)
     methods = modules["tensor_body"].TensorMethods
