@@ -111,8 +111,9 @@ def _value_check(t: Type) -> int:
 class Binder:
     """Turns a Python call `(args, kwargs)` into the schema's full positional argument list.
 
-    Prepared on its first call: the generated at:: functions and Tensor methods hold ~900
-    binders, most of which a program never calls (import time).
+    Made by Overloads when a call first has to choose among its overloads, and prepared on its
+    own first call: the generated at:: functions and Tensor methods have ~2,000 overloads,
+    most of which a program never calls (import time).
     """
 
     names: list[str]
@@ -202,10 +203,13 @@ class Overloads:
     with the choice remembered per argument types (Note [The overload chosen per argument
     types])."""
 
-    __slots__ = ("ops", "chosen")
+    __slots__ = ("ops", "binders", "chosen")
 
-    def __init__(self, ops: list[tuple[OperatorHandle, Binder]]) -> None:
+    def __init__(self, ops: list[OperatorHandle]) -> None:
         self.ops = ops
+        # one Binder per overload, made when a call first has to choose (_choose): the
+        # generated at:: functions and Tensor methods hold ~2,000 overloads, most never called
+        self.binders: list[Binder] | None = None
         # argument types -> (the operator, the schema's names and defaults after the
         # positional arguments): what binds a call to it without looking again
         self.chosen: dict[
@@ -248,15 +252,17 @@ def _choose(
     what: str,
     key: tuple[Any, ...],
 ) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
-    ops = overloads.ops
-    for op, binder in ops:
+    ops, binders = overloads.ops, overloads.binders
+    if binders is None:
+        binders = overloads.binders = [Binder(op.schema) for op in ops]
+    for op, binder in zip(ops, binders):
         if len(ops) == 1 or binder.matches(args, kwargs):
             binder.bind(args, kwargs)  # a missing argument raises here, and is not remembered
             n = len(args)
             chosen = (op, tuple(binder.names[n:]), tuple(binder.defaults[n:]))
             overloads.chosen[key] = chosen
             return chosen
-    raise TypeError(f"{what}: no overload of {ops[0][0].name} matches these arguments")
+    raise TypeError(f"{what}: no overload of {ops[0].name} matches these arguments")
 
 
 # ---- structured kernels (Register<Key>.cpp) ------------------------------------------------------

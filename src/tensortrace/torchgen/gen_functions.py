@@ -71,7 +71,7 @@ def _schema_literal(
 
 # what the at:: functions and the Tensor methods import: both pick an overload, then call it
 _OVERLOAD_IMPORTS = (
-    "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
+    "from tensortrace.aten.codegen import Overloads, select_overload",
     "from tensortrace.aten.generated import operators as ops",
     "from tensortrace.trace import traced",
 )
@@ -139,10 +139,10 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     for name, overloads in _overload_lists(fns, "function").items():
         assert name not in RESERVED, name
         names.append(name)
-        pairs = ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in overloads)
+        listed = ", ".join(f"ops.{f.ident}" for f in overloads)
         out += [
             "",
-            f"_ov_{name} = Overloads([{pairs}])",
+            f"_ov_{name} = Overloads([{listed}])",
             "",
             "",
             f'@traced("dispatch", "at::{name}", FUNCTIONS_H, "at::{name}",',
@@ -179,10 +179,8 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         assert len(self_index) <= 1, (name, self_index)
         self_at = self_index.pop() if self_index else 0
 
-        def pairs(fs: Sequence[NativeFunction]) -> str:
-            return ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in fs)
-
-        out.append(f"_ov_{name} = Overloads([{pairs(overloads)}])")
+        listed = ", ".join(f"ops.{f.ident}" for f in overloads)
+        out.append(f"_ov_{name} = Overloads([{listed}])")
         body += [
             "",
             f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, "at::Tensor::{name}",',

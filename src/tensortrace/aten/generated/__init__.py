@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "de08594f5f34baa0bd71af9b03532cca5d3477d12f59332ea72e14642df57185"
+INPUTS_SHA256 = "1f41b17c0529eed3cc62c09d922d9134f4bd94c1be1ea400a9387d2093b6b7ca"
 
 MODULES: tuple[str, ...] = (
     "operators",
