@@ -42,8 +42,8 @@ from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.torchgen.inputs import py_name
 from tensortrace.torchgen.loader import load
-from tensortrace.torchgen.model import py_name
 from tensortrace.trace import traced
 from tensortrace.trace.recorder import parameter_list
 

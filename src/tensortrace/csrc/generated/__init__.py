@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "1f41b17c0529eed3cc62c09d922d9134f4bd94c1be1ea400a9387d2093b6b7ca"
+INPUTS_SHA256 = "9a466dd0a76c78f6bc98f503f4c41fb23ac44c6903b05269f8975e07c29af321"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
