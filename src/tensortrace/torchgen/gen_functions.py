@@ -355,7 +355,7 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             "tensortrace.aten.codegen",
             "MetaStructuredKernel, StructuredKernel, check_devices, inplace_meta, native_kernel",
         ),
-        ("tensortrace.aten.dispatcher", "KernelFunction"),
+        ("tensortrace.aten.dispatcher", "DeferredKernel, KernelFunction"),
         ("tensortrace.aten.generated", "operators as ops"),
         ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
         ("tensortrace.aten.tensor_body", "Tensor"),
@@ -404,6 +404,12 @@ def _gets_inplace_meta(f: NativeFunction) -> bool:
     )
 
 
+# Note [Generated kernels made on first lookup]
+# The generated Register<Key>, VariableType and ADInplaceOrView modules register ~2,800 kernels
+# at import; a program looks up a few dozen operators. So each is `DeferredKernel(lambda:
+# KernelFunction(fn, name))`, made when its operator's dispatch table is first computed, as a
+# `dispatch:` entry's kernel is (codegen.native_kernel). The lambda reads module globals that
+# are never rebound.
 def _structured_wrappers(
     key: str, out_f: NativeFunction, delegates: list[NativeFunction]
 ) -> list[str]:
@@ -451,7 +457,9 @@ def _structured_wrappers(
             f"    return {result}",
             "",
             "",
-            f'ops.{f.ident}.register(DispatchKey.{key}, KernelFunction({wrapper}, "{wrapper}"))',
+            # Note [Generated kernels made on first lookup]
+            f"ops.{f.ident}.register(DispatchKey.{key}, DeferredKernel(",
+            f'    lambda: KernelFunction({wrapper}, "{wrapper}")))',
         ]
     return out
 

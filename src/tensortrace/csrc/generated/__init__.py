@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9a466dd0a76c78f6bc98f503f4c41fb23ac44c6903b05269f8975e07c29af321"
+INPUTS_SHA256 = "546d0c62e91344a862323c46d93f15d49371c53f429dbd848e382670532eb11d"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
