@@ -100,7 +100,6 @@ from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
 from tensortrace.random import get_rng_state, set_rng_state
-from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
@@ -110,12 +109,15 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import multiprocessing as multiprocessing
     from tensortrace import nn as nn
     from tensortrace import optim as optim
+    from tensortrace import serialization as serialization
     from tensortrace import testing as testing
     from tensortrace import utils as utils
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
     from tensortrace.csrc.python_torch_functions_manual import as_tensor as as_tensor
     from tensortrace.csrc.python_torch_functions_manual import tensor as tensor
     from tensortrace.functional import unique as unique
+    from tensortrace.serialization import load as load
+    from tensortrace.serialization import save as save
 
 
 _python_variable_autograd.install()
@@ -380,6 +382,7 @@ _LAZY_SUBMODULES = frozenset(
         "nn",
         "optim",
         "profiler",
+        "serialization",
         "testing",
         "utils",
     }
@@ -396,8 +399,12 @@ def __getattr__(name: str) -> _Any:
         return _importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":  # torch.vmap is torch.func.vmap, loaded with torch.func
         return _importlib.import_module(f"{__name__}.func").vmap
+    if name in ("load", "save"):  # torch.load, torch.save: serialization.py on first use
+        value = getattr(_importlib.import_module(f"{__name__}.serialization"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_SUBMODULES, "ops"})
+    return sorted({*globals(), *_LAZY_SUBMODULES, "ops", "load", "save"})

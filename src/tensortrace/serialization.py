@@ -30,7 +30,6 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import random
 import re
 import warnings
 from typing import TYPE_CHECKING, Any
@@ -102,6 +101,8 @@ def save(
                     continue  # a meta storage has no data: torch writes no record for it
                 _write_record(zf, raw, f"{name}/data/{key}", impl.bytes_view().tobytes(), True)
             _write_record(zf, raw, f"{name}/version", b"3\n", True)
+            import random  # only torch.save draws: not imported with the package
+
             serialization_id = "".join(random.choice("0123456789") for _ in range(40))
             _write_record(
                 zf, raw, f"{name}/.data/serialization_id", serialization_id.encode(), True

@@ -3,6 +3,8 @@
 Mirrors `torch/amp/__init__.py`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from tensortrace.amp.autocast_mode import (
     _enter_autocast,
     _exit_autocast,
@@ -11,7 +13,9 @@ from tensortrace.amp.autocast_mode import (
     custom_fwd,
     is_autocast_available,
 )
-from tensortrace.amp.grad_scaler import GradScaler
+
+if TYPE_CHECKING:
+    from tensortrace.amp.grad_scaler import GradScaler
 
 __all__ = [
     "autocast",
@@ -22,3 +26,17 @@ __all__ = [
     "_enter_autocast",
     "_exit_autocast",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """torch.amp.GradScaler: grad_scaler.py imported on first use (a training loop's, not
+    `import tensortrace`'s; Note [Subpackages imported on first use] in tensortrace/__init__.py)."""
+    if name == "GradScaler":
+        from tensortrace.amp.grad_scaler import GradScaler
+
+        return GradScaler
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), "GradScaler"})

@@ -20,7 +20,13 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
-from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle, untraced
+from tensortrace.aten.dispatcher import (
+    DeferredKernel,
+    KernelFunction,
+    OperatorHandle,
+    singleton,
+    untraced,
+)
 from tensortrace.aten.empty_tensor import (
     empty_cpu_for_output,
     empty_meta,
@@ -36,8 +42,8 @@ from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.torchgen.inputs import py_name
 from tensortrace.torchgen.loader import load
-from tensortrace.torchgen.model import py_name
 from tensortrace.trace import traced
 from tensortrace.trace.recorder import parameter_list
 
@@ -105,8 +111,9 @@ def _value_check(t: Type) -> int:
 class Binder:
     """Turns a Python call `(args, kwargs)` into the schema's full positional argument list.
 
-    Prepared on its first call: the generated at:: functions and Tensor methods hold ~900
-    binders, most of which a program never calls (import time).
+    Made by Overloads when a call first has to choose among its overloads, and prepared on its
+    own first call: the generated at:: functions and Tensor methods have ~2,000 overloads,
+    most of which a program never calls (import time).
     """
 
     names: list[str]
@@ -196,10 +203,13 @@ class Overloads:
     with the choice remembered per argument types (Note [The overload chosen per argument
     types])."""
 
-    __slots__ = ("ops", "chosen")
+    __slots__ = ("ops", "binders", "chosen")
 
-    def __init__(self, ops: list[tuple[OperatorHandle, Binder]]) -> None:
+    def __init__(self, ops: list[OperatorHandle]) -> None:
         self.ops = ops
+        # one Binder per overload, made when a call first has to choose (_choose): the
+        # generated at:: functions and Tensor methods hold ~2,000 overloads, most never called
+        self.binders: list[Binder] | None = None
         # argument types -> (the operator, the schema's names and defaults after the
         # positional arguments): what binds a call to it without looking again
         self.chosen: dict[
@@ -242,15 +252,17 @@ def _choose(
     what: str,
     key: tuple[Any, ...],
 ) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
-    ops = overloads.ops
-    for op, binder in ops:
+    ops, binders = overloads.ops, overloads.binders
+    if binders is None:
+        binders = overloads.binders = [Binder(op.schema) for op in ops]
+    for op, binder in zip(ops, binders):
         if len(ops) == 1 or binder.matches(args, kwargs):
             binder.bind(args, kwargs)  # a missing argument raises here, and is not remembered
             n = len(args)
             chosen = (op, tuple(binder.names[n:]), tuple(binder.defaults[n:]))
             overloads.chosen[key] = chosen
             return chosen
-    raise TypeError(f"{what}: no overload of {ops[0][0].name} matches these arguments")
+    raise TypeError(f"{what}: no overload of {ops[0].name} matches these arguments")
 
 
 # ---- structured kernels (Register<Key>.cpp) ------------------------------------------------------
@@ -408,8 +420,9 @@ def generate() -> list[OperatorHandle]:
     kernels, fill the at:: namespace and set the Tensor methods."""
     modules = load("tensortrace.aten.generated")
     ops: list[OperatorHandle] = modules["operators"].OPERATORS
-    for op in ops:
-        at._ops[op.schema.full_name] = op
+    # at::_ops is the dispatcher's table of them: register_schema keyed each by its full name,
+    # in this order
+    at._ops.update(singleton().operators)
     for name, fn in modules["functions"].FUNCTIONS.items():
         setattr(at, name, fn)
     methods = modules["tensor_body"].TensorMethods

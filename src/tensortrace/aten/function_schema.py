@@ -15,12 +15,15 @@ from typing import Any
 
 from tensortrace.c10.scalar_type import ScalarType
 
-_SCHEMA_RE = re.compile(
+# Note [Patterns compiled on first use]
+# Import parses no schema (the generated files hold them parsed), so the grammar is a pattern
+# that `re` compiles on the first parse and keeps in its cache, not one compiled at import.
+_SCHEMA_PATTERN = (
     r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
     r"(?P<returns>.+)$"
 )
 # `Tensor(a -> *)` (a list whose elements alias a) and `Tensor?[]` (a list of optional tensors)
-_TYPE_RE = re.compile(
+_TYPE_PATTERN = (
     r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]\d*!?)(?:\s*->\s*\*)?\))?"
     r"(?P<elem_optional>\?)?"
     r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$"
@@ -137,7 +140,7 @@ class FunctionSchema:
 
 
 def parse_type(text: str) -> Type:
-    m = _TYPE_RE.match(text.strip())
+    m = re.match(_TYPE_PATTERN, text.strip())
     if not m:
         raise ValueError(f"cannot parse type {text!r}")
     size = m.group("list_size")
@@ -173,7 +176,7 @@ def _split_top_level(text: str) -> list[str]:
 
 
 def parse_schema(text: str) -> FunctionSchema:
-    m = _SCHEMA_RE.match(" ".join(text.split()))
+    m = re.match(_SCHEMA_PATTERN, " ".join(text.split()))
     if not m:
         raise ValueError(f"cannot parse schema {text!r}")
     arguments: list[Argument] = []

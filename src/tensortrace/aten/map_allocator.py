@@ -16,12 +16,8 @@ allocator's statistics never see any of it.
 
 from __future__ import annotations
 
-import fcntl
 import itertools
-import mmap
 import os
-import random
-import signal
 import struct
 
 import numpy as np
@@ -49,11 +45,15 @@ SHM_DIR = "/dev/shm"
 
 _handle_counter = itertools.count()
 
-_TERMINATING_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+# Note [Shared memory's modules imported on first use]
+# fcntl, mmap, random and signal (two extension modules, and signal's enums) are imported by
+# the functions that share memory, not at `import tensortrace`, which never needs them.
 
 
 def NewProcessWideShmHandle() -> str:
     """A shm name no other process uses: /torch_<pid>_<random>_<counter>."""
+    import random  # Note [Shared memory's modules imported on first use]
+
     return f"/torch_{os.getpid()}_{random.getrandbits(31)}_{next(_handle_counter)}"
 
 
@@ -71,7 +71,10 @@ class MapAllocator:
         # batch's storage): termination waits until the name is gone
         blocked = bool(flags & ALLOCATOR_MAPPED_UNLINK) and not flags & ALLOCATOR_MAPPED_FROMFD
         if blocked:
-            old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _TERMINATING_SIGNALS)
+            import signal  # Note [Shared memory's modules imported on first use]
+
+            terminating = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+            old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, terminating)
         try:
             self._open_and_map(filename, flags, size, fd)
         finally:
@@ -103,6 +106,8 @@ class MapAllocator:
                     e.errno,
                     ")",
                 )
+        import mmap  # Note [Shared memory's modules imported on first use]
+
         try:
             if flags & ALLOCATOR_MAPPED_NOCREATE or flags & ALLOCATOR_MAPPED_FROMFD:
                 size = os.fstat(fd_).st_size  # an existing object: map all of it
@@ -199,6 +204,8 @@ class RefcountedMapAllocator(MapAllocator):
 
     def _locked_add(self, delta: int) -> int:
         # MapInfo's refcount is an atomic int in torch; an fcntl lock on the file does its job
+        import fcntl  # Note [Shared memory's modules imported on first use]
+
         assert self.map_ is not None  # the header alone makes the mapping non-empty
         fcntl.lockf(self.fd_, fcntl.LOCK_EX)
         try:

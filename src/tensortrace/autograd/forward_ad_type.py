@@ -113,7 +113,6 @@ class ForwardRecording:
         original_self: bool = False,
         clone_self_t: bool = False,
     ) -> None:
-        schema = op.schema
         self.op = op
         self.below = below
         self.graph = graph
@@ -121,10 +120,14 @@ class ForwardRecording:
         self.outputs = outputs  # the outputs the formula gives tangents, by name
         self.needs = needs  # the names the formula reads
         self.diff_inputs = diff_inputs
-        self.is_inplace = schema.is_inplace
         self.original_self = original_self
         self.clone_self_t = clone_self_t
-        self.index_of = {a.name: i for i, a in enumerate(schema.arguments)}
+        # the rest on the first call (Note [Autograd recordings prepared on first call])
+        self.index_of: dict[str, int] | None = None
+
+    def _prepare(self) -> None:
+        schema = self.op.schema
+        self.is_inplace = schema.is_inplace
         self.site = FrameSite(
             "autograd",
             f"{schema.name} (forward AD)",
@@ -136,8 +139,11 @@ class ForwardRecording:
             self.message = OUT_FN.format(f"{schema.name}_out")
         else:
             self.message = NOT_IMPLEMENTED.format(schema.name)
+        self.index_of = {a.name: i for i, a in enumerate(schema.arguments)}
 
     def __call__(self, ks: DispatchKeySet, args: tuple[Any, ...], record: bool) -> Any:
+        if self.index_of is None:
+            self._prepare()
         original = args[0].clone() if self.original_self else None
         if record:
             result = self.graph(ks, args)
@@ -167,6 +173,7 @@ class ForwardRecording:
     def _tangents(self, args: tuple[Any, ...], result: Any, original: Any) -> Any:
         """Unpack the tangents and primals the formula reads, and evaluate it."""
         needs, index_of = self.needs, self.index_of
+        assert index_of is not None  # prepared by __call__
         fw: dict[str, Any] = {}
         for name, i in index_of.items():
             value = args[i]

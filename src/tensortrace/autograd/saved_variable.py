@@ -45,7 +45,7 @@ ERR_BACKWARD_TWICE = (
     "backward."
 )
 
-_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_BACKWARD_SUFFIX = r"Backward\d*$"  # Note [Patterns compiled on first use]
 
 
 def tensor_data(t: Tensor) -> Tensor:
@@ -208,7 +208,7 @@ class SavedVariable:
                 f"[{', '.join(map(str, shape))}]]"
             )
             if grad_fn is not None:
-                name = _BACKWARD_SUFFIX.sub("", grad_fn.name())  # type: ignore[attr-defined]
+                name = re.sub(_BACKWARD_SUFFIX, "", grad_fn.name())  # type: ignore[attr-defined]
                 message += f", which is output {self.output_nr_} of {name},"
             message += f" is at version {current}; expected version {self.saved_version_} instead."
             if not AnomalyMode._enabled:

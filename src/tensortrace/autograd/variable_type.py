@@ -78,11 +78,24 @@ class GraphRecording:
         self.op = op
         self.below = below  # AutoDispatchBelowAutograd or AutoDispatchBelowADInplaceOrView
         self.node = node
-        self.index_of = {a.name: i for i, a in enumerate(op.schema.arguments)}
-        self.op_name = f"aten::{op.schema.name}"
+        # Note [Autograd recordings prepared on first call]
+        # Import makes one GraphRecording and one ForwardRecording per operator (~1,800), and a
+        # program records the graph of a few dozen: what they compute from the schema (the
+        # argument positions, the names and messages) is computed on the first call.
+        self.index_of: dict[str, int] | None = None
+
+    def _prepare(self) -> dict[str, int]:
+        """What the recording reads from the schema (Note [Autograd recordings prepared on
+        first call]); returns index_of."""
+        schema = self.op.schema
+        self.op_name = f"aten::{schema.name}"
+        self.index_of = index_of = {a.name: i for i, a in enumerate(schema.arguments)}
+        return index_of
 
     def __call__(self, ks: DispatchKeySet, args: tuple[Any, ...]) -> Any:
         op, schema, index_of = self.op, self.op.schema, self.index_of
+        if index_of is None:
+            index_of = self._prepare()
         is_inplace = schema.is_inplace
         if schema.is_out:
             check_no_out_grad(schema.name)
@@ -156,6 +169,7 @@ class GraphRecording:
     ) -> list[str]:
         """Save what the formulas of the needed inputs read; return the outputs they read."""
         index_of, return_names = self.index_of, self.op.schema.return_names
+        assert index_of is not None  # prepared by __call__
         saved_outputs: list[str] = []
         saved = grad_fn.saved_
         for name in saved_names_for(info, needed):

@@ -61,7 +61,8 @@ SKIP_PYTHON_BINDINGS = {
 # gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call
 # (threshold_backward, nll_loss_backward) and the halves of composite losses (nll_loss_forward)
 # are no Python functions in torch
-SKIP_PYTHON_BINDINGS_PATTERN = re.compile(r".*_(backward|forward)$")
+# (compiled on first use: Note [Patterns compiled on first use] in aten/function_schema.py)
+SKIP_PYTHON_BINDINGS_PATTERN = r".*_(backward|forward)$"
 # should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
 # whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
 NUMBERS_AS_TENSORS = {
@@ -351,7 +352,7 @@ def collect_overloads(
             wanted not in variants
             or schema.is_out
             or schema.full_name in SKIP_PYTHON_BINDINGS
-            or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)
+            or re.match(SKIP_PYTHON_BINDINGS_PATTERN, schema.name)
         ):
             continue
         if not is_method and op.entry.get("python_module") != python_module:

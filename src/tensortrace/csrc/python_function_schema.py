@@ -7,6 +7,7 @@ torch prints (`aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) ->
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tensortrace.aten import function_schema as fs
@@ -91,7 +92,7 @@ def _default_str(arg: fs.Argument) -> str:
 def _declared(text: str) -> tuple[list[str], str] | None:
     """The argument types and the returns as the declaration writes them (`Tensor(a -> *)`,
     `(Tensor values, Tensor indices)`), which the parsed Type does not keep."""
-    match = fs._SCHEMA_RE.match(" ".join(text.split()))
+    match = re.match(fs._SCHEMA_PATTERN, " ".join(text.split()))
     if match is None:
         return None
     types = []

@@ -7,8 +7,7 @@ Mirrors `tools/autograd/gen_autograd.py`, which runs
 - `gen_variable_type.py`: one Autograd kernel per operator (`VariableType_*.cpp`): redispatch
   below autograd, or record the graph with the op's Node when an input requires grad;
 - `gen_inplace_or_view_type.py`: one ADInplaceOrView kernel per in-place, out= or view operator
-  (`ADInplaceOrViewType_*.cpp`).
-Each returns the module's source; gen.py adds the header and writes the files.
+  (`ADInplaceOrViewType_*.cpp`). Each returns the module's source; gen.py writes the files.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from tensortrace.torchgen.gen_functions import dispatch_names
 from tensortrace.torchgen.load_derivatives import GRAD_NAMES, DerivativeEntry
 from tensortrace.torchgen.model import NativeFunction
 
+_LAZY = "DeferredKernel(lambda: KernelFunction("  # Note [Generated kernels made on first lookup]
 # Ops whose outputs never require grad (gen_variable_type.py's DONT_REQUIRE_DERIVATIVE): their
 # kernel only redispatches.
 DONT_REQUIRE_DERIVATIVE = frozenset(
@@ -277,7 +277,7 @@ def gen_variable_type(
         "from typing import Any",
         "",
         "from tensortrace.aten import functions as at",
-        "from tensortrace.aten.dispatcher import KernelFunction",
+        "from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
         "from tensortrace.autograd import forward_ad_type, functions_manual",
         "from tensortrace.autograd.forward_ad_type import ForwardRecording",
@@ -371,8 +371,8 @@ def gen_variable_type(
             *redispatch,
             "",
             "",
-            f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
-            f'    {f.ident}, "{symbol}", with_keyset=True))',
+            f"ops.{f.ident}.register(DispatchKey.Autograd, {_LAZY}",
+            f'    {f.ident}, "{symbol}", with_keyset=True)))',
         ]
         out += lines
     return doc, "\n".join(out) + "\n"
@@ -396,7 +396,7 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     out = [
         "from typing import Any",
         "",
-        "from tensortrace.aten.dispatcher import KernelFunction",
+        "from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
         "from tensortrace.autograd.forward_ad_type import fw_non_differentiable_view",
         "from tensortrace.autograd.variable_type import (",
@@ -444,8 +444,8 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             after,
             "",
             "",
-            f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, KernelFunction(",
-            f'    {f.ident}, "{symbol}", with_keyset=True))',
+            f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, {_LAZY}",
+            f'    {f.ident}, "{symbol}", with_keyset=True)))',
         ]
     return doc, "\n".join(out) + "\n"
 

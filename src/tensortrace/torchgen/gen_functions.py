@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tensortrace.aten.function_schema import FunctionSchema, Type
+from tensortrace.aten.function_schema import Argument, FunctionSchema, Type
 from tensortrace.torchgen.model import NativeFunction, snake_case
 
 GENERATED = "build/aten/src/ATen"
@@ -53,11 +53,14 @@ def _type_literal(t: Type) -> str:
     return f"Type({', '.join([repr(t.base), *fields])})"
 
 
-def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
-    args = "".join(
-        f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only}), "
-        for a in schema.arguments
-    )
+def _argument_literal(a: Argument, types: dict[Type, str]) -> str:
+    return f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only})"
+
+
+def _schema_literal(
+    schema: FunctionSchema, types: dict[Type, str], arguments: dict[Argument, str]
+) -> str:
+    args = "".join(f"{arguments[a]}, " for a in schema.arguments)
     returns = "".join(f"{types[r]}, " for r in schema.returns)
     names = "".join(f"{n!r}, " for n in schema.return_names)
     return (
@@ -68,7 +71,7 @@ def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
 
 # what the at:: functions and the Tensor methods import: both pick an overload, then call it
 _OVERLOAD_IMPORTS = (
-    "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
+    "from tensortrace.aten.codegen import Overloads, select_overload",
     "from tensortrace.aten.generated import operators as ops",
     "from tensortrace.trace import traced",
 )
@@ -87,11 +90,15 @@ def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "`add_Tensor` is `at::_ops::add_Tensor`,\nwhose `.call(...)` is Dispatcher::call."
     )
     # The schemas are written parsed (what parse_schema makes of each `func:`), so import does
-    # not parse 600 strings; each distinct argument type is one shared constant.
+    # not parse 600 strings; each distinct argument type is one shared constant, and so is each
+    # distinct argument (Note [Shared schema arguments]).
     types: dict[Type, str] = {}
+    arguments: dict[Argument, str] = {}
     for f in fns:
         for t in (*(a.type for a in f.schema.arguments), *f.schema.returns):
             types.setdefault(t, f"_T{len(types)}")
+        for a in f.schema.arguments:
+            arguments.setdefault(a, f"_A{len(arguments)}")
     out = [
         "from tensortrace.aten.dispatcher import OperatorHandle, singleton",
         "from tensortrace.aten.function_schema import Argument, FunctionSchema, Type",
@@ -101,12 +108,21 @@ def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "# the argument and return types, each parsed once",
     ]
     out += [f"{name} = {_type_literal(t)}  # {t}" for t, name in types.items()]
+    out += [
+        "",
+        "# Note [Shared schema arguments]",
+        "# An Argument is immutable and compared by value, and 5,000 of the schemas' arguments",
+        "# are ~650 distinct ones (`Tensor self`, `Tensor(a!) out`, `ScalarType? dtype=None`...):",
+        "# each is made once here and shared, as the types above are.",
+    ]
+    out += [f"{name} = {_argument_literal(a, types)}  # {a}" for a, name in arguments.items()]
     out.append("")
     for f in fns:
-        entry = {k: v for k, v in f.entry.items() if k != "func"}
+        # the YAML entry, `func:` first
+        entry = {"func": f.entry["func"], **{k: v for k, v in f.entry.items() if k != "func"}}
         out.append(f"{f.ident} = _register(")
-        out.append(f"    {_schema_literal(f.schema, types)},")
-        out.append(f"    {{'func': {f.entry['func']!r}, **{entry!r}}})")
+        out.append(f"    {_schema_literal(f.schema, types, arguments)},")
+        out.append(f"    {entry!r})")
     out += ["", "# every operator, in the YAML's order", "OPERATORS: list[OperatorHandle] = ["]
     out += [f"    {f.ident}," for f in fns]
     out.append("]")
@@ -123,10 +139,10 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     for name, overloads in _overload_lists(fns, "function").items():
         assert name not in RESERVED, name
         names.append(name)
-        pairs = ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in overloads)
+        listed = ", ".join(f"ops.{f.ident}" for f in overloads)
         out += [
             "",
-            f"_ov_{name} = Overloads([{pairs}])",
+            f"_ov_{name} = Overloads([{listed}])",
             "",
             "",
             f'@traced("dispatch", "at::{name}", FUNCTIONS_H, "at::{name}",',
@@ -163,10 +179,8 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         assert len(self_index) <= 1, (name, self_index)
         self_at = self_index.pop() if self_index else 0
 
-        def pairs(fs: Sequence[NativeFunction]) -> str:
-            return ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in fs)
-
-        out.append(f"_ov_{name} = Overloads([{pairs(overloads)}])")
+        listed = ", ".join(f"ops.{f.ident}" for f in overloads)
+        out.append(f"_ov_{name} = Overloads([{listed}])")
         body += [
             "",
             f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, "at::Tensor::{name}",',
@@ -341,7 +355,7 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             "tensortrace.aten.codegen",
             "MetaStructuredKernel, StructuredKernel, check_devices, inplace_meta, native_kernel",
         ),
-        ("tensortrace.aten.dispatcher", "KernelFunction"),
+        ("tensortrace.aten.dispatcher", "DeferredKernel, KernelFunction"),
         ("tensortrace.aten.generated", "operators as ops"),
         ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
         ("tensortrace.aten.tensor_body", "Tensor"),
@@ -390,6 +404,12 @@ def _gets_inplace_meta(f: NativeFunction) -> bool:
     )
 
 
+# Note [Generated kernels made on first lookup]
+# The generated Register<Key>, VariableType and ADInplaceOrView modules register ~2,800 kernels
+# at import; a program looks up a few dozen operators. So each is `DeferredKernel(lambda:
+# KernelFunction(fn, name))`, made when its operator's dispatch table is first computed, as a
+# `dispatch:` entry's kernel is (codegen.native_kernel). The lambda reads module globals that
+# are never rebound.
 def _structured_wrappers(
     key: str, out_f: NativeFunction, delegates: list[NativeFunction]
 ) -> list[str]:
@@ -437,7 +457,9 @@ def _structured_wrappers(
             f"    return {result}",
             "",
             "",
-            f'ops.{f.ident}.register(DispatchKey.{key}, KernelFunction({wrapper}, "{wrapper}"))',
+            # Note [Generated kernels made on first lookup]
+            f"ops.{f.ident}.register(DispatchKey.{key}, DeferredKernel(",
+            f'    lambda: KernelFunction({wrapper}, "{wrapper}")))',
         ]
     return out
 

@@ -18,7 +18,7 @@ import sys
 import types
 import warnings
 
-from tensortrace.torchgen.model import inputs_fingerprint
+from tensortrace.torchgen.inputs import inputs_fingerprint
 
 _fingerprint = functools.cache(inputs_fingerprint)
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "31b1c54271f39d89621706dbd2055c2573f7f0eeeafae580542c8e67da3bb062"
+INPUTS_SHA256 = "546d0c62e91344a862323c46d93f15d49371c53f429dbd848e382670532eb11d"
 
 MODULES: tuple[str, ...] = (
     "operators",

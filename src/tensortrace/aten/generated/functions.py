@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.codegen import Binder, Overloads, select_overload
+from tensortrace.aten.codegen import Overloads, select_overload
 from tensortrace.aten.generated import operators as ops
 from tensortrace.trace import traced
 
 FUNCTIONS_H = "build/aten/src/ATen/Functions.h"
 
 
-_ov_empty = Overloads([(ops.empty_memory_format, Binder(ops.empty_memory_format.schema))])
+_ov_empty = Overloads([ops.empty_memory_format])
 
 
 @traced("dispatch", "at::empty", FUNCTIONS_H, "at::empty",
@@ -29,7 +29,7 @@ def empty(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_empty_strided = Overloads([(ops.empty_strided, Binder(ops.empty_strided.schema))])
+_ov_empty_strided = Overloads([ops.empty_strided])
 
 
 @traced("dispatch", "at::empty_strided", FUNCTIONS_H, "at::empty_strided",
@@ -42,7 +42,7 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rand = Overloads([(ops.rand_generator, Binder(ops.rand_generator.schema)), (ops.rand, Binder(ops.rand.schema)), (ops.rand_out, Binder(ops.rand_out.schema)), (ops.rand_generator_out, Binder(ops.rand_generator_out.schema))])
+_ov_rand = Overloads([ops.rand_generator, ops.rand, ops.rand_out, ops.rand_generator_out])
 
 
 @traced("dispatch", "at::rand", FUNCTIONS_H, "at::rand",
@@ -58,7 +58,7 @@ def rand(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_select = Overloads([(ops.select_int, Binder(ops.select_int.schema))])
+_ov_select = Overloads([ops.select_int])
 
 
 @traced("dispatch", "at::select", FUNCTIONS_H, "at::select",
@@ -71,7 +71,7 @@ def select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_as_strided = Overloads([(ops.as_strided, Binder(ops.as_strided.schema))])
+_ov_as_strided = Overloads([ops.as_strided])
 
 
 @traced("dispatch", "at::as_strided", FUNCTIONS_H, "at::as_strided",
@@ -84,7 +84,7 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_add = Overloads([(ops.add_Tensor, Binder(ops.add_Tensor.schema)), (ops.add_out, Binder(ops.add_out.schema)), (ops.add_Scalar, Binder(ops.add_Scalar.schema))])
+_ov_add = Overloads([ops.add_Tensor, ops.add_out, ops.add_Scalar])
 
 
 @traced("dispatch", "at::add", FUNCTIONS_H, "at::add",
@@ -99,7 +99,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__to_copy = Overloads([(ops._to_copy, Binder(ops._to_copy.schema))])
+_ov__to_copy = Overloads([ops._to_copy])
 
 
 @traced("dispatch", "at::_to_copy", FUNCTIONS_H, "at::_to_copy",
@@ -112,7 +112,7 @@ def _to_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_empty_like = Overloads([(ops.empty_like, Binder(ops.empty_like.schema))])
+_ov_empty_like = Overloads([ops.empty_like])
 
 
 @traced("dispatch", "at::empty_like", FUNCTIONS_H, "at::empty_like",
@@ -125,7 +125,7 @@ def empty_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zeros = Overloads([(ops.zeros, Binder(ops.zeros.schema)), (ops.zeros_out, Binder(ops.zeros_out.schema))])
+_ov_zeros = Overloads([ops.zeros, ops.zeros_out])
 
 
 @traced("dispatch", "at::zeros", FUNCTIONS_H, "at::zeros",
@@ -139,7 +139,7 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zeros_like = Overloads([(ops.zeros_like, Binder(ops.zeros_like.schema))])
+_ov_zeros_like = Overloads([ops.zeros_like])
 
 
 @traced("dispatch", "at::zeros_like", FUNCTIONS_H, "at::zeros_like",
@@ -152,7 +152,7 @@ def zeros_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ones = Overloads([(ops.ones, Binder(ops.ones.schema)), (ops.ones_out, Binder(ops.ones_out.schema))])
+_ov_ones = Overloads([ops.ones, ops.ones_out])
 
 
 @traced("dispatch", "at::ones", FUNCTIONS_H, "at::ones",
@@ -166,7 +166,7 @@ def ones(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ones_like = Overloads([(ops.ones_like, Binder(ops.ones_like.schema))])
+_ov_ones_like = Overloads([ops.ones_like])
 
 
 @traced("dispatch", "at::ones_like", FUNCTIONS_H, "at::ones_like",
@@ -179,7 +179,7 @@ def ones_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_full = Overloads([(ops.full, Binder(ops.full.schema)), (ops.full_out, Binder(ops.full_out.schema))])
+_ov_full = Overloads([ops.full, ops.full_out])
 
 
 @traced("dispatch", "at::full", FUNCTIONS_H, "at::full",
@@ -193,7 +193,7 @@ def full(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_full_like = Overloads([(ops.full_like, Binder(ops.full_like.schema))])
+_ov_full_like = Overloads([ops.full_like])
 
 
 @traced("dispatch", "at::full_like", FUNCTIONS_H, "at::full_like",
@@ -206,7 +206,7 @@ def full_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rand_like = Overloads([(ops.rand_like_generator, Binder(ops.rand_like_generator.schema)), (ops.rand_like, Binder(ops.rand_like.schema))])
+_ov_rand_like = Overloads([ops.rand_like_generator, ops.rand_like])
 
 
 @traced("dispatch", "at::rand_like", FUNCTIONS_H, "at::rand_like",
@@ -220,7 +220,7 @@ def rand_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randn = Overloads([(ops.randn_generator, Binder(ops.randn_generator.schema)), (ops.randn, Binder(ops.randn.schema)), (ops.randn_out, Binder(ops.randn_out.schema)), (ops.randn_generator_out, Binder(ops.randn_generator_out.schema))])
+_ov_randn = Overloads([ops.randn_generator, ops.randn, ops.randn_out, ops.randn_generator_out])
 
 
 @traced("dispatch", "at::randn", FUNCTIONS_H, "at::randn",
@@ -236,7 +236,7 @@ def randn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randn_like = Overloads([(ops.randn_like_generator, Binder(ops.randn_like_generator.schema)), (ops.randn_like, Binder(ops.randn_like.schema))])
+_ov_randn_like = Overloads([ops.randn_like_generator, ops.randn_like])
 
 
 @traced("dispatch", "at::randn_like", FUNCTIONS_H, "at::randn_like",
@@ -250,7 +250,7 @@ def randn_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randint = Overloads([(ops.randint_generator, Binder(ops.randint_generator.schema)), (ops.randint, Binder(ops.randint.schema)), (ops.randint_low_generator, Binder(ops.randint_low_generator.schema)), (ops.randint_low, Binder(ops.randint_low.schema)), (ops.randint_out, Binder(ops.randint_out.schema)), (ops.randint_generator_out, Binder(ops.randint_generator_out.schema)), (ops.randint_low_out, Binder(ops.randint_low_out.schema)), (ops.randint_low_generator_out, Binder(ops.randint_low_generator_out.schema))])
+_ov_randint = Overloads([ops.randint_generator, ops.randint, ops.randint_low_generator, ops.randint_low, ops.randint_out, ops.randint_generator_out, ops.randint_low_out, ops.randint_low_generator_out])
 
 
 @traced("dispatch", "at::randint", FUNCTIONS_H, "at::randint",
@@ -270,7 +270,7 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randperm = Overloads([(ops.randperm, Binder(ops.randperm.schema)), (ops.randperm_generator, Binder(ops.randperm_generator.schema)), (ops.randperm_out, Binder(ops.randperm_out.schema)), (ops.randperm_generator_out, Binder(ops.randperm_generator_out.schema))])
+_ov_randperm = Overloads([ops.randperm, ops.randperm_generator, ops.randperm_out, ops.randperm_generator_out])
 
 
 @traced("dispatch", "at::randperm", FUNCTIONS_H, "at::randperm",
@@ -286,7 +286,7 @@ def randperm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randint_like = Overloads([(ops.randint_like_generator, Binder(ops.randint_like_generator.schema)), (ops.randint_like, Binder(ops.randint_like.schema)), (ops.randint_like_low_generator_dtype, Binder(ops.randint_like_low_generator_dtype.schema)), (ops.randint_like_low_dtype, Binder(ops.randint_like_low_dtype.schema))])
+_ov_randint_like = Overloads([ops.randint_like_generator, ops.randint_like, ops.randint_like_low_generator_dtype, ops.randint_like_low_dtype])
 
 
 @traced("dispatch", "at::randint_like", FUNCTIONS_H, "at::randint_like",
@@ -302,7 +302,7 @@ def randint_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arange = Overloads([(ops.arange, Binder(ops.arange.schema)), (ops.arange_start, Binder(ops.arange_start.schema)), (ops.arange_start_step, Binder(ops.arange_start_step.schema)), (ops.arange_out, Binder(ops.arange_out.schema)), (ops.arange_start_out, Binder(ops.arange_start_out.schema))])
+_ov_arange = Overloads([ops.arange, ops.arange_start, ops.arange_start_step, ops.arange_out, ops.arange_start_out])
 
 
 @traced("dispatch", "at::arange", FUNCTIONS_H, "at::arange",
@@ -319,7 +319,7 @@ def arange(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema)), (ops.linspace_Tensor_Tensor, Binder(ops.linspace_Tensor_Tensor.schema)), (ops.linspace_Tensor_Scalar, Binder(ops.linspace_Tensor_Scalar.schema)), (ops.linspace_Scalar_Tensor, Binder(ops.linspace_Scalar_Tensor.schema)), (ops.linspace_Tensor_Tensor_out, Binder(ops.linspace_Tensor_Tensor_out.schema)), (ops.linspace_Tensor_Scalar_out, Binder(ops.linspace_Tensor_Scalar_out.schema)), (ops.linspace_Scalar_Tensor_out, Binder(ops.linspace_Scalar_Tensor_out.schema))])
+_ov_linspace = Overloads([ops.linspace, ops.linspace_out, ops.linspace_Tensor_Tensor, ops.linspace_Tensor_Scalar, ops.linspace_Scalar_Tensor, ops.linspace_Tensor_Tensor_out, ops.linspace_Tensor_Scalar_out, ops.linspace_Scalar_Tensor_out])
 
 
 @traced("dispatch", "at::linspace", FUNCTIONS_H, "at::linspace",
@@ -339,7 +339,7 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logspace = Overloads([(ops.logspace, Binder(ops.logspace.schema)), (ops.logspace_Tensor_Tensor, Binder(ops.logspace_Tensor_Tensor.schema)), (ops.logspace_Tensor_Scalar, Binder(ops.logspace_Tensor_Scalar.schema)), (ops.logspace_Scalar_Tensor, Binder(ops.logspace_Scalar_Tensor.schema)), (ops.logspace_out, Binder(ops.logspace_out.schema)), (ops.logspace_Tensor_Tensor_out, Binder(ops.logspace_Tensor_Tensor_out.schema)), (ops.logspace_Tensor_Scalar_out, Binder(ops.logspace_Tensor_Scalar_out.schema)), (ops.logspace_Scalar_Tensor_out, Binder(ops.logspace_Scalar_Tensor_out.schema))])
+_ov_logspace = Overloads([ops.logspace, ops.logspace_Tensor_Tensor, ops.logspace_Tensor_Scalar, ops.logspace_Scalar_Tensor, ops.logspace_out, ops.logspace_Tensor_Tensor_out, ops.logspace_Tensor_Scalar_out, ops.logspace_Scalar_Tensor_out])
 
 
 @traced("dispatch", "at::logspace", FUNCTIONS_H, "at::logspace",
@@ -359,7 +359,7 @@ def logspace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_eye = Overloads([(ops.eye, Binder(ops.eye.schema)), (ops.eye_m, Binder(ops.eye_m.schema)), (ops.eye_out, Binder(ops.eye_out.schema)), (ops.eye_m_out, Binder(ops.eye_m_out.schema))])
+_ov_eye = Overloads([ops.eye, ops.eye_m, ops.eye_out, ops.eye_m_out])
 
 
 @traced("dispatch", "at::eye", FUNCTIONS_H, "at::eye",
@@ -375,7 +375,7 @@ def eye(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fill = Overloads([(ops.fill_Scalar, Binder(ops.fill_Scalar.schema)), (ops.fill_Tensor, Binder(ops.fill_Tensor.schema))])
+_ov_fill = Overloads([ops.fill_Scalar, ops.fill_Tensor])
 
 
 @traced("dispatch", "at::fill", FUNCTIONS_H, "at::fill",
@@ -389,7 +389,7 @@ def fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fill_ = Overloads([(ops.fill__Scalar, Binder(ops.fill__Scalar.schema)), (ops.fill__Tensor, Binder(ops.fill__Tensor.schema))])
+_ov_fill_ = Overloads([ops.fill__Scalar, ops.fill__Tensor])
 
 
 @traced("dispatch", "at::fill_", FUNCTIONS_H, "at::fill_",
@@ -403,7 +403,7 @@ def fill_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zero_ = Overloads([(ops.zero_, Binder(ops.zero_.schema))])
+_ov_zero_ = Overloads([ops.zero_])
 
 
 @traced("dispatch", "at::zero_", FUNCTIONS_H, "at::zero_",
@@ -416,7 +416,7 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cat = Overloads([(ops.cat, Binder(ops.cat.schema)), (ops.cat_out, Binder(ops.cat_out.schema))])
+_ov_cat = Overloads([ops.cat, ops.cat_out])
 
 
 @traced("dispatch", "at::cat", FUNCTIONS_H, "at::cat",
@@ -430,7 +430,7 @@ def cat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_stack = Overloads([(ops.stack, Binder(ops.stack.schema)), (ops.stack_out, Binder(ops.stack_out.schema))])
+_ov_stack = Overloads([ops.stack, ops.stack_out])
 
 
 @traced("dispatch", "at::stack", FUNCTIONS_H, "at::stack",
@@ -444,7 +444,7 @@ def stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__local_scalar_dense = Overloads([(ops._local_scalar_dense, Binder(ops._local_scalar_dense.schema))])
+_ov__local_scalar_dense = Overloads([ops._local_scalar_dense])
 
 
 @traced("dispatch", "at::_local_scalar_dense", FUNCTIONS_H, "at::_local_scalar_dense",
@@ -457,7 +457,7 @@ def _local_scalar_dense(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_is_nonzero = Overloads([(ops.is_nonzero, Binder(ops.is_nonzero.schema))])
+_ov_is_nonzero = Overloads([ops.is_nonzero])
 
 
 @traced("dispatch", "at::is_nonzero", FUNCTIONS_H, "at::is_nonzero",
@@ -470,7 +470,7 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lift_fresh = Overloads([(ops.lift_fresh, Binder(ops.lift_fresh.schema))])
+_ov_lift_fresh = Overloads([ops.lift_fresh])
 
 
 @traced("dispatch", "at::lift_fresh", FUNCTIONS_H, "at::lift_fresh",
@@ -483,7 +483,7 @@ def lift_fresh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_detach = Overloads([(ops.detach, Binder(ops.detach.schema))])
+_ov_detach = Overloads([ops.detach])
 
 
 @traced("dispatch", "at::detach", FUNCTIONS_H, "at::detach",
@@ -496,7 +496,7 @@ def detach(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_detach_ = Overloads([(ops.detach_, Binder(ops.detach_.schema))])
+_ov_detach_ = Overloads([ops.detach_])
 
 
 @traced("dispatch", "at::detach_", FUNCTIONS_H, "at::detach_",
@@ -509,7 +509,7 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_resolve_conj = Overloads([(ops.resolve_conj, Binder(ops.resolve_conj.schema))])
+_ov_resolve_conj = Overloads([ops.resolve_conj])
 
 
 @traced("dispatch", "at::resolve_conj", FUNCTIONS_H, "at::resolve_conj",
@@ -522,7 +522,7 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_resolve_neg = Overloads([(ops.resolve_neg, Binder(ops.resolve_neg.schema))])
+_ov_resolve_neg = Overloads([ops.resolve_neg])
 
 
 @traced("dispatch", "at::resolve_neg", FUNCTIONS_H, "at::resolve_neg",
@@ -535,7 +535,7 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__reshape_alias = Overloads([(ops._reshape_alias, Binder(ops._reshape_alias.schema))])
+_ov__reshape_alias = Overloads([ops._reshape_alias])
 
 
 @traced("dispatch", "at::_reshape_alias", FUNCTIONS_H, "at::_reshape_alias",
@@ -548,7 +548,7 @@ def _reshape_alias(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__unsafe_view = Overloads([(ops._unsafe_view, Binder(ops._unsafe_view.schema))])
+_ov__unsafe_view = Overloads([ops._unsafe_view])
 
 
 @traced("dispatch", "at::_unsafe_view", FUNCTIONS_H, "at::_unsafe_view",
@@ -561,7 +561,7 @@ def _unsafe_view(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reshape = Overloads([(ops.reshape, Binder(ops.reshape.schema))])
+_ov_reshape = Overloads([ops.reshape])
 
 
 @traced("dispatch", "at::reshape", FUNCTIONS_H, "at::reshape",
@@ -574,7 +574,7 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
+_ov_slice = Overloads([ops.slice_Tensor])
 
 
 @traced("dispatch", "at::slice", FUNCTIONS_H, "at::slice",
@@ -587,7 +587,7 @@ def slice(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_narrow = Overloads([(ops.narrow, Binder(ops.narrow.schema))])
+_ov_narrow = Overloads([ops.narrow])
 
 
 @traced("dispatch", "at::narrow", FUNCTIONS_H, "at::narrow",
@@ -600,7 +600,7 @@ def narrow(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_permute = Overloads([(ops.permute, Binder(ops.permute.schema))])
+_ov_permute = Overloads([ops.permute])
 
 
 @traced("dispatch", "at::permute", FUNCTIONS_H, "at::permute",
@@ -613,7 +613,7 @@ def permute(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_transpose = Overloads([(ops.transpose_int, Binder(ops.transpose_int.schema))])
+_ov_transpose = Overloads([ops.transpose_int])
 
 
 @traced("dispatch", "at::transpose", FUNCTIONS_H, "at::transpose",
@@ -626,7 +626,7 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_t = Overloads([(ops.t, Binder(ops.t.schema))])
+_ov_t = Overloads([ops.t])
 
 
 @traced("dispatch", "at::t", FUNCTIONS_H, "at::t",
@@ -639,7 +639,7 @@ def t(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unsqueeze = Overloads([(ops.unsqueeze, Binder(ops.unsqueeze.schema))])
+_ov_unsqueeze = Overloads([ops.unsqueeze])
 
 
 @traced("dispatch", "at::unsqueeze", FUNCTIONS_H, "at::unsqueeze",
@@ -652,7 +652,7 @@ def unsqueeze(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_squeeze = Overloads([(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))])
+_ov_squeeze = Overloads([ops.squeeze, ops.squeeze_dim, ops.squeeze_dims])
 
 
 @traced("dispatch", "at::squeeze", FUNCTIONS_H, "at::squeeze",
@@ -667,7 +667,7 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flatten = Overloads([(ops.flatten_using_ints, Binder(ops.flatten_using_ints.schema))])
+_ov_flatten = Overloads([ops.flatten_using_ints])
 
 
 @traced("dispatch", "at::flatten", FUNCTIONS_H, "at::flatten",
@@ -680,7 +680,7 @@ def flatten(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unflatten = Overloads([(ops.unflatten_int, Binder(ops.unflatten_int.schema))])
+_ov_unflatten = Overloads([ops.unflatten_int])
 
 
 @traced("dispatch", "at::unflatten", FUNCTIONS_H, "at::unflatten",
@@ -693,7 +693,7 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diagonal = Overloads([(ops.diagonal, Binder(ops.diagonal.schema))])
+_ov_diagonal = Overloads([ops.diagonal])
 
 
 @traced("dispatch", "at::diagonal", FUNCTIONS_H, "at::diagonal",
@@ -706,7 +706,7 @@ def diagonal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_split = Overloads([(ops.split_Tensor, Binder(ops.split_Tensor.schema))])
+_ov_split = Overloads([ops.split_Tensor])
 
 
 @traced("dispatch", "at::split", FUNCTIONS_H, "at::split",
@@ -719,7 +719,7 @@ def split(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_split_with_sizes = Overloads([(ops.split_with_sizes, Binder(ops.split_with_sizes.schema))])
+_ov_split_with_sizes = Overloads([ops.split_with_sizes])
 
 
 @traced("dispatch", "at::split_with_sizes", FUNCTIONS_H, "at::split_with_sizes",
@@ -732,7 +732,7 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_chunk = Overloads([(ops.chunk, Binder(ops.chunk.schema))])
+_ov_chunk = Overloads([ops.chunk])
 
 
 @traced("dispatch", "at::chunk", FUNCTIONS_H, "at::chunk",
@@ -745,7 +745,7 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unsafe_split = Overloads([(ops.unsafe_split_Tensor, Binder(ops.unsafe_split_Tensor.schema))])
+_ov_unsafe_split = Overloads([ops.unsafe_split_Tensor])
 
 
 @traced("dispatch", "at::unsafe_split", FUNCTIONS_H, "at::unsafe_split",
@@ -758,7 +758,7 @@ def unsafe_split(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unsafe_chunk = Overloads([(ops.unsafe_chunk, Binder(ops.unsafe_chunk.schema))])
+_ov_unsafe_chunk = Overloads([ops.unsafe_chunk])
 
 
 @traced("dispatch", "at::unsafe_chunk", FUNCTIONS_H, "at::unsafe_chunk",
@@ -771,7 +771,7 @@ def unsafe_chunk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
+_ov_unbind = Overloads([ops.unbind_int])
 
 
 @traced("dispatch", "at::unbind", FUNCTIONS_H, "at::unbind",
@@ -784,7 +784,7 @@ def unbind(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_alias = Overloads([(ops.alias, Binder(ops.alias.schema))])
+_ov_alias = Overloads([ops.alias])
 
 
 @traced("dispatch", "at::alias", FUNCTIONS_H, "at::alias",
@@ -797,7 +797,7 @@ def alias(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clone = Overloads([(ops.clone, Binder(ops.clone.schema))])
+_ov_clone = Overloads([ops.clone])
 
 
 @traced("dispatch", "at::clone", FUNCTIONS_H, "at::clone",
@@ -810,7 +810,7 @@ def clone(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sub = Overloads([(ops.sub_out, Binder(ops.sub_out.schema)), (ops.sub_Tensor, Binder(ops.sub_Tensor.schema)), (ops.sub_Scalar, Binder(ops.sub_Scalar.schema))])
+_ov_sub = Overloads([ops.sub_out, ops.sub_Tensor, ops.sub_Scalar])
 
 
 @traced("dispatch", "at::sub", FUNCTIONS_H, "at::sub",
@@ -825,7 +825,7 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rsub = Overloads([(ops.rsub_Tensor, Binder(ops.rsub_Tensor.schema)), (ops.rsub_Scalar, Binder(ops.rsub_Scalar.schema))])
+_ov_rsub = Overloads([ops.rsub_Tensor, ops.rsub_Scalar])
 
 
 @traced("dispatch", "at::rsub", FUNCTIONS_H, "at::rsub",
@@ -839,7 +839,7 @@ def rsub(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mul = Overloads([(ops.mul_out, Binder(ops.mul_out.schema)), (ops.mul_Tensor, Binder(ops.mul_Tensor.schema)), (ops.mul_Scalar, Binder(ops.mul_Scalar.schema))])
+_ov_mul = Overloads([ops.mul_out, ops.mul_Tensor, ops.mul_Scalar])
 
 
 @traced("dispatch", "at::mul", FUNCTIONS_H, "at::mul",
@@ -854,7 +854,7 @@ def mul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_div = Overloads([(ops.div_out, Binder(ops.div_out.schema)), (ops.div_Tensor, Binder(ops.div_Tensor.schema)), (ops.div_out_mode, Binder(ops.div_out_mode.schema)), (ops.div_Tensor_mode, Binder(ops.div_Tensor_mode.schema)), (ops.div_Scalar, Binder(ops.div_Scalar.schema)), (ops.div_Scalar_mode, Binder(ops.div_Scalar_mode.schema))])
+_ov_div = Overloads([ops.div_out, ops.div_Tensor, ops.div_out_mode, ops.div_Tensor_mode, ops.div_Scalar, ops.div_Scalar_mode])
 
 
 @traced("dispatch", "at::div", FUNCTIONS_H, "at::div",
@@ -872,7 +872,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_true_divide = Overloads([(ops.true_divide_Tensor, Binder(ops.true_divide_Tensor.schema))])
+_ov_true_divide = Overloads([ops.true_divide_Tensor])
 
 
 @traced("dispatch", "at::true_divide", FUNCTIONS_H, "at::true_divide",
@@ -885,7 +885,7 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_floor_divide = Overloads([(ops.floor_divide, Binder(ops.floor_divide.schema)), (ops.floor_divide_out, Binder(ops.floor_divide_out.schema)), (ops.floor_divide_Scalar, Binder(ops.floor_divide_Scalar.schema))])
+_ov_floor_divide = Overloads([ops.floor_divide, ops.floor_divide_out, ops.floor_divide_Scalar])
 
 
 @traced("dispatch", "at::floor_divide", FUNCTIONS_H, "at::floor_divide",
@@ -900,7 +900,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_remainder = Overloads([(ops.remainder_Scalar_out, Binder(ops.remainder_Scalar_out.schema)), (ops.remainder_Scalar, Binder(ops.remainder_Scalar.schema)), (ops.remainder_Tensor_out, Binder(ops.remainder_Tensor_out.schema)), (ops.remainder_Tensor, Binder(ops.remainder_Tensor.schema)), (ops.remainder_Scalar_Tensor, Binder(ops.remainder_Scalar_Tensor.schema))])
+_ov_remainder = Overloads([ops.remainder_Scalar_out, ops.remainder_Scalar, ops.remainder_Tensor_out, ops.remainder_Tensor, ops.remainder_Scalar_Tensor])
 
 
 @traced("dispatch", "at::remainder", FUNCTIONS_H, "at::remainder",
@@ -917,7 +917,7 @@ def remainder(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_maximum = Overloads([(ops.maximum_out, Binder(ops.maximum_out.schema)), (ops.maximum, Binder(ops.maximum.schema))])
+_ov_maximum = Overloads([ops.maximum_out, ops.maximum])
 
 
 @traced("dispatch", "at::maximum", FUNCTIONS_H, "at::maximum",
@@ -931,7 +931,7 @@ def maximum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_minimum = Overloads([(ops.minimum_out, Binder(ops.minimum_out.schema)), (ops.minimum, Binder(ops.minimum.schema))])
+_ov_minimum = Overloads([ops.minimum_out, ops.minimum])
 
 
 @traced("dispatch", "at::minimum", FUNCTIONS_H, "at::minimum",
@@ -945,7 +945,7 @@ def minimum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max = Overloads([(ops.max_other, Binder(ops.max_other.schema)), (ops.max_out, Binder(ops.max_out.schema)), (ops.max, Binder(ops.max.schema)), (ops.max_unary_out, Binder(ops.max_unary_out.schema)), (ops.max_dim, Binder(ops.max_dim.schema)), (ops.max_dim_max, Binder(ops.max_dim_max.schema))])
+_ov_max = Overloads([ops.max_other, ops.max_out, ops.max, ops.max_unary_out, ops.max_dim, ops.max_dim_max])
 
 
 @traced("dispatch", "at::max", FUNCTIONS_H, "at::max",
@@ -963,7 +963,7 @@ def max(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_min = Overloads([(ops.min_other, Binder(ops.min_other.schema)), (ops.min_out, Binder(ops.min_out.schema)), (ops.min, Binder(ops.min.schema)), (ops.min_unary_out, Binder(ops.min_unary_out.schema)), (ops.min_dim, Binder(ops.min_dim.schema)), (ops.min_dim_min, Binder(ops.min_dim_min.schema))])
+_ov_min = Overloads([ops.min_other, ops.min_out, ops.min, ops.min_unary_out, ops.min_dim, ops.min_dim_min])
 
 
 @traced("dispatch", "at::min", FUNCTIONS_H, "at::min",
@@ -981,7 +981,7 @@ def min(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_eq = Overloads([(ops.eq_Scalar_out, Binder(ops.eq_Scalar_out.schema)), (ops.eq_Scalar, Binder(ops.eq_Scalar.schema)), (ops.eq_Tensor_out, Binder(ops.eq_Tensor_out.schema)), (ops.eq_Tensor, Binder(ops.eq_Tensor.schema))])
+_ov_eq = Overloads([ops.eq_Scalar_out, ops.eq_Scalar, ops.eq_Tensor_out, ops.eq_Tensor])
 
 
 @traced("dispatch", "at::eq", FUNCTIONS_H, "at::eq",
@@ -997,7 +997,7 @@ def eq(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ne = Overloads([(ops.ne_Scalar_out, Binder(ops.ne_Scalar_out.schema)), (ops.ne_Scalar, Binder(ops.ne_Scalar.schema)), (ops.ne_Tensor_out, Binder(ops.ne_Tensor_out.schema)), (ops.ne_Tensor, Binder(ops.ne_Tensor.schema))])
+_ov_ne = Overloads([ops.ne_Scalar_out, ops.ne_Scalar, ops.ne_Tensor_out, ops.ne_Tensor])
 
 
 @traced("dispatch", "at::ne", FUNCTIONS_H, "at::ne",
@@ -1013,7 +1013,7 @@ def ne(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lt = Overloads([(ops.lt_Scalar_out, Binder(ops.lt_Scalar_out.schema)), (ops.lt_Scalar, Binder(ops.lt_Scalar.schema)), (ops.lt_Tensor_out, Binder(ops.lt_Tensor_out.schema)), (ops.lt_Tensor, Binder(ops.lt_Tensor.schema))])
+_ov_lt = Overloads([ops.lt_Scalar_out, ops.lt_Scalar, ops.lt_Tensor_out, ops.lt_Tensor])
 
 
 @traced("dispatch", "at::lt", FUNCTIONS_H, "at::lt",
@@ -1029,7 +1029,7 @@ def lt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_le = Overloads([(ops.le_Scalar_out, Binder(ops.le_Scalar_out.schema)), (ops.le_Scalar, Binder(ops.le_Scalar.schema)), (ops.le_Tensor_out, Binder(ops.le_Tensor_out.schema)), (ops.le_Tensor, Binder(ops.le_Tensor.schema))])
+_ov_le = Overloads([ops.le_Scalar_out, ops.le_Scalar, ops.le_Tensor_out, ops.le_Tensor])
 
 
 @traced("dispatch", "at::le", FUNCTIONS_H, "at::le",
@@ -1045,7 +1045,7 @@ def le(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gt = Overloads([(ops.gt_Scalar_out, Binder(ops.gt_Scalar_out.schema)), (ops.gt_Scalar, Binder(ops.gt_Scalar.schema)), (ops.gt_Tensor_out, Binder(ops.gt_Tensor_out.schema)), (ops.gt_Tensor, Binder(ops.gt_Tensor.schema))])
+_ov_gt = Overloads([ops.gt_Scalar_out, ops.gt_Scalar, ops.gt_Tensor_out, ops.gt_Tensor])
 
 
 @traced("dispatch", "at::gt", FUNCTIONS_H, "at::gt",
@@ -1061,7 +1061,7 @@ def gt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ge = Overloads([(ops.ge_Scalar_out, Binder(ops.ge_Scalar_out.schema)), (ops.ge_Scalar, Binder(ops.ge_Scalar.schema)), (ops.ge_Tensor_out, Binder(ops.ge_Tensor_out.schema)), (ops.ge_Tensor, Binder(ops.ge_Tensor.schema))])
+_ov_ge = Overloads([ops.ge_Scalar_out, ops.ge_Scalar, ops.ge_Tensor_out, ops.ge_Tensor])
 
 
 @traced("dispatch", "at::ge", FUNCTIONS_H, "at::ge",
@@ -1077,7 +1077,7 @@ def ge(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_and = Overloads([(ops.logical_and_out, Binder(ops.logical_and_out.schema)), (ops.logical_and, Binder(ops.logical_and.schema))])
+_ov_logical_and = Overloads([ops.logical_and_out, ops.logical_and])
 
 
 @traced("dispatch", "at::logical_and", FUNCTIONS_H, "at::logical_and",
@@ -1091,7 +1091,7 @@ def logical_and(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_or = Overloads([(ops.logical_or_out, Binder(ops.logical_or_out.schema)), (ops.logical_or, Binder(ops.logical_or.schema))])
+_ov_logical_or = Overloads([ops.logical_or_out, ops.logical_or])
 
 
 @traced("dispatch", "at::logical_or", FUNCTIONS_H, "at::logical_or",
@@ -1105,7 +1105,7 @@ def logical_or(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_and = Overloads([(ops.bitwise_and_Tensor_out, Binder(ops.bitwise_and_Tensor_out.schema)), (ops.bitwise_and_Scalar_out, Binder(ops.bitwise_and_Scalar_out.schema)), (ops.bitwise_and_Scalar, Binder(ops.bitwise_and_Scalar.schema)), (ops.bitwise_and_Tensor, Binder(ops.bitwise_and_Tensor.schema))])
+_ov_bitwise_and = Overloads([ops.bitwise_and_Tensor_out, ops.bitwise_and_Scalar_out, ops.bitwise_and_Scalar, ops.bitwise_and_Tensor])
 
 
 @traced("dispatch", "at::bitwise_and", FUNCTIONS_H, "at::bitwise_and",
@@ -1121,7 +1121,7 @@ def bitwise_and(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___and__ = Overloads([(ops.__and___Scalar, Binder(ops.__and___Scalar.schema)), (ops.__and___Tensor, Binder(ops.__and___Tensor.schema))])
+_ov___and__ = Overloads([ops.__and___Scalar, ops.__and___Tensor])
 
 
 @traced("dispatch", "at::__and__", FUNCTIONS_H, "at::__and__",
@@ -1135,7 +1135,7 @@ def __and__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_or = Overloads([(ops.bitwise_or_Tensor_out, Binder(ops.bitwise_or_Tensor_out.schema)), (ops.bitwise_or_Scalar_out, Binder(ops.bitwise_or_Scalar_out.schema)), (ops.bitwise_or_Scalar, Binder(ops.bitwise_or_Scalar.schema)), (ops.bitwise_or_Tensor, Binder(ops.bitwise_or_Tensor.schema))])
+_ov_bitwise_or = Overloads([ops.bitwise_or_Tensor_out, ops.bitwise_or_Scalar_out, ops.bitwise_or_Scalar, ops.bitwise_or_Tensor])
 
 
 @traced("dispatch", "at::bitwise_or", FUNCTIONS_H, "at::bitwise_or",
@@ -1151,7 +1151,7 @@ def bitwise_or(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___or__ = Overloads([(ops.__or___Scalar, Binder(ops.__or___Scalar.schema)), (ops.__or___Tensor, Binder(ops.__or___Tensor.schema))])
+_ov___or__ = Overloads([ops.__or___Scalar, ops.__or___Tensor])
 
 
 @traced("dispatch", "at::__or__", FUNCTIONS_H, "at::__or__",
@@ -1165,7 +1165,7 @@ def __or__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pow = Overloads([(ops.pow_Tensor_Tensor_out, Binder(ops.pow_Tensor_Tensor_out.schema)), (ops.pow_Tensor_Tensor, Binder(ops.pow_Tensor_Tensor.schema)), (ops.pow_Scalar_out, Binder(ops.pow_Scalar_out.schema)), (ops.pow_Scalar, Binder(ops.pow_Scalar.schema)), (ops.pow_Tensor_Scalar_out, Binder(ops.pow_Tensor_Scalar_out.schema)), (ops.pow_Tensor_Scalar, Binder(ops.pow_Tensor_Scalar.schema))])
+_ov_pow = Overloads([ops.pow_Tensor_Tensor_out, ops.pow_Tensor_Tensor, ops.pow_Scalar_out, ops.pow_Scalar, ops.pow_Tensor_Scalar_out, ops.pow_Tensor_Scalar])
 
 
 @traced("dispatch", "at::pow", FUNCTIONS_H, "at::pow",
@@ -1183,7 +1183,7 @@ def pow(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_neg = Overloads([(ops.neg_out, Binder(ops.neg_out.schema)), (ops.neg, Binder(ops.neg.schema))])
+_ov_neg = Overloads([ops.neg_out, ops.neg])
 
 
 @traced("dispatch", "at::neg", FUNCTIONS_H, "at::neg",
@@ -1197,7 +1197,7 @@ def neg(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_neg_ = Overloads([(ops.neg_, Binder(ops.neg_.schema))])
+_ov_neg_ = Overloads([ops.neg_])
 
 
 @traced("dispatch", "at::neg_", FUNCTIONS_H, "at::neg_",
@@ -1210,7 +1210,7 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp = Overloads([(ops.exp_out, Binder(ops.exp_out.schema)), (ops.exp, Binder(ops.exp.schema))])
+_ov_exp = Overloads([ops.exp_out, ops.exp])
 
 
 @traced("dispatch", "at::exp", FUNCTIONS_H, "at::exp",
@@ -1224,7 +1224,7 @@ def exp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp_ = Overloads([(ops.exp_, Binder(ops.exp_.schema))])
+_ov_exp_ = Overloads([ops.exp_])
 
 
 @traced("dispatch", "at::exp_", FUNCTIONS_H, "at::exp_",
@@ -1237,7 +1237,7 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log = Overloads([(ops.log_out, Binder(ops.log_out.schema)), (ops.log, Binder(ops.log.schema))])
+_ov_log = Overloads([ops.log_out, ops.log])
 
 
 @traced("dispatch", "at::log", FUNCTIONS_H, "at::log",
@@ -1251,7 +1251,7 @@ def log(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_ = Overloads([(ops.log_, Binder(ops.log_.schema))])
+_ov_log_ = Overloads([ops.log_])
 
 
 @traced("dispatch", "at::log_", FUNCTIONS_H, "at::log_",
@@ -1264,7 +1264,7 @@ def log_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sqrt = Overloads([(ops.sqrt_out, Binder(ops.sqrt_out.schema)), (ops.sqrt, Binder(ops.sqrt.schema))])
+_ov_sqrt = Overloads([ops.sqrt_out, ops.sqrt])
 
 
 @traced("dispatch", "at::sqrt", FUNCTIONS_H, "at::sqrt",
@@ -1278,7 +1278,7 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sqrt_ = Overloads([(ops.sqrt_, Binder(ops.sqrt_.schema))])
+_ov_sqrt_ = Overloads([ops.sqrt_])
 
 
 @traced("dispatch", "at::sqrt_", FUNCTIONS_H, "at::sqrt_",
@@ -1291,7 +1291,7 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sin = Overloads([(ops.sin_out, Binder(ops.sin_out.schema)), (ops.sin, Binder(ops.sin.schema))])
+_ov_sin = Overloads([ops.sin_out, ops.sin])
 
 
 @traced("dispatch", "at::sin", FUNCTIONS_H, "at::sin",
@@ -1305,7 +1305,7 @@ def sin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sin_ = Overloads([(ops.sin_, Binder(ops.sin_.schema))])
+_ov_sin_ = Overloads([ops.sin_])
 
 
 @traced("dispatch", "at::sin_", FUNCTIONS_H, "at::sin_",
@@ -1318,7 +1318,7 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cos = Overloads([(ops.cos_out, Binder(ops.cos_out.schema)), (ops.cos, Binder(ops.cos.schema))])
+_ov_cos = Overloads([ops.cos_out, ops.cos])
 
 
 @traced("dispatch", "at::cos", FUNCTIONS_H, "at::cos",
@@ -1332,7 +1332,7 @@ def cos(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cos_ = Overloads([(ops.cos_, Binder(ops.cos_.schema))])
+_ov_cos_ = Overloads([ops.cos_])
 
 
 @traced("dispatch", "at::cos_", FUNCTIONS_H, "at::cos_",
@@ -1345,7 +1345,7 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh = Overloads([(ops.tanh_out, Binder(ops.tanh_out.schema)), (ops.tanh, Binder(ops.tanh.schema))])
+_ov_tanh = Overloads([ops.tanh_out, ops.tanh])
 
 
 @traced("dispatch", "at::tanh", FUNCTIONS_H, "at::tanh",
@@ -1359,7 +1359,7 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh_ = Overloads([(ops.tanh_, Binder(ops.tanh_.schema))])
+_ov_tanh_ = Overloads([ops.tanh_])
 
 
 @traced("dispatch", "at::tanh_", FUNCTIONS_H, "at::tanh_",
@@ -1372,7 +1372,7 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid = Overloads([(ops.sigmoid_out, Binder(ops.sigmoid_out.schema)), (ops.sigmoid, Binder(ops.sigmoid.schema))])
+_ov_sigmoid = Overloads([ops.sigmoid_out, ops.sigmoid])
 
 
 @traced("dispatch", "at::sigmoid", FUNCTIONS_H, "at::sigmoid",
@@ -1386,7 +1386,7 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid_ = Overloads([(ops.sigmoid_, Binder(ops.sigmoid_.schema))])
+_ov_sigmoid_ = Overloads([ops.sigmoid_])
 
 
 @traced("dispatch", "at::sigmoid_", FUNCTIONS_H, "at::sigmoid_",
@@ -1399,7 +1399,7 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reciprocal = Overloads([(ops.reciprocal_out, Binder(ops.reciprocal_out.schema)), (ops.reciprocal, Binder(ops.reciprocal.schema))])
+_ov_reciprocal = Overloads([ops.reciprocal_out, ops.reciprocal])
 
 
 @traced("dispatch", "at::reciprocal", FUNCTIONS_H, "at::reciprocal",
@@ -1413,7 +1413,7 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reciprocal_ = Overloads([(ops.reciprocal_, Binder(ops.reciprocal_.schema))])
+_ov_reciprocal_ = Overloads([ops.reciprocal_])
 
 
 @traced("dispatch", "at::reciprocal_", FUNCTIONS_H, "at::reciprocal_",
@@ -1426,7 +1426,7 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_not = Overloads([(ops.bitwise_not_out, Binder(ops.bitwise_not_out.schema)), (ops.bitwise_not, Binder(ops.bitwise_not.schema))])
+_ov_bitwise_not = Overloads([ops.bitwise_not_out, ops.bitwise_not])
 
 
 @traced("dispatch", "at::bitwise_not", FUNCTIONS_H, "at::bitwise_not",
@@ -1440,7 +1440,7 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_not = Overloads([(ops.logical_not_out, Binder(ops.logical_not_out.schema)), (ops.logical_not, Binder(ops.logical_not.schema))])
+_ov_logical_not = Overloads([ops.logical_not_out, ops.logical_not])
 
 
 @traced("dispatch", "at::logical_not", FUNCTIONS_H, "at::logical_not",
@@ -1454,7 +1454,7 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_abs = Overloads([(ops.abs_out, Binder(ops.abs_out.schema)), (ops.abs, Binder(ops.abs.schema))])
+_ov_abs = Overloads([ops.abs_out, ops.abs])
 
 
 @traced("dispatch", "at::abs", FUNCTIONS_H, "at::abs",
@@ -1468,7 +1468,7 @@ def abs(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_abs_ = Overloads([(ops.abs_, Binder(ops.abs_.schema))])
+_ov_abs_ = Overloads([ops.abs_])
 
 
 @traced("dispatch", "at::abs_", FUNCTIONS_H, "at::abs_",
@@ -1481,7 +1481,7 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu = Overloads([(ops.relu, Binder(ops.relu.schema))])
+_ov_relu = Overloads([ops.relu])
 
 
 @traced("dispatch", "at::relu", FUNCTIONS_H, "at::relu",
@@ -1494,7 +1494,7 @@ def relu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu_ = Overloads([(ops.relu_, Binder(ops.relu_.schema))])
+_ov_relu_ = Overloads([ops.relu_])
 
 
 @traced("dispatch", "at::relu_", FUNCTIONS_H, "at::relu_",
@@ -1507,7 +1507,7 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_elu = Overloads([(ops.elu_out, Binder(ops.elu_out.schema)), (ops.elu, Binder(ops.elu.schema))])
+_ov_elu = Overloads([ops.elu_out, ops.elu])
 
 
 @traced("dispatch", "at::elu", FUNCTIONS_H, "at::elu",
@@ -1521,7 +1521,7 @@ def elu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_elu_backward = Overloads([(ops.elu_backward_grad_input, Binder(ops.elu_backward_grad_input.schema)), (ops.elu_backward, Binder(ops.elu_backward.schema))])
+_ov_elu_backward = Overloads([ops.elu_backward_grad_input, ops.elu_backward])
 
 
 @traced("dispatch", "at::elu_backward", FUNCTIONS_H, "at::elu_backward",
@@ -1535,7 +1535,7 @@ def elu_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_elu_ = Overloads([(ops.elu_, Binder(ops.elu_.schema))])
+_ov_elu_ = Overloads([ops.elu_])
 
 
 @traced("dispatch", "at::elu_", FUNCTIONS_H, "at::elu_",
@@ -1548,7 +1548,7 @@ def elu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_glu = Overloads([(ops.glu_out, Binder(ops.glu_out.schema)), (ops.glu, Binder(ops.glu.schema))])
+_ov_glu = Overloads([ops.glu_out, ops.glu])
 
 
 @traced("dispatch", "at::glu", FUNCTIONS_H, "at::glu",
@@ -1562,7 +1562,7 @@ def glu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_glu_backward = Overloads([(ops.glu_backward_grad_input, Binder(ops.glu_backward_grad_input.schema)), (ops.glu_backward, Binder(ops.glu_backward.schema))])
+_ov_glu_backward = Overloads([ops.glu_backward_grad_input, ops.glu_backward])
 
 
 @traced("dispatch", "at::glu_backward", FUNCTIONS_H, "at::glu_backward",
@@ -1576,7 +1576,7 @@ def glu_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardtanh = Overloads([(ops.hardtanh_out, Binder(ops.hardtanh_out.schema)), (ops.hardtanh, Binder(ops.hardtanh.schema))])
+_ov_hardtanh = Overloads([ops.hardtanh_out, ops.hardtanh])
 
 
 @traced("dispatch", "at::hardtanh", FUNCTIONS_H, "at::hardtanh",
@@ -1590,7 +1590,7 @@ def hardtanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardtanh_backward = Overloads([(ops.hardtanh_backward_grad_input, Binder(ops.hardtanh_backward_grad_input.schema)), (ops.hardtanh_backward, Binder(ops.hardtanh_backward.schema))])
+_ov_hardtanh_backward = Overloads([ops.hardtanh_backward_grad_input, ops.hardtanh_backward])
 
 
 @traced("dispatch", "at::hardtanh_backward", FUNCTIONS_H, "at::hardtanh_backward",
@@ -1604,7 +1604,7 @@ def hardtanh_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardtanh_ = Overloads([(ops.hardtanh_, Binder(ops.hardtanh_.schema))])
+_ov_hardtanh_ = Overloads([ops.hardtanh_])
 
 
 @traced("dispatch", "at::hardtanh_", FUNCTIONS_H, "at::hardtanh_",
@@ -1617,7 +1617,7 @@ def hardtanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_leaky_relu = Overloads([(ops.leaky_relu_out, Binder(ops.leaky_relu_out.schema)), (ops.leaky_relu, Binder(ops.leaky_relu.schema))])
+_ov_leaky_relu = Overloads([ops.leaky_relu_out, ops.leaky_relu])
 
 
 @traced("dispatch", "at::leaky_relu", FUNCTIONS_H, "at::leaky_relu",
@@ -1631,7 +1631,7 @@ def leaky_relu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_leaky_relu_backward = Overloads([(ops.leaky_relu_backward_grad_input, Binder(ops.leaky_relu_backward_grad_input.schema)), (ops.leaky_relu_backward, Binder(ops.leaky_relu_backward.schema))])
+_ov_leaky_relu_backward = Overloads([ops.leaky_relu_backward_grad_input, ops.leaky_relu_backward])
 
 
 @traced("dispatch", "at::leaky_relu_backward", FUNCTIONS_H, "at::leaky_relu_backward",
@@ -1645,7 +1645,7 @@ def leaky_relu_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_leaky_relu_ = Overloads([(ops.leaky_relu_, Binder(ops.leaky_relu_.schema))])
+_ov_leaky_relu_ = Overloads([ops.leaky_relu_])
 
 
 @traced("dispatch", "at::leaky_relu_", FUNCTIONS_H, "at::leaky_relu_",
@@ -1658,7 +1658,7 @@ def leaky_relu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_sigmoid_backward = Overloads([(ops.log_sigmoid_backward_grad_input, Binder(ops.log_sigmoid_backward_grad_input.schema)), (ops.log_sigmoid_backward, Binder(ops.log_sigmoid_backward.schema))])
+_ov_log_sigmoid_backward = Overloads([ops.log_sigmoid_backward_grad_input, ops.log_sigmoid_backward])
 
 
 @traced("dispatch", "at::log_sigmoid_backward", FUNCTIONS_H, "at::log_sigmoid_backward",
@@ -1672,7 +1672,7 @@ def log_sigmoid_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softplus = Overloads([(ops.softplus_out, Binder(ops.softplus_out.schema)), (ops.softplus, Binder(ops.softplus.schema))])
+_ov_softplus = Overloads([ops.softplus_out, ops.softplus])
 
 
 @traced("dispatch", "at::softplus", FUNCTIONS_H, "at::softplus",
@@ -1686,7 +1686,7 @@ def softplus(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softplus_backward = Overloads([(ops.softplus_backward_grad_input, Binder(ops.softplus_backward_grad_input.schema)), (ops.softplus_backward, Binder(ops.softplus_backward.schema))])
+_ov_softplus_backward = Overloads([ops.softplus_backward_grad_input, ops.softplus_backward])
 
 
 @traced("dispatch", "at::softplus_backward", FUNCTIONS_H, "at::softplus_backward",
@@ -1700,7 +1700,7 @@ def softplus_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu6 = Overloads([(ops.relu6, Binder(ops.relu6.schema))])
+_ov_relu6 = Overloads([ops.relu6])
 
 
 @traced("dispatch", "at::relu6", FUNCTIONS_H, "at::relu6",
@@ -1713,7 +1713,7 @@ def relu6(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu6_ = Overloads([(ops.relu6_, Binder(ops.relu6_.schema))])
+_ov_relu6_ = Overloads([ops.relu6_])
 
 
 @traced("dispatch", "at::relu6_", FUNCTIONS_H, "at::relu6_",
@@ -1726,7 +1726,7 @@ def relu6_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_selu = Overloads([(ops.selu, Binder(ops.selu.schema))])
+_ov_selu = Overloads([ops.selu])
 
 
 @traced("dispatch", "at::selu", FUNCTIONS_H, "at::selu",
@@ -1739,7 +1739,7 @@ def selu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_selu_ = Overloads([(ops.selu_, Binder(ops.selu_.schema))])
+_ov_selu_ = Overloads([ops.selu_])
 
 
 @traced("dispatch", "at::selu_", FUNCTIONS_H, "at::selu_",
@@ -1752,7 +1752,7 @@ def selu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_celu = Overloads([(ops.celu, Binder(ops.celu.schema))])
+_ov_celu = Overloads([ops.celu])
 
 
 @traced("dispatch", "at::celu", FUNCTIONS_H, "at::celu",
@@ -1765,7 +1765,7 @@ def celu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_celu_ = Overloads([(ops.celu_, Binder(ops.celu_.schema))])
+_ov_celu_ = Overloads([ops.celu_])
 
 
 @traced("dispatch", "at::celu_", FUNCTIONS_H, "at::celu_",
@@ -1778,7 +1778,7 @@ def celu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardswish = Overloads([(ops.hardswish, Binder(ops.hardswish.schema)), (ops.hardswish_out, Binder(ops.hardswish_out.schema))])
+_ov_hardswish = Overloads([ops.hardswish, ops.hardswish_out])
 
 
 @traced("dispatch", "at::hardswish", FUNCTIONS_H, "at::hardswish",
@@ -1792,7 +1792,7 @@ def hardswish(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardswish_ = Overloads([(ops.hardswish_, Binder(ops.hardswish_.schema))])
+_ov_hardswish_ = Overloads([ops.hardswish_])
 
 
 @traced("dispatch", "at::hardswish_", FUNCTIONS_H, "at::hardswish_",
@@ -1805,7 +1805,7 @@ def hardswish_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardswish_backward = Overloads([(ops.hardswish_backward, Binder(ops.hardswish_backward.schema))])
+_ov_hardswish_backward = Overloads([ops.hardswish_backward])
 
 
 @traced("dispatch", "at::hardswish_backward", FUNCTIONS_H, "at::hardswish_backward",
@@ -1818,7 +1818,7 @@ def hardswish_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardsigmoid = Overloads([(ops.hardsigmoid, Binder(ops.hardsigmoid.schema)), (ops.hardsigmoid_out, Binder(ops.hardsigmoid_out.schema))])
+_ov_hardsigmoid = Overloads([ops.hardsigmoid, ops.hardsigmoid_out])
 
 
 @traced("dispatch", "at::hardsigmoid", FUNCTIONS_H, "at::hardsigmoid",
@@ -1832,7 +1832,7 @@ def hardsigmoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardsigmoid_ = Overloads([(ops.hardsigmoid_, Binder(ops.hardsigmoid_.schema))])
+_ov_hardsigmoid_ = Overloads([ops.hardsigmoid_])
 
 
 @traced("dispatch", "at::hardsigmoid_", FUNCTIONS_H, "at::hardsigmoid_",
@@ -1845,7 +1845,7 @@ def hardsigmoid_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardsigmoid_backward = Overloads([(ops.hardsigmoid_backward, Binder(ops.hardsigmoid_backward.schema)), (ops.hardsigmoid_backward_grad_input, Binder(ops.hardsigmoid_backward_grad_input.schema))])
+_ov_hardsigmoid_backward = Overloads([ops.hardsigmoid_backward, ops.hardsigmoid_backward_grad_input])
 
 
 @traced("dispatch", "at::hardsigmoid_backward", FUNCTIONS_H, "at::hardsigmoid_backward",
@@ -1859,7 +1859,7 @@ def hardsigmoid_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_threshold = Overloads([(ops.threshold, Binder(ops.threshold.schema)), (ops.threshold_out, Binder(ops.threshold_out.schema))])
+_ov_threshold = Overloads([ops.threshold, ops.threshold_out])
 
 
 @traced("dispatch", "at::threshold", FUNCTIONS_H, "at::threshold",
@@ -1873,7 +1873,7 @@ def threshold(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_threshold_ = Overloads([(ops.threshold_, Binder(ops.threshold_.schema))])
+_ov_threshold_ = Overloads([ops.threshold_])
 
 
 @traced("dispatch", "at::threshold_", FUNCTIONS_H, "at::threshold_",
@@ -1886,7 +1886,7 @@ def threshold_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softshrink = Overloads([(ops.softshrink, Binder(ops.softshrink.schema)), (ops.softshrink_out, Binder(ops.softshrink_out.schema))])
+_ov_softshrink = Overloads([ops.softshrink, ops.softshrink_out])
 
 
 @traced("dispatch", "at::softshrink", FUNCTIONS_H, "at::softshrink",
@@ -1900,7 +1900,7 @@ def softshrink(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softshrink_backward = Overloads([(ops.softshrink_backward, Binder(ops.softshrink_backward.schema)), (ops.softshrink_backward_grad_input, Binder(ops.softshrink_backward_grad_input.schema))])
+_ov_softshrink_backward = Overloads([ops.softshrink_backward, ops.softshrink_backward_grad_input])
 
 
 @traced("dispatch", "at::softshrink_backward", FUNCTIONS_H, "at::softshrink_backward",
@@ -1914,7 +1914,7 @@ def softshrink_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardshrink = Overloads([(ops.hardshrink, Binder(ops.hardshrink.schema)), (ops.hardshrink_out, Binder(ops.hardshrink_out.schema))])
+_ov_hardshrink = Overloads([ops.hardshrink, ops.hardshrink_out])
 
 
 @traced("dispatch", "at::hardshrink", FUNCTIONS_H, "at::hardshrink",
@@ -1928,7 +1928,7 @@ def hardshrink(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hardshrink_backward = Overloads([(ops.hardshrink_backward, Binder(ops.hardshrink_backward.schema)), (ops.hardshrink_backward_grad_input, Binder(ops.hardshrink_backward_grad_input.schema))])
+_ov_hardshrink_backward = Overloads([ops.hardshrink_backward, ops.hardshrink_backward_grad_input])
 
 
 @traced("dispatch", "at::hardshrink_backward", FUNCTIONS_H, "at::hardshrink_backward",
@@ -1942,7 +1942,7 @@ def hardshrink_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_prelu = Overloads([(ops.prelu, Binder(ops.prelu.schema))])
+_ov_prelu = Overloads([ops.prelu])
 
 
 @traced("dispatch", "at::prelu", FUNCTIONS_H, "at::prelu",
@@ -1955,7 +1955,7 @@ def prelu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__prelu_kernel = Overloads([(ops._prelu_kernel, Binder(ops._prelu_kernel.schema))])
+_ov__prelu_kernel = Overloads([ops._prelu_kernel])
 
 
 @traced("dispatch", "at::_prelu_kernel", FUNCTIONS_H, "at::_prelu_kernel",
@@ -1968,7 +1968,7 @@ def _prelu_kernel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__prelu_kernel_backward = Overloads([(ops._prelu_kernel_backward, Binder(ops._prelu_kernel_backward.schema))])
+_ov__prelu_kernel_backward = Overloads([ops._prelu_kernel_backward])
 
 
 @traced("dispatch", "at::_prelu_kernel_backward", FUNCTIONS_H, "at::_prelu_kernel_backward",
@@ -1981,7 +1981,7 @@ def _prelu_kernel_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rrelu = Overloads([(ops.rrelu, Binder(ops.rrelu.schema))])
+_ov_rrelu = Overloads([ops.rrelu])
 
 
 @traced("dispatch", "at::rrelu", FUNCTIONS_H, "at::rrelu",
@@ -1994,7 +1994,7 @@ def rrelu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rrelu_ = Overloads([(ops.rrelu_, Binder(ops.rrelu_.schema))])
+_ov_rrelu_ = Overloads([ops.rrelu_])
 
 
 @traced("dispatch", "at::rrelu_", FUNCTIONS_H, "at::rrelu_",
@@ -2007,7 +2007,7 @@ def rrelu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rrelu_with_noise = Overloads([(ops.rrelu_with_noise, Binder(ops.rrelu_with_noise.schema)), (ops.rrelu_with_noise_out, Binder(ops.rrelu_with_noise_out.schema))])
+_ov_rrelu_with_noise = Overloads([ops.rrelu_with_noise, ops.rrelu_with_noise_out])
 
 
 @traced("dispatch", "at::rrelu_with_noise", FUNCTIONS_H, "at::rrelu_with_noise",
@@ -2021,7 +2021,7 @@ def rrelu_with_noise(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rrelu_with_noise_ = Overloads([(ops.rrelu_with_noise_, Binder(ops.rrelu_with_noise_.schema))])
+_ov_rrelu_with_noise_ = Overloads([ops.rrelu_with_noise_])
 
 
 @traced("dispatch", "at::rrelu_with_noise_", FUNCTIONS_H, "at::rrelu_with_noise_",
@@ -2034,7 +2034,7 @@ def rrelu_with_noise_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rrelu_with_noise_backward = Overloads([(ops.rrelu_with_noise_backward, Binder(ops.rrelu_with_noise_backward.schema))])
+_ov_rrelu_with_noise_backward = Overloads([ops.rrelu_with_noise_backward])
 
 
 @traced("dispatch", "at::rrelu_with_noise_backward", FUNCTIONS_H, "at::rrelu_with_noise_backward",
@@ -2047,7 +2047,7 @@ def rrelu_with_noise_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gelu = Overloads([(ops.gelu_out, Binder(ops.gelu_out.schema)), (ops.gelu, Binder(ops.gelu.schema))])
+_ov_gelu = Overloads([ops.gelu_out, ops.gelu])
 
 
 @traced("dispatch", "at::gelu", FUNCTIONS_H, "at::gelu",
@@ -2061,7 +2061,7 @@ def gelu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gelu_ = Overloads([(ops.gelu_, Binder(ops.gelu_.schema))])
+_ov_gelu_ = Overloads([ops.gelu_])
 
 
 @traced("dispatch", "at::gelu_", FUNCTIONS_H, "at::gelu_",
@@ -2074,7 +2074,7 @@ def gelu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gelu_backward = Overloads([(ops.gelu_backward_grad_input, Binder(ops.gelu_backward_grad_input.schema)), (ops.gelu_backward, Binder(ops.gelu_backward.schema))])
+_ov_gelu_backward = Overloads([ops.gelu_backward_grad_input, ops.gelu_backward])
 
 
 @traced("dispatch", "at::gelu_backward", FUNCTIONS_H, "at::gelu_backward",
@@ -2088,7 +2088,7 @@ def gelu_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_silu = Overloads([(ops.silu, Binder(ops.silu.schema)), (ops.silu_out, Binder(ops.silu_out.schema))])
+_ov_silu = Overloads([ops.silu, ops.silu_out])
 
 
 @traced("dispatch", "at::silu", FUNCTIONS_H, "at::silu",
@@ -2102,7 +2102,7 @@ def silu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_silu_ = Overloads([(ops.silu_, Binder(ops.silu_.schema))])
+_ov_silu_ = Overloads([ops.silu_])
 
 
 @traced("dispatch", "at::silu_", FUNCTIONS_H, "at::silu_",
@@ -2115,7 +2115,7 @@ def silu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_silu_backward = Overloads([(ops.silu_backward_grad_input, Binder(ops.silu_backward_grad_input.schema)), (ops.silu_backward, Binder(ops.silu_backward.schema))])
+_ov_silu_backward = Overloads([ops.silu_backward_grad_input, ops.silu_backward])
 
 
 @traced("dispatch", "at::silu_backward", FUNCTIONS_H, "at::silu_backward",
@@ -2129,7 +2129,7 @@ def silu_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mish = Overloads([(ops.mish, Binder(ops.mish.schema)), (ops.mish_out, Binder(ops.mish_out.schema))])
+_ov_mish = Overloads([ops.mish, ops.mish_out])
 
 
 @traced("dispatch", "at::mish", FUNCTIONS_H, "at::mish",
@@ -2143,7 +2143,7 @@ def mish(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mish_ = Overloads([(ops.mish_, Binder(ops.mish_.schema))])
+_ov_mish_ = Overloads([ops.mish_])
 
 
 @traced("dispatch", "at::mish_", FUNCTIONS_H, "at::mish_",
@@ -2156,7 +2156,7 @@ def mish_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mish_backward = Overloads([(ops.mish_backward, Binder(ops.mish_backward.schema))])
+_ov_mish_backward = Overloads([ops.mish_backward])
 
 
 @traced("dispatch", "at::mish_backward", FUNCTIONS_H, "at::mish_backward",
@@ -2169,7 +2169,7 @@ def mish_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp = Overloads([(ops.clamp_out, Binder(ops.clamp_out.schema)), (ops.clamp_Tensor_out, Binder(ops.clamp_Tensor_out.schema)), (ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))])
+_ov_clamp = Overloads([ops.clamp_out, ops.clamp_Tensor_out, ops.clamp, ops.clamp_Tensor])
 
 
 @traced("dispatch", "at::clamp", FUNCTIONS_H, "at::clamp",
@@ -2185,7 +2185,7 @@ def clamp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_ = Overloads([(ops.clamp_, Binder(ops.clamp_.schema)), (ops.clamp__Tensor, Binder(ops.clamp__Tensor.schema))])
+_ov_clamp_ = Overloads([ops.clamp_, ops.clamp__Tensor])
 
 
 @traced("dispatch", "at::clamp_", FUNCTIONS_H, "at::clamp_",
@@ -2199,7 +2199,7 @@ def clamp_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_min = Overloads([(ops.clamp_min_out, Binder(ops.clamp_min_out.schema)), (ops.clamp_min_Tensor_out, Binder(ops.clamp_min_Tensor_out.schema)), (ops.clamp_min, Binder(ops.clamp_min.schema)), (ops.clamp_min_Tensor, Binder(ops.clamp_min_Tensor.schema))])
+_ov_clamp_min = Overloads([ops.clamp_min_out, ops.clamp_min_Tensor_out, ops.clamp_min, ops.clamp_min_Tensor])
 
 
 @traced("dispatch", "at::clamp_min", FUNCTIONS_H, "at::clamp_min",
@@ -2215,7 +2215,7 @@ def clamp_min(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_min_ = Overloads([(ops.clamp_min_, Binder(ops.clamp_min_.schema)), (ops.clamp_min__Tensor, Binder(ops.clamp_min__Tensor.schema))])
+_ov_clamp_min_ = Overloads([ops.clamp_min_, ops.clamp_min__Tensor])
 
 
 @traced("dispatch", "at::clamp_min_", FUNCTIONS_H, "at::clamp_min_",
@@ -2229,7 +2229,7 @@ def clamp_min_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_max = Overloads([(ops.clamp_max_out, Binder(ops.clamp_max_out.schema)), (ops.clamp_max_Tensor_out, Binder(ops.clamp_max_Tensor_out.schema)), (ops.clamp_max, Binder(ops.clamp_max.schema)), (ops.clamp_max_Tensor, Binder(ops.clamp_max_Tensor.schema))])
+_ov_clamp_max = Overloads([ops.clamp_max_out, ops.clamp_max_Tensor_out, ops.clamp_max, ops.clamp_max_Tensor])
 
 
 @traced("dispatch", "at::clamp_max", FUNCTIONS_H, "at::clamp_max",
@@ -2245,7 +2245,7 @@ def clamp_max(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_max_ = Overloads([(ops.clamp_max_, Binder(ops.clamp_max_.schema)), (ops.clamp_max__Tensor, Binder(ops.clamp_max__Tensor.schema))])
+_ov_clamp_max_ = Overloads([ops.clamp_max_, ops.clamp_max__Tensor])
 
 
 @traced("dispatch", "at::clamp_max_", FUNCTIONS_H, "at::clamp_max_",
@@ -2259,7 +2259,7 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_where = Overloads([(ops.where_self_out, Binder(ops.where_self_out.schema)), (ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarSelf, Binder(ops.where_ScalarSelf.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema)), (ops.where_Scalar, Binder(ops.where_Scalar.schema)), (ops.where, Binder(ops.where.schema))])
+_ov_where = Overloads([ops.where_self_out, ops.where_self, ops.where_ScalarSelf, ops.where_ScalarOther, ops.where_Scalar, ops.where])
 
 
 @traced("dispatch", "at::where", FUNCTIONS_H, "at::where",
@@ -2277,7 +2277,7 @@ def where(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scalar_tensor = Overloads([(ops.scalar_tensor, Binder(ops.scalar_tensor.schema))])
+_ov_scalar_tensor = Overloads([ops.scalar_tensor])
 
 
 @traced("dispatch", "at::scalar_tensor", FUNCTIONS_H, "at::scalar_tensor",
@@ -2290,7 +2290,7 @@ def scalar_tensor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_fill = Overloads([(ops.masked_fill_Scalar, Binder(ops.masked_fill_Scalar.schema)), (ops.masked_fill_Tensor, Binder(ops.masked_fill_Tensor.schema))])
+_ov_masked_fill = Overloads([ops.masked_fill_Scalar, ops.masked_fill_Tensor])
 
 
 @traced("dispatch", "at::masked_fill", FUNCTIONS_H, "at::masked_fill",
@@ -2304,7 +2304,7 @@ def masked_fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_result_type = Overloads([(ops.result_type_Tensor, Binder(ops.result_type_Tensor.schema)), (ops.result_type_Scalar, Binder(ops.result_type_Scalar.schema)), (ops.result_type_Scalar_Tensor, Binder(ops.result_type_Scalar_Tensor.schema)), (ops.result_type_Scalar_Scalar, Binder(ops.result_type_Scalar_Scalar.schema))])
+_ov_result_type = Overloads([ops.result_type_Tensor, ops.result_type_Scalar, ops.result_type_Scalar_Tensor, ops.result_type_Scalar_Scalar])
 
 
 @traced("dispatch", "at::result_type", FUNCTIONS_H, "at::result_type",
@@ -2320,7 +2320,7 @@ def result_type(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_can_cast = Overloads([(ops.can_cast, Binder(ops.can_cast.schema))])
+_ov_can_cast = Overloads([ops.can_cast])
 
 
 @traced("dispatch", "at::can_cast", FUNCTIONS_H, "at::can_cast",
@@ -2333,7 +2333,7 @@ def can_cast(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_promote_types = Overloads([(ops.promote_types, Binder(ops.promote_types.schema))])
+_ov_promote_types = Overloads([ops.promote_types])
 
 
 @traced("dispatch", "at::promote_types", FUNCTIONS_H, "at::promote_types",
@@ -2346,7 +2346,7 @@ def promote_types(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_as_strided_ = Overloads([(ops.as_strided_, Binder(ops.as_strided_.schema))])
+_ov_as_strided_ = Overloads([ops.as_strided_])
 
 
 @traced("dispatch", "at::as_strided_", FUNCTIONS_H, "at::as_strided_",
@@ -2359,7 +2359,7 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index = Overloads([(ops.index_Tensor, Binder(ops.index_Tensor.schema)), (ops.index_Tensor_out, Binder(ops.index_Tensor_out.schema))])
+_ov_index = Overloads([ops.index_Tensor, ops.index_Tensor_out])
 
 
 @traced("dispatch", "at::index", FUNCTIONS_H, "at::index",
@@ -2373,7 +2373,7 @@ def index(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_put_ = Overloads([(ops.index_put_, Binder(ops.index_put_.schema))])
+_ov_index_put_ = Overloads([ops.index_put_])
 
 
 @traced("dispatch", "at::index_put_", FUNCTIONS_H, "at::index_put_",
@@ -2386,7 +2386,7 @@ def index_put_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_put = Overloads([(ops.index_put, Binder(ops.index_put.schema))])
+_ov_index_put = Overloads([ops.index_put])
 
 
 @traced("dispatch", "at::index_put", FUNCTIONS_H, "at::index_put",
@@ -2399,7 +2399,7 @@ def index_put(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__index_put_impl_ = Overloads([(ops._index_put_impl_, Binder(ops._index_put_impl_.schema))])
+_ov__index_put_impl_ = Overloads([ops._index_put_impl_])
 
 
 @traced("dispatch", "at::_index_put_impl_", FUNCTIONS_H, "at::_index_put_impl_",
@@ -2412,7 +2412,7 @@ def _index_put_impl_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nonzero = Overloads([(ops.nonzero, Binder(ops.nonzero.schema))])
+_ov_nonzero = Overloads([ops.nonzero])
 
 
 @traced("dispatch", "at::nonzero", FUNCTIONS_H, "at::nonzero",
@@ -2425,7 +2425,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sum = Overloads([(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema)), (ops.sum_IntList_out, Binder(ops.sum_IntList_out.schema))])
+_ov_sum = Overloads([ops.sum, ops.sum_dim_IntList, ops.sum_IntList_out])
 
 
 @traced("dispatch", "at::sum", FUNCTIONS_H, "at::sum",
@@ -2440,7 +2440,7 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nansum = Overloads([(ops.nansum, Binder(ops.nansum.schema)), (ops.nansum_out, Binder(ops.nansum_out.schema))])
+_ov_nansum = Overloads([ops.nansum, ops.nansum_out])
 
 
 @traced("dispatch", "at::nansum", FUNCTIONS_H, "at::nansum",
@@ -2454,7 +2454,7 @@ def nansum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
+_ov_trace = Overloads([ops.trace])
 
 
 @traced("dispatch", "at::trace", FUNCTIONS_H, "at::trace",
@@ -2467,7 +2467,7 @@ def trace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema)), (ops.mean_out, Binder(ops.mean_out.schema))])
+_ov_mean = Overloads([ops.mean, ops.mean_dim, ops.mean_out])
 
 
 @traced("dispatch", "at::mean", FUNCTIONS_H, "at::mean",
@@ -2482,7 +2482,7 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nanmean = Overloads([(ops.nanmean, Binder(ops.nanmean.schema)), (ops.nanmean_out, Binder(ops.nanmean_out.schema))])
+_ov_nanmean = Overloads([ops.nanmean, ops.nanmean_out])
 
 
 @traced("dispatch", "at::nanmean", FUNCTIONS_H, "at::nanmean",
@@ -2496,7 +2496,7 @@ def nanmean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_renorm = Overloads([(ops.renorm_out, Binder(ops.renorm_out.schema)), (ops.renorm, Binder(ops.renorm.schema))])
+_ov_renorm = Overloads([ops.renorm_out, ops.renorm])
 
 
 @traced("dispatch", "at::renorm", FUNCTIONS_H, "at::renorm",
@@ -2510,7 +2510,7 @@ def renorm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diff = Overloads([(ops.diff, Binder(ops.diff.schema)), (ops.diff_out, Binder(ops.diff_out.schema))])
+_ov_diff = Overloads([ops.diff, ops.diff_out])
 
 
 @traced("dispatch", "at::diff", FUNCTIONS_H, "at::diff",
@@ -2524,7 +2524,7 @@ def diff(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dist = Overloads([(ops.dist, Binder(ops.dist.schema))])
+_ov_dist = Overloads([ops.dist])
 
 
 @traced("dispatch", "at::dist", FUNCTIONS_H, "at::dist",
@@ -2537,7 +2537,7 @@ def dist(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema)), (ops.prod_int_out, Binder(ops.prod_int_out.schema))])
+_ov_prod = Overloads([ops.prod, ops.prod_dim_int, ops.prod_int_out])
 
 
 @traced("dispatch", "at::prod", FUNCTIONS_H, "at::prod",
@@ -2552,7 +2552,7 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_median = Overloads([(ops.median, Binder(ops.median.schema)), (ops.median_dim, Binder(ops.median_dim.schema)), (ops.median_dim_values, Binder(ops.median_dim_values.schema))])
+_ov_median = Overloads([ops.median, ops.median_dim, ops.median_dim_values])
 
 
 @traced("dispatch", "at::median", FUNCTIONS_H, "at::median",
@@ -2567,7 +2567,7 @@ def median(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nanmedian = Overloads([(ops.nanmedian, Binder(ops.nanmedian.schema)), (ops.nanmedian_dim, Binder(ops.nanmedian_dim.schema)), (ops.nanmedian_dim_values, Binder(ops.nanmedian_dim_values.schema))])
+_ov_nanmedian = Overloads([ops.nanmedian, ops.nanmedian_dim, ops.nanmedian_dim_values])
 
 
 @traced("dispatch", "at::nanmedian", FUNCTIONS_H, "at::nanmedian",
@@ -2582,7 +2582,7 @@ def nanmedian(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argmax = Overloads([(ops.argmax, Binder(ops.argmax.schema)), (ops.argmax_out, Binder(ops.argmax_out.schema))])
+_ov_argmax = Overloads([ops.argmax, ops.argmax_out])
 
 
 @traced("dispatch", "at::argmax", FUNCTIONS_H, "at::argmax",
@@ -2596,7 +2596,7 @@ def argmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argmin = Overloads([(ops.argmin, Binder(ops.argmin.schema)), (ops.argmin_out, Binder(ops.argmin_out.schema))])
+_ov_argmin = Overloads([ops.argmin, ops.argmin_out])
 
 
 @traced("dispatch", "at::argmin", FUNCTIONS_H, "at::argmin",
@@ -2610,7 +2610,7 @@ def argmin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_var = Overloads([(ops.var_dim, Binder(ops.var_dim.schema)), (ops.var_correction, Binder(ops.var_correction.schema)), (ops.var_correction_out, Binder(ops.var_correction_out.schema)), (ops.var, Binder(ops.var.schema))])
+_ov_var = Overloads([ops.var_dim, ops.var_correction, ops.var_correction_out, ops.var])
 
 
 @traced("dispatch", "at::var", FUNCTIONS_H, "at::var",
@@ -2626,7 +2626,7 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_var_mean = Overloads([(ops.var_mean, Binder(ops.var_mean.schema)), (ops.var_mean_dim, Binder(ops.var_mean_dim.schema)), (ops.var_mean_correction, Binder(ops.var_mean_correction.schema))])
+_ov_var_mean = Overloads([ops.var_mean, ops.var_mean_dim, ops.var_mean_correction])
 
 
 @traced("dispatch", "at::var_mean", FUNCTIONS_H, "at::var_mean",
@@ -2641,7 +2641,7 @@ def var_mean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_std = Overloads([(ops.std_dim, Binder(ops.std_dim.schema)), (ops.std_correction, Binder(ops.std_correction.schema)), (ops.std_correction_out, Binder(ops.std_correction_out.schema)), (ops.std, Binder(ops.std.schema))])
+_ov_std = Overloads([ops.std_dim, ops.std_correction, ops.std_correction_out, ops.std])
 
 
 @traced("dispatch", "at::std", FUNCTIONS_H, "at::std",
@@ -2657,7 +2657,7 @@ def std(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_std_mean = Overloads([(ops.std_mean, Binder(ops.std_mean.schema)), (ops.std_mean_dim, Binder(ops.std_mean_dim.schema)), (ops.std_mean_correction, Binder(ops.std_mean_correction.schema))])
+_ov_std_mean = Overloads([ops.std_mean, ops.std_mean_dim, ops.std_mean_correction])
 
 
 @traced("dispatch", "at::std_mean", FUNCTIONS_H, "at::std_mean",
@@ -2672,7 +2672,7 @@ def std_mean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumsum = Overloads([(ops.cumsum, Binder(ops.cumsum.schema)), (ops.cumsum_out, Binder(ops.cumsum_out.schema))])
+_ov_cumsum = Overloads([ops.cumsum, ops.cumsum_out])
 
 
 @traced("dispatch", "at::cumsum", FUNCTIONS_H, "at::cumsum",
@@ -2686,7 +2686,7 @@ def cumsum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_all = Overloads([(ops.all, Binder(ops.all.schema)), (ops.all_all_out, Binder(ops.all_all_out.schema)), (ops.all_dims, Binder(ops.all_dims.schema)), (ops.all_dims_out, Binder(ops.all_dims_out.schema)), (ops.all_dim, Binder(ops.all_dim.schema)), (ops.all_out, Binder(ops.all_out.schema))])
+_ov_all = Overloads([ops.all, ops.all_all_out, ops.all_dims, ops.all_dims_out, ops.all_dim, ops.all_out])
 
 
 @traced("dispatch", "at::all", FUNCTIONS_H, "at::all",
@@ -2704,7 +2704,7 @@ def all(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_any = Overloads([(ops.any, Binder(ops.any.schema)), (ops.any_all_out, Binder(ops.any_all_out.schema)), (ops.any_dims, Binder(ops.any_dims.schema)), (ops.any_dims_out, Binder(ops.any_dims_out.schema)), (ops.any_dim, Binder(ops.any_dim.schema)), (ops.any_out, Binder(ops.any_out.schema))])
+_ov_any = Overloads([ops.any, ops.any_all_out, ops.any_dims, ops.any_dims_out, ops.any_dim, ops.any_out])
 
 
 @traced("dispatch", "at::any", FUNCTIONS_H, "at::any",
@@ -2722,7 +2722,7 @@ def any(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mm = Overloads([(ops.mm, Binder(ops.mm.schema)), (ops.mm_out, Binder(ops.mm_out.schema))])
+_ov_mm = Overloads([ops.mm, ops.mm_out])
 
 
 @traced("dispatch", "at::mm", FUNCTIONS_H, "at::mm",
@@ -2736,7 +2736,7 @@ def mm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bmm = Overloads([(ops.bmm, Binder(ops.bmm.schema)), (ops.bmm_out, Binder(ops.bmm_out.schema))])
+_ov_bmm = Overloads([ops.bmm, ops.bmm_out])
 
 
 @traced("dispatch", "at::bmm", FUNCTIONS_H, "at::bmm",
@@ -2750,7 +2750,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_baddbmm = Overloads([(ops.baddbmm, Binder(ops.baddbmm.schema)), (ops.baddbmm_out, Binder(ops.baddbmm_out.schema))])
+_ov_baddbmm = Overloads([ops.baddbmm, ops.baddbmm_out])
 
 
 @traced("dispatch", "at::baddbmm", FUNCTIONS_H, "at::baddbmm",
@@ -2764,7 +2764,7 @@ def baddbmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema)), (ops.addmm_dtype, Binder(ops.addmm_dtype.schema)), (ops.addmm_dtype_out, Binder(ops.addmm_dtype_out.schema))])
+_ov_addmm = Overloads([ops.addmm_out, ops.addmm, ops.addmm_dtype, ops.addmm_dtype_out])
 
 
 @traced("dispatch", "at::addmm", FUNCTIONS_H, "at::addmm",
@@ -2780,7 +2780,7 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmv = Overloads([(ops.addmv, Binder(ops.addmv.schema)), (ops.addmv_out, Binder(ops.addmv_out.schema))])
+_ov_addmv = Overloads([ops.addmv, ops.addmv_out])
 
 
 @traced("dispatch", "at::addmv", FUNCTIONS_H, "at::addmv",
@@ -2794,7 +2794,7 @@ def addmv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmv_ = Overloads([(ops.addmv_, Binder(ops.addmv_.schema))])
+_ov_addmv_ = Overloads([ops.addmv_])
 
 
 @traced("dispatch", "at::addmv_", FUNCTIONS_H, "at::addmv_",
@@ -2807,7 +2807,7 @@ def addmv_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mv = Overloads([(ops.mv, Binder(ops.mv.schema)), (ops.mv_out, Binder(ops.mv_out.schema))])
+_ov_mv = Overloads([ops.mv, ops.mv_out])
 
 
 @traced("dispatch", "at::mv", FUNCTIONS_H, "at::mv",
@@ -2821,7 +2821,7 @@ def mv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dot = Overloads([(ops.dot, Binder(ops.dot.schema)), (ops.dot_out, Binder(ops.dot_out.schema))])
+_ov_dot = Overloads([ops.dot, ops.dot_out])
 
 
 @traced("dispatch", "at::dot", FUNCTIONS_H, "at::dot",
@@ -2835,7 +2835,7 @@ def dot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vdot = Overloads([(ops.vdot, Binder(ops.vdot.schema)), (ops.vdot_out, Binder(ops.vdot_out.schema))])
+_ov_vdot = Overloads([ops.vdot, ops.vdot_out])
 
 
 @traced("dispatch", "at::vdot", FUNCTIONS_H, "at::vdot",
@@ -2849,7 +2849,7 @@ def vdot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_matmul = Overloads([(ops.matmul, Binder(ops.matmul.schema)), (ops.matmul_out, Binder(ops.matmul_out.schema))])
+_ov_matmul = Overloads([ops.matmul, ops.matmul_out])
 
 
 @traced("dispatch", "at::matmul", FUNCTIONS_H, "at::matmul",
@@ -2863,7 +2863,7 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adjoint = Overloads([(ops.adjoint, Binder(ops.adjoint.schema))])
+_ov_adjoint = Overloads([ops.adjoint])
 
 
 @traced("dispatch", "at::adjoint", FUNCTIONS_H, "at::adjoint",
@@ -2876,7 +2876,7 @@ def adjoint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_numel = Overloads([(ops.numel, Binder(ops.numel.schema))])
+_ov_numel = Overloads([ops.numel])
 
 
 @traced("dispatch", "at::numel", FUNCTIONS_H, "at::numel",
@@ -2889,7 +2889,7 @@ def numel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_normal = Overloads([(ops.normal_Tensor_float_out, Binder(ops.normal_Tensor_float_out.schema)), (ops.normal_Tensor_float, Binder(ops.normal_Tensor_float.schema)), (ops.normal_float_Tensor_out, Binder(ops.normal_float_Tensor_out.schema)), (ops.normal_float_Tensor, Binder(ops.normal_float_Tensor.schema)), (ops.normal_Tensor_Tensor_out, Binder(ops.normal_Tensor_Tensor_out.schema)), (ops.normal_Tensor_Tensor, Binder(ops.normal_Tensor_Tensor.schema)), (ops.normal_float_float, Binder(ops.normal_float_float.schema)), (ops.normal_float_float_out, Binder(ops.normal_float_float_out.schema))])
+_ov_normal = Overloads([ops.normal_Tensor_float_out, ops.normal_Tensor_float, ops.normal_float_Tensor_out, ops.normal_float_Tensor, ops.normal_Tensor_Tensor_out, ops.normal_Tensor_Tensor, ops.normal_float_float, ops.normal_float_float_out])
 
 
 @traced("dispatch", "at::normal", FUNCTIONS_H, "at::normal",
@@ -2909,7 +2909,7 @@ def normal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_out, Binder(ops.bernoulli_out.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
+_ov_bernoulli = Overloads([ops.bernoulli, ops.bernoulli_out, ops.bernoulli_p])
 
 
 @traced("dispatch", "at::bernoulli", FUNCTIONS_H, "at::bernoulli",
@@ -2924,7 +2924,7 @@ def bernoulli(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_vector_norm = Overloads([(ops.linalg_vector_norm, Binder(ops.linalg_vector_norm.schema)), (ops.linalg_vector_norm_out, Binder(ops.linalg_vector_norm_out.schema))])
+_ov_linalg_vector_norm = Overloads([ops.linalg_vector_norm, ops.linalg_vector_norm_out])
 
 
 @traced("dispatch", "at::linalg_vector_norm", FUNCTIONS_H, "at::linalg_vector_norm",
@@ -2938,7 +2938,7 @@ def linalg_vector_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matrix_norm = Overloads([(ops.linalg_matrix_norm, Binder(ops.linalg_matrix_norm.schema)), (ops.linalg_matrix_norm_str_ord, Binder(ops.linalg_matrix_norm_str_ord.schema))])
+_ov_linalg_matrix_norm = Overloads([ops.linalg_matrix_norm, ops.linalg_matrix_norm_str_ord])
 
 
 @traced("dispatch", "at::linalg_matrix_norm", FUNCTIONS_H, "at::linalg_matrix_norm",
@@ -2952,7 +2952,7 @@ def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_norm = Overloads([(ops.linalg_norm, Binder(ops.linalg_norm.schema)), (ops.linalg_norm_ord_str, Binder(ops.linalg_norm_ord_str.schema))])
+_ov_linalg_norm = Overloads([ops.linalg_norm, ops.linalg_norm_ord_str])
 
 
 @traced("dispatch", "at::linalg_norm", FUNCTIONS_H, "at::linalg_norm",
@@ -2966,7 +2966,7 @@ def linalg_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_svdvals = Overloads([(ops.linalg_svdvals, Binder(ops.linalg_svdvals.schema))])
+_ov_linalg_svdvals = Overloads([ops.linalg_svdvals])
 
 
 @traced("dispatch", "at::linalg_svdvals", FUNCTIONS_H, "at::linalg_svdvals",
@@ -2979,7 +2979,7 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matmul = Overloads([(ops.linalg_matmul, Binder(ops.linalg_matmul.schema)), (ops.linalg_matmul_out, Binder(ops.linalg_matmul_out.schema))])
+_ov_linalg_matmul = Overloads([ops.linalg_matmul, ops.linalg_matmul_out])
 
 
 @traced("dispatch", "at::linalg_matmul", FUNCTIONS_H, "at::linalg_matmul",
@@ -2993,7 +2993,7 @@ def linalg_matmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_inv_ex = Overloads([(ops.linalg_inv_ex, Binder(ops.linalg_inv_ex.schema)), (ops.linalg_inv_ex_inverse, Binder(ops.linalg_inv_ex_inverse.schema))])
+_ov_linalg_inv_ex = Overloads([ops.linalg_inv_ex, ops.linalg_inv_ex_inverse])
 
 
 @traced("dispatch", "at::linalg_inv_ex", FUNCTIONS_H, "at::linalg_inv_ex",
@@ -3007,7 +3007,7 @@ def linalg_inv_ex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_inv = Overloads([(ops.linalg_inv, Binder(ops.linalg_inv.schema))])
+_ov_linalg_inv = Overloads([ops.linalg_inv])
 
 
 @traced("dispatch", "at::linalg_inv", FUNCTIONS_H, "at::linalg_inv",
@@ -3020,7 +3020,7 @@ def linalg_inv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
+_ov_inverse = Overloads([ops.inverse])
 
 
 @traced("dispatch", "at::inverse", FUNCTIONS_H, "at::inverse",
@@ -3033,7 +3033,7 @@ def inverse(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_solve_ex = Overloads([(ops._linalg_solve_ex, Binder(ops._linalg_solve_ex.schema)), (ops._linalg_solve_ex_result, Binder(ops._linalg_solve_ex_result.schema))])
+_ov__linalg_solve_ex = Overloads([ops._linalg_solve_ex, ops._linalg_solve_ex_result])
 
 
 @traced("dispatch", "at::_linalg_solve_ex", FUNCTIONS_H, "at::_linalg_solve_ex",
@@ -3047,7 +3047,7 @@ def _linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_solve_ex = Overloads([(ops.linalg_solve_ex, Binder(ops.linalg_solve_ex.schema)), (ops.linalg_solve_ex_out, Binder(ops.linalg_solve_ex_out.schema))])
+_ov_linalg_solve_ex = Overloads([ops.linalg_solve_ex, ops.linalg_solve_ex_out])
 
 
 @traced("dispatch", "at::linalg_solve_ex", FUNCTIONS_H, "at::linalg_solve_ex",
@@ -3061,7 +3061,7 @@ def linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_solve = Overloads([(ops.linalg_solve, Binder(ops.linalg_solve.schema))])
+_ov_linalg_solve = Overloads([ops.linalg_solve])
 
 
 @traced("dispatch", "at::linalg_solve", FUNCTIONS_H, "at::linalg_solve",
@@ -3074,7 +3074,7 @@ def linalg_solve(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_qr = Overloads([(ops.linalg_qr, Binder(ops.linalg_qr.schema)), (ops.linalg_qr_out, Binder(ops.linalg_qr_out.schema))])
+_ov_linalg_qr = Overloads([ops.linalg_qr, ops.linalg_qr_out])
 
 
 @traced("dispatch", "at::linalg_qr", FUNCTIONS_H, "at::linalg_qr",
@@ -3088,7 +3088,7 @@ def linalg_qr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_geqrf = Overloads([(ops.geqrf, Binder(ops.geqrf.schema))])
+_ov_geqrf = Overloads([ops.geqrf])
 
 
 @traced("dispatch", "at::geqrf", FUNCTIONS_H, "at::geqrf",
@@ -3101,7 +3101,7 @@ def geqrf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_householder_product = Overloads([(ops.linalg_householder_product, Binder(ops.linalg_householder_product.schema))])
+_ov_linalg_householder_product = Overloads([ops.linalg_householder_product])
 
 
 @traced("dispatch", "at::linalg_householder_product", FUNCTIONS_H, "at::linalg_householder_product",
@@ -3114,7 +3114,7 @@ def linalg_householder_product(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_eigh = Overloads([(ops._linalg_eigh, Binder(ops._linalg_eigh.schema)), (ops._linalg_eigh_eigenvalues, Binder(ops._linalg_eigh_eigenvalues.schema))])
+_ov__linalg_eigh = Overloads([ops._linalg_eigh, ops._linalg_eigh_eigenvalues])
 
 
 @traced("dispatch", "at::_linalg_eigh", FUNCTIONS_H, "at::_linalg_eigh",
@@ -3128,7 +3128,7 @@ def _linalg_eigh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_eigh = Overloads([(ops.linalg_eigh, Binder(ops.linalg_eigh.schema))])
+_ov_linalg_eigh = Overloads([ops.linalg_eigh])
 
 
 @traced("dispatch", "at::linalg_eigh", FUNCTIONS_H, "at::linalg_eigh",
@@ -3141,7 +3141,7 @@ def linalg_eigh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_eigvalsh = Overloads([(ops.linalg_eigvalsh, Binder(ops.linalg_eigvalsh.schema))])
+_ov_linalg_eigvalsh = Overloads([ops.linalg_eigvalsh])
 
 
 @traced("dispatch", "at::linalg_eigvalsh", FUNCTIONS_H, "at::linalg_eigvalsh",
@@ -3154,7 +3154,7 @@ def linalg_eigvalsh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_svd = Overloads([(ops._linalg_svd, Binder(ops._linalg_svd.schema)), (ops._linalg_svd_U, Binder(ops._linalg_svd_U.schema))])
+_ov__linalg_svd = Overloads([ops._linalg_svd, ops._linalg_svd_U])
 
 
 @traced("dispatch", "at::_linalg_svd", FUNCTIONS_H, "at::_linalg_svd",
@@ -3168,7 +3168,7 @@ def _linalg_svd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_svd = Overloads([(ops.linalg_svd, Binder(ops.linalg_svd.schema))])
+_ov_linalg_svd = Overloads([ops.linalg_svd])
 
 
 @traced("dispatch", "at::linalg_svd", FUNCTIONS_H, "at::linalg_svd",
@@ -3181,7 +3181,7 @@ def linalg_svd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
+_ov_svd = Overloads([ops.svd])
 
 
 @traced("dispatch", "at::svd", FUNCTIONS_H, "at::svd",
@@ -3194,7 +3194,7 @@ def svd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_cholesky_ex = Overloads([(ops.linalg_cholesky_ex, Binder(ops.linalg_cholesky_ex.schema)), (ops.linalg_cholesky_ex_L, Binder(ops.linalg_cholesky_ex_L.schema))])
+_ov_linalg_cholesky_ex = Overloads([ops.linalg_cholesky_ex, ops.linalg_cholesky_ex_L])
 
 
 @traced("dispatch", "at::linalg_cholesky_ex", FUNCTIONS_H, "at::linalg_cholesky_ex",
@@ -3208,7 +3208,7 @@ def linalg_cholesky_ex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_cholesky = Overloads([(ops.linalg_cholesky, Binder(ops.linalg_cholesky.schema)), (ops.linalg_cholesky_out, Binder(ops.linalg_cholesky_out.schema))])
+_ov_linalg_cholesky = Overloads([ops.linalg_cholesky, ops.linalg_cholesky_out])
 
 
 @traced("dispatch", "at::linalg_cholesky", FUNCTIONS_H, "at::linalg_cholesky",
@@ -3222,7 +3222,7 @@ def linalg_cholesky(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cholesky = Overloads([(ops.cholesky_out, Binder(ops.cholesky_out.schema)), (ops.cholesky, Binder(ops.cholesky.schema))])
+_ov_cholesky = Overloads([ops.cholesky_out, ops.cholesky])
 
 
 @traced("dispatch", "at::cholesky", FUNCTIONS_H, "at::cholesky",
@@ -3236,7 +3236,7 @@ def cholesky(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cholesky_inverse = Overloads([(ops.cholesky_inverse, Binder(ops.cholesky_inverse.schema)), (ops.cholesky_inverse_out, Binder(ops.cholesky_inverse_out.schema))])
+_ov_cholesky_inverse = Overloads([ops.cholesky_inverse, ops.cholesky_inverse_out])
 
 
 @traced("dispatch", "at::cholesky_inverse", FUNCTIONS_H, "at::cholesky_inverse",
@@ -3250,7 +3250,7 @@ def cholesky_inverse(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cholesky_solve = Overloads([(ops.cholesky_solve_out, Binder(ops.cholesky_solve_out.schema)), (ops.cholesky_solve, Binder(ops.cholesky_solve.schema))])
+_ov_cholesky_solve = Overloads([ops.cholesky_solve_out, ops.cholesky_solve])
 
 
 @traced("dispatch", "at::cholesky_solve", FUNCTIONS_H, "at::cholesky_solve",
@@ -3264,7 +3264,7 @@ def cholesky_solve(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__cholesky_solve_helper = Overloads([(ops._cholesky_solve_helper, Binder(ops._cholesky_solve_helper.schema))])
+_ov__cholesky_solve_helper = Overloads([ops._cholesky_solve_helper])
 
 
 @traced("dispatch", "at::_cholesky_solve_helper", FUNCTIONS_H, "at::_cholesky_solve_helper",
@@ -3277,7 +3277,7 @@ def _cholesky_solve_helper(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triangular_solve = Overloads([(ops.triangular_solve_X, Binder(ops.triangular_solve_X.schema)), (ops.triangular_solve, Binder(ops.triangular_solve.schema))])
+_ov_triangular_solve = Overloads([ops.triangular_solve_X, ops.triangular_solve])
 
 
 @traced("dispatch", "at::triangular_solve", FUNCTIONS_H, "at::triangular_solve",
@@ -3291,7 +3291,7 @@ def triangular_solve(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_solve_triangular = Overloads([(ops.linalg_solve_triangular_out, Binder(ops.linalg_solve_triangular_out.schema)), (ops.linalg_solve_triangular, Binder(ops.linalg_solve_triangular.schema))])
+_ov_linalg_solve_triangular = Overloads([ops.linalg_solve_triangular_out, ops.linalg_solve_triangular])
 
 
 @traced("dispatch", "at::linalg_solve_triangular", FUNCTIONS_H, "at::linalg_solve_triangular",
@@ -3305,7 +3305,7 @@ def linalg_solve_triangular(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_lu_factor = Overloads([(ops.linalg_lu_factor, Binder(ops.linalg_lu_factor.schema)), (ops.linalg_lu_factor_out, Binder(ops.linalg_lu_factor_out.schema))])
+_ov_linalg_lu_factor = Overloads([ops.linalg_lu_factor, ops.linalg_lu_factor_out])
 
 
 @traced("dispatch", "at::linalg_lu_factor", FUNCTIONS_H, "at::linalg_lu_factor",
@@ -3319,7 +3319,7 @@ def linalg_lu_factor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_lu_factor_ex = Overloads([(ops.linalg_lu_factor_ex, Binder(ops.linalg_lu_factor_ex.schema)), (ops.linalg_lu_factor_ex_out, Binder(ops.linalg_lu_factor_ex_out.schema))])
+_ov_linalg_lu_factor_ex = Overloads([ops.linalg_lu_factor_ex, ops.linalg_lu_factor_ex_out])
 
 
 @traced("dispatch", "at::linalg_lu_factor_ex", FUNCTIONS_H, "at::linalg_lu_factor_ex",
@@ -3333,7 +3333,7 @@ def linalg_lu_factor_ex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_lu = Overloads([(ops.linalg_lu, Binder(ops.linalg_lu.schema)), (ops.linalg_lu_out, Binder(ops.linalg_lu_out.schema))])
+_ov_linalg_lu = Overloads([ops.linalg_lu, ops.linalg_lu_out])
 
 
 @traced("dispatch", "at::linalg_lu", FUNCTIONS_H, "at::linalg_lu",
@@ -3347,7 +3347,7 @@ def linalg_lu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_lu_solve = Overloads([(ops.linalg_lu_solve, Binder(ops.linalg_lu_solve.schema)), (ops.linalg_lu_solve_out, Binder(ops.linalg_lu_solve_out.schema))])
+_ov_linalg_lu_solve = Overloads([ops.linalg_lu_solve, ops.linalg_lu_solve_out])
 
 
 @traced("dispatch", "at::linalg_lu_solve", FUNCTIONS_H, "at::linalg_lu_solve",
@@ -3361,7 +3361,7 @@ def linalg_lu_solve(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lu_unpack = Overloads([(ops.lu_unpack, Binder(ops.lu_unpack.schema)), (ops.lu_unpack_out, Binder(ops.lu_unpack_out.schema))])
+_ov_lu_unpack = Overloads([ops.lu_unpack, ops.lu_unpack_out])
 
 
 @traced("dispatch", "at::lu_unpack", FUNCTIONS_H, "at::lu_unpack",
@@ -3375,7 +3375,7 @@ def lu_unpack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_det = Overloads([(ops._linalg_det, Binder(ops._linalg_det.schema)), (ops._linalg_det_result, Binder(ops._linalg_det_result.schema))])
+_ov__linalg_det = Overloads([ops._linalg_det, ops._linalg_det_result])
 
 
 @traced("dispatch", "at::_linalg_det", FUNCTIONS_H, "at::_linalg_det",
@@ -3389,7 +3389,7 @@ def _linalg_det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_det = Overloads([(ops.linalg_det, Binder(ops.linalg_det.schema)), (ops.linalg_det_out, Binder(ops.linalg_det_out.schema))])
+_ov_linalg_det = Overloads([ops.linalg_det, ops.linalg_det_out])
 
 
 @traced("dispatch", "at::linalg_det", FUNCTIONS_H, "at::linalg_det",
@@ -3403,7 +3403,7 @@ def linalg_det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
+_ov_det = Overloads([ops.det])
 
 
 @traced("dispatch", "at::det", FUNCTIONS_H, "at::det",
@@ -3416,7 +3416,7 @@ def det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_slogdet = Overloads([(ops._linalg_slogdet, Binder(ops._linalg_slogdet.schema)), (ops._linalg_slogdet_sign, Binder(ops._linalg_slogdet_sign.schema))])
+_ov__linalg_slogdet = Overloads([ops._linalg_slogdet, ops._linalg_slogdet_sign])
 
 
 @traced("dispatch", "at::_linalg_slogdet", FUNCTIONS_H, "at::_linalg_slogdet",
@@ -3430,7 +3430,7 @@ def _linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_slogdet = Overloads([(ops.linalg_slogdet, Binder(ops.linalg_slogdet.schema)), (ops.linalg_slogdet_out, Binder(ops.linalg_slogdet_out.schema))])
+_ov_linalg_slogdet = Overloads([ops.linalg_slogdet, ops.linalg_slogdet_out])
 
 
 @traced("dispatch", "at::linalg_slogdet", FUNCTIONS_H, "at::linalg_slogdet",
@@ -3444,7 +3444,7 @@ def linalg_slogdet(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slogdet = Overloads([(ops.slogdet, Binder(ops.slogdet.schema)), (ops.slogdet_out, Binder(ops.slogdet_out.schema))])
+_ov_slogdet = Overloads([ops.slogdet, ops.slogdet_out])
 
 
 @traced("dispatch", "at::slogdet", FUNCTIONS_H, "at::slogdet",
@@ -3458,7 +3458,7 @@ def slogdet(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logdet = Overloads([(ops.logdet, Binder(ops.logdet.schema))])
+_ov_logdet = Overloads([ops.logdet])
 
 
 @traced("dispatch", "at::logdet", FUNCTIONS_H, "at::logdet",
@@ -3471,7 +3471,7 @@ def logdet(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_cond = Overloads([(ops.linalg_cond, Binder(ops.linalg_cond.schema)), (ops.linalg_cond_out, Binder(ops.linalg_cond_out.schema)), (ops.linalg_cond_p_str, Binder(ops.linalg_cond_p_str.schema)), (ops.linalg_cond_p_str_out, Binder(ops.linalg_cond_p_str_out.schema))])
+_ov_linalg_cond = Overloads([ops.linalg_cond, ops.linalg_cond_out, ops.linalg_cond_p_str, ops.linalg_cond_p_str_out])
 
 
 @traced("dispatch", "at::linalg_cond", FUNCTIONS_H, "at::linalg_cond",
@@ -3487,7 +3487,7 @@ def linalg_cond(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matrix_power = Overloads([(ops.linalg_matrix_power, Binder(ops.linalg_matrix_power.schema)), (ops.linalg_matrix_power_out, Binder(ops.linalg_matrix_power_out.schema))])
+_ov_linalg_matrix_power = Overloads([ops.linalg_matrix_power, ops.linalg_matrix_power_out])
 
 
 @traced("dispatch", "at::linalg_matrix_power", FUNCTIONS_H, "at::linalg_matrix_power",
@@ -3501,7 +3501,7 @@ def linalg_matrix_power(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_matrix_power = Overloads([(ops.matrix_power, Binder(ops.matrix_power.schema)), (ops.matrix_power_out, Binder(ops.matrix_power_out.schema))])
+_ov_matrix_power = Overloads([ops.matrix_power, ops.matrix_power_out])
 
 
 @traced("dispatch", "at::matrix_power", FUNCTIONS_H, "at::matrix_power",
@@ -3515,7 +3515,7 @@ def matrix_power(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_multi_dot = Overloads([(ops.linalg_multi_dot, Binder(ops.linalg_multi_dot.schema)), (ops.linalg_multi_dot_out, Binder(ops.linalg_multi_dot_out.schema))])
+_ov_linalg_multi_dot = Overloads([ops.linalg_multi_dot, ops.linalg_multi_dot_out])
 
 
 @traced("dispatch", "at::linalg_multi_dot", FUNCTIONS_H, "at::linalg_multi_dot",
@@ -3529,7 +3529,7 @@ def linalg_multi_dot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_tensorinv = Overloads([(ops.linalg_tensorinv, Binder(ops.linalg_tensorinv.schema)), (ops.linalg_tensorinv_out, Binder(ops.linalg_tensorinv_out.schema))])
+_ov_linalg_tensorinv = Overloads([ops.linalg_tensorinv, ops.linalg_tensorinv_out])
 
 
 @traced("dispatch", "at::linalg_tensorinv", FUNCTIONS_H, "at::linalg_tensorinv",
@@ -3543,7 +3543,7 @@ def linalg_tensorinv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_tensorsolve = Overloads([(ops.linalg_tensorsolve, Binder(ops.linalg_tensorsolve.schema)), (ops.linalg_tensorsolve_out, Binder(ops.linalg_tensorsolve_out.schema))])
+_ov_linalg_tensorsolve = Overloads([ops.linalg_tensorsolve, ops.linalg_tensorsolve_out])
 
 
 @traced("dispatch", "at::linalg_tensorsolve", FUNCTIONS_H, "at::linalg_tensorsolve",
@@ -3557,7 +3557,7 @@ def linalg_tensorsolve(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vander = Overloads([(ops.vander, Binder(ops.vander.schema))])
+_ov_vander = Overloads([ops.vander])
 
 
 @traced("dispatch", "at::vander", FUNCTIONS_H, "at::vander",
@@ -3570,7 +3570,7 @@ def vander(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_vander = Overloads([(ops.linalg_vander, Binder(ops.linalg_vander.schema))])
+_ov_linalg_vander = Overloads([ops.linalg_vander])
 
 
 @traced("dispatch", "at::linalg_vander", FUNCTIONS_H, "at::linalg_vander",
@@ -3583,7 +3583,7 @@ def linalg_vander(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matrix_exp = Overloads([(ops.linalg_matrix_exp, Binder(ops.linalg_matrix_exp.schema))])
+_ov_linalg_matrix_exp = Overloads([ops.linalg_matrix_exp])
 
 
 @traced("dispatch", "at::linalg_matrix_exp", FUNCTIONS_H, "at::linalg_matrix_exp",
@@ -3596,7 +3596,7 @@ def linalg_matrix_exp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_matrix_exp = Overloads([(ops.matrix_exp, Binder(ops.matrix_exp.schema))])
+_ov_matrix_exp = Overloads([ops.matrix_exp])
 
 
 @traced("dispatch", "at::matrix_exp", FUNCTIONS_H, "at::matrix_exp",
@@ -3609,7 +3609,7 @@ def matrix_exp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_matrix_exp_backward = Overloads([(ops.matrix_exp_backward, Binder(ops.matrix_exp_backward.schema))])
+_ov_matrix_exp_backward = Overloads([ops.matrix_exp_backward])
 
 
 @traced("dispatch", "at::matrix_exp_backward", FUNCTIONS_H, "at::matrix_exp_backward",
@@ -3622,7 +3622,7 @@ def matrix_exp_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_pinv = Overloads([(ops.linalg_pinv_atol_rtol_tensor, Binder(ops.linalg_pinv_atol_rtol_tensor.schema)), (ops.linalg_pinv_atol_rtol_tensor_out, Binder(ops.linalg_pinv_atol_rtol_tensor_out.schema)), (ops.linalg_pinv_atol_rtol_float, Binder(ops.linalg_pinv_atol_rtol_float.schema)), (ops.linalg_pinv_atol_rtol_float_out, Binder(ops.linalg_pinv_atol_rtol_float_out.schema)), (ops.linalg_pinv, Binder(ops.linalg_pinv.schema)), (ops.linalg_pinv_rcond_tensor, Binder(ops.linalg_pinv_rcond_tensor.schema)), (ops.linalg_pinv_out, Binder(ops.linalg_pinv_out.schema)), (ops.linalg_pinv_out_rcond_tensor, Binder(ops.linalg_pinv_out_rcond_tensor.schema))])
+_ov_linalg_pinv = Overloads([ops.linalg_pinv_atol_rtol_tensor, ops.linalg_pinv_atol_rtol_tensor_out, ops.linalg_pinv_atol_rtol_float, ops.linalg_pinv_atol_rtol_float_out, ops.linalg_pinv, ops.linalg_pinv_rcond_tensor, ops.linalg_pinv_out, ops.linalg_pinv_out_rcond_tensor])
 
 
 @traced("dispatch", "at::linalg_pinv", FUNCTIONS_H, "at::linalg_pinv",
@@ -3642,7 +3642,7 @@ def linalg_pinv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pinverse = Overloads([(ops.pinverse, Binder(ops.pinverse.schema))])
+_ov_pinverse = Overloads([ops.pinverse])
 
 
 @traced("dispatch", "at::pinverse", FUNCTIONS_H, "at::pinverse",
@@ -3655,7 +3655,7 @@ def pinverse(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matrix_rank = Overloads([(ops.linalg_matrix_rank_atol_rtol_tensor, Binder(ops.linalg_matrix_rank_atol_rtol_tensor.schema)), (ops.linalg_matrix_rank_atol_rtol_tensor_out, Binder(ops.linalg_matrix_rank_atol_rtol_tensor_out.schema)), (ops.linalg_matrix_rank_atol_rtol_float, Binder(ops.linalg_matrix_rank_atol_rtol_float.schema)), (ops.linalg_matrix_rank_atol_rtol_float_out, Binder(ops.linalg_matrix_rank_atol_rtol_float_out.schema)), (ops.linalg_matrix_rank, Binder(ops.linalg_matrix_rank.schema)), (ops.linalg_matrix_rank_out, Binder(ops.linalg_matrix_rank_out.schema)), (ops.linalg_matrix_rank_tol_tensor, Binder(ops.linalg_matrix_rank_tol_tensor.schema)), (ops.linalg_matrix_rank_out_tol_tensor, Binder(ops.linalg_matrix_rank_out_tol_tensor.schema))])
+_ov_linalg_matrix_rank = Overloads([ops.linalg_matrix_rank_atol_rtol_tensor, ops.linalg_matrix_rank_atol_rtol_tensor_out, ops.linalg_matrix_rank_atol_rtol_float, ops.linalg_matrix_rank_atol_rtol_float_out, ops.linalg_matrix_rank, ops.linalg_matrix_rank_out, ops.linalg_matrix_rank_tol_tensor, ops.linalg_matrix_rank_out_tol_tensor])
 
 
 @traced("dispatch", "at::linalg_matrix_rank", FUNCTIONS_H, "at::linalg_matrix_rank",
@@ -3675,7 +3675,7 @@ def linalg_matrix_rank(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_lstsq = Overloads([(ops.linalg_lstsq, Binder(ops.linalg_lstsq.schema)), (ops.linalg_lstsq_out, Binder(ops.linalg_lstsq_out.schema))])
+_ov_linalg_lstsq = Overloads([ops.linalg_lstsq, ops.linalg_lstsq_out])
 
 
 @traced("dispatch", "at::linalg_lstsq", FUNCTIONS_H, "at::linalg_lstsq",
@@ -3689,7 +3689,7 @@ def linalg_lstsq(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_eig = Overloads([(ops.linalg_eig, Binder(ops.linalg_eig.schema)), (ops.linalg_eig_out, Binder(ops.linalg_eig_out.schema))])
+_ov_linalg_eig = Overloads([ops.linalg_eig, ops.linalg_eig_out])
 
 
 @traced("dispatch", "at::linalg_eig", FUNCTIONS_H, "at::linalg_eig",
@@ -3703,7 +3703,7 @@ def linalg_eig(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__linalg_eigvals = Overloads([(ops._linalg_eigvals, Binder(ops._linalg_eigvals.schema))])
+_ov__linalg_eigvals = Overloads([ops._linalg_eigvals])
 
 
 @traced("dispatch", "at::_linalg_eigvals", FUNCTIONS_H, "at::_linalg_eigvals",
@@ -3716,7 +3716,7 @@ def _linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_eigvals = Overloads([(ops.linalg_eigvals, Binder(ops.linalg_eigvals.schema)), (ops.linalg_eigvals_out, Binder(ops.linalg_eigvals_out.schema))])
+_ov_linalg_eigvals = Overloads([ops.linalg_eigvals, ops.linalg_eigvals_out])
 
 
 @traced("dispatch", "at::linalg_eigvals", FUNCTIONS_H, "at::linalg_eigvals",
@@ -3730,7 +3730,7 @@ def linalg_eigvals(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))])
+_ov_amax = Overloads([ops.amax, ops.amax_out])
 
 
 @traced("dispatch", "at::amax", FUNCTIONS_H, "at::amax",
@@ -3744,7 +3744,7 @@ def amax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema)), (ops.amin_out, Binder(ops.amin_out.schema))])
+_ov_amin = Overloads([ops.amin, ops.amin_out])
 
 
 @traced("dispatch", "at::amin", FUNCTIONS_H, "at::amin",
@@ -3758,7 +3758,7 @@ def amin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema)), (ops.aminmax_out, Binder(ops.aminmax_out.schema))])
+_ov_aminmax = Overloads([ops.aminmax, ops.aminmax_out])
 
 
 @traced("dispatch", "at::aminmax", FUNCTIONS_H, "at::aminmax",
@@ -3772,7 +3772,7 @@ def aminmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multinomial = Overloads([(ops.multinomial_out, Binder(ops.multinomial_out.schema)), (ops.multinomial, Binder(ops.multinomial.schema))])
+_ov_multinomial = Overloads([ops.multinomial_out, ops.multinomial])
 
 
 @traced("dispatch", "at::multinomial", FUNCTIONS_H, "at::multinomial",
@@ -3786,7 +3786,7 @@ def multinomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log1p = Overloads([(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))])
+_ov_log1p = Overloads([ops.log1p_out, ops.log1p])
 
 
 @traced("dispatch", "at::log1p", FUNCTIONS_H, "at::log1p",
@@ -3800,7 +3800,7 @@ def log1p(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log1p_ = Overloads([(ops.log1p_, Binder(ops.log1p_.schema))])
+_ov_log1p_ = Overloads([ops.log1p_])
 
 
 @traced("dispatch", "at::log1p_", FUNCTIONS_H, "at::log1p_",
@@ -3813,7 +3813,7 @@ def log1p_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_expm1 = Overloads([(ops.expm1_out, Binder(ops.expm1_out.schema)), (ops.expm1, Binder(ops.expm1.schema))])
+_ov_expm1 = Overloads([ops.expm1_out, ops.expm1])
 
 
 @traced("dispatch", "at::expm1", FUNCTIONS_H, "at::expm1",
@@ -3827,7 +3827,7 @@ def expm1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_expm1_ = Overloads([(ops.expm1_, Binder(ops.expm1_.schema))])
+_ov_expm1_ = Overloads([ops.expm1_])
 
 
 @traced("dispatch", "at::expm1_", FUNCTIONS_H, "at::expm1_",
@@ -3840,7 +3840,7 @@ def expm1_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asin = Overloads([(ops.asin_out, Binder(ops.asin_out.schema)), (ops.asin, Binder(ops.asin.schema))])
+_ov_asin = Overloads([ops.asin_out, ops.asin])
 
 
 @traced("dispatch", "at::asin", FUNCTIONS_H, "at::asin",
@@ -3854,7 +3854,7 @@ def asin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asin_ = Overloads([(ops.asin_, Binder(ops.asin_.schema))])
+_ov_asin_ = Overloads([ops.asin_])
 
 
 @traced("dispatch", "at::asin_", FUNCTIONS_H, "at::asin_",
@@ -3867,7 +3867,7 @@ def asin_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acos = Overloads([(ops.acos_out, Binder(ops.acos_out.schema)), (ops.acos, Binder(ops.acos.schema))])
+_ov_acos = Overloads([ops.acos_out, ops.acos])
 
 
 @traced("dispatch", "at::acos", FUNCTIONS_H, "at::acos",
@@ -3881,7 +3881,7 @@ def acos(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acos_ = Overloads([(ops.acos_, Binder(ops.acos_.schema))])
+_ov_acos_ = Overloads([ops.acos_])
 
 
 @traced("dispatch", "at::acos_", FUNCTIONS_H, "at::acos_",
@@ -3894,7 +3894,7 @@ def acos_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atan = Overloads([(ops.atan_out, Binder(ops.atan_out.schema)), (ops.atan, Binder(ops.atan.schema))])
+_ov_atan = Overloads([ops.atan_out, ops.atan])
 
 
 @traced("dispatch", "at::atan", FUNCTIONS_H, "at::atan",
@@ -3908,7 +3908,7 @@ def atan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atan_ = Overloads([(ops.atan_, Binder(ops.atan_.schema))])
+_ov_atan_ = Overloads([ops.atan_])
 
 
 @traced("dispatch", "at::atan_", FUNCTIONS_H, "at::atan_",
@@ -3921,7 +3921,7 @@ def atan_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinh = Overloads([(ops.sinh_out, Binder(ops.sinh_out.schema)), (ops.sinh, Binder(ops.sinh.schema))])
+_ov_sinh = Overloads([ops.sinh_out, ops.sinh])
 
 
 @traced("dispatch", "at::sinh", FUNCTIONS_H, "at::sinh",
@@ -3935,7 +3935,7 @@ def sinh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinh_ = Overloads([(ops.sinh_, Binder(ops.sinh_.schema))])
+_ov_sinh_ = Overloads([ops.sinh_])
 
 
 @traced("dispatch", "at::sinh_", FUNCTIONS_H, "at::sinh_",
@@ -3948,7 +3948,7 @@ def sinh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosh = Overloads([(ops.cosh_out, Binder(ops.cosh_out.schema)), (ops.cosh, Binder(ops.cosh.schema))])
+_ov_cosh = Overloads([ops.cosh_out, ops.cosh])
 
 
 @traced("dispatch", "at::cosh", FUNCTIONS_H, "at::cosh",
@@ -3962,7 +3962,7 @@ def cosh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosh_ = Overloads([(ops.cosh_, Binder(ops.cosh_.schema))])
+_ov_cosh_ = Overloads([ops.cosh_])
 
 
 @traced("dispatch", "at::cosh_", FUNCTIONS_H, "at::cosh_",
@@ -3975,7 +3975,7 @@ def cosh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asinh = Overloads([(ops.asinh_out, Binder(ops.asinh_out.schema)), (ops.asinh, Binder(ops.asinh.schema))])
+_ov_asinh = Overloads([ops.asinh_out, ops.asinh])
 
 
 @traced("dispatch", "at::asinh", FUNCTIONS_H, "at::asinh",
@@ -3989,7 +3989,7 @@ def asinh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asinh_ = Overloads([(ops.asinh_, Binder(ops.asinh_.schema))])
+_ov_asinh_ = Overloads([ops.asinh_])
 
 
 @traced("dispatch", "at::asinh_", FUNCTIONS_H, "at::asinh_",
@@ -4002,7 +4002,7 @@ def asinh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acosh = Overloads([(ops.acosh_out, Binder(ops.acosh_out.schema)), (ops.acosh, Binder(ops.acosh.schema))])
+_ov_acosh = Overloads([ops.acosh_out, ops.acosh])
 
 
 @traced("dispatch", "at::acosh", FUNCTIONS_H, "at::acosh",
@@ -4016,7 +4016,7 @@ def acosh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acosh_ = Overloads([(ops.acosh_, Binder(ops.acosh_.schema))])
+_ov_acosh_ = Overloads([ops.acosh_])
 
 
 @traced("dispatch", "at::acosh_", FUNCTIONS_H, "at::acosh_",
@@ -4029,7 +4029,7 @@ def acosh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atanh = Overloads([(ops.atanh_out, Binder(ops.atanh_out.schema)), (ops.atanh, Binder(ops.atanh.schema))])
+_ov_atanh = Overloads([ops.atanh_out, ops.atanh])
 
 
 @traced("dispatch", "at::atanh", FUNCTIONS_H, "at::atanh",
@@ -4043,7 +4043,7 @@ def atanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atanh_ = Overloads([(ops.atanh_, Binder(ops.atanh_.schema))])
+_ov_atanh_ = Overloads([ops.atanh_])
 
 
 @traced("dispatch", "at::atanh_", FUNCTIONS_H, "at::atanh_",
@@ -4056,7 +4056,7 @@ def atanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frac = Overloads([(ops.frac_out, Binder(ops.frac_out.schema)), (ops.frac, Binder(ops.frac.schema))])
+_ov_frac = Overloads([ops.frac_out, ops.frac])
 
 
 @traced("dispatch", "at::frac", FUNCTIONS_H, "at::frac",
@@ -4070,7 +4070,7 @@ def frac(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frac_ = Overloads([(ops.frac_, Binder(ops.frac_.schema))])
+_ov_frac_ = Overloads([ops.frac_])
 
 
 @traced("dispatch", "at::frac_", FUNCTIONS_H, "at::frac_",
@@ -4083,7 +4083,7 @@ def frac_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__softmax = Overloads([(ops._softmax, Binder(ops._softmax.schema)), (ops._softmax_out, Binder(ops._softmax_out.schema))])
+_ov__softmax = Overloads([ops._softmax, ops._softmax_out])
 
 
 @traced("dispatch", "at::_softmax", FUNCTIONS_H, "at::_softmax",
@@ -4097,7 +4097,7 @@ def _softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softmax = Overloads([(ops.softmax_int, Binder(ops.softmax_int.schema)), (ops.softmax_int_out, Binder(ops.softmax_int_out.schema))])
+_ov_softmax = Overloads([ops.softmax_int, ops.softmax_int_out])
 
 
 @traced("dispatch", "at::softmax", FUNCTIONS_H, "at::softmax",
@@ -4111,7 +4111,7 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__safe_softmax = Overloads([(ops._safe_softmax, Binder(ops._safe_softmax.schema))])
+_ov__safe_softmax = Overloads([ops._safe_softmax])
 
 
 @traced("dispatch", "at::_safe_softmax", FUNCTIONS_H, "at::_safe_softmax",
@@ -4124,7 +4124,7 @@ def _safe_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__log_softmax = Overloads([(ops._log_softmax, Binder(ops._log_softmax.schema)), (ops._log_softmax_out, Binder(ops._log_softmax_out.schema))])
+_ov__log_softmax = Overloads([ops._log_softmax, ops._log_softmax_out])
 
 
 @traced("dispatch", "at::_log_softmax", FUNCTIONS_H, "at::_log_softmax",
@@ -4138,7 +4138,7 @@ def _log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_softmax = Overloads([(ops.log_softmax_int, Binder(ops.log_softmax_int.schema)), (ops.log_softmax_int_out, Binder(ops.log_softmax_int_out.schema))])
+_ov_log_softmax = Overloads([ops.log_softmax_int, ops.log_softmax_int_out])
 
 
 @traced("dispatch", "at::log_softmax", FUNCTIONS_H, "at::log_softmax",
@@ -4152,7 +4152,7 @@ def log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__softmax_backward_data = Overloads([(ops._softmax_backward_data, Binder(ops._softmax_backward_data.schema)), (ops._softmax_backward_data_out, Binder(ops._softmax_backward_data_out.schema))])
+_ov__softmax_backward_data = Overloads([ops._softmax_backward_data, ops._softmax_backward_data_out])
 
 
 @traced("dispatch", "at::_softmax_backward_data", FUNCTIONS_H, "at::_softmax_backward_data",
@@ -4166,7 +4166,7 @@ def _softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__log_softmax_backward_data = Overloads([(ops._log_softmax_backward_data, Binder(ops._log_softmax_backward_data.schema)), (ops._log_softmax_backward_data_out, Binder(ops._log_softmax_backward_data_out.schema))])
+_ov__log_softmax_backward_data = Overloads([ops._log_softmax_backward_data, ops._log_softmax_backward_data_out])
 
 
 @traced("dispatch", "at::_log_softmax_backward_data", FUNCTIONS_H, "at::_log_softmax_backward_data",
@@ -4180,7 +4180,7 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_forward = Overloads([(ops.nll_loss_forward, Binder(ops.nll_loss_forward.schema)), (ops.nll_loss_forward_output, Binder(ops.nll_loss_forward_output.schema))])
+_ov_nll_loss_forward = Overloads([ops.nll_loss_forward, ops.nll_loss_forward_output])
 
 
 @traced("dispatch", "at::nll_loss_forward", FUNCTIONS_H, "at::nll_loss_forward",
@@ -4194,7 +4194,7 @@ def nll_loss_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_backward = Overloads([(ops.nll_loss_backward, Binder(ops.nll_loss_backward.schema)), (ops.nll_loss_backward_grad_input, Binder(ops.nll_loss_backward_grad_input.schema))])
+_ov_nll_loss_backward = Overloads([ops.nll_loss_backward, ops.nll_loss_backward_grad_input])
 
 
 @traced("dispatch", "at::nll_loss_backward", FUNCTIONS_H, "at::nll_loss_backward",
@@ -4208,7 +4208,7 @@ def nll_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss = Overloads([(ops.nll_loss, Binder(ops.nll_loss.schema))])
+_ov_nll_loss = Overloads([ops.nll_loss])
 
 
 @traced("dispatch", "at::nll_loss", FUNCTIONS_H, "at::nll_loss",
@@ -4221,7 +4221,7 @@ def nll_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_nd = Overloads([(ops.nll_loss_nd, Binder(ops.nll_loss_nd.schema))])
+_ov_nll_loss_nd = Overloads([ops.nll_loss_nd])
 
 
 @traced("dispatch", "at::nll_loss_nd", FUNCTIONS_H, "at::nll_loss_nd",
@@ -4234,7 +4234,7 @@ def nll_loss_nd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cross_entropy_loss = Overloads([(ops.cross_entropy_loss, Binder(ops.cross_entropy_loss.schema))])
+_ov_cross_entropy_loss = Overloads([ops.cross_entropy_loss])
 
 
 @traced("dispatch", "at::cross_entropy_loss", FUNCTIONS_H, "at::cross_entropy_loss",
@@ -4247,7 +4247,7 @@ def cross_entropy_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mse_loss = Overloads([(ops.mse_loss, Binder(ops.mse_loss.schema)), (ops.mse_loss_out, Binder(ops.mse_loss_out.schema))])
+_ov_mse_loss = Overloads([ops.mse_loss, ops.mse_loss_out])
 
 
 @traced("dispatch", "at::mse_loss", FUNCTIONS_H, "at::mse_loss",
@@ -4261,7 +4261,7 @@ def mse_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mse_loss_backward = Overloads([(ops.mse_loss_backward, Binder(ops.mse_loss_backward.schema)), (ops.mse_loss_backward_grad_input, Binder(ops.mse_loss_backward_grad_input.schema))])
+_ov_mse_loss_backward = Overloads([ops.mse_loss_backward, ops.mse_loss_backward_grad_input])
 
 
 @traced("dispatch", "at::mse_loss_backward", FUNCTIONS_H, "at::mse_loss_backward",
@@ -4275,7 +4275,7 @@ def mse_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_l1_loss = Overloads([(ops.l1_loss, Binder(ops.l1_loss.schema))])
+_ov_l1_loss = Overloads([ops.l1_loss])
 
 
 @traced("dispatch", "at::l1_loss", FUNCTIONS_H, "at::l1_loss",
@@ -4288,7 +4288,7 @@ def l1_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_binary_cross_entropy = Overloads([(ops.binary_cross_entropy, Binder(ops.binary_cross_entropy.schema))])
+_ov_binary_cross_entropy = Overloads([ops.binary_cross_entropy])
 
 
 @traced("dispatch", "at::binary_cross_entropy", FUNCTIONS_H, "at::binary_cross_entropy",
@@ -4301,7 +4301,7 @@ def binary_cross_entropy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_binary_cross_entropy_backward = Overloads([(ops.binary_cross_entropy_backward, Binder(ops.binary_cross_entropy_backward.schema))])
+_ov_binary_cross_entropy_backward = Overloads([ops.binary_cross_entropy_backward])
 
 
 @traced("dispatch", "at::binary_cross_entropy_backward", FUNCTIONS_H, "at::binary_cross_entropy_backward",
@@ -4314,7 +4314,7 @@ def binary_cross_entropy_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_smooth_l1_loss = Overloads([(ops.smooth_l1_loss_out, Binder(ops.smooth_l1_loss_out.schema)), (ops.smooth_l1_loss, Binder(ops.smooth_l1_loss.schema))])
+_ov_smooth_l1_loss = Overloads([ops.smooth_l1_loss_out, ops.smooth_l1_loss])
 
 
 @traced("dispatch", "at::smooth_l1_loss", FUNCTIONS_H, "at::smooth_l1_loss",
@@ -4328,7 +4328,7 @@ def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_smooth_l1_loss_backward = Overloads([(ops.smooth_l1_loss_backward_grad_input, Binder(ops.smooth_l1_loss_backward_grad_input.schema)), (ops.smooth_l1_loss_backward, Binder(ops.smooth_l1_loss_backward.schema))])
+_ov_smooth_l1_loss_backward = Overloads([ops.smooth_l1_loss_backward_grad_input, ops.smooth_l1_loss_backward])
 
 
 @traced("dispatch", "at::smooth_l1_loss_backward", FUNCTIONS_H, "at::smooth_l1_loss_backward",
@@ -4342,7 +4342,7 @@ def smooth_l1_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_huber_loss = Overloads([(ops.huber_loss_out, Binder(ops.huber_loss_out.schema)), (ops.huber_loss, Binder(ops.huber_loss.schema))])
+_ov_huber_loss = Overloads([ops.huber_loss_out, ops.huber_loss])
 
 
 @traced("dispatch", "at::huber_loss", FUNCTIONS_H, "at::huber_loss",
@@ -4356,7 +4356,7 @@ def huber_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_huber_loss_backward = Overloads([(ops.huber_loss_backward_out, Binder(ops.huber_loss_backward_out.schema)), (ops.huber_loss_backward, Binder(ops.huber_loss_backward.schema))])
+_ov_huber_loss_backward = Overloads([ops.huber_loss_backward_out, ops.huber_loss_backward])
 
 
 @traced("dispatch", "at::huber_loss_backward", FUNCTIONS_H, "at::huber_loss_backward",
@@ -4370,7 +4370,7 @@ def huber_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosine_embedding_loss = Overloads([(ops.cosine_embedding_loss, Binder(ops.cosine_embedding_loss.schema))])
+_ov_cosine_embedding_loss = Overloads([ops.cosine_embedding_loss])
 
 
 @traced("dispatch", "at::cosine_embedding_loss", FUNCTIONS_H, "at::cosine_embedding_loss",
@@ -4383,7 +4383,7 @@ def cosine_embedding_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_margin_ranking_loss = Overloads([(ops.margin_ranking_loss, Binder(ops.margin_ranking_loss.schema))])
+_ov_margin_ranking_loss = Overloads([ops.margin_ranking_loss])
 
 
 @traced("dispatch", "at::margin_ranking_loss", FUNCTIONS_H, "at::margin_ranking_loss",
@@ -4396,7 +4396,7 @@ def margin_ranking_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hinge_embedding_loss = Overloads([(ops.hinge_embedding_loss, Binder(ops.hinge_embedding_loss.schema))])
+_ov_hinge_embedding_loss = Overloads([ops.hinge_embedding_loss])
 
 
 @traced("dispatch", "at::hinge_embedding_loss", FUNCTIONS_H, "at::hinge_embedding_loss",
@@ -4409,7 +4409,7 @@ def hinge_embedding_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triplet_margin_loss = Overloads([(ops.triplet_margin_loss, Binder(ops.triplet_margin_loss.schema))])
+_ov_triplet_margin_loss = Overloads([ops.triplet_margin_loss])
 
 
 @traced("dispatch", "at::triplet_margin_loss", FUNCTIONS_H, "at::triplet_margin_loss",
@@ -4422,7 +4422,7 @@ def triplet_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_poisson_nll_loss = Overloads([(ops.poisson_nll_loss, Binder(ops.poisson_nll_loss.schema))])
+_ov_poisson_nll_loss = Overloads([ops.poisson_nll_loss])
 
 
 @traced("dispatch", "at::poisson_nll_loss", FUNCTIONS_H, "at::poisson_nll_loss",
@@ -4435,7 +4435,7 @@ def poisson_nll_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_soft_margin_loss = Overloads([(ops.soft_margin_loss_out, Binder(ops.soft_margin_loss_out.schema)), (ops.soft_margin_loss, Binder(ops.soft_margin_loss.schema))])
+_ov_soft_margin_loss = Overloads([ops.soft_margin_loss_out, ops.soft_margin_loss])
 
 
 @traced("dispatch", "at::soft_margin_loss", FUNCTIONS_H, "at::soft_margin_loss",
@@ -4449,7 +4449,7 @@ def soft_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_soft_margin_loss_backward = Overloads([(ops.soft_margin_loss_backward_grad_input, Binder(ops.soft_margin_loss_backward_grad_input.schema)), (ops.soft_margin_loss_backward, Binder(ops.soft_margin_loss_backward.schema))])
+_ov_soft_margin_loss_backward = Overloads([ops.soft_margin_loss_backward_grad_input, ops.soft_margin_loss_backward])
 
 
 @traced("dispatch", "at::soft_margin_loss_backward", FUNCTIONS_H, "at::soft_margin_loss_backward",
@@ -4463,7 +4463,7 @@ def soft_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multi_margin_loss = Overloads([(ops.multi_margin_loss_out, Binder(ops.multi_margin_loss_out.schema)), (ops.multi_margin_loss, Binder(ops.multi_margin_loss.schema))])
+_ov_multi_margin_loss = Overloads([ops.multi_margin_loss_out, ops.multi_margin_loss])
 
 
 @traced("dispatch", "at::multi_margin_loss", FUNCTIONS_H, "at::multi_margin_loss",
@@ -4477,7 +4477,7 @@ def multi_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multi_margin_loss_backward = Overloads([(ops.multi_margin_loss_backward_grad_input, Binder(ops.multi_margin_loss_backward_grad_input.schema)), (ops.multi_margin_loss_backward, Binder(ops.multi_margin_loss_backward.schema))])
+_ov_multi_margin_loss_backward = Overloads([ops.multi_margin_loss_backward_grad_input, ops.multi_margin_loss_backward])
 
 
 @traced("dispatch", "at::multi_margin_loss_backward", FUNCTIONS_H, "at::multi_margin_loss_backward",
@@ -4491,7 +4491,7 @@ def multi_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multilabel_margin_loss = Overloads([(ops.multilabel_margin_loss_out, Binder(ops.multilabel_margin_loss_out.schema)), (ops.multilabel_margin_loss, Binder(ops.multilabel_margin_loss.schema))])
+_ov_multilabel_margin_loss = Overloads([ops.multilabel_margin_loss_out, ops.multilabel_margin_loss])
 
 
 @traced("dispatch", "at::multilabel_margin_loss", FUNCTIONS_H, "at::multilabel_margin_loss",
@@ -4505,7 +4505,7 @@ def multilabel_margin_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ctc_loss = Overloads([(ops.ctc_loss_IntList, Binder(ops.ctc_loss_IntList.schema)), (ops.ctc_loss_Tensor, Binder(ops.ctc_loss_Tensor.schema))])
+_ov_ctc_loss = Overloads([ops.ctc_loss_IntList, ops.ctc_loss_Tensor])
 
 
 @traced("dispatch", "at::ctc_loss", FUNCTIONS_H, "at::ctc_loss",
@@ -4519,7 +4519,7 @@ def ctc_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__ctc_loss = Overloads([(ops._ctc_loss, Binder(ops._ctc_loss.schema)), (ops._ctc_loss_Tensor, Binder(ops._ctc_loss_Tensor.schema))])
+_ov__ctc_loss = Overloads([ops._ctc_loss, ops._ctc_loss_Tensor])
 
 
 @traced("dispatch", "at::_ctc_loss", FUNCTIONS_H, "at::_ctc_loss",
@@ -4533,7 +4533,7 @@ def _ctc_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__ctc_loss_backward = Overloads([(ops._ctc_loss_backward, Binder(ops._ctc_loss_backward.schema)), (ops._ctc_loss_backward_Tensor, Binder(ops._ctc_loss_backward_Tensor.schema))])
+_ov__ctc_loss_backward = Overloads([ops._ctc_loss_backward, ops._ctc_loss_backward_Tensor])
 
 
 @traced("dispatch", "at::_ctc_loss_backward", FUNCTIONS_H, "at::_ctc_loss_backward",
@@ -4547,7 +4547,7 @@ def _ctc_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multilabel_margin_loss_forward = Overloads([(ops.multilabel_margin_loss_forward_output, Binder(ops.multilabel_margin_loss_forward_output.schema)), (ops.multilabel_margin_loss_forward, Binder(ops.multilabel_margin_loss_forward.schema))])
+_ov_multilabel_margin_loss_forward = Overloads([ops.multilabel_margin_loss_forward_output, ops.multilabel_margin_loss_forward])
 
 
 @traced("dispatch", "at::multilabel_margin_loss_forward", FUNCTIONS_H, "at::multilabel_margin_loss_forward",
@@ -4561,7 +4561,7 @@ def multilabel_margin_loss_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multilabel_margin_loss_backward = Overloads([(ops.multilabel_margin_loss_backward_grad_input, Binder(ops.multilabel_margin_loss_backward_grad_input.schema)), (ops.multilabel_margin_loss_backward, Binder(ops.multilabel_margin_loss_backward.schema))])
+_ov_multilabel_margin_loss_backward = Overloads([ops.multilabel_margin_loss_backward_grad_input, ops.multilabel_margin_loss_backward])
 
 
 @traced("dispatch", "at::multilabel_margin_loss_backward", FUNCTIONS_H, "at::multilabel_margin_loss_backward",
@@ -4575,7 +4575,7 @@ def multilabel_margin_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_kl_div = Overloads([(ops.kl_div, Binder(ops.kl_div.schema))])
+_ov_kl_div = Overloads([ops.kl_div])
 
 
 @traced("dispatch", "at::kl_div", FUNCTIONS_H, "at::kl_div",
@@ -4588,7 +4588,7 @@ def kl_div(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_binary_cross_entropy_with_logits = Overloads([(ops.binary_cross_entropy_with_logits, Binder(ops.binary_cross_entropy_with_logits.schema))])
+_ov_binary_cross_entropy_with_logits = Overloads([ops.binary_cross_entropy_with_logits])
 
 
 @traced("dispatch", "at::binary_cross_entropy_with_logits", FUNCTIONS_H, "at::binary_cross_entropy_with_logits",
@@ -4601,7 +4601,7 @@ def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_sigmoid = Overloads([(ops.log_sigmoid, Binder(ops.log_sigmoid.schema))])
+_ov_log_sigmoid = Overloads([ops.log_sigmoid])
 
 
 @traced("dispatch", "at::log_sigmoid", FUNCTIONS_H, "at::log_sigmoid",
@@ -4614,7 +4614,7 @@ def log_sigmoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_sigmoid_forward = Overloads([(ops.log_sigmoid_forward, Binder(ops.log_sigmoid_forward.schema))])
+_ov_log_sigmoid_forward = Overloads([ops.log_sigmoid_forward])
 
 
 @traced("dispatch", "at::log_sigmoid_forward", FUNCTIONS_H, "at::log_sigmoid_forward",
@@ -4627,7 +4627,7 @@ def log_sigmoid_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linear = Overloads([(ops.linear, Binder(ops.linear.schema))])
+_ov_linear = Overloads([ops.linear])
 
 
 @traced("dispatch", "at::linear", FUNCTIONS_H, "at::linear",
@@ -4640,7 +4640,7 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bilinear = Overloads([(ops.bilinear, Binder(ops.bilinear.schema))])
+_ov_bilinear = Overloads([ops.bilinear])
 
 
 @traced("dispatch", "at::bilinear", FUNCTIONS_H, "at::bilinear",
@@ -4653,7 +4653,7 @@ def bilinear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__trilinear = Overloads([(ops._trilinear, Binder(ops._trilinear.schema))])
+_ov__trilinear = Overloads([ops._trilinear])
 
 
 @traced("dispatch", "at::_trilinear", FUNCTIONS_H, "at::_trilinear",
@@ -4666,7 +4666,7 @@ def _trilinear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addcmul = Overloads([(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))])
+_ov_addcmul = Overloads([ops.addcmul_out, ops.addcmul])
 
 
 @traced("dispatch", "at::addcmul", FUNCTIONS_H, "at::addcmul",
@@ -4680,7 +4680,7 @@ def addcmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addcdiv = Overloads([(ops.addcdiv_out, Binder(ops.addcdiv_out.schema)), (ops.addcdiv, Binder(ops.addcdiv.schema))])
+_ov_addcdiv = Overloads([ops.addcdiv_out, ops.addcdiv])
 
 
 @traced("dispatch", "at::addcdiv", FUNCTIONS_H, "at::addcdiv",
@@ -4694,7 +4694,7 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema)), (ops.lerp_Tensor_out, Binder(ops.lerp_Tensor_out.schema)), (ops.lerp_Tensor, Binder(ops.lerp_Tensor.schema))])
+_ov_lerp = Overloads([ops.lerp_Scalar_out, ops.lerp_Scalar, ops.lerp_Tensor_out, ops.lerp_Tensor])
 
 
 @traced("dispatch", "at::lerp", FUNCTIONS_H, "at::lerp",
@@ -4710,7 +4710,7 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_broadcast_tensors = Overloads([(ops.broadcast_tensors, Binder(ops.broadcast_tensors.schema))])
+_ov_broadcast_tensors = Overloads([ops.broadcast_tensors])
 
 
 @traced("dispatch", "at::broadcast_tensors", FUNCTIONS_H, "at::broadcast_tensors",
@@ -4723,7 +4723,7 @@ def broadcast_tensors(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_xor = Overloads([(ops.bitwise_xor_Tensor_out, Binder(ops.bitwise_xor_Tensor_out.schema)), (ops.bitwise_xor_Scalar_out, Binder(ops.bitwise_xor_Scalar_out.schema)), (ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))])
+_ov_bitwise_xor = Overloads([ops.bitwise_xor_Tensor_out, ops.bitwise_xor_Scalar_out, ops.bitwise_xor_Scalar, ops.bitwise_xor_Tensor])
 
 
 @traced("dispatch", "at::bitwise_xor", FUNCTIONS_H, "at::bitwise_xor",
@@ -4739,7 +4739,7 @@ def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___xor__ = Overloads([(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))])
+_ov___xor__ = Overloads([ops.__xor___Scalar, ops.__xor___Tensor])
 
 
 @traced("dispatch", "at::__xor__", FUNCTIONS_H, "at::__xor__",
@@ -4753,7 +4753,7 @@ def __xor__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_left_shift = Overloads([(ops.bitwise_left_shift_Tensor_out, Binder(ops.bitwise_left_shift_Tensor_out.schema)), (ops.bitwise_left_shift_Tensor, Binder(ops.bitwise_left_shift_Tensor.schema)), (ops.bitwise_left_shift_Tensor_Scalar, Binder(ops.bitwise_left_shift_Tensor_Scalar.schema))])
+_ov_bitwise_left_shift = Overloads([ops.bitwise_left_shift_Tensor_out, ops.bitwise_left_shift_Tensor, ops.bitwise_left_shift_Tensor_Scalar])
 
 
 @traced("dispatch", "at::bitwise_left_shift", FUNCTIONS_H, "at::bitwise_left_shift",
@@ -4768,7 +4768,7 @@ def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___lshift__ = Overloads([(ops.__lshift___Scalar, Binder(ops.__lshift___Scalar.schema)), (ops.__lshift___Tensor, Binder(ops.__lshift___Tensor.schema))])
+_ov___lshift__ = Overloads([ops.__lshift___Scalar, ops.__lshift___Tensor])
 
 
 @traced("dispatch", "at::__lshift__", FUNCTIONS_H, "at::__lshift__",
@@ -4782,7 +4782,7 @@ def __lshift__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_right_shift = Overloads([(ops.bitwise_right_shift_Tensor_out, Binder(ops.bitwise_right_shift_Tensor_out.schema)), (ops.bitwise_right_shift_Tensor, Binder(ops.bitwise_right_shift_Tensor.schema)), (ops.bitwise_right_shift_Tensor_Scalar, Binder(ops.bitwise_right_shift_Tensor_Scalar.schema))])
+_ov_bitwise_right_shift = Overloads([ops.bitwise_right_shift_Tensor_out, ops.bitwise_right_shift_Tensor, ops.bitwise_right_shift_Tensor_Scalar])
 
 
 @traced("dispatch", "at::bitwise_right_shift", FUNCTIONS_H, "at::bitwise_right_shift",
@@ -4797,7 +4797,7 @@ def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___rshift__ = Overloads([(ops.__rshift___Scalar, Binder(ops.__rshift___Scalar.schema)), (ops.__rshift___Tensor, Binder(ops.__rshift___Tensor.schema))])
+_ov___rshift__ = Overloads([ops.__rshift___Scalar, ops.__rshift___Tensor])
 
 
 @traced("dispatch", "at::__rshift__", FUNCTIONS_H, "at::__rshift__",
@@ -4811,7 +4811,7 @@ def __rshift__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hypot = Overloads([(ops.hypot_out, Binder(ops.hypot_out.schema)), (ops.hypot, Binder(ops.hypot.schema))])
+_ov_hypot = Overloads([ops.hypot_out, ops.hypot])
 
 
 @traced("dispatch", "at::hypot", FUNCTIONS_H, "at::hypot",
@@ -4825,7 +4825,7 @@ def hypot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isnan = Overloads([(ops.isnan, Binder(ops.isnan.schema))])
+_ov_isnan = Overloads([ops.isnan])
 
 
 @traced("dispatch", "at::isnan", FUNCTIONS_H, "at::isnan",
@@ -4838,7 +4838,7 @@ def isnan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isinf = Overloads([(ops.isinf, Binder(ops.isinf.schema))])
+_ov_isinf = Overloads([ops.isinf])
 
 
 @traced("dispatch", "at::isinf", FUNCTIONS_H, "at::isinf",
@@ -4851,7 +4851,7 @@ def isinf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isfinite = Overloads([(ops.isfinite, Binder(ops.isfinite.schema))])
+_ov_isfinite = Overloads([ops.isfinite])
 
 
 @traced("dispatch", "at::isfinite", FUNCTIONS_H, "at::isfinite",
@@ -4864,7 +4864,7 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__amp_foreach_non_finite_check_and_unscale_ = Overloads([(ops._amp_foreach_non_finite_check_and_unscale_, Binder(ops._amp_foreach_non_finite_check_and_unscale_.schema))])
+_ov__amp_foreach_non_finite_check_and_unscale_ = Overloads([ops._amp_foreach_non_finite_check_and_unscale_])
 
 
 @traced("dispatch", "at::_amp_foreach_non_finite_check_and_unscale_", FUNCTIONS_H, "at::_amp_foreach_non_finite_check_and_unscale_",
@@ -4877,7 +4877,7 @@ def _amp_foreach_non_finite_check_and_unscale_(*args: Any, **kwargs: Any) -> Any
     return op.call(*full)
 
 
-_ov__amp_update_scale_ = Overloads([(ops._amp_update_scale_, Binder(ops._amp_update_scale_.schema))])
+_ov__amp_update_scale_ = Overloads([ops._amp_update_scale_])
 
 
 @traced("dispatch", "at::_amp_update_scale_", FUNCTIONS_H, "at::_amp_update_scale_",
@@ -4890,7 +4890,7 @@ def _amp_update_scale_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isin = Overloads([(ops.isin_Tensor_Tensor, Binder(ops.isin_Tensor_Tensor.schema)), (ops.isin_Tensor_Scalar, Binder(ops.isin_Tensor_Scalar.schema)), (ops.isin_Scalar_Tensor, Binder(ops.isin_Scalar_Tensor.schema))])
+_ov_isin = Overloads([ops.isin_Tensor_Tensor, ops.isin_Tensor_Scalar, ops.isin_Scalar_Tensor])
 
 
 @traced("dispatch", "at::isin", FUNCTIONS_H, "at::isin",
@@ -4905,7 +4905,7 @@ def isin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj_physical = Overloads([(ops.conj_physical, Binder(ops.conj_physical.schema)), (ops.conj_physical_out, Binder(ops.conj_physical_out.schema))])
+_ov_conj_physical = Overloads([ops.conj_physical, ops.conj_physical_out])
 
 
 @traced("dispatch", "at::conj_physical", FUNCTIONS_H, "at::conj_physical",
@@ -4919,7 +4919,7 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj_physical_ = Overloads([(ops.conj_physical_, Binder(ops.conj_physical_.schema))])
+_ov_conj_physical_ = Overloads([ops.conj_physical_])
 
 
 @traced("dispatch", "at::conj_physical_", FUNCTIONS_H, "at::conj_physical_",
@@ -4932,7 +4932,7 @@ def conj_physical_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__conj_physical = Overloads([(ops._conj_physical, Binder(ops._conj_physical.schema))])
+_ov__conj_physical = Overloads([ops._conj_physical])
 
 
 @traced("dispatch", "at::_conj_physical", FUNCTIONS_H, "at::_conj_physical",
@@ -4945,7 +4945,7 @@ def _conj_physical(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__conj = Overloads([(ops._conj, Binder(ops._conj.schema))])
+_ov__conj = Overloads([ops._conj])
 
 
 @traced("dispatch", "at::_conj", FUNCTIONS_H, "at::_conj",
@@ -4958,7 +4958,7 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj = Overloads([(ops.conj, Binder(ops.conj.schema))])
+_ov_conj = Overloads([ops.conj])
 
 
 @traced("dispatch", "at::conj", FUNCTIONS_H, "at::conj",
@@ -4971,7 +4971,7 @@ def conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__neg_view = Overloads([(ops._neg_view, Binder(ops._neg_view.schema))])
+_ov__neg_view = Overloads([ops._neg_view])
 
 
 @traced("dispatch", "at::_neg_view", FUNCTIONS_H, "at::_neg_view",
@@ -4984,7 +4984,7 @@ def _neg_view(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_real = Overloads([(ops.real, Binder(ops.real.schema))])
+_ov_real = Overloads([ops.real])
 
 
 @traced("dispatch", "at::real", FUNCTIONS_H, "at::real",
@@ -4997,7 +4997,7 @@ def real(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_imag = Overloads([(ops.imag, Binder(ops.imag.schema))])
+_ov_imag = Overloads([ops.imag])
 
 
 @traced("dispatch", "at::imag", FUNCTIONS_H, "at::imag",
@@ -5010,7 +5010,7 @@ def imag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_view_as_real = Overloads([(ops.view_as_real, Binder(ops.view_as_real.schema))])
+_ov_view_as_real = Overloads([ops.view_as_real])
 
 
 @traced("dispatch", "at::view_as_real", FUNCTIONS_H, "at::view_as_real",
@@ -5023,7 +5023,7 @@ def view_as_real(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_view_as_complex = Overloads([(ops.view_as_complex, Binder(ops.view_as_complex.schema))])
+_ov_view_as_complex = Overloads([ops.view_as_complex])
 
 
 @traced("dispatch", "at::view_as_complex", FUNCTIONS_H, "at::view_as_complex",
@@ -5036,7 +5036,7 @@ def view_as_complex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_complex = Overloads([(ops.complex, Binder(ops.complex.schema)), (ops.complex_out, Binder(ops.complex_out.schema))])
+_ov_complex = Overloads([ops.complex, ops.complex_out])
 
 
 @traced("dispatch", "at::complex", FUNCTIONS_H, "at::complex",
@@ -5050,7 +5050,7 @@ def complex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_polar = Overloads([(ops.polar, Binder(ops.polar.schema)), (ops.polar_out, Binder(ops.polar_out.schema))])
+_ov_polar = Overloads([ops.polar, ops.polar_out])
 
 
 @traced("dispatch", "at::polar", FUNCTIONS_H, "at::polar",
@@ -5064,7 +5064,7 @@ def polar(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_angle = Overloads([(ops.angle, Binder(ops.angle.schema)), (ops.angle_out, Binder(ops.angle_out.schema))])
+_ov_angle = Overloads([ops.angle, ops.angle_out])
 
 
 @traced("dispatch", "at::angle", FUNCTIONS_H, "at::angle",
@@ -5078,7 +5078,7 @@ def angle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sgn = Overloads([(ops.sgn, Binder(ops.sgn.schema)), (ops.sgn_out, Binder(ops.sgn_out.schema))])
+_ov_sgn = Overloads([ops.sgn, ops.sgn_out])
 
 
 @traced("dispatch", "at::sgn", FUNCTIONS_H, "at::sgn",
@@ -5092,7 +5092,7 @@ def sgn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sign = Overloads([(ops.sign, Binder(ops.sign.schema)), (ops.sign_out, Binder(ops.sign_out.schema))])
+_ov_sign = Overloads([ops.sign, ops.sign_out])
 
 
 @traced("dispatch", "at::sign", FUNCTIONS_H, "at::sign",
@@ -5106,7 +5106,7 @@ def sign(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frexp = Overloads([(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema)), (ops.frexp_Tensor_out, Binder(ops.frexp_Tensor_out.schema))])
+_ov_frexp = Overloads([ops.frexp_Tensor, ops.frexp_Tensor_out])
 
 
 @traced("dispatch", "at::frexp", FUNCTIONS_H, "at::frexp",
@@ -5120,7 +5120,7 @@ def frexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trapezoid = Overloads([(ops.trapezoid_x, Binder(ops.trapezoid_x.schema)), (ops.trapezoid_dx, Binder(ops.trapezoid_dx.schema))])
+_ov_trapezoid = Overloads([ops.trapezoid_x, ops.trapezoid_dx])
 
 
 @traced("dispatch", "at::trapezoid", FUNCTIONS_H, "at::trapezoid",
@@ -5134,7 +5134,7 @@ def trapezoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumulative_trapezoid = Overloads([(ops.cumulative_trapezoid_x, Binder(ops.cumulative_trapezoid_x.schema)), (ops.cumulative_trapezoid_dx, Binder(ops.cumulative_trapezoid_dx.schema))])
+_ov_cumulative_trapezoid = Overloads([ops.cumulative_trapezoid_x, ops.cumulative_trapezoid_dx])
 
 
 @traced("dispatch", "at::cumulative_trapezoid", FUNCTIONS_H, "at::cumulative_trapezoid",
@@ -5148,7 +5148,7 @@ def cumulative_trapezoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cov = Overloads([(ops.cov, Binder(ops.cov.schema))])
+_ov_cov = Overloads([ops.cov])
 
 
 @traced("dispatch", "at::cov", FUNCTIONS_H, "at::cov",
@@ -5161,7 +5161,7 @@ def cov(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_corrcoef = Overloads([(ops.corrcoef, Binder(ops.corrcoef.schema))])
+_ov_corrcoef = Overloads([ops.corrcoef])
 
 
 @traced("dispatch", "at::corrcoef", FUNCTIONS_H, "at::corrcoef",
@@ -5174,7 +5174,7 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bincount = Overloads([(ops.bincount, Binder(ops.bincount.schema))])
+_ov_bincount = Overloads([ops.bincount])
 
 
 @traced("dispatch", "at::bincount", FUNCTIONS_H, "at::bincount",
@@ -5187,7 +5187,7 @@ def bincount(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bucketize = Overloads([(ops.bucketize_Tensor, Binder(ops.bucketize_Tensor.schema)), (ops.bucketize_Tensor_out, Binder(ops.bucketize_Tensor_out.schema)), (ops.bucketize_Scalar, Binder(ops.bucketize_Scalar.schema))])
+_ov_bucketize = Overloads([ops.bucketize_Tensor, ops.bucketize_Tensor_out, ops.bucketize_Scalar])
 
 
 @traced("dispatch", "at::bucketize", FUNCTIONS_H, "at::bucketize",
@@ -5202,7 +5202,7 @@ def bucketize(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_searchsorted = Overloads([(ops.searchsorted_Tensor, Binder(ops.searchsorted_Tensor.schema)), (ops.searchsorted_Tensor_out, Binder(ops.searchsorted_Tensor_out.schema)), (ops.searchsorted_Scalar, Binder(ops.searchsorted_Scalar.schema)), (ops.searchsorted_Scalar_out, Binder(ops.searchsorted_Scalar_out.schema))])
+_ov_searchsorted = Overloads([ops.searchsorted_Tensor, ops.searchsorted_Tensor_out, ops.searchsorted_Scalar, ops.searchsorted_Scalar_out])
 
 
 @traced("dispatch", "at::searchsorted", FUNCTIONS_H, "at::searchsorted",
@@ -5218,7 +5218,7 @@ def searchsorted(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))])
+_ov_histc = Overloads([ops.histc, ops.histc_out])
 
 
 @traced("dispatch", "at::histc", FUNCTIONS_H, "at::histc",
@@ -5232,7 +5232,7 @@ def histc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_histogram = Overloads([(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))])
+_ov_histogram = Overloads([ops.histogram_bins_tensor, ops.histogram_bin_ct])
 
 
 @traced("dispatch", "at::histogram", FUNCTIONS_H, "at::histogram",
@@ -5246,7 +5246,7 @@ def histogram(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid_backward = Overloads([(ops.sigmoid_backward_grad_input, Binder(ops.sigmoid_backward_grad_input.schema)), (ops.sigmoid_backward, Binder(ops.sigmoid_backward.schema))])
+_ov_sigmoid_backward = Overloads([ops.sigmoid_backward_grad_input, ops.sigmoid_backward])
 
 
 @traced("dispatch", "at::sigmoid_backward", FUNCTIONS_H, "at::sigmoid_backward",
@@ -5260,7 +5260,7 @@ def sigmoid_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh_backward = Overloads([(ops.tanh_backward_grad_input, Binder(ops.tanh_backward_grad_input.schema)), (ops.tanh_backward, Binder(ops.tanh_backward.schema))])
+_ov_tanh_backward = Overloads([ops.tanh_backward_grad_input, ops.tanh_backward])
 
 
 @traced("dispatch", "at::tanh_backward", FUNCTIONS_H, "at::tanh_backward",
@@ -5274,7 +5274,7 @@ def tanh_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_threshold_backward = Overloads([(ops.threshold_backward_grad_input, Binder(ops.threshold_backward_grad_input.schema)), (ops.threshold_backward, Binder(ops.threshold_backward.schema))])
+_ov_threshold_backward = Overloads([ops.threshold_backward_grad_input, ops.threshold_backward])
 
 
 @traced("dispatch", "at::threshold_backward", FUNCTIONS_H, "at::threshold_backward",
@@ -5288,7 +5288,7 @@ def threshold_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flip = Overloads([(ops.flip, Binder(ops.flip.schema))])
+_ov_flip = Overloads([ops.flip])
 
 
 @traced("dispatch", "at::flip", FUNCTIONS_H, "at::flip",
@@ -5301,7 +5301,7 @@ def flip(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fliplr = Overloads([(ops.fliplr, Binder(ops.fliplr.schema))])
+_ov_fliplr = Overloads([ops.fliplr])
 
 
 @traced("dispatch", "at::fliplr", FUNCTIONS_H, "at::fliplr",
@@ -5314,7 +5314,7 @@ def fliplr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flipud = Overloads([(ops.flipud, Binder(ops.flipud.schema))])
+_ov_flipud = Overloads([ops.flipud])
 
 
 @traced("dispatch", "at::flipud", FUNCTIONS_H, "at::flipud",
@@ -5327,7 +5327,7 @@ def flipud(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_roll = Overloads([(ops.roll, Binder(ops.roll.schema))])
+_ov_roll = Overloads([ops.roll])
 
 
 @traced("dispatch", "at::roll", FUNCTIONS_H, "at::roll",
@@ -5340,7 +5340,7 @@ def roll(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rot90 = Overloads([(ops.rot90, Binder(ops.rot90.schema))])
+_ov_rot90 = Overloads([ops.rot90])
 
 
 @traced("dispatch", "at::rot90", FUNCTIONS_H, "at::rot90",
@@ -5353,7 +5353,7 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sort = Overloads([(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Binder(ops.sort_stable.schema))])
+_ov_sort = Overloads([ops.sort, ops.sort_stable])
 
 
 @traced("dispatch", "at::sort", FUNCTIONS_H, "at::sort",
@@ -5367,7 +5367,7 @@ def sort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_msort = Overloads([(ops.msort, Binder(ops.msort.schema))])
+_ov_msort = Overloads([ops.msort])
 
 
 @traced("dispatch", "at::msort", FUNCTIONS_H, "at::msort",
@@ -5380,7 +5380,7 @@ def msort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argsort = Overloads([(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))])
+_ov_argsort = Overloads([ops.argsort, ops.argsort_stable])
 
 
 @traced("dispatch", "at::argsort", FUNCTIONS_H, "at::argsort",
@@ -5394,7 +5394,7 @@ def argsort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_topk = Overloads([(ops.topk, Binder(ops.topk.schema))])
+_ov_topk = Overloads([ops.topk])
 
 
 @traced("dispatch", "at::topk", FUNCTIONS_H, "at::topk",
@@ -5407,7 +5407,7 @@ def topk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_kthvalue = Overloads([(ops.kthvalue, Binder(ops.kthvalue.schema)), (ops.kthvalue_values, Binder(ops.kthvalue_values.schema))])
+_ov_kthvalue = Overloads([ops.kthvalue, ops.kthvalue_values])
 
 
 @traced("dispatch", "at::kthvalue", FUNCTIONS_H, "at::kthvalue",
@@ -5421,7 +5421,7 @@ def kthvalue(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mode = Overloads([(ops.mode, Binder(ops.mode.schema)), (ops.mode_values, Binder(ops.mode_values.schema))])
+_ov_mode = Overloads([ops.mode, ops.mode_values])
 
 
 @traced("dispatch", "at::mode", FUNCTIONS_H, "at::mode",
@@ -5435,7 +5435,7 @@ def mode(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_quantile = Overloads([(ops.quantile, Binder(ops.quantile.schema)), (ops.quantile_out, Binder(ops.quantile_out.schema)), (ops.quantile_scalar, Binder(ops.quantile_scalar.schema)), (ops.quantile_scalar_out, Binder(ops.quantile_scalar_out.schema))])
+_ov_quantile = Overloads([ops.quantile, ops.quantile_out, ops.quantile_scalar, ops.quantile_scalar_out])
 
 
 @traced("dispatch", "at::quantile", FUNCTIONS_H, "at::quantile",
@@ -5451,7 +5451,7 @@ def quantile(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nanquantile = Overloads([(ops.nanquantile, Binder(ops.nanquantile.schema)), (ops.nanquantile_out, Binder(ops.nanquantile_out.schema)), (ops.nanquantile_scalar, Binder(ops.nanquantile_scalar.schema)), (ops.nanquantile_scalar_out, Binder(ops.nanquantile_scalar_out.schema))])
+_ov_nanquantile = Overloads([ops.nanquantile, ops.nanquantile_out, ops.nanquantile_scalar, ops.nanquantile_scalar_out])
 
 
 @traced("dispatch", "at::nanquantile", FUNCTIONS_H, "at::nanquantile",
@@ -5467,7 +5467,7 @@ def nanquantile(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tril = Overloads([(ops.tril, Binder(ops.tril.schema))])
+_ov_tril = Overloads([ops.tril])
 
 
 @traced("dispatch", "at::tril", FUNCTIONS_H, "at::tril",
@@ -5480,7 +5480,7 @@ def tril(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triu = Overloads([(ops.triu, Binder(ops.triu.schema))])
+_ov_triu = Overloads([ops.triu])
 
 
 @traced("dispatch", "at::triu", FUNCTIONS_H, "at::triu",
@@ -5493,7 +5493,7 @@ def triu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diag_embed = Overloads([(ops.diag_embed, Binder(ops.diag_embed.schema))])
+_ov_diag_embed = Overloads([ops.diag_embed])
 
 
 @traced("dispatch", "at::diag_embed", FUNCTIONS_H, "at::diag_embed",
@@ -5506,7 +5506,7 @@ def diag_embed(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diag = Overloads([(ops.diag, Binder(ops.diag.schema))])
+_ov_diag = Overloads([ops.diag])
 
 
 @traced("dispatch", "at::diag", FUNCTIONS_H, "at::diag",
@@ -5519,7 +5519,7 @@ def diag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diagflat = Overloads([(ops.diagflat, Binder(ops.diagflat.schema))])
+_ov_diagflat = Overloads([ops.diagflat])
 
 
 @traced("dispatch", "at::diagflat", FUNCTIONS_H, "at::diagflat",
@@ -5532,7 +5532,7 @@ def diagflat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_block_diag = Overloads([(ops.block_diag, Binder(ops.block_diag.schema))])
+_ov_block_diag = Overloads([ops.block_diag])
 
 
 @traced("dispatch", "at::block_diag", FUNCTIONS_H, "at::block_diag",
@@ -5545,7 +5545,7 @@ def block_diag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_1d = Overloads([(ops.atleast_1d, Binder(ops.atleast_1d.schema)), (ops.atleast_1d_Sequence, Binder(ops.atleast_1d_Sequence.schema))])
+_ov_atleast_1d = Overloads([ops.atleast_1d, ops.atleast_1d_Sequence])
 
 
 @traced("dispatch", "at::atleast_1d", FUNCTIONS_H, "at::atleast_1d",
@@ -5559,7 +5559,7 @@ def atleast_1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_2d = Overloads([(ops.atleast_2d, Binder(ops.atleast_2d.schema)), (ops.atleast_2d_Sequence, Binder(ops.atleast_2d_Sequence.schema))])
+_ov_atleast_2d = Overloads([ops.atleast_2d, ops.atleast_2d_Sequence])
 
 
 @traced("dispatch", "at::atleast_2d", FUNCTIONS_H, "at::atleast_2d",
@@ -5573,7 +5573,7 @@ def atleast_2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_3d = Overloads([(ops.atleast_3d, Binder(ops.atleast_3d.schema)), (ops.atleast_3d_Sequence, Binder(ops.atleast_3d_Sequence.schema))])
+_ov_atleast_3d = Overloads([ops.atleast_3d, ops.atleast_3d_Sequence])
 
 
 @traced("dispatch", "at::atleast_3d", FUNCTIONS_H, "at::atleast_3d",
@@ -5587,7 +5587,7 @@ def atleast_3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hstack = Overloads([(ops.hstack, Binder(ops.hstack.schema))])
+_ov_hstack = Overloads([ops.hstack])
 
 
 @traced("dispatch", "at::hstack", FUNCTIONS_H, "at::hstack",
@@ -5600,7 +5600,7 @@ def hstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vstack = Overloads([(ops.vstack, Binder(ops.vstack.schema))])
+_ov_vstack = Overloads([ops.vstack])
 
 
 @traced("dispatch", "at::vstack", FUNCTIONS_H, "at::vstack",
@@ -5613,7 +5613,7 @@ def vstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dstack = Overloads([(ops.dstack, Binder(ops.dstack.schema))])
+_ov_dstack = Overloads([ops.dstack])
 
 
 @traced("dispatch", "at::dstack", FUNCTIONS_H, "at::dstack",
@@ -5626,7 +5626,7 @@ def dstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_column_stack = Overloads([(ops.column_stack, Binder(ops.column_stack.schema))])
+_ov_column_stack = Overloads([ops.column_stack])
 
 
 @traced("dispatch", "at::column_stack", FUNCTIONS_H, "at::column_stack",
@@ -5639,7 +5639,7 @@ def column_stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_movedim = Overloads([(ops.movedim_intlist, Binder(ops.movedim_intlist.schema)), (ops.movedim_int, Binder(ops.movedim_int.schema))])
+_ov_movedim = Overloads([ops.movedim_intlist, ops.movedim_int])
 
 
 @traced("dispatch", "at::movedim", FUNCTIONS_H, "at::movedim",
@@ -5653,7 +5653,7 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_moveaxis = Overloads([(ops.moveaxis_intlist, Binder(ops.moveaxis_intlist.schema)), (ops.moveaxis_int, Binder(ops.moveaxis_int.schema))])
+_ov_moveaxis = Overloads([ops.moveaxis_intlist, ops.moveaxis_int])
 
 
 @traced("dispatch", "at::moveaxis", FUNCTIONS_H, "at::moveaxis",
@@ -5667,7 +5667,7 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_swapaxes = Overloads([(ops.swapaxes, Binder(ops.swapaxes.schema))])
+_ov_swapaxes = Overloads([ops.swapaxes])
 
 
 @traced("dispatch", "at::swapaxes", FUNCTIONS_H, "at::swapaxes",
@@ -5680,7 +5680,7 @@ def swapaxes(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_swapdims = Overloads([(ops.swapdims, Binder(ops.swapdims.schema))])
+_ov_swapdims = Overloads([ops.swapdims])
 
 
 @traced("dispatch", "at::swapdims", FUNCTIONS_H, "at::swapdims",
@@ -5693,7 +5693,7 @@ def swapdims(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tile = Overloads([(ops.tile, Binder(ops.tile.schema))])
+_ov_tile = Overloads([ops.tile])
 
 
 @traced("dispatch", "at::tile", FUNCTIONS_H, "at::tile",
@@ -5706,7 +5706,7 @@ def tile(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_narrow_copy = Overloads([(ops.narrow_copy, Binder(ops.narrow_copy.schema))])
+_ov_narrow_copy = Overloads([ops.narrow_copy])
 
 
 @traced("dispatch", "at::narrow_copy", FUNCTIONS_H, "at::narrow_copy",
@@ -5719,7 +5719,7 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_constant_pad_nd = Overloads([(ops.constant_pad_nd, Binder(ops.constant_pad_nd.schema))])
+_ov_constant_pad_nd = Overloads([ops.constant_pad_nd])
 
 
 @traced("dispatch", "at::constant_pad_nd", FUNCTIONS_H, "at::constant_pad_nd",
@@ -5732,7 +5732,7 @@ def constant_pad_nd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__pad_circular = Overloads([(ops._pad_circular, Binder(ops._pad_circular.schema))])
+_ov__pad_circular = Overloads([ops._pad_circular])
 
 
 @traced("dispatch", "at::_pad_circular", FUNCTIONS_H, "at::_pad_circular",
@@ -5745,7 +5745,7 @@ def _pad_circular(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__pad_enum = Overloads([(ops._pad_enum, Binder(ops._pad_enum.schema))])
+_ov__pad_enum = Overloads([ops._pad_enum])
 
 
 @traced("dispatch", "at::_pad_enum", FUNCTIONS_H, "at::_pad_enum",
@@ -5758,7 +5758,7 @@ def _pad_enum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pad = Overloads([(ops.pad, Binder(ops.pad.schema))])
+_ov_pad = Overloads([ops.pad])
 
 
 @traced("dispatch", "at::pad", FUNCTIONS_H, "at::pad",
@@ -5771,7 +5771,7 @@ def pad(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad1d = Overloads([(ops.reflection_pad1d, Binder(ops.reflection_pad1d.schema))])
+_ov_reflection_pad1d = Overloads([ops.reflection_pad1d])
 
 
 @traced("dispatch", "at::reflection_pad1d", FUNCTIONS_H, "at::reflection_pad1d",
@@ -5784,7 +5784,7 @@ def reflection_pad1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad1d_backward = Overloads([(ops.reflection_pad1d_backward, Binder(ops.reflection_pad1d_backward.schema))])
+_ov_reflection_pad1d_backward = Overloads([ops.reflection_pad1d_backward])
 
 
 @traced("dispatch", "at::reflection_pad1d_backward", FUNCTIONS_H, "at::reflection_pad1d_backward",
@@ -5797,7 +5797,7 @@ def reflection_pad1d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad2d = Overloads([(ops.reflection_pad2d, Binder(ops.reflection_pad2d.schema))])
+_ov_reflection_pad2d = Overloads([ops.reflection_pad2d])
 
 
 @traced("dispatch", "at::reflection_pad2d", FUNCTIONS_H, "at::reflection_pad2d",
@@ -5810,7 +5810,7 @@ def reflection_pad2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad2d_backward = Overloads([(ops.reflection_pad2d_backward, Binder(ops.reflection_pad2d_backward.schema))])
+_ov_reflection_pad2d_backward = Overloads([ops.reflection_pad2d_backward])
 
 
 @traced("dispatch", "at::reflection_pad2d_backward", FUNCTIONS_H, "at::reflection_pad2d_backward",
@@ -5823,7 +5823,7 @@ def reflection_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad1d = Overloads([(ops.replication_pad1d, Binder(ops.replication_pad1d.schema))])
+_ov_replication_pad1d = Overloads([ops.replication_pad1d])
 
 
 @traced("dispatch", "at::replication_pad1d", FUNCTIONS_H, "at::replication_pad1d",
@@ -5836,7 +5836,7 @@ def replication_pad1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad1d_backward = Overloads([(ops.replication_pad1d_backward, Binder(ops.replication_pad1d_backward.schema))])
+_ov_replication_pad1d_backward = Overloads([ops.replication_pad1d_backward])
 
 
 @traced("dispatch", "at::replication_pad1d_backward", FUNCTIONS_H, "at::replication_pad1d_backward",
@@ -5849,7 +5849,7 @@ def replication_pad1d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad2d = Overloads([(ops.replication_pad2d, Binder(ops.replication_pad2d.schema))])
+_ov_replication_pad2d = Overloads([ops.replication_pad2d])
 
 
 @traced("dispatch", "at::replication_pad2d", FUNCTIONS_H, "at::replication_pad2d",
@@ -5862,7 +5862,7 @@ def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad2d_backward = Overloads([(ops.replication_pad2d_backward, Binder(ops.replication_pad2d_backward.schema))])
+_ov_replication_pad2d_backward = Overloads([ops.replication_pad2d_backward])
 
 
 @traced("dispatch", "at::replication_pad2d_backward", FUNCTIONS_H, "at::replication_pad2d_backward",
@@ -5875,7 +5875,7 @@ def replication_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad3d = Overloads([(ops.reflection_pad3d, Binder(ops.reflection_pad3d.schema))])
+_ov_reflection_pad3d = Overloads([ops.reflection_pad3d])
 
 
 @traced("dispatch", "at::reflection_pad3d", FUNCTIONS_H, "at::reflection_pad3d",
@@ -5888,7 +5888,7 @@ def reflection_pad3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reflection_pad3d_backward = Overloads([(ops.reflection_pad3d_backward, Binder(ops.reflection_pad3d_backward.schema))])
+_ov_reflection_pad3d_backward = Overloads([ops.reflection_pad3d_backward])
 
 
 @traced("dispatch", "at::reflection_pad3d_backward", FUNCTIONS_H, "at::reflection_pad3d_backward",
@@ -5901,7 +5901,7 @@ def reflection_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad3d = Overloads([(ops.replication_pad3d, Binder(ops.replication_pad3d.schema))])
+_ov_replication_pad3d = Overloads([ops.replication_pad3d])
 
 
 @traced("dispatch", "at::replication_pad3d", FUNCTIONS_H, "at::replication_pad3d",
@@ -5914,7 +5914,7 @@ def replication_pad3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_replication_pad3d_backward = Overloads([(ops.replication_pad3d_backward, Binder(ops.replication_pad3d_backward.schema))])
+_ov_replication_pad3d_backward = Overloads([ops.replication_pad3d_backward])
 
 
 @traced("dispatch", "at::replication_pad3d_backward", FUNCTIONS_H, "at::replication_pad3d_backward",
@@ -5927,7 +5927,7 @@ def replication_pad3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gather = Overloads([(ops.gather, Binder(ops.gather.schema))])
+_ov_gather = Overloads([ops.gather])
 
 
 @traced("dispatch", "at::gather", FUNCTIONS_H, "at::gather",
@@ -5940,7 +5940,7 @@ def gather(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scatter = Overloads([(ops.scatter_src, Binder(ops.scatter_src.schema)), (ops.scatter_value, Binder(ops.scatter_value.schema)), (ops.scatter_reduce, Binder(ops.scatter_reduce.schema)), (ops.scatter_value_reduce, Binder(ops.scatter_value_reduce.schema))])
+_ov_scatter = Overloads([ops.scatter_src, ops.scatter_value, ops.scatter_reduce, ops.scatter_value_reduce])
 
 
 @traced("dispatch", "at::scatter", FUNCTIONS_H, "at::scatter",
@@ -5956,7 +5956,7 @@ def scatter(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scatter_add = Overloads([(ops.scatter_add, Binder(ops.scatter_add.schema))])
+_ov_scatter_add = Overloads([ops.scatter_add])
 
 
 @traced("dispatch", "at::scatter_add", FUNCTIONS_H, "at::scatter_add",
@@ -5969,7 +5969,7 @@ def scatter_add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_select = Overloads([(ops.index_select, Binder(ops.index_select.schema))])
+_ov_index_select = Overloads([ops.index_select])
 
 
 @traced("dispatch", "at::index_select", FUNCTIONS_H, "at::index_select",
@@ -5982,7 +5982,7 @@ def index_select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_add = Overloads([(ops.index_add, Binder(ops.index_add.schema))])
+_ov_index_add = Overloads([ops.index_add])
 
 
 @traced("dispatch", "at::index_add", FUNCTIONS_H, "at::index_add",
@@ -5995,7 +5995,7 @@ def index_add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_reduce = Overloads([(ops.index_reduce, Binder(ops.index_reduce.schema))])
+_ov_index_reduce = Overloads([ops.index_reduce])
 
 
 @traced("dispatch", "at::index_reduce", FUNCTIONS_H, "at::index_reduce",
@@ -6008,7 +6008,7 @@ def index_reduce(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_copy = Overloads([(ops.index_copy, Binder(ops.index_copy.schema))])
+_ov_index_copy = Overloads([ops.index_copy])
 
 
 @traced("dispatch", "at::index_copy", FUNCTIONS_H, "at::index_copy",
@@ -6021,7 +6021,7 @@ def index_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_fill = Overloads([(ops.index_fill_int_Scalar, Binder(ops.index_fill_int_Scalar.schema)), (ops.index_fill_int_Tensor, Binder(ops.index_fill_int_Tensor.schema))])
+_ov_index_fill = Overloads([ops.index_fill_int_Scalar, ops.index_fill_int_Tensor])
 
 
 @traced("dispatch", "at::index_fill", FUNCTIONS_H, "at::index_fill",
@@ -6035,7 +6035,7 @@ def index_fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_select = Overloads([(ops.masked_select, Binder(ops.masked_select.schema))])
+_ov_masked_select = Overloads([ops.masked_select])
 
 
 @traced("dispatch", "at::masked_select", FUNCTIONS_H, "at::masked_select",
@@ -6048,7 +6048,7 @@ def masked_select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_scatter = Overloads([(ops.masked_scatter, Binder(ops.masked_scatter.schema))])
+_ov_masked_scatter = Overloads([ops.masked_scatter])
 
 
 @traced("dispatch", "at::masked_scatter", FUNCTIONS_H, "at::masked_scatter",
@@ -6061,7 +6061,7 @@ def masked_scatter(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_take = Overloads([(ops.take, Binder(ops.take.schema))])
+_ov_take = Overloads([ops.take])
 
 
 @traced("dispatch", "at::take", FUNCTIONS_H, "at::take",
@@ -6074,7 +6074,7 @@ def take(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumprod = Overloads([(ops.cumprod, Binder(ops.cumprod.schema))])
+_ov_cumprod = Overloads([ops.cumprod])
 
 
 @traced("dispatch", "at::cumprod", FUNCTIONS_H, "at::cumprod",
@@ -6087,7 +6087,7 @@ def cumprod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logcumsumexp = Overloads([(ops.logcumsumexp, Binder(ops.logcumsumexp.schema))])
+_ov_logcumsumexp = Overloads([ops.logcumsumexp])
 
 
 @traced("dispatch", "at::logcumsumexp", FUNCTIONS_H, "at::logcumsumexp",
@@ -6100,7 +6100,7 @@ def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cummax = Overloads([(ops.cummax, Binder(ops.cummax.schema))])
+_ov_cummax = Overloads([ops.cummax])
 
 
 @traced("dispatch", "at::cummax", FUNCTIONS_H, "at::cummax",
@@ -6113,7 +6113,7 @@ def cummax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cummin = Overloads([(ops.cummin, Binder(ops.cummin.schema))])
+_ov_cummin = Overloads([ops.cummin])
 
 
 @traced("dispatch", "at::cummin", FUNCTIONS_H, "at::cummin",
@@ -6126,7 +6126,7 @@ def cummin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logsumexp = Overloads([(ops.logsumexp, Binder(ops.logsumexp.schema))])
+_ov_logsumexp = Overloads([ops.logsumexp])
 
 
 @traced("dispatch", "at::logsumexp", FUNCTIONS_H, "at::logsumexp",
@@ -6139,7 +6139,7 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isclose = Overloads([(ops.isclose, Binder(ops.isclose.schema))])
+_ov_isclose = Overloads([ops.isclose])
 
 
 @traced("dispatch", "at::isclose", FUNCTIONS_H, "at::isclose",
@@ -6152,7 +6152,7 @@ def isclose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_allclose = Overloads([(ops.allclose, Binder(ops.allclose.schema))])
+_ov_allclose = Overloads([ops.allclose])
 
 
 @traced("dispatch", "at::allclose", FUNCTIONS_H, "at::allclose",
@@ -6165,7 +6165,7 @@ def allclose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_equal = Overloads([(ops.equal, Binder(ops.equal.schema))])
+_ov_equal = Overloads([ops.equal])
 
 
 @traced("dispatch", "at::equal", FUNCTIONS_H, "at::equal",
@@ -6178,7 +6178,7 @@ def equal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clip = Overloads([(ops.clip, Binder(ops.clip.schema)), (ops.clip_Tensor, Binder(ops.clip_Tensor.schema))])
+_ov_clip = Overloads([ops.clip, ops.clip_Tensor])
 
 
 @traced("dispatch", "at::clip", FUNCTIONS_H, "at::clip",
@@ -6192,7 +6192,7 @@ def clip(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clip_ = Overloads([(ops.clip_, Binder(ops.clip_.schema)), (ops.clip__Tensor, Binder(ops.clip__Tensor.schema))])
+_ov_clip_ = Overloads([ops.clip_, ops.clip__Tensor])
 
 
 @traced("dispatch", "at::clip_", FUNCTIONS_H, "at::clip_",
@@ -6206,7 +6206,7 @@ def clip_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nonzero_numpy = Overloads([(ops.nonzero_numpy, Binder(ops.nonzero_numpy.schema))])
+_ov_nonzero_numpy = Overloads([ops.nonzero_numpy])
 
 
 @traced("dispatch", "at::nonzero_numpy", FUNCTIONS_H, "at::nonzero_numpy",
@@ -6219,7 +6219,7 @@ def nonzero_numpy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_einsum = Overloads([(ops.einsum, Binder(ops.einsum.schema))])
+_ov_einsum = Overloads([ops.einsum])
 
 
 @traced("dispatch", "at::einsum", FUNCTIONS_H, "at::einsum",
@@ -6232,7 +6232,7 @@ def einsum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tensordot = Overloads([(ops.tensordot, Binder(ops.tensordot.schema))])
+_ov_tensordot = Overloads([ops.tensordot])
 
 
 @traced("dispatch", "at::tensordot", FUNCTIONS_H, "at::tensordot",
@@ -6245,7 +6245,7 @@ def tensordot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_inner = Overloads([(ops.inner, Binder(ops.inner.schema))])
+_ov_inner = Overloads([ops.inner])
 
 
 @traced("dispatch", "at::inner", FUNCTIONS_H, "at::inner",
@@ -6258,7 +6258,7 @@ def inner(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_outer = Overloads([(ops.outer, Binder(ops.outer.schema))])
+_ov_outer = Overloads([ops.outer])
 
 
 @traced("dispatch", "at::outer", FUNCTIONS_H, "at::outer",
@@ -6271,7 +6271,7 @@ def outer(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ger = Overloads([(ops.ger, Binder(ops.ger.schema))])
+_ov_ger = Overloads([ops.ger])
 
 
 @traced("dispatch", "at::ger", FUNCTIONS_H, "at::ger",
@@ -6284,7 +6284,7 @@ def ger(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_kron = Overloads([(ops.kron, Binder(ops.kron.schema))])
+_ov_kron = Overloads([ops.kron])
 
 
 @traced("dispatch", "at::kron", FUNCTIONS_H, "at::kron",
@@ -6297,7 +6297,7 @@ def kron(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_cross = Overloads([(ops.linalg_cross, Binder(ops.linalg_cross.schema))])
+_ov_linalg_cross = Overloads([ops.linalg_cross])
 
 
 @traced("dispatch", "at::linalg_cross", FUNCTIONS_H, "at::linalg_cross",
@@ -6310,7 +6310,7 @@ def linalg_cross(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cross = Overloads([(ops.cross, Binder(ops.cross.schema))])
+_ov_cross = Overloads([ops.cross])
 
 
 @traced("dispatch", "at::cross", FUNCTIONS_H, "at::cross",
@@ -6323,7 +6323,7 @@ def cross(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__unique2 = Overloads([(ops._unique2, Binder(ops._unique2.schema))])
+_ov__unique2 = Overloads([ops._unique2])
 
 
 @traced("dispatch", "at::_unique2", FUNCTIONS_H, "at::_unique2",
@@ -6336,7 +6336,7 @@ def _unique2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_dim = Overloads([(ops.unique_dim, Binder(ops.unique_dim.schema))])
+_ov_unique_dim = Overloads([ops.unique_dim])
 
 
 @traced("dispatch", "at::unique_dim", FUNCTIONS_H, "at::unique_dim",
@@ -6349,7 +6349,7 @@ def unique_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_consecutive = Overloads([(ops.unique_consecutive, Binder(ops.unique_consecutive.schema))])
+_ov_unique_consecutive = Overloads([ops.unique_consecutive])
 
 
 @traced("dispatch", "at::unique_consecutive", FUNCTIONS_H, "at::unique_consecutive",
@@ -6362,7 +6362,7 @@ def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_dim_consecutive = Overloads([(ops.unique_dim_consecutive, Binder(ops.unique_dim_consecutive.schema))])
+_ov_unique_dim_consecutive = Overloads([ops.unique_dim_consecutive])
 
 
 @traced("dispatch", "at::unique_dim_consecutive", FUNCTIONS_H, "at::unique_dim_consecutive",
@@ -6375,7 +6375,7 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cartesian_prod = Overloads([(ops.cartesian_prod, Binder(ops.cartesian_prod.schema))])
+_ov_cartesian_prod = Overloads([ops.cartesian_prod])
 
 
 @traced("dispatch", "at::cartesian_prod", FUNCTIONS_H, "at::cartesian_prod",
@@ -6388,7 +6388,7 @@ def cartesian_prod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_combinations = Overloads([(ops.combinations, Binder(ops.combinations.schema))])
+_ov_combinations = Overloads([ops.combinations])
 
 
 @traced("dispatch", "at::combinations", FUNCTIONS_H, "at::combinations",
@@ -6401,7 +6401,7 @@ def combinations(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_meshgrid = Overloads([(ops.meshgrid, Binder(ops.meshgrid.schema)), (ops.meshgrid_indexing, Binder(ops.meshgrid_indexing.schema))])
+_ov_meshgrid = Overloads([ops.meshgrid, ops.meshgrid_indexing])
 
 
 @traced("dispatch", "at::meshgrid", FUNCTIONS_H, "at::meshgrid",
@@ -6415,7 +6415,7 @@ def meshgrid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_repeat_interleave = Overloads([(ops.repeat_interleave_Tensor, Binder(ops.repeat_interleave_Tensor.schema)), (ops.repeat_interleave_self_Tensor, Binder(ops.repeat_interleave_self_Tensor.schema)), (ops.repeat_interleave_self_int, Binder(ops.repeat_interleave_self_int.schema))])
+_ov_repeat_interleave = Overloads([ops.repeat_interleave_Tensor, ops.repeat_interleave_self_Tensor, ops.repeat_interleave_self_int])
 
 
 @traced("dispatch", "at::repeat_interleave", FUNCTIONS_H, "at::repeat_interleave",
@@ -6430,7 +6430,7 @@ def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_take_along_dim = Overloads([(ops.take_along_dim, Binder(ops.take_along_dim.schema))])
+_ov_take_along_dim = Overloads([ops.take_along_dim])
 
 
 @traced("dispatch", "at::take_along_dim", FUNCTIONS_H, "at::take_along_dim",
@@ -6443,7 +6443,7 @@ def take_along_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argwhere = Overloads([(ops.argwhere, Binder(ops.argwhere.schema))])
+_ov_argwhere = Overloads([ops.argwhere])
 
 
 @traced("dispatch", "at::argwhere", FUNCTIONS_H, "at::argwhere",
@@ -6456,7 +6456,7 @@ def argwhere(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_broadcast_to = Overloads([(ops.broadcast_to, Binder(ops.broadcast_to.schema))])
+_ov_broadcast_to = Overloads([ops.broadcast_to])
 
 
 @traced("dispatch", "at::broadcast_to", FUNCTIONS_H, "at::broadcast_to",
@@ -6469,7 +6469,7 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_concat = Overloads([(ops.concat, Binder(ops.concat.schema))])
+_ov_concat = Overloads([ops.concat])
 
 
 @traced("dispatch", "at::concat", FUNCTIONS_H, "at::concat",
@@ -6482,7 +6482,7 @@ def concat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_concatenate = Overloads([(ops.concatenate, Binder(ops.concatenate.schema))])
+_ov_concatenate = Overloads([ops.concatenate])
 
 
 @traced("dispatch", "at::concatenate", FUNCTIONS_H, "at::concatenate",
@@ -6495,7 +6495,7 @@ def concatenate(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_row_stack = Overloads([(ops.row_stack, Binder(ops.row_stack.schema))])
+_ov_row_stack = Overloads([ops.row_stack])
 
 
 @traced("dispatch", "at::row_stack", FUNCTIONS_H, "at::row_stack",
@@ -6508,7 +6508,7 @@ def row_stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ravel = Overloads([(ops.ravel, Binder(ops.ravel.schema))])
+_ov_ravel = Overloads([ops.ravel])
 
 
 @traced("dispatch", "at::ravel", FUNCTIONS_H, "at::ravel",
@@ -6521,7 +6521,7 @@ def ravel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tril_indices = Overloads([(ops.tril_indices, Binder(ops.tril_indices.schema))])
+_ov_tril_indices = Overloads([ops.tril_indices])
 
 
 @traced("dispatch", "at::tril_indices", FUNCTIONS_H, "at::tril_indices",
@@ -6534,7 +6534,7 @@ def tril_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triu_indices = Overloads([(ops.triu_indices, Binder(ops.triu_indices.schema))])
+_ov_triu_indices = Overloads([ops.triu_indices])
 
 
 @traced("dispatch", "at::triu_indices", FUNCTIONS_H, "at::triu_indices",
@@ -6547,7 +6547,7 @@ def triu_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_count_nonzero = Overloads([(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))])
+_ov_count_nonzero = Overloads([ops.count_nonzero_dim_IntList, ops.count_nonzero])
 
 
 @traced("dispatch", "at::count_nonzero", FUNCTIONS_H, "at::count_nonzero",
@@ -6561,7 +6561,7 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_convolution = Overloads([(ops.convolution, Binder(ops.convolution.schema))])
+_ov_convolution = Overloads([ops.convolution])
 
 
 @traced("dispatch", "at::convolution", FUNCTIONS_H, "at::convolution",
@@ -6574,7 +6574,7 @@ def convolution(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_convolution_backward = Overloads([(ops.convolution_backward, Binder(ops.convolution_backward.schema))])
+_ov_convolution_backward = Overloads([ops.convolution_backward])
 
 
 @traced("dispatch", "at::convolution_backward", FUNCTIONS_H, "at::convolution_backward",
@@ -6587,7 +6587,7 @@ def convolution_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__convolution_double_backward = Overloads([(ops._convolution_double_backward, Binder(ops._convolution_double_backward.schema))])
+_ov__convolution_double_backward = Overloads([ops._convolution_double_backward])
 
 
 @traced("dispatch", "at::_convolution_double_backward", FUNCTIONS_H, "at::_convolution_double_backward",
@@ -6600,7 +6600,7 @@ def _convolution_double_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__convolution = Overloads([(ops._convolution, Binder(ops._convolution.schema))])
+_ov__convolution = Overloads([ops._convolution])
 
 
 @traced("dispatch", "at::_convolution", FUNCTIONS_H, "at::_convolution",
@@ -6613,7 +6613,7 @@ def _convolution(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv1d = Overloads([(ops.conv1d, Binder(ops.conv1d.schema)), (ops.conv1d_padding, Binder(ops.conv1d_padding.schema))])
+_ov_conv1d = Overloads([ops.conv1d, ops.conv1d_padding])
 
 
 @traced("dispatch", "at::conv1d", FUNCTIONS_H, "at::conv1d",
@@ -6627,7 +6627,7 @@ def conv1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv2d = Overloads([(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))])
+_ov_conv2d = Overloads([ops.conv2d, ops.conv2d_padding])
 
 
 @traced("dispatch", "at::conv2d", FUNCTIONS_H, "at::conv2d",
@@ -6641,7 +6641,7 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv3d = Overloads([(ops.conv3d, Binder(ops.conv3d.schema)), (ops.conv3d_padding, Binder(ops.conv3d_padding.schema))])
+_ov_conv3d = Overloads([ops.conv3d, ops.conv3d_padding])
 
 
 @traced("dispatch", "at::conv3d", FUNCTIONS_H, "at::conv3d",
@@ -6655,7 +6655,7 @@ def conv3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv_transpose1d = Overloads([(ops.conv_transpose1d, Binder(ops.conv_transpose1d.schema))])
+_ov_conv_transpose1d = Overloads([ops.conv_transpose1d])
 
 
 @traced("dispatch", "at::conv_transpose1d", FUNCTIONS_H, "at::conv_transpose1d",
@@ -6668,7 +6668,7 @@ def conv_transpose1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv_transpose2d = Overloads([(ops.conv_transpose2d_input, Binder(ops.conv_transpose2d_input.schema))])
+_ov_conv_transpose2d = Overloads([ops.conv_transpose2d_input])
 
 
 @traced("dispatch", "at::conv_transpose2d", FUNCTIONS_H, "at::conv_transpose2d",
@@ -6681,7 +6681,7 @@ def conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slow_conv_transpose2d = Overloads([(ops.slow_conv_transpose2d_out, Binder(ops.slow_conv_transpose2d_out.schema)), (ops.slow_conv_transpose2d, Binder(ops.slow_conv_transpose2d.schema))])
+_ov_slow_conv_transpose2d = Overloads([ops.slow_conv_transpose2d_out, ops.slow_conv_transpose2d])
 
 
 @traced("dispatch", "at::slow_conv_transpose2d", FUNCTIONS_H, "at::slow_conv_transpose2d",
@@ -6695,7 +6695,7 @@ def slow_conv_transpose2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv_transpose3d = Overloads([(ops.conv_transpose3d_input, Binder(ops.conv_transpose3d_input.schema))])
+_ov_conv_transpose3d = Overloads([ops.conv_transpose3d_input])
 
 
 @traced("dispatch", "at::conv_transpose3d", FUNCTIONS_H, "at::conv_transpose3d",
@@ -6708,7 +6708,7 @@ def conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slow_conv_transpose3d = Overloads([(ops.slow_conv_transpose3d, Binder(ops.slow_conv_transpose3d.schema))])
+_ov_slow_conv_transpose3d = Overloads([ops.slow_conv_transpose3d])
 
 
 @traced("dispatch", "at::slow_conv_transpose3d", FUNCTIONS_H, "at::slow_conv_transpose3d",
@@ -6721,7 +6721,7 @@ def slow_conv_transpose3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slow_conv3d = Overloads([(ops.slow_conv3d, Binder(ops.slow_conv3d.schema))])
+_ov_slow_conv3d = Overloads([ops.slow_conv3d])
 
 
 @traced("dispatch", "at::slow_conv3d", FUNCTIONS_H, "at::slow_conv3d",
@@ -6734,7 +6734,7 @@ def slow_conv3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slow_conv3d_forward = Overloads([(ops.slow_conv3d_forward, Binder(ops.slow_conv3d_forward.schema))])
+_ov_slow_conv3d_forward = Overloads([ops.slow_conv3d_forward])
 
 
 @traced("dispatch", "at::slow_conv3d_forward", FUNCTIONS_H, "at::slow_conv3d_forward",
@@ -6747,7 +6747,7 @@ def slow_conv3d_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slow_conv_dilated3d = Overloads([(ops.slow_conv_dilated3d, Binder(ops.slow_conv_dilated3d.schema))])
+_ov_slow_conv_dilated3d = Overloads([ops.slow_conv_dilated3d])
 
 
 @traced("dispatch", "at::slow_conv_dilated3d", FUNCTIONS_H, "at::slow_conv_dilated3d",
@@ -6760,7 +6760,7 @@ def slow_conv_dilated3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_col2im = Overloads([(ops.col2im_out, Binder(ops.col2im_out.schema)), (ops.col2im, Binder(ops.col2im.schema))])
+_ov_col2im = Overloads([ops.col2im_out, ops.col2im])
 
 
 @traced("dispatch", "at::col2im", FUNCTIONS_H, "at::col2im",
@@ -6774,7 +6774,7 @@ def col2im(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_im2col = Overloads([(ops.im2col_out, Binder(ops.im2col_out.schema)), (ops.im2col, Binder(ops.im2col.schema))])
+_ov_im2col = Overloads([ops.im2col_out, ops.im2col])
 
 
 @traced("dispatch", "at::im2col", FUNCTIONS_H, "at::im2col",
@@ -6788,7 +6788,7 @@ def im2col(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool1d_with_indices = Overloads([(ops.max_pool1d_with_indices, Binder(ops.max_pool1d_with_indices.schema))])
+_ov_max_pool1d_with_indices = Overloads([ops.max_pool1d_with_indices])
 
 
 @traced("dispatch", "at::max_pool1d_with_indices", FUNCTIONS_H, "at::max_pool1d_with_indices",
@@ -6801,7 +6801,7 @@ def max_pool1d_with_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool1d = Overloads([(ops.max_pool1d, Binder(ops.max_pool1d.schema))])
+_ov_max_pool1d = Overloads([ops.max_pool1d])
 
 
 @traced("dispatch", "at::max_pool1d", FUNCTIONS_H, "at::max_pool1d",
@@ -6814,7 +6814,7 @@ def max_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool1d = Overloads([(ops.avg_pool1d, Binder(ops.avg_pool1d.schema))])
+_ov_avg_pool1d = Overloads([ops.avg_pool1d])
 
 
 @traced("dispatch", "at::avg_pool1d", FUNCTIONS_H, "at::avg_pool1d",
@@ -6827,7 +6827,7 @@ def avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_avg_pool1d = Overloads([(ops.adaptive_avg_pool1d, Binder(ops.adaptive_avg_pool1d.schema))])
+_ov_adaptive_avg_pool1d = Overloads([ops.adaptive_avg_pool1d])
 
 
 @traced("dispatch", "at::adaptive_avg_pool1d", FUNCTIONS_H, "at::adaptive_avg_pool1d",
@@ -6840,7 +6840,7 @@ def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_max_pool1d = Overloads([(ops.adaptive_max_pool1d, Binder(ops.adaptive_max_pool1d.schema))])
+_ov_adaptive_max_pool1d = Overloads([ops.adaptive_max_pool1d])
 
 
 @traced("dispatch", "at::adaptive_max_pool1d", FUNCTIONS_H, "at::adaptive_max_pool1d",
@@ -6853,7 +6853,7 @@ def adaptive_max_pool1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d = Overloads([(ops.max_pool2d, Binder(ops.max_pool2d.schema))])
+_ov_max_pool2d = Overloads([ops.max_pool2d])
 
 
 @traced("dispatch", "at::max_pool2d", FUNCTIONS_H, "at::max_pool2d",
@@ -6866,7 +6866,7 @@ def max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d_with_indices = Overloads([(ops.max_pool2d_with_indices, Binder(ops.max_pool2d_with_indices.schema))])
+_ov_max_pool2d_with_indices = Overloads([ops.max_pool2d_with_indices])
 
 
 @traced("dispatch", "at::max_pool2d_with_indices", FUNCTIONS_H, "at::max_pool2d_with_indices",
@@ -6879,7 +6879,7 @@ def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d_with_indices_backward = Overloads([(ops.max_pool2d_with_indices_backward, Binder(ops.max_pool2d_with_indices_backward.schema))])
+_ov_max_pool2d_with_indices_backward = Overloads([ops.max_pool2d_with_indices_backward])
 
 
 @traced("dispatch", "at::max_pool2d_with_indices_backward", FUNCTIONS_H, "at::max_pool2d_with_indices_backward",
@@ -6892,7 +6892,7 @@ def max_pool2d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool2d = Overloads([(ops.avg_pool2d, Binder(ops.avg_pool2d.schema))])
+_ov_avg_pool2d = Overloads([ops.avg_pool2d])
 
 
 @traced("dispatch", "at::avg_pool2d", FUNCTIONS_H, "at::avg_pool2d",
@@ -6905,7 +6905,7 @@ def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool2d_backward = Overloads([(ops.avg_pool2d_backward, Binder(ops.avg_pool2d_backward.schema))])
+_ov_avg_pool2d_backward = Overloads([ops.avg_pool2d_backward])
 
 
 @traced("dispatch", "at::avg_pool2d_backward", FUNCTIONS_H, "at::avg_pool2d_backward",
@@ -6918,7 +6918,7 @@ def avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_avg_pool2d = Overloads([(ops.adaptive_avg_pool2d, Binder(ops.adaptive_avg_pool2d.schema))])
+_ov_adaptive_avg_pool2d = Overloads([ops.adaptive_avg_pool2d])
 
 
 @traced("dispatch", "at::adaptive_avg_pool2d", FUNCTIONS_H, "at::adaptive_avg_pool2d",
@@ -6931,7 +6931,7 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool2d = Overloads([(ops._adaptive_avg_pool2d, Binder(ops._adaptive_avg_pool2d.schema))])
+_ov__adaptive_avg_pool2d = Overloads([ops._adaptive_avg_pool2d])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool2d", FUNCTIONS_H, "at::_adaptive_avg_pool2d",
@@ -6944,7 +6944,7 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool2d_backward = Overloads([(ops._adaptive_avg_pool2d_backward, Binder(ops._adaptive_avg_pool2d_backward.schema))])
+_ov__adaptive_avg_pool2d_backward = Overloads([ops._adaptive_avg_pool2d_backward])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool2d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool2d_backward",
@@ -6957,7 +6957,7 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_avg_pool3d = Overloads([(ops.adaptive_avg_pool3d, Binder(ops.adaptive_avg_pool3d.schema))])
+_ov_adaptive_avg_pool3d = Overloads([ops.adaptive_avg_pool3d])
 
 
 @traced("dispatch", "at::adaptive_avg_pool3d", FUNCTIONS_H, "at::adaptive_avg_pool3d",
@@ -6970,7 +6970,7 @@ def adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool3d = Overloads([(ops._adaptive_avg_pool3d, Binder(ops._adaptive_avg_pool3d.schema))])
+_ov__adaptive_avg_pool3d = Overloads([ops._adaptive_avg_pool3d])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool3d", FUNCTIONS_H, "at::_adaptive_avg_pool3d",
@@ -6983,7 +6983,7 @@ def _adaptive_avg_pool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool3d_backward = Overloads([(ops._adaptive_avg_pool3d_backward, Binder(ops._adaptive_avg_pool3d_backward.schema))])
+_ov__adaptive_avg_pool3d_backward = Overloads([ops._adaptive_avg_pool3d_backward])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool3d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool3d_backward",
@@ -6996,7 +6996,7 @@ def _adaptive_avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_max_pool2d = Overloads([(ops.adaptive_max_pool2d_out, Binder(ops.adaptive_max_pool2d_out.schema)), (ops.adaptive_max_pool2d, Binder(ops.adaptive_max_pool2d.schema))])
+_ov_adaptive_max_pool2d = Overloads([ops.adaptive_max_pool2d_out, ops.adaptive_max_pool2d])
 
 
 @traced("dispatch", "at::adaptive_max_pool2d", FUNCTIONS_H, "at::adaptive_max_pool2d",
@@ -7010,7 +7010,7 @@ def adaptive_max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_max_pool2d_backward = Overloads([(ops.adaptive_max_pool2d_backward_grad_input, Binder(ops.adaptive_max_pool2d_backward_grad_input.schema)), (ops.adaptive_max_pool2d_backward, Binder(ops.adaptive_max_pool2d_backward.schema))])
+_ov_adaptive_max_pool2d_backward = Overloads([ops.adaptive_max_pool2d_backward_grad_input, ops.adaptive_max_pool2d_backward])
 
 
 @traced("dispatch", "at::adaptive_max_pool2d_backward", FUNCTIONS_H, "at::adaptive_max_pool2d_backward",
@@ -7024,7 +7024,7 @@ def adaptive_max_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool3d = Overloads([(ops.max_pool3d, Binder(ops.max_pool3d.schema))])
+_ov_max_pool3d = Overloads([ops.max_pool3d])
 
 
 @traced("dispatch", "at::max_pool3d", FUNCTIONS_H, "at::max_pool3d",
@@ -7037,7 +7037,7 @@ def max_pool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool3d_with_indices = Overloads([(ops.max_pool3d_with_indices, Binder(ops.max_pool3d_with_indices.schema))])
+_ov_max_pool3d_with_indices = Overloads([ops.max_pool3d_with_indices])
 
 
 @traced("dispatch", "at::max_pool3d_with_indices", FUNCTIONS_H, "at::max_pool3d_with_indices",
@@ -7050,7 +7050,7 @@ def max_pool3d_with_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool3d_with_indices_backward = Overloads([(ops.max_pool3d_with_indices_backward, Binder(ops.max_pool3d_with_indices_backward.schema))])
+_ov_max_pool3d_with_indices_backward = Overloads([ops.max_pool3d_with_indices_backward])
 
 
 @traced("dispatch", "at::max_pool3d_with_indices_backward", FUNCTIONS_H, "at::max_pool3d_with_indices_backward",
@@ -7063,7 +7063,7 @@ def max_pool3d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool3d = Overloads([(ops.avg_pool3d, Binder(ops.avg_pool3d.schema))])
+_ov_avg_pool3d = Overloads([ops.avg_pool3d])
 
 
 @traced("dispatch", "at::avg_pool3d", FUNCTIONS_H, "at::avg_pool3d",
@@ -7076,7 +7076,7 @@ def avg_pool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool3d_backward = Overloads([(ops.avg_pool3d_backward, Binder(ops.avg_pool3d_backward.schema))])
+_ov_avg_pool3d_backward = Overloads([ops.avg_pool3d_backward])
 
 
 @traced("dispatch", "at::avg_pool3d_backward", FUNCTIONS_H, "at::avg_pool3d_backward",
@@ -7089,7 +7089,7 @@ def avg_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_max_pool3d = Overloads([(ops.adaptive_max_pool3d_out, Binder(ops.adaptive_max_pool3d_out.schema)), (ops.adaptive_max_pool3d, Binder(ops.adaptive_max_pool3d.schema))])
+_ov_adaptive_max_pool3d = Overloads([ops.adaptive_max_pool3d_out, ops.adaptive_max_pool3d])
 
 
 @traced("dispatch", "at::adaptive_max_pool3d", FUNCTIONS_H, "at::adaptive_max_pool3d",
@@ -7103,7 +7103,7 @@ def adaptive_max_pool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_max_pool3d_backward = Overloads([(ops.adaptive_max_pool3d_backward_grad_input, Binder(ops.adaptive_max_pool3d_backward_grad_input.schema)), (ops.adaptive_max_pool3d_backward, Binder(ops.adaptive_max_pool3d_backward.schema))])
+_ov_adaptive_max_pool3d_backward = Overloads([ops.adaptive_max_pool3d_backward_grad_input, ops.adaptive_max_pool3d_backward])
 
 
 @traced("dispatch", "at::adaptive_max_pool3d_backward", FUNCTIONS_H, "at::adaptive_max_pool3d_backward",
@@ -7117,7 +7117,7 @@ def adaptive_max_pool3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_unpool3d = Overloads([(ops.max_unpool3d_out, Binder(ops.max_unpool3d_out.schema)), (ops.max_unpool3d, Binder(ops.max_unpool3d.schema))])
+_ov_max_unpool3d = Overloads([ops.max_unpool3d_out, ops.max_unpool3d])
 
 
 @traced("dispatch", "at::max_unpool3d", FUNCTIONS_H, "at::max_unpool3d",
@@ -7131,7 +7131,7 @@ def max_unpool3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_unpool2d = Overloads([(ops.max_unpool2d_out, Binder(ops.max_unpool2d_out.schema)), (ops.max_unpool2d, Binder(ops.max_unpool2d.schema))])
+_ov_max_unpool2d = Overloads([ops.max_unpool2d_out, ops.max_unpool2d])
 
 
 @traced("dispatch", "at::max_unpool2d", FUNCTIONS_H, "at::max_unpool2d",
@@ -7145,7 +7145,7 @@ def max_unpool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_linear1d = Overloads([(ops.upsample_linear1d_vec, Binder(ops.upsample_linear1d_vec.schema)), (ops.upsample_linear1d_out, Binder(ops.upsample_linear1d_out.schema)), (ops.upsample_linear1d, Binder(ops.upsample_linear1d.schema))])
+_ov_upsample_linear1d = Overloads([ops.upsample_linear1d_vec, ops.upsample_linear1d_out, ops.upsample_linear1d])
 
 
 @traced("dispatch", "at::upsample_linear1d", FUNCTIONS_H, "at::upsample_linear1d",
@@ -7160,7 +7160,7 @@ def upsample_linear1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_bilinear2d = Overloads([(ops.upsample_bilinear2d_vec, Binder(ops.upsample_bilinear2d_vec.schema)), (ops.upsample_bilinear2d_out, Binder(ops.upsample_bilinear2d_out.schema)), (ops.upsample_bilinear2d, Binder(ops.upsample_bilinear2d.schema))])
+_ov_upsample_bilinear2d = Overloads([ops.upsample_bilinear2d_vec, ops.upsample_bilinear2d_out, ops.upsample_bilinear2d])
 
 
 @traced("dispatch", "at::upsample_bilinear2d", FUNCTIONS_H, "at::upsample_bilinear2d",
@@ -7175,7 +7175,7 @@ def upsample_bilinear2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_trilinear3d = Overloads([(ops.upsample_trilinear3d_vec, Binder(ops.upsample_trilinear3d_vec.schema)), (ops.upsample_trilinear3d_out, Binder(ops.upsample_trilinear3d_out.schema)), (ops.upsample_trilinear3d, Binder(ops.upsample_trilinear3d.schema))])
+_ov_upsample_trilinear3d = Overloads([ops.upsample_trilinear3d_vec, ops.upsample_trilinear3d_out, ops.upsample_trilinear3d])
 
 
 @traced("dispatch", "at::upsample_trilinear3d", FUNCTIONS_H, "at::upsample_trilinear3d",
@@ -7190,7 +7190,7 @@ def upsample_trilinear3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_bicubic2d = Overloads([(ops.upsample_bicubic2d_vec, Binder(ops.upsample_bicubic2d_vec.schema)), (ops.upsample_bicubic2d_out, Binder(ops.upsample_bicubic2d_out.schema)), (ops.upsample_bicubic2d, Binder(ops.upsample_bicubic2d.schema))])
+_ov_upsample_bicubic2d = Overloads([ops.upsample_bicubic2d_vec, ops.upsample_bicubic2d_out, ops.upsample_bicubic2d])
 
 
 @traced("dispatch", "at::upsample_bicubic2d", FUNCTIONS_H, "at::upsample_bicubic2d",
@@ -7205,7 +7205,7 @@ def upsample_bicubic2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_bilinear2d_aa = Overloads([(ops._upsample_bilinear2d_aa_vec, Binder(ops._upsample_bilinear2d_aa_vec.schema)), (ops._upsample_bilinear2d_aa_out, Binder(ops._upsample_bilinear2d_aa_out.schema)), (ops._upsample_bilinear2d_aa, Binder(ops._upsample_bilinear2d_aa.schema))])
+_ov__upsample_bilinear2d_aa = Overloads([ops._upsample_bilinear2d_aa_vec, ops._upsample_bilinear2d_aa_out, ops._upsample_bilinear2d_aa])
 
 
 @traced("dispatch", "at::_upsample_bilinear2d_aa", FUNCTIONS_H, "at::_upsample_bilinear2d_aa",
@@ -7220,7 +7220,7 @@ def _upsample_bilinear2d_aa(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_bicubic2d_aa = Overloads([(ops._upsample_bicubic2d_aa_vec, Binder(ops._upsample_bicubic2d_aa_vec.schema)), (ops._upsample_bicubic2d_aa_out, Binder(ops._upsample_bicubic2d_aa_out.schema)), (ops._upsample_bicubic2d_aa, Binder(ops._upsample_bicubic2d_aa.schema))])
+_ov__upsample_bicubic2d_aa = Overloads([ops._upsample_bicubic2d_aa_vec, ops._upsample_bicubic2d_aa_out, ops._upsample_bicubic2d_aa])
 
 
 @traced("dispatch", "at::_upsample_bicubic2d_aa", FUNCTIONS_H, "at::_upsample_bicubic2d_aa",
@@ -7235,7 +7235,7 @@ def _upsample_bicubic2d_aa(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest1d = Overloads([(ops.upsample_nearest1d_vec, Binder(ops.upsample_nearest1d_vec.schema)), (ops.upsample_nearest1d_out, Binder(ops.upsample_nearest1d_out.schema)), (ops.upsample_nearest1d, Binder(ops.upsample_nearest1d.schema))])
+_ov_upsample_nearest1d = Overloads([ops.upsample_nearest1d_vec, ops.upsample_nearest1d_out, ops.upsample_nearest1d])
 
 
 @traced("dispatch", "at::upsample_nearest1d", FUNCTIONS_H, "at::upsample_nearest1d",
@@ -7250,7 +7250,7 @@ def upsample_nearest1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest2d = Overloads([(ops.upsample_nearest2d_vec, Binder(ops.upsample_nearest2d_vec.schema)), (ops.upsample_nearest2d_out, Binder(ops.upsample_nearest2d_out.schema)), (ops.upsample_nearest2d, Binder(ops.upsample_nearest2d.schema))])
+_ov_upsample_nearest2d = Overloads([ops.upsample_nearest2d_vec, ops.upsample_nearest2d_out, ops.upsample_nearest2d])
 
 
 @traced("dispatch", "at::upsample_nearest2d", FUNCTIONS_H, "at::upsample_nearest2d",
@@ -7265,7 +7265,7 @@ def upsample_nearest2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest3d = Overloads([(ops.upsample_nearest3d_vec, Binder(ops.upsample_nearest3d_vec.schema)), (ops.upsample_nearest3d_out, Binder(ops.upsample_nearest3d_out.schema)), (ops.upsample_nearest3d, Binder(ops.upsample_nearest3d.schema))])
+_ov_upsample_nearest3d = Overloads([ops.upsample_nearest3d_vec, ops.upsample_nearest3d_out, ops.upsample_nearest3d])
 
 
 @traced("dispatch", "at::upsample_nearest3d", FUNCTIONS_H, "at::upsample_nearest3d",
@@ -7280,7 +7280,7 @@ def upsample_nearest3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact1d = Overloads([(ops._upsample_nearest_exact1d_vec, Binder(ops._upsample_nearest_exact1d_vec.schema)), (ops._upsample_nearest_exact1d_out, Binder(ops._upsample_nearest_exact1d_out.schema)), (ops._upsample_nearest_exact1d, Binder(ops._upsample_nearest_exact1d.schema))])
+_ov__upsample_nearest_exact1d = Overloads([ops._upsample_nearest_exact1d_vec, ops._upsample_nearest_exact1d_out, ops._upsample_nearest_exact1d])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact1d", FUNCTIONS_H, "at::_upsample_nearest_exact1d",
@@ -7295,7 +7295,7 @@ def _upsample_nearest_exact1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact2d = Overloads([(ops._upsample_nearest_exact2d_vec, Binder(ops._upsample_nearest_exact2d_vec.schema)), (ops._upsample_nearest_exact2d_out, Binder(ops._upsample_nearest_exact2d_out.schema)), (ops._upsample_nearest_exact2d, Binder(ops._upsample_nearest_exact2d.schema))])
+_ov__upsample_nearest_exact2d = Overloads([ops._upsample_nearest_exact2d_vec, ops._upsample_nearest_exact2d_out, ops._upsample_nearest_exact2d])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact2d", FUNCTIONS_H, "at::_upsample_nearest_exact2d",
@@ -7310,7 +7310,7 @@ def _upsample_nearest_exact2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact3d = Overloads([(ops._upsample_nearest_exact3d_vec, Binder(ops._upsample_nearest_exact3d_vec.schema)), (ops._upsample_nearest_exact3d_out, Binder(ops._upsample_nearest_exact3d_out.schema)), (ops._upsample_nearest_exact3d, Binder(ops._upsample_nearest_exact3d.schema))])
+_ov__upsample_nearest_exact3d = Overloads([ops._upsample_nearest_exact3d_vec, ops._upsample_nearest_exact3d_out, ops._upsample_nearest_exact3d])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact3d", FUNCTIONS_H, "at::_upsample_nearest_exact3d",
@@ -7325,7 +7325,7 @@ def _upsample_nearest_exact3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_linear1d_backward = Overloads([(ops.upsample_linear1d_backward_grad_input, Binder(ops.upsample_linear1d_backward_grad_input.schema)), (ops.upsample_linear1d_backward, Binder(ops.upsample_linear1d_backward.schema))])
+_ov_upsample_linear1d_backward = Overloads([ops.upsample_linear1d_backward_grad_input, ops.upsample_linear1d_backward])
 
 
 @traced("dispatch", "at::upsample_linear1d_backward", FUNCTIONS_H, "at::upsample_linear1d_backward",
@@ -7339,7 +7339,7 @@ def upsample_linear1d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_bilinear2d_backward = Overloads([(ops.upsample_bilinear2d_backward_grad_input, Binder(ops.upsample_bilinear2d_backward_grad_input.schema)), (ops.upsample_bilinear2d_backward, Binder(ops.upsample_bilinear2d_backward.schema))])
+_ov_upsample_bilinear2d_backward = Overloads([ops.upsample_bilinear2d_backward_grad_input, ops.upsample_bilinear2d_backward])
 
 
 @traced("dispatch", "at::upsample_bilinear2d_backward", FUNCTIONS_H, "at::upsample_bilinear2d_backward",
@@ -7353,7 +7353,7 @@ def upsample_bilinear2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_bicubic2d_backward = Overloads([(ops.upsample_bicubic2d_backward_grad_input, Binder(ops.upsample_bicubic2d_backward_grad_input.schema)), (ops.upsample_bicubic2d_backward, Binder(ops.upsample_bicubic2d_backward.schema))])
+_ov_upsample_bicubic2d_backward = Overloads([ops.upsample_bicubic2d_backward_grad_input, ops.upsample_bicubic2d_backward])
 
 
 @traced("dispatch", "at::upsample_bicubic2d_backward", FUNCTIONS_H, "at::upsample_bicubic2d_backward",
@@ -7367,7 +7367,7 @@ def upsample_bicubic2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_bilinear2d_aa_backward = Overloads([(ops._upsample_bilinear2d_aa_backward_grad_input, Binder(ops._upsample_bilinear2d_aa_backward_grad_input.schema)), (ops._upsample_bilinear2d_aa_backward, Binder(ops._upsample_bilinear2d_aa_backward.schema))])
+_ov__upsample_bilinear2d_aa_backward = Overloads([ops._upsample_bilinear2d_aa_backward_grad_input, ops._upsample_bilinear2d_aa_backward])
 
 
 @traced("dispatch", "at::_upsample_bilinear2d_aa_backward", FUNCTIONS_H, "at::_upsample_bilinear2d_aa_backward",
@@ -7381,7 +7381,7 @@ def _upsample_bilinear2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_bicubic2d_aa_backward = Overloads([(ops._upsample_bicubic2d_aa_backward_grad_input, Binder(ops._upsample_bicubic2d_aa_backward_grad_input.schema)), (ops._upsample_bicubic2d_aa_backward, Binder(ops._upsample_bicubic2d_aa_backward.schema))])
+_ov__upsample_bicubic2d_aa_backward = Overloads([ops._upsample_bicubic2d_aa_backward_grad_input, ops._upsample_bicubic2d_aa_backward])
 
 
 @traced("dispatch", "at::_upsample_bicubic2d_aa_backward", FUNCTIONS_H, "at::_upsample_bicubic2d_aa_backward",
@@ -7395,7 +7395,7 @@ def _upsample_bicubic2d_aa_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_trilinear3d_backward = Overloads([(ops.upsample_trilinear3d_backward_grad_input, Binder(ops.upsample_trilinear3d_backward_grad_input.schema)), (ops.upsample_trilinear3d_backward, Binder(ops.upsample_trilinear3d_backward.schema))])
+_ov_upsample_trilinear3d_backward = Overloads([ops.upsample_trilinear3d_backward_grad_input, ops.upsample_trilinear3d_backward])
 
 
 @traced("dispatch", "at::upsample_trilinear3d_backward", FUNCTIONS_H, "at::upsample_trilinear3d_backward",
@@ -7409,7 +7409,7 @@ def upsample_trilinear3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest1d_backward = Overloads([(ops.upsample_nearest1d_backward_grad_input, Binder(ops.upsample_nearest1d_backward_grad_input.schema)), (ops.upsample_nearest1d_backward, Binder(ops.upsample_nearest1d_backward.schema))])
+_ov_upsample_nearest1d_backward = Overloads([ops.upsample_nearest1d_backward_grad_input, ops.upsample_nearest1d_backward])
 
 
 @traced("dispatch", "at::upsample_nearest1d_backward", FUNCTIONS_H, "at::upsample_nearest1d_backward",
@@ -7423,7 +7423,7 @@ def upsample_nearest1d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest2d_backward = Overloads([(ops.upsample_nearest2d_backward_grad_input, Binder(ops.upsample_nearest2d_backward_grad_input.schema)), (ops.upsample_nearest2d_backward, Binder(ops.upsample_nearest2d_backward.schema))])
+_ov_upsample_nearest2d_backward = Overloads([ops.upsample_nearest2d_backward_grad_input, ops.upsample_nearest2d_backward])
 
 
 @traced("dispatch", "at::upsample_nearest2d_backward", FUNCTIONS_H, "at::upsample_nearest2d_backward",
@@ -7437,7 +7437,7 @@ def upsample_nearest2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_upsample_nearest3d_backward = Overloads([(ops.upsample_nearest3d_backward_grad_input, Binder(ops.upsample_nearest3d_backward_grad_input.schema)), (ops.upsample_nearest3d_backward, Binder(ops.upsample_nearest3d_backward.schema))])
+_ov_upsample_nearest3d_backward = Overloads([ops.upsample_nearest3d_backward_grad_input, ops.upsample_nearest3d_backward])
 
 
 @traced("dispatch", "at::upsample_nearest3d_backward", FUNCTIONS_H, "at::upsample_nearest3d_backward",
@@ -7451,7 +7451,7 @@ def upsample_nearest3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact1d_backward = Overloads([(ops._upsample_nearest_exact1d_backward_grad_input, Binder(ops._upsample_nearest_exact1d_backward_grad_input.schema)), (ops._upsample_nearest_exact1d_backward, Binder(ops._upsample_nearest_exact1d_backward.schema))])
+_ov__upsample_nearest_exact1d_backward = Overloads([ops._upsample_nearest_exact1d_backward_grad_input, ops._upsample_nearest_exact1d_backward])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact1d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact1d_backward",
@@ -7465,7 +7465,7 @@ def _upsample_nearest_exact1d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact2d_backward = Overloads([(ops._upsample_nearest_exact2d_backward_grad_input, Binder(ops._upsample_nearest_exact2d_backward_grad_input.schema)), (ops._upsample_nearest_exact2d_backward, Binder(ops._upsample_nearest_exact2d_backward.schema))])
+_ov__upsample_nearest_exact2d_backward = Overloads([ops._upsample_nearest_exact2d_backward_grad_input, ops._upsample_nearest_exact2d_backward])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact2d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact2d_backward",
@@ -7479,7 +7479,7 @@ def _upsample_nearest_exact2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__upsample_nearest_exact3d_backward = Overloads([(ops._upsample_nearest_exact3d_backward_grad_input, Binder(ops._upsample_nearest_exact3d_backward_grad_input.schema)), (ops._upsample_nearest_exact3d_backward, Binder(ops._upsample_nearest_exact3d_backward.schema))])
+_ov__upsample_nearest_exact3d_backward = Overloads([ops._upsample_nearest_exact3d_backward_grad_input, ops._upsample_nearest_exact3d_backward])
 
 
 @traced("dispatch", "at::_upsample_nearest_exact3d_backward", FUNCTIONS_H, "at::_upsample_nearest_exact3d_backward",
@@ -7493,7 +7493,7 @@ def _upsample_nearest_exact3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_channel_shuffle = Overloads([(ops.channel_shuffle, Binder(ops.channel_shuffle.schema))])
+_ov_channel_shuffle = Overloads([ops.channel_shuffle])
 
 
 @traced("dispatch", "at::channel_shuffle", FUNCTIONS_H, "at::channel_shuffle",
@@ -7506,7 +7506,7 @@ def channel_shuffle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_channel_shuffle = Overloads([(ops.native_channel_shuffle, Binder(ops.native_channel_shuffle.schema))])
+_ov_native_channel_shuffle = Overloads([ops.native_channel_shuffle])
 
 
 @traced("dispatch", "at::native_channel_shuffle", FUNCTIONS_H, "at::native_channel_shuffle",
@@ -7519,7 +7519,7 @@ def native_channel_shuffle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_affine_grid_generator = Overloads([(ops.affine_grid_generator, Binder(ops.affine_grid_generator.schema))])
+_ov_affine_grid_generator = Overloads([ops.affine_grid_generator])
 
 
 @traced("dispatch", "at::affine_grid_generator", FUNCTIONS_H, "at::affine_grid_generator",
@@ -7532,7 +7532,7 @@ def affine_grid_generator(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_affine_grid_generator_backward = Overloads([(ops.affine_grid_generator_backward, Binder(ops.affine_grid_generator_backward.schema))])
+_ov_affine_grid_generator_backward = Overloads([ops.affine_grid_generator_backward])
 
 
 @traced("dispatch", "at::affine_grid_generator_backward", FUNCTIONS_H, "at::affine_grid_generator_backward",
@@ -7545,7 +7545,7 @@ def affine_grid_generator_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_grid_sampler = Overloads([(ops.grid_sampler, Binder(ops.grid_sampler.schema))])
+_ov_grid_sampler = Overloads([ops.grid_sampler])
 
 
 @traced("dispatch", "at::grid_sampler", FUNCTIONS_H, "at::grid_sampler",
@@ -7558,7 +7558,7 @@ def grid_sampler(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_grid_sampler_2d = Overloads([(ops.grid_sampler_2d, Binder(ops.grid_sampler_2d.schema))])
+_ov_grid_sampler_2d = Overloads([ops.grid_sampler_2d])
 
 
 @traced("dispatch", "at::grid_sampler_2d", FUNCTIONS_H, "at::grid_sampler_2d",
@@ -7571,7 +7571,7 @@ def grid_sampler_2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_grid_sampler_2d_backward = Overloads([(ops.grid_sampler_2d_backward, Binder(ops.grid_sampler_2d_backward.schema))])
+_ov_grid_sampler_2d_backward = Overloads([ops.grid_sampler_2d_backward])
 
 
 @traced("dispatch", "at::grid_sampler_2d_backward", FUNCTIONS_H, "at::grid_sampler_2d_backward",
@@ -7584,7 +7584,7 @@ def grid_sampler_2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_grid_sampler_3d = Overloads([(ops.grid_sampler_3d, Binder(ops.grid_sampler_3d.schema))])
+_ov_grid_sampler_3d = Overloads([ops.grid_sampler_3d])
 
 
 @traced("dispatch", "at::grid_sampler_3d", FUNCTIONS_H, "at::grid_sampler_3d",
@@ -7597,7 +7597,7 @@ def grid_sampler_3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_grid_sampler_3d_backward = Overloads([(ops.grid_sampler_3d_backward, Binder(ops.grid_sampler_3d_backward.schema))])
+_ov_grid_sampler_3d_backward = Overloads([ops.grid_sampler_3d_backward])
 
 
 @traced("dispatch", "at::grid_sampler_3d_backward", FUNCTIONS_H, "at::grid_sampler_3d_backward",
@@ -7610,7 +7610,7 @@ def grid_sampler_3d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pixel_shuffle = Overloads([(ops.pixel_shuffle, Binder(ops.pixel_shuffle.schema))])
+_ov_pixel_shuffle = Overloads([ops.pixel_shuffle])
 
 
 @traced("dispatch", "at::pixel_shuffle", FUNCTIONS_H, "at::pixel_shuffle",
@@ -7623,7 +7623,7 @@ def pixel_shuffle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pixel_unshuffle = Overloads([(ops.pixel_unshuffle, Binder(ops.pixel_unshuffle.schema))])
+_ov_pixel_unshuffle = Overloads([ops.pixel_unshuffle])
 
 
 @traced("dispatch", "at::pixel_unshuffle", FUNCTIONS_H, "at::pixel_unshuffle",
@@ -7636,7 +7636,7 @@ def pixel_unshuffle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scaled_dot_product_attention = Overloads([(ops.scaled_dot_product_attention, Binder(ops.scaled_dot_product_attention.schema))])
+_ov_scaled_dot_product_attention = Overloads([ops.scaled_dot_product_attention])
 
 
 @traced("dispatch", "at::scaled_dot_product_attention", FUNCTIONS_H, "at::scaled_dot_product_attention",
@@ -7649,7 +7649,7 @@ def scaled_dot_product_attention(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__scaled_dot_product_attention_math = Overloads([(ops._scaled_dot_product_attention_math, Binder(ops._scaled_dot_product_attention_math.schema))])
+_ov__scaled_dot_product_attention_math = Overloads([ops._scaled_dot_product_attention_math])
 
 
 @traced("dispatch", "at::_scaled_dot_product_attention_math", FUNCTIONS_H, "at::_scaled_dot_product_attention_math",
@@ -7662,7 +7662,7 @@ def _scaled_dot_product_attention_math(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dropout = Overloads([(ops.dropout, Binder(ops.dropout.schema))])
+_ov_dropout = Overloads([ops.dropout])
 
 
 @traced("dispatch", "at::dropout", FUNCTIONS_H, "at::dropout",
@@ -7675,7 +7675,7 @@ def dropout(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dropout_ = Overloads([(ops.dropout_, Binder(ops.dropout_.schema))])
+_ov_dropout_ = Overloads([ops.dropout_])
 
 
 @traced("dispatch", "at::dropout_", FUNCTIONS_H, "at::dropout_",
@@ -7688,7 +7688,7 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_feature_dropout = Overloads([(ops.feature_dropout, Binder(ops.feature_dropout.schema))])
+_ov_feature_dropout = Overloads([ops.feature_dropout])
 
 
 @traced("dispatch", "at::feature_dropout", FUNCTIONS_H, "at::feature_dropout",
@@ -7701,7 +7701,7 @@ def feature_dropout(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_feature_dropout_ = Overloads([(ops.feature_dropout_, Binder(ops.feature_dropout_.schema))])
+_ov_feature_dropout_ = Overloads([ops.feature_dropout_])
 
 
 @traced("dispatch", "at::feature_dropout_", FUNCTIONS_H, "at::feature_dropout_",
@@ -7714,7 +7714,7 @@ def feature_dropout_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ceil = Overloads([(ops.ceil, Binder(ops.ceil.schema)), (ops.ceil_out, Binder(ops.ceil_out.schema))])
+_ov_ceil = Overloads([ops.ceil, ops.ceil_out])
 
 
 @traced("dispatch", "at::ceil", FUNCTIONS_H, "at::ceil",
@@ -7728,7 +7728,7 @@ def ceil(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ceil_ = Overloads([(ops.ceil_, Binder(ops.ceil_.schema))])
+_ov_ceil_ = Overloads([ops.ceil_])
 
 
 @traced("dispatch", "at::ceil_", FUNCTIONS_H, "at::ceil_",
@@ -7741,7 +7741,7 @@ def ceil_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_erf = Overloads([(ops.erf, Binder(ops.erf.schema)), (ops.erf_out, Binder(ops.erf_out.schema))])
+_ov_erf = Overloads([ops.erf, ops.erf_out])
 
 
 @traced("dispatch", "at::erf", FUNCTIONS_H, "at::erf",
@@ -7755,7 +7755,7 @@ def erf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_erf_ = Overloads([(ops.erf_, Binder(ops.erf_.schema))])
+_ov_erf_ = Overloads([ops.erf_])
 
 
 @traced("dispatch", "at::erf_", FUNCTIONS_H, "at::erf_",
@@ -7768,7 +7768,7 @@ def erf_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_erfc = Overloads([(ops.erfc, Binder(ops.erfc.schema)), (ops.erfc_out, Binder(ops.erfc_out.schema))])
+_ov_erfc = Overloads([ops.erfc, ops.erfc_out])
 
 
 @traced("dispatch", "at::erfc", FUNCTIONS_H, "at::erfc",
@@ -7782,7 +7782,7 @@ def erfc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_erfc_ = Overloads([(ops.erfc_, Binder(ops.erfc_.schema))])
+_ov_erfc_ = Overloads([ops.erfc_])
 
 
 @traced("dispatch", "at::erfc_", FUNCTIONS_H, "at::erfc_",
@@ -7795,7 +7795,7 @@ def erfc_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp2 = Overloads([(ops.exp2, Binder(ops.exp2.schema)), (ops.exp2_out, Binder(ops.exp2_out.schema))])
+_ov_exp2 = Overloads([ops.exp2, ops.exp2_out])
 
 
 @traced("dispatch", "at::exp2", FUNCTIONS_H, "at::exp2",
@@ -7809,7 +7809,7 @@ def exp2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp2_ = Overloads([(ops.exp2_, Binder(ops.exp2_.schema))])
+_ov_exp2_ = Overloads([ops.exp2_])
 
 
 @traced("dispatch", "at::exp2_", FUNCTIONS_H, "at::exp2_",
@@ -7822,7 +7822,7 @@ def exp2_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_floor = Overloads([(ops.floor, Binder(ops.floor.schema)), (ops.floor_out, Binder(ops.floor_out.schema))])
+_ov_floor = Overloads([ops.floor, ops.floor_out])
 
 
 @traced("dispatch", "at::floor", FUNCTIONS_H, "at::floor",
@@ -7836,7 +7836,7 @@ def floor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_floor_ = Overloads([(ops.floor_, Binder(ops.floor_.schema))])
+_ov_floor_ = Overloads([ops.floor_])
 
 
 @traced("dispatch", "at::floor_", FUNCTIONS_H, "at::floor_",
@@ -7849,7 +7849,7 @@ def floor_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log10 = Overloads([(ops.log10, Binder(ops.log10.schema)), (ops.log10_out, Binder(ops.log10_out.schema))])
+_ov_log10 = Overloads([ops.log10, ops.log10_out])
 
 
 @traced("dispatch", "at::log10", FUNCTIONS_H, "at::log10",
@@ -7863,7 +7863,7 @@ def log10(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log10_ = Overloads([(ops.log10_, Binder(ops.log10_.schema))])
+_ov_log10_ = Overloads([ops.log10_])
 
 
 @traced("dispatch", "at::log10_", FUNCTIONS_H, "at::log10_",
@@ -7876,7 +7876,7 @@ def log10_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log2 = Overloads([(ops.log2, Binder(ops.log2.schema)), (ops.log2_out, Binder(ops.log2_out.schema))])
+_ov_log2 = Overloads([ops.log2, ops.log2_out])
 
 
 @traced("dispatch", "at::log2", FUNCTIONS_H, "at::log2",
@@ -7890,7 +7890,7 @@ def log2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log2_ = Overloads([(ops.log2_, Binder(ops.log2_.schema))])
+_ov_log2_ = Overloads([ops.log2_])
 
 
 @traced("dispatch", "at::log2_", FUNCTIONS_H, "at::log2_",
@@ -7903,7 +7903,7 @@ def log2_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_round = Overloads([(ops.round, Binder(ops.round.schema)), (ops.round_out, Binder(ops.round_out.schema)), (ops.round_decimals, Binder(ops.round_decimals.schema)), (ops.round_decimals_out, Binder(ops.round_decimals_out.schema))])
+_ov_round = Overloads([ops.round, ops.round_out, ops.round_decimals, ops.round_decimals_out])
 
 
 @traced("dispatch", "at::round", FUNCTIONS_H, "at::round",
@@ -7919,7 +7919,7 @@ def round(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_round_ = Overloads([(ops.round_, Binder(ops.round_.schema)), (ops.round__decimals, Binder(ops.round__decimals.schema))])
+_ov_round_ = Overloads([ops.round_, ops.round__decimals])
 
 
 @traced("dispatch", "at::round_", FUNCTIONS_H, "at::round_",
@@ -7933,7 +7933,7 @@ def round_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rsqrt = Overloads([(ops.rsqrt, Binder(ops.rsqrt.schema)), (ops.rsqrt_out, Binder(ops.rsqrt_out.schema))])
+_ov_rsqrt = Overloads([ops.rsqrt, ops.rsqrt_out])
 
 
 @traced("dispatch", "at::rsqrt", FUNCTIONS_H, "at::rsqrt",
@@ -7947,7 +7947,7 @@ def rsqrt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rsqrt_ = Overloads([(ops.rsqrt_, Binder(ops.rsqrt_.schema))])
+_ov_rsqrt_ = Overloads([ops.rsqrt_])
 
 
 @traced("dispatch", "at::rsqrt_", FUNCTIONS_H, "at::rsqrt_",
@@ -7960,7 +7960,7 @@ def rsqrt_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinc = Overloads([(ops.sinc, Binder(ops.sinc.schema)), (ops.sinc_out, Binder(ops.sinc_out.schema))])
+_ov_sinc = Overloads([ops.sinc, ops.sinc_out])
 
 
 @traced("dispatch", "at::sinc", FUNCTIONS_H, "at::sinc",
@@ -7974,7 +7974,7 @@ def sinc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinc_ = Overloads([(ops.sinc_, Binder(ops.sinc_.schema))])
+_ov_sinc_ = Overloads([ops.sinc_])
 
 
 @traced("dispatch", "at::sinc_", FUNCTIONS_H, "at::sinc_",
@@ -7987,7 +7987,7 @@ def sinc_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_square = Overloads([(ops.square, Binder(ops.square.schema)), (ops.square_out, Binder(ops.square_out.schema))])
+_ov_square = Overloads([ops.square, ops.square_out])
 
 
 @traced("dispatch", "at::square", FUNCTIONS_H, "at::square",
@@ -8001,7 +8001,7 @@ def square(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_square_ = Overloads([(ops.square_, Binder(ops.square_.schema))])
+_ov_square_ = Overloads([ops.square_])
 
 
 @traced("dispatch", "at::square_", FUNCTIONS_H, "at::square_",
@@ -8014,7 +8014,7 @@ def square_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tan = Overloads([(ops.tan, Binder(ops.tan.schema)), (ops.tan_out, Binder(ops.tan_out.schema))])
+_ov_tan = Overloads([ops.tan, ops.tan_out])
 
 
 @traced("dispatch", "at::tan", FUNCTIONS_H, "at::tan",
@@ -8028,7 +8028,7 @@ def tan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tan_ = Overloads([(ops.tan_, Binder(ops.tan_.schema))])
+_ov_tan_ = Overloads([ops.tan_])
 
 
 @traced("dispatch", "at::tan_", FUNCTIONS_H, "at::tan_",
@@ -8041,7 +8041,7 @@ def tan_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trunc = Overloads([(ops.trunc, Binder(ops.trunc.schema)), (ops.trunc_out, Binder(ops.trunc_out.schema))])
+_ov_trunc = Overloads([ops.trunc, ops.trunc_out])
 
 
 @traced("dispatch", "at::trunc", FUNCTIONS_H, "at::trunc",
@@ -8055,7 +8055,7 @@ def trunc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trunc_ = Overloads([(ops.trunc_, Binder(ops.trunc_.schema))])
+_ov_trunc_ = Overloads([ops.trunc_])
 
 
 @traced("dispatch", "at::trunc_", FUNCTIONS_H, "at::trunc_",
@@ -8068,7 +8068,7 @@ def trunc_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fix = Overloads([(ops.fix, Binder(ops.fix.schema)), (ops.fix_out, Binder(ops.fix_out.schema))])
+_ov_fix = Overloads([ops.fix, ops.fix_out])
 
 
 @traced("dispatch", "at::fix", FUNCTIONS_H, "at::fix",
@@ -8082,7 +8082,7 @@ def fix(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fix_ = Overloads([(ops.fix_, Binder(ops.fix_.schema))])
+_ov_fix_ = Overloads([ops.fix_])
 
 
 @traced("dispatch", "at::fix_", FUNCTIONS_H, "at::fix_",
@@ -8095,7 +8095,7 @@ def fix_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_signbit = Overloads([(ops.signbit, Binder(ops.signbit.schema)), (ops.signbit_out, Binder(ops.signbit_out.schema))])
+_ov_signbit = Overloads([ops.signbit, ops.signbit_out])
 
 
 @traced("dispatch", "at::signbit", FUNCTIONS_H, "at::signbit",
@@ -8109,7 +8109,7 @@ def signbit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_copysign = Overloads([(ops.copysign_out, Binder(ops.copysign_out.schema)), (ops.copysign_Tensor, Binder(ops.copysign_Tensor.schema)), (ops.copysign_Scalar, Binder(ops.copysign_Scalar.schema)), (ops.copysign_Scalar_out, Binder(ops.copysign_Scalar_out.schema))])
+_ov_copysign = Overloads([ops.copysign_out, ops.copysign_Tensor, ops.copysign_Scalar, ops.copysign_Scalar_out])
 
 
 @traced("dispatch", "at::copysign", FUNCTIONS_H, "at::copysign",
@@ -8125,7 +8125,7 @@ def copysign(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_xor = Overloads([(ops.logical_xor, Binder(ops.logical_xor.schema)), (ops.logical_xor_out, Binder(ops.logical_xor_out.schema))])
+_ov_logical_xor = Overloads([ops.logical_xor, ops.logical_xor_out])
 
 
 @traced("dispatch", "at::logical_xor", FUNCTIONS_H, "at::logical_xor",
@@ -8139,7 +8139,7 @@ def logical_xor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logaddexp = Overloads([(ops.logaddexp_out, Binder(ops.logaddexp_out.schema)), (ops.logaddexp, Binder(ops.logaddexp.schema))])
+_ov_logaddexp = Overloads([ops.logaddexp_out, ops.logaddexp])
 
 
 @traced("dispatch", "at::logaddexp", FUNCTIONS_H, "at::logaddexp",
@@ -8153,7 +8153,7 @@ def logaddexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_xlogy = Overloads([(ops.xlogy_Tensor, Binder(ops.xlogy_Tensor.schema)), (ops.xlogy_Scalar_Self, Binder(ops.xlogy_Scalar_Self.schema)), (ops.xlogy_Scalar_Other, Binder(ops.xlogy_Scalar_Other.schema)), (ops.xlogy_OutTensor, Binder(ops.xlogy_OutTensor.schema)), (ops.xlogy_OutScalar_Self, Binder(ops.xlogy_OutScalar_Self.schema)), (ops.xlogy_OutScalar_Other, Binder(ops.xlogy_OutScalar_Other.schema))])
+_ov_xlogy = Overloads([ops.xlogy_Tensor, ops.xlogy_Scalar_Self, ops.xlogy_Scalar_Other, ops.xlogy_OutTensor, ops.xlogy_OutScalar_Self, ops.xlogy_OutScalar_Other])
 
 
 @traced("dispatch", "at::xlogy", FUNCTIONS_H, "at::xlogy",
@@ -8171,7 +8171,7 @@ def xlogy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_xlogy_ = Overloads([(ops.xlogy__Tensor, Binder(ops.xlogy__Tensor.schema)), (ops.xlogy__Scalar_Other, Binder(ops.xlogy__Scalar_Other.schema))])
+_ov_xlogy_ = Overloads([ops.xlogy__Tensor, ops.xlogy__Scalar_Other])
 
 
 @traced("dispatch", "at::xlogy_", FUNCTIONS_H, "at::xlogy_",
@@ -8185,7 +8185,7 @@ def xlogy_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_heaviside = Overloads([(ops.heaviside_out, Binder(ops.heaviside_out.schema)), (ops.heaviside, Binder(ops.heaviside.schema))])
+_ov_heaviside = Overloads([ops.heaviside_out, ops.heaviside])
 
 
 @traced("dispatch", "at::heaviside", FUNCTIONS_H, "at::heaviside",
@@ -8199,7 +8199,7 @@ def heaviside(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atan2 = Overloads([(ops.atan2_out, Binder(ops.atan2_out.schema)), (ops.atan2, Binder(ops.atan2.schema))])
+_ov_atan2 = Overloads([ops.atan2_out, ops.atan2])
 
 
 @traced("dispatch", "at::atan2", FUNCTIONS_H, "at::atan2",
@@ -8213,7 +8213,7 @@ def atan2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arctan2 = Overloads([(ops.arctan2, Binder(ops.arctan2.schema)), (ops.arctan2_out, Binder(ops.arctan2_out.schema))])
+_ov_arctan2 = Overloads([ops.arctan2, ops.arctan2_out])
 
 
 @traced("dispatch", "at::arctan2", FUNCTIONS_H, "at::arctan2",
@@ -8227,7 +8227,7 @@ def arctan2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fmod = Overloads([(ops.fmod_Scalar_out, Binder(ops.fmod_Scalar_out.schema)), (ops.fmod_Scalar, Binder(ops.fmod_Scalar.schema)), (ops.fmod_Tensor_out, Binder(ops.fmod_Tensor_out.schema)), (ops.fmod_Tensor, Binder(ops.fmod_Tensor.schema))])
+_ov_fmod = Overloads([ops.fmod_Scalar_out, ops.fmod_Scalar, ops.fmod_Tensor_out, ops.fmod_Tensor])
 
 
 @traced("dispatch", "at::fmod", FUNCTIONS_H, "at::fmod",
@@ -8243,7 +8243,7 @@ def fmod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fmin = Overloads([(ops.fmin, Binder(ops.fmin.schema)), (ops.fmin_out, Binder(ops.fmin_out.schema))])
+_ov_fmin = Overloads([ops.fmin, ops.fmin_out])
 
 
 @traced("dispatch", "at::fmin", FUNCTIONS_H, "at::fmin",
@@ -8257,7 +8257,7 @@ def fmin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fmax = Overloads([(ops.fmax, Binder(ops.fmax.schema)), (ops.fmax_out, Binder(ops.fmax_out.schema))])
+_ov_fmax = Overloads([ops.fmax, ops.fmax_out])
 
 
 @traced("dispatch", "at::fmax", FUNCTIONS_H, "at::fmax",
@@ -8271,7 +8271,7 @@ def fmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_float_power = Overloads([(ops.float_power_Tensor_Tensor_out, Binder(ops.float_power_Tensor_Tensor_out.schema)), (ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Scalar_out, Binder(ops.float_power_Scalar_out.schema)), (ops.float_power_Scalar, Binder(ops.float_power_Scalar.schema)), (ops.float_power_Tensor_Scalar_out, Binder(ops.float_power_Tensor_Scalar_out.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))])
+_ov_float_power = Overloads([ops.float_power_Tensor_Tensor_out, ops.float_power_Tensor_Tensor, ops.float_power_Scalar_out, ops.float_power_Scalar, ops.float_power_Tensor_Scalar_out, ops.float_power_Tensor_Scalar])
 
 
 @traced("dispatch", "at::float_power", FUNCTIONS_H, "at::float_power",
@@ -8289,7 +8289,7 @@ def float_power(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_absolute = Overloads([(ops.absolute, Binder(ops.absolute.schema)), (ops.absolute_out, Binder(ops.absolute_out.schema))])
+_ov_absolute = Overloads([ops.absolute, ops.absolute_out])
 
 
 @traced("dispatch", "at::absolute", FUNCTIONS_H, "at::absolute",
@@ -8303,7 +8303,7 @@ def absolute(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arccos = Overloads([(ops.arccos, Binder(ops.arccos.schema)), (ops.arccos_out, Binder(ops.arccos_out.schema))])
+_ov_arccos = Overloads([ops.arccos, ops.arccos_out])
 
 
 @traced("dispatch", "at::arccos", FUNCTIONS_H, "at::arccos",
@@ -8317,7 +8317,7 @@ def arccos(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arccos_ = Overloads([(ops.arccos_, Binder(ops.arccos_.schema))])
+_ov_arccos_ = Overloads([ops.arccos_])
 
 
 @traced("dispatch", "at::arccos_", FUNCTIONS_H, "at::arccos_",
@@ -8330,7 +8330,7 @@ def arccos_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arccosh = Overloads([(ops.arccosh, Binder(ops.arccosh.schema)), (ops.arccosh_out, Binder(ops.arccosh_out.schema))])
+_ov_arccosh = Overloads([ops.arccosh, ops.arccosh_out])
 
 
 @traced("dispatch", "at::arccosh", FUNCTIONS_H, "at::arccosh",
@@ -8344,7 +8344,7 @@ def arccosh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arccosh_ = Overloads([(ops.arccosh_, Binder(ops.arccosh_.schema))])
+_ov_arccosh_ = Overloads([ops.arccosh_])
 
 
 @traced("dispatch", "at::arccosh_", FUNCTIONS_H, "at::arccosh_",
@@ -8357,7 +8357,7 @@ def arccosh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arcsinh = Overloads([(ops.arcsinh, Binder(ops.arcsinh.schema)), (ops.arcsinh_out, Binder(ops.arcsinh_out.schema))])
+_ov_arcsinh = Overloads([ops.arcsinh, ops.arcsinh_out])
 
 
 @traced("dispatch", "at::arcsinh", FUNCTIONS_H, "at::arcsinh",
@@ -8371,7 +8371,7 @@ def arcsinh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arcsinh_ = Overloads([(ops.arcsinh_, Binder(ops.arcsinh_.schema))])
+_ov_arcsinh_ = Overloads([ops.arcsinh_])
 
 
 @traced("dispatch", "at::arcsinh_", FUNCTIONS_H, "at::arcsinh_",
@@ -8384,7 +8384,7 @@ def arcsinh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arctanh = Overloads([(ops.arctanh, Binder(ops.arctanh.schema)), (ops.arctanh_out, Binder(ops.arctanh_out.schema))])
+_ov_arctanh = Overloads([ops.arctanh, ops.arctanh_out])
 
 
 @traced("dispatch", "at::arctanh", FUNCTIONS_H, "at::arctanh",
@@ -8398,7 +8398,7 @@ def arctanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arctanh_ = Overloads([(ops.arctanh_, Binder(ops.arctanh_.schema))])
+_ov_arctanh_ = Overloads([ops.arctanh_])
 
 
 @traced("dispatch", "at::arctanh_", FUNCTIONS_H, "at::arctanh_",
@@ -8411,7 +8411,7 @@ def arctanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arcsin = Overloads([(ops.arcsin, Binder(ops.arcsin.schema)), (ops.arcsin_out, Binder(ops.arcsin_out.schema))])
+_ov_arcsin = Overloads([ops.arcsin, ops.arcsin_out])
 
 
 @traced("dispatch", "at::arcsin", FUNCTIONS_H, "at::arcsin",
@@ -8425,7 +8425,7 @@ def arcsin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arcsin_ = Overloads([(ops.arcsin_, Binder(ops.arcsin_.schema))])
+_ov_arcsin_ = Overloads([ops.arcsin_])
 
 
 @traced("dispatch", "at::arcsin_", FUNCTIONS_H, "at::arcsin_",
@@ -8438,7 +8438,7 @@ def arcsin_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arctan = Overloads([(ops.arctan, Binder(ops.arctan.schema)), (ops.arctan_out, Binder(ops.arctan_out.schema))])
+_ov_arctan = Overloads([ops.arctan, ops.arctan_out])
 
 
 @traced("dispatch", "at::arctan", FUNCTIONS_H, "at::arctan",
@@ -8452,7 +8452,7 @@ def arctan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arctan_ = Overloads([(ops.arctan_, Binder(ops.arctan_.schema))])
+_ov_arctan_ = Overloads([ops.arctan_])
 
 
 @traced("dispatch", "at::arctan_", FUNCTIONS_H, "at::arctan_",
@@ -8465,7 +8465,7 @@ def arctan_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_divide = Overloads([(ops.divide_Tensor, Binder(ops.divide_Tensor.schema)), (ops.divide_out, Binder(ops.divide_out.schema)), (ops.divide_Scalar, Binder(ops.divide_Scalar.schema)), (ops.divide_Tensor_mode, Binder(ops.divide_Tensor_mode.schema)), (ops.divide_out_mode, Binder(ops.divide_out_mode.schema)), (ops.divide_Scalar_mode, Binder(ops.divide_Scalar_mode.schema))])
+_ov_divide = Overloads([ops.divide_Tensor, ops.divide_out, ops.divide_Scalar, ops.divide_Tensor_mode, ops.divide_out_mode, ops.divide_Scalar_mode])
 
 
 @traced("dispatch", "at::divide", FUNCTIONS_H, "at::divide",
@@ -8483,7 +8483,7 @@ def divide(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isreal = Overloads([(ops.isreal, Binder(ops.isreal.schema))])
+_ov_isreal = Overloads([ops.isreal])
 
 
 @traced("dispatch", "at::isreal", FUNCTIONS_H, "at::isreal",
@@ -8496,7 +8496,7 @@ def isreal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multiply = Overloads([(ops.multiply_Tensor, Binder(ops.multiply_Tensor.schema)), (ops.multiply_out, Binder(ops.multiply_out.schema)), (ops.multiply_Scalar, Binder(ops.multiply_Scalar.schema))])
+_ov_multiply = Overloads([ops.multiply_Tensor, ops.multiply_out, ops.multiply_Scalar])
 
 
 @traced("dispatch", "at::multiply", FUNCTIONS_H, "at::multiply",
@@ -8511,7 +8511,7 @@ def multiply(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rad2deg = Overloads([(ops.rad2deg, Binder(ops.rad2deg.schema)), (ops.rad2deg_out, Binder(ops.rad2deg_out.schema))])
+_ov_rad2deg = Overloads([ops.rad2deg, ops.rad2deg_out])
 
 
 @traced("dispatch", "at::rad2deg", FUNCTIONS_H, "at::rad2deg",
@@ -8525,7 +8525,7 @@ def rad2deg(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rad2deg_ = Overloads([(ops.rad2deg_, Binder(ops.rad2deg_.schema))])
+_ov_rad2deg_ = Overloads([ops.rad2deg_])
 
 
 @traced("dispatch", "at::rad2deg_", FUNCTIONS_H, "at::rad2deg_",
@@ -8538,7 +8538,7 @@ def rad2deg_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_deg2rad = Overloads([(ops.deg2rad, Binder(ops.deg2rad.schema)), (ops.deg2rad_out, Binder(ops.deg2rad_out.schema))])
+_ov_deg2rad = Overloads([ops.deg2rad, ops.deg2rad_out])
 
 
 @traced("dispatch", "at::deg2rad", FUNCTIONS_H, "at::deg2rad",
@@ -8552,7 +8552,7 @@ def deg2rad(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_deg2rad_ = Overloads([(ops.deg2rad_, Binder(ops.deg2rad_.schema))])
+_ov_deg2rad_ = Overloads([ops.deg2rad_])
 
 
 @traced("dispatch", "at::deg2rad_", FUNCTIONS_H, "at::deg2rad_",
@@ -8565,7 +8565,7 @@ def deg2rad_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_negative = Overloads([(ops.negative, Binder(ops.negative.schema)), (ops.negative_out, Binder(ops.negative_out.schema))])
+_ov_negative = Overloads([ops.negative, ops.negative_out])
 
 
 @traced("dispatch", "at::negative", FUNCTIONS_H, "at::negative",
@@ -8579,7 +8579,7 @@ def negative(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_negative_ = Overloads([(ops.negative_, Binder(ops.negative_.schema))])
+_ov_negative_ = Overloads([ops.negative_])
 
 
 @traced("dispatch", "at::negative_", FUNCTIONS_H, "at::negative_",
@@ -8592,7 +8592,7 @@ def negative_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_positive = Overloads([(ops.positive, Binder(ops.positive.schema))])
+_ov_positive = Overloads([ops.positive])
 
 
 @traced("dispatch", "at::positive", FUNCTIONS_H, "at::positive",
@@ -8605,7 +8605,7 @@ def positive(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_subtract = Overloads([(ops.subtract_out, Binder(ops.subtract_out.schema)), (ops.subtract_Tensor, Binder(ops.subtract_Tensor.schema)), (ops.subtract_Scalar, Binder(ops.subtract_Scalar.schema))])
+_ov_subtract = Overloads([ops.subtract_out, ops.subtract_Tensor, ops.subtract_Scalar])
 
 
 @traced("dispatch", "at::subtract", FUNCTIONS_H, "at::subtract",
@@ -8620,7 +8620,7 @@ def subtract(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_not_equal = Overloads([(ops.not_equal_Scalar_out, Binder(ops.not_equal_Scalar_out.schema)), (ops.not_equal_Scalar, Binder(ops.not_equal_Scalar.schema)), (ops.not_equal_Tensor_out, Binder(ops.not_equal_Tensor_out.schema)), (ops.not_equal_Tensor, Binder(ops.not_equal_Tensor.schema))])
+_ov_not_equal = Overloads([ops.not_equal_Scalar_out, ops.not_equal_Scalar, ops.not_equal_Tensor_out, ops.not_equal_Tensor])
 
 
 @traced("dispatch", "at::not_equal", FUNCTIONS_H, "at::not_equal",
@@ -8636,7 +8636,7 @@ def not_equal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_greater_equal = Overloads([(ops.greater_equal_Scalar_out, Binder(ops.greater_equal_Scalar_out.schema)), (ops.greater_equal_Scalar, Binder(ops.greater_equal_Scalar.schema)), (ops.greater_equal_Tensor_out, Binder(ops.greater_equal_Tensor_out.schema)), (ops.greater_equal_Tensor, Binder(ops.greater_equal_Tensor.schema))])
+_ov_greater_equal = Overloads([ops.greater_equal_Scalar_out, ops.greater_equal_Scalar, ops.greater_equal_Tensor_out, ops.greater_equal_Tensor])
 
 
 @traced("dispatch", "at::greater_equal", FUNCTIONS_H, "at::greater_equal",
@@ -8652,7 +8652,7 @@ def greater_equal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_less_equal = Overloads([(ops.less_equal_Scalar_out, Binder(ops.less_equal_Scalar_out.schema)), (ops.less_equal_Scalar, Binder(ops.less_equal_Scalar.schema)), (ops.less_equal_Tensor_out, Binder(ops.less_equal_Tensor_out.schema)), (ops.less_equal_Tensor, Binder(ops.less_equal_Tensor.schema))])
+_ov_less_equal = Overloads([ops.less_equal_Scalar_out, ops.less_equal_Scalar, ops.less_equal_Tensor_out, ops.less_equal_Tensor])
 
 
 @traced("dispatch", "at::less_equal", FUNCTIONS_H, "at::less_equal",
@@ -8668,7 +8668,7 @@ def less_equal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_greater = Overloads([(ops.greater_Scalar_out, Binder(ops.greater_Scalar_out.schema)), (ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.greater_Tensor_out, Binder(ops.greater_Tensor_out.schema)), (ops.greater_Tensor, Binder(ops.greater_Tensor.schema))])
+_ov_greater = Overloads([ops.greater_Scalar_out, ops.greater_Scalar, ops.greater_Tensor_out, ops.greater_Tensor])
 
 
 @traced("dispatch", "at::greater", FUNCTIONS_H, "at::greater",
@@ -8684,7 +8684,7 @@ def greater(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_less = Overloads([(ops.less_Scalar_out, Binder(ops.less_Scalar_out.schema)), (ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor_out, Binder(ops.less_Tensor_out.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))])
+_ov_less = Overloads([ops.less_Scalar_out, ops.less_Scalar, ops.less_Tensor_out, ops.less_Tensor])
 
 
 @traced("dispatch", "at::less", FUNCTIONS_H, "at::less",
@@ -8700,7 +8700,7 @@ def less(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nan_to_num = Overloads([(ops.nan_to_num, Binder(ops.nan_to_num.schema)), (ops.nan_to_num_out, Binder(ops.nan_to_num_out.schema))])
+_ov_nan_to_num = Overloads([ops.nan_to_num, ops.nan_to_num_out])
 
 
 @traced("dispatch", "at::nan_to_num", FUNCTIONS_H, "at::nan_to_num",
@@ -8714,7 +8714,7 @@ def nan_to_num(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nan_to_num_ = Overloads([(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))])
+_ov_nan_to_num_ = Overloads([ops.nan_to_num_])
 
 
 @traced("dispatch", "at::nan_to_num_", FUNCTIONS_H, "at::nan_to_num_",
@@ -8727,7 +8727,7 @@ def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isposinf = Overloads([(ops.isposinf, Binder(ops.isposinf.schema)), (ops.isposinf_out, Binder(ops.isposinf_out.schema))])
+_ov_isposinf = Overloads([ops.isposinf, ops.isposinf_out])
 
 
 @traced("dispatch", "at::isposinf", FUNCTIONS_H, "at::isposinf",
@@ -8741,7 +8741,7 @@ def isposinf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isneginf = Overloads([(ops.isneginf, Binder(ops.isneginf.schema)), (ops.isneginf_out, Binder(ops.isneginf_out.schema))])
+_ov_isneginf = Overloads([ops.isneginf, ops.isneginf_out])
 
 
 @traced("dispatch", "at::isneginf", FUNCTIONS_H, "at::isneginf",
@@ -8755,7 +8755,7 @@ def isneginf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_is_signed = Overloads([(ops.is_signed, Binder(ops.is_signed.schema))])
+_ov_is_signed = Overloads([ops.is_signed])
 
 
 @traced("dispatch", "at::is_signed", FUNCTIONS_H, "at::is_signed",
@@ -8768,7 +8768,7 @@ def is_signed(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tensor_split = Overloads([(ops.tensor_split_sections, Binder(ops.tensor_split_sections.schema)), (ops.tensor_split_indices, Binder(ops.tensor_split_indices.schema))])
+_ov_tensor_split = Overloads([ops.tensor_split_sections, ops.tensor_split_indices])
 
 
 @traced("dispatch", "at::tensor_split", FUNCTIONS_H, "at::tensor_split",
@@ -8782,7 +8782,7 @@ def tensor_split(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hsplit = Overloads([(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))])
+_ov_hsplit = Overloads([ops.hsplit_int, ops.hsplit_array])
 
 
 @traced("dispatch", "at::hsplit", FUNCTIONS_H, "at::hsplit",
@@ -8796,7 +8796,7 @@ def hsplit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vsplit = Overloads([(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))])
+_ov_vsplit = Overloads([ops.vsplit_int, ops.vsplit_array])
 
 
 @traced("dispatch", "at::vsplit", FUNCTIONS_H, "at::vsplit",
@@ -8810,7 +8810,7 @@ def vsplit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dsplit = Overloads([(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))])
+_ov_dsplit = Overloads([ops.dsplit_int, ops.dsplit_array])
 
 
 @traced("dispatch", "at::dsplit", FUNCTIONS_H, "at::dsplit",
@@ -8824,7 +8824,7 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_one_hot = Overloads([(ops.one_hot, Binder(ops.one_hot.schema))])
+_ov_one_hot = Overloads([ops.one_hot])
 
 
 @traced("dispatch", "at::one_hot", FUNCTIONS_H, "at::one_hot",
@@ -8837,7 +8837,7 @@ def one_hot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cdist = Overloads([(ops.cdist, Binder(ops.cdist.schema))])
+_ov_cdist = Overloads([ops.cdist])
 
 
 @traced("dispatch", "at::cdist", FUNCTIONS_H, "at::cdist",
@@ -8850,7 +8850,7 @@ def cdist(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__euclidean_dist = Overloads([(ops._euclidean_dist, Binder(ops._euclidean_dist.schema))])
+_ov__euclidean_dist = Overloads([ops._euclidean_dist])
 
 
 @traced("dispatch", "at::_euclidean_dist", FUNCTIONS_H, "at::_euclidean_dist",
@@ -8863,7 +8863,7 @@ def _euclidean_dist(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__cdist_forward = Overloads([(ops._cdist_forward, Binder(ops._cdist_forward.schema))])
+_ov__cdist_forward = Overloads([ops._cdist_forward])
 
 
 @traced("dispatch", "at::_cdist_forward", FUNCTIONS_H, "at::_cdist_forward",
@@ -8876,7 +8876,7 @@ def _cdist_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__cdist_backward = Overloads([(ops._cdist_backward, Binder(ops._cdist_backward.schema))])
+_ov__cdist_backward = Overloads([ops._cdist_backward])
 
 
 @traced("dispatch", "at::_cdist_backward", FUNCTIONS_H, "at::_cdist_backward",
@@ -8889,7 +8889,7 @@ def _cdist_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pairwise_distance = Overloads([(ops.pairwise_distance, Binder(ops.pairwise_distance.schema))])
+_ov_pairwise_distance = Overloads([ops.pairwise_distance])
 
 
 @traced("dispatch", "at::pairwise_distance", FUNCTIONS_H, "at::pairwise_distance",
@@ -8902,7 +8902,7 @@ def pairwise_distance(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosine_similarity = Overloads([(ops.cosine_similarity, Binder(ops.cosine_similarity.schema))])
+_ov_cosine_similarity = Overloads([ops.cosine_similarity])
 
 
 @traced("dispatch", "at::cosine_similarity", FUNCTIONS_H, "at::cosine_similarity",
@@ -8915,7 +8915,7 @@ def cosine_similarity(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_embedding = Overloads([(ops.embedding, Binder(ops.embedding.schema))])
+_ov_embedding = Overloads([ops.embedding])
 
 
 @traced("dispatch", "at::embedding", FUNCTIONS_H, "at::embedding",
@@ -8928,7 +8928,7 @@ def embedding(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_embedding_backward = Overloads([(ops.embedding_backward, Binder(ops.embedding_backward.schema))])
+_ov_embedding_backward = Overloads([ops.embedding_backward])
 
 
 @traced("dispatch", "at::embedding_backward", FUNCTIONS_H, "at::embedding_backward",
@@ -8941,7 +8941,7 @@ def embedding_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_embedding_dense_backward = Overloads([(ops.embedding_dense_backward, Binder(ops.embedding_dense_backward.schema))])
+_ov_embedding_dense_backward = Overloads([ops.embedding_dense_backward])
 
 
 @traced("dispatch", "at::embedding_dense_backward", FUNCTIONS_H, "at::embedding_dense_backward",
@@ -8954,7 +8954,7 @@ def embedding_dense_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_embedding_renorm_ = Overloads([(ops.embedding_renorm_, Binder(ops.embedding_renorm_.schema))])
+_ov_embedding_renorm_ = Overloads([ops.embedding_renorm_])
 
 
 @traced("dispatch", "at::embedding_renorm_", FUNCTIONS_H, "at::embedding_renorm_",
@@ -8967,7 +8967,7 @@ def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_embedding_bag = Overloads([(ops.embedding_bag, Binder(ops.embedding_bag.schema)), (ops.embedding_bag_padding_idx, Binder(ops.embedding_bag_padding_idx.schema))])
+_ov_embedding_bag = Overloads([ops.embedding_bag, ops.embedding_bag_padding_idx])
 
 
 @traced("dispatch", "at::embedding_bag", FUNCTIONS_H, "at::embedding_bag",
@@ -8981,7 +8981,7 @@ def embedding_bag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__embedding_bag_forward_only = Overloads([(ops._embedding_bag_forward_only, Binder(ops._embedding_bag_forward_only.schema))])
+_ov__embedding_bag_forward_only = Overloads([ops._embedding_bag_forward_only])
 
 
 @traced("dispatch", "at::_embedding_bag_forward_only", FUNCTIONS_H, "at::_embedding_bag_forward_only",
@@ -8994,7 +8994,7 @@ def _embedding_bag_forward_only(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__embedding_bag = Overloads([(ops._embedding_bag, Binder(ops._embedding_bag.schema))])
+_ov__embedding_bag = Overloads([ops._embedding_bag])
 
 
 @traced("dispatch", "at::_embedding_bag", FUNCTIONS_H, "at::_embedding_bag",
@@ -9007,7 +9007,7 @@ def _embedding_bag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__embedding_bag_backward = Overloads([(ops._embedding_bag_backward, Binder(ops._embedding_bag_backward.schema))])
+_ov__embedding_bag_backward = Overloads([ops._embedding_bag_backward])
 
 
 @traced("dispatch", "at::_embedding_bag_backward", FUNCTIONS_H, "at::_embedding_bag_backward",
@@ -9020,7 +9020,7 @@ def _embedding_bag_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__embedding_bag_dense_backward = Overloads([(ops._embedding_bag_dense_backward, Binder(ops._embedding_bag_dense_backward.schema))])
+_ov__embedding_bag_dense_backward = Overloads([ops._embedding_bag_dense_backward])
 
 
 @traced("dispatch", "at::_embedding_bag_dense_backward", FUNCTIONS_H, "at::_embedding_bag_dense_backward",
@@ -9033,7 +9033,7 @@ def _embedding_bag_dense_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__embedding_bag_per_sample_weights_backward = Overloads([(ops._embedding_bag_per_sample_weights_backward, Binder(ops._embedding_bag_per_sample_weights_backward.schema))])
+_ov__embedding_bag_per_sample_weights_backward = Overloads([ops._embedding_bag_per_sample_weights_backward])
 
 
 @traced("dispatch", "at::_embedding_bag_per_sample_weights_backward", FUNCTIONS_H, "at::_embedding_bag_per_sample_weights_backward",
@@ -9046,7 +9046,7 @@ def _embedding_bag_per_sample_weights_backward(*args: Any, **kwargs: Any) -> Any
     return op.call(*full)
 
 
-_ov_layer_norm = Overloads([(ops.layer_norm, Binder(ops.layer_norm.schema))])
+_ov_layer_norm = Overloads([ops.layer_norm])
 
 
 @traced("dispatch", "at::layer_norm", FUNCTIONS_H, "at::layer_norm",
@@ -9059,7 +9059,7 @@ def layer_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rms_norm = Overloads([(ops.rms_norm, Binder(ops.rms_norm.schema))])
+_ov_rms_norm = Overloads([ops.rms_norm])
 
 
 @traced("dispatch", "at::rms_norm", FUNCTIONS_H, "at::rms_norm",
@@ -9072,7 +9072,7 @@ def rms_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__fused_rms_norm = Overloads([(ops._fused_rms_norm, Binder(ops._fused_rms_norm.schema))])
+_ov__fused_rms_norm = Overloads([ops._fused_rms_norm])
 
 
 @traced("dispatch", "at::_fused_rms_norm", FUNCTIONS_H, "at::_fused_rms_norm",
@@ -9085,7 +9085,7 @@ def _fused_rms_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_layer_norm = Overloads([(ops.native_layer_norm, Binder(ops.native_layer_norm.schema))])
+_ov_native_layer_norm = Overloads([ops.native_layer_norm])
 
 
 @traced("dispatch", "at::native_layer_norm", FUNCTIONS_H, "at::native_layer_norm",
@@ -9098,7 +9098,7 @@ def native_layer_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_layer_norm_backward = Overloads([(ops.native_layer_norm_backward, Binder(ops.native_layer_norm_backward.schema))])
+_ov_native_layer_norm_backward = Overloads([ops.native_layer_norm_backward])
 
 
 @traced("dispatch", "at::native_layer_norm_backward", FUNCTIONS_H, "at::native_layer_norm_backward",
@@ -9111,7 +9111,7 @@ def native_layer_norm_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_group_norm = Overloads([(ops.group_norm, Binder(ops.group_norm.schema))])
+_ov_group_norm = Overloads([ops.group_norm])
 
 
 @traced("dispatch", "at::group_norm", FUNCTIONS_H, "at::group_norm",
@@ -9124,7 +9124,7 @@ def group_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_group_norm = Overloads([(ops.native_group_norm, Binder(ops.native_group_norm.schema))])
+_ov_native_group_norm = Overloads([ops.native_group_norm])
 
 
 @traced("dispatch", "at::native_group_norm", FUNCTIONS_H, "at::native_group_norm",
@@ -9137,7 +9137,7 @@ def native_group_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_group_norm_backward = Overloads([(ops.native_group_norm_backward, Binder(ops.native_group_norm_backward.schema))])
+_ov_native_group_norm_backward = Overloads([ops.native_group_norm_backward])
 
 
 @traced("dispatch", "at::native_group_norm_backward", FUNCTIONS_H, "at::native_group_norm_backward",
@@ -9150,7 +9150,7 @@ def native_group_norm_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_batch_norm = Overloads([(ops.batch_norm, Binder(ops.batch_norm.schema))])
+_ov_batch_norm = Overloads([ops.batch_norm])
 
 
 @traced("dispatch", "at::batch_norm", FUNCTIONS_H, "at::batch_norm",
@@ -9163,7 +9163,7 @@ def batch_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_instance_norm = Overloads([(ops.instance_norm, Binder(ops.instance_norm.schema))])
+_ov_instance_norm = Overloads([ops.instance_norm])
 
 
 @traced("dispatch", "at::instance_norm", FUNCTIONS_H, "at::instance_norm",
@@ -9176,7 +9176,7 @@ def instance_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__batch_norm_impl_index = Overloads([(ops._batch_norm_impl_index, Binder(ops._batch_norm_impl_index.schema))])
+_ov__batch_norm_impl_index = Overloads([ops._batch_norm_impl_index])
 
 
 @traced("dispatch", "at::_batch_norm_impl_index", FUNCTIONS_H, "at::_batch_norm_impl_index",
@@ -9189,7 +9189,7 @@ def _batch_norm_impl_index(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_batch_norm = Overloads([(ops.native_batch_norm, Binder(ops.native_batch_norm.schema))])
+_ov_native_batch_norm = Overloads([ops.native_batch_norm])
 
 
 @traced("dispatch", "at::native_batch_norm", FUNCTIONS_H, "at::native_batch_norm",
@@ -9202,7 +9202,7 @@ def native_batch_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_native_batch_norm_backward = Overloads([(ops.native_batch_norm_backward, Binder(ops.native_batch_norm_backward.schema))])
+_ov_native_batch_norm_backward = Overloads([ops.native_batch_norm_backward])
 
 
 @traced("dispatch", "at::native_batch_norm_backward", FUNCTIONS_H, "at::native_batch_norm_backward",
@@ -9215,7 +9215,7 @@ def native_batch_norm_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cudnn_is_acceptable = Overloads([(ops.cudnn_is_acceptable, Binder(ops.cudnn_is_acceptable.schema))])
+_ov_cudnn_is_acceptable = Overloads([ops.cudnn_is_acceptable])
 
 
 @traced("dispatch", "at::cudnn_is_acceptable", FUNCTIONS_H, "at::cudnn_is_acceptable",
@@ -9228,7 +9228,7 @@ def cudnn_is_acceptable(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lstm = Overloads([(ops.lstm_input, Binder(ops.lstm_input.schema)), (ops.lstm_data, Binder(ops.lstm_data.schema))])
+_ov_lstm = Overloads([ops.lstm_input, ops.lstm_data])
 
 
 @traced("dispatch", "at::lstm", FUNCTIONS_H, "at::lstm",
@@ -9242,7 +9242,7 @@ def lstm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gru = Overloads([(ops.gru_input, Binder(ops.gru_input.schema)), (ops.gru_data, Binder(ops.gru_data.schema))])
+_ov_gru = Overloads([ops.gru_input, ops.gru_data])
 
 
 @traced("dispatch", "at::gru", FUNCTIONS_H, "at::gru",
@@ -9256,7 +9256,7 @@ def gru(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rnn_tanh = Overloads([(ops.rnn_tanh_input, Binder(ops.rnn_tanh_input.schema)), (ops.rnn_tanh_data, Binder(ops.rnn_tanh_data.schema))])
+_ov_rnn_tanh = Overloads([ops.rnn_tanh_input, ops.rnn_tanh_data])
 
 
 @traced("dispatch", "at::rnn_tanh", FUNCTIONS_H, "at::rnn_tanh",
@@ -9270,7 +9270,7 @@ def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rnn_relu = Overloads([(ops.rnn_relu_input, Binder(ops.rnn_relu_input.schema)), (ops.rnn_relu_data, Binder(ops.rnn_relu_data.schema))])
+_ov_rnn_relu = Overloads([ops.rnn_relu_input, ops.rnn_relu_data])
 
 
 @traced("dispatch", "at::rnn_relu", FUNCTIONS_H, "at::rnn_relu",
@@ -9284,7 +9284,7 @@ def rnn_relu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lstm_cell = Overloads([(ops.lstm_cell, Binder(ops.lstm_cell.schema))])
+_ov_lstm_cell = Overloads([ops.lstm_cell])
 
 
 @traced("dispatch", "at::lstm_cell", FUNCTIONS_H, "at::lstm_cell",
@@ -9297,7 +9297,7 @@ def lstm_cell(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gru_cell = Overloads([(ops.gru_cell, Binder(ops.gru_cell.schema))])
+_ov_gru_cell = Overloads([ops.gru_cell])
 
 
 @traced("dispatch", "at::gru_cell", FUNCTIONS_H, "at::gru_cell",
@@ -9310,7 +9310,7 @@ def gru_cell(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rnn_tanh_cell = Overloads([(ops.rnn_tanh_cell, Binder(ops.rnn_tanh_cell.schema))])
+_ov_rnn_tanh_cell = Overloads([ops.rnn_tanh_cell])
 
 
 @traced("dispatch", "at::rnn_tanh_cell", FUNCTIONS_H, "at::rnn_tanh_cell",
@@ -9323,7 +9323,7 @@ def rnn_tanh_cell(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rnn_relu_cell = Overloads([(ops.rnn_relu_cell, Binder(ops.rnn_relu_cell.schema))])
+_ov_rnn_relu_cell = Overloads([ops.rnn_relu_cell])
 
 
 @traced("dispatch", "at::rnn_relu_cell", FUNCTIONS_H, "at::rnn_relu_cell",
@@ -9336,7 +9336,7 @@ def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__pack_padded_sequence = Overloads([(ops._pack_padded_sequence, Binder(ops._pack_padded_sequence.schema))])
+_ov__pack_padded_sequence = Overloads([ops._pack_padded_sequence])
 
 
 @traced("dispatch", "at::_pack_padded_sequence", FUNCTIONS_H, "at::_pack_padded_sequence",
@@ -9349,7 +9349,7 @@ def _pack_padded_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__pack_padded_sequence_backward = Overloads([(ops._pack_padded_sequence_backward, Binder(ops._pack_padded_sequence_backward.schema))])
+_ov__pack_padded_sequence_backward = Overloads([ops._pack_padded_sequence_backward])
 
 
 @traced("dispatch", "at::_pack_padded_sequence_backward", FUNCTIONS_H, "at::_pack_padded_sequence_backward",
@@ -9362,7 +9362,7 @@ def _pack_padded_sequence_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__pad_packed_sequence = Overloads([(ops._pad_packed_sequence, Binder(ops._pad_packed_sequence.schema))])
+_ov__pad_packed_sequence = Overloads([ops._pad_packed_sequence])
 
 
 @traced("dispatch", "at::_pad_packed_sequence", FUNCTIONS_H, "at::_pad_packed_sequence",
@@ -9375,7 +9375,7 @@ def _pad_packed_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pad_sequence = Overloads([(ops.pad_sequence, Binder(ops.pad_sequence.schema))])
+_ov_pad_sequence = Overloads([ops.pad_sequence])
 
 
 @traced("dispatch", "at::pad_sequence", FUNCTIONS_H, "at::pad_sequence",
@@ -9388,7 +9388,7 @@ def pad_sequence(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__weight_norm = Overloads([(ops._weight_norm, Binder(ops._weight_norm.schema))])
+_ov__weight_norm = Overloads([ops._weight_norm])
 
 
 @traced("dispatch", "at::_weight_norm", FUNCTIONS_H, "at::_weight_norm",
@@ -9401,7 +9401,7 @@ def _weight_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__weight_norm_interface = Overloads([(ops._weight_norm_interface, Binder(ops._weight_norm_interface.schema))])
+_ov__weight_norm_interface = Overloads([ops._weight_norm_interface])
 
 
 @traced("dispatch", "at::_weight_norm_interface", FUNCTIONS_H, "at::_weight_norm_interface",
@@ -9414,7 +9414,7 @@ def _weight_norm_interface(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__weight_norm_interface_backward = Overloads([(ops._weight_norm_interface_backward, Binder(ops._weight_norm_interface_backward.schema))])
+_ov__weight_norm_interface_backward = Overloads([ops._weight_norm_interface_backward])
 
 
 @traced("dispatch", "at::_weight_norm_interface_backward", FUNCTIONS_H, "at::_weight_norm_interface_backward",
@@ -9427,7 +9427,7 @@ def _weight_norm_interface_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__weight_norm_differentiable_backward = Overloads([(ops._weight_norm_differentiable_backward, Binder(ops._weight_norm_differentiable_backward.schema))])
+_ov__weight_norm_differentiable_backward = Overloads([ops._weight_norm_differentiable_backward])
 
 
 @traced("dispatch", "at::_weight_norm_differentiable_backward", FUNCTIONS_H, "at::_weight_norm_differentiable_backward",
@@ -9440,7 +9440,7 @@ def _weight_norm_differentiable_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_norm_except_dim = Overloads([(ops.norm_except_dim, Binder(ops.norm_except_dim.schema))])
+_ov_norm_except_dim = Overloads([ops.norm_except_dim])
 
 
 @traced("dispatch", "at::norm_except_dim", FUNCTIONS_H, "at::norm_except_dim",
@@ -9453,7 +9453,7 @@ def norm_except_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__fft_r2c = Overloads([(ops._fft_r2c, Binder(ops._fft_r2c.schema)), (ops._fft_r2c_out, Binder(ops._fft_r2c_out.schema))])
+_ov__fft_r2c = Overloads([ops._fft_r2c, ops._fft_r2c_out])
 
 
 @traced("dispatch", "at::_fft_r2c", FUNCTIONS_H, "at::_fft_r2c",
@@ -9467,7 +9467,7 @@ def _fft_r2c(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__fft_c2r = Overloads([(ops._fft_c2r, Binder(ops._fft_c2r.schema)), (ops._fft_c2r_out, Binder(ops._fft_c2r_out.schema))])
+_ov__fft_c2r = Overloads([ops._fft_c2r, ops._fft_c2r_out])
 
 
 @traced("dispatch", "at::_fft_c2r", FUNCTIONS_H, "at::_fft_c2r",
@@ -9481,7 +9481,7 @@ def _fft_c2r(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__fft_c2c = Overloads([(ops._fft_c2c, Binder(ops._fft_c2c.schema)), (ops._fft_c2c_out, Binder(ops._fft_c2c_out.schema))])
+_ov__fft_c2c = Overloads([ops._fft_c2c, ops._fft_c2c_out])
 
 
 @traced("dispatch", "at::_fft_c2c", FUNCTIONS_H, "at::_fft_c2c",
@@ -9495,7 +9495,7 @@ def _fft_c2c(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_fft = Overloads([(ops.fft_fft, Binder(ops.fft_fft.schema)), (ops.fft_fft_out, Binder(ops.fft_fft_out.schema))])
+_ov_fft_fft = Overloads([ops.fft_fft, ops.fft_fft_out])
 
 
 @traced("dispatch", "at::fft_fft", FUNCTIONS_H, "at::fft_fft",
@@ -9509,7 +9509,7 @@ def fft_fft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ifft = Overloads([(ops.fft_ifft, Binder(ops.fft_ifft.schema)), (ops.fft_ifft_out, Binder(ops.fft_ifft_out.schema))])
+_ov_fft_ifft = Overloads([ops.fft_ifft, ops.fft_ifft_out])
 
 
 @traced("dispatch", "at::fft_ifft", FUNCTIONS_H, "at::fft_ifft",
@@ -9523,7 +9523,7 @@ def fft_ifft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_rfft = Overloads([(ops.fft_rfft, Binder(ops.fft_rfft.schema)), (ops.fft_rfft_out, Binder(ops.fft_rfft_out.schema))])
+_ov_fft_rfft = Overloads([ops.fft_rfft, ops.fft_rfft_out])
 
 
 @traced("dispatch", "at::fft_rfft", FUNCTIONS_H, "at::fft_rfft",
@@ -9537,7 +9537,7 @@ def fft_rfft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_irfft = Overloads([(ops.fft_irfft, Binder(ops.fft_irfft.schema)), (ops.fft_irfft_out, Binder(ops.fft_irfft_out.schema))])
+_ov_fft_irfft = Overloads([ops.fft_irfft, ops.fft_irfft_out])
 
 
 @traced("dispatch", "at::fft_irfft", FUNCTIONS_H, "at::fft_irfft",
@@ -9551,7 +9551,7 @@ def fft_irfft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_hfft = Overloads([(ops.fft_hfft, Binder(ops.fft_hfft.schema)), (ops.fft_hfft_out, Binder(ops.fft_hfft_out.schema))])
+_ov_fft_hfft = Overloads([ops.fft_hfft, ops.fft_hfft_out])
 
 
 @traced("dispatch", "at::fft_hfft", FUNCTIONS_H, "at::fft_hfft",
@@ -9565,7 +9565,7 @@ def fft_hfft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ihfft = Overloads([(ops.fft_ihfft, Binder(ops.fft_ihfft.schema)), (ops.fft_ihfft_out, Binder(ops.fft_ihfft_out.schema))])
+_ov_fft_ihfft = Overloads([ops.fft_ihfft, ops.fft_ihfft_out])
 
 
 @traced("dispatch", "at::fft_ihfft", FUNCTIONS_H, "at::fft_ihfft",
@@ -9579,7 +9579,7 @@ def fft_ihfft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_fft2 = Overloads([(ops.fft_fft2, Binder(ops.fft_fft2.schema)), (ops.fft_fft2_out, Binder(ops.fft_fft2_out.schema))])
+_ov_fft_fft2 = Overloads([ops.fft_fft2, ops.fft_fft2_out])
 
 
 @traced("dispatch", "at::fft_fft2", FUNCTIONS_H, "at::fft_fft2",
@@ -9593,7 +9593,7 @@ def fft_fft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_fftn = Overloads([(ops.fft_fftn, Binder(ops.fft_fftn.schema)), (ops.fft_fftn_out, Binder(ops.fft_fftn_out.schema))])
+_ov_fft_fftn = Overloads([ops.fft_fftn, ops.fft_fftn_out])
 
 
 @traced("dispatch", "at::fft_fftn", FUNCTIONS_H, "at::fft_fftn",
@@ -9607,7 +9607,7 @@ def fft_fftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ifft2 = Overloads([(ops.fft_ifft2, Binder(ops.fft_ifft2.schema)), (ops.fft_ifft2_out, Binder(ops.fft_ifft2_out.schema))])
+_ov_fft_ifft2 = Overloads([ops.fft_ifft2, ops.fft_ifft2_out])
 
 
 @traced("dispatch", "at::fft_ifft2", FUNCTIONS_H, "at::fft_ifft2",
@@ -9621,7 +9621,7 @@ def fft_ifft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ifftn = Overloads([(ops.fft_ifftn, Binder(ops.fft_ifftn.schema)), (ops.fft_ifftn_out, Binder(ops.fft_ifftn_out.schema))])
+_ov_fft_ifftn = Overloads([ops.fft_ifftn, ops.fft_ifftn_out])
 
 
 @traced("dispatch", "at::fft_ifftn", FUNCTIONS_H, "at::fft_ifftn",
@@ -9635,7 +9635,7 @@ def fft_ifftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_rfft2 = Overloads([(ops.fft_rfft2, Binder(ops.fft_rfft2.schema)), (ops.fft_rfft2_out, Binder(ops.fft_rfft2_out.schema))])
+_ov_fft_rfft2 = Overloads([ops.fft_rfft2, ops.fft_rfft2_out])
 
 
 @traced("dispatch", "at::fft_rfft2", FUNCTIONS_H, "at::fft_rfft2",
@@ -9649,7 +9649,7 @@ def fft_rfft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_rfftn = Overloads([(ops.fft_rfftn, Binder(ops.fft_rfftn.schema)), (ops.fft_rfftn_out, Binder(ops.fft_rfftn_out.schema))])
+_ov_fft_rfftn = Overloads([ops.fft_rfftn, ops.fft_rfftn_out])
 
 
 @traced("dispatch", "at::fft_rfftn", FUNCTIONS_H, "at::fft_rfftn",
@@ -9663,7 +9663,7 @@ def fft_rfftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_irfft2 = Overloads([(ops.fft_irfft2, Binder(ops.fft_irfft2.schema)), (ops.fft_irfft2_out, Binder(ops.fft_irfft2_out.schema))])
+_ov_fft_irfft2 = Overloads([ops.fft_irfft2, ops.fft_irfft2_out])
 
 
 @traced("dispatch", "at::fft_irfft2", FUNCTIONS_H, "at::fft_irfft2",
@@ -9677,7 +9677,7 @@ def fft_irfft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_irfftn = Overloads([(ops.fft_irfftn, Binder(ops.fft_irfftn.schema)), (ops.fft_irfftn_out, Binder(ops.fft_irfftn_out.schema))])
+_ov_fft_irfftn = Overloads([ops.fft_irfftn, ops.fft_irfftn_out])
 
 
 @traced("dispatch", "at::fft_irfftn", FUNCTIONS_H, "at::fft_irfftn",
@@ -9691,7 +9691,7 @@ def fft_irfftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_hfft2 = Overloads([(ops.fft_hfft2, Binder(ops.fft_hfft2.schema)), (ops.fft_hfft2_out, Binder(ops.fft_hfft2_out.schema))])
+_ov_fft_hfft2 = Overloads([ops.fft_hfft2, ops.fft_hfft2_out])
 
 
 @traced("dispatch", "at::fft_hfft2", FUNCTIONS_H, "at::fft_hfft2",
@@ -9705,7 +9705,7 @@ def fft_hfft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_hfftn = Overloads([(ops.fft_hfftn, Binder(ops.fft_hfftn.schema)), (ops.fft_hfftn_out, Binder(ops.fft_hfftn_out.schema))])
+_ov_fft_hfftn = Overloads([ops.fft_hfftn, ops.fft_hfftn_out])
 
 
 @traced("dispatch", "at::fft_hfftn", FUNCTIONS_H, "at::fft_hfftn",
@@ -9719,7 +9719,7 @@ def fft_hfftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ihfft2 = Overloads([(ops.fft_ihfft2, Binder(ops.fft_ihfft2.schema)), (ops.fft_ihfft2_out, Binder(ops.fft_ihfft2_out.schema))])
+_ov_fft_ihfft2 = Overloads([ops.fft_ihfft2, ops.fft_ihfft2_out])
 
 
 @traced("dispatch", "at::fft_ihfft2", FUNCTIONS_H, "at::fft_ihfft2",
@@ -9733,7 +9733,7 @@ def fft_ihfft2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ihfftn = Overloads([(ops.fft_ihfftn, Binder(ops.fft_ihfftn.schema)), (ops.fft_ihfftn_out, Binder(ops.fft_ihfftn_out.schema))])
+_ov_fft_ihfftn = Overloads([ops.fft_ihfftn, ops.fft_ihfftn_out])
 
 
 @traced("dispatch", "at::fft_ihfftn", FUNCTIONS_H, "at::fft_ihfftn",
@@ -9747,7 +9747,7 @@ def fft_ihfftn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_fftfreq = Overloads([(ops.fft_fftfreq, Binder(ops.fft_fftfreq.schema)), (ops.fft_fftfreq_out, Binder(ops.fft_fftfreq_out.schema))])
+_ov_fft_fftfreq = Overloads([ops.fft_fftfreq, ops.fft_fftfreq_out])
 
 
 @traced("dispatch", "at::fft_fftfreq", FUNCTIONS_H, "at::fft_fftfreq",
@@ -9761,7 +9761,7 @@ def fft_fftfreq(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_rfftfreq = Overloads([(ops.fft_rfftfreq, Binder(ops.fft_rfftfreq.schema)), (ops.fft_rfftfreq_out, Binder(ops.fft_rfftfreq_out.schema))])
+_ov_fft_rfftfreq = Overloads([ops.fft_rfftfreq, ops.fft_rfftfreq_out])
 
 
 @traced("dispatch", "at::fft_rfftfreq", FUNCTIONS_H, "at::fft_rfftfreq",
@@ -9775,7 +9775,7 @@ def fft_rfftfreq(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_fftshift = Overloads([(ops.fft_fftshift, Binder(ops.fft_fftshift.schema))])
+_ov_fft_fftshift = Overloads([ops.fft_fftshift])
 
 
 @traced("dispatch", "at::fft_fftshift", FUNCTIONS_H, "at::fft_fftshift",
@@ -9788,7 +9788,7 @@ def fft_fftshift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fft_ifftshift = Overloads([(ops.fft_ifftshift, Binder(ops.fft_ifftshift.schema))])
+_ov_fft_ifftshift = Overloads([ops.fft_ifftshift])
 
 
 @traced("dispatch", "at::fft_ifftshift", FUNCTIONS_H, "at::fft_ifftshift",
@@ -9801,7 +9801,7 @@ def fft_ifftshift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_expm1 = Overloads([(ops.special_expm1, Binder(ops.special_expm1.schema)), (ops.special_expm1_out, Binder(ops.special_expm1_out.schema))])
+_ov_special_expm1 = Overloads([ops.special_expm1, ops.special_expm1_out])
 
 
 @traced("dispatch", "at::special_expm1", FUNCTIONS_H, "at::special_expm1",
@@ -9815,7 +9815,7 @@ def special_expm1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_exp2 = Overloads([(ops.special_exp2, Binder(ops.special_exp2.schema)), (ops.special_exp2_out, Binder(ops.special_exp2_out.schema))])
+_ov_special_exp2 = Overloads([ops.special_exp2, ops.special_exp2_out])
 
 
 @traced("dispatch", "at::special_exp2", FUNCTIONS_H, "at::special_exp2",
@@ -9829,7 +9829,7 @@ def special_exp2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_erf = Overloads([(ops.special_erf, Binder(ops.special_erf.schema)), (ops.special_erf_out, Binder(ops.special_erf_out.schema))])
+_ov_special_erf = Overloads([ops.special_erf, ops.special_erf_out])
 
 
 @traced("dispatch", "at::special_erf", FUNCTIONS_H, "at::special_erf",
@@ -9843,7 +9843,7 @@ def special_erf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_erfc = Overloads([(ops.special_erfc, Binder(ops.special_erfc.schema)), (ops.special_erfc_out, Binder(ops.special_erfc_out.schema))])
+_ov_special_erfc = Overloads([ops.special_erfc, ops.special_erfc_out])
 
 
 @traced("dispatch", "at::special_erfc", FUNCTIONS_H, "at::special_erfc",
@@ -9857,7 +9857,7 @@ def special_erfc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_ndtr = Overloads([(ops.special_ndtr, Binder(ops.special_ndtr.schema)), (ops.special_ndtr_out, Binder(ops.special_ndtr_out.schema))])
+_ov_special_ndtr = Overloads([ops.special_ndtr, ops.special_ndtr_out])
 
 
 @traced("dispatch", "at::special_ndtr", FUNCTIONS_H, "at::special_ndtr",
@@ -9871,7 +9871,7 @@ def special_ndtr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_expit = Overloads([(ops.special_expit, Binder(ops.special_expit.schema)), (ops.special_expit_out, Binder(ops.special_expit_out.schema))])
+_ov_special_expit = Overloads([ops.special_expit, ops.special_expit_out])
 
 
 @traced("dispatch", "at::special_expit", FUNCTIONS_H, "at::special_expit",
@@ -9885,7 +9885,7 @@ def special_expit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_sinc = Overloads([(ops.special_sinc, Binder(ops.special_sinc.schema)), (ops.special_sinc_out, Binder(ops.special_sinc_out.schema))])
+_ov_special_sinc = Overloads([ops.special_sinc, ops.special_sinc_out])
 
 
 @traced("dispatch", "at::special_sinc", FUNCTIONS_H, "at::special_sinc",
@@ -9899,7 +9899,7 @@ def special_sinc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_log1p = Overloads([(ops.special_log1p, Binder(ops.special_log1p.schema)), (ops.special_log1p_out, Binder(ops.special_log1p_out.schema))])
+_ov_special_log1p = Overloads([ops.special_log1p, ops.special_log1p_out])
 
 
 @traced("dispatch", "at::special_log1p", FUNCTIONS_H, "at::special_log1p",
@@ -9913,7 +9913,7 @@ def special_log1p(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_round = Overloads([(ops.special_round, Binder(ops.special_round.schema)), (ops.special_round_out, Binder(ops.special_round_out.schema))])
+_ov_special_round = Overloads([ops.special_round, ops.special_round_out])
 
 
 @traced("dispatch", "at::special_round", FUNCTIONS_H, "at::special_round",
@@ -9927,7 +9927,7 @@ def special_round(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_logsumexp = Overloads([(ops.special_logsumexp, Binder(ops.special_logsumexp.schema)), (ops.special_logsumexp_out, Binder(ops.special_logsumexp_out.schema))])
+_ov_special_logsumexp = Overloads([ops.special_logsumexp, ops.special_logsumexp_out])
 
 
 @traced("dispatch", "at::special_logsumexp", FUNCTIONS_H, "at::special_logsumexp",
@@ -9941,7 +9941,7 @@ def special_logsumexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_softmax = Overloads([(ops.special_softmax, Binder(ops.special_softmax.schema))])
+_ov_special_softmax = Overloads([ops.special_softmax])
 
 
 @traced("dispatch", "at::special_softmax", FUNCTIONS_H, "at::special_softmax",
@@ -9954,7 +9954,7 @@ def special_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_log_softmax = Overloads([(ops.special_log_softmax, Binder(ops.special_log_softmax.schema))])
+_ov_special_log_softmax = Overloads([ops.special_log_softmax])
 
 
 @traced("dispatch", "at::special_log_softmax", FUNCTIONS_H, "at::special_log_softmax",
@@ -9967,7 +9967,7 @@ def special_log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_xlogy = Overloads([(ops.special_xlogy, Binder(ops.special_xlogy.schema)), (ops.special_xlogy_self_scalar, Binder(ops.special_xlogy_self_scalar.schema)), (ops.special_xlogy_other_scalar, Binder(ops.special_xlogy_other_scalar.schema)), (ops.special_xlogy_out, Binder(ops.special_xlogy_out.schema)), (ops.special_xlogy_self_scalar_out, Binder(ops.special_xlogy_self_scalar_out.schema)), (ops.special_xlogy_other_scalar_out, Binder(ops.special_xlogy_other_scalar_out.schema))])
+_ov_special_xlogy = Overloads([ops.special_xlogy, ops.special_xlogy_self_scalar, ops.special_xlogy_other_scalar, ops.special_xlogy_out, ops.special_xlogy_self_scalar_out, ops.special_xlogy_other_scalar_out])
 
 
 @traced("dispatch", "at::special_xlogy", FUNCTIONS_H, "at::special_xlogy",
@@ -9985,7 +9985,7 @@ def special_xlogy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lgamma = Overloads([(ops.lgamma_out, Binder(ops.lgamma_out.schema)), (ops.lgamma, Binder(ops.lgamma.schema))])
+_ov_lgamma = Overloads([ops.lgamma_out, ops.lgamma])
 
 
 @traced("dispatch", "at::lgamma", FUNCTIONS_H, "at::lgamma",
@@ -9999,7 +9999,7 @@ def lgamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_digamma = Overloads([(ops.digamma_out, Binder(ops.digamma_out.schema)), (ops.digamma, Binder(ops.digamma.schema))])
+_ov_digamma = Overloads([ops.digamma_out, ops.digamma])
 
 
 @traced("dispatch", "at::digamma", FUNCTIONS_H, "at::digamma",
@@ -10013,7 +10013,7 @@ def digamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_erfinv = Overloads([(ops.erfinv_out, Binder(ops.erfinv_out.schema)), (ops.erfinv, Binder(ops.erfinv.schema))])
+_ov_erfinv = Overloads([ops.erfinv_out, ops.erfinv])
 
 
 @traced("dispatch", "at::erfinv", FUNCTIONS_H, "at::erfinv",
@@ -10027,7 +10027,7 @@ def erfinv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_i0 = Overloads([(ops.i0_out, Binder(ops.i0_out.schema)), (ops.i0, Binder(ops.i0.schema))])
+_ov_i0 = Overloads([ops.i0_out, ops.i0])
 
 
 @traced("dispatch", "at::i0", FUNCTIONS_H, "at::i0",
@@ -10041,7 +10041,7 @@ def i0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_i0_ = Overloads([(ops.i0_, Binder(ops.i0_.schema))])
+_ov_i0_ = Overloads([ops.i0_])
 
 
 @traced("dispatch", "at::i0_", FUNCTIONS_H, "at::i0_",
@@ -10054,7 +10054,7 @@ def i0_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_polygamma = Overloads([(ops.polygamma_out, Binder(ops.polygamma_out.schema)), (ops.polygamma, Binder(ops.polygamma.schema))])
+_ov_polygamma = Overloads([ops.polygamma_out, ops.polygamma])
 
 
 @traced("dispatch", "at::polygamma", FUNCTIONS_H, "at::polygamma",
@@ -10068,7 +10068,7 @@ def polygamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logit = Overloads([(ops.logit, Binder(ops.logit.schema)), (ops.logit_out, Binder(ops.logit_out.schema))])
+_ov_logit = Overloads([ops.logit, ops.logit_out])
 
 
 @traced("dispatch", "at::logit", FUNCTIONS_H, "at::logit",
@@ -10082,7 +10082,7 @@ def logit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logit_ = Overloads([(ops.logit_, Binder(ops.logit_.schema))])
+_ov_logit_ = Overloads([ops.logit_])
 
 
 @traced("dispatch", "at::logit_", FUNCTIONS_H, "at::logit_",
@@ -10095,7 +10095,7 @@ def logit_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mvlgamma = Overloads([(ops.mvlgamma_out, Binder(ops.mvlgamma_out.schema)), (ops.mvlgamma, Binder(ops.mvlgamma.schema))])
+_ov_mvlgamma = Overloads([ops.mvlgamma_out, ops.mvlgamma])
 
 
 @traced("dispatch", "at::mvlgamma", FUNCTIONS_H, "at::mvlgamma",
@@ -10109,7 +10109,7 @@ def mvlgamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_entr = Overloads([(ops.special_entr, Binder(ops.special_entr.schema)), (ops.special_entr_out, Binder(ops.special_entr_out.schema))])
+_ov_special_entr = Overloads([ops.special_entr, ops.special_entr_out])
 
 
 @traced("dispatch", "at::special_entr", FUNCTIONS_H, "at::special_entr",
@@ -10123,7 +10123,7 @@ def special_entr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_ndtri = Overloads([(ops.special_ndtri, Binder(ops.special_ndtri.schema)), (ops.special_ndtri_out, Binder(ops.special_ndtri_out.schema))])
+_ov_special_ndtri = Overloads([ops.special_ndtri, ops.special_ndtri_out])
 
 
 @traced("dispatch", "at::special_ndtri", FUNCTIONS_H, "at::special_ndtri",
@@ -10137,7 +10137,7 @@ def special_ndtri(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_i0e = Overloads([(ops.special_i0e, Binder(ops.special_i0e.schema)), (ops.special_i0e_out, Binder(ops.special_i0e_out.schema))])
+_ov_special_i0e = Overloads([ops.special_i0e, ops.special_i0e_out])
 
 
 @traced("dispatch", "at::special_i0e", FUNCTIONS_H, "at::special_i0e",
@@ -10151,7 +10151,7 @@ def special_i0e(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_i1 = Overloads([(ops.special_i1, Binder(ops.special_i1.schema)), (ops.special_i1_out, Binder(ops.special_i1_out.schema))])
+_ov_special_i1 = Overloads([ops.special_i1, ops.special_i1_out])
 
 
 @traced("dispatch", "at::special_i1", FUNCTIONS_H, "at::special_i1",
@@ -10165,7 +10165,7 @@ def special_i1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_i1e = Overloads([(ops.special_i1e, Binder(ops.special_i1e.schema)), (ops.special_i1e_out, Binder(ops.special_i1e_out.schema))])
+_ov_special_i1e = Overloads([ops.special_i1e, ops.special_i1e_out])
 
 
 @traced("dispatch", "at::special_i1e", FUNCTIONS_H, "at::special_i1e",
@@ -10179,7 +10179,7 @@ def special_i1e(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_psi = Overloads([(ops.special_psi, Binder(ops.special_psi.schema)), (ops.special_psi_out, Binder(ops.special_psi_out.schema))])
+_ov_special_psi = Overloads([ops.special_psi, ops.special_psi_out])
 
 
 @traced("dispatch", "at::special_psi", FUNCTIONS_H, "at::special_psi",
@@ -10193,7 +10193,7 @@ def special_psi(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_digamma = Overloads([(ops.special_digamma, Binder(ops.special_digamma.schema)), (ops.special_digamma_out, Binder(ops.special_digamma_out.schema))])
+_ov_special_digamma = Overloads([ops.special_digamma, ops.special_digamma_out])
 
 
 @traced("dispatch", "at::special_digamma", FUNCTIONS_H, "at::special_digamma",
@@ -10207,7 +10207,7 @@ def special_digamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_gammaln = Overloads([(ops.special_gammaln, Binder(ops.special_gammaln.schema)), (ops.special_gammaln_out, Binder(ops.special_gammaln_out.schema))])
+_ov_special_gammaln = Overloads([ops.special_gammaln, ops.special_gammaln_out])
 
 
 @traced("dispatch", "at::special_gammaln", FUNCTIONS_H, "at::special_gammaln",
@@ -10221,7 +10221,7 @@ def special_gammaln(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_erfinv = Overloads([(ops.special_erfinv, Binder(ops.special_erfinv.schema)), (ops.special_erfinv_out, Binder(ops.special_erfinv_out.schema))])
+_ov_special_erfinv = Overloads([ops.special_erfinv, ops.special_erfinv_out])
 
 
 @traced("dispatch", "at::special_erfinv", FUNCTIONS_H, "at::special_erfinv",
@@ -10235,7 +10235,7 @@ def special_erfinv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_i0 = Overloads([(ops.special_i0, Binder(ops.special_i0.schema)), (ops.special_i0_out, Binder(ops.special_i0_out.schema))])
+_ov_special_i0 = Overloads([ops.special_i0, ops.special_i0_out])
 
 
 @traced("dispatch", "at::special_i0", FUNCTIONS_H, "at::special_i0",
@@ -10249,7 +10249,7 @@ def special_i0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_polygamma = Overloads([(ops.special_polygamma, Binder(ops.special_polygamma.schema)), (ops.special_polygamma_out, Binder(ops.special_polygamma_out.schema))])
+_ov_special_polygamma = Overloads([ops.special_polygamma, ops.special_polygamma_out])
 
 
 @traced("dispatch", "at::special_polygamma", FUNCTIONS_H, "at::special_polygamma",
@@ -10263,7 +10263,7 @@ def special_polygamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_logit = Overloads([(ops.special_logit, Binder(ops.special_logit.schema)), (ops.special_logit_out, Binder(ops.special_logit_out.schema))])
+_ov_special_logit = Overloads([ops.special_logit, ops.special_logit_out])
 
 
 @traced("dispatch", "at::special_logit", FUNCTIONS_H, "at::special_logit",
@@ -10277,7 +10277,7 @@ def special_logit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_multigammaln = Overloads([(ops.special_multigammaln, Binder(ops.special_multigammaln.schema)), (ops.special_multigammaln_out, Binder(ops.special_multigammaln_out.schema))])
+_ov_special_multigammaln = Overloads([ops.special_multigammaln, ops.special_multigammaln_out])
 
 
 @traced("dispatch", "at::special_multigammaln", FUNCTIONS_H, "at::special_multigammaln",
@@ -10291,7 +10291,7 @@ def special_multigammaln(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bartlett_window = Overloads([(ops.bartlett_window, Binder(ops.bartlett_window.schema)), (ops.bartlett_window_periodic, Binder(ops.bartlett_window_periodic.schema))])
+_ov_bartlett_window = Overloads([ops.bartlett_window, ops.bartlett_window_periodic])
 
 
 @traced("dispatch", "at::bartlett_window", FUNCTIONS_H, "at::bartlett_window",
@@ -10305,7 +10305,7 @@ def bartlett_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_blackman_window = Overloads([(ops.blackman_window, Binder(ops.blackman_window.schema)), (ops.blackman_window_periodic, Binder(ops.blackman_window_periodic.schema))])
+_ov_blackman_window = Overloads([ops.blackman_window, ops.blackman_window_periodic])
 
 
 @traced("dispatch", "at::blackman_window", FUNCTIONS_H, "at::blackman_window",
@@ -10319,7 +10319,7 @@ def blackman_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hann_window = Overloads([(ops.hann_window, Binder(ops.hann_window.schema)), (ops.hann_window_periodic, Binder(ops.hann_window_periodic.schema))])
+_ov_hann_window = Overloads([ops.hann_window, ops.hann_window_periodic])
 
 
 @traced("dispatch", "at::hann_window", FUNCTIONS_H, "at::hann_window",
@@ -10333,7 +10333,7 @@ def hann_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hamming_window = Overloads([(ops.hamming_window, Binder(ops.hamming_window.schema)), (ops.hamming_window_periodic, Binder(ops.hamming_window_periodic.schema)), (ops.hamming_window_periodic_alpha, Binder(ops.hamming_window_periodic_alpha.schema)), (ops.hamming_window_periodic_alpha_beta, Binder(ops.hamming_window_periodic_alpha_beta.schema))])
+_ov_hamming_window = Overloads([ops.hamming_window, ops.hamming_window_periodic, ops.hamming_window_periodic_alpha, ops.hamming_window_periodic_alpha_beta])
 
 
 @traced("dispatch", "at::hamming_window", FUNCTIONS_H, "at::hamming_window",
@@ -10349,7 +10349,7 @@ def hamming_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_kaiser_window = Overloads([(ops.kaiser_window, Binder(ops.kaiser_window.schema)), (ops.kaiser_window_periodic, Binder(ops.kaiser_window_periodic.schema)), (ops.kaiser_window_beta, Binder(ops.kaiser_window_beta.schema))])
+_ov_kaiser_window = Overloads([ops.kaiser_window, ops.kaiser_window_periodic, ops.kaiser_window_beta])
 
 
 @traced("dispatch", "at::kaiser_window", FUNCTIONS_H, "at::kaiser_window",
@@ -10364,7 +10364,7 @@ def kaiser_window(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_stft = Overloads([(ops.stft, Binder(ops.stft.schema)), (ops.stft_center, Binder(ops.stft_center.schema))])
+_ov_stft = Overloads([ops.stft, ops.stft_center])
 
 
 @traced("dispatch", "at::stft", FUNCTIONS_H, "at::stft",
@@ -10378,7 +10378,7 @@ def stft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unfold_backward = Overloads([(ops.unfold_backward, Binder(ops.unfold_backward.schema))])
+_ov_unfold_backward = Overloads([ops.unfold_backward])
 
 
 @traced("dispatch", "at::unfold_backward", FUNCTIONS_H, "at::unfold_backward",
@@ -10391,7 +10391,7 @@ def unfold_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_istft = Overloads([(ops.istft, Binder(ops.istft.schema))])
+_ov_istft = Overloads([ops.istft])
 
 
 @traced("dispatch", "at::istft", FUNCTIONS_H, "at::istft",
@@ -10404,7 +10404,7 @@ def istft(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_xlog1py = Overloads([(ops.special_xlog1py, Binder(ops.special_xlog1py.schema)), (ops.special_xlog1py_self_scalar, Binder(ops.special_xlog1py_self_scalar.schema)), (ops.special_xlog1py_other_scalar, Binder(ops.special_xlog1py_other_scalar.schema)), (ops.special_xlog1py_out, Binder(ops.special_xlog1py_out.schema)), (ops.special_xlog1py_self_scalar_out, Binder(ops.special_xlog1py_self_scalar_out.schema)), (ops.special_xlog1py_other_scalar_out, Binder(ops.special_xlog1py_other_scalar_out.schema))])
+_ov_special_xlog1py = Overloads([ops.special_xlog1py, ops.special_xlog1py_self_scalar, ops.special_xlog1py_other_scalar, ops.special_xlog1py_out, ops.special_xlog1py_self_scalar_out, ops.special_xlog1py_other_scalar_out])
 
 
 @traced("dispatch", "at::special_xlog1py", FUNCTIONS_H, "at::special_xlog1py",
@@ -10422,7 +10422,7 @@ def special_xlog1py(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_zeta = Overloads([(ops.special_zeta, Binder(ops.special_zeta.schema)), (ops.special_zeta_self_scalar, Binder(ops.special_zeta_self_scalar.schema)), (ops.special_zeta_other_scalar, Binder(ops.special_zeta_other_scalar.schema)), (ops.special_zeta_out, Binder(ops.special_zeta_out.schema)), (ops.special_zeta_self_scalar_out, Binder(ops.special_zeta_self_scalar_out.schema)), (ops.special_zeta_other_scalar_out, Binder(ops.special_zeta_other_scalar_out.schema))])
+_ov_special_zeta = Overloads([ops.special_zeta, ops.special_zeta_self_scalar, ops.special_zeta_other_scalar, ops.special_zeta_out, ops.special_zeta_self_scalar_out, ops.special_zeta_other_scalar_out])
 
 
 @traced("dispatch", "at::special_zeta", FUNCTIONS_H, "at::special_zeta",
@@ -10440,7 +10440,7 @@ def special_zeta(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_bessel_j0 = Overloads([(ops.special_bessel_j0, Binder(ops.special_bessel_j0.schema)), (ops.special_bessel_j0_out, Binder(ops.special_bessel_j0_out.schema))])
+_ov_special_bessel_j0 = Overloads([ops.special_bessel_j0, ops.special_bessel_j0_out])
 
 
 @traced("dispatch", "at::special_bessel_j0", FUNCTIONS_H, "at::special_bessel_j0",
@@ -10454,7 +10454,7 @@ def special_bessel_j0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_bessel_j1 = Overloads([(ops.special_bessel_j1, Binder(ops.special_bessel_j1.schema)), (ops.special_bessel_j1_out, Binder(ops.special_bessel_j1_out.schema))])
+_ov_special_bessel_j1 = Overloads([ops.special_bessel_j1, ops.special_bessel_j1_out])
 
 
 @traced("dispatch", "at::special_bessel_j1", FUNCTIONS_H, "at::special_bessel_j1",
@@ -10468,7 +10468,7 @@ def special_bessel_j1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__standard_gamma_grad = Overloads([(ops._standard_gamma_grad, Binder(ops._standard_gamma_grad.schema))])
+_ov__standard_gamma_grad = Overloads([ops._standard_gamma_grad])
 
 
 @traced("dispatch", "at::_standard_gamma_grad", FUNCTIONS_H, "at::_standard_gamma_grad",
@@ -10481,7 +10481,7 @@ def _standard_gamma_grad(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__standard_gamma = Overloads([(ops._standard_gamma, Binder(ops._standard_gamma.schema))])
+_ov__standard_gamma = Overloads([ops._standard_gamma])
 
 
 @traced("dispatch", "at::_standard_gamma", FUNCTIONS_H, "at::_standard_gamma",
@@ -10494,7 +10494,7 @@ def _standard_gamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__dirichlet_grad = Overloads([(ops._dirichlet_grad, Binder(ops._dirichlet_grad.schema))])
+_ov__dirichlet_grad = Overloads([ops._dirichlet_grad])
 
 
 @traced("dispatch", "at::_dirichlet_grad", FUNCTIONS_H, "at::_dirichlet_grad",
@@ -10507,7 +10507,7 @@ def _dirichlet_grad(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__sample_dirichlet = Overloads([(ops._sample_dirichlet, Binder(ops._sample_dirichlet.schema))])
+_ov__sample_dirichlet = Overloads([ops._sample_dirichlet])
 
 
 @traced("dispatch", "at::_sample_dirichlet", FUNCTIONS_H, "at::_sample_dirichlet",
@@ -10520,7 +10520,7 @@ def _sample_dirichlet(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_poisson = Overloads([(ops.poisson, Binder(ops.poisson.schema))])
+_ov_poisson = Overloads([ops.poisson])
 
 
 @traced("dispatch", "at::poisson", FUNCTIONS_H, "at::poisson",
@@ -10533,7 +10533,7 @@ def poisson(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_binomial = Overloads([(ops.binomial, Binder(ops.binomial.schema))])
+_ov_binomial = Overloads([ops.binomial])
 
 
 @traced("dispatch", "at::binomial", FUNCTIONS_H, "at::binomial",
@@ -10546,7 +10546,7 @@ def binomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_modified_bessel_i0 = Overloads([(ops.special_modified_bessel_i0, Binder(ops.special_modified_bessel_i0.schema)), (ops.special_modified_bessel_i0_out, Binder(ops.special_modified_bessel_i0_out.schema))])
+_ov_special_modified_bessel_i0 = Overloads([ops.special_modified_bessel_i0, ops.special_modified_bessel_i0_out])
 
 
 @traced("dispatch", "at::special_modified_bessel_i0", FUNCTIONS_H, "at::special_modified_bessel_i0",
@@ -10560,7 +10560,7 @@ def special_modified_bessel_i0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_modified_bessel_i1 = Overloads([(ops.special_modified_bessel_i1, Binder(ops.special_modified_bessel_i1.schema)), (ops.special_modified_bessel_i1_out, Binder(ops.special_modified_bessel_i1_out.schema))])
+_ov_special_modified_bessel_i1 = Overloads([ops.special_modified_bessel_i1, ops.special_modified_bessel_i1_out])
 
 
 @traced("dispatch", "at::special_modified_bessel_i1", FUNCTIONS_H, "at::special_modified_bessel_i1",
@@ -10574,7 +10574,7 @@ def special_modified_bessel_i1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_modified_bessel_k0 = Overloads([(ops.special_modified_bessel_k0, Binder(ops.special_modified_bessel_k0.schema)), (ops.special_modified_bessel_k0_out, Binder(ops.special_modified_bessel_k0_out.schema))])
+_ov_special_modified_bessel_k0 = Overloads([ops.special_modified_bessel_k0, ops.special_modified_bessel_k0_out])
 
 
 @traced("dispatch", "at::special_modified_bessel_k0", FUNCTIONS_H, "at::special_modified_bessel_k0",
@@ -10588,7 +10588,7 @@ def special_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_modified_bessel_k1 = Overloads([(ops.special_modified_bessel_k1, Binder(ops.special_modified_bessel_k1.schema)), (ops.special_modified_bessel_k1_out, Binder(ops.special_modified_bessel_k1_out.schema))])
+_ov_special_modified_bessel_k1 = Overloads([ops.special_modified_bessel_k1, ops.special_modified_bessel_k1_out])
 
 
 @traced("dispatch", "at::special_modified_bessel_k1", FUNCTIONS_H, "at::special_modified_bessel_k1",
@@ -10602,7 +10602,7 @@ def special_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_scaled_modified_bessel_k0 = Overloads([(ops.special_scaled_modified_bessel_k0, Binder(ops.special_scaled_modified_bessel_k0.schema)), (ops.special_scaled_modified_bessel_k0_out, Binder(ops.special_scaled_modified_bessel_k0_out.schema))])
+_ov_special_scaled_modified_bessel_k0 = Overloads([ops.special_scaled_modified_bessel_k0, ops.special_scaled_modified_bessel_k0_out])
 
 
 @traced("dispatch", "at::special_scaled_modified_bessel_k0", FUNCTIONS_H, "at::special_scaled_modified_bessel_k0",
@@ -10616,7 +10616,7 @@ def special_scaled_modified_bessel_k0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_scaled_modified_bessel_k1 = Overloads([(ops.special_scaled_modified_bessel_k1, Binder(ops.special_scaled_modified_bessel_k1.schema)), (ops.special_scaled_modified_bessel_k1_out, Binder(ops.special_scaled_modified_bessel_k1_out.schema))])
+_ov_special_scaled_modified_bessel_k1 = Overloads([ops.special_scaled_modified_bessel_k1, ops.special_scaled_modified_bessel_k1_out])
 
 
 @traced("dispatch", "at::special_scaled_modified_bessel_k1", FUNCTIONS_H, "at::special_scaled_modified_bessel_k1",
@@ -10630,7 +10630,7 @@ def special_scaled_modified_bessel_k1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_spherical_bessel_j0 = Overloads([(ops.special_spherical_bessel_j0, Binder(ops.special_spherical_bessel_j0.schema)), (ops.special_spherical_bessel_j0_out, Binder(ops.special_spherical_bessel_j0_out.schema))])
+_ov_special_spherical_bessel_j0 = Overloads([ops.special_spherical_bessel_j0, ops.special_spherical_bessel_j0_out])
 
 
 @traced("dispatch", "at::special_spherical_bessel_j0", FUNCTIONS_H, "at::special_spherical_bessel_j0",
@@ -10644,7 +10644,7 @@ def special_spherical_bessel_j0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_bessel_y0 = Overloads([(ops.special_bessel_y0, Binder(ops.special_bessel_y0.schema)), (ops.special_bessel_y0_out, Binder(ops.special_bessel_y0_out.schema))])
+_ov_special_bessel_y0 = Overloads([ops.special_bessel_y0, ops.special_bessel_y0_out])
 
 
 @traced("dispatch", "at::special_bessel_y0", FUNCTIONS_H, "at::special_bessel_y0",
@@ -10658,7 +10658,7 @@ def special_bessel_y0(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_bessel_y1 = Overloads([(ops.special_bessel_y1, Binder(ops.special_bessel_y1.schema)), (ops.special_bessel_y1_out, Binder(ops.special_bessel_y1_out.schema))])
+_ov_special_bessel_y1 = Overloads([ops.special_bessel_y1, ops.special_bessel_y1_out])
 
 
 @traced("dispatch", "at::special_bessel_y1", FUNCTIONS_H, "at::special_bessel_y1",
@@ -10672,7 +10672,7 @@ def special_bessel_y1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_airy_ai = Overloads([(ops.special_airy_ai, Binder(ops.special_airy_ai.schema)), (ops.special_airy_ai_out, Binder(ops.special_airy_ai_out.schema))])
+_ov_special_airy_ai = Overloads([ops.special_airy_ai, ops.special_airy_ai_out])
 
 
 @traced("dispatch", "at::special_airy_ai", FUNCTIONS_H, "at::special_airy_ai",
@@ -10686,7 +10686,7 @@ def special_airy_ai(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_igamma = Overloads([(ops.igamma_out, Binder(ops.igamma_out.schema)), (ops.igamma, Binder(ops.igamma.schema))])
+_ov_igamma = Overloads([ops.igamma_out, ops.igamma])
 
 
 @traced("dispatch", "at::igamma", FUNCTIONS_H, "at::igamma",
@@ -10700,7 +10700,7 @@ def igamma(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_igammac = Overloads([(ops.igammac_out, Binder(ops.igammac_out.schema)), (ops.igammac, Binder(ops.igammac.schema))])
+_ov_igammac = Overloads([ops.igammac_out, ops.igammac])
 
 
 @traced("dispatch", "at::igammac", FUNCTIONS_H, "at::igammac",
@@ -10714,7 +10714,7 @@ def igammac(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_gammainc = Overloads([(ops.special_gammainc_out, Binder(ops.special_gammainc_out.schema)), (ops.special_gammainc, Binder(ops.special_gammainc.schema))])
+_ov_special_gammainc = Overloads([ops.special_gammainc_out, ops.special_gammainc])
 
 
 @traced("dispatch", "at::special_gammainc", FUNCTIONS_H, "at::special_gammainc",
@@ -10728,7 +10728,7 @@ def special_gammainc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_gammaincc = Overloads([(ops.special_gammaincc_out, Binder(ops.special_gammaincc_out.schema)), (ops.special_gammaincc, Binder(ops.special_gammaincc.schema))])
+_ov_special_gammaincc = Overloads([ops.special_gammaincc_out, ops.special_gammaincc])
 
 
 @traced("dispatch", "at::special_gammaincc", FUNCTIONS_H, "at::special_gammaincc",
@@ -10742,7 +10742,7 @@ def special_gammaincc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_erfcx = Overloads([(ops.special_erfcx, Binder(ops.special_erfcx.schema)), (ops.special_erfcx_out, Binder(ops.special_erfcx_out.schema))])
+_ov_special_erfcx = Overloads([ops.special_erfcx, ops.special_erfcx_out])
 
 
 @traced("dispatch", "at::special_erfcx", FUNCTIONS_H, "at::special_erfcx",
@@ -10756,7 +10756,7 @@ def special_erfcx(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_special_log_ndtr = Overloads([(ops.special_log_ndtr, Binder(ops.special_log_ndtr.schema)), (ops.special_log_ndtr_out, Binder(ops.special_log_ndtr_out.schema))])
+_ov_special_log_ndtr = Overloads([ops.special_log_ndtr, ops.special_log_ndtr_out])
 
 
 @traced("dispatch", "at::special_log_ndtr", FUNCTIONS_H, "at::special_log_ndtr",
@@ -10770,7 +10770,7 @@ def special_log_ndtr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__make_dual = Overloads([(ops._make_dual, Binder(ops._make_dual.schema))])
+_ov__make_dual = Overloads([ops._make_dual])
 
 
 @traced("dispatch", "at::_make_dual", FUNCTIONS_H, "at::_make_dual",
@@ -10783,7 +10783,7 @@ def _make_dual(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__unpack_dual = Overloads([(ops._unpack_dual, Binder(ops._unpack_dual.schema))])
+_ov__unpack_dual = Overloads([ops._unpack_dual])
 
 
 @traced("dispatch", "at::_unpack_dual", FUNCTIONS_H, "at::_unpack_dual",
@@ -10796,7 +10796,7 @@ def _unpack_dual(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__new_zeros_with_same_feature_meta = Overloads([(ops._new_zeros_with_same_feature_meta, Binder(ops._new_zeros_with_same_feature_meta.schema))])
+_ov__new_zeros_with_same_feature_meta = Overloads([ops._new_zeros_with_same_feature_meta])
 
 
 @traced("dispatch", "at::_new_zeros_with_same_feature_meta", FUNCTIONS_H, "at::_new_zeros_with_same_feature_meta",
@@ -10809,7 +10809,7 @@ def _new_zeros_with_same_feature_meta(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__has_same_storage_numel = Overloads([(ops._has_same_storage_numel, Binder(ops._has_same_storage_numel.schema))])
+_ov__has_same_storage_numel = Overloads([ops._has_same_storage_numel])
 
 
 @traced("dispatch", "at::_has_same_storage_numel", FUNCTIONS_H, "at::_has_same_storage_numel",
@@ -10822,7 +10822,7 @@ def _has_same_storage_numel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_is_same_size = Overloads([(ops.is_same_size, Binder(ops.is_same_size.schema))])
+_ov_is_same_size = Overloads([ops.is_same_size])
 
 
 @traced("dispatch", "at::is_same_size", FUNCTIONS_H, "at::is_same_size",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten.codegen import StructuredKernel, native_kernel
-from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction
 from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS
 from tensortrace.aten.tensor_body import Tensor
@@ -318,7 +318,8 @@ def wrapper_CPU_add_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_add_out, "wrapper_CPU_add_out"))
+ops.add_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_add_out, "wrapper_CPU_add_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_add_Tensor", REGISTER_CPU,
         legacy="CPUType::add")
@@ -331,7 +332,8 @@ def wrapper_CPU_add_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_add_Tensor, "wrapper_CPU_add_Tensor"))
+ops.add_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_add_Tensor, "wrapper_CPU_add_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_add__Tensor", REGISTER_CPU,
         legacy="CPUType::add_")
@@ -344,7 +346,8 @@ def wrapper_CPU_add__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_add__Tensor, "wrapper_CPU_add__Tensor"))
+ops.add__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_add__Tensor, "wrapper_CPU_add__Tensor")))
 
 
 # ---- structured: cat.out (meta: cat, impl: cat_out_cpu) --------------------
@@ -360,7 +363,8 @@ def wrapper_CPU_cat_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cat_out, "wrapper_CPU_cat_out"))
+ops.cat_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cat_out, "wrapper_CPU_cat_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cat", REGISTER_CPU,
         legacy="CPUType::cat")
@@ -373,7 +377,8 @@ def wrapper_CPU_cat(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cat, "wrapper_CPU_cat"))
+ops.cat.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cat, "wrapper_CPU_cat")))
 
 
 # ---- structured: sub.out (meta: sub.Tensor, impl: sub_out) --------------------
@@ -389,7 +394,8 @@ def wrapper_CPU_sub_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sub_out, "wrapper_CPU_sub_out"))
+ops.sub_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sub_out, "wrapper_CPU_sub_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sub_Tensor", REGISTER_CPU,
         legacy="CPUType::sub")
@@ -402,7 +408,8 @@ def wrapper_CPU_sub_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sub_Tensor, "wrapper_CPU_sub_Tensor"))
+ops.sub_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sub_Tensor, "wrapper_CPU_sub_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sub__Tensor", REGISTER_CPU,
         legacy="CPUType::sub_")
@@ -415,7 +422,8 @@ def wrapper_CPU_sub__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sub__Tensor, "wrapper_CPU_sub__Tensor"))
+ops.sub__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sub__Tensor, "wrapper_CPU_sub__Tensor")))
 
 
 # ---- structured: mul.out (meta: mul.Tensor, impl: mul_out) --------------------
@@ -431,7 +439,8 @@ def wrapper_CPU_mul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mul_out, "wrapper_CPU_mul_out"))
+ops.mul_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mul_out, "wrapper_CPU_mul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mul_Tensor", REGISTER_CPU,
         legacy="CPUType::mul")
@@ -444,7 +453,8 @@ def wrapper_CPU_mul_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mul_Tensor, "wrapper_CPU_mul_Tensor"))
+ops.mul_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mul_Tensor, "wrapper_CPU_mul_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mul__Tensor", REGISTER_CPU,
         legacy="CPUType::mul_")
@@ -457,7 +467,8 @@ def wrapper_CPU_mul__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mul__Tensor, "wrapper_CPU_mul__Tensor"))
+ops.mul__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mul__Tensor, "wrapper_CPU_mul__Tensor")))
 
 
 # ---- structured: div.out (meta: div.Tensor, impl: div_out) --------------------
@@ -473,7 +484,8 @@ def wrapper_CPU_div_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div_out, "wrapper_CPU_div_out"))
+ops.div_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div_out, "wrapper_CPU_div_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div_Tensor", REGISTER_CPU,
         legacy="CPUType::div")
@@ -486,7 +498,8 @@ def wrapper_CPU_div_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div_Tensor, "wrapper_CPU_div_Tensor"))
+ops.div_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div_Tensor, "wrapper_CPU_div_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div__Tensor", REGISTER_CPU,
         legacy="CPUType::div_")
@@ -499,7 +512,8 @@ def wrapper_CPU_div__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div__Tensor, "wrapper_CPU_div__Tensor"))
+ops.div__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div__Tensor, "wrapper_CPU_div__Tensor")))
 
 
 # ---- structured: div.out_mode (meta: div.Tensor_mode, impl: div_out_mode) --------------------
@@ -515,7 +529,8 @@ def wrapper_CPU_div_out_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out_mode.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div_out_mode, "wrapper_CPU_div_out_mode"))
+ops.div_out_mode.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div_out_mode, "wrapper_CPU_div_out_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div_Tensor_mode", REGISTER_CPU,
         legacy="CPUType::div")
@@ -528,7 +543,8 @@ def wrapper_CPU_div_Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor_mode.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div_Tensor_mode, "wrapper_CPU_div_Tensor_mode"))
+ops.div_Tensor_mode.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div_Tensor_mode, "wrapper_CPU_div_Tensor_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div__Tensor_mode", REGISTER_CPU,
         legacy="CPUType::div_")
@@ -541,7 +557,8 @@ def wrapper_CPU_div__Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor_mode.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_div__Tensor_mode, "wrapper_CPU_div__Tensor_mode"))
+ops.div__Tensor_mode.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_div__Tensor_mode, "wrapper_CPU_div__Tensor_mode")))
 
 
 # ---- structured: remainder.Tensor_out (meta: remainder.Tensor, impl: remainder_out) --------------------
@@ -557,7 +574,8 @@ def wrapper_CPU_remainder_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_remainder_Tensor_out, "wrapper_CPU_remainder_Tensor_out"))
+ops.remainder_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_remainder_Tensor_out, "wrapper_CPU_remainder_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_remainder_Tensor", REGISTER_CPU,
         legacy="CPUType::remainder")
@@ -570,7 +588,8 @@ def wrapper_CPU_remainder_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_remainder_Tensor, "wrapper_CPU_remainder_Tensor"))
+ops.remainder_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_remainder_Tensor, "wrapper_CPU_remainder_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_remainder__Tensor", REGISTER_CPU,
         legacy="CPUType::remainder_")
@@ -583,7 +602,8 @@ def wrapper_CPU_remainder__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_remainder__Tensor, "wrapper_CPU_remainder__Tensor"))
+ops.remainder__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_remainder__Tensor, "wrapper_CPU_remainder__Tensor")))
 
 
 # ---- structured: maximum.out (meta: maximum, impl: maximum_out) --------------------
@@ -599,7 +619,8 @@ def wrapper_CPU_maximum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_maximum_out, "wrapper_CPU_maximum_out"))
+ops.maximum_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_maximum_out, "wrapper_CPU_maximum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_maximum", REGISTER_CPU,
         legacy="CPUType::maximum")
@@ -612,7 +633,8 @@ def wrapper_CPU_maximum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_maximum, "wrapper_CPU_maximum"))
+ops.maximum.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_maximum, "wrapper_CPU_maximum")))
 
 
 # ---- structured: minimum.out (meta: minimum, impl: minimum_out) --------------------
@@ -628,7 +650,8 @@ def wrapper_CPU_minimum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_minimum_out, "wrapper_CPU_minimum_out"))
+ops.minimum_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_minimum_out, "wrapper_CPU_minimum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_minimum", REGISTER_CPU,
         legacy="CPUType::minimum")
@@ -641,7 +664,8 @@ def wrapper_CPU_minimum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_minimum, "wrapper_CPU_minimum"))
+ops.minimum.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_minimum, "wrapper_CPU_minimum")))
 
 
 # ---- structured: eq.Scalar_out (meta: eq.Scalar, impl: eq_Scalar_out) --------------------
@@ -657,7 +681,8 @@ def wrapper_CPU_eq_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq_Scalar_out, "wrapper_CPU_eq_Scalar_out"))
+ops.eq_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq_Scalar_out, "wrapper_CPU_eq_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq_Scalar", REGISTER_CPU,
         legacy="CPUType::eq")
@@ -670,7 +695,8 @@ def wrapper_CPU_eq_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq_Scalar, "wrapper_CPU_eq_Scalar"))
+ops.eq_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq_Scalar, "wrapper_CPU_eq_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq__Scalar", REGISTER_CPU,
         legacy="CPUType::eq_")
@@ -683,7 +709,8 @@ def wrapper_CPU_eq__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq__Scalar, "wrapper_CPU_eq__Scalar"))
+ops.eq__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq__Scalar, "wrapper_CPU_eq__Scalar")))
 
 
 # ---- structured: eq.Tensor_out (meta: eq.Tensor, impl: eq_Tensor_out) --------------------
@@ -699,7 +726,8 @@ def wrapper_CPU_eq_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq_Tensor_out, "wrapper_CPU_eq_Tensor_out"))
+ops.eq_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq_Tensor_out, "wrapper_CPU_eq_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq_Tensor", REGISTER_CPU,
         legacy="CPUType::eq")
@@ -712,7 +740,8 @@ def wrapper_CPU_eq_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq_Tensor, "wrapper_CPU_eq_Tensor"))
+ops.eq_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq_Tensor, "wrapper_CPU_eq_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq__Tensor", REGISTER_CPU,
         legacy="CPUType::eq_")
@@ -725,7 +754,8 @@ def wrapper_CPU_eq__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_eq__Tensor, "wrapper_CPU_eq__Tensor"))
+ops.eq__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_eq__Tensor, "wrapper_CPU_eq__Tensor")))
 
 
 # ---- structured: ne.Scalar_out (meta: ne.Scalar, impl: ne_Scalar_out) --------------------
@@ -741,7 +771,8 @@ def wrapper_CPU_ne_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne_Scalar_out, "wrapper_CPU_ne_Scalar_out"))
+ops.ne_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne_Scalar_out, "wrapper_CPU_ne_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne_Scalar", REGISTER_CPU,
         legacy="CPUType::ne")
@@ -754,7 +785,8 @@ def wrapper_CPU_ne_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne_Scalar, "wrapper_CPU_ne_Scalar"))
+ops.ne_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne_Scalar, "wrapper_CPU_ne_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne__Scalar", REGISTER_CPU,
         legacy="CPUType::ne_")
@@ -767,7 +799,8 @@ def wrapper_CPU_ne__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne__Scalar, "wrapper_CPU_ne__Scalar"))
+ops.ne__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne__Scalar, "wrapper_CPU_ne__Scalar")))
 
 
 # ---- structured: ne.Tensor_out (meta: ne.Tensor, impl: ne_Tensor_out) --------------------
@@ -783,7 +816,8 @@ def wrapper_CPU_ne_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne_Tensor_out, "wrapper_CPU_ne_Tensor_out"))
+ops.ne_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne_Tensor_out, "wrapper_CPU_ne_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne_Tensor", REGISTER_CPU,
         legacy="CPUType::ne")
@@ -796,7 +830,8 @@ def wrapper_CPU_ne_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne_Tensor, "wrapper_CPU_ne_Tensor"))
+ops.ne_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne_Tensor, "wrapper_CPU_ne_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne__Tensor", REGISTER_CPU,
         legacy="CPUType::ne_")
@@ -809,7 +844,8 @@ def wrapper_CPU_ne__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ne__Tensor, "wrapper_CPU_ne__Tensor"))
+ops.ne__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ne__Tensor, "wrapper_CPU_ne__Tensor")))
 
 
 # ---- structured: lt.Scalar_out (meta: lt.Scalar, impl: lt_Scalar_out) --------------------
@@ -825,7 +861,8 @@ def wrapper_CPU_lt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt_Scalar_out, "wrapper_CPU_lt_Scalar_out"))
+ops.lt_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt_Scalar_out, "wrapper_CPU_lt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt_Scalar", REGISTER_CPU,
         legacy="CPUType::lt")
@@ -838,7 +875,8 @@ def wrapper_CPU_lt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt_Scalar, "wrapper_CPU_lt_Scalar"))
+ops.lt_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt_Scalar, "wrapper_CPU_lt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt__Scalar", REGISTER_CPU,
         legacy="CPUType::lt_")
@@ -851,7 +889,8 @@ def wrapper_CPU_lt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt__Scalar, "wrapper_CPU_lt__Scalar"))
+ops.lt__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt__Scalar, "wrapper_CPU_lt__Scalar")))
 
 
 # ---- structured: lt.Tensor_out (meta: lt.Tensor, impl: lt_Tensor_out) --------------------
@@ -867,7 +906,8 @@ def wrapper_CPU_lt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt_Tensor_out, "wrapper_CPU_lt_Tensor_out"))
+ops.lt_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt_Tensor_out, "wrapper_CPU_lt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt_Tensor", REGISTER_CPU,
         legacy="CPUType::lt")
@@ -880,7 +920,8 @@ def wrapper_CPU_lt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt_Tensor, "wrapper_CPU_lt_Tensor"))
+ops.lt_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt_Tensor, "wrapper_CPU_lt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt__Tensor", REGISTER_CPU,
         legacy="CPUType::lt_")
@@ -893,7 +934,8 @@ def wrapper_CPU_lt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lt__Tensor, "wrapper_CPU_lt__Tensor"))
+ops.lt__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lt__Tensor, "wrapper_CPU_lt__Tensor")))
 
 
 # ---- structured: le.Scalar_out (meta: le.Scalar, impl: le_Scalar_out) --------------------
@@ -909,7 +951,8 @@ def wrapper_CPU_le_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le_Scalar_out, "wrapper_CPU_le_Scalar_out"))
+ops.le_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le_Scalar_out, "wrapper_CPU_le_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le_Scalar", REGISTER_CPU,
         legacy="CPUType::le")
@@ -922,7 +965,8 @@ def wrapper_CPU_le_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le_Scalar, "wrapper_CPU_le_Scalar"))
+ops.le_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le_Scalar, "wrapper_CPU_le_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le__Scalar", REGISTER_CPU,
         legacy="CPUType::le_")
@@ -935,7 +979,8 @@ def wrapper_CPU_le__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le__Scalar, "wrapper_CPU_le__Scalar"))
+ops.le__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le__Scalar, "wrapper_CPU_le__Scalar")))
 
 
 # ---- structured: le.Tensor_out (meta: le.Tensor, impl: le_Tensor_out) --------------------
@@ -951,7 +996,8 @@ def wrapper_CPU_le_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le_Tensor_out, "wrapper_CPU_le_Tensor_out"))
+ops.le_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le_Tensor_out, "wrapper_CPU_le_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le_Tensor", REGISTER_CPU,
         legacy="CPUType::le")
@@ -964,7 +1010,8 @@ def wrapper_CPU_le_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le_Tensor, "wrapper_CPU_le_Tensor"))
+ops.le_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le_Tensor, "wrapper_CPU_le_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le__Tensor", REGISTER_CPU,
         legacy="CPUType::le_")
@@ -977,7 +1024,8 @@ def wrapper_CPU_le__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_le__Tensor, "wrapper_CPU_le__Tensor"))
+ops.le__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_le__Tensor, "wrapper_CPU_le__Tensor")))
 
 
 # ---- structured: gt.Scalar_out (meta: gt.Scalar, impl: gt_Scalar_out) --------------------
@@ -993,7 +1041,8 @@ def wrapper_CPU_gt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt_Scalar_out, "wrapper_CPU_gt_Scalar_out"))
+ops.gt_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt_Scalar_out, "wrapper_CPU_gt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt_Scalar", REGISTER_CPU,
         legacy="CPUType::gt")
@@ -1006,7 +1055,8 @@ def wrapper_CPU_gt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt_Scalar, "wrapper_CPU_gt_Scalar"))
+ops.gt_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt_Scalar, "wrapper_CPU_gt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt__Scalar", REGISTER_CPU,
         legacy="CPUType::gt_")
@@ -1019,7 +1069,8 @@ def wrapper_CPU_gt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt__Scalar, "wrapper_CPU_gt__Scalar"))
+ops.gt__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt__Scalar, "wrapper_CPU_gt__Scalar")))
 
 
 # ---- structured: gt.Tensor_out (meta: gt.Tensor, impl: gt_Tensor_out) --------------------
@@ -1035,7 +1086,8 @@ def wrapper_CPU_gt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt_Tensor_out, "wrapper_CPU_gt_Tensor_out"))
+ops.gt_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt_Tensor_out, "wrapper_CPU_gt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt_Tensor", REGISTER_CPU,
         legacy="CPUType::gt")
@@ -1048,7 +1100,8 @@ def wrapper_CPU_gt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt_Tensor, "wrapper_CPU_gt_Tensor"))
+ops.gt_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt_Tensor, "wrapper_CPU_gt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt__Tensor", REGISTER_CPU,
         legacy="CPUType::gt_")
@@ -1061,7 +1114,8 @@ def wrapper_CPU_gt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gt__Tensor, "wrapper_CPU_gt__Tensor"))
+ops.gt__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gt__Tensor, "wrapper_CPU_gt__Tensor")))
 
 
 # ---- structured: ge.Scalar_out (meta: ge.Scalar, impl: ge_Scalar_out) --------------------
@@ -1077,7 +1131,8 @@ def wrapper_CPU_ge_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge_Scalar_out, "wrapper_CPU_ge_Scalar_out"))
+ops.ge_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge_Scalar_out, "wrapper_CPU_ge_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge_Scalar", REGISTER_CPU,
         legacy="CPUType::ge")
@@ -1090,7 +1145,8 @@ def wrapper_CPU_ge_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge_Scalar, "wrapper_CPU_ge_Scalar"))
+ops.ge_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge_Scalar, "wrapper_CPU_ge_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge__Scalar", REGISTER_CPU,
         legacy="CPUType::ge_")
@@ -1103,7 +1159,8 @@ def wrapper_CPU_ge__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge__Scalar, "wrapper_CPU_ge__Scalar"))
+ops.ge__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge__Scalar, "wrapper_CPU_ge__Scalar")))
 
 
 # ---- structured: ge.Tensor_out (meta: ge.Tensor, impl: ge_Tensor_out) --------------------
@@ -1119,7 +1176,8 @@ def wrapper_CPU_ge_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge_Tensor_out, "wrapper_CPU_ge_Tensor_out"))
+ops.ge_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge_Tensor_out, "wrapper_CPU_ge_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge_Tensor", REGISTER_CPU,
         legacy="CPUType::ge")
@@ -1132,7 +1190,8 @@ def wrapper_CPU_ge_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge_Tensor, "wrapper_CPU_ge_Tensor"))
+ops.ge_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge_Tensor, "wrapper_CPU_ge_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge__Tensor", REGISTER_CPU,
         legacy="CPUType::ge_")
@@ -1145,7 +1204,8 @@ def wrapper_CPU_ge__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ge__Tensor, "wrapper_CPU_ge__Tensor"))
+ops.ge__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ge__Tensor, "wrapper_CPU_ge__Tensor")))
 
 
 # ---- structured: bitwise_and.Tensor_out (meta: bitwise_and.Tensor, impl: bitwise_and_out) --------------------
@@ -1161,7 +1221,8 @@ def wrapper_CPU_bitwise_and_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_and_Tensor_out, "wrapper_CPU_bitwise_and_Tensor_out"))
+ops.bitwise_and_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_and_Tensor_out, "wrapper_CPU_bitwise_and_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_and_Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_and")
@@ -1174,7 +1235,8 @@ def wrapper_CPU_bitwise_and_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_and_Tensor, "wrapper_CPU_bitwise_and_Tensor"))
+ops.bitwise_and_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_and_Tensor, "wrapper_CPU_bitwise_and_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_and__Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_and_")
@@ -1187,7 +1249,8 @@ def wrapper_CPU_bitwise_and__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_and__Tensor, "wrapper_CPU_bitwise_and__Tensor"))
+ops.bitwise_and__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_and__Tensor, "wrapper_CPU_bitwise_and__Tensor")))
 
 
 # ---- structured: bitwise_or.Tensor_out (meta: bitwise_or.Tensor, impl: bitwise_or_out) --------------------
@@ -1203,7 +1266,8 @@ def wrapper_CPU_bitwise_or_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_or_Tensor_out, "wrapper_CPU_bitwise_or_Tensor_out"))
+ops.bitwise_or_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_or_Tensor_out, "wrapper_CPU_bitwise_or_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_or_Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_or")
@@ -1216,7 +1280,8 @@ def wrapper_CPU_bitwise_or_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_or_Tensor, "wrapper_CPU_bitwise_or_Tensor"))
+ops.bitwise_or_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_or_Tensor, "wrapper_CPU_bitwise_or_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_or__Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_or_")
@@ -1229,7 +1294,8 @@ def wrapper_CPU_bitwise_or__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_or__Tensor, "wrapper_CPU_bitwise_or__Tensor"))
+ops.bitwise_or__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_or__Tensor, "wrapper_CPU_bitwise_or__Tensor")))
 
 
 # ---- structured: pow.Tensor_Tensor_out (meta: pow.Tensor_Tensor, impl: pow_Tensor_Tensor_out) --------------------
@@ -1245,7 +1311,8 @@ def wrapper_CPU_pow_Tensor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Tensor_Tensor_out, "wrapper_CPU_pow_Tensor_Tensor_out"))
+ops.pow_Tensor_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Tensor_Tensor_out, "wrapper_CPU_pow_Tensor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Tensor_Tensor", REGISTER_CPU,
         legacy="CPUType::pow")
@@ -1258,7 +1325,8 @@ def wrapper_CPU_pow_Tensor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Tensor_Tensor, "wrapper_CPU_pow_Tensor_Tensor"))
+ops.pow_Tensor_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Tensor_Tensor, "wrapper_CPU_pow_Tensor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow__Tensor", REGISTER_CPU,
         legacy="CPUType::pow_")
@@ -1271,7 +1339,8 @@ def wrapper_CPU_pow__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow__Tensor, "wrapper_CPU_pow__Tensor"))
+ops.pow__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow__Tensor, "wrapper_CPU_pow__Tensor")))
 
 
 # ---- structured: pow.Scalar_out (meta: pow.Scalar, impl: pow_Scalar_out) --------------------
@@ -1287,7 +1356,8 @@ def wrapper_CPU_pow_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Scalar_out, "wrapper_CPU_pow_Scalar_out"))
+ops.pow_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Scalar_out, "wrapper_CPU_pow_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Scalar", REGISTER_CPU,
         legacy="CPUType::pow")
@@ -1300,7 +1370,8 @@ def wrapper_CPU_pow_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Scalar, "wrapper_CPU_pow_Scalar"))
+ops.pow_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Scalar, "wrapper_CPU_pow_Scalar")))
 
 
 # ---- structured: pow.Tensor_Scalar_out (meta: pow.Tensor_Scalar, impl: pow_Tensor_Scalar_out) --------------------
@@ -1316,7 +1387,8 @@ def wrapper_CPU_pow_Tensor_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Tensor_Scalar_out, "wrapper_CPU_pow_Tensor_Scalar_out"))
+ops.pow_Tensor_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Tensor_Scalar_out, "wrapper_CPU_pow_Tensor_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Tensor_Scalar", REGISTER_CPU,
         legacy="CPUType::pow")
@@ -1329,7 +1401,8 @@ def wrapper_CPU_pow_Tensor_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow_Tensor_Scalar, "wrapper_CPU_pow_Tensor_Scalar"))
+ops.pow_Tensor_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow_Tensor_Scalar, "wrapper_CPU_pow_Tensor_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow__Scalar", REGISTER_CPU,
         legacy="CPUType::pow_")
@@ -1342,7 +1415,8 @@ def wrapper_CPU_pow__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_pow__Scalar, "wrapper_CPU_pow__Scalar"))
+ops.pow__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_pow__Scalar, "wrapper_CPU_pow__Scalar")))
 
 
 # ---- structured: neg.out (meta: neg, impl: neg_out) --------------------
@@ -1358,7 +1432,8 @@ def wrapper_CPU_neg_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_neg_out, "wrapper_CPU_neg_out"))
+ops.neg_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_neg_out, "wrapper_CPU_neg_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_neg", REGISTER_CPU,
         legacy="CPUType::neg")
@@ -1371,7 +1446,8 @@ def wrapper_CPU_neg(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_neg, "wrapper_CPU_neg"))
+ops.neg.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_neg, "wrapper_CPU_neg")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_neg_", REGISTER_CPU,
         legacy="CPUType::neg_")
@@ -1384,7 +1460,8 @@ def wrapper_CPU_neg_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_neg_, "wrapper_CPU_neg_"))
+ops.neg_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_neg_, "wrapper_CPU_neg_")))
 
 
 # ---- structured: exp.out (meta: exp, impl: exp_out) --------------------
@@ -1400,7 +1477,8 @@ def wrapper_CPU_exp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp_out, "wrapper_CPU_exp_out"))
+ops.exp_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp_out, "wrapper_CPU_exp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp", REGISTER_CPU,
         legacy="CPUType::exp")
@@ -1413,7 +1491,8 @@ def wrapper_CPU_exp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp, "wrapper_CPU_exp"))
+ops.exp.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp, "wrapper_CPU_exp")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp_", REGISTER_CPU,
         legacy="CPUType::exp_")
@@ -1426,7 +1505,8 @@ def wrapper_CPU_exp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp_, "wrapper_CPU_exp_"))
+ops.exp_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp_, "wrapper_CPU_exp_")))
 
 
 # ---- structured: log.out (meta: log, impl: log_out) --------------------
@@ -1442,7 +1522,8 @@ def wrapper_CPU_log_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log_out, "wrapper_CPU_log_out"))
+ops.log_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log_out, "wrapper_CPU_log_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log", REGISTER_CPU,
         legacy="CPUType::log")
@@ -1455,7 +1536,8 @@ def wrapper_CPU_log(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log, "wrapper_CPU_log"))
+ops.log.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log, "wrapper_CPU_log")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log_", REGISTER_CPU,
         legacy="CPUType::log_")
@@ -1468,7 +1550,8 @@ def wrapper_CPU_log_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log_, "wrapper_CPU_log_"))
+ops.log_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log_, "wrapper_CPU_log_")))
 
 
 # ---- structured: sqrt.out (meta: sqrt, impl: sqrt_out) --------------------
@@ -1484,7 +1567,8 @@ def wrapper_CPU_sqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sqrt_out, "wrapper_CPU_sqrt_out"))
+ops.sqrt_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sqrt_out, "wrapper_CPU_sqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sqrt", REGISTER_CPU,
         legacy="CPUType::sqrt")
@@ -1497,7 +1581,8 @@ def wrapper_CPU_sqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sqrt, "wrapper_CPU_sqrt"))
+ops.sqrt.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sqrt, "wrapper_CPU_sqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sqrt_", REGISTER_CPU,
         legacy="CPUType::sqrt_")
@@ -1510,7 +1595,8 @@ def wrapper_CPU_sqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sqrt_, "wrapper_CPU_sqrt_"))
+ops.sqrt_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sqrt_, "wrapper_CPU_sqrt_")))
 
 
 # ---- structured: sin.out (meta: sin, impl: sin_out) --------------------
@@ -1526,7 +1612,8 @@ def wrapper_CPU_sin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sin_out, "wrapper_CPU_sin_out"))
+ops.sin_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sin_out, "wrapper_CPU_sin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sin", REGISTER_CPU,
         legacy="CPUType::sin")
@@ -1539,7 +1626,8 @@ def wrapper_CPU_sin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sin, "wrapper_CPU_sin"))
+ops.sin.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sin, "wrapper_CPU_sin")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sin_", REGISTER_CPU,
         legacy="CPUType::sin_")
@@ -1552,7 +1640,8 @@ def wrapper_CPU_sin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sin_, "wrapper_CPU_sin_"))
+ops.sin_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sin_, "wrapper_CPU_sin_")))
 
 
 # ---- structured: cos.out (meta: cos, impl: cos_out) --------------------
@@ -1568,7 +1657,8 @@ def wrapper_CPU_cos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cos_out, "wrapper_CPU_cos_out"))
+ops.cos_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cos_out, "wrapper_CPU_cos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cos", REGISTER_CPU,
         legacy="CPUType::cos")
@@ -1581,7 +1671,8 @@ def wrapper_CPU_cos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cos, "wrapper_CPU_cos"))
+ops.cos.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cos, "wrapper_CPU_cos")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cos_", REGISTER_CPU,
         legacy="CPUType::cos_")
@@ -1594,7 +1685,8 @@ def wrapper_CPU_cos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cos_, "wrapper_CPU_cos_"))
+ops.cos_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cos_, "wrapper_CPU_cos_")))
 
 
 # ---- structured: tanh.out (meta: tanh, impl: tanh_out) --------------------
@@ -1610,7 +1702,8 @@ def wrapper_CPU_tanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_out, "wrapper_CPU_tanh_out"))
+ops.tanh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tanh_out, "wrapper_CPU_tanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh", REGISTER_CPU,
         legacy="CPUType::tanh")
@@ -1623,7 +1716,8 @@ def wrapper_CPU_tanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh, "wrapper_CPU_tanh"))
+ops.tanh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tanh, "wrapper_CPU_tanh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh_", REGISTER_CPU,
         legacy="CPUType::tanh_")
@@ -1636,7 +1730,8 @@ def wrapper_CPU_tanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_, "wrapper_CPU_tanh_"))
+ops.tanh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tanh_, "wrapper_CPU_tanh_")))
 
 
 # ---- structured: sigmoid.out (meta: sigmoid, impl: sigmoid_out) --------------------
@@ -1652,7 +1747,8 @@ def wrapper_CPU_sigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_out, "wrapper_CPU_sigmoid_out"))
+ops.sigmoid_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sigmoid_out, "wrapper_CPU_sigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid", REGISTER_CPU,
         legacy="CPUType::sigmoid")
@@ -1665,7 +1761,8 @@ def wrapper_CPU_sigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid, "wrapper_CPU_sigmoid"))
+ops.sigmoid.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sigmoid, "wrapper_CPU_sigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_", REGISTER_CPU,
         legacy="CPUType::sigmoid_")
@@ -1678,7 +1775,8 @@ def wrapper_CPU_sigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_, "wrapper_CPU_sigmoid_"))
+ops.sigmoid_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sigmoid_, "wrapper_CPU_sigmoid_")))
 
 
 # ---- structured: reciprocal.out (meta: reciprocal, impl: reciprocal_out) --------------------
@@ -1694,7 +1792,8 @@ def wrapper_CPU_reciprocal_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_reciprocal_out, "wrapper_CPU_reciprocal_out"))
+ops.reciprocal_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_reciprocal_out, "wrapper_CPU_reciprocal_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_reciprocal", REGISTER_CPU,
         legacy="CPUType::reciprocal")
@@ -1707,7 +1806,8 @@ def wrapper_CPU_reciprocal(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_reciprocal, "wrapper_CPU_reciprocal"))
+ops.reciprocal.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_reciprocal, "wrapper_CPU_reciprocal")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_reciprocal_", REGISTER_CPU,
         legacy="CPUType::reciprocal_")
@@ -1720,7 +1820,8 @@ def wrapper_CPU_reciprocal_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_reciprocal_, "wrapper_CPU_reciprocal_"))
+ops.reciprocal_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_reciprocal_, "wrapper_CPU_reciprocal_")))
 
 
 # ---- structured: bitwise_not.out (meta: bitwise_not, impl: bitwise_not_out) --------------------
@@ -1736,7 +1837,8 @@ def wrapper_CPU_bitwise_not_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_not_out, "wrapper_CPU_bitwise_not_out"))
+ops.bitwise_not_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_not_out, "wrapper_CPU_bitwise_not_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_not", REGISTER_CPU,
         legacy="CPUType::bitwise_not")
@@ -1749,7 +1851,8 @@ def wrapper_CPU_bitwise_not(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_not, "wrapper_CPU_bitwise_not"))
+ops.bitwise_not.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_not, "wrapper_CPU_bitwise_not")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_not_", REGISTER_CPU,
         legacy="CPUType::bitwise_not_")
@@ -1762,7 +1865,8 @@ def wrapper_CPU_bitwise_not_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_not_, "wrapper_CPU_bitwise_not_"))
+ops.bitwise_not_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_not_, "wrapper_CPU_bitwise_not_")))
 
 
 # ---- structured: elu.out (meta: elu, impl: elu_out) --------------------
@@ -1778,7 +1882,8 @@ def wrapper_CPU_elu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_elu_out, "wrapper_CPU_elu_out"))
+ops.elu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_elu_out, "wrapper_CPU_elu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu", REGISTER_CPU,
         legacy="CPUType::elu")
@@ -1791,7 +1896,8 @@ def wrapper_CPU_elu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_elu, "wrapper_CPU_elu"))
+ops.elu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_elu, "wrapper_CPU_elu")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu_", REGISTER_CPU,
         legacy="CPUType::elu_")
@@ -1804,7 +1910,8 @@ def wrapper_CPU_elu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_elu_, "wrapper_CPU_elu_"))
+ops.elu_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_elu_, "wrapper_CPU_elu_")))
 
 
 # ---- structured: elu_backward.grad_input (meta: elu_backward, impl: elu_backward_out) --------------------
@@ -1820,7 +1927,8 @@ def wrapper_CPU_elu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_elu_backward_grad_input, "wrapper_CPU_elu_backward_grad_input"))
+ops.elu_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_elu_backward_grad_input, "wrapper_CPU_elu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu_backward", REGISTER_CPU,
         legacy="CPUType::elu_backward")
@@ -1833,7 +1941,8 @@ def wrapper_CPU_elu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_elu_backward, "wrapper_CPU_elu_backward"))
+ops.elu_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_elu_backward, "wrapper_CPU_elu_backward")))
 
 
 # ---- structured: glu.out (meta: glu, impl: glu_out) --------------------
@@ -1849,7 +1958,8 @@ def wrapper_CPU_glu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_glu_out, "wrapper_CPU_glu_out"))
+ops.glu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_glu_out, "wrapper_CPU_glu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_glu", REGISTER_CPU,
         legacy="CPUType::glu")
@@ -1862,7 +1972,8 @@ def wrapper_CPU_glu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_glu, "wrapper_CPU_glu"))
+ops.glu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_glu, "wrapper_CPU_glu")))
 
 
 # ---- structured: leaky_relu.out (meta: leaky_relu, impl: leaky_relu_out) --------------------
@@ -1878,7 +1989,8 @@ def wrapper_CPU_leaky_relu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_leaky_relu_out, "wrapper_CPU_leaky_relu_out"))
+ops.leaky_relu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_leaky_relu_out, "wrapper_CPU_leaky_relu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu", REGISTER_CPU,
         legacy="CPUType::leaky_relu")
@@ -1891,7 +2003,8 @@ def wrapper_CPU_leaky_relu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_leaky_relu, "wrapper_CPU_leaky_relu"))
+ops.leaky_relu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_leaky_relu, "wrapper_CPU_leaky_relu")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu_", REGISTER_CPU,
         legacy="CPUType::leaky_relu_")
@@ -1904,7 +2017,8 @@ def wrapper_CPU_leaky_relu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_leaky_relu_, "wrapper_CPU_leaky_relu_"))
+ops.leaky_relu_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_leaky_relu_, "wrapper_CPU_leaky_relu_")))
 
 
 # ---- structured: leaky_relu_backward.grad_input (meta: leaky_relu_backward, impl: leaky_relu_backward_out) --------------------
@@ -1920,7 +2034,8 @@ def wrapper_CPU_leaky_relu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_leaky_relu_backward_grad_input, "wrapper_CPU_leaky_relu_backward_grad_input"))
+ops.leaky_relu_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_leaky_relu_backward_grad_input, "wrapper_CPU_leaky_relu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu_backward", REGISTER_CPU,
         legacy="CPUType::leaky_relu_backward")
@@ -1933,7 +2048,8 @@ def wrapper_CPU_leaky_relu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_leaky_relu_backward, "wrapper_CPU_leaky_relu_backward"))
+ops.leaky_relu_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_leaky_relu_backward, "wrapper_CPU_leaky_relu_backward")))
 
 
 # ---- structured: softplus.out (meta: softplus, impl: softplus_out) --------------------
@@ -1949,7 +2065,8 @@ def wrapper_CPU_softplus_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softplus_out, "wrapper_CPU_softplus_out"))
+ops.softplus_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softplus_out, "wrapper_CPU_softplus_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softplus", REGISTER_CPU,
         legacy="CPUType::softplus")
@@ -1962,7 +2079,8 @@ def wrapper_CPU_softplus(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softplus, "wrapper_CPU_softplus"))
+ops.softplus.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softplus, "wrapper_CPU_softplus")))
 
 
 # ---- structured: softplus_backward.grad_input (meta: softplus_backward, impl: softplus_backward_out) --------------------
@@ -1978,7 +2096,8 @@ def wrapper_CPU_softplus_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softplus_backward_grad_input, "wrapper_CPU_softplus_backward_grad_input"))
+ops.softplus_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softplus_backward_grad_input, "wrapper_CPU_softplus_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softplus_backward", REGISTER_CPU,
         legacy="CPUType::softplus_backward")
@@ -1991,7 +2110,8 @@ def wrapper_CPU_softplus_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softplus_backward, "wrapper_CPU_softplus_backward"))
+ops.softplus_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softplus_backward, "wrapper_CPU_softplus_backward")))
 
 
 # ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: hardsigmoid_out) --------------------
@@ -2007,7 +2127,8 @@ def wrapper_CPU_hardsigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_out, "wrapper_CPU_hardsigmoid_out"))
+ops.hardsigmoid_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardsigmoid_out, "wrapper_CPU_hardsigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid", REGISTER_CPU,
         legacy="CPUType::hardsigmoid")
@@ -2020,7 +2141,8 @@ def wrapper_CPU_hardsigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid, "wrapper_CPU_hardsigmoid"))
+ops.hardsigmoid.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardsigmoid, "wrapper_CPU_hardsigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_", REGISTER_CPU,
         legacy="CPUType::hardsigmoid_")
@@ -2033,7 +2155,8 @@ def wrapper_CPU_hardsigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_, "wrapper_CPU_hardsigmoid_"))
+ops.hardsigmoid_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardsigmoid_, "wrapper_CPU_hardsigmoid_")))
 
 
 # ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: hardsigmoid_backward_out) --------------------
@@ -2049,7 +2172,8 @@ def wrapper_CPU_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_backward_grad_input, "wrapper_CPU_hardsigmoid_backward_grad_input"))
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardsigmoid_backward_grad_input, "wrapper_CPU_hardsigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_backward", REGISTER_CPU,
         legacy="CPUType::hardsigmoid_backward")
@@ -2062,7 +2186,8 @@ def wrapper_CPU_hardsigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardsigmoid_backward, "wrapper_CPU_hardsigmoid_backward"))
+ops.hardsigmoid_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardsigmoid_backward, "wrapper_CPU_hardsigmoid_backward")))
 
 
 # ---- structured: threshold.out (meta: threshold, impl: threshold_out) --------------------
@@ -2078,7 +2203,8 @@ def wrapper_CPU_threshold_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_out, "wrapper_CPU_threshold_out"))
+ops.threshold_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_threshold_out, "wrapper_CPU_threshold_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold", REGISTER_CPU,
         legacy="CPUType::threshold")
@@ -2091,7 +2217,8 @@ def wrapper_CPU_threshold(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold, "wrapper_CPU_threshold"))
+ops.threshold.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_threshold, "wrapper_CPU_threshold")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold_", REGISTER_CPU,
         legacy="CPUType::threshold_")
@@ -2104,7 +2231,8 @@ def wrapper_CPU_threshold_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_, "wrapper_CPU_threshold_"))
+ops.threshold_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_threshold_, "wrapper_CPU_threshold_")))
 
 
 # ---- structured: softshrink.out (meta: softshrink, impl: softshrink_out) --------------------
@@ -2120,7 +2248,8 @@ def wrapper_CPU_softshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_out, "wrapper_CPU_softshrink_out"))
+ops.softshrink_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softshrink_out, "wrapper_CPU_softshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softshrink", REGISTER_CPU,
         legacy="CPUType::softshrink")
@@ -2133,7 +2262,8 @@ def wrapper_CPU_softshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink, "wrapper_CPU_softshrink"))
+ops.softshrink.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softshrink, "wrapper_CPU_softshrink")))
 
 
 # ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: softshrink_backward_out) --------------------
@@ -2149,7 +2279,8 @@ def wrapper_CPU_softshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_backward_grad_input, "wrapper_CPU_softshrink_backward_grad_input"))
+ops.softshrink_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softshrink_backward_grad_input, "wrapper_CPU_softshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softshrink_backward", REGISTER_CPU,
         legacy="CPUType::softshrink_backward")
@@ -2162,7 +2293,8 @@ def wrapper_CPU_softshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_softshrink_backward, "wrapper_CPU_softshrink_backward"))
+ops.softshrink_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_softshrink_backward, "wrapper_CPU_softshrink_backward")))
 
 
 # ---- structured: hardshrink.out (meta: hardshrink, impl: hardshrink_out) --------------------
@@ -2178,7 +2310,8 @@ def wrapper_CPU_hardshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_out, "wrapper_CPU_hardshrink_out"))
+ops.hardshrink_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardshrink_out, "wrapper_CPU_hardshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardshrink", REGISTER_CPU,
         legacy="CPUType::hardshrink")
@@ -2191,7 +2324,8 @@ def wrapper_CPU_hardshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink, "wrapper_CPU_hardshrink"))
+ops.hardshrink.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardshrink, "wrapper_CPU_hardshrink")))
 
 
 # ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: hardshrink_backward_out) --------------------
@@ -2207,7 +2341,8 @@ def wrapper_CPU_hardshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_backward_grad_input, "wrapper_CPU_hardshrink_backward_grad_input"))
+ops.hardshrink_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardshrink_backward_grad_input, "wrapper_CPU_hardshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardshrink_backward", REGISTER_CPU,
         legacy="CPUType::hardshrink_backward")
@@ -2220,7 +2355,8 @@ def wrapper_CPU_hardshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hardshrink_backward, "wrapper_CPU_hardshrink_backward"))
+ops.hardshrink_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hardshrink_backward, "wrapper_CPU_hardshrink_backward")))
 
 
 # ---- structured: gelu.out (meta: gelu, impl: gelu_out_cpu) --------------------
@@ -2236,7 +2372,8 @@ def wrapper_CPU_gelu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gelu_out, "wrapper_CPU_gelu_out"))
+ops.gelu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gelu_out, "wrapper_CPU_gelu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu_", REGISTER_CPU,
         legacy="CPUType::gelu_")
@@ -2249,7 +2386,8 @@ def wrapper_CPU_gelu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gelu_, "wrapper_CPU_gelu_"))
+ops.gelu_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gelu_, "wrapper_CPU_gelu_")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu", REGISTER_CPU,
         legacy="CPUType::gelu")
@@ -2262,7 +2400,8 @@ def wrapper_CPU_gelu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gelu, "wrapper_CPU_gelu"))
+ops.gelu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gelu, "wrapper_CPU_gelu")))
 
 
 # ---- structured: gelu_backward.grad_input (meta: gelu_backward, impl: gelu_backward_out_cpu) --------------------
@@ -2278,7 +2417,8 @@ def wrapper_CPU_gelu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gelu_backward_grad_input, "wrapper_CPU_gelu_backward_grad_input"))
+ops.gelu_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gelu_backward_grad_input, "wrapper_CPU_gelu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu_backward", REGISTER_CPU,
         legacy="CPUType::gelu_backward")
@@ -2291,7 +2431,8 @@ def wrapper_CPU_gelu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_gelu_backward, "wrapper_CPU_gelu_backward"))
+ops.gelu_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_gelu_backward, "wrapper_CPU_gelu_backward")))
 
 
 # ---- structured: silu.out (meta: silu, impl: silu_out) --------------------
@@ -2307,7 +2448,8 @@ def wrapper_CPU_silu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_silu_out, "wrapper_CPU_silu_out"))
+ops.silu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_silu_out, "wrapper_CPU_silu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu", REGISTER_CPU,
         legacy="CPUType::silu")
@@ -2320,7 +2462,8 @@ def wrapper_CPU_silu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_silu, "wrapper_CPU_silu"))
+ops.silu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_silu, "wrapper_CPU_silu")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu_", REGISTER_CPU,
         legacy="CPUType::silu_")
@@ -2333,7 +2476,8 @@ def wrapper_CPU_silu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_silu_, "wrapper_CPU_silu_"))
+ops.silu_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_silu_, "wrapper_CPU_silu_")))
 
 
 # ---- structured: silu_backward.grad_input (meta: silu_backward, impl: silu_backward_out) --------------------
@@ -2349,7 +2493,8 @@ def wrapper_CPU_silu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_silu_backward_grad_input, "wrapper_CPU_silu_backward_grad_input"))
+ops.silu_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_silu_backward_grad_input, "wrapper_CPU_silu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu_backward", REGISTER_CPU,
         legacy="CPUType::silu_backward")
@@ -2362,7 +2507,8 @@ def wrapper_CPU_silu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_silu_backward, "wrapper_CPU_silu_backward"))
+ops.silu_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_silu_backward, "wrapper_CPU_silu_backward")))
 
 
 # ---- structured: mish.out (meta: mish, impl: mish_out) --------------------
@@ -2378,7 +2524,8 @@ def wrapper_CPU_mish_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mish_out, "wrapper_CPU_mish_out"))
+ops.mish_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mish_out, "wrapper_CPU_mish_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mish", REGISTER_CPU,
         legacy="CPUType::mish")
@@ -2391,7 +2538,8 @@ def wrapper_CPU_mish(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mish, "wrapper_CPU_mish"))
+ops.mish.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mish, "wrapper_CPU_mish")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mish_", REGISTER_CPU,
         legacy="CPUType::mish_")
@@ -2404,7 +2552,8 @@ def wrapper_CPU_mish_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mish_, "wrapper_CPU_mish_"))
+ops.mish_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mish_, "wrapper_CPU_mish_")))
 
 
 # ---- structured: clamp.out (meta: clamp, impl: clamp_out) --------------------
@@ -2420,7 +2569,8 @@ def wrapper_CPU_clamp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_out, "wrapper_CPU_clamp_out"))
+ops.clamp_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_out, "wrapper_CPU_clamp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp", REGISTER_CPU,
         legacy="CPUType::clamp")
@@ -2433,7 +2583,8 @@ def wrapper_CPU_clamp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp, "wrapper_CPU_clamp"))
+ops.clamp.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp, "wrapper_CPU_clamp")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_", REGISTER_CPU,
         legacy="CPUType::clamp_")
@@ -2446,7 +2597,8 @@ def wrapper_CPU_clamp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_, "wrapper_CPU_clamp_"))
+ops.clamp_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_, "wrapper_CPU_clamp_")))
 
 
 # ---- structured: clamp.Tensor_out (meta: clamp.Tensor, impl: clamp_Tensor_out) --------------------
@@ -2462,7 +2614,8 @@ def wrapper_CPU_clamp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_Tensor_out, "wrapper_CPU_clamp_Tensor_out"))
+ops.clamp_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_Tensor_out, "wrapper_CPU_clamp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_Tensor", REGISTER_CPU,
         legacy="CPUType::clamp")
@@ -2475,7 +2628,8 @@ def wrapper_CPU_clamp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_Tensor, "wrapper_CPU_clamp_Tensor"))
+ops.clamp_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_Tensor, "wrapper_CPU_clamp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp__Tensor", REGISTER_CPU,
         legacy="CPUType::clamp_")
@@ -2488,7 +2642,8 @@ def wrapper_CPU_clamp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp__Tensor, "wrapper_CPU_clamp__Tensor"))
+ops.clamp__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp__Tensor, "wrapper_CPU_clamp__Tensor")))
 
 
 # ---- structured: clamp_min.out (meta: clamp_min, impl: clamp_min_out) --------------------
@@ -2504,7 +2659,8 @@ def wrapper_CPU_clamp_min_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min_out, "wrapper_CPU_clamp_min_out"))
+ops.clamp_min_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min_out, "wrapper_CPU_clamp_min_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min", REGISTER_CPU,
         legacy="CPUType::clamp_min")
@@ -2517,7 +2673,8 @@ def wrapper_CPU_clamp_min(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min, "wrapper_CPU_clamp_min"))
+ops.clamp_min.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min, "wrapper_CPU_clamp_min")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min_", REGISTER_CPU,
         legacy="CPUType::clamp_min_")
@@ -2530,7 +2687,8 @@ def wrapper_CPU_clamp_min_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min_, "wrapper_CPU_clamp_min_"))
+ops.clamp_min_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min_, "wrapper_CPU_clamp_min_")))
 
 
 # ---- structured: clamp_min.Tensor_out (meta: clamp_min.Tensor, impl: clamp_min_Tensor_out) --------------------
@@ -2546,7 +2704,8 @@ def wrapper_CPU_clamp_min_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min_Tensor_out, "wrapper_CPU_clamp_min_Tensor_out"))
+ops.clamp_min_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min_Tensor_out, "wrapper_CPU_clamp_min_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min_Tensor", REGISTER_CPU,
         legacy="CPUType::clamp_min")
@@ -2559,7 +2718,8 @@ def wrapper_CPU_clamp_min_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min_Tensor, "wrapper_CPU_clamp_min_Tensor"))
+ops.clamp_min_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min_Tensor, "wrapper_CPU_clamp_min_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min__Tensor", REGISTER_CPU,
         legacy="CPUType::clamp_min_")
@@ -2572,7 +2732,8 @@ def wrapper_CPU_clamp_min__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_min__Tensor, "wrapper_CPU_clamp_min__Tensor"))
+ops.clamp_min__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_min__Tensor, "wrapper_CPU_clamp_min__Tensor")))
 
 
 # ---- structured: clamp_max.out (meta: clamp_max, impl: clamp_max_out) --------------------
@@ -2588,7 +2749,8 @@ def wrapper_CPU_clamp_max_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max_out, "wrapper_CPU_clamp_max_out"))
+ops.clamp_max_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max_out, "wrapper_CPU_clamp_max_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max", REGISTER_CPU,
         legacy="CPUType::clamp_max")
@@ -2601,7 +2763,8 @@ def wrapper_CPU_clamp_max(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max, "wrapper_CPU_clamp_max"))
+ops.clamp_max.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max, "wrapper_CPU_clamp_max")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max_", REGISTER_CPU,
         legacy="CPUType::clamp_max_")
@@ -2614,7 +2777,8 @@ def wrapper_CPU_clamp_max_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max_, "wrapper_CPU_clamp_max_"))
+ops.clamp_max_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max_, "wrapper_CPU_clamp_max_")))
 
 
 # ---- structured: clamp_max.Tensor_out (meta: clamp_max.Tensor, impl: clamp_max_Tensor_out) --------------------
@@ -2630,7 +2794,8 @@ def wrapper_CPU_clamp_max_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max_Tensor_out, "wrapper_CPU_clamp_max_Tensor_out"))
+ops.clamp_max_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max_Tensor_out, "wrapper_CPU_clamp_max_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max_Tensor", REGISTER_CPU,
         legacy="CPUType::clamp_max")
@@ -2643,7 +2808,8 @@ def wrapper_CPU_clamp_max_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max_Tensor, "wrapper_CPU_clamp_max_Tensor"))
+ops.clamp_max_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max_Tensor, "wrapper_CPU_clamp_max_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max__Tensor", REGISTER_CPU,
         legacy="CPUType::clamp_max_")
@@ -2656,7 +2822,8 @@ def wrapper_CPU_clamp_max__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_clamp_max__Tensor, "wrapper_CPU_clamp_max__Tensor"))
+ops.clamp_max__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_clamp_max__Tensor, "wrapper_CPU_clamp_max__Tensor")))
 
 
 # ---- structured: index.Tensor_out (meta: index.Tensor, impl: index_out) --------------------
@@ -2672,7 +2839,8 @@ def wrapper_CPU_index_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_index_Tensor_out, "wrapper_CPU_index_Tensor_out"))
+ops.index_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_index_Tensor_out, "wrapper_CPU_index_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_index_Tensor", REGISTER_CPU,
         legacy="CPUType::index")
@@ -2685,7 +2853,8 @@ def wrapper_CPU_index_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_index_Tensor, "wrapper_CPU_index_Tensor"))
+ops.index_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_index_Tensor, "wrapper_CPU_index_Tensor")))
 
 
 # ---- structured: sum.IntList_out (meta: sum.dim_IntList, impl: sum_out) --------------------
@@ -2701,7 +2870,8 @@ def wrapper_CPU_sum_IntList_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_IntList_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sum_IntList_out, "wrapper_CPU_sum_IntList_out"))
+ops.sum_IntList_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sum_IntList_out, "wrapper_CPU_sum_IntList_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sum_dim_IntList", REGISTER_CPU,
         legacy="CPUType::sum")
@@ -2714,7 +2884,8 @@ def wrapper_CPU_sum_dim_IntList(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_dim_IntList.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sum_dim_IntList, "wrapper_CPU_sum_dim_IntList"))
+ops.sum_dim_IntList.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sum_dim_IntList, "wrapper_CPU_sum_dim_IntList")))
 
 
 # ---- structured: mean.out (meta: mean.dim, impl: mean_out) --------------------
@@ -2730,7 +2901,8 @@ def wrapper_CPU_mean_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mean_out, "wrapper_CPU_mean_out"))
+ops.mean_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mean_out, "wrapper_CPU_mean_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mean_dim", REGISTER_CPU,
         legacy="CPUType::mean")
@@ -2743,7 +2915,8 @@ def wrapper_CPU_mean_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mean_dim, "wrapper_CPU_mean_dim"))
+ops.mean_dim.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mean_dim, "wrapper_CPU_mean_dim")))
 
 
 # ---- structured: renorm.out (meta: renorm, impl: renorm_out) --------------------
@@ -2759,7 +2932,8 @@ def wrapper_CPU_renorm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm_out, "wrapper_CPU_renorm_out"))
+ops.renorm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_renorm_out, "wrapper_CPU_renorm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_renorm", REGISTER_CPU,
         legacy="CPUType::renorm")
@@ -2772,7 +2946,8 @@ def wrapper_CPU_renorm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm, "wrapper_CPU_renorm"))
+ops.renorm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_renorm, "wrapper_CPU_renorm")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_renorm_", REGISTER_CPU,
         legacy="CPUType::renorm_")
@@ -2785,7 +2960,8 @@ def wrapper_CPU_renorm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_renorm_, "wrapper_CPU_renorm_"))
+ops.renorm_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_renorm_, "wrapper_CPU_renorm_")))
 
 
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: prod_out) --------------------
@@ -2801,7 +2977,8 @@ def wrapper_CPU_prod_int_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_int_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_prod_int_out, "wrapper_CPU_prod_int_out"))
+ops.prod_int_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_prod_int_out, "wrapper_CPU_prod_int_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_prod_dim_int", REGISTER_CPU,
         legacy="CPUType::prod")
@@ -2814,7 +2991,8 @@ def wrapper_CPU_prod_dim_int(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_dim_int.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_prod_dim_int, "wrapper_CPU_prod_dim_int"))
+ops.prod_dim_int.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_prod_dim_int, "wrapper_CPU_prod_dim_int")))
 
 
 # ---- structured: max.dim_max (meta: max.dim, impl: max_out) --------------------
@@ -2830,7 +3008,8 @@ def wrapper_CPU_max_dim_max(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim_max.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_max_dim_max, "wrapper_CPU_max_dim_max"))
+ops.max_dim_max.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_max_dim_max, "wrapper_CPU_max_dim_max")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_max_dim", REGISTER_CPU,
         legacy="CPUType::max")
@@ -2843,7 +3022,8 @@ def wrapper_CPU_max_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_max_dim, "wrapper_CPU_max_dim"))
+ops.max_dim.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_max_dim, "wrapper_CPU_max_dim")))
 
 
 # ---- structured: min.dim_min (meta: min.dim, impl: min_out) --------------------
@@ -2859,7 +3039,8 @@ def wrapper_CPU_min_dim_min(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim_min.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_min_dim_min, "wrapper_CPU_min_dim_min"))
+ops.min_dim_min.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_min_dim_min, "wrapper_CPU_min_dim_min")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_min_dim", REGISTER_CPU,
         legacy="CPUType::min")
@@ -2872,7 +3053,8 @@ def wrapper_CPU_min_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_min_dim, "wrapper_CPU_min_dim"))
+ops.min_dim.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_min_dim, "wrapper_CPU_min_dim")))
 
 
 # ---- structured: argmax.out (meta: argmax, impl: argmax_out) --------------------
@@ -2888,7 +3070,8 @@ def wrapper_CPU_argmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_argmax_out, "wrapper_CPU_argmax_out"))
+ops.argmax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_argmax_out, "wrapper_CPU_argmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_argmax", REGISTER_CPU,
         legacy="CPUType::argmax")
@@ -2901,7 +3084,8 @@ def wrapper_CPU_argmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_argmax, "wrapper_CPU_argmax"))
+ops.argmax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_argmax, "wrapper_CPU_argmax")))
 
 
 # ---- structured: argmin.out (meta: argmin, impl: argmin_out) --------------------
@@ -2917,7 +3101,8 @@ def wrapper_CPU_argmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_argmin_out, "wrapper_CPU_argmin_out"))
+ops.argmin_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_argmin_out, "wrapper_CPU_argmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_argmin", REGISTER_CPU,
         legacy="CPUType::argmin")
@@ -2930,7 +3115,8 @@ def wrapper_CPU_argmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_argmin, "wrapper_CPU_argmin"))
+ops.argmin.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_argmin, "wrapper_CPU_argmin")))
 
 
 # ---- structured: cumsum.out (meta: cumsum, impl: cumsum_out) --------------------
@@ -2946,7 +3132,8 @@ def wrapper_CPU_cumsum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cumsum_out, "wrapper_CPU_cumsum_out"))
+ops.cumsum_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cumsum_out, "wrapper_CPU_cumsum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cumsum", REGISTER_CPU,
         legacy="CPUType::cumsum")
@@ -2959,7 +3146,8 @@ def wrapper_CPU_cumsum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cumsum, "wrapper_CPU_cumsum"))
+ops.cumsum.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cumsum, "wrapper_CPU_cumsum")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cumsum_", REGISTER_CPU,
         legacy="CPUType::cumsum_")
@@ -2972,7 +3160,8 @@ def wrapper_CPU_cumsum_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cumsum_, "wrapper_CPU_cumsum_"))
+ops.cumsum_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cumsum_, "wrapper_CPU_cumsum_")))
 
 
 # ---- structured: all.all_out (meta: all, impl: all_all_out) --------------------
@@ -2988,7 +3177,8 @@ def wrapper_CPU_all_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_all_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all_all_out, "wrapper_CPU_all_all_out"))
+ops.all_all_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all_all_out, "wrapper_CPU_all_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all", REGISTER_CPU,
         legacy="CPUType::all")
@@ -3001,7 +3191,8 @@ def wrapper_CPU_all(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all, "wrapper_CPU_all"))
+ops.all.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all, "wrapper_CPU_all")))
 
 
 # ---- structured: all.dims_out (meta: all.dims, impl: all_dims_out) --------------------
@@ -3017,7 +3208,8 @@ def wrapper_CPU_all_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all_dims_out, "wrapper_CPU_all_dims_out"))
+ops.all_dims_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all_dims_out, "wrapper_CPU_all_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all_dims", REGISTER_CPU,
         legacy="CPUType::all")
@@ -3030,7 +3222,8 @@ def wrapper_CPU_all_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all_dims, "wrapper_CPU_all_dims"))
+ops.all_dims.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all_dims, "wrapper_CPU_all_dims")))
 
 
 # ---- structured: all.out (meta: all.dim, impl: all_out) --------------------
@@ -3046,7 +3239,8 @@ def wrapper_CPU_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all_out, "wrapper_CPU_all_out"))
+ops.all_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all_out, "wrapper_CPU_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all_dim", REGISTER_CPU,
         legacy="CPUType::all")
@@ -3059,7 +3253,8 @@ def wrapper_CPU_all_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_all_dim, "wrapper_CPU_all_dim"))
+ops.all_dim.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_all_dim, "wrapper_CPU_all_dim")))
 
 
 # ---- structured: any.all_out (meta: any, impl: any_all_out) --------------------
@@ -3075,7 +3270,8 @@ def wrapper_CPU_any_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_all_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any_all_out, "wrapper_CPU_any_all_out"))
+ops.any_all_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any_all_out, "wrapper_CPU_any_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any", REGISTER_CPU,
         legacy="CPUType::any")
@@ -3088,7 +3284,8 @@ def wrapper_CPU_any(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any, "wrapper_CPU_any"))
+ops.any.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any, "wrapper_CPU_any")))
 
 
 # ---- structured: any.dims_out (meta: any.dims, impl: any_dims_out) --------------------
@@ -3104,7 +3301,8 @@ def wrapper_CPU_any_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any_dims_out, "wrapper_CPU_any_dims_out"))
+ops.any_dims_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any_dims_out, "wrapper_CPU_any_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any_dims", REGISTER_CPU,
         legacy="CPUType::any")
@@ -3117,7 +3315,8 @@ def wrapper_CPU_any_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any_dims, "wrapper_CPU_any_dims"))
+ops.any_dims.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any_dims, "wrapper_CPU_any_dims")))
 
 
 # ---- structured: any.out (meta: any.dim, impl: any_out) --------------------
@@ -3133,7 +3332,8 @@ def wrapper_CPU_any_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any_out, "wrapper_CPU_any_out"))
+ops.any_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any_out, "wrapper_CPU_any_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any_dim", REGISTER_CPU,
         legacy="CPUType::any")
@@ -3146,7 +3346,8 @@ def wrapper_CPU_any_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dim.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_any_dim, "wrapper_CPU_any_dim"))
+ops.any_dim.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_any_dim, "wrapper_CPU_any_dim")))
 
 
 # ---- structured: mm.out (meta: mm, impl: mm_out_cpu) --------------------
@@ -3162,7 +3363,8 @@ def wrapper_CPU_mm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mm_out, "wrapper_CPU_mm_out"))
+ops.mm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mm_out, "wrapper_CPU_mm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mm", REGISTER_CPU,
         legacy="CPUType::mm")
@@ -3175,7 +3377,8 @@ def wrapper_CPU_mm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mm, "wrapper_CPU_mm"))
+ops.mm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mm, "wrapper_CPU_mm")))
 
 
 # ---- structured: bmm.out (meta: bmm, impl: bmm_out_cpu) --------------------
@@ -3191,7 +3394,8 @@ def wrapper_CPU_bmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bmm_out, "wrapper_CPU_bmm_out"))
+ops.bmm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bmm_out, "wrapper_CPU_bmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bmm", REGISTER_CPU,
         legacy="CPUType::bmm")
@@ -3204,7 +3408,8 @@ def wrapper_CPU_bmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bmm, "wrapper_CPU_bmm"))
+ops.bmm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bmm, "wrapper_CPU_bmm")))
 
 
 # ---- structured: baddbmm.out (meta: baddbmm, impl: baddbmm_out_cpu) --------------------
@@ -3220,7 +3425,8 @@ def wrapper_CPU_baddbmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm_out, "wrapper_CPU_baddbmm_out"))
+ops.baddbmm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_baddbmm_out, "wrapper_CPU_baddbmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_baddbmm", REGISTER_CPU,
         legacy="CPUType::baddbmm")
@@ -3233,7 +3439,8 @@ def wrapper_CPU_baddbmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm, "wrapper_CPU_baddbmm"))
+ops.baddbmm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_baddbmm, "wrapper_CPU_baddbmm")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_baddbmm_", REGISTER_CPU,
         legacy="CPUType::baddbmm_")
@@ -3246,7 +3453,8 @@ def wrapper_CPU_baddbmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_baddbmm_, "wrapper_CPU_baddbmm_"))
+ops.baddbmm_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_baddbmm_, "wrapper_CPU_baddbmm_")))
 
 
 # ---- structured: addmm.out (meta: addmm, impl: addmm_out_cpu) --------------------
@@ -3262,7 +3470,8 @@ def wrapper_CPU_addmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmm_out, "wrapper_CPU_addmm_out"))
+ops.addmm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmm_out, "wrapper_CPU_addmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmm", REGISTER_CPU,
         legacy="CPUType::addmm")
@@ -3275,7 +3484,8 @@ def wrapper_CPU_addmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmm, "wrapper_CPU_addmm"))
+ops.addmm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmm, "wrapper_CPU_addmm")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmm_", REGISTER_CPU,
         legacy="CPUType::addmm_")
@@ -3288,7 +3498,8 @@ def wrapper_CPU_addmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmm_, "wrapper_CPU_addmm_"))
+ops.addmm_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmm_, "wrapper_CPU_addmm_")))
 
 
 # ---- structured: addmv.out (meta: addmv, impl: addmv_out_cpu) --------------------
@@ -3304,7 +3515,8 @@ def wrapper_CPU_addmv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmv_out, "wrapper_CPU_addmv_out"))
+ops.addmv_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmv_out, "wrapper_CPU_addmv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmv", REGISTER_CPU,
         legacy="CPUType::addmv")
@@ -3317,7 +3529,8 @@ def wrapper_CPU_addmv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmv, "wrapper_CPU_addmv"))
+ops.addmv.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmv, "wrapper_CPU_addmv")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmv_", REGISTER_CPU,
         legacy="CPUType::addmv_")
@@ -3330,7 +3543,8 @@ def wrapper_CPU_addmv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmv_, "wrapper_CPU_addmv_"))
+ops.addmv_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addmv_, "wrapper_CPU_addmv_")))
 
 
 # ---- structured: linalg_vector_norm.out (meta: linalg_vector_norm, impl: linalg_vector_norm_out) --------------------
@@ -3346,7 +3560,8 @@ def wrapper_CPU_linalg_vector_norm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_vector_norm_out, "wrapper_CPU_linalg_vector_norm_out"))
+ops.linalg_vector_norm_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_vector_norm_out, "wrapper_CPU_linalg_vector_norm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_vector_norm", REGISTER_CPU,
         legacy="CPUType::linalg_vector_norm")
@@ -3359,7 +3574,8 @@ def wrapper_CPU_linalg_vector_norm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_vector_norm, "wrapper_CPU_linalg_vector_norm"))
+ops.linalg_vector_norm.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_vector_norm, "wrapper_CPU_linalg_vector_norm")))
 
 
 # ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: linalg_inv_ex_out) --------------------
@@ -3375,7 +3591,8 @@ def wrapper_CPU_linalg_inv_ex_inverse(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex_inverse.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_inv_ex_inverse, "wrapper_CPU_linalg_inv_ex_inverse"))
+ops.linalg_inv_ex_inverse.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_inv_ex_inverse, "wrapper_CPU_linalg_inv_ex_inverse")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_inv_ex", REGISTER_CPU,
         legacy="CPUType::linalg_inv_ex")
@@ -3388,7 +3605,8 @@ def wrapper_CPU_linalg_inv_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_inv_ex, "wrapper_CPU_linalg_inv_ex"))
+ops.linalg_inv_ex.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_inv_ex, "wrapper_CPU_linalg_inv_ex")))
 
 
 # ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: _linalg_solve_ex_out) --------------------
@@ -3404,7 +3622,8 @@ def wrapper_CPU__linalg_solve_ex_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex_result.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_solve_ex_result, "wrapper_CPU__linalg_solve_ex_result"))
+ops._linalg_solve_ex_result.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_solve_ex_result, "wrapper_CPU__linalg_solve_ex_result")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_solve_ex", REGISTER_CPU,
         legacy="CPUType::_linalg_solve_ex")
@@ -3417,7 +3636,8 @@ def wrapper_CPU__linalg_solve_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_solve_ex, "wrapper_CPU__linalg_solve_ex"))
+ops._linalg_solve_ex.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_solve_ex, "wrapper_CPU__linalg_solve_ex")))
 
 
 # ---- structured: linalg_qr.out (meta: linalg_qr, impl: linalg_qr_out) --------------------
@@ -3433,7 +3653,8 @@ def wrapper_CPU_linalg_qr_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_qr_out, "wrapper_CPU_linalg_qr_out"))
+ops.linalg_qr_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_qr_out, "wrapper_CPU_linalg_qr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_qr", REGISTER_CPU,
         legacy="CPUType::linalg_qr")
@@ -3446,7 +3667,8 @@ def wrapper_CPU_linalg_qr(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_qr, "wrapper_CPU_linalg_qr"))
+ops.linalg_qr.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_qr, "wrapper_CPU_linalg_qr")))
 
 
 # ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: _linalg_eigh_out) --------------------
@@ -3462,7 +3684,8 @@ def wrapper_CPU__linalg_eigh_eigenvalues(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh_eigenvalues.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_eigh_eigenvalues, "wrapper_CPU__linalg_eigh_eigenvalues"))
+ops._linalg_eigh_eigenvalues.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_eigh_eigenvalues, "wrapper_CPU__linalg_eigh_eigenvalues")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_eigh", REGISTER_CPU,
         legacy="CPUType::_linalg_eigh")
@@ -3475,7 +3698,8 @@ def wrapper_CPU__linalg_eigh(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_eigh, "wrapper_CPU__linalg_eigh"))
+ops._linalg_eigh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_eigh, "wrapper_CPU__linalg_eigh")))
 
 
 # ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: _linalg_svd_out) --------------------
@@ -3491,7 +3715,8 @@ def wrapper_CPU__linalg_svd_U(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd_U.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_svd_U, "wrapper_CPU__linalg_svd_U"))
+ops._linalg_svd_U.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_svd_U, "wrapper_CPU__linalg_svd_U")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_svd", REGISTER_CPU,
         legacy="CPUType::_linalg_svd")
@@ -3504,7 +3729,8 @@ def wrapper_CPU__linalg_svd(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_svd, "wrapper_CPU__linalg_svd"))
+ops._linalg_svd.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_svd, "wrapper_CPU__linalg_svd")))
 
 
 # ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: linalg_cholesky_ex_out) --------------------
@@ -3520,7 +3746,8 @@ def wrapper_CPU_linalg_cholesky_ex_L(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex_L.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_cholesky_ex_L, "wrapper_CPU_linalg_cholesky_ex_L"))
+ops.linalg_cholesky_ex_L.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_cholesky_ex_L, "wrapper_CPU_linalg_cholesky_ex_L")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_cholesky_ex", REGISTER_CPU,
         legacy="CPUType::linalg_cholesky_ex")
@@ -3533,7 +3760,8 @@ def wrapper_CPU_linalg_cholesky_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_cholesky_ex, "wrapper_CPU_linalg_cholesky_ex"))
+ops.linalg_cholesky_ex.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_cholesky_ex, "wrapper_CPU_linalg_cholesky_ex")))
 
 
 # ---- structured: triangular_solve.X (meta: triangular_solve, impl: triangular_solve_out) --------------------
@@ -3549,7 +3777,8 @@ def wrapper_CPU_triangular_solve_X(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve_X.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_triangular_solve_X, "wrapper_CPU_triangular_solve_X"))
+ops.triangular_solve_X.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_triangular_solve_X, "wrapper_CPU_triangular_solve_X")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_triangular_solve", REGISTER_CPU,
         legacy="CPUType::triangular_solve")
@@ -3562,7 +3791,8 @@ def wrapper_CPU_triangular_solve(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_triangular_solve, "wrapper_CPU_triangular_solve"))
+ops.triangular_solve.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_triangular_solve, "wrapper_CPU_triangular_solve")))
 
 
 # ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: linalg_lu_factor_ex_out) --------------------
@@ -3578,7 +3808,8 @@ def wrapper_CPU_linalg_lu_factor_ex_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_factor_ex_out, "wrapper_CPU_linalg_lu_factor_ex_out"))
+ops.linalg_lu_factor_ex_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu_factor_ex_out, "wrapper_CPU_linalg_lu_factor_ex_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_factor_ex", REGISTER_CPU,
         legacy="CPUType::linalg_lu_factor_ex")
@@ -3591,7 +3822,8 @@ def wrapper_CPU_linalg_lu_factor_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_factor_ex, "wrapper_CPU_linalg_lu_factor_ex"))
+ops.linalg_lu_factor_ex.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu_factor_ex, "wrapper_CPU_linalg_lu_factor_ex")))
 
 
 # ---- structured: linalg_lu.out (meta: linalg_lu, impl: linalg_lu_out) --------------------
@@ -3607,7 +3839,8 @@ def wrapper_CPU_linalg_lu_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_out, "wrapper_CPU_linalg_lu_out"))
+ops.linalg_lu_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu_out, "wrapper_CPU_linalg_lu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu", REGISTER_CPU,
         legacy="CPUType::linalg_lu")
@@ -3620,7 +3853,8 @@ def wrapper_CPU_linalg_lu(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu, "wrapper_CPU_linalg_lu"))
+ops.linalg_lu.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu, "wrapper_CPU_linalg_lu")))
 
 
 # ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: linalg_lu_solve_out) --------------------
@@ -3636,7 +3870,8 @@ def wrapper_CPU_linalg_lu_solve_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_solve_out, "wrapper_CPU_linalg_lu_solve_out"))
+ops.linalg_lu_solve_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu_solve_out, "wrapper_CPU_linalg_lu_solve_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_solve", REGISTER_CPU,
         legacy="CPUType::linalg_lu_solve")
@@ -3649,7 +3884,8 @@ def wrapper_CPU_linalg_lu_solve(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_lu_solve, "wrapper_CPU_linalg_lu_solve"))
+ops.linalg_lu_solve.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_linalg_lu_solve, "wrapper_CPU_linalg_lu_solve")))
 
 
 # ---- structured: lu_unpack.out (meta: lu_unpack, impl: lu_unpack_out) --------------------
@@ -3665,7 +3901,8 @@ def wrapper_CPU_lu_unpack_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lu_unpack_out, "wrapper_CPU_lu_unpack_out"))
+ops.lu_unpack_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lu_unpack_out, "wrapper_CPU_lu_unpack_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lu_unpack", REGISTER_CPU,
         legacy="CPUType::lu_unpack")
@@ -3678,7 +3915,8 @@ def wrapper_CPU_lu_unpack(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lu_unpack, "wrapper_CPU_lu_unpack"))
+ops.lu_unpack.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lu_unpack, "wrapper_CPU_lu_unpack")))
 
 
 # ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
@@ -3694,7 +3932,8 @@ def wrapper_CPU__linalg_det_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det_result.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det_result, "wrapper_CPU__linalg_det_result"))
+ops._linalg_det_result.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_det_result, "wrapper_CPU__linalg_det_result")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_det", REGISTER_CPU,
         legacy="CPUType::_linalg_det")
@@ -3707,7 +3946,8 @@ def wrapper_CPU__linalg_det(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_det, "wrapper_CPU__linalg_det"))
+ops._linalg_det.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_det, "wrapper_CPU__linalg_det")))
 
 
 # ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
@@ -3723,7 +3963,8 @@ def wrapper_CPU__linalg_slogdet_sign(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet_sign.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet_sign, "wrapper_CPU__linalg_slogdet_sign"))
+ops._linalg_slogdet_sign.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_slogdet_sign, "wrapper_CPU__linalg_slogdet_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet", REGISTER_CPU,
         legacy="CPUType::_linalg_slogdet")
@@ -3736,7 +3977,8 @@ def wrapper_CPU__linalg_slogdet(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_slogdet, "wrapper_CPU__linalg_slogdet"))
+ops._linalg_slogdet.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__linalg_slogdet, "wrapper_CPU__linalg_slogdet")))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------
@@ -3752,7 +3994,8 @@ def wrapper_CPU_amax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amax_out, "wrapper_CPU_amax_out"))
+ops.amax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_amax_out, "wrapper_CPU_amax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_amax", REGISTER_CPU,
         legacy="CPUType::amax")
@@ -3765,7 +4008,8 @@ def wrapper_CPU_amax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amax, "wrapper_CPU_amax"))
+ops.amax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_amax, "wrapper_CPU_amax")))
 
 
 # ---- structured: amin.out (meta: amin, impl: amin_out) --------------------
@@ -3781,7 +4025,8 @@ def wrapper_CPU_amin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amin_out, "wrapper_CPU_amin_out"))
+ops.amin_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_amin_out, "wrapper_CPU_amin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_amin", REGISTER_CPU,
         legacy="CPUType::amin")
@@ -3794,7 +4039,8 @@ def wrapper_CPU_amin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amin, "wrapper_CPU_amin"))
+ops.amin.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_amin, "wrapper_CPU_amin")))
 
 
 # ---- structured: aminmax.out (meta: aminmax, impl: aminmax_out) --------------------
@@ -3810,7 +4056,8 @@ def wrapper_CPU_aminmax_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax_out, "wrapper_CPU_aminmax_out"))
+ops.aminmax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_aminmax_out, "wrapper_CPU_aminmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_aminmax", REGISTER_CPU,
         legacy="CPUType::aminmax")
@@ -3823,7 +4070,8 @@ def wrapper_CPU_aminmax(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax, "wrapper_CPU_aminmax"))
+ops.aminmax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_aminmax, "wrapper_CPU_aminmax")))
 
 
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------
@@ -3839,7 +4087,8 @@ def wrapper_CPU_log1p_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p_out, "wrapper_CPU_log1p_out"))
+ops.log1p_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log1p_out, "wrapper_CPU_log1p_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log1p", REGISTER_CPU,
         legacy="CPUType::log1p")
@@ -3852,7 +4101,8 @@ def wrapper_CPU_log1p(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p, "wrapper_CPU_log1p"))
+ops.log1p.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log1p, "wrapper_CPU_log1p")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log1p_", REGISTER_CPU,
         legacy="CPUType::log1p_")
@@ -3865,7 +4115,8 @@ def wrapper_CPU_log1p_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p_, "wrapper_CPU_log1p_"))
+ops.log1p_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log1p_, "wrapper_CPU_log1p_")))
 
 
 # ---- structured: expm1.out (meta: expm1, impl: expm1_out) --------------------
@@ -3881,7 +4132,8 @@ def wrapper_CPU_expm1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1_out, "wrapper_CPU_expm1_out"))
+ops.expm1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_expm1_out, "wrapper_CPU_expm1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_expm1", REGISTER_CPU,
         legacy="CPUType::expm1")
@@ -3894,7 +4146,8 @@ def wrapper_CPU_expm1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1, "wrapper_CPU_expm1"))
+ops.expm1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_expm1, "wrapper_CPU_expm1")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_expm1_", REGISTER_CPU,
         legacy="CPUType::expm1_")
@@ -3907,7 +4160,8 @@ def wrapper_CPU_expm1_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1_, "wrapper_CPU_expm1_"))
+ops.expm1_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_expm1_, "wrapper_CPU_expm1_")))
 
 
 # ---- structured: asin.out (meta: asin, impl: asin_out) --------------------
@@ -3923,7 +4177,8 @@ def wrapper_CPU_asin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin_out, "wrapper_CPU_asin_out"))
+ops.asin_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asin_out, "wrapper_CPU_asin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asin", REGISTER_CPU,
         legacy="CPUType::asin")
@@ -3936,7 +4191,8 @@ def wrapper_CPU_asin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin, "wrapper_CPU_asin"))
+ops.asin.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asin, "wrapper_CPU_asin")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asin_", REGISTER_CPU,
         legacy="CPUType::asin_")
@@ -3949,7 +4205,8 @@ def wrapper_CPU_asin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin_, "wrapper_CPU_asin_"))
+ops.asin_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asin_, "wrapper_CPU_asin_")))
 
 
 # ---- structured: acos.out (meta: acos, impl: acos_out) --------------------
@@ -3965,7 +4222,8 @@ def wrapper_CPU_acos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos_out, "wrapper_CPU_acos_out"))
+ops.acos_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acos_out, "wrapper_CPU_acos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acos", REGISTER_CPU,
         legacy="CPUType::acos")
@@ -3978,7 +4236,8 @@ def wrapper_CPU_acos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos, "wrapper_CPU_acos"))
+ops.acos.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acos, "wrapper_CPU_acos")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acos_", REGISTER_CPU,
         legacy="CPUType::acos_")
@@ -3991,7 +4250,8 @@ def wrapper_CPU_acos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos_, "wrapper_CPU_acos_"))
+ops.acos_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acos_, "wrapper_CPU_acos_")))
 
 
 # ---- structured: atan.out (meta: atan, impl: atan_out) --------------------
@@ -4007,7 +4267,8 @@ def wrapper_CPU_atan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan_out, "wrapper_CPU_atan_out"))
+ops.atan_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan_out, "wrapper_CPU_atan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan", REGISTER_CPU,
         legacy="CPUType::atan")
@@ -4020,7 +4281,8 @@ def wrapper_CPU_atan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan, "wrapper_CPU_atan"))
+ops.atan.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan, "wrapper_CPU_atan")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan_", REGISTER_CPU,
         legacy="CPUType::atan_")
@@ -4033,7 +4295,8 @@ def wrapper_CPU_atan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan_, "wrapper_CPU_atan_"))
+ops.atan_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan_, "wrapper_CPU_atan_")))
 
 
 # ---- structured: sinh.out (meta: sinh, impl: sinh_out) --------------------
@@ -4049,7 +4312,8 @@ def wrapper_CPU_sinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh_out, "wrapper_CPU_sinh_out"))
+ops.sinh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinh_out, "wrapper_CPU_sinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinh", REGISTER_CPU,
         legacy="CPUType::sinh")
@@ -4062,7 +4326,8 @@ def wrapper_CPU_sinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh, "wrapper_CPU_sinh"))
+ops.sinh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinh, "wrapper_CPU_sinh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinh_", REGISTER_CPU,
         legacy="CPUType::sinh_")
@@ -4075,7 +4340,8 @@ def wrapper_CPU_sinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh_, "wrapper_CPU_sinh_"))
+ops.sinh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinh_, "wrapper_CPU_sinh_")))
 
 
 # ---- structured: cosh.out (meta: cosh, impl: cosh_out) --------------------
@@ -4091,7 +4357,8 @@ def wrapper_CPU_cosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh_out, "wrapper_CPU_cosh_out"))
+ops.cosh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cosh_out, "wrapper_CPU_cosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cosh", REGISTER_CPU,
         legacy="CPUType::cosh")
@@ -4104,7 +4371,8 @@ def wrapper_CPU_cosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh, "wrapper_CPU_cosh"))
+ops.cosh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cosh, "wrapper_CPU_cosh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cosh_", REGISTER_CPU,
         legacy="CPUType::cosh_")
@@ -4117,7 +4385,8 @@ def wrapper_CPU_cosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh_, "wrapper_CPU_cosh_"))
+ops.cosh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_cosh_, "wrapper_CPU_cosh_")))
 
 
 # ---- structured: asinh.out (meta: asinh, impl: asinh_out) --------------------
@@ -4133,7 +4402,8 @@ def wrapper_CPU_asinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh_out, "wrapper_CPU_asinh_out"))
+ops.asinh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asinh_out, "wrapper_CPU_asinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asinh", REGISTER_CPU,
         legacy="CPUType::asinh")
@@ -4146,7 +4416,8 @@ def wrapper_CPU_asinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh, "wrapper_CPU_asinh"))
+ops.asinh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asinh, "wrapper_CPU_asinh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asinh_", REGISTER_CPU,
         legacy="CPUType::asinh_")
@@ -4159,7 +4430,8 @@ def wrapper_CPU_asinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh_, "wrapper_CPU_asinh_"))
+ops.asinh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_asinh_, "wrapper_CPU_asinh_")))
 
 
 # ---- structured: acosh.out (meta: acosh, impl: acosh_out) --------------------
@@ -4175,7 +4447,8 @@ def wrapper_CPU_acosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh_out, "wrapper_CPU_acosh_out"))
+ops.acosh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acosh_out, "wrapper_CPU_acosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acosh", REGISTER_CPU,
         legacy="CPUType::acosh")
@@ -4188,7 +4461,8 @@ def wrapper_CPU_acosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh, "wrapper_CPU_acosh"))
+ops.acosh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acosh, "wrapper_CPU_acosh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acosh_", REGISTER_CPU,
         legacy="CPUType::acosh_")
@@ -4201,7 +4475,8 @@ def wrapper_CPU_acosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh_, "wrapper_CPU_acosh_"))
+ops.acosh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_acosh_, "wrapper_CPU_acosh_")))
 
 
 # ---- structured: atanh.out (meta: atanh, impl: atanh_out) --------------------
@@ -4217,7 +4492,8 @@ def wrapper_CPU_atanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh_out, "wrapper_CPU_atanh_out"))
+ops.atanh_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atanh_out, "wrapper_CPU_atanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atanh", REGISTER_CPU,
         legacy="CPUType::atanh")
@@ -4230,7 +4506,8 @@ def wrapper_CPU_atanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh, "wrapper_CPU_atanh"))
+ops.atanh.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atanh, "wrapper_CPU_atanh")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atanh_", REGISTER_CPU,
         legacy="CPUType::atanh_")
@@ -4243,7 +4520,8 @@ def wrapper_CPU_atanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh_, "wrapper_CPU_atanh_"))
+ops.atanh_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atanh_, "wrapper_CPU_atanh_")))
 
 
 # ---- structured: frac.out (meta: frac, impl: frac_out) --------------------
@@ -4259,7 +4537,8 @@ def wrapper_CPU_frac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac_out, "wrapper_CPU_frac_out"))
+ops.frac_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_frac_out, "wrapper_CPU_frac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_frac", REGISTER_CPU,
         legacy="CPUType::frac")
@@ -4272,7 +4551,8 @@ def wrapper_CPU_frac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac, "wrapper_CPU_frac"))
+ops.frac.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_frac, "wrapper_CPU_frac")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_frac_", REGISTER_CPU,
         legacy="CPUType::frac_")
@@ -4285,7 +4565,8 @@ def wrapper_CPU_frac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac_, "wrapper_CPU_frac_"))
+ops.frac_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_frac_, "wrapper_CPU_frac_")))
 
 
 # ---- structured: _softmax.out (meta: _softmax, impl: softmax_cpu_out) --------------------
@@ -4301,7 +4582,8 @@ def wrapper_CPU__softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_out, "wrapper_CPU__softmax_out"))
+ops._softmax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__softmax_out, "wrapper_CPU__softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__softmax", REGISTER_CPU,
         legacy="CPUType::_softmax")
@@ -4314,7 +4596,8 @@ def wrapper_CPU__softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax, "wrapper_CPU__softmax"))
+ops._softmax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__softmax, "wrapper_CPU__softmax")))
 
 
 # ---- structured: _log_softmax.out (meta: _log_softmax, impl: log_softmax_cpu_out) --------------------
@@ -4330,7 +4613,8 @@ def wrapper_CPU__log_softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_out, "wrapper_CPU__log_softmax_out"))
+ops._log_softmax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__log_softmax_out, "wrapper_CPU__log_softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__log_softmax", REGISTER_CPU,
         legacy="CPUType::_log_softmax")
@@ -4343,7 +4627,8 @@ def wrapper_CPU__log_softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax, "wrapper_CPU__log_softmax"))
+ops._log_softmax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__log_softmax, "wrapper_CPU__log_softmax")))
 
 
 # ---- structured: _softmax_backward_data.out (meta: _softmax_backward_data, impl: softmax_backward_cpu_out) --------------------
@@ -4359,7 +4644,8 @@ def wrapper_CPU__softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_backward_data_out, "wrapper_CPU__softmax_backward_data_out"))
+ops._softmax_backward_data_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__softmax_backward_data_out, "wrapper_CPU__softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__softmax_backward_data", REGISTER_CPU,
         legacy="CPUType::_softmax_backward_data")
@@ -4372,7 +4658,8 @@ def wrapper_CPU__softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_backward_data, "wrapper_CPU__softmax_backward_data"))
+ops._softmax_backward_data.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__softmax_backward_data, "wrapper_CPU__softmax_backward_data")))
 
 
 # ---- structured: _log_softmax_backward_data.out (meta: _log_softmax_backward_data, impl: log_softmax_backward_cpu_out) --------------------
@@ -4388,7 +4675,8 @@ def wrapper_CPU__log_softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_backward_data_out, "wrapper_CPU__log_softmax_backward_data_out"))
+ops._log_softmax_backward_data_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__log_softmax_backward_data_out, "wrapper_CPU__log_softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__log_softmax_backward_data", REGISTER_CPU,
         legacy="CPUType::_log_softmax_backward_data")
@@ -4401,7 +4689,8 @@ def wrapper_CPU__log_softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_backward_data, "wrapper_CPU__log_softmax_backward_data"))
+ops._log_softmax_backward_data.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__log_softmax_backward_data, "wrapper_CPU__log_softmax_backward_data")))
 
 
 # ---- structured: nll_loss_forward.output (meta: nll_loss_forward, impl: nll_loss_forward_out_cpu) --------------------
@@ -4417,7 +4706,8 @@ def wrapper_CPU_nll_loss_forward_output(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward_output.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_forward_output, "wrapper_CPU_nll_loss_forward_output"))
+ops.nll_loss_forward_output.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_nll_loss_forward_output, "wrapper_CPU_nll_loss_forward_output")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_forward", REGISTER_CPU,
         legacy="CPUType::nll_loss_forward")
@@ -4430,7 +4720,8 @@ def wrapper_CPU_nll_loss_forward(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_forward, "wrapper_CPU_nll_loss_forward"))
+ops.nll_loss_forward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_nll_loss_forward, "wrapper_CPU_nll_loss_forward")))
 
 
 # ---- structured: nll_loss_backward.grad_input (meta: nll_loss_backward, impl: nll_loss_backward_out_cpu) --------------------
@@ -4446,7 +4737,8 @@ def wrapper_CPU_nll_loss_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_backward_grad_input, "wrapper_CPU_nll_loss_backward_grad_input"))
+ops.nll_loss_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_nll_loss_backward_grad_input, "wrapper_CPU_nll_loss_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_backward", REGISTER_CPU,
         legacy="CPUType::nll_loss_backward")
@@ -4459,7 +4751,8 @@ def wrapper_CPU_nll_loss_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_backward, "wrapper_CPU_nll_loss_backward"))
+ops.nll_loss_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_nll_loss_backward, "wrapper_CPU_nll_loss_backward")))
 
 
 # ---- structured: mse_loss.out (meta: mse_loss, impl: mse_loss_out) --------------------
@@ -4475,7 +4768,8 @@ def wrapper_CPU_mse_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mse_loss_out, "wrapper_CPU_mse_loss_out"))
+ops.mse_loss_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mse_loss_out, "wrapper_CPU_mse_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mse_loss", REGISTER_CPU,
         legacy="CPUType::mse_loss")
@@ -4488,7 +4782,8 @@ def wrapper_CPU_mse_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mse_loss, "wrapper_CPU_mse_loss"))
+ops.mse_loss.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_mse_loss, "wrapper_CPU_mse_loss")))
 
 
 # ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: smooth_l1_loss_out) --------------------
@@ -4504,7 +4799,8 @@ def wrapper_CPU_smooth_l1_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_smooth_l1_loss_out, "wrapper_CPU_smooth_l1_loss_out"))
+ops.smooth_l1_loss_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_smooth_l1_loss_out, "wrapper_CPU_smooth_l1_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_smooth_l1_loss", REGISTER_CPU,
         legacy="CPUType::smooth_l1_loss")
@@ -4517,7 +4813,8 @@ def wrapper_CPU_smooth_l1_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_smooth_l1_loss, "wrapper_CPU_smooth_l1_loss"))
+ops.smooth_l1_loss.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_smooth_l1_loss, "wrapper_CPU_smooth_l1_loss")))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------
@@ -4533,7 +4830,8 @@ def wrapper_CPU_addcmul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul_out, "wrapper_CPU_addcmul_out"))
+ops.addcmul_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcmul_out, "wrapper_CPU_addcmul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcmul", REGISTER_CPU,
         legacy="CPUType::addcmul")
@@ -4546,7 +4844,8 @@ def wrapper_CPU_addcmul(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul, "wrapper_CPU_addcmul"))
+ops.addcmul.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcmul, "wrapper_CPU_addcmul")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcmul_", REGISTER_CPU,
         legacy="CPUType::addcmul_")
@@ -4559,7 +4858,8 @@ def wrapper_CPU_addcmul_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul_, "wrapper_CPU_addcmul_"))
+ops.addcmul_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcmul_, "wrapper_CPU_addcmul_")))
 
 
 # ---- structured: addcdiv.out (meta: addcdiv, impl: addcdiv_out) --------------------
@@ -4575,7 +4875,8 @@ def wrapper_CPU_addcdiv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv_out, "wrapper_CPU_addcdiv_out"))
+ops.addcdiv_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcdiv_out, "wrapper_CPU_addcdiv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcdiv", REGISTER_CPU,
         legacy="CPUType::addcdiv")
@@ -4588,7 +4889,8 @@ def wrapper_CPU_addcdiv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv, "wrapper_CPU_addcdiv"))
+ops.addcdiv.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcdiv, "wrapper_CPU_addcdiv")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcdiv_", REGISTER_CPU,
         legacy="CPUType::addcdiv_")
@@ -4601,7 +4903,8 @@ def wrapper_CPU_addcdiv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv_, "wrapper_CPU_addcdiv_"))
+ops.addcdiv_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_addcdiv_, "wrapper_CPU_addcdiv_")))
 
 
 # ---- structured: lerp.Scalar_out (meta: lerp.Scalar, impl: lerp_Scalar) --------------------
@@ -4617,7 +4920,8 @@ def wrapper_CPU_lerp_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Scalar_out, "wrapper_CPU_lerp_Scalar_out"))
+ops.lerp_Scalar_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp_Scalar_out, "wrapper_CPU_lerp_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp_Scalar", REGISTER_CPU,
         legacy="CPUType::lerp")
@@ -4630,7 +4934,8 @@ def wrapper_CPU_lerp_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Scalar, "wrapper_CPU_lerp_Scalar"))
+ops.lerp_Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp_Scalar, "wrapper_CPU_lerp_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp__Scalar", REGISTER_CPU,
         legacy="CPUType::lerp_")
@@ -4643,7 +4948,8 @@ def wrapper_CPU_lerp__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Scalar, "wrapper_CPU_lerp__Scalar"))
+ops.lerp__Scalar.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp__Scalar, "wrapper_CPU_lerp__Scalar")))
 
 
 # ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
@@ -4659,7 +4965,8 @@ def wrapper_CPU_lerp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor_out, "wrapper_CPU_lerp_Tensor_out"))
+ops.lerp_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp_Tensor_out, "wrapper_CPU_lerp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor", REGISTER_CPU,
         legacy="CPUType::lerp")
@@ -4672,7 +4979,8 @@ def wrapper_CPU_lerp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Tensor, "wrapper_CPU_lerp_Tensor"))
+ops.lerp_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp_Tensor, "wrapper_CPU_lerp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp__Tensor", REGISTER_CPU,
         legacy="CPUType::lerp_")
@@ -4685,7 +4993,8 @@ def wrapper_CPU_lerp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Tensor, "wrapper_CPU_lerp__Tensor"))
+ops.lerp__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lerp__Tensor, "wrapper_CPU_lerp__Tensor")))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------
@@ -4701,7 +5010,8 @@ def wrapper_CPU_bitwise_xor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor_Tensor_out, "wrapper_CPU_bitwise_xor_Tensor_out"))
+ops.bitwise_xor_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_xor_Tensor_out, "wrapper_CPU_bitwise_xor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor_Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_xor")
@@ -4714,7 +5024,8 @@ def wrapper_CPU_bitwise_xor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor_Tensor, "wrapper_CPU_bitwise_xor_Tensor"))
+ops.bitwise_xor_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_xor_Tensor, "wrapper_CPU_bitwise_xor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor__Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_xor_")
@@ -4727,7 +5038,8 @@ def wrapper_CPU_bitwise_xor__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor__Tensor, "wrapper_CPU_bitwise_xor__Tensor"))
+ops.bitwise_xor__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_xor__Tensor, "wrapper_CPU_bitwise_xor__Tensor")))
 
 
 # ---- structured: bitwise_left_shift.Tensor_out (meta: bitwise_left_shift.Tensor, impl: bitwise_left_shift_out) --------------------
@@ -4743,7 +5055,8 @@ def wrapper_CPU_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor_out, "wrapper_CPU_bitwise_left_shift_Tensor_out"))
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor_out, "wrapper_CPU_bitwise_left_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift_Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_left_shift")
@@ -4756,7 +5069,8 @@ def wrapper_CPU_bitwise_left_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor, "wrapper_CPU_bitwise_left_shift_Tensor"))
+ops.bitwise_left_shift_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor, "wrapper_CPU_bitwise_left_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift__Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_left_shift_")
@@ -4769,7 +5083,8 @@ def wrapper_CPU_bitwise_left_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift__Tensor, "wrapper_CPU_bitwise_left_shift__Tensor"))
+ops.bitwise_left_shift__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_left_shift__Tensor, "wrapper_CPU_bitwise_left_shift__Tensor")))
 
 
 # ---- structured: bitwise_right_shift.Tensor_out (meta: bitwise_right_shift.Tensor, impl: bitwise_right_shift_out) --------------------
@@ -4785,7 +5100,8 @@ def wrapper_CPU_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor_out, "wrapper_CPU_bitwise_right_shift_Tensor_out"))
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor_out, "wrapper_CPU_bitwise_right_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift_Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_right_shift")
@@ -4798,7 +5114,8 @@ def wrapper_CPU_bitwise_right_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor, "wrapper_CPU_bitwise_right_shift_Tensor"))
+ops.bitwise_right_shift_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor, "wrapper_CPU_bitwise_right_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift__Tensor", REGISTER_CPU,
         legacy="CPUType::bitwise_right_shift_")
@@ -4811,7 +5128,8 @@ def wrapper_CPU_bitwise_right_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift__Tensor, "wrapper_CPU_bitwise_right_shift__Tensor"))
+ops.bitwise_right_shift__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_bitwise_right_shift__Tensor, "wrapper_CPU_bitwise_right_shift__Tensor")))
 
 
 # ---- structured: hypot.out (meta: hypot, impl: hypot_out) --------------------
@@ -4827,7 +5145,8 @@ def wrapper_CPU_hypot_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot_out, "wrapper_CPU_hypot_out"))
+ops.hypot_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hypot_out, "wrapper_CPU_hypot_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hypot", REGISTER_CPU,
         legacy="CPUType::hypot")
@@ -4840,7 +5159,8 @@ def wrapper_CPU_hypot(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot, "wrapper_CPU_hypot"))
+ops.hypot.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hypot, "wrapper_CPU_hypot")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hypot_", REGISTER_CPU,
         legacy="CPUType::hypot_")
@@ -4853,7 +5173,8 @@ def wrapper_CPU_hypot_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot_, "wrapper_CPU_hypot_"))
+ops.hypot_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_hypot_, "wrapper_CPU_hypot_")))
 
 
 # ---- structured: sgn.out (meta: sgn, impl: sgn_out) --------------------
@@ -4869,7 +5190,8 @@ def wrapper_CPU_sgn_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn_out, "wrapper_CPU_sgn_out"))
+ops.sgn_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sgn_out, "wrapper_CPU_sgn_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sgn", REGISTER_CPU,
         legacy="CPUType::sgn")
@@ -4882,7 +5204,8 @@ def wrapper_CPU_sgn(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn, "wrapper_CPU_sgn"))
+ops.sgn.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sgn, "wrapper_CPU_sgn")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sgn_", REGISTER_CPU,
         legacy="CPUType::sgn_")
@@ -4895,7 +5218,8 @@ def wrapper_CPU_sgn_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn_, "wrapper_CPU_sgn_"))
+ops.sgn_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sgn_, "wrapper_CPU_sgn_")))
 
 
 # ---- structured: sign.out (meta: sign, impl: sign_out) --------------------
@@ -4911,7 +5235,8 @@ def wrapper_CPU_sign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign_out, "wrapper_CPU_sign_out"))
+ops.sign_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sign_out, "wrapper_CPU_sign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sign", REGISTER_CPU,
         legacy="CPUType::sign")
@@ -4924,7 +5249,8 @@ def wrapper_CPU_sign(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign, "wrapper_CPU_sign"))
+ops.sign.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sign, "wrapper_CPU_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sign_", REGISTER_CPU,
         legacy="CPUType::sign_")
@@ -4937,7 +5263,8 @@ def wrapper_CPU_sign_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign_, "wrapper_CPU_sign_"))
+ops.sign_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sign_, "wrapper_CPU_sign_")))
 
 
 # ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: sigmoid_backward_out) --------------------
@@ -4953,7 +5280,8 @@ def wrapper_CPU_sigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_backward_grad_input, "wrapper_CPU_sigmoid_backward_grad_input"))
+ops.sigmoid_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sigmoid_backward_grad_input, "wrapper_CPU_sigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_backward", REGISTER_CPU,
         legacy="CPUType::sigmoid_backward")
@@ -4966,7 +5294,8 @@ def wrapper_CPU_sigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_backward, "wrapper_CPU_sigmoid_backward"))
+ops.sigmoid_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sigmoid_backward, "wrapper_CPU_sigmoid_backward")))
 
 
 # ---- structured: tanh_backward.grad_input (meta: tanh_backward, impl: tanh_backward_out) --------------------
@@ -4982,7 +5311,8 @@ def wrapper_CPU_tanh_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_backward_grad_input, "wrapper_CPU_tanh_backward_grad_input"))
+ops.tanh_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tanh_backward_grad_input, "wrapper_CPU_tanh_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh_backward", REGISTER_CPU,
         legacy="CPUType::tanh_backward")
@@ -4995,7 +5325,8 @@ def wrapper_CPU_tanh_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_backward, "wrapper_CPU_tanh_backward"))
+ops.tanh_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tanh_backward, "wrapper_CPU_tanh_backward")))
 
 
 # ---- structured: threshold_backward.grad_input (meta: threshold_backward, impl: threshold_backward_out) --------------------
@@ -5011,7 +5342,8 @@ def wrapper_CPU_threshold_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_backward_grad_input, "wrapper_CPU_threshold_backward_grad_input"))
+ops.threshold_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_threshold_backward_grad_input, "wrapper_CPU_threshold_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold_backward", REGISTER_CPU,
         legacy="CPUType::threshold_backward")
@@ -5024,7 +5356,8 @@ def wrapper_CPU_threshold_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_backward, "wrapper_CPU_threshold_backward"))
+ops.threshold_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_threshold_backward, "wrapper_CPU_threshold_backward")))
 
 
 # ---- structured: slow_conv_transpose2d.out (meta: slow_conv_transpose2d, impl: slow_conv_transpose2d_structured_cpu) --------------------
@@ -5040,7 +5373,8 @@ def wrapper_CPU_slow_conv_transpose2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_slow_conv_transpose2d_out, "wrapper_CPU_slow_conv_transpose2d_out"))
+ops.slow_conv_transpose2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_slow_conv_transpose2d_out, "wrapper_CPU_slow_conv_transpose2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_slow_conv_transpose2d", REGISTER_CPU,
         legacy="CPUType::slow_conv_transpose2d")
@@ -5053,7 +5387,8 @@ def wrapper_CPU_slow_conv_transpose2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_slow_conv_transpose2d, "wrapper_CPU_slow_conv_transpose2d"))
+ops.slow_conv_transpose2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_slow_conv_transpose2d, "wrapper_CPU_slow_conv_transpose2d")))
 
 
 # ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: adaptive_max_pool2d_out_cpu) --------------------
@@ -5069,7 +5404,8 @@ def wrapper_CPU_adaptive_max_pool2d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_out, "wrapper_CPU_adaptive_max_pool2d_out"))
+ops.adaptive_max_pool2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool2d_out, "wrapper_CPU_adaptive_max_pool2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d", REGISTER_CPU,
         legacy="CPUType::adaptive_max_pool2d")
@@ -5082,7 +5418,8 @@ def wrapper_CPU_adaptive_max_pool2d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d, "wrapper_CPU_adaptive_max_pool2d"))
+ops.adaptive_max_pool2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool2d, "wrapper_CPU_adaptive_max_pool2d")))
 
 
 # ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: adaptive_max_pool2d_backward_out_cpu) --------------------
@@ -5098,7 +5435,8 @@ def wrapper_CPU_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward_grad_input, "wrapper_CPU_adaptive_max_pool2d_backward_grad_input"))
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward_grad_input, "wrapper_CPU_adaptive_max_pool2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d_backward", REGISTER_CPU,
         legacy="CPUType::adaptive_max_pool2d_backward")
@@ -5111,7 +5449,8 @@ def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward, "wrapper_CPU_adaptive_max_pool2d_backward"))
+ops.adaptive_max_pool2d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool2d_backward, "wrapper_CPU_adaptive_max_pool2d_backward")))
 
 
 # ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cpu) --------------------
@@ -5127,7 +5466,8 @@ def wrapper_CPU_adaptive_max_pool3d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_out, "wrapper_CPU_adaptive_max_pool3d_out"))
+ops.adaptive_max_pool3d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool3d_out, "wrapper_CPU_adaptive_max_pool3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d", REGISTER_CPU,
         legacy="CPUType::adaptive_max_pool3d")
@@ -5140,7 +5480,8 @@ def wrapper_CPU_adaptive_max_pool3d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d, "wrapper_CPU_adaptive_max_pool3d"))
+ops.adaptive_max_pool3d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool3d, "wrapper_CPU_adaptive_max_pool3d")))
 
 
 # ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cpu) --------------------
@@ -5156,7 +5497,8 @@ def wrapper_CPU_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward_grad_input, "wrapper_CPU_adaptive_max_pool3d_backward_grad_input"))
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward_grad_input, "wrapper_CPU_adaptive_max_pool3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward", REGISTER_CPU,
         legacy="CPUType::adaptive_max_pool3d_backward")
@@ -5169,7 +5511,8 @@ def wrapper_CPU_adaptive_max_pool3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward, "wrapper_CPU_adaptive_max_pool3d_backward"))
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_adaptive_max_pool3d_backward, "wrapper_CPU_adaptive_max_pool3d_backward")))
 
 
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cpu) --------------------
@@ -5185,7 +5528,8 @@ def wrapper_CPU_upsample_linear1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_out, "wrapper_CPU_upsample_linear1d_out"))
+ops.upsample_linear1d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_linear1d_out, "wrapper_CPU_upsample_linear1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d", REGISTER_CPU,
         legacy="CPUType::upsample_linear1d")
@@ -5198,7 +5542,8 @@ def wrapper_CPU_upsample_linear1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d, "wrapper_CPU_upsample_linear1d"))
+ops.upsample_linear1d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_linear1d, "wrapper_CPU_upsample_linear1d")))
 
 
 # ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: upsample_linear1d_backward_out_cpu) --------------------
@@ -5214,7 +5559,8 @@ def wrapper_CPU_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_backward_grad_input, "wrapper_CPU_upsample_linear1d_backward_grad_input"))
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_linear1d_backward_grad_input, "wrapper_CPU_upsample_linear1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_linear1d_backward")
@@ -5227,7 +5573,8 @@ def wrapper_CPU_upsample_linear1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_linear1d_backward, "wrapper_CPU_upsample_linear1d_backward"))
+ops.upsample_linear1d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_linear1d_backward, "wrapper_CPU_upsample_linear1d_backward")))
 
 
 # ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: upsample_bilinear2d_out_cpu) --------------------
@@ -5243,7 +5590,8 @@ def wrapper_CPU_upsample_bilinear2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_out, "wrapper_CPU_upsample_bilinear2d_out"))
+ops.upsample_bilinear2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bilinear2d_out, "wrapper_CPU_upsample_bilinear2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d", REGISTER_CPU,
         legacy="CPUType::upsample_bilinear2d")
@@ -5256,7 +5604,8 @@ def wrapper_CPU_upsample_bilinear2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d, "wrapper_CPU_upsample_bilinear2d"))
+ops.upsample_bilinear2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bilinear2d, "wrapper_CPU_upsample_bilinear2d")))
 
 
 # ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: upsample_bilinear2d_backward_out_cpu) --------------------
@@ -5272,7 +5621,8 @@ def wrapper_CPU_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward_grad_input, "wrapper_CPU_upsample_bilinear2d_backward_grad_input"))
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bilinear2d_backward_grad_input, "wrapper_CPU_upsample_bilinear2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_bilinear2d_backward")
@@ -5285,7 +5635,8 @@ def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bilinear2d_backward, "wrapper_CPU_upsample_bilinear2d_backward"))
+ops.upsample_bilinear2d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bilinear2d_backward, "wrapper_CPU_upsample_bilinear2d_backward")))
 
 
 # ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cpu) --------------------
@@ -5301,7 +5652,8 @@ def wrapper_CPU_upsample_bicubic2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_out, "wrapper_CPU_upsample_bicubic2d_out"))
+ops.upsample_bicubic2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bicubic2d_out, "wrapper_CPU_upsample_bicubic2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d", REGISTER_CPU,
         legacy="CPUType::upsample_bicubic2d")
@@ -5314,7 +5666,8 @@ def wrapper_CPU_upsample_bicubic2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d, "wrapper_CPU_upsample_bicubic2d"))
+ops.upsample_bicubic2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bicubic2d, "wrapper_CPU_upsample_bicubic2d")))
 
 
 # ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cpu) --------------------
@@ -5330,7 +5683,8 @@ def wrapper_CPU_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward_grad_input, "wrapper_CPU_upsample_bicubic2d_backward_grad_input"))
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bicubic2d_backward_grad_input, "wrapper_CPU_upsample_bicubic2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_bicubic2d_backward")
@@ -5343,7 +5697,8 @@ def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_bicubic2d_backward, "wrapper_CPU_upsample_bicubic2d_backward"))
+ops.upsample_bicubic2d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_bicubic2d_backward, "wrapper_CPU_upsample_bicubic2d_backward")))
 
 
 # ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: _upsample_bilinear2d_aa_out_cpu) --------------------
@@ -5359,7 +5714,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_out, "wrapper_CPU__upsample_bilinear2d_aa_out"))
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_out, "wrapper_CPU__upsample_bilinear2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa", REGISTER_CPU,
         legacy="CPUType::_upsample_bilinear2d_aa")
@@ -5372,7 +5728,8 @@ def wrapper_CPU__upsample_bilinear2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa, "wrapper_CPU__upsample_bilinear2d_aa"))
+ops._upsample_bilinear2d_aa.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bilinear2d_aa, "wrapper_CPU__upsample_bilinear2d_aa")))
 
 
 # ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: _upsample_bilinear2d_aa_backward_out_cpu) --------------------
@@ -5388,7 +5745,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input"))
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward", REGISTER_CPU,
         legacy="CPUType::_upsample_bilinear2d_aa_backward")
@@ -5401,7 +5759,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward, "wrapper_CPU__upsample_bilinear2d_aa_backward"))
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bilinear2d_aa_backward, "wrapper_CPU__upsample_bilinear2d_aa_backward")))
 
 
 # ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: _upsample_bicubic2d_aa_out_cpu) --------------------
@@ -5417,7 +5776,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_out, "wrapper_CPU__upsample_bicubic2d_aa_out"))
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_out, "wrapper_CPU__upsample_bicubic2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa", REGISTER_CPU,
         legacy="CPUType::_upsample_bicubic2d_aa")
@@ -5430,7 +5790,8 @@ def wrapper_CPU__upsample_bicubic2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa, "wrapper_CPU__upsample_bicubic2d_aa"))
+ops._upsample_bicubic2d_aa.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bicubic2d_aa, "wrapper_CPU__upsample_bicubic2d_aa")))
 
 
 # ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: _upsample_bicubic2d_aa_backward_out_cpu) --------------------
@@ -5446,7 +5807,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input"))
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward", REGISTER_CPU,
         legacy="CPUType::_upsample_bicubic2d_aa_backward")
@@ -5459,7 +5821,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward, "wrapper_CPU__upsample_bicubic2d_aa_backward"))
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_bicubic2d_aa_backward, "wrapper_CPU__upsample_bicubic2d_aa_backward")))
 
 
 # ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cpu) --------------------
@@ -5475,7 +5838,8 @@ def wrapper_CPU_upsample_trilinear3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_out, "wrapper_CPU_upsample_trilinear3d_out"))
+ops.upsample_trilinear3d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_trilinear3d_out, "wrapper_CPU_upsample_trilinear3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d", REGISTER_CPU,
         legacy="CPUType::upsample_trilinear3d")
@@ -5488,7 +5852,8 @@ def wrapper_CPU_upsample_trilinear3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d, "wrapper_CPU_upsample_trilinear3d"))
+ops.upsample_trilinear3d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_trilinear3d, "wrapper_CPU_upsample_trilinear3d")))
 
 
 # ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cpu) --------------------
@@ -5504,7 +5869,8 @@ def wrapper_CPU_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward_grad_input, "wrapper_CPU_upsample_trilinear3d_backward_grad_input"))
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_trilinear3d_backward_grad_input, "wrapper_CPU_upsample_trilinear3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_trilinear3d_backward")
@@ -5517,7 +5883,8 @@ def wrapper_CPU_upsample_trilinear3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_trilinear3d_backward, "wrapper_CPU_upsample_trilinear3d_backward"))
+ops.upsample_trilinear3d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_trilinear3d_backward, "wrapper_CPU_upsample_trilinear3d_backward")))
 
 
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cpu) --------------------
@@ -5533,7 +5900,8 @@ def wrapper_CPU_upsample_nearest1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_out, "wrapper_CPU_upsample_nearest1d_out"))
+ops.upsample_nearest1d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest1d_out, "wrapper_CPU_upsample_nearest1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d", REGISTER_CPU,
         legacy="CPUType::upsample_nearest1d")
@@ -5546,7 +5914,8 @@ def wrapper_CPU_upsample_nearest1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d, "wrapper_CPU_upsample_nearest1d"))
+ops.upsample_nearest1d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest1d, "wrapper_CPU_upsample_nearest1d")))
 
 
 # ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: upsample_nearest1d_backward_out_cpu) --------------------
@@ -5562,7 +5931,8 @@ def wrapper_CPU_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_backward_grad_input, "wrapper_CPU_upsample_nearest1d_backward_grad_input"))
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest1d_backward_grad_input, "wrapper_CPU_upsample_nearest1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_nearest1d_backward")
@@ -5575,7 +5945,8 @@ def wrapper_CPU_upsample_nearest1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest1d_backward, "wrapper_CPU_upsample_nearest1d_backward"))
+ops.upsample_nearest1d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest1d_backward, "wrapper_CPU_upsample_nearest1d_backward")))
 
 
 # ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: upsample_nearest2d_out_cpu) --------------------
@@ -5591,7 +5962,8 @@ def wrapper_CPU_upsample_nearest2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_out, "wrapper_CPU_upsample_nearest2d_out"))
+ops.upsample_nearest2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest2d_out, "wrapper_CPU_upsample_nearest2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d", REGISTER_CPU,
         legacy="CPUType::upsample_nearest2d")
@@ -5604,7 +5976,8 @@ def wrapper_CPU_upsample_nearest2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d, "wrapper_CPU_upsample_nearest2d"))
+ops.upsample_nearest2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest2d, "wrapper_CPU_upsample_nearest2d")))
 
 
 # ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: upsample_nearest2d_backward_out_cpu) --------------------
@@ -5620,7 +5993,8 @@ def wrapper_CPU_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_backward_grad_input, "wrapper_CPU_upsample_nearest2d_backward_grad_input"))
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest2d_backward_grad_input, "wrapper_CPU_upsample_nearest2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_nearest2d_backward")
@@ -5633,7 +6007,8 @@ def wrapper_CPU_upsample_nearest2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest2d_backward, "wrapper_CPU_upsample_nearest2d_backward"))
+ops.upsample_nearest2d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest2d_backward, "wrapper_CPU_upsample_nearest2d_backward")))
 
 
 # ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: upsample_nearest3d_out_cpu) --------------------
@@ -5649,7 +6024,8 @@ def wrapper_CPU_upsample_nearest3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_out, "wrapper_CPU_upsample_nearest3d_out"))
+ops.upsample_nearest3d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest3d_out, "wrapper_CPU_upsample_nearest3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d", REGISTER_CPU,
         legacy="CPUType::upsample_nearest3d")
@@ -5662,7 +6038,8 @@ def wrapper_CPU_upsample_nearest3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d, "wrapper_CPU_upsample_nearest3d"))
+ops.upsample_nearest3d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest3d, "wrapper_CPU_upsample_nearest3d")))
 
 
 # ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: upsample_nearest3d_backward_out_cpu) --------------------
@@ -5678,7 +6055,8 @@ def wrapper_CPU_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_backward_grad_input, "wrapper_CPU_upsample_nearest3d_backward_grad_input"))
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest3d_backward_grad_input, "wrapper_CPU_upsample_nearest3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d_backward", REGISTER_CPU,
         legacy="CPUType::upsample_nearest3d_backward")
@@ -5691,7 +6069,8 @@ def wrapper_CPU_upsample_nearest3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_upsample_nearest3d_backward, "wrapper_CPU_upsample_nearest3d_backward"))
+ops.upsample_nearest3d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_upsample_nearest3d_backward, "wrapper_CPU_upsample_nearest3d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: _upsample_nearest_exact1d_out_cpu) --------------------
@@ -5707,7 +6086,8 @@ def wrapper_CPU__upsample_nearest_exact1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_out, "wrapper_CPU__upsample_nearest_exact1d_out"))
+ops._upsample_nearest_exact1d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact1d_out, "wrapper_CPU__upsample_nearest_exact1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact1d")
@@ -5720,7 +6100,8 @@ def wrapper_CPU__upsample_nearest_exact1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d, "wrapper_CPU__upsample_nearest_exact1d"))
+ops._upsample_nearest_exact1d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact1d, "wrapper_CPU__upsample_nearest_exact1d")))
 
 
 # ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: _upsample_nearest_exact1d_backward_out_cpu) --------------------
@@ -5736,7 +6117,8 @@ def wrapper_CPU__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact1d_backward_grad_input"))
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d_backward", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact1d_backward")
@@ -5749,7 +6131,8 @@ def wrapper_CPU__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward, "wrapper_CPU__upsample_nearest_exact1d_backward"))
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact1d_backward, "wrapper_CPU__upsample_nearest_exact1d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: _upsample_nearest_exact2d_out_cpu) --------------------
@@ -5765,7 +6148,8 @@ def wrapper_CPU__upsample_nearest_exact2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_out, "wrapper_CPU__upsample_nearest_exact2d_out"))
+ops._upsample_nearest_exact2d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact2d_out, "wrapper_CPU__upsample_nearest_exact2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact2d")
@@ -5778,7 +6162,8 @@ def wrapper_CPU__upsample_nearest_exact2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d, "wrapper_CPU__upsample_nearest_exact2d"))
+ops._upsample_nearest_exact2d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact2d, "wrapper_CPU__upsample_nearest_exact2d")))
 
 
 # ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: _upsample_nearest_exact2d_backward_out_cpu) --------------------
@@ -5794,7 +6179,8 @@ def wrapper_CPU__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact2d_backward_grad_input"))
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d_backward", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact2d_backward")
@@ -5807,7 +6193,8 @@ def wrapper_CPU__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward, "wrapper_CPU__upsample_nearest_exact2d_backward"))
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact2d_backward, "wrapper_CPU__upsample_nearest_exact2d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: _upsample_nearest_exact3d_out_cpu) --------------------
@@ -5823,7 +6210,8 @@ def wrapper_CPU__upsample_nearest_exact3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_out, "wrapper_CPU__upsample_nearest_exact3d_out"))
+ops._upsample_nearest_exact3d_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact3d_out, "wrapper_CPU__upsample_nearest_exact3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact3d")
@@ -5836,7 +6224,8 @@ def wrapper_CPU__upsample_nearest_exact3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d, "wrapper_CPU__upsample_nearest_exact3d"))
+ops._upsample_nearest_exact3d.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact3d, "wrapper_CPU__upsample_nearest_exact3d")))
 
 
 # ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: _upsample_nearest_exact3d_backward_out_cpu) --------------------
@@ -5852,7 +6241,8 @@ def wrapper_CPU__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact3d_backward_grad_input"))
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward_grad_input, "wrapper_CPU__upsample_nearest_exact3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d_backward", REGISTER_CPU,
         legacy="CPUType::_upsample_nearest_exact3d_backward")
@@ -5865,7 +6255,8 @@ def wrapper_CPU__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward, "wrapper_CPU__upsample_nearest_exact3d_backward"))
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU__upsample_nearest_exact3d_backward, "wrapper_CPU__upsample_nearest_exact3d_backward")))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
@@ -5881,7 +6272,8 @@ def wrapper_CPU_ceil_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil_out, "wrapper_CPU_ceil_out"))
+ops.ceil_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ceil_out, "wrapper_CPU_ceil_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ceil", REGISTER_CPU,
         legacy="CPUType::ceil")
@@ -5894,7 +6286,8 @@ def wrapper_CPU_ceil(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil, "wrapper_CPU_ceil"))
+ops.ceil.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ceil, "wrapper_CPU_ceil")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ceil_", REGISTER_CPU,
         legacy="CPUType::ceil_")
@@ -5907,7 +6300,8 @@ def wrapper_CPU_ceil_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil_, "wrapper_CPU_ceil_"))
+ops.ceil_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_ceil_, "wrapper_CPU_ceil_")))
 
 
 # ---- structured: erf.out (meta: erf, impl: erf_out) --------------------
@@ -5923,7 +6317,8 @@ def wrapper_CPU_erf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf_out, "wrapper_CPU_erf_out"))
+ops.erf_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erf_out, "wrapper_CPU_erf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erf", REGISTER_CPU,
         legacy="CPUType::erf")
@@ -5936,7 +6331,8 @@ def wrapper_CPU_erf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf, "wrapper_CPU_erf"))
+ops.erf.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erf, "wrapper_CPU_erf")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erf_", REGISTER_CPU,
         legacy="CPUType::erf_")
@@ -5949,7 +6345,8 @@ def wrapper_CPU_erf_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf_, "wrapper_CPU_erf_"))
+ops.erf_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erf_, "wrapper_CPU_erf_")))
 
 
 # ---- structured: erfc.out (meta: erfc, impl: erfc_out) --------------------
@@ -5965,7 +6362,8 @@ def wrapper_CPU_erfc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc_out, "wrapper_CPU_erfc_out"))
+ops.erfc_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfc_out, "wrapper_CPU_erfc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfc", REGISTER_CPU,
         legacy="CPUType::erfc")
@@ -5978,7 +6376,8 @@ def wrapper_CPU_erfc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc, "wrapper_CPU_erfc"))
+ops.erfc.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfc, "wrapper_CPU_erfc")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfc_", REGISTER_CPU,
         legacy="CPUType::erfc_")
@@ -5991,7 +6390,8 @@ def wrapper_CPU_erfc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc_, "wrapper_CPU_erfc_"))
+ops.erfc_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfc_, "wrapper_CPU_erfc_")))
 
 
 # ---- structured: exp2.out (meta: exp2, impl: exp2_out) --------------------
@@ -6007,7 +6407,8 @@ def wrapper_CPU_exp2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2_out, "wrapper_CPU_exp2_out"))
+ops.exp2_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp2_out, "wrapper_CPU_exp2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp2", REGISTER_CPU,
         legacy="CPUType::exp2")
@@ -6020,7 +6421,8 @@ def wrapper_CPU_exp2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2, "wrapper_CPU_exp2"))
+ops.exp2.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp2, "wrapper_CPU_exp2")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp2_", REGISTER_CPU,
         legacy="CPUType::exp2_")
@@ -6033,7 +6435,8 @@ def wrapper_CPU_exp2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2_, "wrapper_CPU_exp2_"))
+ops.exp2_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_exp2_, "wrapper_CPU_exp2_")))
 
 
 # ---- structured: floor.out (meta: floor, impl: floor_out) --------------------
@@ -6049,7 +6452,8 @@ def wrapper_CPU_floor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor_out, "wrapper_CPU_floor_out"))
+ops.floor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_floor_out, "wrapper_CPU_floor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_floor", REGISTER_CPU,
         legacy="CPUType::floor")
@@ -6062,7 +6466,8 @@ def wrapper_CPU_floor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor, "wrapper_CPU_floor"))
+ops.floor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_floor, "wrapper_CPU_floor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_floor_", REGISTER_CPU,
         legacy="CPUType::floor_")
@@ -6075,7 +6480,8 @@ def wrapper_CPU_floor_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor_, "wrapper_CPU_floor_"))
+ops.floor_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_floor_, "wrapper_CPU_floor_")))
 
 
 # ---- structured: log10.out (meta: log10, impl: log10_out) --------------------
@@ -6091,7 +6497,8 @@ def wrapper_CPU_log10_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10_out, "wrapper_CPU_log10_out"))
+ops.log10_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log10_out, "wrapper_CPU_log10_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log10", REGISTER_CPU,
         legacy="CPUType::log10")
@@ -6104,7 +6511,8 @@ def wrapper_CPU_log10(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10, "wrapper_CPU_log10"))
+ops.log10.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log10, "wrapper_CPU_log10")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log10_", REGISTER_CPU,
         legacy="CPUType::log10_")
@@ -6117,7 +6525,8 @@ def wrapper_CPU_log10_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10_, "wrapper_CPU_log10_"))
+ops.log10_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log10_, "wrapper_CPU_log10_")))
 
 
 # ---- structured: log2.out (meta: log2, impl: log2_out) --------------------
@@ -6133,7 +6542,8 @@ def wrapper_CPU_log2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2_out, "wrapper_CPU_log2_out"))
+ops.log2_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log2_out, "wrapper_CPU_log2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log2", REGISTER_CPU,
         legacy="CPUType::log2")
@@ -6146,7 +6556,8 @@ def wrapper_CPU_log2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2, "wrapper_CPU_log2"))
+ops.log2.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log2, "wrapper_CPU_log2")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log2_", REGISTER_CPU,
         legacy="CPUType::log2_")
@@ -6159,7 +6570,8 @@ def wrapper_CPU_log2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2_, "wrapper_CPU_log2_"))
+ops.log2_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_log2_, "wrapper_CPU_log2_")))
 
 
 # ---- structured: round.out (meta: round, impl: round_out) --------------------
@@ -6175,7 +6587,8 @@ def wrapper_CPU_round_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_out, "wrapper_CPU_round_out"))
+ops.round_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round_out, "wrapper_CPU_round_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round", REGISTER_CPU,
         legacy="CPUType::round")
@@ -6188,7 +6601,8 @@ def wrapper_CPU_round(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round, "wrapper_CPU_round"))
+ops.round.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round, "wrapper_CPU_round")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round_", REGISTER_CPU,
         legacy="CPUType::round_")
@@ -6201,7 +6615,8 @@ def wrapper_CPU_round_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_, "wrapper_CPU_round_"))
+ops.round_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round_, "wrapper_CPU_round_")))
 
 
 # ---- structured: round.decimals_out (meta: round.decimals, impl: round_decimals_out) --------------------
@@ -6217,7 +6632,8 @@ def wrapper_CPU_round_decimals_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_decimals_out, "wrapper_CPU_round_decimals_out"))
+ops.round_decimals_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round_decimals_out, "wrapper_CPU_round_decimals_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round_decimals", REGISTER_CPU,
         legacy="CPUType::round")
@@ -6230,7 +6646,8 @@ def wrapper_CPU_round_decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_decimals, "wrapper_CPU_round_decimals"))
+ops.round_decimals.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round_decimals, "wrapper_CPU_round_decimals")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round__decimals", REGISTER_CPU,
         legacy="CPUType::round_")
@@ -6243,7 +6660,8 @@ def wrapper_CPU_round__decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round__decimals.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round__decimals, "wrapper_CPU_round__decimals"))
+ops.round__decimals.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_round__decimals, "wrapper_CPU_round__decimals")))
 
 
 # ---- structured: rsqrt.out (meta: rsqrt, impl: rsqrt_out) --------------------
@@ -6259,7 +6677,8 @@ def wrapper_CPU_rsqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt_out, "wrapper_CPU_rsqrt_out"))
+ops.rsqrt_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_rsqrt_out, "wrapper_CPU_rsqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_rsqrt", REGISTER_CPU,
         legacy="CPUType::rsqrt")
@@ -6272,7 +6691,8 @@ def wrapper_CPU_rsqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt, "wrapper_CPU_rsqrt"))
+ops.rsqrt.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_rsqrt, "wrapper_CPU_rsqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_rsqrt_", REGISTER_CPU,
         legacy="CPUType::rsqrt_")
@@ -6285,7 +6705,8 @@ def wrapper_CPU_rsqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt_, "wrapper_CPU_rsqrt_"))
+ops.rsqrt_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_rsqrt_, "wrapper_CPU_rsqrt_")))
 
 
 # ---- structured: sinc.out (meta: sinc, impl: sinc_out) --------------------
@@ -6301,7 +6722,8 @@ def wrapper_CPU_sinc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc_out, "wrapper_CPU_sinc_out"))
+ops.sinc_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinc_out, "wrapper_CPU_sinc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinc", REGISTER_CPU,
         legacy="CPUType::sinc")
@@ -6314,7 +6736,8 @@ def wrapper_CPU_sinc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc, "wrapper_CPU_sinc"))
+ops.sinc.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinc, "wrapper_CPU_sinc")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinc_", REGISTER_CPU,
         legacy="CPUType::sinc_")
@@ -6327,7 +6750,8 @@ def wrapper_CPU_sinc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc_, "wrapper_CPU_sinc_"))
+ops.sinc_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_sinc_, "wrapper_CPU_sinc_")))
 
 
 # ---- structured: tan.out (meta: tan, impl: tan_out) --------------------
@@ -6343,7 +6767,8 @@ def wrapper_CPU_tan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan_out, "wrapper_CPU_tan_out"))
+ops.tan_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tan_out, "wrapper_CPU_tan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tan", REGISTER_CPU,
         legacy="CPUType::tan")
@@ -6356,7 +6781,8 @@ def wrapper_CPU_tan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan, "wrapper_CPU_tan"))
+ops.tan.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tan, "wrapper_CPU_tan")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tan_", REGISTER_CPU,
         legacy="CPUType::tan_")
@@ -6369,7 +6795,8 @@ def wrapper_CPU_tan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan_, "wrapper_CPU_tan_"))
+ops.tan_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_tan_, "wrapper_CPU_tan_")))
 
 
 # ---- structured: trunc.out (meta: trunc, impl: trunc_out) --------------------
@@ -6385,7 +6812,8 @@ def wrapper_CPU_trunc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc_out, "wrapper_CPU_trunc_out"))
+ops.trunc_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_trunc_out, "wrapper_CPU_trunc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_trunc", REGISTER_CPU,
         legacy="CPUType::trunc")
@@ -6398,7 +6826,8 @@ def wrapper_CPU_trunc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc, "wrapper_CPU_trunc"))
+ops.trunc.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_trunc, "wrapper_CPU_trunc")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_trunc_", REGISTER_CPU,
         legacy="CPUType::trunc_")
@@ -6411,7 +6840,8 @@ def wrapper_CPU_trunc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc_, "wrapper_CPU_trunc_"))
+ops.trunc_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_trunc_, "wrapper_CPU_trunc_")))
 
 
 # ---- structured: signbit.out (meta: signbit, impl: signbit_out) --------------------
@@ -6427,7 +6857,8 @@ def wrapper_CPU_signbit_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_signbit_out, "wrapper_CPU_signbit_out"))
+ops.signbit_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_signbit_out, "wrapper_CPU_signbit_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_signbit", REGISTER_CPU,
         legacy="CPUType::signbit")
@@ -6440,7 +6871,8 @@ def wrapper_CPU_signbit(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_signbit, "wrapper_CPU_signbit"))
+ops.signbit.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_signbit, "wrapper_CPU_signbit")))
 
 
 # ---- structured: copysign.out (meta: copysign.Tensor, impl: copysign_out) --------------------
@@ -6456,7 +6888,8 @@ def wrapper_CPU_copysign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign_out, "wrapper_CPU_copysign_out"))
+ops.copysign_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_copysign_out, "wrapper_CPU_copysign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_copysign_Tensor", REGISTER_CPU,
         legacy="CPUType::copysign")
@@ -6469,7 +6902,8 @@ def wrapper_CPU_copysign_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign_Tensor, "wrapper_CPU_copysign_Tensor"))
+ops.copysign_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_copysign_Tensor, "wrapper_CPU_copysign_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_copysign__Tensor", REGISTER_CPU,
         legacy="CPUType::copysign_")
@@ -6482,7 +6916,8 @@ def wrapper_CPU_copysign__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign__Tensor, "wrapper_CPU_copysign__Tensor"))
+ops.copysign__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_copysign__Tensor, "wrapper_CPU_copysign__Tensor")))
 
 
 # ---- structured: logaddexp.out (meta: logaddexp, impl: logaddexp_out) --------------------
@@ -6498,7 +6933,8 @@ def wrapper_CPU_logaddexp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_logaddexp_out, "wrapper_CPU_logaddexp_out"))
+ops.logaddexp_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_logaddexp_out, "wrapper_CPU_logaddexp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_logaddexp", REGISTER_CPU,
         legacy="CPUType::logaddexp")
@@ -6511,7 +6947,8 @@ def wrapper_CPU_logaddexp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_logaddexp, "wrapper_CPU_logaddexp"))
+ops.logaddexp.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_logaddexp, "wrapper_CPU_logaddexp")))
 
 
 # ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: xlogy_out) --------------------
@@ -6527,7 +6964,8 @@ def wrapper_CPU_xlogy_OutTensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_OutTensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy_OutTensor, "wrapper_CPU_xlogy_OutTensor"))
+ops.xlogy_OutTensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_xlogy_OutTensor, "wrapper_CPU_xlogy_OutTensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_xlogy_Tensor", REGISTER_CPU,
         legacy="CPUType::xlogy")
@@ -6540,7 +6978,8 @@ def wrapper_CPU_xlogy_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy_Tensor, "wrapper_CPU_xlogy_Tensor"))
+ops.xlogy_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_xlogy_Tensor, "wrapper_CPU_xlogy_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_xlogy__Tensor", REGISTER_CPU,
         legacy="CPUType::xlogy_")
@@ -6553,7 +6992,8 @@ def wrapper_CPU_xlogy__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy__Tensor, "wrapper_CPU_xlogy__Tensor"))
+ops.xlogy__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_xlogy__Tensor, "wrapper_CPU_xlogy__Tensor")))
 
 
 # ---- structured: heaviside.out (meta: heaviside, impl: heaviside_out) --------------------
@@ -6569,7 +7009,8 @@ def wrapper_CPU_heaviside_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside_out, "wrapper_CPU_heaviside_out"))
+ops.heaviside_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_heaviside_out, "wrapper_CPU_heaviside_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_heaviside", REGISTER_CPU,
         legacy="CPUType::heaviside")
@@ -6582,7 +7023,8 @@ def wrapper_CPU_heaviside(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside, "wrapper_CPU_heaviside"))
+ops.heaviside.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_heaviside, "wrapper_CPU_heaviside")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_heaviside_", REGISTER_CPU,
         legacy="CPUType::heaviside_")
@@ -6595,7 +7037,8 @@ def wrapper_CPU_heaviside_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside_, "wrapper_CPU_heaviside_"))
+ops.heaviside_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_heaviside_, "wrapper_CPU_heaviside_")))
 
 
 # ---- structured: atan2.out (meta: atan2, impl: atan2_out) --------------------
@@ -6611,7 +7054,8 @@ def wrapper_CPU_atan2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2_out, "wrapper_CPU_atan2_out"))
+ops.atan2_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan2_out, "wrapper_CPU_atan2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan2_", REGISTER_CPU,
         legacy="CPUType::atan2_")
@@ -6624,7 +7068,8 @@ def wrapper_CPU_atan2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2_, "wrapper_CPU_atan2_"))
+ops.atan2_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan2_, "wrapper_CPU_atan2_")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan2", REGISTER_CPU,
         legacy="CPUType::atan2")
@@ -6637,7 +7082,8 @@ def wrapper_CPU_atan2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2, "wrapper_CPU_atan2"))
+ops.atan2.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_atan2, "wrapper_CPU_atan2")))
 
 
 # ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: fmod_out) --------------------
@@ -6653,7 +7099,8 @@ def wrapper_CPU_fmod_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod_Tensor_out, "wrapper_CPU_fmod_Tensor_out"))
+ops.fmod_Tensor_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmod_Tensor_out, "wrapper_CPU_fmod_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmod_Tensor", REGISTER_CPU,
         legacy="CPUType::fmod")
@@ -6666,7 +7113,8 @@ def wrapper_CPU_fmod_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod_Tensor, "wrapper_CPU_fmod_Tensor"))
+ops.fmod_Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmod_Tensor, "wrapper_CPU_fmod_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmod__Tensor", REGISTER_CPU,
         legacy="CPUType::fmod_")
@@ -6679,7 +7127,8 @@ def wrapper_CPU_fmod__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod__Tensor, "wrapper_CPU_fmod__Tensor"))
+ops.fmod__Tensor.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmod__Tensor, "wrapper_CPU_fmod__Tensor")))
 
 
 # ---- structured: fmin.out (meta: fmin, impl: fmin_out) --------------------
@@ -6695,7 +7144,8 @@ def wrapper_CPU_fmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmin_out, "wrapper_CPU_fmin_out"))
+ops.fmin_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmin_out, "wrapper_CPU_fmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmin", REGISTER_CPU,
         legacy="CPUType::fmin")
@@ -6708,7 +7158,8 @@ def wrapper_CPU_fmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmin, "wrapper_CPU_fmin"))
+ops.fmin.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmin, "wrapper_CPU_fmin")))
 
 
 # ---- structured: fmax.out (meta: fmax, impl: fmax_out) --------------------
@@ -6724,7 +7175,8 @@ def wrapper_CPU_fmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmax_out, "wrapper_CPU_fmax_out"))
+ops.fmax_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmax_out, "wrapper_CPU_fmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmax", REGISTER_CPU,
         legacy="CPUType::fmax")
@@ -6737,7 +7189,8 @@ def wrapper_CPU_fmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmax, "wrapper_CPU_fmax"))
+ops.fmax.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_fmax, "wrapper_CPU_fmax")))
 
 
 # ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
@@ -6753,7 +7206,8 @@ def wrapper_CPU_isposinf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf_out, "wrapper_CPU_isposinf_out"))
+ops.isposinf_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_isposinf_out, "wrapper_CPU_isposinf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_isposinf", REGISTER_CPU,
         legacy="CPUType::isposinf")
@@ -6766,7 +7220,8 @@ def wrapper_CPU_isposinf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf, "wrapper_CPU_isposinf"))
+ops.isposinf.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_isposinf, "wrapper_CPU_isposinf")))
 
 
 # ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
@@ -6782,7 +7237,8 @@ def wrapper_CPU_isneginf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf_out, "wrapper_CPU_isneginf_out"))
+ops.isneginf_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_isneginf_out, "wrapper_CPU_isneginf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_isneginf", REGISTER_CPU,
         legacy="CPUType::isneginf")
@@ -6795,7 +7251,8 @@ def wrapper_CPU_isneginf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf"))
+ops.isneginf.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf")))
 
 
 # ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
@@ -6811,7 +7268,8 @@ def wrapper_CPU_lgamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out"))
+ops.lgamma_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lgamma_out, "wrapper_CPU_lgamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
         legacy="CPUType::lgamma")
@@ -6824,7 +7282,8 @@ def wrapper_CPU_lgamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma"))
+ops.lgamma.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lgamma, "wrapper_CPU_lgamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
         legacy="CPUType::lgamma_")
@@ -6837,7 +7296,8 @@ def wrapper_CPU_lgamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_"))
+ops.lgamma_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_lgamma_, "wrapper_CPU_lgamma_")))
 
 
 # ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
@@ -6853,7 +7313,8 @@ def wrapper_CPU_digamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out"))
+ops.digamma_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_digamma_out, "wrapper_CPU_digamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
         legacy="CPUType::digamma")
@@ -6866,7 +7327,8 @@ def wrapper_CPU_digamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma"))
+ops.digamma.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_digamma, "wrapper_CPU_digamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
         legacy="CPUType::digamma_")
@@ -6879,7 +7341,8 @@ def wrapper_CPU_digamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_"))
+ops.digamma_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_digamma_, "wrapper_CPU_digamma_")))
 
 
 # ---- structured: erfinv.out (meta: erfinv, impl: erfinv_out) --------------------
@@ -6895,7 +7358,8 @@ def wrapper_CPU_erfinv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv_out, "wrapper_CPU_erfinv_out"))
+ops.erfinv_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfinv_out, "wrapper_CPU_erfinv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfinv", REGISTER_CPU,
         legacy="CPUType::erfinv")
@@ -6908,7 +7372,8 @@ def wrapper_CPU_erfinv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv, "wrapper_CPU_erfinv"))
+ops.erfinv.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfinv, "wrapper_CPU_erfinv")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfinv_", REGISTER_CPU,
         legacy="CPUType::erfinv_")
@@ -6921,7 +7386,8 @@ def wrapper_CPU_erfinv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfinv_, "wrapper_CPU_erfinv_"))
+ops.erfinv_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_erfinv_, "wrapper_CPU_erfinv_")))
 
 
 # ---- structured: i0.out (meta: i0, impl: i0_out) --------------------
@@ -6937,7 +7403,8 @@ def wrapper_CPU_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0_out, "wrapper_CPU_i0_out"))
+ops.i0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_i0_out, "wrapper_CPU_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_i0", REGISTER_CPU,
         legacy="CPUType::i0")
@@ -6950,7 +7417,8 @@ def wrapper_CPU_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0, "wrapper_CPU_i0"))
+ops.i0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_i0, "wrapper_CPU_i0")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_i0_", REGISTER_CPU,
         legacy="CPUType::i0_")
@@ -6963,7 +7431,8 @@ def wrapper_CPU_i0_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_i0_, "wrapper_CPU_i0_"))
+ops.i0_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_i0_, "wrapper_CPU_i0_")))
 
 
 # ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
@@ -6979,7 +7448,8 @@ def wrapper_CPU_polygamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out"))
+ops.polygamma_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_polygamma_out, "wrapper_CPU_polygamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
         legacy="CPUType::polygamma")
@@ -6992,7 +7462,8 @@ def wrapper_CPU_polygamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma"))
+ops.polygamma.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_polygamma, "wrapper_CPU_polygamma")))
 
 
 # ---- structured: special_entr.out (meta: special_entr, impl: special_entr_out) --------------------
@@ -7008,7 +7479,8 @@ def wrapper_CPU_special_entr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_entr_out, "wrapper_CPU_special_entr_out"))
+ops.special_entr_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_entr_out, "wrapper_CPU_special_entr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_entr", REGISTER_CPU,
         legacy="CPUType::special_entr")
@@ -7021,7 +7493,8 @@ def wrapper_CPU_special_entr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_entr, "wrapper_CPU_special_entr"))
+ops.special_entr.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_entr, "wrapper_CPU_special_entr")))
 
 
 # ---- structured: special_ndtri.out (meta: special_ndtri, impl: special_ndtri_out) --------------------
@@ -7037,7 +7510,8 @@ def wrapper_CPU_special_ndtri_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_ndtri_out, "wrapper_CPU_special_ndtri_out"))
+ops.special_ndtri_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_ndtri_out, "wrapper_CPU_special_ndtri_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_ndtri", REGISTER_CPU,
         legacy="CPUType::special_ndtri")
@@ -7050,7 +7524,8 @@ def wrapper_CPU_special_ndtri(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_ndtri, "wrapper_CPU_special_ndtri"))
+ops.special_ndtri.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_ndtri, "wrapper_CPU_special_ndtri")))
 
 
 # ---- structured: special_i0e.out (meta: special_i0e, impl: special_i0e_out) --------------------
@@ -7066,7 +7541,8 @@ def wrapper_CPU_special_i0e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i0e_out, "wrapper_CPU_special_i0e_out"))
+ops.special_i0e_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i0e_out, "wrapper_CPU_special_i0e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i0e", REGISTER_CPU,
         legacy="CPUType::special_i0e")
@@ -7079,7 +7555,8 @@ def wrapper_CPU_special_i0e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i0e, "wrapper_CPU_special_i0e"))
+ops.special_i0e.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i0e, "wrapper_CPU_special_i0e")))
 
 
 # ---- structured: special_i1.out (meta: special_i1, impl: special_i1_out) --------------------
@@ -7095,7 +7572,8 @@ def wrapper_CPU_special_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1_out, "wrapper_CPU_special_i1_out"))
+ops.special_i1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i1_out, "wrapper_CPU_special_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i1", REGISTER_CPU,
         legacy="CPUType::special_i1")
@@ -7108,7 +7586,8 @@ def wrapper_CPU_special_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1, "wrapper_CPU_special_i1"))
+ops.special_i1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i1, "wrapper_CPU_special_i1")))
 
 
 # ---- structured: special_i1e.out (meta: special_i1e, impl: special_i1e_out) --------------------
@@ -7124,7 +7603,8 @@ def wrapper_CPU_special_i1e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1e_out, "wrapper_CPU_special_i1e_out"))
+ops.special_i1e_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i1e_out, "wrapper_CPU_special_i1e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i1e", REGISTER_CPU,
         legacy="CPUType::special_i1e")
@@ -7137,7 +7617,8 @@ def wrapper_CPU_special_i1e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_i1e, "wrapper_CPU_special_i1e"))
+ops.special_i1e.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_i1e, "wrapper_CPU_special_i1e")))
 
 
 # ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: special_xlog1py_out) --------------------
@@ -7153,7 +7634,8 @@ def wrapper_CPU_special_xlog1py_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py_out, "wrapper_CPU_special_xlog1py_out"))
+ops.special_xlog1py_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_xlog1py_out, "wrapper_CPU_special_xlog1py_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py", REGISTER_CPU,
         legacy="CPUType::special_xlog1py")
@@ -7166,7 +7648,8 @@ def wrapper_CPU_special_xlog1py(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_xlog1py, "wrapper_CPU_special_xlog1py"))
+ops.special_xlog1py.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_xlog1py, "wrapper_CPU_special_xlog1py")))
 
 
 # ---- structured: special_zeta.out (meta: special_zeta, impl: special_zeta_out) --------------------
@@ -7182,7 +7665,8 @@ def wrapper_CPU_special_zeta_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta_out, "wrapper_CPU_special_zeta_out"))
+ops.special_zeta_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_zeta_out, "wrapper_CPU_special_zeta_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_zeta", REGISTER_CPU,
         legacy="CPUType::special_zeta")
@@ -7195,7 +7679,8 @@ def wrapper_CPU_special_zeta(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_zeta, "wrapper_CPU_special_zeta"))
+ops.special_zeta.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_zeta, "wrapper_CPU_special_zeta")))
 
 
 # ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: special_bessel_j0_out) --------------------
@@ -7211,7 +7696,8 @@ def wrapper_CPU_special_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j0_out, "wrapper_CPU_special_bessel_j0_out"))
+ops.special_bessel_j0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_j0_out, "wrapper_CPU_special_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j0", REGISTER_CPU,
         legacy="CPUType::special_bessel_j0")
@@ -7224,7 +7710,8 @@ def wrapper_CPU_special_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j0, "wrapper_CPU_special_bessel_j0"))
+ops.special_bessel_j0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_j0, "wrapper_CPU_special_bessel_j0")))
 
 
 # ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: special_bessel_j1_out) --------------------
@@ -7240,7 +7727,8 @@ def wrapper_CPU_special_bessel_j1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j1_out, "wrapper_CPU_special_bessel_j1_out"))
+ops.special_bessel_j1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_j1_out, "wrapper_CPU_special_bessel_j1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j1", REGISTER_CPU,
         legacy="CPUType::special_bessel_j1")
@@ -7253,7 +7741,8 @@ def wrapper_CPU_special_bessel_j1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_j1, "wrapper_CPU_special_bessel_j1"))
+ops.special_bessel_j1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_j1, "wrapper_CPU_special_bessel_j1")))
 
 
 # ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: special_modified_bessel_i0_out) --------------------
@@ -7269,7 +7758,8 @@ def wrapper_CPU_special_modified_bessel_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_i0_out, "wrapper_CPU_special_modified_bessel_i0_out"))
+ops.special_modified_bessel_i0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_i0_out, "wrapper_CPU_special_modified_bessel_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_i0", REGISTER_CPU,
         legacy="CPUType::special_modified_bessel_i0")
@@ -7282,7 +7772,8 @@ def wrapper_CPU_special_modified_bessel_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_i0, "wrapper_CPU_special_modified_bessel_i0"))
+ops.special_modified_bessel_i0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_i0, "wrapper_CPU_special_modified_bessel_i0")))
 
 
 # ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: special_modified_bessel_i1_out) --------------------
@@ -7298,7 +7789,8 @@ def wrapper_CPU_special_modified_bessel_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_i1_out, "wrapper_CPU_special_modified_bessel_i1_out"))
+ops.special_modified_bessel_i1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_i1_out, "wrapper_CPU_special_modified_bessel_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_i1", REGISTER_CPU,
         legacy="CPUType::special_modified_bessel_i1")
@@ -7311,7 +7803,8 @@ def wrapper_CPU_special_modified_bessel_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_i1, "wrapper_CPU_special_modified_bessel_i1"))
+ops.special_modified_bessel_i1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_i1, "wrapper_CPU_special_modified_bessel_i1")))
 
 
 # ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: special_modified_bessel_k0_out) --------------------
@@ -7327,7 +7820,8 @@ def wrapper_CPU_special_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_k0_out, "wrapper_CPU_special_modified_bessel_k0_out"))
+ops.special_modified_bessel_k0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_k0_out, "wrapper_CPU_special_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_k0", REGISTER_CPU,
         legacy="CPUType::special_modified_bessel_k0")
@@ -7340,7 +7834,8 @@ def wrapper_CPU_special_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_k0, "wrapper_CPU_special_modified_bessel_k0"))
+ops.special_modified_bessel_k0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_k0, "wrapper_CPU_special_modified_bessel_k0")))
 
 
 # ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: special_modified_bessel_k1_out) --------------------
@@ -7356,7 +7851,8 @@ def wrapper_CPU_special_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_k1_out, "wrapper_CPU_special_modified_bessel_k1_out"))
+ops.special_modified_bessel_k1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_k1_out, "wrapper_CPU_special_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_k1", REGISTER_CPU,
         legacy="CPUType::special_modified_bessel_k1")
@@ -7369,7 +7865,8 @@ def wrapper_CPU_special_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_modified_bessel_k1, "wrapper_CPU_special_modified_bessel_k1"))
+ops.special_modified_bessel_k1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_modified_bessel_k1, "wrapper_CPU_special_modified_bessel_k1")))
 
 
 # ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: special_scaled_modified_bessel_k0_out) --------------------
@@ -7385,7 +7882,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k0_out, "wrapper_CPU_special_scaled_modified_bessel_k0_out"))
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k0_out, "wrapper_CPU_special_scaled_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_scaled_modified_bessel_k0", REGISTER_CPU,
         legacy="CPUType::special_scaled_modified_bessel_k0")
@@ -7398,7 +7896,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k0, "wrapper_CPU_special_scaled_modified_bessel_k0"))
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k0, "wrapper_CPU_special_scaled_modified_bessel_k0")))
 
 
 # ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: special_scaled_modified_bessel_k1_out) --------------------
@@ -7414,7 +7913,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k1_out, "wrapper_CPU_special_scaled_modified_bessel_k1_out"))
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k1_out, "wrapper_CPU_special_scaled_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_scaled_modified_bessel_k1", REGISTER_CPU,
         legacy="CPUType::special_scaled_modified_bessel_k1")
@@ -7427,7 +7927,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k1, "wrapper_CPU_special_scaled_modified_bessel_k1"))
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_scaled_modified_bessel_k1, "wrapper_CPU_special_scaled_modified_bessel_k1")))
 
 
 # ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: special_spherical_bessel_j0_out) --------------------
@@ -7443,7 +7944,8 @@ def wrapper_CPU_special_spherical_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_spherical_bessel_j0_out, "wrapper_CPU_special_spherical_bessel_j0_out"))
+ops.special_spherical_bessel_j0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_spherical_bessel_j0_out, "wrapper_CPU_special_spherical_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_spherical_bessel_j0", REGISTER_CPU,
         legacy="CPUType::special_spherical_bessel_j0")
@@ -7456,7 +7958,8 @@ def wrapper_CPU_special_spherical_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_spherical_bessel_j0, "wrapper_CPU_special_spherical_bessel_j0"))
+ops.special_spherical_bessel_j0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_spherical_bessel_j0, "wrapper_CPU_special_spherical_bessel_j0")))
 
 
 # ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: special_bessel_y0_out) --------------------
@@ -7472,7 +7975,8 @@ def wrapper_CPU_special_bessel_y0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y0_out, "wrapper_CPU_special_bessel_y0_out"))
+ops.special_bessel_y0_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_y0_out, "wrapper_CPU_special_bessel_y0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y0", REGISTER_CPU,
         legacy="CPUType::special_bessel_y0")
@@ -7485,7 +7989,8 @@ def wrapper_CPU_special_bessel_y0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y0, "wrapper_CPU_special_bessel_y0"))
+ops.special_bessel_y0.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_y0, "wrapper_CPU_special_bessel_y0")))
 
 
 # ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: special_bessel_y1_out) --------------------
@@ -7501,7 +8006,8 @@ def wrapper_CPU_special_bessel_y1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y1_out, "wrapper_CPU_special_bessel_y1_out"))
+ops.special_bessel_y1_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_y1_out, "wrapper_CPU_special_bessel_y1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y1", REGISTER_CPU,
         legacy="CPUType::special_bessel_y1")
@@ -7514,7 +8020,8 @@ def wrapper_CPU_special_bessel_y1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_bessel_y1, "wrapper_CPU_special_bessel_y1"))
+ops.special_bessel_y1.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_bessel_y1, "wrapper_CPU_special_bessel_y1")))
 
 
 # ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: special_airy_ai_out) --------------------
@@ -7530,7 +8037,8 @@ def wrapper_CPU_special_airy_ai_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_airy_ai_out, "wrapper_CPU_special_airy_ai_out"))
+ops.special_airy_ai_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_airy_ai_out, "wrapper_CPU_special_airy_ai_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_airy_ai", REGISTER_CPU,
         legacy="CPUType::special_airy_ai")
@@ -7543,7 +8051,8 @@ def wrapper_CPU_special_airy_ai(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_airy_ai, "wrapper_CPU_special_airy_ai"))
+ops.special_airy_ai.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_airy_ai, "wrapper_CPU_special_airy_ai")))
 
 
 # ---- structured: igamma.out (meta: igamma, impl: igamma_out) --------------------
@@ -7559,7 +8068,8 @@ def wrapper_CPU_igamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma_out, "wrapper_CPU_igamma_out"))
+ops.igamma_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igamma_out, "wrapper_CPU_igamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igamma", REGISTER_CPU,
         legacy="CPUType::igamma")
@@ -7572,7 +8082,8 @@ def wrapper_CPU_igamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma, "wrapper_CPU_igamma"))
+ops.igamma.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igamma, "wrapper_CPU_igamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igamma_", REGISTER_CPU,
         legacy="CPUType::igamma_")
@@ -7585,7 +8096,8 @@ def wrapper_CPU_igamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igamma_, "wrapper_CPU_igamma_"))
+ops.igamma_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igamma_, "wrapper_CPU_igamma_")))
 
 
 # ---- structured: igammac.out (meta: igammac, impl: igammac_out) --------------------
@@ -7601,7 +8113,8 @@ def wrapper_CPU_igammac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac_out, "wrapper_CPU_igammac_out"))
+ops.igammac_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igammac_out, "wrapper_CPU_igammac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igammac", REGISTER_CPU,
         legacy="CPUType::igammac")
@@ -7614,7 +8127,8 @@ def wrapper_CPU_igammac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac, "wrapper_CPU_igammac"))
+ops.igammac.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igammac, "wrapper_CPU_igammac")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igammac_", REGISTER_CPU,
         legacy="CPUType::igammac_")
@@ -7627,7 +8141,8 @@ def wrapper_CPU_igammac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_igammac_, "wrapper_CPU_igammac_"))
+ops.igammac_.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_igammac_, "wrapper_CPU_igammac_")))
 
 
 # ---- structured: special_erfcx.out (meta: special_erfcx, impl: special_erfcx_out) --------------------
@@ -7643,7 +8158,8 @@ def wrapper_CPU_special_erfcx_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_erfcx_out, "wrapper_CPU_special_erfcx_out"))
+ops.special_erfcx_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_erfcx_out, "wrapper_CPU_special_erfcx_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_erfcx", REGISTER_CPU,
         legacy="CPUType::special_erfcx")
@@ -7656,7 +8172,8 @@ def wrapper_CPU_special_erfcx(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_erfcx, "wrapper_CPU_special_erfcx"))
+ops.special_erfcx.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_erfcx, "wrapper_CPU_special_erfcx")))
 
 
 # ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: special_log_ndtr_out) --------------------
@@ -7672,7 +8189,8 @@ def wrapper_CPU_special_log_ndtr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_log_ndtr_out, "wrapper_CPU_special_log_ndtr_out"))
+ops.special_log_ndtr_out.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_log_ndtr_out, "wrapper_CPU_special_log_ndtr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_log_ndtr", REGISTER_CPU,
         legacy="CPUType::special_log_ndtr")
@@ -7685,4 +8203,5 @@ def wrapper_CPU_special_log_ndtr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_special_log_ndtr, "wrapper_CPU_special_log_ndtr"))
+ops.special_log_ndtr.register(DispatchKey.CPU, DeferredKernel(
+    lambda: KernelFunction(wrapper_CPU_special_log_ndtr, "wrapper_CPU_special_log_ndtr")))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten.codegen import StructuredKernel, check_devices, native_kernel
-from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction
 from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS
 from tensortrace.aten.tensor_body import Tensor
@@ -318,7 +318,8 @@ def wrapper_CUDA_add_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_add_out, "wrapper_CUDA_add_out"))
+ops.add_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_add_out, "wrapper_CUDA_add_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_add_Tensor", REGISTER_CUDA,
         legacy="CUDAType::add")
@@ -331,7 +332,8 @@ def wrapper_CUDA_add_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_add_Tensor, "wrapper_CUDA_add_Tensor"))
+ops.add_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_add_Tensor, "wrapper_CUDA_add_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_add__Tensor", REGISTER_CUDA,
         legacy="CUDAType::add_")
@@ -344,7 +346,8 @@ def wrapper_CUDA_add__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_add__Tensor, "wrapper_CUDA_add__Tensor"))
+ops.add__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_add__Tensor, "wrapper_CUDA_add__Tensor")))
 
 
 # ---- structured: cat.out (meta: cat, impl: cat_out_cuda) --------------------
@@ -361,7 +364,8 @@ def wrapper_CUDA_cat_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cat_out, "wrapper_CUDA_cat_out"))
+ops.cat_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cat_out, "wrapper_CUDA_cat_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cat", REGISTER_CUDA,
         legacy="CUDAType::cat")
@@ -375,7 +379,8 @@ def wrapper_CUDA_cat(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cat, "wrapper_CUDA_cat"))
+ops.cat.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cat, "wrapper_CUDA_cat")))
 
 
 # ---- structured: sub.out (meta: sub.Tensor, impl: sub_out) --------------------
@@ -391,7 +396,8 @@ def wrapper_CUDA_sub_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sub_out, "wrapper_CUDA_sub_out"))
+ops.sub_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sub_out, "wrapper_CUDA_sub_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sub_Tensor", REGISTER_CUDA,
         legacy="CUDAType::sub")
@@ -404,7 +410,8 @@ def wrapper_CUDA_sub_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sub_Tensor, "wrapper_CUDA_sub_Tensor"))
+ops.sub_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sub_Tensor, "wrapper_CUDA_sub_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sub__Tensor", REGISTER_CUDA,
         legacy="CUDAType::sub_")
@@ -417,7 +424,8 @@ def wrapper_CUDA_sub__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sub__Tensor, "wrapper_CUDA_sub__Tensor"))
+ops.sub__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sub__Tensor, "wrapper_CUDA_sub__Tensor")))
 
 
 # ---- structured: mul.out (meta: mul.Tensor, impl: mul_out) --------------------
@@ -433,7 +441,8 @@ def wrapper_CUDA_mul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mul_out, "wrapper_CUDA_mul_out"))
+ops.mul_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mul_out, "wrapper_CUDA_mul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mul_Tensor", REGISTER_CUDA,
         legacy="CUDAType::mul")
@@ -446,7 +455,8 @@ def wrapper_CUDA_mul_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mul_Tensor, "wrapper_CUDA_mul_Tensor"))
+ops.mul_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mul_Tensor, "wrapper_CUDA_mul_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mul__Tensor", REGISTER_CUDA,
         legacy="CUDAType::mul_")
@@ -459,7 +469,8 @@ def wrapper_CUDA_mul__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mul__Tensor, "wrapper_CUDA_mul__Tensor"))
+ops.mul__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mul__Tensor, "wrapper_CUDA_mul__Tensor")))
 
 
 # ---- structured: div.out (meta: div.Tensor, impl: div_out) --------------------
@@ -475,7 +486,8 @@ def wrapper_CUDA_div_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div_out, "wrapper_CUDA_div_out"))
+ops.div_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div_out, "wrapper_CUDA_div_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div_Tensor", REGISTER_CUDA,
         legacy="CUDAType::div")
@@ -488,7 +500,8 @@ def wrapper_CUDA_div_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div_Tensor, "wrapper_CUDA_div_Tensor"))
+ops.div_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div_Tensor, "wrapper_CUDA_div_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div__Tensor", REGISTER_CUDA,
         legacy="CUDAType::div_")
@@ -501,7 +514,8 @@ def wrapper_CUDA_div__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div__Tensor, "wrapper_CUDA_div__Tensor"))
+ops.div__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div__Tensor, "wrapper_CUDA_div__Tensor")))
 
 
 # ---- structured: div.out_mode (meta: div.Tensor_mode, impl: div_out_mode) --------------------
@@ -517,7 +531,8 @@ def wrapper_CUDA_div_out_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out_mode.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div_out_mode, "wrapper_CUDA_div_out_mode"))
+ops.div_out_mode.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div_out_mode, "wrapper_CUDA_div_out_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div_Tensor_mode", REGISTER_CUDA,
         legacy="CUDAType::div")
@@ -530,7 +545,8 @@ def wrapper_CUDA_div_Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor_mode.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div_Tensor_mode, "wrapper_CUDA_div_Tensor_mode"))
+ops.div_Tensor_mode.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div_Tensor_mode, "wrapper_CUDA_div_Tensor_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div__Tensor_mode", REGISTER_CUDA,
         legacy="CUDAType::div_")
@@ -543,7 +559,8 @@ def wrapper_CUDA_div__Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor_mode.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_div__Tensor_mode, "wrapper_CUDA_div__Tensor_mode"))
+ops.div__Tensor_mode.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_div__Tensor_mode, "wrapper_CUDA_div__Tensor_mode")))
 
 
 # ---- structured: remainder.Tensor_out (meta: remainder.Tensor, impl: remainder_out) --------------------
@@ -559,7 +576,8 @@ def wrapper_CUDA_remainder_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_remainder_Tensor_out, "wrapper_CUDA_remainder_Tensor_out"))
+ops.remainder_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_remainder_Tensor_out, "wrapper_CUDA_remainder_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_remainder_Tensor", REGISTER_CUDA,
         legacy="CUDAType::remainder")
@@ -572,7 +590,8 @@ def wrapper_CUDA_remainder_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_remainder_Tensor, "wrapper_CUDA_remainder_Tensor"))
+ops.remainder_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_remainder_Tensor, "wrapper_CUDA_remainder_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_remainder__Tensor", REGISTER_CUDA,
         legacy="CUDAType::remainder_")
@@ -585,7 +604,8 @@ def wrapper_CUDA_remainder__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_remainder__Tensor, "wrapper_CUDA_remainder__Tensor"))
+ops.remainder__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_remainder__Tensor, "wrapper_CUDA_remainder__Tensor")))
 
 
 # ---- structured: maximum.out (meta: maximum, impl: maximum_out) --------------------
@@ -601,7 +621,8 @@ def wrapper_CUDA_maximum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_maximum_out, "wrapper_CUDA_maximum_out"))
+ops.maximum_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_maximum_out, "wrapper_CUDA_maximum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_maximum", REGISTER_CUDA,
         legacy="CUDAType::maximum")
@@ -614,7 +635,8 @@ def wrapper_CUDA_maximum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_maximum, "wrapper_CUDA_maximum"))
+ops.maximum.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_maximum, "wrapper_CUDA_maximum")))
 
 
 # ---- structured: minimum.out (meta: minimum, impl: minimum_out) --------------------
@@ -630,7 +652,8 @@ def wrapper_CUDA_minimum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_minimum_out, "wrapper_CUDA_minimum_out"))
+ops.minimum_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_minimum_out, "wrapper_CUDA_minimum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_minimum", REGISTER_CUDA,
         legacy="CUDAType::minimum")
@@ -643,7 +666,8 @@ def wrapper_CUDA_minimum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_minimum, "wrapper_CUDA_minimum"))
+ops.minimum.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_minimum, "wrapper_CUDA_minimum")))
 
 
 # ---- structured: eq.Scalar_out (meta: eq.Scalar, impl: eq_Scalar_out) --------------------
@@ -659,7 +683,8 @@ def wrapper_CUDA_eq_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq_Scalar_out, "wrapper_CUDA_eq_Scalar_out"))
+ops.eq_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq_Scalar_out, "wrapper_CUDA_eq_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq_Scalar", REGISTER_CUDA,
         legacy="CUDAType::eq")
@@ -672,7 +697,8 @@ def wrapper_CUDA_eq_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq_Scalar, "wrapper_CUDA_eq_Scalar"))
+ops.eq_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq_Scalar, "wrapper_CUDA_eq_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq__Scalar", REGISTER_CUDA,
         legacy="CUDAType::eq_")
@@ -685,7 +711,8 @@ def wrapper_CUDA_eq__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq__Scalar, "wrapper_CUDA_eq__Scalar"))
+ops.eq__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq__Scalar, "wrapper_CUDA_eq__Scalar")))
 
 
 # ---- structured: eq.Tensor_out (meta: eq.Tensor, impl: eq_Tensor_out) --------------------
@@ -701,7 +728,8 @@ def wrapper_CUDA_eq_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq_Tensor_out, "wrapper_CUDA_eq_Tensor_out"))
+ops.eq_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq_Tensor_out, "wrapper_CUDA_eq_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq_Tensor", REGISTER_CUDA,
         legacy="CUDAType::eq")
@@ -714,7 +742,8 @@ def wrapper_CUDA_eq_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq_Tensor, "wrapper_CUDA_eq_Tensor"))
+ops.eq_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq_Tensor, "wrapper_CUDA_eq_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq__Tensor", REGISTER_CUDA,
         legacy="CUDAType::eq_")
@@ -727,7 +756,8 @@ def wrapper_CUDA_eq__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_eq__Tensor, "wrapper_CUDA_eq__Tensor"))
+ops.eq__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_eq__Tensor, "wrapper_CUDA_eq__Tensor")))
 
 
 # ---- structured: ne.Scalar_out (meta: ne.Scalar, impl: ne_Scalar_out) --------------------
@@ -743,7 +773,8 @@ def wrapper_CUDA_ne_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne_Scalar_out, "wrapper_CUDA_ne_Scalar_out"))
+ops.ne_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne_Scalar_out, "wrapper_CUDA_ne_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne_Scalar", REGISTER_CUDA,
         legacy="CUDAType::ne")
@@ -756,7 +787,8 @@ def wrapper_CUDA_ne_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne_Scalar, "wrapper_CUDA_ne_Scalar"))
+ops.ne_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne_Scalar, "wrapper_CUDA_ne_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne__Scalar", REGISTER_CUDA,
         legacy="CUDAType::ne_")
@@ -769,7 +801,8 @@ def wrapper_CUDA_ne__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne__Scalar, "wrapper_CUDA_ne__Scalar"))
+ops.ne__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne__Scalar, "wrapper_CUDA_ne__Scalar")))
 
 
 # ---- structured: ne.Tensor_out (meta: ne.Tensor, impl: ne_Tensor_out) --------------------
@@ -785,7 +818,8 @@ def wrapper_CUDA_ne_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne_Tensor_out, "wrapper_CUDA_ne_Tensor_out"))
+ops.ne_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne_Tensor_out, "wrapper_CUDA_ne_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne_Tensor", REGISTER_CUDA,
         legacy="CUDAType::ne")
@@ -798,7 +832,8 @@ def wrapper_CUDA_ne_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne_Tensor, "wrapper_CUDA_ne_Tensor"))
+ops.ne_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne_Tensor, "wrapper_CUDA_ne_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne__Tensor", REGISTER_CUDA,
         legacy="CUDAType::ne_")
@@ -811,7 +846,8 @@ def wrapper_CUDA_ne__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ne__Tensor, "wrapper_CUDA_ne__Tensor"))
+ops.ne__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ne__Tensor, "wrapper_CUDA_ne__Tensor")))
 
 
 # ---- structured: lt.Scalar_out (meta: lt.Scalar, impl: lt_Scalar_out) --------------------
@@ -827,7 +863,8 @@ def wrapper_CUDA_lt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt_Scalar_out, "wrapper_CUDA_lt_Scalar_out"))
+ops.lt_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt_Scalar_out, "wrapper_CUDA_lt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt_Scalar", REGISTER_CUDA,
         legacy="CUDAType::lt")
@@ -840,7 +877,8 @@ def wrapper_CUDA_lt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt_Scalar, "wrapper_CUDA_lt_Scalar"))
+ops.lt_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt_Scalar, "wrapper_CUDA_lt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt__Scalar", REGISTER_CUDA,
         legacy="CUDAType::lt_")
@@ -853,7 +891,8 @@ def wrapper_CUDA_lt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt__Scalar, "wrapper_CUDA_lt__Scalar"))
+ops.lt__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt__Scalar, "wrapper_CUDA_lt__Scalar")))
 
 
 # ---- structured: lt.Tensor_out (meta: lt.Tensor, impl: lt_Tensor_out) --------------------
@@ -869,7 +908,8 @@ def wrapper_CUDA_lt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt_Tensor_out, "wrapper_CUDA_lt_Tensor_out"))
+ops.lt_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt_Tensor_out, "wrapper_CUDA_lt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt_Tensor", REGISTER_CUDA,
         legacy="CUDAType::lt")
@@ -882,7 +922,8 @@ def wrapper_CUDA_lt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt_Tensor, "wrapper_CUDA_lt_Tensor"))
+ops.lt_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt_Tensor, "wrapper_CUDA_lt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt__Tensor", REGISTER_CUDA,
         legacy="CUDAType::lt_")
@@ -895,7 +936,8 @@ def wrapper_CUDA_lt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lt__Tensor, "wrapper_CUDA_lt__Tensor"))
+ops.lt__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lt__Tensor, "wrapper_CUDA_lt__Tensor")))
 
 
 # ---- structured: le.Scalar_out (meta: le.Scalar, impl: le_Scalar_out) --------------------
@@ -911,7 +953,8 @@ def wrapper_CUDA_le_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le_Scalar_out, "wrapper_CUDA_le_Scalar_out"))
+ops.le_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le_Scalar_out, "wrapper_CUDA_le_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le_Scalar", REGISTER_CUDA,
         legacy="CUDAType::le")
@@ -924,7 +967,8 @@ def wrapper_CUDA_le_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le_Scalar, "wrapper_CUDA_le_Scalar"))
+ops.le_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le_Scalar, "wrapper_CUDA_le_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le__Scalar", REGISTER_CUDA,
         legacy="CUDAType::le_")
@@ -937,7 +981,8 @@ def wrapper_CUDA_le__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le__Scalar, "wrapper_CUDA_le__Scalar"))
+ops.le__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le__Scalar, "wrapper_CUDA_le__Scalar")))
 
 
 # ---- structured: le.Tensor_out (meta: le.Tensor, impl: le_Tensor_out) --------------------
@@ -953,7 +998,8 @@ def wrapper_CUDA_le_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le_Tensor_out, "wrapper_CUDA_le_Tensor_out"))
+ops.le_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le_Tensor_out, "wrapper_CUDA_le_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le_Tensor", REGISTER_CUDA,
         legacy="CUDAType::le")
@@ -966,7 +1012,8 @@ def wrapper_CUDA_le_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le_Tensor, "wrapper_CUDA_le_Tensor"))
+ops.le_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le_Tensor, "wrapper_CUDA_le_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le__Tensor", REGISTER_CUDA,
         legacy="CUDAType::le_")
@@ -979,7 +1026,8 @@ def wrapper_CUDA_le__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_le__Tensor, "wrapper_CUDA_le__Tensor"))
+ops.le__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_le__Tensor, "wrapper_CUDA_le__Tensor")))
 
 
 # ---- structured: gt.Scalar_out (meta: gt.Scalar, impl: gt_Scalar_out) --------------------
@@ -995,7 +1043,8 @@ def wrapper_CUDA_gt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt_Scalar_out, "wrapper_CUDA_gt_Scalar_out"))
+ops.gt_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt_Scalar_out, "wrapper_CUDA_gt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt_Scalar", REGISTER_CUDA,
         legacy="CUDAType::gt")
@@ -1008,7 +1057,8 @@ def wrapper_CUDA_gt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt_Scalar, "wrapper_CUDA_gt_Scalar"))
+ops.gt_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt_Scalar, "wrapper_CUDA_gt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt__Scalar", REGISTER_CUDA,
         legacy="CUDAType::gt_")
@@ -1021,7 +1071,8 @@ def wrapper_CUDA_gt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt__Scalar, "wrapper_CUDA_gt__Scalar"))
+ops.gt__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt__Scalar, "wrapper_CUDA_gt__Scalar")))
 
 
 # ---- structured: gt.Tensor_out (meta: gt.Tensor, impl: gt_Tensor_out) --------------------
@@ -1037,7 +1088,8 @@ def wrapper_CUDA_gt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt_Tensor_out, "wrapper_CUDA_gt_Tensor_out"))
+ops.gt_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt_Tensor_out, "wrapper_CUDA_gt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt_Tensor", REGISTER_CUDA,
         legacy="CUDAType::gt")
@@ -1050,7 +1102,8 @@ def wrapper_CUDA_gt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt_Tensor, "wrapper_CUDA_gt_Tensor"))
+ops.gt_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt_Tensor, "wrapper_CUDA_gt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt__Tensor", REGISTER_CUDA,
         legacy="CUDAType::gt_")
@@ -1063,7 +1116,8 @@ def wrapper_CUDA_gt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gt__Tensor, "wrapper_CUDA_gt__Tensor"))
+ops.gt__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gt__Tensor, "wrapper_CUDA_gt__Tensor")))
 
 
 # ---- structured: ge.Scalar_out (meta: ge.Scalar, impl: ge_Scalar_out) --------------------
@@ -1079,7 +1133,8 @@ def wrapper_CUDA_ge_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge_Scalar_out, "wrapper_CUDA_ge_Scalar_out"))
+ops.ge_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge_Scalar_out, "wrapper_CUDA_ge_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge_Scalar", REGISTER_CUDA,
         legacy="CUDAType::ge")
@@ -1092,7 +1147,8 @@ def wrapper_CUDA_ge_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge_Scalar, "wrapper_CUDA_ge_Scalar"))
+ops.ge_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge_Scalar, "wrapper_CUDA_ge_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge__Scalar", REGISTER_CUDA,
         legacy="CUDAType::ge_")
@@ -1105,7 +1161,8 @@ def wrapper_CUDA_ge__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge__Scalar, "wrapper_CUDA_ge__Scalar"))
+ops.ge__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge__Scalar, "wrapper_CUDA_ge__Scalar")))
 
 
 # ---- structured: ge.Tensor_out (meta: ge.Tensor, impl: ge_Tensor_out) --------------------
@@ -1121,7 +1178,8 @@ def wrapper_CUDA_ge_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge_Tensor_out, "wrapper_CUDA_ge_Tensor_out"))
+ops.ge_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge_Tensor_out, "wrapper_CUDA_ge_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge_Tensor", REGISTER_CUDA,
         legacy="CUDAType::ge")
@@ -1134,7 +1192,8 @@ def wrapper_CUDA_ge_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge_Tensor, "wrapper_CUDA_ge_Tensor"))
+ops.ge_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge_Tensor, "wrapper_CUDA_ge_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge__Tensor", REGISTER_CUDA,
         legacy="CUDAType::ge_")
@@ -1147,7 +1206,8 @@ def wrapper_CUDA_ge__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ge__Tensor, "wrapper_CUDA_ge__Tensor"))
+ops.ge__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ge__Tensor, "wrapper_CUDA_ge__Tensor")))
 
 
 # ---- structured: bitwise_and.Tensor_out (meta: bitwise_and.Tensor, impl: bitwise_and_out) --------------------
@@ -1163,7 +1223,8 @@ def wrapper_CUDA_bitwise_and_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_and_Tensor_out, "wrapper_CUDA_bitwise_and_Tensor_out"))
+ops.bitwise_and_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_and_Tensor_out, "wrapper_CUDA_bitwise_and_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_and_Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_and")
@@ -1176,7 +1237,8 @@ def wrapper_CUDA_bitwise_and_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_and_Tensor, "wrapper_CUDA_bitwise_and_Tensor"))
+ops.bitwise_and_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_and_Tensor, "wrapper_CUDA_bitwise_and_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_and__Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_and_")
@@ -1189,7 +1251,8 @@ def wrapper_CUDA_bitwise_and__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_and__Tensor, "wrapper_CUDA_bitwise_and__Tensor"))
+ops.bitwise_and__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_and__Tensor, "wrapper_CUDA_bitwise_and__Tensor")))
 
 
 # ---- structured: bitwise_or.Tensor_out (meta: bitwise_or.Tensor, impl: bitwise_or_out) --------------------
@@ -1205,7 +1268,8 @@ def wrapper_CUDA_bitwise_or_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_or_Tensor_out, "wrapper_CUDA_bitwise_or_Tensor_out"))
+ops.bitwise_or_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_or_Tensor_out, "wrapper_CUDA_bitwise_or_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_or_Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_or")
@@ -1218,7 +1282,8 @@ def wrapper_CUDA_bitwise_or_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_or_Tensor, "wrapper_CUDA_bitwise_or_Tensor"))
+ops.bitwise_or_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_or_Tensor, "wrapper_CUDA_bitwise_or_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_or__Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_or_")
@@ -1231,7 +1296,8 @@ def wrapper_CUDA_bitwise_or__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_or__Tensor, "wrapper_CUDA_bitwise_or__Tensor"))
+ops.bitwise_or__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_or__Tensor, "wrapper_CUDA_bitwise_or__Tensor")))
 
 
 # ---- structured: pow.Tensor_Tensor_out (meta: pow.Tensor_Tensor, impl: pow_Tensor_Tensor_out) --------------------
@@ -1247,7 +1313,8 @@ def wrapper_CUDA_pow_Tensor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Tensor_Tensor_out, "wrapper_CUDA_pow_Tensor_Tensor_out"))
+ops.pow_Tensor_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Tensor_Tensor_out, "wrapper_CUDA_pow_Tensor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Tensor_Tensor", REGISTER_CUDA,
         legacy="CUDAType::pow")
@@ -1260,7 +1327,8 @@ def wrapper_CUDA_pow_Tensor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Tensor_Tensor, "wrapper_CUDA_pow_Tensor_Tensor"))
+ops.pow_Tensor_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Tensor_Tensor, "wrapper_CUDA_pow_Tensor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow__Tensor", REGISTER_CUDA,
         legacy="CUDAType::pow_")
@@ -1273,7 +1341,8 @@ def wrapper_CUDA_pow__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow__Tensor, "wrapper_CUDA_pow__Tensor"))
+ops.pow__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow__Tensor, "wrapper_CUDA_pow__Tensor")))
 
 
 # ---- structured: pow.Scalar_out (meta: pow.Scalar, impl: pow_Scalar_out) --------------------
@@ -1289,7 +1358,8 @@ def wrapper_CUDA_pow_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Scalar_out, "wrapper_CUDA_pow_Scalar_out"))
+ops.pow_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Scalar_out, "wrapper_CUDA_pow_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Scalar", REGISTER_CUDA,
         legacy="CUDAType::pow")
@@ -1302,7 +1372,8 @@ def wrapper_CUDA_pow_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Scalar, "wrapper_CUDA_pow_Scalar"))
+ops.pow_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Scalar, "wrapper_CUDA_pow_Scalar")))
 
 
 # ---- structured: pow.Tensor_Scalar_out (meta: pow.Tensor_Scalar, impl: pow_Tensor_Scalar_out) --------------------
@@ -1318,7 +1389,8 @@ def wrapper_CUDA_pow_Tensor_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Tensor_Scalar_out, "wrapper_CUDA_pow_Tensor_Scalar_out"))
+ops.pow_Tensor_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Tensor_Scalar_out, "wrapper_CUDA_pow_Tensor_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Tensor_Scalar", REGISTER_CUDA,
         legacy="CUDAType::pow")
@@ -1331,7 +1403,8 @@ def wrapper_CUDA_pow_Tensor_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow_Tensor_Scalar, "wrapper_CUDA_pow_Tensor_Scalar"))
+ops.pow_Tensor_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow_Tensor_Scalar, "wrapper_CUDA_pow_Tensor_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow__Scalar", REGISTER_CUDA,
         legacy="CUDAType::pow_")
@@ -1344,7 +1417,8 @@ def wrapper_CUDA_pow__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_pow__Scalar, "wrapper_CUDA_pow__Scalar"))
+ops.pow__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_pow__Scalar, "wrapper_CUDA_pow__Scalar")))
 
 
 # ---- structured: neg.out (meta: neg, impl: neg_out) --------------------
@@ -1360,7 +1434,8 @@ def wrapper_CUDA_neg_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_neg_out, "wrapper_CUDA_neg_out"))
+ops.neg_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_neg_out, "wrapper_CUDA_neg_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_neg", REGISTER_CUDA,
         legacy="CUDAType::neg")
@@ -1373,7 +1448,8 @@ def wrapper_CUDA_neg(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_neg, "wrapper_CUDA_neg"))
+ops.neg.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_neg, "wrapper_CUDA_neg")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_neg_", REGISTER_CUDA,
         legacy="CUDAType::neg_")
@@ -1386,7 +1462,8 @@ def wrapper_CUDA_neg_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_neg_, "wrapper_CUDA_neg_"))
+ops.neg_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_neg_, "wrapper_CUDA_neg_")))
 
 
 # ---- structured: exp.out (meta: exp, impl: exp_out) --------------------
@@ -1402,7 +1479,8 @@ def wrapper_CUDA_exp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp_out, "wrapper_CUDA_exp_out"))
+ops.exp_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp_out, "wrapper_CUDA_exp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp", REGISTER_CUDA,
         legacy="CUDAType::exp")
@@ -1415,7 +1493,8 @@ def wrapper_CUDA_exp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp, "wrapper_CUDA_exp"))
+ops.exp.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp, "wrapper_CUDA_exp")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp_", REGISTER_CUDA,
         legacy="CUDAType::exp_")
@@ -1428,7 +1507,8 @@ def wrapper_CUDA_exp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp_, "wrapper_CUDA_exp_"))
+ops.exp_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp_, "wrapper_CUDA_exp_")))
 
 
 # ---- structured: log.out (meta: log, impl: log_out) --------------------
@@ -1444,7 +1524,8 @@ def wrapper_CUDA_log_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log_out, "wrapper_CUDA_log_out"))
+ops.log_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log_out, "wrapper_CUDA_log_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log", REGISTER_CUDA,
         legacy="CUDAType::log")
@@ -1457,7 +1538,8 @@ def wrapper_CUDA_log(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log, "wrapper_CUDA_log"))
+ops.log.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log, "wrapper_CUDA_log")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log_", REGISTER_CUDA,
         legacy="CUDAType::log_")
@@ -1470,7 +1552,8 @@ def wrapper_CUDA_log_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log_, "wrapper_CUDA_log_"))
+ops.log_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log_, "wrapper_CUDA_log_")))
 
 
 # ---- structured: sqrt.out (meta: sqrt, impl: sqrt_out) --------------------
@@ -1486,7 +1569,8 @@ def wrapper_CUDA_sqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sqrt_out, "wrapper_CUDA_sqrt_out"))
+ops.sqrt_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sqrt_out, "wrapper_CUDA_sqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sqrt", REGISTER_CUDA,
         legacy="CUDAType::sqrt")
@@ -1499,7 +1583,8 @@ def wrapper_CUDA_sqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sqrt, "wrapper_CUDA_sqrt"))
+ops.sqrt.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sqrt, "wrapper_CUDA_sqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sqrt_", REGISTER_CUDA,
         legacy="CUDAType::sqrt_")
@@ -1512,7 +1597,8 @@ def wrapper_CUDA_sqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sqrt_, "wrapper_CUDA_sqrt_"))
+ops.sqrt_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sqrt_, "wrapper_CUDA_sqrt_")))
 
 
 # ---- structured: sin.out (meta: sin, impl: sin_out) --------------------
@@ -1528,7 +1614,8 @@ def wrapper_CUDA_sin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sin_out, "wrapper_CUDA_sin_out"))
+ops.sin_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sin_out, "wrapper_CUDA_sin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sin", REGISTER_CUDA,
         legacy="CUDAType::sin")
@@ -1541,7 +1628,8 @@ def wrapper_CUDA_sin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sin, "wrapper_CUDA_sin"))
+ops.sin.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sin, "wrapper_CUDA_sin")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sin_", REGISTER_CUDA,
         legacy="CUDAType::sin_")
@@ -1554,7 +1642,8 @@ def wrapper_CUDA_sin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sin_, "wrapper_CUDA_sin_"))
+ops.sin_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sin_, "wrapper_CUDA_sin_")))
 
 
 # ---- structured: cos.out (meta: cos, impl: cos_out) --------------------
@@ -1570,7 +1659,8 @@ def wrapper_CUDA_cos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cos_out, "wrapper_CUDA_cos_out"))
+ops.cos_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cos_out, "wrapper_CUDA_cos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cos", REGISTER_CUDA,
         legacy="CUDAType::cos")
@@ -1583,7 +1673,8 @@ def wrapper_CUDA_cos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cos, "wrapper_CUDA_cos"))
+ops.cos.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cos, "wrapper_CUDA_cos")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cos_", REGISTER_CUDA,
         legacy="CUDAType::cos_")
@@ -1596,7 +1687,8 @@ def wrapper_CUDA_cos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cos_, "wrapper_CUDA_cos_"))
+ops.cos_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cos_, "wrapper_CUDA_cos_")))
 
 
 # ---- structured: tanh.out (meta: tanh, impl: tanh_out) --------------------
@@ -1612,7 +1704,8 @@ def wrapper_CUDA_tanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tanh_out, "wrapper_CUDA_tanh_out"))
+ops.tanh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tanh_out, "wrapper_CUDA_tanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh", REGISTER_CUDA,
         legacy="CUDAType::tanh")
@@ -1625,7 +1718,8 @@ def wrapper_CUDA_tanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tanh, "wrapper_CUDA_tanh"))
+ops.tanh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tanh, "wrapper_CUDA_tanh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh_", REGISTER_CUDA,
         legacy="CUDAType::tanh_")
@@ -1638,7 +1732,8 @@ def wrapper_CUDA_tanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tanh_, "wrapper_CUDA_tanh_"))
+ops.tanh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tanh_, "wrapper_CUDA_tanh_")))
 
 
 # ---- structured: sigmoid.out (meta: sigmoid, impl: sigmoid_out) --------------------
@@ -1654,7 +1749,8 @@ def wrapper_CUDA_sigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sigmoid_out, "wrapper_CUDA_sigmoid_out"))
+ops.sigmoid_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sigmoid_out, "wrapper_CUDA_sigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid", REGISTER_CUDA,
         legacy="CUDAType::sigmoid")
@@ -1667,7 +1763,8 @@ def wrapper_CUDA_sigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sigmoid, "wrapper_CUDA_sigmoid"))
+ops.sigmoid.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sigmoid, "wrapper_CUDA_sigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid_", REGISTER_CUDA,
         legacy="CUDAType::sigmoid_")
@@ -1680,7 +1777,8 @@ def wrapper_CUDA_sigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sigmoid_, "wrapper_CUDA_sigmoid_"))
+ops.sigmoid_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sigmoid_, "wrapper_CUDA_sigmoid_")))
 
 
 # ---- structured: reciprocal.out (meta: reciprocal, impl: reciprocal_out) --------------------
@@ -1696,7 +1794,8 @@ def wrapper_CUDA_reciprocal_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_reciprocal_out, "wrapper_CUDA_reciprocal_out"))
+ops.reciprocal_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_reciprocal_out, "wrapper_CUDA_reciprocal_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_reciprocal", REGISTER_CUDA,
         legacy="CUDAType::reciprocal")
@@ -1709,7 +1808,8 @@ def wrapper_CUDA_reciprocal(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_reciprocal, "wrapper_CUDA_reciprocal"))
+ops.reciprocal.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_reciprocal, "wrapper_CUDA_reciprocal")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_reciprocal_", REGISTER_CUDA,
         legacy="CUDAType::reciprocal_")
@@ -1722,7 +1822,8 @@ def wrapper_CUDA_reciprocal_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_reciprocal_, "wrapper_CUDA_reciprocal_"))
+ops.reciprocal_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_reciprocal_, "wrapper_CUDA_reciprocal_")))
 
 
 # ---- structured: bitwise_not.out (meta: bitwise_not, impl: bitwise_not_out) --------------------
@@ -1738,7 +1839,8 @@ def wrapper_CUDA_bitwise_not_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_not_out, "wrapper_CUDA_bitwise_not_out"))
+ops.bitwise_not_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_not_out, "wrapper_CUDA_bitwise_not_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_not", REGISTER_CUDA,
         legacy="CUDAType::bitwise_not")
@@ -1751,7 +1853,8 @@ def wrapper_CUDA_bitwise_not(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_not, "wrapper_CUDA_bitwise_not"))
+ops.bitwise_not.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_not, "wrapper_CUDA_bitwise_not")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_not_", REGISTER_CUDA,
         legacy="CUDAType::bitwise_not_")
@@ -1764,7 +1867,8 @@ def wrapper_CUDA_bitwise_not_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_not_, "wrapper_CUDA_bitwise_not_"))
+ops.bitwise_not_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_not_, "wrapper_CUDA_bitwise_not_")))
 
 
 # ---- structured: elu.out (meta: elu, impl: elu_out) --------------------
@@ -1780,7 +1884,8 @@ def wrapper_CUDA_elu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_out, "wrapper_CUDA_elu_out"))
+ops.elu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_elu_out, "wrapper_CUDA_elu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu", REGISTER_CUDA,
         legacy="CUDAType::elu")
@@ -1793,7 +1898,8 @@ def wrapper_CUDA_elu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu, "wrapper_CUDA_elu"))
+ops.elu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_elu, "wrapper_CUDA_elu")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu_", REGISTER_CUDA,
         legacy="CUDAType::elu_")
@@ -1806,7 +1912,8 @@ def wrapper_CUDA_elu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_, "wrapper_CUDA_elu_"))
+ops.elu_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_elu_, "wrapper_CUDA_elu_")))
 
 
 # ---- structured: elu_backward.grad_input (meta: elu_backward, impl: elu_backward_out) --------------------
@@ -1822,7 +1929,8 @@ def wrapper_CUDA_elu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_backward_grad_input, "wrapper_CUDA_elu_backward_grad_input"))
+ops.elu_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_elu_backward_grad_input, "wrapper_CUDA_elu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu_backward", REGISTER_CUDA,
         legacy="CUDAType::elu_backward")
@@ -1835,7 +1943,8 @@ def wrapper_CUDA_elu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_backward, "wrapper_CUDA_elu_backward"))
+ops.elu_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_elu_backward, "wrapper_CUDA_elu_backward")))
 
 
 # ---- structured: glu.out (meta: glu, impl: glu_out) --------------------
@@ -1851,7 +1960,8 @@ def wrapper_CUDA_glu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_glu_out, "wrapper_CUDA_glu_out"))
+ops.glu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_glu_out, "wrapper_CUDA_glu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_glu", REGISTER_CUDA,
         legacy="CUDAType::glu")
@@ -1864,7 +1974,8 @@ def wrapper_CUDA_glu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_glu, "wrapper_CUDA_glu"))
+ops.glu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_glu, "wrapper_CUDA_glu")))
 
 
 # ---- structured: leaky_relu.out (meta: leaky_relu, impl: leaky_relu_out) --------------------
@@ -1880,7 +1991,8 @@ def wrapper_CUDA_leaky_relu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_out, "wrapper_CUDA_leaky_relu_out"))
+ops.leaky_relu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_leaky_relu_out, "wrapper_CUDA_leaky_relu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu", REGISTER_CUDA,
         legacy="CUDAType::leaky_relu")
@@ -1893,7 +2005,8 @@ def wrapper_CUDA_leaky_relu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu, "wrapper_CUDA_leaky_relu"))
+ops.leaky_relu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_leaky_relu, "wrapper_CUDA_leaky_relu")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_", REGISTER_CUDA,
         legacy="CUDAType::leaky_relu_")
@@ -1906,7 +2019,8 @@ def wrapper_CUDA_leaky_relu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_, "wrapper_CUDA_leaky_relu_"))
+ops.leaky_relu_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_leaky_relu_, "wrapper_CUDA_leaky_relu_")))
 
 
 # ---- structured: leaky_relu_backward.grad_input (meta: leaky_relu_backward, impl: leaky_relu_backward_out) --------------------
@@ -1922,7 +2036,8 @@ def wrapper_CUDA_leaky_relu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_backward_grad_input, "wrapper_CUDA_leaky_relu_backward_grad_input"))
+ops.leaky_relu_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_leaky_relu_backward_grad_input, "wrapper_CUDA_leaky_relu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_backward", REGISTER_CUDA,
         legacy="CUDAType::leaky_relu_backward")
@@ -1935,7 +2050,8 @@ def wrapper_CUDA_leaky_relu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_backward, "wrapper_CUDA_leaky_relu_backward"))
+ops.leaky_relu_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_leaky_relu_backward, "wrapper_CUDA_leaky_relu_backward")))
 
 
 # ---- structured: softplus.out (meta: softplus, impl: softplus_out) --------------------
@@ -1951,7 +2067,8 @@ def wrapper_CUDA_softplus_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_out, "wrapper_CUDA_softplus_out"))
+ops.softplus_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softplus_out, "wrapper_CUDA_softplus_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softplus", REGISTER_CUDA,
         legacy="CUDAType::softplus")
@@ -1964,7 +2081,8 @@ def wrapper_CUDA_softplus(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus, "wrapper_CUDA_softplus"))
+ops.softplus.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softplus, "wrapper_CUDA_softplus")))
 
 
 # ---- structured: softplus_backward.grad_input (meta: softplus_backward, impl: softplus_backward_out) --------------------
@@ -1980,7 +2098,8 @@ def wrapper_CUDA_softplus_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_backward_grad_input, "wrapper_CUDA_softplus_backward_grad_input"))
+ops.softplus_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softplus_backward_grad_input, "wrapper_CUDA_softplus_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softplus_backward", REGISTER_CUDA,
         legacy="CUDAType::softplus_backward")
@@ -1993,7 +2112,8 @@ def wrapper_CUDA_softplus_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_backward, "wrapper_CUDA_softplus_backward"))
+ops.softplus_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softplus_backward, "wrapper_CUDA_softplus_backward")))
 
 
 # ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: hardsigmoid_out) --------------------
@@ -2009,7 +2129,8 @@ def wrapper_CUDA_hardsigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_out, "wrapper_CUDA_hardsigmoid_out"))
+ops.hardsigmoid_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardsigmoid_out, "wrapper_CUDA_hardsigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid", REGISTER_CUDA,
         legacy="CUDAType::hardsigmoid")
@@ -2022,7 +2143,8 @@ def wrapper_CUDA_hardsigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid, "wrapper_CUDA_hardsigmoid"))
+ops.hardsigmoid.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardsigmoid, "wrapper_CUDA_hardsigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_", REGISTER_CUDA,
         legacy="CUDAType::hardsigmoid_")
@@ -2035,7 +2157,8 @@ def wrapper_CUDA_hardsigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_, "wrapper_CUDA_hardsigmoid_"))
+ops.hardsigmoid_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardsigmoid_, "wrapper_CUDA_hardsigmoid_")))
 
 
 # ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: hardsigmoid_backward_out) --------------------
@@ -2051,7 +2174,8 @@ def wrapper_CUDA_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_backward_grad_input, "wrapper_CUDA_hardsigmoid_backward_grad_input"))
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardsigmoid_backward_grad_input, "wrapper_CUDA_hardsigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_backward", REGISTER_CUDA,
         legacy="CUDAType::hardsigmoid_backward")
@@ -2064,7 +2188,8 @@ def wrapper_CUDA_hardsigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardsigmoid_backward, "wrapper_CUDA_hardsigmoid_backward"))
+ops.hardsigmoid_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardsigmoid_backward, "wrapper_CUDA_hardsigmoid_backward")))
 
 
 # ---- structured: threshold.out (meta: threshold, impl: threshold_out) --------------------
@@ -2080,7 +2205,8 @@ def wrapper_CUDA_threshold_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_out, "wrapper_CUDA_threshold_out"))
+ops.threshold_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_threshold_out, "wrapper_CUDA_threshold_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold", REGISTER_CUDA,
         legacy="CUDAType::threshold")
@@ -2093,7 +2219,8 @@ def wrapper_CUDA_threshold(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold, "wrapper_CUDA_threshold"))
+ops.threshold.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_threshold, "wrapper_CUDA_threshold")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold_", REGISTER_CUDA,
         legacy="CUDAType::threshold_")
@@ -2106,7 +2233,8 @@ def wrapper_CUDA_threshold_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_, "wrapper_CUDA_threshold_"))
+ops.threshold_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_threshold_, "wrapper_CUDA_threshold_")))
 
 
 # ---- structured: softshrink.out (meta: softshrink, impl: softshrink_out) --------------------
@@ -2122,7 +2250,8 @@ def wrapper_CUDA_softshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_out, "wrapper_CUDA_softshrink_out"))
+ops.softshrink_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softshrink_out, "wrapper_CUDA_softshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softshrink", REGISTER_CUDA,
         legacy="CUDAType::softshrink")
@@ -2135,7 +2264,8 @@ def wrapper_CUDA_softshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink, "wrapper_CUDA_softshrink"))
+ops.softshrink.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softshrink, "wrapper_CUDA_softshrink")))
 
 
 # ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: softshrink_backward_out) --------------------
@@ -2151,7 +2281,8 @@ def wrapper_CUDA_softshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_backward_grad_input, "wrapper_CUDA_softshrink_backward_grad_input"))
+ops.softshrink_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softshrink_backward_grad_input, "wrapper_CUDA_softshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softshrink_backward", REGISTER_CUDA,
         legacy="CUDAType::softshrink_backward")
@@ -2164,7 +2295,8 @@ def wrapper_CUDA_softshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softshrink_backward, "wrapper_CUDA_softshrink_backward"))
+ops.softshrink_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_softshrink_backward, "wrapper_CUDA_softshrink_backward")))
 
 
 # ---- structured: hardshrink.out (meta: hardshrink, impl: hardshrink_out) --------------------
@@ -2180,7 +2312,8 @@ def wrapper_CUDA_hardshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_out, "wrapper_CUDA_hardshrink_out"))
+ops.hardshrink_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardshrink_out, "wrapper_CUDA_hardshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink", REGISTER_CUDA,
         legacy="CUDAType::hardshrink")
@@ -2193,7 +2326,8 @@ def wrapper_CUDA_hardshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink, "wrapper_CUDA_hardshrink"))
+ops.hardshrink.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardshrink, "wrapper_CUDA_hardshrink")))
 
 
 # ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: hardshrink_backward_out) --------------------
@@ -2209,7 +2343,8 @@ def wrapper_CUDA_hardshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_backward_grad_input, "wrapper_CUDA_hardshrink_backward_grad_input"))
+ops.hardshrink_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardshrink_backward_grad_input, "wrapper_CUDA_hardshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink_backward", REGISTER_CUDA,
         legacy="CUDAType::hardshrink_backward")
@@ -2222,7 +2357,8 @@ def wrapper_CUDA_hardshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hardshrink_backward, "wrapper_CUDA_hardshrink_backward"))
+ops.hardshrink_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hardshrink_backward, "wrapper_CUDA_hardshrink_backward")))
 
 
 # ---- structured: gelu.out (meta: gelu, impl: gelu_out_cuda) --------------------
@@ -2238,7 +2374,8 @@ def wrapper_CUDA_gelu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_out, "wrapper_CUDA_gelu_out"))
+ops.gelu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gelu_out, "wrapper_CUDA_gelu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu_", REGISTER_CUDA,
         legacy="CUDAType::gelu_")
@@ -2251,7 +2388,8 @@ def wrapper_CUDA_gelu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_, "wrapper_CUDA_gelu_"))
+ops.gelu_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gelu_, "wrapper_CUDA_gelu_")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu", REGISTER_CUDA,
         legacy="CUDAType::gelu")
@@ -2264,7 +2402,8 @@ def wrapper_CUDA_gelu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu, "wrapper_CUDA_gelu"))
+ops.gelu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gelu, "wrapper_CUDA_gelu")))
 
 
 # ---- structured: gelu_backward.grad_input (meta: gelu_backward, impl: gelu_backward_out_cuda) --------------------
@@ -2280,7 +2419,8 @@ def wrapper_CUDA_gelu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_backward_grad_input, "wrapper_CUDA_gelu_backward_grad_input"))
+ops.gelu_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gelu_backward_grad_input, "wrapper_CUDA_gelu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu_backward", REGISTER_CUDA,
         legacy="CUDAType::gelu_backward")
@@ -2293,7 +2433,8 @@ def wrapper_CUDA_gelu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_backward, "wrapper_CUDA_gelu_backward"))
+ops.gelu_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_gelu_backward, "wrapper_CUDA_gelu_backward")))
 
 
 # ---- structured: silu.out (meta: silu, impl: silu_out) --------------------
@@ -2309,7 +2450,8 @@ def wrapper_CUDA_silu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_out, "wrapper_CUDA_silu_out"))
+ops.silu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_silu_out, "wrapper_CUDA_silu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu", REGISTER_CUDA,
         legacy="CUDAType::silu")
@@ -2322,7 +2464,8 @@ def wrapper_CUDA_silu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu, "wrapper_CUDA_silu"))
+ops.silu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_silu, "wrapper_CUDA_silu")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu_", REGISTER_CUDA,
         legacy="CUDAType::silu_")
@@ -2335,7 +2478,8 @@ def wrapper_CUDA_silu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_, "wrapper_CUDA_silu_"))
+ops.silu_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_silu_, "wrapper_CUDA_silu_")))
 
 
 # ---- structured: silu_backward.grad_input (meta: silu_backward, impl: silu_backward_out) --------------------
@@ -2351,7 +2495,8 @@ def wrapper_CUDA_silu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_backward_grad_input, "wrapper_CUDA_silu_backward_grad_input"))
+ops.silu_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_silu_backward_grad_input, "wrapper_CUDA_silu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu_backward", REGISTER_CUDA,
         legacy="CUDAType::silu_backward")
@@ -2364,7 +2509,8 @@ def wrapper_CUDA_silu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_backward, "wrapper_CUDA_silu_backward"))
+ops.silu_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_silu_backward, "wrapper_CUDA_silu_backward")))
 
 
 # ---- structured: mish.out (meta: mish, impl: mish_out) --------------------
@@ -2380,7 +2526,8 @@ def wrapper_CUDA_mish_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish_out, "wrapper_CUDA_mish_out"))
+ops.mish_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mish_out, "wrapper_CUDA_mish_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mish", REGISTER_CUDA,
         legacy="CUDAType::mish")
@@ -2393,7 +2540,8 @@ def wrapper_CUDA_mish(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish, "wrapper_CUDA_mish"))
+ops.mish.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mish, "wrapper_CUDA_mish")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mish_", REGISTER_CUDA,
         legacy="CUDAType::mish_")
@@ -2406,7 +2554,8 @@ def wrapper_CUDA_mish_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish_, "wrapper_CUDA_mish_"))
+ops.mish_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mish_, "wrapper_CUDA_mish_")))
 
 
 # ---- structured: clamp.out (meta: clamp, impl: clamp_out) --------------------
@@ -2422,7 +2571,8 @@ def wrapper_CUDA_clamp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_out, "wrapper_CUDA_clamp_out"))
+ops.clamp_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_out, "wrapper_CUDA_clamp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp", REGISTER_CUDA,
         legacy="CUDAType::clamp")
@@ -2435,7 +2585,8 @@ def wrapper_CUDA_clamp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp, "wrapper_CUDA_clamp"))
+ops.clamp.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp, "wrapper_CUDA_clamp")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_", REGISTER_CUDA,
         legacy="CUDAType::clamp_")
@@ -2448,7 +2599,8 @@ def wrapper_CUDA_clamp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_, "wrapper_CUDA_clamp_"))
+ops.clamp_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_, "wrapper_CUDA_clamp_")))
 
 
 # ---- structured: clamp.Tensor_out (meta: clamp.Tensor, impl: clamp_Tensor_out) --------------------
@@ -2464,7 +2616,8 @@ def wrapper_CUDA_clamp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_Tensor_out, "wrapper_CUDA_clamp_Tensor_out"))
+ops.clamp_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_Tensor_out, "wrapper_CUDA_clamp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp")
@@ -2477,7 +2630,8 @@ def wrapper_CUDA_clamp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_Tensor, "wrapper_CUDA_clamp_Tensor"))
+ops.clamp_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_Tensor, "wrapper_CUDA_clamp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp__Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp_")
@@ -2490,7 +2644,8 @@ def wrapper_CUDA_clamp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp__Tensor, "wrapper_CUDA_clamp__Tensor"))
+ops.clamp__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp__Tensor, "wrapper_CUDA_clamp__Tensor")))
 
 
 # ---- structured: clamp_min.out (meta: clamp_min, impl: clamp_min_out) --------------------
@@ -2506,7 +2661,8 @@ def wrapper_CUDA_clamp_min_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min_out, "wrapper_CUDA_clamp_min_out"))
+ops.clamp_min_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min_out, "wrapper_CUDA_clamp_min_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min", REGISTER_CUDA,
         legacy="CUDAType::clamp_min")
@@ -2519,7 +2675,8 @@ def wrapper_CUDA_clamp_min(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min, "wrapper_CUDA_clamp_min"))
+ops.clamp_min.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min, "wrapper_CUDA_clamp_min")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min_", REGISTER_CUDA,
         legacy="CUDAType::clamp_min_")
@@ -2532,7 +2689,8 @@ def wrapper_CUDA_clamp_min_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min_, "wrapper_CUDA_clamp_min_"))
+ops.clamp_min_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min_, "wrapper_CUDA_clamp_min_")))
 
 
 # ---- structured: clamp_min.Tensor_out (meta: clamp_min.Tensor, impl: clamp_min_Tensor_out) --------------------
@@ -2548,7 +2706,8 @@ def wrapper_CUDA_clamp_min_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min_Tensor_out, "wrapper_CUDA_clamp_min_Tensor_out"))
+ops.clamp_min_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min_Tensor_out, "wrapper_CUDA_clamp_min_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min_Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp_min")
@@ -2561,7 +2720,8 @@ def wrapper_CUDA_clamp_min_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min_Tensor, "wrapper_CUDA_clamp_min_Tensor"))
+ops.clamp_min_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min_Tensor, "wrapper_CUDA_clamp_min_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min__Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp_min_")
@@ -2574,7 +2734,8 @@ def wrapper_CUDA_clamp_min__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_min__Tensor, "wrapper_CUDA_clamp_min__Tensor"))
+ops.clamp_min__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_min__Tensor, "wrapper_CUDA_clamp_min__Tensor")))
 
 
 # ---- structured: clamp_max.out (meta: clamp_max, impl: clamp_max_out) --------------------
@@ -2590,7 +2751,8 @@ def wrapper_CUDA_clamp_max_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max_out, "wrapper_CUDA_clamp_max_out"))
+ops.clamp_max_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max_out, "wrapper_CUDA_clamp_max_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max", REGISTER_CUDA,
         legacy="CUDAType::clamp_max")
@@ -2603,7 +2765,8 @@ def wrapper_CUDA_clamp_max(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max, "wrapper_CUDA_clamp_max"))
+ops.clamp_max.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max, "wrapper_CUDA_clamp_max")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max_", REGISTER_CUDA,
         legacy="CUDAType::clamp_max_")
@@ -2616,7 +2779,8 @@ def wrapper_CUDA_clamp_max_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max_, "wrapper_CUDA_clamp_max_"))
+ops.clamp_max_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max_, "wrapper_CUDA_clamp_max_")))
 
 
 # ---- structured: clamp_max.Tensor_out (meta: clamp_max.Tensor, impl: clamp_max_Tensor_out) --------------------
@@ -2632,7 +2796,8 @@ def wrapper_CUDA_clamp_max_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max_Tensor_out, "wrapper_CUDA_clamp_max_Tensor_out"))
+ops.clamp_max_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max_Tensor_out, "wrapper_CUDA_clamp_max_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max_Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp_max")
@@ -2645,7 +2810,8 @@ def wrapper_CUDA_clamp_max_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max_Tensor, "wrapper_CUDA_clamp_max_Tensor"))
+ops.clamp_max_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max_Tensor, "wrapper_CUDA_clamp_max_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max__Tensor", REGISTER_CUDA,
         legacy="CUDAType::clamp_max_")
@@ -2658,7 +2824,8 @@ def wrapper_CUDA_clamp_max__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_clamp_max__Tensor, "wrapper_CUDA_clamp_max__Tensor"))
+ops.clamp_max__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_clamp_max__Tensor, "wrapper_CUDA_clamp_max__Tensor")))
 
 
 # ---- structured: index.Tensor_out (meta: index.Tensor, impl: index_out) --------------------
@@ -2674,7 +2841,8 @@ def wrapper_CUDA_index_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_index_Tensor_out, "wrapper_CUDA_index_Tensor_out"))
+ops.index_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_index_Tensor_out, "wrapper_CUDA_index_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_index_Tensor", REGISTER_CUDA,
         legacy="CUDAType::index")
@@ -2687,7 +2855,8 @@ def wrapper_CUDA_index_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_index_Tensor, "wrapper_CUDA_index_Tensor"))
+ops.index_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_index_Tensor, "wrapper_CUDA_index_Tensor")))
 
 
 # ---- structured: sum.IntList_out (meta: sum.dim_IntList, impl: sum_out) --------------------
@@ -2703,7 +2872,8 @@ def wrapper_CUDA_sum_IntList_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_IntList_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sum_IntList_out, "wrapper_CUDA_sum_IntList_out"))
+ops.sum_IntList_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sum_IntList_out, "wrapper_CUDA_sum_IntList_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sum_dim_IntList", REGISTER_CUDA,
         legacy="CUDAType::sum")
@@ -2716,7 +2886,8 @@ def wrapper_CUDA_sum_dim_IntList(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_dim_IntList.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sum_dim_IntList, "wrapper_CUDA_sum_dim_IntList"))
+ops.sum_dim_IntList.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sum_dim_IntList, "wrapper_CUDA_sum_dim_IntList")))
 
 
 # ---- structured: mean.out (meta: mean.dim, impl: mean_out) --------------------
@@ -2732,7 +2903,8 @@ def wrapper_CUDA_mean_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mean_out, "wrapper_CUDA_mean_out"))
+ops.mean_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mean_out, "wrapper_CUDA_mean_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mean_dim", REGISTER_CUDA,
         legacy="CUDAType::mean")
@@ -2745,7 +2917,8 @@ def wrapper_CUDA_mean_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mean_dim, "wrapper_CUDA_mean_dim"))
+ops.mean_dim.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mean_dim, "wrapper_CUDA_mean_dim")))
 
 
 # ---- structured: renorm.out (meta: renorm, impl: renorm_out) --------------------
@@ -2761,7 +2934,8 @@ def wrapper_CUDA_renorm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_out, "wrapper_CUDA_renorm_out"))
+ops.renorm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_renorm_out, "wrapper_CUDA_renorm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_renorm", REGISTER_CUDA,
         legacy="CUDAType::renorm")
@@ -2774,7 +2948,8 @@ def wrapper_CUDA_renorm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm, "wrapper_CUDA_renorm"))
+ops.renorm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_renorm, "wrapper_CUDA_renorm")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_renorm_", REGISTER_CUDA,
         legacy="CUDAType::renorm_")
@@ -2787,7 +2962,8 @@ def wrapper_CUDA_renorm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_renorm_, "wrapper_CUDA_renorm_"))
+ops.renorm_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_renorm_, "wrapper_CUDA_renorm_")))
 
 
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: prod_out) --------------------
@@ -2803,7 +2979,8 @@ def wrapper_CUDA_prod_int_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_int_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_prod_int_out, "wrapper_CUDA_prod_int_out"))
+ops.prod_int_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_prod_int_out, "wrapper_CUDA_prod_int_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_prod_dim_int", REGISTER_CUDA,
         legacy="CUDAType::prod")
@@ -2816,7 +2993,8 @@ def wrapper_CUDA_prod_dim_int(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_dim_int.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_prod_dim_int, "wrapper_CUDA_prod_dim_int"))
+ops.prod_dim_int.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_prod_dim_int, "wrapper_CUDA_prod_dim_int")))
 
 
 # ---- structured: max.dim_max (meta: max.dim, impl: max_out) --------------------
@@ -2832,7 +3010,8 @@ def wrapper_CUDA_max_dim_max(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim_max.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_max_dim_max, "wrapper_CUDA_max_dim_max"))
+ops.max_dim_max.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_max_dim_max, "wrapper_CUDA_max_dim_max")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_max_dim", REGISTER_CUDA,
         legacy="CUDAType::max")
@@ -2845,7 +3024,8 @@ def wrapper_CUDA_max_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_max_dim, "wrapper_CUDA_max_dim"))
+ops.max_dim.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_max_dim, "wrapper_CUDA_max_dim")))
 
 
 # ---- structured: min.dim_min (meta: min.dim, impl: min_out) --------------------
@@ -2861,7 +3041,8 @@ def wrapper_CUDA_min_dim_min(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim_min.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_min_dim_min, "wrapper_CUDA_min_dim_min"))
+ops.min_dim_min.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_min_dim_min, "wrapper_CUDA_min_dim_min")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_min_dim", REGISTER_CUDA,
         legacy="CUDAType::min")
@@ -2874,7 +3055,8 @@ def wrapper_CUDA_min_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_min_dim, "wrapper_CUDA_min_dim"))
+ops.min_dim.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_min_dim, "wrapper_CUDA_min_dim")))
 
 
 # ---- structured: argmax.out (meta: argmax, impl: argmax_out) --------------------
@@ -2891,7 +3073,8 @@ def wrapper_CUDA_argmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_argmax_out, "wrapper_CUDA_argmax_out"))
+ops.argmax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_argmax_out, "wrapper_CUDA_argmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_argmax", REGISTER_CUDA,
         legacy="CUDAType::argmax")
@@ -2904,7 +3087,8 @@ def wrapper_CUDA_argmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_argmax, "wrapper_CUDA_argmax"))
+ops.argmax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_argmax, "wrapper_CUDA_argmax")))
 
 
 # ---- structured: argmin.out (meta: argmin, impl: argmin_out) --------------------
@@ -2921,7 +3105,8 @@ def wrapper_CUDA_argmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_argmin_out, "wrapper_CUDA_argmin_out"))
+ops.argmin_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_argmin_out, "wrapper_CUDA_argmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_argmin", REGISTER_CUDA,
         legacy="CUDAType::argmin")
@@ -2934,7 +3119,8 @@ def wrapper_CUDA_argmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_argmin, "wrapper_CUDA_argmin"))
+ops.argmin.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_argmin, "wrapper_CUDA_argmin")))
 
 
 # ---- structured: cumsum.out (meta: cumsum, impl: cumsum_out) --------------------
@@ -2950,7 +3136,8 @@ def wrapper_CUDA_cumsum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cumsum_out, "wrapper_CUDA_cumsum_out"))
+ops.cumsum_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cumsum_out, "wrapper_CUDA_cumsum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cumsum", REGISTER_CUDA,
         legacy="CUDAType::cumsum")
@@ -2963,7 +3150,8 @@ def wrapper_CUDA_cumsum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cumsum, "wrapper_CUDA_cumsum"))
+ops.cumsum.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cumsum, "wrapper_CUDA_cumsum")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cumsum_", REGISTER_CUDA,
         legacy="CUDAType::cumsum_")
@@ -2976,7 +3164,8 @@ def wrapper_CUDA_cumsum_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cumsum_, "wrapper_CUDA_cumsum_"))
+ops.cumsum_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cumsum_, "wrapper_CUDA_cumsum_")))
 
 
 # ---- structured: all.all_out (meta: all, impl: all_all_out) --------------------
@@ -2992,7 +3181,8 @@ def wrapper_CUDA_all_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_all_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all_all_out, "wrapper_CUDA_all_all_out"))
+ops.all_all_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all_all_out, "wrapper_CUDA_all_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all", REGISTER_CUDA,
         legacy="CUDAType::all")
@@ -3005,7 +3195,8 @@ def wrapper_CUDA_all(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all, "wrapper_CUDA_all"))
+ops.all.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all, "wrapper_CUDA_all")))
 
 
 # ---- structured: all.dims_out (meta: all.dims, impl: all_dims_out) --------------------
@@ -3021,7 +3212,8 @@ def wrapper_CUDA_all_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all_dims_out, "wrapper_CUDA_all_dims_out"))
+ops.all_dims_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all_dims_out, "wrapper_CUDA_all_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all_dims", REGISTER_CUDA,
         legacy="CUDAType::all")
@@ -3034,7 +3226,8 @@ def wrapper_CUDA_all_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all_dims, "wrapper_CUDA_all_dims"))
+ops.all_dims.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all_dims, "wrapper_CUDA_all_dims")))
 
 
 # ---- structured: all.out (meta: all.dim, impl: all_out) --------------------
@@ -3050,7 +3243,8 @@ def wrapper_CUDA_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all_out, "wrapper_CUDA_all_out"))
+ops.all_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all_out, "wrapper_CUDA_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all_dim", REGISTER_CUDA,
         legacy="CUDAType::all")
@@ -3063,7 +3257,8 @@ def wrapper_CUDA_all_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_all_dim, "wrapper_CUDA_all_dim"))
+ops.all_dim.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_all_dim, "wrapper_CUDA_all_dim")))
 
 
 # ---- structured: any.all_out (meta: any, impl: any_all_out) --------------------
@@ -3079,7 +3274,8 @@ def wrapper_CUDA_any_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_all_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any_all_out, "wrapper_CUDA_any_all_out"))
+ops.any_all_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any_all_out, "wrapper_CUDA_any_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any", REGISTER_CUDA,
         legacy="CUDAType::any")
@@ -3092,7 +3288,8 @@ def wrapper_CUDA_any(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any, "wrapper_CUDA_any"))
+ops.any.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any, "wrapper_CUDA_any")))
 
 
 # ---- structured: any.dims_out (meta: any.dims, impl: any_dims_out) --------------------
@@ -3108,7 +3305,8 @@ def wrapper_CUDA_any_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any_dims_out, "wrapper_CUDA_any_dims_out"))
+ops.any_dims_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any_dims_out, "wrapper_CUDA_any_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any_dims", REGISTER_CUDA,
         legacy="CUDAType::any")
@@ -3121,7 +3319,8 @@ def wrapper_CUDA_any_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any_dims, "wrapper_CUDA_any_dims"))
+ops.any_dims.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any_dims, "wrapper_CUDA_any_dims")))
 
 
 # ---- structured: any.out (meta: any.dim, impl: any_out) --------------------
@@ -3137,7 +3336,8 @@ def wrapper_CUDA_any_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any_out, "wrapper_CUDA_any_out"))
+ops.any_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any_out, "wrapper_CUDA_any_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any_dim", REGISTER_CUDA,
         legacy="CUDAType::any")
@@ -3150,7 +3350,8 @@ def wrapper_CUDA_any_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dim.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_any_dim, "wrapper_CUDA_any_dim"))
+ops.any_dim.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_any_dim, "wrapper_CUDA_any_dim")))
 
 
 # ---- structured: mm.out (meta: mm, impl: mm_out_cuda) --------------------
@@ -3167,7 +3368,8 @@ def wrapper_CUDA_mm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mm_out, "wrapper_CUDA_mm_out"))
+ops.mm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mm_out, "wrapper_CUDA_mm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mm", REGISTER_CUDA,
         legacy="CUDAType::mm")
@@ -3181,7 +3383,8 @@ def wrapper_CUDA_mm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mm, "wrapper_CUDA_mm"))
+ops.mm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mm, "wrapper_CUDA_mm")))
 
 
 # ---- structured: bmm.out (meta: bmm, impl: bmm_out_cuda) --------------------
@@ -3198,7 +3401,8 @@ def wrapper_CUDA_bmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bmm_out, "wrapper_CUDA_bmm_out"))
+ops.bmm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bmm_out, "wrapper_CUDA_bmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bmm", REGISTER_CUDA,
         legacy="CUDAType::bmm")
@@ -3212,7 +3416,8 @@ def wrapper_CUDA_bmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bmm, "wrapper_CUDA_bmm"))
+ops.bmm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bmm, "wrapper_CUDA_bmm")))
 
 
 # ---- structured: baddbmm.out (meta: baddbmm, impl: baddbmm_out_cuda) --------------------
@@ -3229,7 +3434,8 @@ def wrapper_CUDA_baddbmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm_out, "wrapper_CUDA_baddbmm_out"))
+ops.baddbmm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_baddbmm_out, "wrapper_CUDA_baddbmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm", REGISTER_CUDA,
         legacy="CUDAType::baddbmm")
@@ -3243,7 +3449,8 @@ def wrapper_CUDA_baddbmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm, "wrapper_CUDA_baddbmm"))
+ops.baddbmm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_baddbmm, "wrapper_CUDA_baddbmm")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm_", REGISTER_CUDA,
         legacy="CUDAType::baddbmm_")
@@ -3257,7 +3464,8 @@ def wrapper_CUDA_baddbmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_baddbmm_, "wrapper_CUDA_baddbmm_"))
+ops.baddbmm_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_baddbmm_, "wrapper_CUDA_baddbmm_")))
 
 
 # ---- structured: addmm.out (meta: addmm, impl: addmm_out_cuda) --------------------
@@ -3274,7 +3482,8 @@ def wrapper_CUDA_addmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmm_out, "wrapper_CUDA_addmm_out"))
+ops.addmm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmm_out, "wrapper_CUDA_addmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmm", REGISTER_CUDA,
         legacy="CUDAType::addmm")
@@ -3288,7 +3497,8 @@ def wrapper_CUDA_addmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmm, "wrapper_CUDA_addmm"))
+ops.addmm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmm, "wrapper_CUDA_addmm")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmm_", REGISTER_CUDA,
         legacy="CUDAType::addmm_")
@@ -3302,7 +3512,8 @@ def wrapper_CUDA_addmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmm_, "wrapper_CUDA_addmm_"))
+ops.addmm_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmm_, "wrapper_CUDA_addmm_")))
 
 
 # ---- structured: addmv.out (meta: addmv, impl: addmv_out_cuda) --------------------
@@ -3319,7 +3530,8 @@ def wrapper_CUDA_addmv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmv_out, "wrapper_CUDA_addmv_out"))
+ops.addmv_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmv_out, "wrapper_CUDA_addmv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmv", REGISTER_CUDA,
         legacy="CUDAType::addmv")
@@ -3333,7 +3545,8 @@ def wrapper_CUDA_addmv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmv, "wrapper_CUDA_addmv"))
+ops.addmv.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmv, "wrapper_CUDA_addmv")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmv_", REGISTER_CUDA,
         legacy="CUDAType::addmv_")
@@ -3347,7 +3560,8 @@ def wrapper_CUDA_addmv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addmv_, "wrapper_CUDA_addmv_"))
+ops.addmv_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addmv_, "wrapper_CUDA_addmv_")))
 
 
 # ---- structured: linalg_vector_norm.out (meta: linalg_vector_norm, impl: linalg_vector_norm_out) --------------------
@@ -3364,7 +3578,8 @@ def wrapper_CUDA_linalg_vector_norm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_vector_norm_out, "wrapper_CUDA_linalg_vector_norm_out"))
+ops.linalg_vector_norm_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_vector_norm_out, "wrapper_CUDA_linalg_vector_norm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_vector_norm", REGISTER_CUDA,
         legacy="CUDAType::linalg_vector_norm")
@@ -3377,7 +3592,8 @@ def wrapper_CUDA_linalg_vector_norm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_vector_norm, "wrapper_CUDA_linalg_vector_norm"))
+ops.linalg_vector_norm.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_vector_norm, "wrapper_CUDA_linalg_vector_norm")))
 
 
 # ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: linalg_inv_ex_out) --------------------
@@ -3394,7 +3610,8 @@ def wrapper_CUDA_linalg_inv_ex_inverse(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex_inverse.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_inv_ex_inverse, "wrapper_CUDA_linalg_inv_ex_inverse"))
+ops.linalg_inv_ex_inverse.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_inv_ex_inverse, "wrapper_CUDA_linalg_inv_ex_inverse")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_inv_ex", REGISTER_CUDA,
         legacy="CUDAType::linalg_inv_ex")
@@ -3407,7 +3624,8 @@ def wrapper_CUDA_linalg_inv_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_inv_ex, "wrapper_CUDA_linalg_inv_ex"))
+ops.linalg_inv_ex.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_inv_ex, "wrapper_CUDA_linalg_inv_ex")))
 
 
 # ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: _linalg_solve_ex_out) --------------------
@@ -3424,7 +3642,8 @@ def wrapper_CUDA__linalg_solve_ex_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex_result.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_solve_ex_result, "wrapper_CUDA__linalg_solve_ex_result"))
+ops._linalg_solve_ex_result.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_solve_ex_result, "wrapper_CUDA__linalg_solve_ex_result")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_solve_ex", REGISTER_CUDA,
         legacy="CUDAType::_linalg_solve_ex")
@@ -3438,7 +3657,8 @@ def wrapper_CUDA__linalg_solve_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_solve_ex, "wrapper_CUDA__linalg_solve_ex"))
+ops._linalg_solve_ex.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_solve_ex, "wrapper_CUDA__linalg_solve_ex")))
 
 
 # ---- structured: linalg_qr.out (meta: linalg_qr, impl: linalg_qr_out) --------------------
@@ -3455,7 +3675,8 @@ def wrapper_CUDA_linalg_qr_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_qr_out, "wrapper_CUDA_linalg_qr_out"))
+ops.linalg_qr_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_qr_out, "wrapper_CUDA_linalg_qr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_qr", REGISTER_CUDA,
         legacy="CUDAType::linalg_qr")
@@ -3468,7 +3689,8 @@ def wrapper_CUDA_linalg_qr(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_qr, "wrapper_CUDA_linalg_qr"))
+ops.linalg_qr.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_qr, "wrapper_CUDA_linalg_qr")))
 
 
 # ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: _linalg_eigh_out) --------------------
@@ -3485,7 +3707,8 @@ def wrapper_CUDA__linalg_eigh_eigenvalues(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh_eigenvalues.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_eigh_eigenvalues, "wrapper_CUDA__linalg_eigh_eigenvalues"))
+ops._linalg_eigh_eigenvalues.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_eigh_eigenvalues, "wrapper_CUDA__linalg_eigh_eigenvalues")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_eigh", REGISTER_CUDA,
         legacy="CUDAType::_linalg_eigh")
@@ -3498,7 +3721,8 @@ def wrapper_CUDA__linalg_eigh(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_eigh, "wrapper_CUDA__linalg_eigh"))
+ops._linalg_eigh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_eigh, "wrapper_CUDA__linalg_eigh")))
 
 
 # ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: _linalg_svd_out) --------------------
@@ -3515,7 +3739,8 @@ def wrapper_CUDA__linalg_svd_U(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd_U.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_svd_U, "wrapper_CUDA__linalg_svd_U"))
+ops._linalg_svd_U.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_svd_U, "wrapper_CUDA__linalg_svd_U")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_svd", REGISTER_CUDA,
         legacy="CUDAType::_linalg_svd")
@@ -3528,7 +3753,8 @@ def wrapper_CUDA__linalg_svd(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_svd, "wrapper_CUDA__linalg_svd"))
+ops._linalg_svd.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_svd, "wrapper_CUDA__linalg_svd")))
 
 
 # ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: linalg_cholesky_ex_out) --------------------
@@ -3545,7 +3771,8 @@ def wrapper_CUDA_linalg_cholesky_ex_L(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex_L.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_cholesky_ex_L, "wrapper_CUDA_linalg_cholesky_ex_L"))
+ops.linalg_cholesky_ex_L.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_cholesky_ex_L, "wrapper_CUDA_linalg_cholesky_ex_L")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_cholesky_ex", REGISTER_CUDA,
         legacy="CUDAType::linalg_cholesky_ex")
@@ -3558,7 +3785,8 @@ def wrapper_CUDA_linalg_cholesky_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_cholesky_ex, "wrapper_CUDA_linalg_cholesky_ex"))
+ops.linalg_cholesky_ex.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_cholesky_ex, "wrapper_CUDA_linalg_cholesky_ex")))
 
 
 # ---- structured: triangular_solve.X (meta: triangular_solve, impl: triangular_solve_out) --------------------
@@ -3575,7 +3803,8 @@ def wrapper_CUDA_triangular_solve_X(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve_X.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_triangular_solve_X, "wrapper_CUDA_triangular_solve_X"))
+ops.triangular_solve_X.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_triangular_solve_X, "wrapper_CUDA_triangular_solve_X")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_triangular_solve", REGISTER_CUDA,
         legacy="CUDAType::triangular_solve")
@@ -3589,7 +3818,8 @@ def wrapper_CUDA_triangular_solve(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_triangular_solve, "wrapper_CUDA_triangular_solve"))
+ops.triangular_solve.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_triangular_solve, "wrapper_CUDA_triangular_solve")))
 
 
 # ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: linalg_lu_factor_ex_out) --------------------
@@ -3606,7 +3836,8 @@ def wrapper_CUDA_linalg_lu_factor_ex_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_factor_ex_out, "wrapper_CUDA_linalg_lu_factor_ex_out"))
+ops.linalg_lu_factor_ex_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu_factor_ex_out, "wrapper_CUDA_linalg_lu_factor_ex_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_factor_ex", REGISTER_CUDA,
         legacy="CUDAType::linalg_lu_factor_ex")
@@ -3619,7 +3850,8 @@ def wrapper_CUDA_linalg_lu_factor_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_factor_ex, "wrapper_CUDA_linalg_lu_factor_ex"))
+ops.linalg_lu_factor_ex.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu_factor_ex, "wrapper_CUDA_linalg_lu_factor_ex")))
 
 
 # ---- structured: linalg_lu.out (meta: linalg_lu, impl: linalg_lu_out) --------------------
@@ -3636,7 +3868,8 @@ def wrapper_CUDA_linalg_lu_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_out, "wrapper_CUDA_linalg_lu_out"))
+ops.linalg_lu_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu_out, "wrapper_CUDA_linalg_lu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu", REGISTER_CUDA,
         legacy="CUDAType::linalg_lu")
@@ -3649,7 +3882,8 @@ def wrapper_CUDA_linalg_lu(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu, "wrapper_CUDA_linalg_lu"))
+ops.linalg_lu.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu, "wrapper_CUDA_linalg_lu")))
 
 
 # ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: linalg_lu_solve_out) --------------------
@@ -3666,7 +3900,8 @@ def wrapper_CUDA_linalg_lu_solve_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_solve_out, "wrapper_CUDA_linalg_lu_solve_out"))
+ops.linalg_lu_solve_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu_solve_out, "wrapper_CUDA_linalg_lu_solve_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_solve", REGISTER_CUDA,
         legacy="CUDAType::linalg_lu_solve")
@@ -3680,7 +3915,8 @@ def wrapper_CUDA_linalg_lu_solve(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_lu_solve, "wrapper_CUDA_linalg_lu_solve"))
+ops.linalg_lu_solve.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_linalg_lu_solve, "wrapper_CUDA_linalg_lu_solve")))
 
 
 # ---- structured: lu_unpack.out (meta: lu_unpack, impl: lu_unpack_out) --------------------
@@ -3697,7 +3933,8 @@ def wrapper_CUDA_lu_unpack_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lu_unpack_out, "wrapper_CUDA_lu_unpack_out"))
+ops.lu_unpack_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lu_unpack_out, "wrapper_CUDA_lu_unpack_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lu_unpack", REGISTER_CUDA,
         legacy="CUDAType::lu_unpack")
@@ -3711,7 +3948,8 @@ def wrapper_CUDA_lu_unpack(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lu_unpack, "wrapper_CUDA_lu_unpack"))
+ops.lu_unpack.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lu_unpack, "wrapper_CUDA_lu_unpack")))
 
 
 # ---- structured: _linalg_det.result (meta: _linalg_det, impl: _linalg_det_out) --------------------
@@ -3728,7 +3966,8 @@ def wrapper_CUDA__linalg_det_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det_result.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det_result, "wrapper_CUDA__linalg_det_result"))
+ops._linalg_det_result.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_det_result, "wrapper_CUDA__linalg_det_result")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det", REGISTER_CUDA,
         legacy="CUDAType::_linalg_det")
@@ -3741,7 +3980,8 @@ def wrapper_CUDA__linalg_det(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_det, "wrapper_CUDA__linalg_det"))
+ops._linalg_det.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_det, "wrapper_CUDA__linalg_det")))
 
 
 # ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: _linalg_slogdet_out) --------------------
@@ -3758,7 +3998,8 @@ def wrapper_CUDA__linalg_slogdet_sign(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet_sign.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet_sign, "wrapper_CUDA__linalg_slogdet_sign"))
+ops._linalg_slogdet_sign.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_slogdet_sign, "wrapper_CUDA__linalg_slogdet_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet", REGISTER_CUDA,
         legacy="CUDAType::_linalg_slogdet")
@@ -3771,7 +4012,8 @@ def wrapper_CUDA__linalg_slogdet(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_slogdet, "wrapper_CUDA__linalg_slogdet"))
+ops._linalg_slogdet.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__linalg_slogdet, "wrapper_CUDA__linalg_slogdet")))
 
 
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------
@@ -3788,7 +4030,8 @@ def wrapper_CUDA_amax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_amax_out, "wrapper_CUDA_amax_out"))
+ops.amax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_amax_out, "wrapper_CUDA_amax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_amax", REGISTER_CUDA,
         legacy="CUDAType::amax")
@@ -3801,7 +4044,8 @@ def wrapper_CUDA_amax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_amax, "wrapper_CUDA_amax"))
+ops.amax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_amax, "wrapper_CUDA_amax")))
 
 
 # ---- structured: amin.out (meta: amin, impl: amin_out) --------------------
@@ -3818,7 +4062,8 @@ def wrapper_CUDA_amin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_amin_out, "wrapper_CUDA_amin_out"))
+ops.amin_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_amin_out, "wrapper_CUDA_amin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_amin", REGISTER_CUDA,
         legacy="CUDAType::amin")
@@ -3831,7 +4076,8 @@ def wrapper_CUDA_amin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_amin, "wrapper_CUDA_amin"))
+ops.amin.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_amin, "wrapper_CUDA_amin")))
 
 
 # ---- structured: aminmax.out (meta: aminmax, impl: aminmax_out) --------------------
@@ -3847,7 +4093,8 @@ def wrapper_CUDA_aminmax_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_aminmax_out, "wrapper_CUDA_aminmax_out"))
+ops.aminmax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_aminmax_out, "wrapper_CUDA_aminmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_aminmax", REGISTER_CUDA,
         legacy="CUDAType::aminmax")
@@ -3860,7 +4107,8 @@ def wrapper_CUDA_aminmax(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_aminmax, "wrapper_CUDA_aminmax"))
+ops.aminmax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_aminmax, "wrapper_CUDA_aminmax")))
 
 
 # ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------
@@ -3876,7 +4124,8 @@ def wrapper_CUDA_log1p_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log1p_out, "wrapper_CUDA_log1p_out"))
+ops.log1p_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log1p_out, "wrapper_CUDA_log1p_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log1p", REGISTER_CUDA,
         legacy="CUDAType::log1p")
@@ -3889,7 +4138,8 @@ def wrapper_CUDA_log1p(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log1p, "wrapper_CUDA_log1p"))
+ops.log1p.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log1p, "wrapper_CUDA_log1p")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log1p_", REGISTER_CUDA,
         legacy="CUDAType::log1p_")
@@ -3902,7 +4152,8 @@ def wrapper_CUDA_log1p_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log1p_, "wrapper_CUDA_log1p_"))
+ops.log1p_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log1p_, "wrapper_CUDA_log1p_")))
 
 
 # ---- structured: expm1.out (meta: expm1, impl: expm1_out) --------------------
@@ -3918,7 +4169,8 @@ def wrapper_CUDA_expm1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_expm1_out, "wrapper_CUDA_expm1_out"))
+ops.expm1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_expm1_out, "wrapper_CUDA_expm1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_expm1", REGISTER_CUDA,
         legacy="CUDAType::expm1")
@@ -3931,7 +4183,8 @@ def wrapper_CUDA_expm1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_expm1, "wrapper_CUDA_expm1"))
+ops.expm1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_expm1, "wrapper_CUDA_expm1")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_expm1_", REGISTER_CUDA,
         legacy="CUDAType::expm1_")
@@ -3944,7 +4197,8 @@ def wrapper_CUDA_expm1_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_expm1_, "wrapper_CUDA_expm1_"))
+ops.expm1_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_expm1_, "wrapper_CUDA_expm1_")))
 
 
 # ---- structured: asin.out (meta: asin, impl: asin_out) --------------------
@@ -3960,7 +4214,8 @@ def wrapper_CUDA_asin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asin_out, "wrapper_CUDA_asin_out"))
+ops.asin_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asin_out, "wrapper_CUDA_asin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asin", REGISTER_CUDA,
         legacy="CUDAType::asin")
@@ -3973,7 +4228,8 @@ def wrapper_CUDA_asin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asin, "wrapper_CUDA_asin"))
+ops.asin.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asin, "wrapper_CUDA_asin")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asin_", REGISTER_CUDA,
         legacy="CUDAType::asin_")
@@ -3986,7 +4242,8 @@ def wrapper_CUDA_asin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asin_, "wrapper_CUDA_asin_"))
+ops.asin_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asin_, "wrapper_CUDA_asin_")))
 
 
 # ---- structured: acos.out (meta: acos, impl: acos_out) --------------------
@@ -4002,7 +4259,8 @@ def wrapper_CUDA_acos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acos_out, "wrapper_CUDA_acos_out"))
+ops.acos_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acos_out, "wrapper_CUDA_acos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acos", REGISTER_CUDA,
         legacy="CUDAType::acos")
@@ -4015,7 +4273,8 @@ def wrapper_CUDA_acos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acos, "wrapper_CUDA_acos"))
+ops.acos.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acos, "wrapper_CUDA_acos")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acos_", REGISTER_CUDA,
         legacy="CUDAType::acos_")
@@ -4028,7 +4287,8 @@ def wrapper_CUDA_acos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acos_, "wrapper_CUDA_acos_"))
+ops.acos_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acos_, "wrapper_CUDA_acos_")))
 
 
 # ---- structured: atan.out (meta: atan, impl: atan_out) --------------------
@@ -4044,7 +4304,8 @@ def wrapper_CUDA_atan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan_out, "wrapper_CUDA_atan_out"))
+ops.atan_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan_out, "wrapper_CUDA_atan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan", REGISTER_CUDA,
         legacy="CUDAType::atan")
@@ -4057,7 +4318,8 @@ def wrapper_CUDA_atan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan, "wrapper_CUDA_atan"))
+ops.atan.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan, "wrapper_CUDA_atan")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan_", REGISTER_CUDA,
         legacy="CUDAType::atan_")
@@ -4070,7 +4332,8 @@ def wrapper_CUDA_atan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan_, "wrapper_CUDA_atan_"))
+ops.atan_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan_, "wrapper_CUDA_atan_")))
 
 
 # ---- structured: sinh.out (meta: sinh, impl: sinh_out) --------------------
@@ -4086,7 +4349,8 @@ def wrapper_CUDA_sinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinh_out, "wrapper_CUDA_sinh_out"))
+ops.sinh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinh_out, "wrapper_CUDA_sinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinh", REGISTER_CUDA,
         legacy="CUDAType::sinh")
@@ -4099,7 +4363,8 @@ def wrapper_CUDA_sinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinh, "wrapper_CUDA_sinh"))
+ops.sinh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinh, "wrapper_CUDA_sinh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinh_", REGISTER_CUDA,
         legacy="CUDAType::sinh_")
@@ -4112,7 +4377,8 @@ def wrapper_CUDA_sinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinh_, "wrapper_CUDA_sinh_"))
+ops.sinh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinh_, "wrapper_CUDA_sinh_")))
 
 
 # ---- structured: cosh.out (meta: cosh, impl: cosh_out) --------------------
@@ -4128,7 +4394,8 @@ def wrapper_CUDA_cosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cosh_out, "wrapper_CUDA_cosh_out"))
+ops.cosh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cosh_out, "wrapper_CUDA_cosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cosh", REGISTER_CUDA,
         legacy="CUDAType::cosh")
@@ -4141,7 +4408,8 @@ def wrapper_CUDA_cosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cosh, "wrapper_CUDA_cosh"))
+ops.cosh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cosh, "wrapper_CUDA_cosh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cosh_", REGISTER_CUDA,
         legacy="CUDAType::cosh_")
@@ -4154,7 +4422,8 @@ def wrapper_CUDA_cosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_cosh_, "wrapper_CUDA_cosh_"))
+ops.cosh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_cosh_, "wrapper_CUDA_cosh_")))
 
 
 # ---- structured: asinh.out (meta: asinh, impl: asinh_out) --------------------
@@ -4170,7 +4439,8 @@ def wrapper_CUDA_asinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asinh_out, "wrapper_CUDA_asinh_out"))
+ops.asinh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asinh_out, "wrapper_CUDA_asinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asinh", REGISTER_CUDA,
         legacy="CUDAType::asinh")
@@ -4183,7 +4453,8 @@ def wrapper_CUDA_asinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asinh, "wrapper_CUDA_asinh"))
+ops.asinh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asinh, "wrapper_CUDA_asinh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asinh_", REGISTER_CUDA,
         legacy="CUDAType::asinh_")
@@ -4196,7 +4467,8 @@ def wrapper_CUDA_asinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_asinh_, "wrapper_CUDA_asinh_"))
+ops.asinh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_asinh_, "wrapper_CUDA_asinh_")))
 
 
 # ---- structured: acosh.out (meta: acosh, impl: acosh_out) --------------------
@@ -4212,7 +4484,8 @@ def wrapper_CUDA_acosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acosh_out, "wrapper_CUDA_acosh_out"))
+ops.acosh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acosh_out, "wrapper_CUDA_acosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acosh", REGISTER_CUDA,
         legacy="CUDAType::acosh")
@@ -4225,7 +4498,8 @@ def wrapper_CUDA_acosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acosh, "wrapper_CUDA_acosh"))
+ops.acosh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acosh, "wrapper_CUDA_acosh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acosh_", REGISTER_CUDA,
         legacy="CUDAType::acosh_")
@@ -4238,7 +4512,8 @@ def wrapper_CUDA_acosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_acosh_, "wrapper_CUDA_acosh_"))
+ops.acosh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_acosh_, "wrapper_CUDA_acosh_")))
 
 
 # ---- structured: atanh.out (meta: atanh, impl: atanh_out) --------------------
@@ -4254,7 +4529,8 @@ def wrapper_CUDA_atanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atanh_out, "wrapper_CUDA_atanh_out"))
+ops.atanh_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atanh_out, "wrapper_CUDA_atanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atanh", REGISTER_CUDA,
         legacy="CUDAType::atanh")
@@ -4267,7 +4543,8 @@ def wrapper_CUDA_atanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atanh, "wrapper_CUDA_atanh"))
+ops.atanh.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atanh, "wrapper_CUDA_atanh")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atanh_", REGISTER_CUDA,
         legacy="CUDAType::atanh_")
@@ -4280,7 +4557,8 @@ def wrapper_CUDA_atanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atanh_, "wrapper_CUDA_atanh_"))
+ops.atanh_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atanh_, "wrapper_CUDA_atanh_")))
 
 
 # ---- structured: frac.out (meta: frac, impl: frac_out) --------------------
@@ -4296,7 +4574,8 @@ def wrapper_CUDA_frac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_frac_out, "wrapper_CUDA_frac_out"))
+ops.frac_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_frac_out, "wrapper_CUDA_frac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_frac", REGISTER_CUDA,
         legacy="CUDAType::frac")
@@ -4309,7 +4588,8 @@ def wrapper_CUDA_frac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_frac, "wrapper_CUDA_frac"))
+ops.frac.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_frac, "wrapper_CUDA_frac")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_frac_", REGISTER_CUDA,
         legacy="CUDAType::frac_")
@@ -4322,7 +4602,8 @@ def wrapper_CUDA_frac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_frac_, "wrapper_CUDA_frac_"))
+ops.frac_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_frac_, "wrapper_CUDA_frac_")))
 
 
 # ---- structured: _softmax.out (meta: _softmax, impl: softmax_cuda_out) --------------------
@@ -4339,7 +4620,8 @@ def wrapper_CUDA__softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__softmax_out, "wrapper_CUDA__softmax_out"))
+ops._softmax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__softmax_out, "wrapper_CUDA__softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__softmax", REGISTER_CUDA,
         legacy="CUDAType::_softmax")
@@ -4352,7 +4634,8 @@ def wrapper_CUDA__softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__softmax, "wrapper_CUDA__softmax"))
+ops._softmax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__softmax, "wrapper_CUDA__softmax")))
 
 
 # ---- structured: _log_softmax.out (meta: _log_softmax, impl: log_softmax_cuda_out) --------------------
@@ -4369,7 +4652,8 @@ def wrapper_CUDA__log_softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__log_softmax_out, "wrapper_CUDA__log_softmax_out"))
+ops._log_softmax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__log_softmax_out, "wrapper_CUDA__log_softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__log_softmax", REGISTER_CUDA,
         legacy="CUDAType::_log_softmax")
@@ -4382,7 +4666,8 @@ def wrapper_CUDA__log_softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__log_softmax, "wrapper_CUDA__log_softmax"))
+ops._log_softmax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__log_softmax, "wrapper_CUDA__log_softmax")))
 
 
 # ---- structured: _softmax_backward_data.out (meta: _softmax_backward_data, impl: softmax_backward_cuda_out) --------------------
@@ -4399,7 +4684,8 @@ def wrapper_CUDA__softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__softmax_backward_data_out, "wrapper_CUDA__softmax_backward_data_out"))
+ops._softmax_backward_data_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__softmax_backward_data_out, "wrapper_CUDA__softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__softmax_backward_data", REGISTER_CUDA,
         legacy="CUDAType::_softmax_backward_data")
@@ -4413,7 +4699,8 @@ def wrapper_CUDA__softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__softmax_backward_data, "wrapper_CUDA__softmax_backward_data"))
+ops._softmax_backward_data.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__softmax_backward_data, "wrapper_CUDA__softmax_backward_data")))
 
 
 # ---- structured: _log_softmax_backward_data.out (meta: _log_softmax_backward_data, impl: log_softmax_backward_cuda_out) --------------------
@@ -4430,7 +4717,8 @@ def wrapper_CUDA__log_softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__log_softmax_backward_data_out, "wrapper_CUDA__log_softmax_backward_data_out"))
+ops._log_softmax_backward_data_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__log_softmax_backward_data_out, "wrapper_CUDA__log_softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__log_softmax_backward_data", REGISTER_CUDA,
         legacy="CUDAType::_log_softmax_backward_data")
@@ -4444,7 +4732,8 @@ def wrapper_CUDA__log_softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__log_softmax_backward_data, "wrapper_CUDA__log_softmax_backward_data"))
+ops._log_softmax_backward_data.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__log_softmax_backward_data, "wrapper_CUDA__log_softmax_backward_data")))
 
 
 # ---- structured: nll_loss_forward.output (meta: nll_loss_forward, impl: nll_loss_forward_out_cuda) --------------------
@@ -4461,7 +4750,8 @@ def wrapper_CUDA_nll_loss_forward_output(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward_output.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_nll_loss_forward_output, "wrapper_CUDA_nll_loss_forward_output"))
+ops.nll_loss_forward_output.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_nll_loss_forward_output, "wrapper_CUDA_nll_loss_forward_output")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_nll_loss_forward", REGISTER_CUDA,
         legacy="CUDAType::nll_loss_forward")
@@ -4475,7 +4765,8 @@ def wrapper_CUDA_nll_loss_forward(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_nll_loss_forward, "wrapper_CUDA_nll_loss_forward"))
+ops.nll_loss_forward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_nll_loss_forward, "wrapper_CUDA_nll_loss_forward")))
 
 
 # ---- structured: nll_loss_backward.grad_input (meta: nll_loss_backward, impl: nll_loss_backward_out_cuda) --------------------
@@ -4492,7 +4783,8 @@ def wrapper_CUDA_nll_loss_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_nll_loss_backward_grad_input, "wrapper_CUDA_nll_loss_backward_grad_input"))
+ops.nll_loss_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_nll_loss_backward_grad_input, "wrapper_CUDA_nll_loss_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_nll_loss_backward", REGISTER_CUDA,
         legacy="CUDAType::nll_loss_backward")
@@ -4506,7 +4798,8 @@ def wrapper_CUDA_nll_loss_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_nll_loss_backward, "wrapper_CUDA_nll_loss_backward"))
+ops.nll_loss_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_nll_loss_backward, "wrapper_CUDA_nll_loss_backward")))
 
 
 # ---- structured: mse_loss.out (meta: mse_loss, impl: mse_loss_out) --------------------
@@ -4522,7 +4815,8 @@ def wrapper_CUDA_mse_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mse_loss_out, "wrapper_CUDA_mse_loss_out"))
+ops.mse_loss_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mse_loss_out, "wrapper_CUDA_mse_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mse_loss", REGISTER_CUDA,
         legacy="CUDAType::mse_loss")
@@ -4535,7 +4829,8 @@ def wrapper_CUDA_mse_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mse_loss, "wrapper_CUDA_mse_loss"))
+ops.mse_loss.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_mse_loss, "wrapper_CUDA_mse_loss")))
 
 
 # ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: smooth_l1_loss_out) --------------------
@@ -4551,7 +4846,8 @@ def wrapper_CUDA_smooth_l1_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss_out, "wrapper_CUDA_smooth_l1_loss_out"))
+ops.smooth_l1_loss_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_smooth_l1_loss_out, "wrapper_CUDA_smooth_l1_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss", REGISTER_CUDA,
         legacy="CUDAType::smooth_l1_loss")
@@ -4564,7 +4860,8 @@ def wrapper_CUDA_smooth_l1_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss, "wrapper_CUDA_smooth_l1_loss"))
+ops.smooth_l1_loss.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_smooth_l1_loss, "wrapper_CUDA_smooth_l1_loss")))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------
@@ -4580,7 +4877,8 @@ def wrapper_CUDA_addcmul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcmul_out, "wrapper_CUDA_addcmul_out"))
+ops.addcmul_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcmul_out, "wrapper_CUDA_addcmul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcmul", REGISTER_CUDA,
         legacy="CUDAType::addcmul")
@@ -4593,7 +4891,8 @@ def wrapper_CUDA_addcmul(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcmul, "wrapper_CUDA_addcmul"))
+ops.addcmul.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcmul, "wrapper_CUDA_addcmul")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcmul_", REGISTER_CUDA,
         legacy="CUDAType::addcmul_")
@@ -4606,7 +4905,8 @@ def wrapper_CUDA_addcmul_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcmul_, "wrapper_CUDA_addcmul_"))
+ops.addcmul_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcmul_, "wrapper_CUDA_addcmul_")))
 
 
 # ---- structured: addcdiv.out (meta: addcdiv, impl: addcdiv_out) --------------------
@@ -4622,7 +4922,8 @@ def wrapper_CUDA_addcdiv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcdiv_out, "wrapper_CUDA_addcdiv_out"))
+ops.addcdiv_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcdiv_out, "wrapper_CUDA_addcdiv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcdiv", REGISTER_CUDA,
         legacy="CUDAType::addcdiv")
@@ -4635,7 +4936,8 @@ def wrapper_CUDA_addcdiv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcdiv, "wrapper_CUDA_addcdiv"))
+ops.addcdiv.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcdiv, "wrapper_CUDA_addcdiv")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcdiv_", REGISTER_CUDA,
         legacy="CUDAType::addcdiv_")
@@ -4648,7 +4950,8 @@ def wrapper_CUDA_addcdiv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_addcdiv_, "wrapper_CUDA_addcdiv_"))
+ops.addcdiv_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_addcdiv_, "wrapper_CUDA_addcdiv_")))
 
 
 # ---- structured: lerp.Scalar_out (meta: lerp.Scalar, impl: lerp_Scalar) --------------------
@@ -4664,7 +4967,8 @@ def wrapper_CUDA_lerp_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Scalar_out, "wrapper_CUDA_lerp_Scalar_out"))
+ops.lerp_Scalar_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp_Scalar_out, "wrapper_CUDA_lerp_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Scalar", REGISTER_CUDA,
         legacy="CUDAType::lerp")
@@ -4677,7 +4981,8 @@ def wrapper_CUDA_lerp_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Scalar, "wrapper_CUDA_lerp_Scalar"))
+ops.lerp_Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp_Scalar, "wrapper_CUDA_lerp_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Scalar", REGISTER_CUDA,
         legacy="CUDAType::lerp_")
@@ -4690,7 +4995,8 @@ def wrapper_CUDA_lerp__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Scalar.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Scalar, "wrapper_CUDA_lerp__Scalar"))
+ops.lerp__Scalar.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp__Scalar, "wrapper_CUDA_lerp__Scalar")))
 
 
 # ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: lerp_Tensor) --------------------
@@ -4706,7 +5012,8 @@ def wrapper_CUDA_lerp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor_out, "wrapper_CUDA_lerp_Tensor_out"))
+ops.lerp_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp_Tensor_out, "wrapper_CUDA_lerp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor", REGISTER_CUDA,
         legacy="CUDAType::lerp")
@@ -4719,7 +5026,8 @@ def wrapper_CUDA_lerp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp_Tensor, "wrapper_CUDA_lerp_Tensor"))
+ops.lerp_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp_Tensor, "wrapper_CUDA_lerp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Tensor", REGISTER_CUDA,
         legacy="CUDAType::lerp_")
@@ -4732,7 +5040,8 @@ def wrapper_CUDA_lerp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lerp__Tensor, "wrapper_CUDA_lerp__Tensor"))
+ops.lerp__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lerp__Tensor, "wrapper_CUDA_lerp__Tensor")))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------
@@ -4748,7 +5057,8 @@ def wrapper_CUDA_bitwise_xor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_xor_Tensor_out, "wrapper_CUDA_bitwise_xor_Tensor_out"))
+ops.bitwise_xor_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_xor_Tensor_out, "wrapper_CUDA_bitwise_xor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_xor_Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_xor")
@@ -4761,7 +5071,8 @@ def wrapper_CUDA_bitwise_xor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_xor_Tensor, "wrapper_CUDA_bitwise_xor_Tensor"))
+ops.bitwise_xor_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_xor_Tensor, "wrapper_CUDA_bitwise_xor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_xor__Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_xor_")
@@ -4774,7 +5085,8 @@ def wrapper_CUDA_bitwise_xor__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_xor__Tensor, "wrapper_CUDA_bitwise_xor__Tensor"))
+ops.bitwise_xor__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_xor__Tensor, "wrapper_CUDA_bitwise_xor__Tensor")))
 
 
 # ---- structured: bitwise_left_shift.Tensor_out (meta: bitwise_left_shift.Tensor, impl: bitwise_left_shift_out) --------------------
@@ -4790,7 +5102,8 @@ def wrapper_CUDA_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_left_shift_Tensor_out, "wrapper_CUDA_bitwise_left_shift_Tensor_out"))
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_left_shift_Tensor_out, "wrapper_CUDA_bitwise_left_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_left_shift_Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_left_shift")
@@ -4803,7 +5116,8 @@ def wrapper_CUDA_bitwise_left_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_left_shift_Tensor, "wrapper_CUDA_bitwise_left_shift_Tensor"))
+ops.bitwise_left_shift_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_left_shift_Tensor, "wrapper_CUDA_bitwise_left_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_left_shift__Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_left_shift_")
@@ -4816,7 +5130,8 @@ def wrapper_CUDA_bitwise_left_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_left_shift__Tensor, "wrapper_CUDA_bitwise_left_shift__Tensor"))
+ops.bitwise_left_shift__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_left_shift__Tensor, "wrapper_CUDA_bitwise_left_shift__Tensor")))
 
 
 # ---- structured: bitwise_right_shift.Tensor_out (meta: bitwise_right_shift.Tensor, impl: bitwise_right_shift_out) --------------------
@@ -4832,7 +5147,8 @@ def wrapper_CUDA_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_right_shift_Tensor_out, "wrapper_CUDA_bitwise_right_shift_Tensor_out"))
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_right_shift_Tensor_out, "wrapper_CUDA_bitwise_right_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_right_shift_Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_right_shift")
@@ -4845,7 +5161,8 @@ def wrapper_CUDA_bitwise_right_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_right_shift_Tensor, "wrapper_CUDA_bitwise_right_shift_Tensor"))
+ops.bitwise_right_shift_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_right_shift_Tensor, "wrapper_CUDA_bitwise_right_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_right_shift__Tensor", REGISTER_CUDA,
         legacy="CUDAType::bitwise_right_shift_")
@@ -4858,7 +5175,8 @@ def wrapper_CUDA_bitwise_right_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_right_shift__Tensor, "wrapper_CUDA_bitwise_right_shift__Tensor"))
+ops.bitwise_right_shift__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_bitwise_right_shift__Tensor, "wrapper_CUDA_bitwise_right_shift__Tensor")))
 
 
 # ---- structured: hypot.out (meta: hypot, impl: hypot_out) --------------------
@@ -4874,7 +5192,8 @@ def wrapper_CUDA_hypot_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hypot_out, "wrapper_CUDA_hypot_out"))
+ops.hypot_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hypot_out, "wrapper_CUDA_hypot_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hypot", REGISTER_CUDA,
         legacy="CUDAType::hypot")
@@ -4887,7 +5206,8 @@ def wrapper_CUDA_hypot(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hypot, "wrapper_CUDA_hypot"))
+ops.hypot.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hypot, "wrapper_CUDA_hypot")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hypot_", REGISTER_CUDA,
         legacy="CUDAType::hypot_")
@@ -4900,7 +5220,8 @@ def wrapper_CUDA_hypot_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hypot_, "wrapper_CUDA_hypot_"))
+ops.hypot_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_hypot_, "wrapper_CUDA_hypot_")))
 
 
 # ---- structured: sgn.out (meta: sgn, impl: sgn_out) --------------------
@@ -4916,7 +5237,8 @@ def wrapper_CUDA_sgn_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn_out, "wrapper_CUDA_sgn_out"))
+ops.sgn_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sgn_out, "wrapper_CUDA_sgn_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sgn", REGISTER_CUDA,
         legacy="CUDAType::sgn")
@@ -4929,7 +5251,8 @@ def wrapper_CUDA_sgn(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn, "wrapper_CUDA_sgn"))
+ops.sgn.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sgn, "wrapper_CUDA_sgn")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sgn_", REGISTER_CUDA,
         legacy="CUDAType::sgn_")
@@ -4942,7 +5265,8 @@ def wrapper_CUDA_sgn_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn_, "wrapper_CUDA_sgn_"))
+ops.sgn_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sgn_, "wrapper_CUDA_sgn_")))
 
 
 # ---- structured: sign.out (meta: sign, impl: sign_out) --------------------
@@ -4958,7 +5282,8 @@ def wrapper_CUDA_sign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign_out, "wrapper_CUDA_sign_out"))
+ops.sign_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sign_out, "wrapper_CUDA_sign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sign", REGISTER_CUDA,
         legacy="CUDAType::sign")
@@ -4971,7 +5296,8 @@ def wrapper_CUDA_sign(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign, "wrapper_CUDA_sign"))
+ops.sign.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sign, "wrapper_CUDA_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sign_", REGISTER_CUDA,
         legacy="CUDAType::sign_")
@@ -4984,7 +5310,8 @@ def wrapper_CUDA_sign_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign_, "wrapper_CUDA_sign_"))
+ops.sign_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sign_, "wrapper_CUDA_sign_")))
 
 
 # ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: sigmoid_backward_out) --------------------
@@ -5000,7 +5327,8 @@ def wrapper_CUDA_sigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sigmoid_backward_grad_input, "wrapper_CUDA_sigmoid_backward_grad_input"))
+ops.sigmoid_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sigmoid_backward_grad_input, "wrapper_CUDA_sigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid_backward", REGISTER_CUDA,
         legacy="CUDAType::sigmoid_backward")
@@ -5013,7 +5341,8 @@ def wrapper_CUDA_sigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sigmoid_backward, "wrapper_CUDA_sigmoid_backward"))
+ops.sigmoid_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sigmoid_backward, "wrapper_CUDA_sigmoid_backward")))
 
 
 # ---- structured: tanh_backward.grad_input (meta: tanh_backward, impl: tanh_backward_out) --------------------
@@ -5029,7 +5358,8 @@ def wrapper_CUDA_tanh_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tanh_backward_grad_input, "wrapper_CUDA_tanh_backward_grad_input"))
+ops.tanh_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tanh_backward_grad_input, "wrapper_CUDA_tanh_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh_backward", REGISTER_CUDA,
         legacy="CUDAType::tanh_backward")
@@ -5042,7 +5372,8 @@ def wrapper_CUDA_tanh_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tanh_backward, "wrapper_CUDA_tanh_backward"))
+ops.tanh_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tanh_backward, "wrapper_CUDA_tanh_backward")))
 
 
 # ---- structured: threshold_backward.grad_input (meta: threshold_backward, impl: threshold_backward_out) --------------------
@@ -5058,7 +5389,8 @@ def wrapper_CUDA_threshold_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_backward_grad_input, "wrapper_CUDA_threshold_backward_grad_input"))
+ops.threshold_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_threshold_backward_grad_input, "wrapper_CUDA_threshold_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold_backward", REGISTER_CUDA,
         legacy="CUDAType::threshold_backward")
@@ -5071,7 +5403,8 @@ def wrapper_CUDA_threshold_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_backward, "wrapper_CUDA_threshold_backward"))
+ops.threshold_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_threshold_backward, "wrapper_CUDA_threshold_backward")))
 
 
 # ---- structured: slow_conv_transpose2d.out (meta: slow_conv_transpose2d, impl: slow_conv_transpose2d_structured_cuda) --------------------
@@ -5088,7 +5421,8 @@ def wrapper_CUDA_slow_conv_transpose2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d_out, "wrapper_CUDA_slow_conv_transpose2d_out"))
+ops.slow_conv_transpose2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_slow_conv_transpose2d_out, "wrapper_CUDA_slow_conv_transpose2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_slow_conv_transpose2d", REGISTER_CUDA,
         legacy="CUDAType::slow_conv_transpose2d")
@@ -5102,7 +5436,8 @@ def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_slow_conv_transpose2d, "wrapper_CUDA_slow_conv_transpose2d"))
+ops.slow_conv_transpose2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_slow_conv_transpose2d, "wrapper_CUDA_slow_conv_transpose2d")))
 
 
 # ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: adaptive_max_pool2d_out_cuda) --------------------
@@ -5119,7 +5454,8 @@ def wrapper_CUDA_adaptive_max_pool2d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_out, "wrapper_CUDA_adaptive_max_pool2d_out"))
+ops.adaptive_max_pool2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool2d_out, "wrapper_CUDA_adaptive_max_pool2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d", REGISTER_CUDA,
         legacy="CUDAType::adaptive_max_pool2d")
@@ -5132,7 +5468,8 @@ def wrapper_CUDA_adaptive_max_pool2d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d, "wrapper_CUDA_adaptive_max_pool2d"))
+ops.adaptive_max_pool2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool2d, "wrapper_CUDA_adaptive_max_pool2d")))
 
 
 # ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: adaptive_max_pool2d_backward_out_cuda) --------------------
@@ -5149,7 +5486,8 @@ def wrapper_CUDA_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool2d_backward_grad_input"))
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward", REGISTER_CUDA,
         legacy="CUDAType::adaptive_max_pool2d_backward")
@@ -5163,7 +5501,8 @@ def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward"))
+ops.adaptive_max_pool2d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool2d_backward, "wrapper_CUDA_adaptive_max_pool2d_backward")))
 
 
 # ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: adaptive_max_pool3d_out_cuda) --------------------
@@ -5180,7 +5519,8 @@ def wrapper_CUDA_adaptive_max_pool3d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_out, "wrapper_CUDA_adaptive_max_pool3d_out"))
+ops.adaptive_max_pool3d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool3d_out, "wrapper_CUDA_adaptive_max_pool3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d", REGISTER_CUDA,
         legacy="CUDAType::adaptive_max_pool3d")
@@ -5193,7 +5533,8 @@ def wrapper_CUDA_adaptive_max_pool3d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d, "wrapper_CUDA_adaptive_max_pool3d"))
+ops.adaptive_max_pool3d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool3d, "wrapper_CUDA_adaptive_max_pool3d")))
 
 
 # ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: adaptive_max_pool3d_backward_out_cuda) --------------------
@@ -5210,7 +5551,8 @@ def wrapper_CUDA_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool3d_backward_grad_input"))
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward_grad_input, "wrapper_CUDA_adaptive_max_pool3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward", REGISTER_CUDA,
         legacy="CUDAType::adaptive_max_pool3d_backward")
@@ -5224,7 +5566,8 @@ def wrapper_CUDA_adaptive_max_pool3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward, "wrapper_CUDA_adaptive_max_pool3d_backward"))
+ops.adaptive_max_pool3d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_adaptive_max_pool3d_backward, "wrapper_CUDA_adaptive_max_pool3d_backward")))
 
 
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: upsample_linear1d_out_cuda) --------------------
@@ -5241,7 +5584,8 @@ def wrapper_CUDA_upsample_linear1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_out, "wrapper_CUDA_upsample_linear1d_out"))
+ops.upsample_linear1d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_linear1d_out, "wrapper_CUDA_upsample_linear1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d", REGISTER_CUDA,
         legacy="CUDAType::upsample_linear1d")
@@ -5254,7 +5598,8 @@ def wrapper_CUDA_upsample_linear1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d, "wrapper_CUDA_upsample_linear1d"))
+ops.upsample_linear1d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_linear1d, "wrapper_CUDA_upsample_linear1d")))
 
 
 # ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: upsample_linear1d_backward_out_cuda) --------------------
@@ -5271,7 +5616,8 @@ def wrapper_CUDA_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_backward_grad_input, "wrapper_CUDA_upsample_linear1d_backward_grad_input"))
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_linear1d_backward_grad_input, "wrapper_CUDA_upsample_linear1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_linear1d_backward")
@@ -5284,7 +5630,8 @@ def wrapper_CUDA_upsample_linear1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_linear1d_backward, "wrapper_CUDA_upsample_linear1d_backward"))
+ops.upsample_linear1d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_linear1d_backward, "wrapper_CUDA_upsample_linear1d_backward")))
 
 
 # ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: upsample_bilinear2d_out_cuda) --------------------
@@ -5301,7 +5648,8 @@ def wrapper_CUDA_upsample_bilinear2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_out, "wrapper_CUDA_upsample_bilinear2d_out"))
+ops.upsample_bilinear2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bilinear2d_out, "wrapper_CUDA_upsample_bilinear2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d", REGISTER_CUDA,
         legacy="CUDAType::upsample_bilinear2d")
@@ -5314,7 +5662,8 @@ def wrapper_CUDA_upsample_bilinear2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d, "wrapper_CUDA_upsample_bilinear2d"))
+ops.upsample_bilinear2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bilinear2d, "wrapper_CUDA_upsample_bilinear2d")))
 
 
 # ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: upsample_bilinear2d_backward_out_cuda) --------------------
@@ -5331,7 +5680,8 @@ def wrapper_CUDA_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward_grad_input, "wrapper_CUDA_upsample_bilinear2d_backward_grad_input"))
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward_grad_input, "wrapper_CUDA_upsample_bilinear2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_bilinear2d_backward")
@@ -5344,7 +5694,8 @@ def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward, "wrapper_CUDA_upsample_bilinear2d_backward"))
+ops.upsample_bilinear2d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bilinear2d_backward, "wrapper_CUDA_upsample_bilinear2d_backward")))
 
 
 # ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: upsample_bicubic2d_out_cuda) --------------------
@@ -5361,7 +5712,8 @@ def wrapper_CUDA_upsample_bicubic2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_out, "wrapper_CUDA_upsample_bicubic2d_out"))
+ops.upsample_bicubic2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bicubic2d_out, "wrapper_CUDA_upsample_bicubic2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d", REGISTER_CUDA,
         legacy="CUDAType::upsample_bicubic2d")
@@ -5374,7 +5726,8 @@ def wrapper_CUDA_upsample_bicubic2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d, "wrapper_CUDA_upsample_bicubic2d"))
+ops.upsample_bicubic2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bicubic2d, "wrapper_CUDA_upsample_bicubic2d")))
 
 
 # ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: upsample_bicubic2d_backward_out_cuda) --------------------
@@ -5391,7 +5744,8 @@ def wrapper_CUDA_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward_grad_input, "wrapper_CUDA_upsample_bicubic2d_backward_grad_input"))
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward_grad_input, "wrapper_CUDA_upsample_bicubic2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_bicubic2d_backward")
@@ -5404,7 +5758,8 @@ def wrapper_CUDA_upsample_bicubic2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward, "wrapper_CUDA_upsample_bicubic2d_backward"))
+ops.upsample_bicubic2d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_bicubic2d_backward, "wrapper_CUDA_upsample_bicubic2d_backward")))
 
 
 # ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: _upsample_bilinear2d_aa_out_cuda) --------------------
@@ -5421,7 +5776,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_out, "wrapper_CUDA__upsample_bilinear2d_aa_out"))
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_out, "wrapper_CUDA__upsample_bilinear2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa", REGISTER_CUDA,
         legacy="CUDAType::_upsample_bilinear2d_aa")
@@ -5434,7 +5790,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa, "wrapper_CUDA__upsample_bilinear2d_aa"))
+ops._upsample_bilinear2d_aa.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa, "wrapper_CUDA__upsample_bilinear2d_aa")))
 
 
 # ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: _upsample_bilinear2d_aa_backward_out_cuda) --------------------
@@ -5451,7 +5808,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input"))
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa_backward", REGISTER_CUDA,
         legacy="CUDAType::_upsample_bilinear2d_aa_backward")
@@ -5464,7 +5822,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward, "wrapper_CUDA__upsample_bilinear2d_aa_backward"))
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bilinear2d_aa_backward, "wrapper_CUDA__upsample_bilinear2d_aa_backward")))
 
 
 # ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: _upsample_bicubic2d_aa_out_cuda) --------------------
@@ -5481,7 +5840,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_out, "wrapper_CUDA__upsample_bicubic2d_aa_out"))
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_out, "wrapper_CUDA__upsample_bicubic2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa", REGISTER_CUDA,
         legacy="CUDAType::_upsample_bicubic2d_aa")
@@ -5494,7 +5854,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa, "wrapper_CUDA__upsample_bicubic2d_aa"))
+ops._upsample_bicubic2d_aa.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa, "wrapper_CUDA__upsample_bicubic2d_aa")))
 
 
 # ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: _upsample_bicubic2d_aa_backward_out_cuda) --------------------
@@ -5511,7 +5872,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input"))
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input, "wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa_backward", REGISTER_CUDA,
         legacy="CUDAType::_upsample_bicubic2d_aa_backward")
@@ -5524,7 +5886,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward, "wrapper_CUDA__upsample_bicubic2d_aa_backward"))
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_bicubic2d_aa_backward, "wrapper_CUDA__upsample_bicubic2d_aa_backward")))
 
 
 # ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: upsample_trilinear3d_out_cuda) --------------------
@@ -5541,7 +5904,8 @@ def wrapper_CUDA_upsample_trilinear3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_out, "wrapper_CUDA_upsample_trilinear3d_out"))
+ops.upsample_trilinear3d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_trilinear3d_out, "wrapper_CUDA_upsample_trilinear3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d", REGISTER_CUDA,
         legacy="CUDAType::upsample_trilinear3d")
@@ -5554,7 +5918,8 @@ def wrapper_CUDA_upsample_trilinear3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d, "wrapper_CUDA_upsample_trilinear3d"))
+ops.upsample_trilinear3d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_trilinear3d, "wrapper_CUDA_upsample_trilinear3d")))
 
 
 # ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: upsample_trilinear3d_backward_out_cuda) --------------------
@@ -5571,7 +5936,8 @@ def wrapper_CUDA_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward_grad_input, "wrapper_CUDA_upsample_trilinear3d_backward_grad_input"))
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward_grad_input, "wrapper_CUDA_upsample_trilinear3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_trilinear3d_backward")
@@ -5584,7 +5950,8 @@ def wrapper_CUDA_upsample_trilinear3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward, "wrapper_CUDA_upsample_trilinear3d_backward"))
+ops.upsample_trilinear3d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_trilinear3d_backward, "wrapper_CUDA_upsample_trilinear3d_backward")))
 
 
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: upsample_nearest1d_out_cuda) --------------------
@@ -5601,7 +5968,8 @@ def wrapper_CUDA_upsample_nearest1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_out, "wrapper_CUDA_upsample_nearest1d_out"))
+ops.upsample_nearest1d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest1d_out, "wrapper_CUDA_upsample_nearest1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest1d")
@@ -5614,7 +5982,8 @@ def wrapper_CUDA_upsample_nearest1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d, "wrapper_CUDA_upsample_nearest1d"))
+ops.upsample_nearest1d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest1d, "wrapper_CUDA_upsample_nearest1d")))
 
 
 # ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: upsample_nearest1d_backward_out_cuda) --------------------
@@ -5631,7 +6000,8 @@ def wrapper_CUDA_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_backward_grad_input, "wrapper_CUDA_upsample_nearest1d_backward_grad_input"))
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest1d_backward_grad_input, "wrapper_CUDA_upsample_nearest1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest1d_backward")
@@ -5644,7 +6014,8 @@ def wrapper_CUDA_upsample_nearest1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest1d_backward, "wrapper_CUDA_upsample_nearest1d_backward"))
+ops.upsample_nearest1d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest1d_backward, "wrapper_CUDA_upsample_nearest1d_backward")))
 
 
 # ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: upsample_nearest2d_out_cuda) --------------------
@@ -5661,7 +6032,8 @@ def wrapper_CUDA_upsample_nearest2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_out, "wrapper_CUDA_upsample_nearest2d_out"))
+ops.upsample_nearest2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest2d_out, "wrapper_CUDA_upsample_nearest2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest2d")
@@ -5674,7 +6046,8 @@ def wrapper_CUDA_upsample_nearest2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d, "wrapper_CUDA_upsample_nearest2d"))
+ops.upsample_nearest2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest2d, "wrapper_CUDA_upsample_nearest2d")))
 
 
 # ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: upsample_nearest2d_backward_out_cuda) --------------------
@@ -5691,7 +6064,8 @@ def wrapper_CUDA_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_backward_grad_input, "wrapper_CUDA_upsample_nearest2d_backward_grad_input"))
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest2d_backward_grad_input, "wrapper_CUDA_upsample_nearest2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest2d_backward")
@@ -5704,7 +6078,8 @@ def wrapper_CUDA_upsample_nearest2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest2d_backward, "wrapper_CUDA_upsample_nearest2d_backward"))
+ops.upsample_nearest2d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest2d_backward, "wrapper_CUDA_upsample_nearest2d_backward")))
 
 
 # ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: upsample_nearest3d_out_cuda) --------------------
@@ -5721,7 +6096,8 @@ def wrapper_CUDA_upsample_nearest3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_out, "wrapper_CUDA_upsample_nearest3d_out"))
+ops.upsample_nearest3d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest3d_out, "wrapper_CUDA_upsample_nearest3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest3d")
@@ -5734,7 +6110,8 @@ def wrapper_CUDA_upsample_nearest3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d, "wrapper_CUDA_upsample_nearest3d"))
+ops.upsample_nearest3d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest3d, "wrapper_CUDA_upsample_nearest3d")))
 
 
 # ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: upsample_nearest3d_backward_out_cuda) --------------------
@@ -5751,7 +6128,8 @@ def wrapper_CUDA_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_backward_grad_input, "wrapper_CUDA_upsample_nearest3d_backward_grad_input"))
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest3d_backward_grad_input, "wrapper_CUDA_upsample_nearest3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d_backward", REGISTER_CUDA,
         legacy="CUDAType::upsample_nearest3d_backward")
@@ -5764,7 +6142,8 @@ def wrapper_CUDA_upsample_nearest3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_upsample_nearest3d_backward, "wrapper_CUDA_upsample_nearest3d_backward"))
+ops.upsample_nearest3d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_upsample_nearest3d_backward, "wrapper_CUDA_upsample_nearest3d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: _upsample_nearest_exact1d_out_cuda) --------------------
@@ -5781,7 +6160,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_out, "wrapper_CUDA__upsample_nearest_exact1d_out"))
+ops._upsample_nearest_exact1d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_out, "wrapper_CUDA__upsample_nearest_exact1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact1d")
@@ -5794,7 +6174,8 @@ def wrapper_CUDA__upsample_nearest_exact1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d, "wrapper_CUDA__upsample_nearest_exact1d"))
+ops._upsample_nearest_exact1d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact1d, "wrapper_CUDA__upsample_nearest_exact1d")))
 
 
 # ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: _upsample_nearest_exact1d_backward_out_cuda) --------------------
@@ -5811,7 +6192,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input"))
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d_backward", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact1d_backward")
@@ -5824,7 +6206,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward, "wrapper_CUDA__upsample_nearest_exact1d_backward"))
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact1d_backward, "wrapper_CUDA__upsample_nearest_exact1d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: _upsample_nearest_exact2d_out_cuda) --------------------
@@ -5841,7 +6224,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_out, "wrapper_CUDA__upsample_nearest_exact2d_out"))
+ops._upsample_nearest_exact2d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_out, "wrapper_CUDA__upsample_nearest_exact2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact2d")
@@ -5854,7 +6238,8 @@ def wrapper_CUDA__upsample_nearest_exact2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d, "wrapper_CUDA__upsample_nearest_exact2d"))
+ops._upsample_nearest_exact2d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact2d, "wrapper_CUDA__upsample_nearest_exact2d")))
 
 
 # ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: _upsample_nearest_exact2d_backward_out_cuda) --------------------
@@ -5871,7 +6256,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input"))
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d_backward", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact2d_backward")
@@ -5884,7 +6270,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward, "wrapper_CUDA__upsample_nearest_exact2d_backward"))
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact2d_backward, "wrapper_CUDA__upsample_nearest_exact2d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: _upsample_nearest_exact3d_out_cuda) --------------------
@@ -5901,7 +6288,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_out, "wrapper_CUDA__upsample_nearest_exact3d_out"))
+ops._upsample_nearest_exact3d_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_out, "wrapper_CUDA__upsample_nearest_exact3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact3d")
@@ -5914,7 +6302,8 @@ def wrapper_CUDA__upsample_nearest_exact3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d, "wrapper_CUDA__upsample_nearest_exact3d"))
+ops._upsample_nearest_exact3d.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact3d, "wrapper_CUDA__upsample_nearest_exact3d")))
 
 
 # ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: _upsample_nearest_exact3d_backward_out_cuda) --------------------
@@ -5931,7 +6320,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input"))
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input, "wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d_backward", REGISTER_CUDA,
         legacy="CUDAType::_upsample_nearest_exact3d_backward")
@@ -5944,7 +6334,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward, "wrapper_CUDA__upsample_nearest_exact3d_backward"))
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA__upsample_nearest_exact3d_backward, "wrapper_CUDA__upsample_nearest_exact3d_backward")))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
@@ -5960,7 +6351,8 @@ def wrapper_CUDA_ceil_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil_out, "wrapper_CUDA_ceil_out"))
+ops.ceil_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ceil_out, "wrapper_CUDA_ceil_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil", REGISTER_CUDA,
         legacy="CUDAType::ceil")
@@ -5973,7 +6365,8 @@ def wrapper_CUDA_ceil(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil, "wrapper_CUDA_ceil"))
+ops.ceil.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ceil, "wrapper_CUDA_ceil")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil_", REGISTER_CUDA,
         legacy="CUDAType::ceil_")
@@ -5986,7 +6379,8 @@ def wrapper_CUDA_ceil_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil_, "wrapper_CUDA_ceil_"))
+ops.ceil_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_ceil_, "wrapper_CUDA_ceil_")))
 
 
 # ---- structured: erf.out (meta: erf, impl: erf_out) --------------------
@@ -6002,7 +6396,8 @@ def wrapper_CUDA_erf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf_out, "wrapper_CUDA_erf_out"))
+ops.erf_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erf_out, "wrapper_CUDA_erf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erf", REGISTER_CUDA,
         legacy="CUDAType::erf")
@@ -6015,7 +6410,8 @@ def wrapper_CUDA_erf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf, "wrapper_CUDA_erf"))
+ops.erf.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erf, "wrapper_CUDA_erf")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erf_", REGISTER_CUDA,
         legacy="CUDAType::erf_")
@@ -6028,7 +6424,8 @@ def wrapper_CUDA_erf_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf_, "wrapper_CUDA_erf_"))
+ops.erf_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erf_, "wrapper_CUDA_erf_")))
 
 
 # ---- structured: erfc.out (meta: erfc, impl: erfc_out) --------------------
@@ -6044,7 +6441,8 @@ def wrapper_CUDA_erfc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc_out, "wrapper_CUDA_erfc_out"))
+ops.erfc_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfc_out, "wrapper_CUDA_erfc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfc", REGISTER_CUDA,
         legacy="CUDAType::erfc")
@@ -6057,7 +6455,8 @@ def wrapper_CUDA_erfc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc, "wrapper_CUDA_erfc"))
+ops.erfc.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfc, "wrapper_CUDA_erfc")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfc_", REGISTER_CUDA,
         legacy="CUDAType::erfc_")
@@ -6070,7 +6469,8 @@ def wrapper_CUDA_erfc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc_, "wrapper_CUDA_erfc_"))
+ops.erfc_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfc_, "wrapper_CUDA_erfc_")))
 
 
 # ---- structured: exp2.out (meta: exp2, impl: exp2_out) --------------------
@@ -6086,7 +6486,8 @@ def wrapper_CUDA_exp2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2_out, "wrapper_CUDA_exp2_out"))
+ops.exp2_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp2_out, "wrapper_CUDA_exp2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp2", REGISTER_CUDA,
         legacy="CUDAType::exp2")
@@ -6099,7 +6500,8 @@ def wrapper_CUDA_exp2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2, "wrapper_CUDA_exp2"))
+ops.exp2.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp2, "wrapper_CUDA_exp2")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp2_", REGISTER_CUDA,
         legacy="CUDAType::exp2_")
@@ -6112,7 +6514,8 @@ def wrapper_CUDA_exp2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2_, "wrapper_CUDA_exp2_"))
+ops.exp2_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_exp2_, "wrapper_CUDA_exp2_")))
 
 
 # ---- structured: floor.out (meta: floor, impl: floor_out) --------------------
@@ -6128,7 +6531,8 @@ def wrapper_CUDA_floor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor_out, "wrapper_CUDA_floor_out"))
+ops.floor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_floor_out, "wrapper_CUDA_floor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_floor", REGISTER_CUDA,
         legacy="CUDAType::floor")
@@ -6141,7 +6545,8 @@ def wrapper_CUDA_floor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor, "wrapper_CUDA_floor"))
+ops.floor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_floor, "wrapper_CUDA_floor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_floor_", REGISTER_CUDA,
         legacy="CUDAType::floor_")
@@ -6154,7 +6559,8 @@ def wrapper_CUDA_floor_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor_, "wrapper_CUDA_floor_"))
+ops.floor_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_floor_, "wrapper_CUDA_floor_")))
 
 
 # ---- structured: log10.out (meta: log10, impl: log10_out) --------------------
@@ -6170,7 +6576,8 @@ def wrapper_CUDA_log10_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10_out, "wrapper_CUDA_log10_out"))
+ops.log10_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log10_out, "wrapper_CUDA_log10_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log10", REGISTER_CUDA,
         legacy="CUDAType::log10")
@@ -6183,7 +6590,8 @@ def wrapper_CUDA_log10(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10, "wrapper_CUDA_log10"))
+ops.log10.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log10, "wrapper_CUDA_log10")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log10_", REGISTER_CUDA,
         legacy="CUDAType::log10_")
@@ -6196,7 +6604,8 @@ def wrapper_CUDA_log10_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10_, "wrapper_CUDA_log10_"))
+ops.log10_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log10_, "wrapper_CUDA_log10_")))
 
 
 # ---- structured: log2.out (meta: log2, impl: log2_out) --------------------
@@ -6212,7 +6621,8 @@ def wrapper_CUDA_log2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2_out, "wrapper_CUDA_log2_out"))
+ops.log2_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log2_out, "wrapper_CUDA_log2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log2", REGISTER_CUDA,
         legacy="CUDAType::log2")
@@ -6225,7 +6635,8 @@ def wrapper_CUDA_log2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2, "wrapper_CUDA_log2"))
+ops.log2.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log2, "wrapper_CUDA_log2")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log2_", REGISTER_CUDA,
         legacy="CUDAType::log2_")
@@ -6238,7 +6649,8 @@ def wrapper_CUDA_log2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2_, "wrapper_CUDA_log2_"))
+ops.log2_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_log2_, "wrapper_CUDA_log2_")))
 
 
 # ---- structured: round.out (meta: round, impl: round_out) --------------------
@@ -6254,7 +6666,8 @@ def wrapper_CUDA_round_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_out, "wrapper_CUDA_round_out"))
+ops.round_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round_out, "wrapper_CUDA_round_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round", REGISTER_CUDA,
         legacy="CUDAType::round")
@@ -6267,7 +6680,8 @@ def wrapper_CUDA_round(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round, "wrapper_CUDA_round"))
+ops.round.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round, "wrapper_CUDA_round")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round_", REGISTER_CUDA,
         legacy="CUDAType::round_")
@@ -6280,7 +6694,8 @@ def wrapper_CUDA_round_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_, "wrapper_CUDA_round_"))
+ops.round_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round_, "wrapper_CUDA_round_")))
 
 
 # ---- structured: round.decimals_out (meta: round.decimals, impl: round_decimals_out) --------------------
@@ -6296,7 +6711,8 @@ def wrapper_CUDA_round_decimals_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_decimals_out, "wrapper_CUDA_round_decimals_out"))
+ops.round_decimals_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round_decimals_out, "wrapper_CUDA_round_decimals_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round_decimals", REGISTER_CUDA,
         legacy="CUDAType::round")
@@ -6309,7 +6725,8 @@ def wrapper_CUDA_round_decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_decimals, "wrapper_CUDA_round_decimals"))
+ops.round_decimals.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round_decimals, "wrapper_CUDA_round_decimals")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round__decimals", REGISTER_CUDA,
         legacy="CUDAType::round_")
@@ -6322,7 +6739,8 @@ def wrapper_CUDA_round__decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round__decimals.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round__decimals, "wrapper_CUDA_round__decimals"))
+ops.round__decimals.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_round__decimals, "wrapper_CUDA_round__decimals")))
 
 
 # ---- structured: rsqrt.out (meta: rsqrt, impl: rsqrt_out) --------------------
@@ -6338,7 +6756,8 @@ def wrapper_CUDA_rsqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt_out, "wrapper_CUDA_rsqrt_out"))
+ops.rsqrt_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_rsqrt_out, "wrapper_CUDA_rsqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt", REGISTER_CUDA,
         legacy="CUDAType::rsqrt")
@@ -6351,7 +6770,8 @@ def wrapper_CUDA_rsqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt, "wrapper_CUDA_rsqrt"))
+ops.rsqrt.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_rsqrt, "wrapper_CUDA_rsqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt_", REGISTER_CUDA,
         legacy="CUDAType::rsqrt_")
@@ -6364,7 +6784,8 @@ def wrapper_CUDA_rsqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt_, "wrapper_CUDA_rsqrt_"))
+ops.rsqrt_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_rsqrt_, "wrapper_CUDA_rsqrt_")))
 
 
 # ---- structured: sinc.out (meta: sinc, impl: sinc_out) --------------------
@@ -6380,7 +6801,8 @@ def wrapper_CUDA_sinc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc_out, "wrapper_CUDA_sinc_out"))
+ops.sinc_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinc_out, "wrapper_CUDA_sinc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinc", REGISTER_CUDA,
         legacy="CUDAType::sinc")
@@ -6393,7 +6815,8 @@ def wrapper_CUDA_sinc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc, "wrapper_CUDA_sinc"))
+ops.sinc.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinc, "wrapper_CUDA_sinc")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinc_", REGISTER_CUDA,
         legacy="CUDAType::sinc_")
@@ -6406,7 +6829,8 @@ def wrapper_CUDA_sinc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc_, "wrapper_CUDA_sinc_"))
+ops.sinc_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_sinc_, "wrapper_CUDA_sinc_")))
 
 
 # ---- structured: tan.out (meta: tan, impl: tan_out) --------------------
@@ -6422,7 +6846,8 @@ def wrapper_CUDA_tan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan_out, "wrapper_CUDA_tan_out"))
+ops.tan_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tan_out, "wrapper_CUDA_tan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tan", REGISTER_CUDA,
         legacy="CUDAType::tan")
@@ -6435,7 +6860,8 @@ def wrapper_CUDA_tan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan, "wrapper_CUDA_tan"))
+ops.tan.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tan, "wrapper_CUDA_tan")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tan_", REGISTER_CUDA,
         legacy="CUDAType::tan_")
@@ -6448,7 +6874,8 @@ def wrapper_CUDA_tan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan_, "wrapper_CUDA_tan_"))
+ops.tan_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_tan_, "wrapper_CUDA_tan_")))
 
 
 # ---- structured: trunc.out (meta: trunc, impl: trunc_out) --------------------
@@ -6464,7 +6891,8 @@ def wrapper_CUDA_trunc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc_out, "wrapper_CUDA_trunc_out"))
+ops.trunc_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_trunc_out, "wrapper_CUDA_trunc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_trunc", REGISTER_CUDA,
         legacy="CUDAType::trunc")
@@ -6477,7 +6905,8 @@ def wrapper_CUDA_trunc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc, "wrapper_CUDA_trunc"))
+ops.trunc.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_trunc, "wrapper_CUDA_trunc")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_trunc_", REGISTER_CUDA,
         legacy="CUDAType::trunc_")
@@ -6490,7 +6919,8 @@ def wrapper_CUDA_trunc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc_, "wrapper_CUDA_trunc_"))
+ops.trunc_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_trunc_, "wrapper_CUDA_trunc_")))
 
 
 # ---- structured: signbit.out (meta: signbit, impl: signbit_out) --------------------
@@ -6506,7 +6936,8 @@ def wrapper_CUDA_signbit_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_signbit_out, "wrapper_CUDA_signbit_out"))
+ops.signbit_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_signbit_out, "wrapper_CUDA_signbit_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_signbit", REGISTER_CUDA,
         legacy="CUDAType::signbit")
@@ -6519,7 +6950,8 @@ def wrapper_CUDA_signbit(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_signbit, "wrapper_CUDA_signbit"))
+ops.signbit.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_signbit, "wrapper_CUDA_signbit")))
 
 
 # ---- structured: copysign.out (meta: copysign.Tensor, impl: copysign_out) --------------------
@@ -6535,7 +6967,8 @@ def wrapper_CUDA_copysign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign_out, "wrapper_CUDA_copysign_out"))
+ops.copysign_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_copysign_out, "wrapper_CUDA_copysign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_copysign_Tensor", REGISTER_CUDA,
         legacy="CUDAType::copysign")
@@ -6548,7 +6981,8 @@ def wrapper_CUDA_copysign_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign_Tensor, "wrapper_CUDA_copysign_Tensor"))
+ops.copysign_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_copysign_Tensor, "wrapper_CUDA_copysign_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_copysign__Tensor", REGISTER_CUDA,
         legacy="CUDAType::copysign_")
@@ -6561,7 +6995,8 @@ def wrapper_CUDA_copysign__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign__Tensor, "wrapper_CUDA_copysign__Tensor"))
+ops.copysign__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_copysign__Tensor, "wrapper_CUDA_copysign__Tensor")))
 
 
 # ---- structured: logaddexp.out (meta: logaddexp, impl: logaddexp_out) --------------------
@@ -6577,7 +7012,8 @@ def wrapper_CUDA_logaddexp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_logaddexp_out, "wrapper_CUDA_logaddexp_out"))
+ops.logaddexp_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_logaddexp_out, "wrapper_CUDA_logaddexp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_logaddexp", REGISTER_CUDA,
         legacy="CUDAType::logaddexp")
@@ -6590,7 +7026,8 @@ def wrapper_CUDA_logaddexp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_logaddexp, "wrapper_CUDA_logaddexp"))
+ops.logaddexp.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_logaddexp, "wrapper_CUDA_logaddexp")))
 
 
 # ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: xlogy_out) --------------------
@@ -6606,7 +7043,8 @@ def wrapper_CUDA_xlogy_OutTensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_OutTensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy_OutTensor, "wrapper_CUDA_xlogy_OutTensor"))
+ops.xlogy_OutTensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_xlogy_OutTensor, "wrapper_CUDA_xlogy_OutTensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_xlogy_Tensor", REGISTER_CUDA,
         legacy="CUDAType::xlogy")
@@ -6619,7 +7057,8 @@ def wrapper_CUDA_xlogy_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy_Tensor, "wrapper_CUDA_xlogy_Tensor"))
+ops.xlogy_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_xlogy_Tensor, "wrapper_CUDA_xlogy_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_xlogy__Tensor", REGISTER_CUDA,
         legacy="CUDAType::xlogy_")
@@ -6632,7 +7071,8 @@ def wrapper_CUDA_xlogy__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy__Tensor, "wrapper_CUDA_xlogy__Tensor"))
+ops.xlogy__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_xlogy__Tensor, "wrapper_CUDA_xlogy__Tensor")))
 
 
 # ---- structured: heaviside.out (meta: heaviside, impl: heaviside_out) --------------------
@@ -6648,7 +7088,8 @@ def wrapper_CUDA_heaviside_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside_out, "wrapper_CUDA_heaviside_out"))
+ops.heaviside_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_heaviside_out, "wrapper_CUDA_heaviside_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_heaviside", REGISTER_CUDA,
         legacy="CUDAType::heaviside")
@@ -6661,7 +7102,8 @@ def wrapper_CUDA_heaviside(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside, "wrapper_CUDA_heaviside"))
+ops.heaviside.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_heaviside, "wrapper_CUDA_heaviside")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_heaviside_", REGISTER_CUDA,
         legacy="CUDAType::heaviside_")
@@ -6674,7 +7116,8 @@ def wrapper_CUDA_heaviside_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside_, "wrapper_CUDA_heaviside_"))
+ops.heaviside_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_heaviside_, "wrapper_CUDA_heaviside_")))
 
 
 # ---- structured: atan2.out (meta: atan2, impl: atan2_out) --------------------
@@ -6690,7 +7133,8 @@ def wrapper_CUDA_atan2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2_out, "wrapper_CUDA_atan2_out"))
+ops.atan2_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan2_out, "wrapper_CUDA_atan2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan2_", REGISTER_CUDA,
         legacy="CUDAType::atan2_")
@@ -6703,7 +7147,8 @@ def wrapper_CUDA_atan2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2_, "wrapper_CUDA_atan2_"))
+ops.atan2_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan2_, "wrapper_CUDA_atan2_")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan2", REGISTER_CUDA,
         legacy="CUDAType::atan2")
@@ -6716,7 +7161,8 @@ def wrapper_CUDA_atan2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2, "wrapper_CUDA_atan2"))
+ops.atan2.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_atan2, "wrapper_CUDA_atan2")))
 
 
 # ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: fmod_out) --------------------
@@ -6732,7 +7178,8 @@ def wrapper_CUDA_fmod_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod_Tensor_out, "wrapper_CUDA_fmod_Tensor_out"))
+ops.fmod_Tensor_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmod_Tensor_out, "wrapper_CUDA_fmod_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmod_Tensor", REGISTER_CUDA,
         legacy="CUDAType::fmod")
@@ -6745,7 +7192,8 @@ def wrapper_CUDA_fmod_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod_Tensor, "wrapper_CUDA_fmod_Tensor"))
+ops.fmod_Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmod_Tensor, "wrapper_CUDA_fmod_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmod__Tensor", REGISTER_CUDA,
         legacy="CUDAType::fmod_")
@@ -6758,7 +7206,8 @@ def wrapper_CUDA_fmod__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod__Tensor, "wrapper_CUDA_fmod__Tensor"))
+ops.fmod__Tensor.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmod__Tensor, "wrapper_CUDA_fmod__Tensor")))
 
 
 # ---- structured: fmin.out (meta: fmin, impl: fmin_out) --------------------
@@ -6774,7 +7223,8 @@ def wrapper_CUDA_fmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmin_out, "wrapper_CUDA_fmin_out"))
+ops.fmin_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmin_out, "wrapper_CUDA_fmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmin", REGISTER_CUDA,
         legacy="CUDAType::fmin")
@@ -6787,7 +7237,8 @@ def wrapper_CUDA_fmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmin, "wrapper_CUDA_fmin"))
+ops.fmin.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmin, "wrapper_CUDA_fmin")))
 
 
 # ---- structured: fmax.out (meta: fmax, impl: fmax_out) --------------------
@@ -6803,7 +7254,8 @@ def wrapper_CUDA_fmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmax_out, "wrapper_CUDA_fmax_out"))
+ops.fmax_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmax_out, "wrapper_CUDA_fmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmax", REGISTER_CUDA,
         legacy="CUDAType::fmax")
@@ -6816,7 +7268,8 @@ def wrapper_CUDA_fmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmax, "wrapper_CUDA_fmax"))
+ops.fmax.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_fmax, "wrapper_CUDA_fmax")))
 
 
 # ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
@@ -6832,7 +7285,8 @@ def wrapper_CUDA_isposinf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf_out, "wrapper_CUDA_isposinf_out"))
+ops.isposinf_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_isposinf_out, "wrapper_CUDA_isposinf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_isposinf", REGISTER_CUDA,
         legacy="CUDAType::isposinf")
@@ -6845,7 +7299,8 @@ def wrapper_CUDA_isposinf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf, "wrapper_CUDA_isposinf"))
+ops.isposinf.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_isposinf, "wrapper_CUDA_isposinf")))
 
 
 # ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
@@ -6861,7 +7316,8 @@ def wrapper_CUDA_isneginf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf_out, "wrapper_CUDA_isneginf_out"))
+ops.isneginf_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_isneginf_out, "wrapper_CUDA_isneginf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_isneginf", REGISTER_CUDA,
         legacy="CUDAType::isneginf")
@@ -6874,7 +7330,8 @@ def wrapper_CUDA_isneginf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf, "wrapper_CUDA_isneginf"))
+ops.isneginf.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_isneginf, "wrapper_CUDA_isneginf")))
 
 
 # ---- structured: lgamma.out (meta: lgamma, impl: lgamma_out) --------------------
@@ -6890,7 +7347,8 @@ def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_out, "wrapper_CUDA_lgamma_out"))
+ops.lgamma_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lgamma_out, "wrapper_CUDA_lgamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lgamma", REGISTER_CUDA,
         legacy="CUDAType::lgamma")
@@ -6903,7 +7361,8 @@ def wrapper_CUDA_lgamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma, "wrapper_CUDA_lgamma"))
+ops.lgamma.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lgamma, "wrapper_CUDA_lgamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_", REGISTER_CUDA,
         legacy="CUDAType::lgamma_")
@@ -6916,7 +7375,8 @@ def wrapper_CUDA_lgamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_lgamma_, "wrapper_CUDA_lgamma_"))
+ops.lgamma_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_lgamma_, "wrapper_CUDA_lgamma_")))
 
 
 # ---- structured: digamma.out (meta: digamma, impl: digamma_out) --------------------
@@ -6932,7 +7392,8 @@ def wrapper_CUDA_digamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_out, "wrapper_CUDA_digamma_out"))
+ops.digamma_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_digamma_out, "wrapper_CUDA_digamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_digamma", REGISTER_CUDA,
         legacy="CUDAType::digamma")
@@ -6945,7 +7406,8 @@ def wrapper_CUDA_digamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma, "wrapper_CUDA_digamma"))
+ops.digamma.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_digamma, "wrapper_CUDA_digamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_digamma_", REGISTER_CUDA,
         legacy="CUDAType::digamma_")
@@ -6958,7 +7420,8 @@ def wrapper_CUDA_digamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_digamma_, "wrapper_CUDA_digamma_"))
+ops.digamma_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_digamma_, "wrapper_CUDA_digamma_")))
 
 
 # ---- structured: erfinv.out (meta: erfinv, impl: erfinv_out) --------------------
@@ -6974,7 +7437,8 @@ def wrapper_CUDA_erfinv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfinv_out, "wrapper_CUDA_erfinv_out"))
+ops.erfinv_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfinv_out, "wrapper_CUDA_erfinv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfinv", REGISTER_CUDA,
         legacy="CUDAType::erfinv")
@@ -6987,7 +7451,8 @@ def wrapper_CUDA_erfinv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfinv, "wrapper_CUDA_erfinv"))
+ops.erfinv.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfinv, "wrapper_CUDA_erfinv")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfinv_", REGISTER_CUDA,
         legacy="CUDAType::erfinv_")
@@ -7000,7 +7465,8 @@ def wrapper_CUDA_erfinv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfinv_, "wrapper_CUDA_erfinv_"))
+ops.erfinv_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_erfinv_, "wrapper_CUDA_erfinv_")))
 
 
 # ---- structured: i0.out (meta: i0, impl: i0_out) --------------------
@@ -7016,7 +7482,8 @@ def wrapper_CUDA_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_i0_out, "wrapper_CUDA_i0_out"))
+ops.i0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_i0_out, "wrapper_CUDA_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_i0", REGISTER_CUDA,
         legacy="CUDAType::i0")
@@ -7029,7 +7496,8 @@ def wrapper_CUDA_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_i0, "wrapper_CUDA_i0"))
+ops.i0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_i0, "wrapper_CUDA_i0")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_i0_", REGISTER_CUDA,
         legacy="CUDAType::i0_")
@@ -7042,7 +7510,8 @@ def wrapper_CUDA_i0_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_i0_, "wrapper_CUDA_i0_"))
+ops.i0_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_i0_, "wrapper_CUDA_i0_")))
 
 
 # ---- structured: polygamma.out (meta: polygamma, impl: polygamma_out) --------------------
@@ -7058,7 +7527,8 @@ def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma_out, "wrapper_CUDA_polygamma_out"))
+ops.polygamma_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_polygamma_out, "wrapper_CUDA_polygamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_polygamma", REGISTER_CUDA,
         legacy="CUDAType::polygamma")
@@ -7071,7 +7541,8 @@ def wrapper_CUDA_polygamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_polygamma, "wrapper_CUDA_polygamma"))
+ops.polygamma.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_polygamma, "wrapper_CUDA_polygamma")))
 
 
 # ---- structured: special_entr.out (meta: special_entr, impl: special_entr_out) --------------------
@@ -7087,7 +7558,8 @@ def wrapper_CUDA_special_entr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_entr_out, "wrapper_CUDA_special_entr_out"))
+ops.special_entr_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_entr_out, "wrapper_CUDA_special_entr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_entr", REGISTER_CUDA,
         legacy="CUDAType::special_entr")
@@ -7100,7 +7572,8 @@ def wrapper_CUDA_special_entr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_entr, "wrapper_CUDA_special_entr"))
+ops.special_entr.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_entr, "wrapper_CUDA_special_entr")))
 
 
 # ---- structured: special_ndtri.out (meta: special_ndtri, impl: special_ndtri_out) --------------------
@@ -7116,7 +7589,8 @@ def wrapper_CUDA_special_ndtri_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_ndtri_out, "wrapper_CUDA_special_ndtri_out"))
+ops.special_ndtri_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_ndtri_out, "wrapper_CUDA_special_ndtri_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_ndtri", REGISTER_CUDA,
         legacy="CUDAType::special_ndtri")
@@ -7129,7 +7603,8 @@ def wrapper_CUDA_special_ndtri(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_ndtri, "wrapper_CUDA_special_ndtri"))
+ops.special_ndtri.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_ndtri, "wrapper_CUDA_special_ndtri")))
 
 
 # ---- structured: special_i0e.out (meta: special_i0e, impl: special_i0e_out) --------------------
@@ -7145,7 +7620,8 @@ def wrapper_CUDA_special_i0e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i0e_out, "wrapper_CUDA_special_i0e_out"))
+ops.special_i0e_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i0e_out, "wrapper_CUDA_special_i0e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i0e", REGISTER_CUDA,
         legacy="CUDAType::special_i0e")
@@ -7158,7 +7634,8 @@ def wrapper_CUDA_special_i0e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i0e, "wrapper_CUDA_special_i0e"))
+ops.special_i0e.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i0e, "wrapper_CUDA_special_i0e")))
 
 
 # ---- structured: special_i1.out (meta: special_i1, impl: special_i1_out) --------------------
@@ -7174,7 +7651,8 @@ def wrapper_CUDA_special_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i1_out, "wrapper_CUDA_special_i1_out"))
+ops.special_i1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i1_out, "wrapper_CUDA_special_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i1", REGISTER_CUDA,
         legacy="CUDAType::special_i1")
@@ -7187,7 +7665,8 @@ def wrapper_CUDA_special_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i1, "wrapper_CUDA_special_i1"))
+ops.special_i1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i1, "wrapper_CUDA_special_i1")))
 
 
 # ---- structured: special_i1e.out (meta: special_i1e, impl: special_i1e_out) --------------------
@@ -7203,7 +7682,8 @@ def wrapper_CUDA_special_i1e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i1e_out, "wrapper_CUDA_special_i1e_out"))
+ops.special_i1e_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i1e_out, "wrapper_CUDA_special_i1e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i1e", REGISTER_CUDA,
         legacy="CUDAType::special_i1e")
@@ -7216,7 +7696,8 @@ def wrapper_CUDA_special_i1e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_i1e, "wrapper_CUDA_special_i1e"))
+ops.special_i1e.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_i1e, "wrapper_CUDA_special_i1e")))
 
 
 # ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: special_xlog1py_out) --------------------
@@ -7232,7 +7713,8 @@ def wrapper_CUDA_special_xlog1py_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_xlog1py_out, "wrapper_CUDA_special_xlog1py_out"))
+ops.special_xlog1py_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_xlog1py_out, "wrapper_CUDA_special_xlog1py_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_xlog1py", REGISTER_CUDA,
         legacy="CUDAType::special_xlog1py")
@@ -7245,7 +7727,8 @@ def wrapper_CUDA_special_xlog1py(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_xlog1py, "wrapper_CUDA_special_xlog1py"))
+ops.special_xlog1py.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_xlog1py, "wrapper_CUDA_special_xlog1py")))
 
 
 # ---- structured: special_zeta.out (meta: special_zeta, impl: special_zeta_out) --------------------
@@ -7261,7 +7744,8 @@ def wrapper_CUDA_special_zeta_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_zeta_out, "wrapper_CUDA_special_zeta_out"))
+ops.special_zeta_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_zeta_out, "wrapper_CUDA_special_zeta_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_zeta", REGISTER_CUDA,
         legacy="CUDAType::special_zeta")
@@ -7274,7 +7758,8 @@ def wrapper_CUDA_special_zeta(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_zeta, "wrapper_CUDA_special_zeta"))
+ops.special_zeta.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_zeta, "wrapper_CUDA_special_zeta")))
 
 
 # ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: special_bessel_j0_out) --------------------
@@ -7290,7 +7775,8 @@ def wrapper_CUDA_special_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j0_out, "wrapper_CUDA_special_bessel_j0_out"))
+ops.special_bessel_j0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_j0_out, "wrapper_CUDA_special_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j0", REGISTER_CUDA,
         legacy="CUDAType::special_bessel_j0")
@@ -7303,7 +7789,8 @@ def wrapper_CUDA_special_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j0, "wrapper_CUDA_special_bessel_j0"))
+ops.special_bessel_j0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_j0, "wrapper_CUDA_special_bessel_j0")))
 
 
 # ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: special_bessel_j1_out) --------------------
@@ -7319,7 +7806,8 @@ def wrapper_CUDA_special_bessel_j1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1_out, "wrapper_CUDA_special_bessel_j1_out"))
+ops.special_bessel_j1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_j1_out, "wrapper_CUDA_special_bessel_j1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j1", REGISTER_CUDA,
         legacy="CUDAType::special_bessel_j1")
@@ -7332,7 +7820,8 @@ def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_j1, "wrapper_CUDA_special_bessel_j1"))
+ops.special_bessel_j1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_j1, "wrapper_CUDA_special_bessel_j1")))
 
 
 # ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: special_modified_bessel_i0_out) --------------------
@@ -7348,7 +7837,8 @@ def wrapper_CUDA_special_modified_bessel_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0_out, "wrapper_CUDA_special_modified_bessel_i0_out"))
+ops.special_modified_bessel_i0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_i0_out, "wrapper_CUDA_special_modified_bessel_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0", REGISTER_CUDA,
         legacy="CUDAType::special_modified_bessel_i0")
@@ -7361,7 +7851,8 @@ def wrapper_CUDA_special_modified_bessel_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i0, "wrapper_CUDA_special_modified_bessel_i0"))
+ops.special_modified_bessel_i0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_i0, "wrapper_CUDA_special_modified_bessel_i0")))
 
 
 # ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: special_modified_bessel_i1_out) --------------------
@@ -7377,7 +7868,8 @@ def wrapper_CUDA_special_modified_bessel_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1_out, "wrapper_CUDA_special_modified_bessel_i1_out"))
+ops.special_modified_bessel_i1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_i1_out, "wrapper_CUDA_special_modified_bessel_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1", REGISTER_CUDA,
         legacy="CUDAType::special_modified_bessel_i1")
@@ -7390,7 +7882,8 @@ def wrapper_CUDA_special_modified_bessel_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_i1, "wrapper_CUDA_special_modified_bessel_i1"))
+ops.special_modified_bessel_i1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_i1, "wrapper_CUDA_special_modified_bessel_i1")))
 
 
 # ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: special_modified_bessel_k0_out) --------------------
@@ -7406,7 +7899,8 @@ def wrapper_CUDA_special_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0_out, "wrapper_CUDA_special_modified_bessel_k0_out"))
+ops.special_modified_bessel_k0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_k0_out, "wrapper_CUDA_special_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0", REGISTER_CUDA,
         legacy="CUDAType::special_modified_bessel_k0")
@@ -7419,7 +7913,8 @@ def wrapper_CUDA_special_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k0, "wrapper_CUDA_special_modified_bessel_k0"))
+ops.special_modified_bessel_k0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_k0, "wrapper_CUDA_special_modified_bessel_k0")))
 
 
 # ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: special_modified_bessel_k1_out) --------------------
@@ -7435,7 +7930,8 @@ def wrapper_CUDA_special_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1_out, "wrapper_CUDA_special_modified_bessel_k1_out"))
+ops.special_modified_bessel_k1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_k1_out, "wrapper_CUDA_special_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1", REGISTER_CUDA,
         legacy="CUDAType::special_modified_bessel_k1")
@@ -7448,7 +7944,8 @@ def wrapper_CUDA_special_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_modified_bessel_k1, "wrapper_CUDA_special_modified_bessel_k1"))
+ops.special_modified_bessel_k1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_modified_bessel_k1, "wrapper_CUDA_special_modified_bessel_k1")))
 
 
 # ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: special_scaled_modified_bessel_k0_out) --------------------
@@ -7464,7 +7961,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0_out, "wrapper_CUDA_special_scaled_modified_bessel_k0_out"))
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0_out, "wrapper_CUDA_special_scaled_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0", REGISTER_CUDA,
         legacy="CUDAType::special_scaled_modified_bessel_k0")
@@ -7477,7 +7975,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0, "wrapper_CUDA_special_scaled_modified_bessel_k0"))
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k0, "wrapper_CUDA_special_scaled_modified_bessel_k0")))
 
 
 # ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: special_scaled_modified_bessel_k1_out) --------------------
@@ -7493,7 +7992,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1_out, "wrapper_CUDA_special_scaled_modified_bessel_k1_out"))
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1_out, "wrapper_CUDA_special_scaled_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1", REGISTER_CUDA,
         legacy="CUDAType::special_scaled_modified_bessel_k1")
@@ -7506,7 +8006,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1, "wrapper_CUDA_special_scaled_modified_bessel_k1"))
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_scaled_modified_bessel_k1, "wrapper_CUDA_special_scaled_modified_bessel_k1")))
 
 
 # ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: special_spherical_bessel_j0_out) --------------------
@@ -7522,7 +8023,8 @@ def wrapper_CUDA_special_spherical_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0_out, "wrapper_CUDA_special_spherical_bessel_j0_out"))
+ops.special_spherical_bessel_j0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_spherical_bessel_j0_out, "wrapper_CUDA_special_spherical_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0", REGISTER_CUDA,
         legacy="CUDAType::special_spherical_bessel_j0")
@@ -7535,7 +8037,8 @@ def wrapper_CUDA_special_spherical_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_spherical_bessel_j0, "wrapper_CUDA_special_spherical_bessel_j0"))
+ops.special_spherical_bessel_j0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_spherical_bessel_j0, "wrapper_CUDA_special_spherical_bessel_j0")))
 
 
 # ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: special_bessel_y0_out) --------------------
@@ -7551,7 +8054,8 @@ def wrapper_CUDA_special_bessel_y0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y0_out, "wrapper_CUDA_special_bessel_y0_out"))
+ops.special_bessel_y0_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_y0_out, "wrapper_CUDA_special_bessel_y0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y0", REGISTER_CUDA,
         legacy="CUDAType::special_bessel_y0")
@@ -7564,7 +8068,8 @@ def wrapper_CUDA_special_bessel_y0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y0, "wrapper_CUDA_special_bessel_y0"))
+ops.special_bessel_y0.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_y0, "wrapper_CUDA_special_bessel_y0")))
 
 
 # ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: special_bessel_y1_out) --------------------
@@ -7580,7 +8085,8 @@ def wrapper_CUDA_special_bessel_y1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y1_out, "wrapper_CUDA_special_bessel_y1_out"))
+ops.special_bessel_y1_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_y1_out, "wrapper_CUDA_special_bessel_y1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y1", REGISTER_CUDA,
         legacy="CUDAType::special_bessel_y1")
@@ -7593,7 +8099,8 @@ def wrapper_CUDA_special_bessel_y1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_bessel_y1, "wrapper_CUDA_special_bessel_y1"))
+ops.special_bessel_y1.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_bessel_y1, "wrapper_CUDA_special_bessel_y1")))
 
 
 # ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: special_airy_ai_out) --------------------
@@ -7609,7 +8116,8 @@ def wrapper_CUDA_special_airy_ai_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai_out, "wrapper_CUDA_special_airy_ai_out"))
+ops.special_airy_ai_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_airy_ai_out, "wrapper_CUDA_special_airy_ai_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai", REGISTER_CUDA,
         legacy="CUDAType::special_airy_ai")
@@ -7622,7 +8130,8 @@ def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_airy_ai, "wrapper_CUDA_special_airy_ai"))
+ops.special_airy_ai.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_airy_ai, "wrapper_CUDA_special_airy_ai")))
 
 
 # ---- structured: igamma.out (meta: igamma, impl: igamma_out) --------------------
@@ -7638,7 +8147,8 @@ def wrapper_CUDA_igamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_out, "wrapper_CUDA_igamma_out"))
+ops.igamma_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igamma_out, "wrapper_CUDA_igamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igamma", REGISTER_CUDA,
         legacy="CUDAType::igamma")
@@ -7651,7 +8161,8 @@ def wrapper_CUDA_igamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma, "wrapper_CUDA_igamma"))
+ops.igamma.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igamma, "wrapper_CUDA_igamma")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igamma_", REGISTER_CUDA,
         legacy="CUDAType::igamma_")
@@ -7664,7 +8175,8 @@ def wrapper_CUDA_igamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igamma_, "wrapper_CUDA_igamma_"))
+ops.igamma_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igamma_, "wrapper_CUDA_igamma_")))
 
 
 # ---- structured: igammac.out (meta: igammac, impl: igammac_out) --------------------
@@ -7680,7 +8192,8 @@ def wrapper_CUDA_igammac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_out, "wrapper_CUDA_igammac_out"))
+ops.igammac_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igammac_out, "wrapper_CUDA_igammac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igammac", REGISTER_CUDA,
         legacy="CUDAType::igammac")
@@ -7693,7 +8206,8 @@ def wrapper_CUDA_igammac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac, "wrapper_CUDA_igammac"))
+ops.igammac.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igammac, "wrapper_CUDA_igammac")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igammac_", REGISTER_CUDA,
         legacy="CUDAType::igammac_")
@@ -7706,7 +8220,8 @@ def wrapper_CUDA_igammac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_igammac_, "wrapper_CUDA_igammac_"))
+ops.igammac_.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_igammac_, "wrapper_CUDA_igammac_")))
 
 
 # ---- structured: special_erfcx.out (meta: special_erfcx, impl: special_erfcx_out) --------------------
@@ -7722,7 +8237,8 @@ def wrapper_CUDA_special_erfcx_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx_out, "wrapper_CUDA_special_erfcx_out"))
+ops.special_erfcx_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_erfcx_out, "wrapper_CUDA_special_erfcx_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx", REGISTER_CUDA,
         legacy="CUDAType::special_erfcx")
@@ -7735,7 +8251,8 @@ def wrapper_CUDA_special_erfcx(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_erfcx, "wrapper_CUDA_special_erfcx"))
+ops.special_erfcx.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_erfcx, "wrapper_CUDA_special_erfcx")))
 
 
 # ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: special_log_ndtr_out) --------------------
@@ -7751,7 +8268,8 @@ def wrapper_CUDA_special_log_ndtr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr_out, "wrapper_CUDA_special_log_ndtr_out"))
+ops.special_log_ndtr_out.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_log_ndtr_out, "wrapper_CUDA_special_log_ndtr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr", REGISTER_CUDA,
         legacy="CUDAType::special_log_ndtr")
@@ -7764,4 +8282,5 @@ def wrapper_CUDA_special_log_ndtr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_special_log_ndtr, "wrapper_CUDA_special_log_ndtr"))
+ops.special_log_ndtr.register(DispatchKey.CUDA, DeferredKernel(
+    lambda: KernelFunction(wrapper_CUDA_special_log_ndtr, "wrapper_CUDA_special_log_ndtr")))

@@ -21,7 +21,7 @@ from tensortrace.aten.codegen import (
     inplace_meta,
     native_kernel,
 )
-from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction
 from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.native.registry import META_FUNCTIONS
 from tensortrace.aten.tensor_body import Tensor
@@ -201,7 +201,8 @@ def wrapper_Meta_add_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add_out, "wrapper_Meta_add_out"))
+ops.add_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_add_out, "wrapper_Meta_add_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_add_Tensor", REGISTER_META,
         legacy="MetaType::add")
@@ -213,7 +214,8 @@ def wrapper_Meta_add_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add_Tensor, "wrapper_Meta_add_Tensor"))
+ops.add_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_add_Tensor, "wrapper_Meta_add_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_add__Tensor", REGISTER_META,
         legacy="MetaType::add_")
@@ -225,7 +227,8 @@ def wrapper_Meta_add__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.add__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_add__Tensor, "wrapper_Meta_add__Tensor"))
+ops.add__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_add__Tensor, "wrapper_Meta_add__Tensor")))
 
 
 # ---- structured: cat.out (meta: cat, impl: none) --------------------
@@ -241,7 +244,8 @@ def wrapper_Meta_cat_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cat_out, "wrapper_Meta_cat_out"))
+ops.cat_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cat_out, "wrapper_Meta_cat_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cat", REGISTER_META,
         legacy="MetaType::cat")
@@ -254,7 +258,8 @@ def wrapper_Meta_cat(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cat.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cat, "wrapper_Meta_cat"))
+ops.cat.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cat, "wrapper_Meta_cat")))
 
 
 # ---- structured: sub.out (meta: sub.Tensor, impl: none) --------------------
@@ -269,7 +274,8 @@ def wrapper_Meta_sub_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub_out, "wrapper_Meta_sub_out"))
+ops.sub_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sub_out, "wrapper_Meta_sub_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sub_Tensor", REGISTER_META,
         legacy="MetaType::sub")
@@ -281,7 +287,8 @@ def wrapper_Meta_sub_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub_Tensor, "wrapper_Meta_sub_Tensor"))
+ops.sub_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sub_Tensor, "wrapper_Meta_sub_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sub__Tensor", REGISTER_META,
         legacy="MetaType::sub_")
@@ -293,7 +300,8 @@ def wrapper_Meta_sub__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sub__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sub__Tensor, "wrapper_Meta_sub__Tensor"))
+ops.sub__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sub__Tensor, "wrapper_Meta_sub__Tensor")))
 
 
 # ---- structured: mul.out (meta: mul.Tensor, impl: none) --------------------
@@ -308,7 +316,8 @@ def wrapper_Meta_mul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul_out, "wrapper_Meta_mul_out"))
+ops.mul_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mul_out, "wrapper_Meta_mul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mul_Tensor", REGISTER_META,
         legacy="MetaType::mul")
@@ -320,7 +329,8 @@ def wrapper_Meta_mul_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul_Tensor, "wrapper_Meta_mul_Tensor"))
+ops.mul_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mul_Tensor, "wrapper_Meta_mul_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mul__Tensor", REGISTER_META,
         legacy="MetaType::mul_")
@@ -332,7 +342,8 @@ def wrapper_Meta_mul__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mul__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mul__Tensor, "wrapper_Meta_mul__Tensor"))
+ops.mul__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mul__Tensor, "wrapper_Meta_mul__Tensor")))
 
 
 # ---- structured: div.out (meta: div.Tensor, impl: none) --------------------
@@ -347,7 +358,8 @@ def wrapper_Meta_div_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_out, "wrapper_Meta_div_out"))
+ops.div_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div_out, "wrapper_Meta_div_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor", REGISTER_META,
         legacy="MetaType::div")
@@ -359,7 +371,8 @@ def wrapper_Meta_div_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_Tensor, "wrapper_Meta_div_Tensor"))
+ops.div_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div_Tensor, "wrapper_Meta_div_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor", REGISTER_META,
         legacy="MetaType::div_")
@@ -371,7 +384,8 @@ def wrapper_Meta_div__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div__Tensor, "wrapper_Meta_div__Tensor"))
+ops.div__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div__Tensor, "wrapper_Meta_div__Tensor")))
 
 
 # ---- structured: div.out_mode (meta: div.Tensor_mode, impl: none) --------------------
@@ -386,7 +400,8 @@ def wrapper_Meta_div_out_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_out_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_out_mode, "wrapper_Meta_div_out_mode"))
+ops.div_out_mode.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div_out_mode, "wrapper_Meta_div_out_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor_mode", REGISTER_META,
         legacy="MetaType::div")
@@ -398,7 +413,8 @@ def wrapper_Meta_div_Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div_Tensor_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div_Tensor_mode, "wrapper_Meta_div_Tensor_mode"))
+ops.div_Tensor_mode.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div_Tensor_mode, "wrapper_Meta_div_Tensor_mode")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor_mode", REGISTER_META,
         legacy="MetaType::div_")
@@ -410,7 +426,8 @@ def wrapper_Meta_div__Tensor_mode(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.div__Tensor_mode.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_div__Tensor_mode, "wrapper_Meta_div__Tensor_mode"))
+ops.div__Tensor_mode.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_div__Tensor_mode, "wrapper_Meta_div__Tensor_mode")))
 
 
 # ---- structured: remainder.Tensor_out (meta: remainder.Tensor, impl: none) --------------------
@@ -425,7 +442,8 @@ def wrapper_Meta_remainder_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder_Tensor_out, "wrapper_Meta_remainder_Tensor_out"))
+ops.remainder_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_remainder_Tensor_out, "wrapper_Meta_remainder_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_remainder_Tensor", REGISTER_META,
         legacy="MetaType::remainder")
@@ -437,7 +455,8 @@ def wrapper_Meta_remainder_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder_Tensor, "wrapper_Meta_remainder_Tensor"))
+ops.remainder_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_remainder_Tensor, "wrapper_Meta_remainder_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_remainder__Tensor", REGISTER_META,
         legacy="MetaType::remainder_")
@@ -449,7 +468,8 @@ def wrapper_Meta_remainder__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.remainder__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_remainder__Tensor, "wrapper_Meta_remainder__Tensor"))
+ops.remainder__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_remainder__Tensor, "wrapper_Meta_remainder__Tensor")))
 
 
 # ---- structured: maximum.out (meta: maximum, impl: none) --------------------
@@ -464,7 +484,8 @@ def wrapper_Meta_maximum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_maximum_out, "wrapper_Meta_maximum_out"))
+ops.maximum_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_maximum_out, "wrapper_Meta_maximum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_maximum", REGISTER_META,
         legacy="MetaType::maximum")
@@ -476,7 +497,8 @@ def wrapper_Meta_maximum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.maximum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_maximum, "wrapper_Meta_maximum"))
+ops.maximum.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_maximum, "wrapper_Meta_maximum")))
 
 
 # ---- structured: minimum.out (meta: minimum, impl: none) --------------------
@@ -491,7 +513,8 @@ def wrapper_Meta_minimum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_minimum_out, "wrapper_Meta_minimum_out"))
+ops.minimum_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_minimum_out, "wrapper_Meta_minimum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_minimum", REGISTER_META,
         legacy="MetaType::minimum")
@@ -503,7 +526,8 @@ def wrapper_Meta_minimum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.minimum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_minimum, "wrapper_Meta_minimum"))
+ops.minimum.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_minimum, "wrapper_Meta_minimum")))
 
 
 # ---- structured: eq.Scalar_out (meta: eq.Scalar, impl: none) --------------------
@@ -518,7 +542,8 @@ def wrapper_Meta_eq_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Scalar_out, "wrapper_Meta_eq_Scalar_out"))
+ops.eq_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq_Scalar_out, "wrapper_Meta_eq_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq_Scalar", REGISTER_META,
         legacy="MetaType::eq")
@@ -530,7 +555,8 @@ def wrapper_Meta_eq_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Scalar, "wrapper_Meta_eq_Scalar"))
+ops.eq_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq_Scalar, "wrapper_Meta_eq_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq__Scalar", REGISTER_META,
         legacy="MetaType::eq_")
@@ -542,7 +568,8 @@ def wrapper_Meta_eq__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq__Scalar, "wrapper_Meta_eq__Scalar"))
+ops.eq__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq__Scalar, "wrapper_Meta_eq__Scalar")))
 
 
 # ---- structured: eq.Tensor_out (meta: eq.Tensor, impl: none) --------------------
@@ -557,7 +584,8 @@ def wrapper_Meta_eq_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Tensor_out, "wrapper_Meta_eq_Tensor_out"))
+ops.eq_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq_Tensor_out, "wrapper_Meta_eq_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq_Tensor", REGISTER_META,
         legacy="MetaType::eq")
@@ -569,7 +597,8 @@ def wrapper_Meta_eq_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq_Tensor, "wrapper_Meta_eq_Tensor"))
+ops.eq_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq_Tensor, "wrapper_Meta_eq_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq__Tensor", REGISTER_META,
         legacy="MetaType::eq_")
@@ -581,7 +610,8 @@ def wrapper_Meta_eq__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.eq__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_eq__Tensor, "wrapper_Meta_eq__Tensor"))
+ops.eq__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_eq__Tensor, "wrapper_Meta_eq__Tensor")))
 
 
 # ---- structured: ne.Scalar_out (meta: ne.Scalar, impl: none) --------------------
@@ -596,7 +626,8 @@ def wrapper_Meta_ne_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Scalar_out, "wrapper_Meta_ne_Scalar_out"))
+ops.ne_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne_Scalar_out, "wrapper_Meta_ne_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne_Scalar", REGISTER_META,
         legacy="MetaType::ne")
@@ -608,7 +639,8 @@ def wrapper_Meta_ne_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Scalar, "wrapper_Meta_ne_Scalar"))
+ops.ne_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne_Scalar, "wrapper_Meta_ne_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne__Scalar", REGISTER_META,
         legacy="MetaType::ne_")
@@ -620,7 +652,8 @@ def wrapper_Meta_ne__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne__Scalar, "wrapper_Meta_ne__Scalar"))
+ops.ne__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne__Scalar, "wrapper_Meta_ne__Scalar")))
 
 
 # ---- structured: ne.Tensor_out (meta: ne.Tensor, impl: none) --------------------
@@ -635,7 +668,8 @@ def wrapper_Meta_ne_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Tensor_out, "wrapper_Meta_ne_Tensor_out"))
+ops.ne_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne_Tensor_out, "wrapper_Meta_ne_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne_Tensor", REGISTER_META,
         legacy="MetaType::ne")
@@ -647,7 +681,8 @@ def wrapper_Meta_ne_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne_Tensor, "wrapper_Meta_ne_Tensor"))
+ops.ne_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne_Tensor, "wrapper_Meta_ne_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne__Tensor", REGISTER_META,
         legacy="MetaType::ne_")
@@ -659,7 +694,8 @@ def wrapper_Meta_ne__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ne__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ne__Tensor, "wrapper_Meta_ne__Tensor"))
+ops.ne__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ne__Tensor, "wrapper_Meta_ne__Tensor")))
 
 
 # ---- structured: lt.Scalar_out (meta: lt.Scalar, impl: none) --------------------
@@ -674,7 +710,8 @@ def wrapper_Meta_lt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Scalar_out, "wrapper_Meta_lt_Scalar_out"))
+ops.lt_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt_Scalar_out, "wrapper_Meta_lt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt_Scalar", REGISTER_META,
         legacy="MetaType::lt")
@@ -686,7 +723,8 @@ def wrapper_Meta_lt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Scalar, "wrapper_Meta_lt_Scalar"))
+ops.lt_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt_Scalar, "wrapper_Meta_lt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt__Scalar", REGISTER_META,
         legacy="MetaType::lt_")
@@ -698,7 +736,8 @@ def wrapper_Meta_lt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt__Scalar, "wrapper_Meta_lt__Scalar"))
+ops.lt__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt__Scalar, "wrapper_Meta_lt__Scalar")))
 
 
 # ---- structured: lt.Tensor_out (meta: lt.Tensor, impl: none) --------------------
@@ -713,7 +752,8 @@ def wrapper_Meta_lt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Tensor_out, "wrapper_Meta_lt_Tensor_out"))
+ops.lt_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt_Tensor_out, "wrapper_Meta_lt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt_Tensor", REGISTER_META,
         legacy="MetaType::lt")
@@ -725,7 +765,8 @@ def wrapper_Meta_lt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt_Tensor, "wrapper_Meta_lt_Tensor"))
+ops.lt_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt_Tensor, "wrapper_Meta_lt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt__Tensor", REGISTER_META,
         legacy="MetaType::lt_")
@@ -737,7 +778,8 @@ def wrapper_Meta_lt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lt__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lt__Tensor, "wrapper_Meta_lt__Tensor"))
+ops.lt__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lt__Tensor, "wrapper_Meta_lt__Tensor")))
 
 
 # ---- structured: le.Scalar_out (meta: le.Scalar, impl: none) --------------------
@@ -752,7 +794,8 @@ def wrapper_Meta_le_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Scalar_out, "wrapper_Meta_le_Scalar_out"))
+ops.le_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le_Scalar_out, "wrapper_Meta_le_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le_Scalar", REGISTER_META,
         legacy="MetaType::le")
@@ -764,7 +807,8 @@ def wrapper_Meta_le_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Scalar, "wrapper_Meta_le_Scalar"))
+ops.le_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le_Scalar, "wrapper_Meta_le_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le__Scalar", REGISTER_META,
         legacy="MetaType::le_")
@@ -776,7 +820,8 @@ def wrapper_Meta_le__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le__Scalar, "wrapper_Meta_le__Scalar"))
+ops.le__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le__Scalar, "wrapper_Meta_le__Scalar")))
 
 
 # ---- structured: le.Tensor_out (meta: le.Tensor, impl: none) --------------------
@@ -791,7 +836,8 @@ def wrapper_Meta_le_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Tensor_out, "wrapper_Meta_le_Tensor_out"))
+ops.le_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le_Tensor_out, "wrapper_Meta_le_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le_Tensor", REGISTER_META,
         legacy="MetaType::le")
@@ -803,7 +849,8 @@ def wrapper_Meta_le_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le_Tensor, "wrapper_Meta_le_Tensor"))
+ops.le_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le_Tensor, "wrapper_Meta_le_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le__Tensor", REGISTER_META,
         legacy="MetaType::le_")
@@ -815,7 +862,8 @@ def wrapper_Meta_le__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.le__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_le__Tensor, "wrapper_Meta_le__Tensor"))
+ops.le__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_le__Tensor, "wrapper_Meta_le__Tensor")))
 
 
 # ---- structured: gt.Scalar_out (meta: gt.Scalar, impl: none) --------------------
@@ -830,7 +878,8 @@ def wrapper_Meta_gt_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Scalar_out, "wrapper_Meta_gt_Scalar_out"))
+ops.gt_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt_Scalar_out, "wrapper_Meta_gt_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt_Scalar", REGISTER_META,
         legacy="MetaType::gt")
@@ -842,7 +891,8 @@ def wrapper_Meta_gt_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Scalar, "wrapper_Meta_gt_Scalar"))
+ops.gt_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt_Scalar, "wrapper_Meta_gt_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt__Scalar", REGISTER_META,
         legacy="MetaType::gt_")
@@ -854,7 +904,8 @@ def wrapper_Meta_gt__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt__Scalar, "wrapper_Meta_gt__Scalar"))
+ops.gt__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt__Scalar, "wrapper_Meta_gt__Scalar")))
 
 
 # ---- structured: gt.Tensor_out (meta: gt.Tensor, impl: none) --------------------
@@ -869,7 +920,8 @@ def wrapper_Meta_gt_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Tensor_out, "wrapper_Meta_gt_Tensor_out"))
+ops.gt_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt_Tensor_out, "wrapper_Meta_gt_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt_Tensor", REGISTER_META,
         legacy="MetaType::gt")
@@ -881,7 +933,8 @@ def wrapper_Meta_gt_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt_Tensor, "wrapper_Meta_gt_Tensor"))
+ops.gt_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt_Tensor, "wrapper_Meta_gt_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt__Tensor", REGISTER_META,
         legacy="MetaType::gt_")
@@ -893,7 +946,8 @@ def wrapper_Meta_gt__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gt__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gt__Tensor, "wrapper_Meta_gt__Tensor"))
+ops.gt__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gt__Tensor, "wrapper_Meta_gt__Tensor")))
 
 
 # ---- structured: ge.Scalar_out (meta: ge.Scalar, impl: none) --------------------
@@ -908,7 +962,8 @@ def wrapper_Meta_ge_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Scalar_out, "wrapper_Meta_ge_Scalar_out"))
+ops.ge_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge_Scalar_out, "wrapper_Meta_ge_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge_Scalar", REGISTER_META,
         legacy="MetaType::ge")
@@ -920,7 +975,8 @@ def wrapper_Meta_ge_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Scalar, "wrapper_Meta_ge_Scalar"))
+ops.ge_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge_Scalar, "wrapper_Meta_ge_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge__Scalar", REGISTER_META,
         legacy="MetaType::ge_")
@@ -932,7 +988,8 @@ def wrapper_Meta_ge__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge__Scalar, "wrapper_Meta_ge__Scalar"))
+ops.ge__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge__Scalar, "wrapper_Meta_ge__Scalar")))
 
 
 # ---- structured: ge.Tensor_out (meta: ge.Tensor, impl: none) --------------------
@@ -947,7 +1004,8 @@ def wrapper_Meta_ge_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Tensor_out, "wrapper_Meta_ge_Tensor_out"))
+ops.ge_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge_Tensor_out, "wrapper_Meta_ge_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge_Tensor", REGISTER_META,
         legacy="MetaType::ge")
@@ -959,7 +1017,8 @@ def wrapper_Meta_ge_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge_Tensor, "wrapper_Meta_ge_Tensor"))
+ops.ge_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge_Tensor, "wrapper_Meta_ge_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge__Tensor", REGISTER_META,
         legacy="MetaType::ge_")
@@ -971,7 +1030,8 @@ def wrapper_Meta_ge__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ge__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ge__Tensor, "wrapper_Meta_ge__Tensor"))
+ops.ge__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ge__Tensor, "wrapper_Meta_ge__Tensor")))
 
 
 # ---- structured: bitwise_and.Tensor_out (meta: bitwise_and.Tensor, impl: none) --------------------
@@ -986,7 +1046,8 @@ def wrapper_Meta_bitwise_and_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and_Tensor_out, "wrapper_Meta_bitwise_and_Tensor_out"))
+ops.bitwise_and_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_and_Tensor_out, "wrapper_Meta_bitwise_and_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and_Tensor", REGISTER_META,
         legacy="MetaType::bitwise_and")
@@ -998,7 +1059,8 @@ def wrapper_Meta_bitwise_and_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and_Tensor, "wrapper_Meta_bitwise_and_Tensor"))
+ops.bitwise_and_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_and_Tensor, "wrapper_Meta_bitwise_and_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and__Tensor", REGISTER_META,
         legacy="MetaType::bitwise_and_")
@@ -1010,7 +1072,8 @@ def wrapper_Meta_bitwise_and__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_and__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_and__Tensor, "wrapper_Meta_bitwise_and__Tensor"))
+ops.bitwise_and__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_and__Tensor, "wrapper_Meta_bitwise_and__Tensor")))
 
 
 # ---- structured: bitwise_or.Tensor_out (meta: bitwise_or.Tensor, impl: none) --------------------
@@ -1025,7 +1088,8 @@ def wrapper_Meta_bitwise_or_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or_Tensor_out, "wrapper_Meta_bitwise_or_Tensor_out"))
+ops.bitwise_or_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_or_Tensor_out, "wrapper_Meta_bitwise_or_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or_Tensor", REGISTER_META,
         legacy="MetaType::bitwise_or")
@@ -1037,7 +1101,8 @@ def wrapper_Meta_bitwise_or_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or_Tensor, "wrapper_Meta_bitwise_or_Tensor"))
+ops.bitwise_or_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_or_Tensor, "wrapper_Meta_bitwise_or_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or__Tensor", REGISTER_META,
         legacy="MetaType::bitwise_or_")
@@ -1049,7 +1114,8 @@ def wrapper_Meta_bitwise_or__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_or__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_or__Tensor, "wrapper_Meta_bitwise_or__Tensor"))
+ops.bitwise_or__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_or__Tensor, "wrapper_Meta_bitwise_or__Tensor")))
 
 
 # ---- structured: pow.Tensor_Tensor_out (meta: pow.Tensor_Tensor, impl: none) --------------------
@@ -1064,7 +1130,8 @@ def wrapper_Meta_pow_Tensor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Tensor_out, "wrapper_Meta_pow_Tensor_Tensor_out"))
+ops.pow_Tensor_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Tensor_Tensor_out, "wrapper_Meta_pow_Tensor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Tensor", REGISTER_META,
         legacy="MetaType::pow")
@@ -1076,7 +1143,8 @@ def wrapper_Meta_pow_Tensor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Tensor, "wrapper_Meta_pow_Tensor_Tensor"))
+ops.pow_Tensor_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Tensor_Tensor, "wrapper_Meta_pow_Tensor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow__Tensor", REGISTER_META,
         legacy="MetaType::pow_")
@@ -1088,7 +1156,8 @@ def wrapper_Meta_pow__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow__Tensor, "wrapper_Meta_pow__Tensor"))
+ops.pow__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow__Tensor, "wrapper_Meta_pow__Tensor")))
 
 
 # ---- structured: pow.Scalar_out (meta: pow.Scalar, impl: none) --------------------
@@ -1103,7 +1172,8 @@ def wrapper_Meta_pow_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Scalar_out, "wrapper_Meta_pow_Scalar_out"))
+ops.pow_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Scalar_out, "wrapper_Meta_pow_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Scalar", REGISTER_META,
         legacy="MetaType::pow")
@@ -1115,7 +1185,8 @@ def wrapper_Meta_pow_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Scalar, "wrapper_Meta_pow_Scalar"))
+ops.pow_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Scalar, "wrapper_Meta_pow_Scalar")))
 
 
 # ---- structured: pow.Tensor_Scalar_out (meta: pow.Tensor_Scalar, impl: none) --------------------
@@ -1130,7 +1201,8 @@ def wrapper_Meta_pow_Tensor_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Scalar_out, "wrapper_Meta_pow_Tensor_Scalar_out"))
+ops.pow_Tensor_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Tensor_Scalar_out, "wrapper_Meta_pow_Tensor_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Scalar", REGISTER_META,
         legacy="MetaType::pow")
@@ -1142,7 +1214,8 @@ def wrapper_Meta_pow_Tensor_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow_Tensor_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow_Tensor_Scalar, "wrapper_Meta_pow_Tensor_Scalar"))
+ops.pow_Tensor_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow_Tensor_Scalar, "wrapper_Meta_pow_Tensor_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow__Scalar", REGISTER_META,
         legacy="MetaType::pow_")
@@ -1154,7 +1227,8 @@ def wrapper_Meta_pow__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.pow__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_pow__Scalar, "wrapper_Meta_pow__Scalar"))
+ops.pow__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_pow__Scalar, "wrapper_Meta_pow__Scalar")))
 
 
 # ---- structured: neg.out (meta: neg, impl: none) --------------------
@@ -1169,7 +1243,8 @@ def wrapper_Meta_neg_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg_out, "wrapper_Meta_neg_out"))
+ops.neg_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_neg_out, "wrapper_Meta_neg_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_neg", REGISTER_META,
         legacy="MetaType::neg")
@@ -1181,7 +1256,8 @@ def wrapper_Meta_neg(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg, "wrapper_Meta_neg"))
+ops.neg.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_neg, "wrapper_Meta_neg")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_neg_", REGISTER_META,
         legacy="MetaType::neg_")
@@ -1193,7 +1269,8 @@ def wrapper_Meta_neg_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.neg_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_neg_, "wrapper_Meta_neg_"))
+ops.neg_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_neg_, "wrapper_Meta_neg_")))
 
 
 # ---- structured: exp.out (meta: exp, impl: none) --------------------
@@ -1208,7 +1285,8 @@ def wrapper_Meta_exp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp_out, "wrapper_Meta_exp_out"))
+ops.exp_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp_out, "wrapper_Meta_exp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp", REGISTER_META,
         legacy="MetaType::exp")
@@ -1220,7 +1298,8 @@ def wrapper_Meta_exp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp, "wrapper_Meta_exp"))
+ops.exp.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp, "wrapper_Meta_exp")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp_", REGISTER_META,
         legacy="MetaType::exp_")
@@ -1232,7 +1311,8 @@ def wrapper_Meta_exp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp_, "wrapper_Meta_exp_"))
+ops.exp_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp_, "wrapper_Meta_exp_")))
 
 
 # ---- structured: log.out (meta: log, impl: none) --------------------
@@ -1247,7 +1327,8 @@ def wrapper_Meta_log_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log_out, "wrapper_Meta_log_out"))
+ops.log_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log_out, "wrapper_Meta_log_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log", REGISTER_META,
         legacy="MetaType::log")
@@ -1259,7 +1340,8 @@ def wrapper_Meta_log(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log, "wrapper_Meta_log"))
+ops.log.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log, "wrapper_Meta_log")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log_", REGISTER_META,
         legacy="MetaType::log_")
@@ -1271,7 +1353,8 @@ def wrapper_Meta_log_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log_, "wrapper_Meta_log_"))
+ops.log_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log_, "wrapper_Meta_log_")))
 
 
 # ---- structured: sqrt.out (meta: sqrt, impl: none) --------------------
@@ -1286,7 +1369,8 @@ def wrapper_Meta_sqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt_out, "wrapper_Meta_sqrt_out"))
+ops.sqrt_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sqrt_out, "wrapper_Meta_sqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sqrt", REGISTER_META,
         legacy="MetaType::sqrt")
@@ -1298,7 +1382,8 @@ def wrapper_Meta_sqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt, "wrapper_Meta_sqrt"))
+ops.sqrt.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sqrt, "wrapper_Meta_sqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sqrt_", REGISTER_META,
         legacy="MetaType::sqrt_")
@@ -1310,7 +1395,8 @@ def wrapper_Meta_sqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sqrt_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sqrt_, "wrapper_Meta_sqrt_"))
+ops.sqrt_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sqrt_, "wrapper_Meta_sqrt_")))
 
 
 # ---- structured: sin.out (meta: sin, impl: none) --------------------
@@ -1325,7 +1411,8 @@ def wrapper_Meta_sin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin_out, "wrapper_Meta_sin_out"))
+ops.sin_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sin_out, "wrapper_Meta_sin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sin", REGISTER_META,
         legacy="MetaType::sin")
@@ -1337,7 +1424,8 @@ def wrapper_Meta_sin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin, "wrapper_Meta_sin"))
+ops.sin.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sin, "wrapper_Meta_sin")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sin_", REGISTER_META,
         legacy="MetaType::sin_")
@@ -1349,7 +1437,8 @@ def wrapper_Meta_sin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sin_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sin_, "wrapper_Meta_sin_"))
+ops.sin_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sin_, "wrapper_Meta_sin_")))
 
 
 # ---- structured: cos.out (meta: cos, impl: none) --------------------
@@ -1364,7 +1453,8 @@ def wrapper_Meta_cos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos_out, "wrapper_Meta_cos_out"))
+ops.cos_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cos_out, "wrapper_Meta_cos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cos", REGISTER_META,
         legacy="MetaType::cos")
@@ -1376,7 +1466,8 @@ def wrapper_Meta_cos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos, "wrapper_Meta_cos"))
+ops.cos.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cos, "wrapper_Meta_cos")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cos_", REGISTER_META,
         legacy="MetaType::cos_")
@@ -1388,7 +1479,8 @@ def wrapper_Meta_cos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cos_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cos_, "wrapper_Meta_cos_"))
+ops.cos_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cos_, "wrapper_Meta_cos_")))
 
 
 # ---- structured: tanh.out (meta: tanh, impl: none) --------------------
@@ -1403,7 +1495,8 @@ def wrapper_Meta_tanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_out, "wrapper_Meta_tanh_out"))
+ops.tanh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tanh_out, "wrapper_Meta_tanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh", REGISTER_META,
         legacy="MetaType::tanh")
@@ -1415,7 +1508,8 @@ def wrapper_Meta_tanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh, "wrapper_Meta_tanh"))
+ops.tanh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tanh, "wrapper_Meta_tanh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh_", REGISTER_META,
         legacy="MetaType::tanh_")
@@ -1427,7 +1521,8 @@ def wrapper_Meta_tanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_, "wrapper_Meta_tanh_"))
+ops.tanh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tanh_, "wrapper_Meta_tanh_")))
 
 
 # ---- structured: sigmoid.out (meta: sigmoid, impl: none) --------------------
@@ -1442,7 +1537,8 @@ def wrapper_Meta_sigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_out, "wrapper_Meta_sigmoid_out"))
+ops.sigmoid_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sigmoid_out, "wrapper_Meta_sigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid", REGISTER_META,
         legacy="MetaType::sigmoid")
@@ -1454,7 +1550,8 @@ def wrapper_Meta_sigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid, "wrapper_Meta_sigmoid"))
+ops.sigmoid.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sigmoid, "wrapper_Meta_sigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_", REGISTER_META,
         legacy="MetaType::sigmoid_")
@@ -1466,7 +1563,8 @@ def wrapper_Meta_sigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_, "wrapper_Meta_sigmoid_"))
+ops.sigmoid_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sigmoid_, "wrapper_Meta_sigmoid_")))
 
 
 # ---- structured: reciprocal.out (meta: reciprocal, impl: none) --------------------
@@ -1481,7 +1579,8 @@ def wrapper_Meta_reciprocal_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal_out, "wrapper_Meta_reciprocal_out"))
+ops.reciprocal_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_reciprocal_out, "wrapper_Meta_reciprocal_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_reciprocal", REGISTER_META,
         legacy="MetaType::reciprocal")
@@ -1493,7 +1592,8 @@ def wrapper_Meta_reciprocal(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal, "wrapper_Meta_reciprocal"))
+ops.reciprocal.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_reciprocal, "wrapper_Meta_reciprocal")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_reciprocal_", REGISTER_META,
         legacy="MetaType::reciprocal_")
@@ -1505,7 +1605,8 @@ def wrapper_Meta_reciprocal_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.reciprocal_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_reciprocal_, "wrapper_Meta_reciprocal_"))
+ops.reciprocal_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_reciprocal_, "wrapper_Meta_reciprocal_")))
 
 
 # ---- structured: bitwise_not.out (meta: bitwise_not, impl: none) --------------------
@@ -1520,7 +1621,8 @@ def wrapper_Meta_bitwise_not_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not_out, "wrapper_Meta_bitwise_not_out"))
+ops.bitwise_not_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_not_out, "wrapper_Meta_bitwise_not_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not", REGISTER_META,
         legacy="MetaType::bitwise_not")
@@ -1532,7 +1634,8 @@ def wrapper_Meta_bitwise_not(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not, "wrapper_Meta_bitwise_not"))
+ops.bitwise_not.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_not, "wrapper_Meta_bitwise_not")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not_", REGISTER_META,
         legacy="MetaType::bitwise_not_")
@@ -1544,7 +1647,8 @@ def wrapper_Meta_bitwise_not_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_not_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_not_, "wrapper_Meta_bitwise_not_"))
+ops.bitwise_not_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_not_, "wrapper_Meta_bitwise_not_")))
 
 
 # ---- structured: elu.out (meta: elu, impl: none) --------------------
@@ -1559,7 +1663,8 @@ def wrapper_Meta_elu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_out, "wrapper_Meta_elu_out"))
+ops.elu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_elu_out, "wrapper_Meta_elu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu", REGISTER_META,
         legacy="MetaType::elu")
@@ -1571,7 +1676,8 @@ def wrapper_Meta_elu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu, "wrapper_Meta_elu"))
+ops.elu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_elu, "wrapper_Meta_elu")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu_", REGISTER_META,
         legacy="MetaType::elu_")
@@ -1583,7 +1689,8 @@ def wrapper_Meta_elu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_, "wrapper_Meta_elu_"))
+ops.elu_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_elu_, "wrapper_Meta_elu_")))
 
 
 # ---- structured: elu_backward.grad_input (meta: elu_backward, impl: none) --------------------
@@ -1598,7 +1705,8 @@ def wrapper_Meta_elu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_backward_grad_input, "wrapper_Meta_elu_backward_grad_input"))
+ops.elu_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_elu_backward_grad_input, "wrapper_Meta_elu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu_backward", REGISTER_META,
         legacy="MetaType::elu_backward")
@@ -1610,7 +1718,8 @@ def wrapper_Meta_elu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.elu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_elu_backward, "wrapper_Meta_elu_backward"))
+ops.elu_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_elu_backward, "wrapper_Meta_elu_backward")))
 
 
 # ---- structured: glu.out (meta: glu, impl: none) --------------------
@@ -1625,7 +1734,8 @@ def wrapper_Meta_glu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_glu_out, "wrapper_Meta_glu_out"))
+ops.glu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_glu_out, "wrapper_Meta_glu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_glu", REGISTER_META,
         legacy="MetaType::glu")
@@ -1637,7 +1747,8 @@ def wrapper_Meta_glu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.glu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_glu, "wrapper_Meta_glu"))
+ops.glu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_glu, "wrapper_Meta_glu")))
 
 
 # ---- structured: leaky_relu.out (meta: leaky_relu, impl: none) --------------------
@@ -1652,7 +1763,8 @@ def wrapper_Meta_leaky_relu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_out, "wrapper_Meta_leaky_relu_out"))
+ops.leaky_relu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_leaky_relu_out, "wrapper_Meta_leaky_relu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu", REGISTER_META,
         legacy="MetaType::leaky_relu")
@@ -1664,7 +1776,8 @@ def wrapper_Meta_leaky_relu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu, "wrapper_Meta_leaky_relu"))
+ops.leaky_relu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_leaky_relu, "wrapper_Meta_leaky_relu")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_", REGISTER_META,
         legacy="MetaType::leaky_relu_")
@@ -1676,7 +1789,8 @@ def wrapper_Meta_leaky_relu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_, "wrapper_Meta_leaky_relu_"))
+ops.leaky_relu_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_leaky_relu_, "wrapper_Meta_leaky_relu_")))
 
 
 # ---- structured: leaky_relu_backward.grad_input (meta: leaky_relu_backward, impl: none) --------------------
@@ -1691,7 +1805,8 @@ def wrapper_Meta_leaky_relu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_backward_grad_input, "wrapper_Meta_leaky_relu_backward_grad_input"))
+ops.leaky_relu_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_leaky_relu_backward_grad_input, "wrapper_Meta_leaky_relu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_backward", REGISTER_META,
         legacy="MetaType::leaky_relu_backward")
@@ -1703,7 +1818,8 @@ def wrapper_Meta_leaky_relu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.leaky_relu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_leaky_relu_backward, "wrapper_Meta_leaky_relu_backward"))
+ops.leaky_relu_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_leaky_relu_backward, "wrapper_Meta_leaky_relu_backward")))
 
 
 # ---- structured: softplus.out (meta: softplus, impl: none) --------------------
@@ -1718,7 +1834,8 @@ def wrapper_Meta_softplus_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_out, "wrapper_Meta_softplus_out"))
+ops.softplus_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softplus_out, "wrapper_Meta_softplus_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softplus", REGISTER_META,
         legacy="MetaType::softplus")
@@ -1730,7 +1847,8 @@ def wrapper_Meta_softplus(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus, "wrapper_Meta_softplus"))
+ops.softplus.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softplus, "wrapper_Meta_softplus")))
 
 
 # ---- structured: softplus_backward.grad_input (meta: softplus_backward, impl: none) --------------------
@@ -1745,7 +1863,8 @@ def wrapper_Meta_softplus_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_backward_grad_input, "wrapper_Meta_softplus_backward_grad_input"))
+ops.softplus_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softplus_backward_grad_input, "wrapper_Meta_softplus_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softplus_backward", REGISTER_META,
         legacy="MetaType::softplus_backward")
@@ -1757,7 +1876,8 @@ def wrapper_Meta_softplus_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softplus_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softplus_backward, "wrapper_Meta_softplus_backward"))
+ops.softplus_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softplus_backward, "wrapper_Meta_softplus_backward")))
 
 
 # ---- structured: hardsigmoid.out (meta: hardsigmoid, impl: none) --------------------
@@ -1772,7 +1892,8 @@ def wrapper_Meta_hardsigmoid_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_out, "wrapper_Meta_hardsigmoid_out"))
+ops.hardsigmoid_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardsigmoid_out, "wrapper_Meta_hardsigmoid_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid", REGISTER_META,
         legacy="MetaType::hardsigmoid")
@@ -1784,7 +1905,8 @@ def wrapper_Meta_hardsigmoid(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid, "wrapper_Meta_hardsigmoid"))
+ops.hardsigmoid.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardsigmoid, "wrapper_Meta_hardsigmoid")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_", REGISTER_META,
         legacy="MetaType::hardsigmoid_")
@@ -1796,7 +1918,8 @@ def wrapper_Meta_hardsigmoid_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_, "wrapper_Meta_hardsigmoid_"))
+ops.hardsigmoid_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardsigmoid_, "wrapper_Meta_hardsigmoid_")))
 
 
 # ---- structured: hardsigmoid_backward.grad_input (meta: hardsigmoid_backward, impl: none) --------------------
@@ -1811,7 +1934,8 @@ def wrapper_Meta_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_backward_grad_input, "wrapper_Meta_hardsigmoid_backward_grad_input"))
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardsigmoid_backward_grad_input, "wrapper_Meta_hardsigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_backward", REGISTER_META,
         legacy="MetaType::hardsigmoid_backward")
@@ -1823,7 +1947,8 @@ def wrapper_Meta_hardsigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardsigmoid_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardsigmoid_backward, "wrapper_Meta_hardsigmoid_backward"))
+ops.hardsigmoid_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardsigmoid_backward, "wrapper_Meta_hardsigmoid_backward")))
 
 
 # ---- structured: threshold.out (meta: threshold, impl: none) --------------------
@@ -1838,7 +1963,8 @@ def wrapper_Meta_threshold_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_out, "wrapper_Meta_threshold_out"))
+ops.threshold_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_threshold_out, "wrapper_Meta_threshold_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold", REGISTER_META,
         legacy="MetaType::threshold")
@@ -1850,7 +1976,8 @@ def wrapper_Meta_threshold(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold, "wrapper_Meta_threshold"))
+ops.threshold.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_threshold, "wrapper_Meta_threshold")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold_", REGISTER_META,
         legacy="MetaType::threshold_")
@@ -1862,7 +1989,8 @@ def wrapper_Meta_threshold_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_, "wrapper_Meta_threshold_"))
+ops.threshold_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_threshold_, "wrapper_Meta_threshold_")))
 
 
 # ---- structured: softshrink.out (meta: softshrink, impl: none) --------------------
@@ -1877,7 +2005,8 @@ def wrapper_Meta_softshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_out, "wrapper_Meta_softshrink_out"))
+ops.softshrink_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softshrink_out, "wrapper_Meta_softshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softshrink", REGISTER_META,
         legacy="MetaType::softshrink")
@@ -1889,7 +2018,8 @@ def wrapper_Meta_softshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink, "wrapper_Meta_softshrink"))
+ops.softshrink.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softshrink, "wrapper_Meta_softshrink")))
 
 
 # ---- structured: softshrink_backward.grad_input (meta: softshrink_backward, impl: none) --------------------
@@ -1904,7 +2034,8 @@ def wrapper_Meta_softshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_backward_grad_input, "wrapper_Meta_softshrink_backward_grad_input"))
+ops.softshrink_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softshrink_backward_grad_input, "wrapper_Meta_softshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softshrink_backward", REGISTER_META,
         legacy="MetaType::softshrink_backward")
@@ -1916,7 +2047,8 @@ def wrapper_Meta_softshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.softshrink_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_softshrink_backward, "wrapper_Meta_softshrink_backward"))
+ops.softshrink_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_softshrink_backward, "wrapper_Meta_softshrink_backward")))
 
 
 # ---- structured: hardshrink.out (meta: hardshrink, impl: none) --------------------
@@ -1931,7 +2063,8 @@ def wrapper_Meta_hardshrink_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_out, "wrapper_Meta_hardshrink_out"))
+ops.hardshrink_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardshrink_out, "wrapper_Meta_hardshrink_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardshrink", REGISTER_META,
         legacy="MetaType::hardshrink")
@@ -1943,7 +2076,8 @@ def wrapper_Meta_hardshrink(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink, "wrapper_Meta_hardshrink"))
+ops.hardshrink.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardshrink, "wrapper_Meta_hardshrink")))
 
 
 # ---- structured: hardshrink_backward.grad_input (meta: hardshrink_backward, impl: none) --------------------
@@ -1958,7 +2092,8 @@ def wrapper_Meta_hardshrink_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_backward_grad_input, "wrapper_Meta_hardshrink_backward_grad_input"))
+ops.hardshrink_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardshrink_backward_grad_input, "wrapper_Meta_hardshrink_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardshrink_backward", REGISTER_META,
         legacy="MetaType::hardshrink_backward")
@@ -1970,7 +2105,8 @@ def wrapper_Meta_hardshrink_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hardshrink_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hardshrink_backward, "wrapper_Meta_hardshrink_backward"))
+ops.hardshrink_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hardshrink_backward, "wrapper_Meta_hardshrink_backward")))
 
 
 # ---- structured: gelu.out (meta: gelu, impl: none) --------------------
@@ -1985,7 +2121,8 @@ def wrapper_Meta_gelu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_out, "wrapper_Meta_gelu_out"))
+ops.gelu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gelu_out, "wrapper_Meta_gelu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu_", REGISTER_META,
         legacy="MetaType::gelu_")
@@ -1997,7 +2134,8 @@ def wrapper_Meta_gelu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_, "wrapper_Meta_gelu_"))
+ops.gelu_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gelu_, "wrapper_Meta_gelu_")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu", REGISTER_META,
         legacy="MetaType::gelu")
@@ -2009,7 +2147,8 @@ def wrapper_Meta_gelu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu, "wrapper_Meta_gelu"))
+ops.gelu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gelu, "wrapper_Meta_gelu")))
 
 
 # ---- structured: gelu_backward.grad_input (meta: gelu_backward, impl: none) --------------------
@@ -2024,7 +2163,8 @@ def wrapper_Meta_gelu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_backward_grad_input, "wrapper_Meta_gelu_backward_grad_input"))
+ops.gelu_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gelu_backward_grad_input, "wrapper_Meta_gelu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu_backward", REGISTER_META,
         legacy="MetaType::gelu_backward")
@@ -2036,7 +2176,8 @@ def wrapper_Meta_gelu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.gelu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_gelu_backward, "wrapper_Meta_gelu_backward"))
+ops.gelu_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_gelu_backward, "wrapper_Meta_gelu_backward")))
 
 
 # ---- structured: silu.out (meta: silu, impl: none) --------------------
@@ -2051,7 +2192,8 @@ def wrapper_Meta_silu_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_out, "wrapper_Meta_silu_out"))
+ops.silu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_silu_out, "wrapper_Meta_silu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu", REGISTER_META,
         legacy="MetaType::silu")
@@ -2063,7 +2205,8 @@ def wrapper_Meta_silu(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu, "wrapper_Meta_silu"))
+ops.silu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_silu, "wrapper_Meta_silu")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu_", REGISTER_META,
         legacy="MetaType::silu_")
@@ -2075,7 +2218,8 @@ def wrapper_Meta_silu_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_, "wrapper_Meta_silu_"))
+ops.silu_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_silu_, "wrapper_Meta_silu_")))
 
 
 # ---- structured: silu_backward.grad_input (meta: silu_backward, impl: none) --------------------
@@ -2090,7 +2234,8 @@ def wrapper_Meta_silu_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_backward_grad_input, "wrapper_Meta_silu_backward_grad_input"))
+ops.silu_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_silu_backward_grad_input, "wrapper_Meta_silu_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu_backward", REGISTER_META,
         legacy="MetaType::silu_backward")
@@ -2102,7 +2247,8 @@ def wrapper_Meta_silu_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.silu_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_silu_backward, "wrapper_Meta_silu_backward"))
+ops.silu_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_silu_backward, "wrapper_Meta_silu_backward")))
 
 
 # ---- structured: mish.out (meta: mish, impl: none) --------------------
@@ -2117,7 +2263,8 @@ def wrapper_Meta_mish_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish_out, "wrapper_Meta_mish_out"))
+ops.mish_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mish_out, "wrapper_Meta_mish_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mish", REGISTER_META,
         legacy="MetaType::mish")
@@ -2129,7 +2276,8 @@ def wrapper_Meta_mish(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish, "wrapper_Meta_mish"))
+ops.mish.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mish, "wrapper_Meta_mish")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mish_", REGISTER_META,
         legacy="MetaType::mish_")
@@ -2141,7 +2289,8 @@ def wrapper_Meta_mish_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mish_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mish_, "wrapper_Meta_mish_"))
+ops.mish_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mish_, "wrapper_Meta_mish_")))
 
 
 # ---- structured: clamp.out (meta: clamp, impl: none) --------------------
@@ -2156,7 +2305,8 @@ def wrapper_Meta_clamp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_out, "wrapper_Meta_clamp_out"))
+ops.clamp_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_out, "wrapper_Meta_clamp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp", REGISTER_META,
         legacy="MetaType::clamp")
@@ -2168,7 +2318,8 @@ def wrapper_Meta_clamp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp, "wrapper_Meta_clamp"))
+ops.clamp.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp, "wrapper_Meta_clamp")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_", REGISTER_META,
         legacy="MetaType::clamp_")
@@ -2180,7 +2331,8 @@ def wrapper_Meta_clamp_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_, "wrapper_Meta_clamp_"))
+ops.clamp_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_, "wrapper_Meta_clamp_")))
 
 
 # ---- structured: clamp.Tensor_out (meta: clamp.Tensor, impl: none) --------------------
@@ -2195,7 +2347,8 @@ def wrapper_Meta_clamp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_Tensor_out, "wrapper_Meta_clamp_Tensor_out"))
+ops.clamp_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_Tensor_out, "wrapper_Meta_clamp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_Tensor", REGISTER_META,
         legacy="MetaType::clamp")
@@ -2207,7 +2360,8 @@ def wrapper_Meta_clamp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_Tensor, "wrapper_Meta_clamp_Tensor"))
+ops.clamp_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_Tensor, "wrapper_Meta_clamp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp__Tensor", REGISTER_META,
         legacy="MetaType::clamp_")
@@ -2219,7 +2373,8 @@ def wrapper_Meta_clamp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp__Tensor, "wrapper_Meta_clamp__Tensor"))
+ops.clamp__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp__Tensor, "wrapper_Meta_clamp__Tensor")))
 
 
 # ---- structured: clamp_min.out (meta: clamp_min, impl: none) --------------------
@@ -2234,7 +2389,8 @@ def wrapper_Meta_clamp_min_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_out, "wrapper_Meta_clamp_min_out"))
+ops.clamp_min_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min_out, "wrapper_Meta_clamp_min_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min", REGISTER_META,
         legacy="MetaType::clamp_min")
@@ -2246,7 +2402,8 @@ def wrapper_Meta_clamp_min(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min, "wrapper_Meta_clamp_min"))
+ops.clamp_min.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min, "wrapper_Meta_clamp_min")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_", REGISTER_META,
         legacy="MetaType::clamp_min_")
@@ -2258,7 +2415,8 @@ def wrapper_Meta_clamp_min_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_, "wrapper_Meta_clamp_min_"))
+ops.clamp_min_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min_, "wrapper_Meta_clamp_min_")))
 
 
 # ---- structured: clamp_min.Tensor_out (meta: clamp_min.Tensor, impl: none) --------------------
@@ -2273,7 +2431,8 @@ def wrapper_Meta_clamp_min_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_Tensor_out, "wrapper_Meta_clamp_min_Tensor_out"))
+ops.clamp_min_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min_Tensor_out, "wrapper_Meta_clamp_min_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_Tensor", REGISTER_META,
         legacy="MetaType::clamp_min")
@@ -2285,7 +2444,8 @@ def wrapper_Meta_clamp_min_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min_Tensor, "wrapper_Meta_clamp_min_Tensor"))
+ops.clamp_min_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min_Tensor, "wrapper_Meta_clamp_min_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min__Tensor", REGISTER_META,
         legacy="MetaType::clamp_min_")
@@ -2297,7 +2457,8 @@ def wrapper_Meta_clamp_min__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_min__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_min__Tensor, "wrapper_Meta_clamp_min__Tensor"))
+ops.clamp_min__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_min__Tensor, "wrapper_Meta_clamp_min__Tensor")))
 
 
 # ---- structured: clamp_max.out (meta: clamp_max, impl: none) --------------------
@@ -2312,7 +2473,8 @@ def wrapper_Meta_clamp_max_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_out, "wrapper_Meta_clamp_max_out"))
+ops.clamp_max_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max_out, "wrapper_Meta_clamp_max_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max", REGISTER_META,
         legacy="MetaType::clamp_max")
@@ -2324,7 +2486,8 @@ def wrapper_Meta_clamp_max(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max, "wrapper_Meta_clamp_max"))
+ops.clamp_max.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max, "wrapper_Meta_clamp_max")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_", REGISTER_META,
         legacy="MetaType::clamp_max_")
@@ -2336,7 +2499,8 @@ def wrapper_Meta_clamp_max_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_, "wrapper_Meta_clamp_max_"))
+ops.clamp_max_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max_, "wrapper_Meta_clamp_max_")))
 
 
 # ---- structured: clamp_max.Tensor_out (meta: clamp_max.Tensor, impl: none) --------------------
@@ -2351,7 +2515,8 @@ def wrapper_Meta_clamp_max_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_Tensor_out, "wrapper_Meta_clamp_max_Tensor_out"))
+ops.clamp_max_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max_Tensor_out, "wrapper_Meta_clamp_max_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_Tensor", REGISTER_META,
         legacy="MetaType::clamp_max")
@@ -2363,7 +2528,8 @@ def wrapper_Meta_clamp_max_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max_Tensor, "wrapper_Meta_clamp_max_Tensor"))
+ops.clamp_max_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max_Tensor, "wrapper_Meta_clamp_max_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max__Tensor", REGISTER_META,
         legacy="MetaType::clamp_max_")
@@ -2375,7 +2541,8 @@ def wrapper_Meta_clamp_max__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.clamp_max__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_clamp_max__Tensor, "wrapper_Meta_clamp_max__Tensor"))
+ops.clamp_max__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_clamp_max__Tensor, "wrapper_Meta_clamp_max__Tensor")))
 
 
 # ---- structured: index.Tensor_out (meta: index.Tensor, impl: none) --------------------
@@ -2390,7 +2557,8 @@ def wrapper_Meta_index_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_index_Tensor_out, "wrapper_Meta_index_Tensor_out"))
+ops.index_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_index_Tensor_out, "wrapper_Meta_index_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_index_Tensor", REGISTER_META,
         legacy="MetaType::index")
@@ -2402,7 +2570,8 @@ def wrapper_Meta_index_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.index_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_index_Tensor, "wrapper_Meta_index_Tensor"))
+ops.index_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_index_Tensor, "wrapper_Meta_index_Tensor")))
 
 
 # ---- structured: sum.IntList_out (meta: sum.dim_IntList, impl: none) --------------------
@@ -2417,7 +2586,8 @@ def wrapper_Meta_sum_IntList_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_IntList_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sum_IntList_out, "wrapper_Meta_sum_IntList_out"))
+ops.sum_IntList_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sum_IntList_out, "wrapper_Meta_sum_IntList_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sum_dim_IntList", REGISTER_META,
         legacy="MetaType::sum")
@@ -2429,7 +2599,8 @@ def wrapper_Meta_sum_dim_IntList(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sum_dim_IntList.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sum_dim_IntList, "wrapper_Meta_sum_dim_IntList"))
+ops.sum_dim_IntList.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sum_dim_IntList, "wrapper_Meta_sum_dim_IntList")))
 
 
 # ---- structured: mean.out (meta: mean.dim, impl: none) --------------------
@@ -2444,7 +2615,8 @@ def wrapper_Meta_mean_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mean_out, "wrapper_Meta_mean_out"))
+ops.mean_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mean_out, "wrapper_Meta_mean_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mean_dim", REGISTER_META,
         legacy="MetaType::mean")
@@ -2456,7 +2628,8 @@ def wrapper_Meta_mean_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mean_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mean_dim, "wrapper_Meta_mean_dim"))
+ops.mean_dim.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mean_dim, "wrapper_Meta_mean_dim")))
 
 
 # ---- structured: renorm.out (meta: renorm, impl: none) --------------------
@@ -2471,7 +2644,8 @@ def wrapper_Meta_renorm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm_out, "wrapper_Meta_renorm_out"))
+ops.renorm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_renorm_out, "wrapper_Meta_renorm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_renorm", REGISTER_META,
         legacy="MetaType::renorm")
@@ -2483,7 +2657,8 @@ def wrapper_Meta_renorm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm, "wrapper_Meta_renorm"))
+ops.renorm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_renorm, "wrapper_Meta_renorm")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_renorm_", REGISTER_META,
         legacy="MetaType::renorm_")
@@ -2495,7 +2670,8 @@ def wrapper_Meta_renorm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.renorm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_renorm_, "wrapper_Meta_renorm_"))
+ops.renorm_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_renorm_, "wrapper_Meta_renorm_")))
 
 
 # ---- structured: prod.int_out (meta: prod.dim_int, impl: none) --------------------
@@ -2510,7 +2686,8 @@ def wrapper_Meta_prod_int_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_int_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_prod_int_out, "wrapper_Meta_prod_int_out"))
+ops.prod_int_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_prod_int_out, "wrapper_Meta_prod_int_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_prod_dim_int", REGISTER_META,
         legacy="MetaType::prod")
@@ -2522,7 +2699,8 @@ def wrapper_Meta_prod_dim_int(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.prod_dim_int.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_prod_dim_int, "wrapper_Meta_prod_dim_int"))
+ops.prod_dim_int.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_prod_dim_int, "wrapper_Meta_prod_dim_int")))
 
 
 # ---- structured: max.dim_max (meta: max.dim, impl: none) --------------------
@@ -2537,7 +2715,8 @@ def wrapper_Meta_max_dim_max(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim_max.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_max_dim_max, "wrapper_Meta_max_dim_max"))
+ops.max_dim_max.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_max_dim_max, "wrapper_Meta_max_dim_max")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_max_dim", REGISTER_META,
         legacy="MetaType::max")
@@ -2549,7 +2728,8 @@ def wrapper_Meta_max_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.max_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_max_dim, "wrapper_Meta_max_dim"))
+ops.max_dim.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_max_dim, "wrapper_Meta_max_dim")))
 
 
 # ---- structured: min.dim_min (meta: min.dim, impl: none) --------------------
@@ -2564,7 +2744,8 @@ def wrapper_Meta_min_dim_min(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim_min.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_min_dim_min, "wrapper_Meta_min_dim_min"))
+ops.min_dim_min.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_min_dim_min, "wrapper_Meta_min_dim_min")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_min_dim", REGISTER_META,
         legacy="MetaType::min")
@@ -2576,7 +2757,8 @@ def wrapper_Meta_min_dim(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.min_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_min_dim, "wrapper_Meta_min_dim"))
+ops.min_dim.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_min_dim, "wrapper_Meta_min_dim")))
 
 
 # ---- structured: argmax.out (meta: argmax, impl: none) --------------------
@@ -2592,7 +2774,8 @@ def wrapper_Meta_argmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmax_out, "wrapper_Meta_argmax_out"))
+ops.argmax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_argmax_out, "wrapper_Meta_argmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_argmax", REGISTER_META,
         legacy="MetaType::argmax")
@@ -2604,7 +2787,8 @@ def wrapper_Meta_argmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmax, "wrapper_Meta_argmax"))
+ops.argmax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_argmax, "wrapper_Meta_argmax")))
 
 
 # ---- structured: argmin.out (meta: argmin, impl: none) --------------------
@@ -2620,7 +2804,8 @@ def wrapper_Meta_argmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmin_out, "wrapper_Meta_argmin_out"))
+ops.argmin_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_argmin_out, "wrapper_Meta_argmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_argmin", REGISTER_META,
         legacy="MetaType::argmin")
@@ -2632,7 +2817,8 @@ def wrapper_Meta_argmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.argmin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_argmin, "wrapper_Meta_argmin"))
+ops.argmin.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_argmin, "wrapper_Meta_argmin")))
 
 
 # ---- structured: cumsum.out (meta: cumsum, impl: none) --------------------
@@ -2647,7 +2833,8 @@ def wrapper_Meta_cumsum_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum_out, "wrapper_Meta_cumsum_out"))
+ops.cumsum_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cumsum_out, "wrapper_Meta_cumsum_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cumsum", REGISTER_META,
         legacy="MetaType::cumsum")
@@ -2659,7 +2846,8 @@ def wrapper_Meta_cumsum(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum, "wrapper_Meta_cumsum"))
+ops.cumsum.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cumsum, "wrapper_Meta_cumsum")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cumsum_", REGISTER_META,
         legacy="MetaType::cumsum_")
@@ -2671,7 +2859,8 @@ def wrapper_Meta_cumsum_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cumsum_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cumsum_, "wrapper_Meta_cumsum_"))
+ops.cumsum_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cumsum_, "wrapper_Meta_cumsum_")))
 
 
 # ---- structured: all.all_out (meta: all, impl: none) --------------------
@@ -2686,7 +2875,8 @@ def wrapper_Meta_all_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_all_out, "wrapper_Meta_all_all_out"))
+ops.all_all_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all_all_out, "wrapper_Meta_all_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all", REGISTER_META,
         legacy="MetaType::all")
@@ -2698,7 +2888,8 @@ def wrapper_Meta_all(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all, "wrapper_Meta_all"))
+ops.all.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all, "wrapper_Meta_all")))
 
 
 # ---- structured: all.dims_out (meta: all.dims, impl: none) --------------------
@@ -2713,7 +2904,8 @@ def wrapper_Meta_all_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dims_out, "wrapper_Meta_all_dims_out"))
+ops.all_dims_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all_dims_out, "wrapper_Meta_all_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all_dims", REGISTER_META,
         legacy="MetaType::all")
@@ -2725,7 +2917,8 @@ def wrapper_Meta_all_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dims.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dims, "wrapper_Meta_all_dims"))
+ops.all_dims.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all_dims, "wrapper_Meta_all_dims")))
 
 
 # ---- structured: all.out (meta: all.dim, impl: none) --------------------
@@ -2740,7 +2933,8 @@ def wrapper_Meta_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_out, "wrapper_Meta_all_out"))
+ops.all_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all_out, "wrapper_Meta_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all_dim", REGISTER_META,
         legacy="MetaType::all")
@@ -2752,7 +2946,8 @@ def wrapper_Meta_all_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.all_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_all_dim, "wrapper_Meta_all_dim"))
+ops.all_dim.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_all_dim, "wrapper_Meta_all_dim")))
 
 
 # ---- structured: any.all_out (meta: any, impl: none) --------------------
@@ -2767,7 +2962,8 @@ def wrapper_Meta_any_all_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_all_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_all_out, "wrapper_Meta_any_all_out"))
+ops.any_all_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any_all_out, "wrapper_Meta_any_all_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any", REGISTER_META,
         legacy="MetaType::any")
@@ -2779,7 +2975,8 @@ def wrapper_Meta_any(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any, "wrapper_Meta_any"))
+ops.any.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any, "wrapper_Meta_any")))
 
 
 # ---- structured: any.dims_out (meta: any.dims, impl: none) --------------------
@@ -2794,7 +2991,8 @@ def wrapper_Meta_any_dims_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dims_out, "wrapper_Meta_any_dims_out"))
+ops.any_dims_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any_dims_out, "wrapper_Meta_any_dims_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any_dims", REGISTER_META,
         legacy="MetaType::any")
@@ -2806,7 +3004,8 @@ def wrapper_Meta_any_dims(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dims.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dims, "wrapper_Meta_any_dims"))
+ops.any_dims.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any_dims, "wrapper_Meta_any_dims")))
 
 
 # ---- structured: any.out (meta: any.dim, impl: none) --------------------
@@ -2821,7 +3020,8 @@ def wrapper_Meta_any_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_out, "wrapper_Meta_any_out"))
+ops.any_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any_out, "wrapper_Meta_any_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any_dim", REGISTER_META,
         legacy="MetaType::any")
@@ -2833,7 +3033,8 @@ def wrapper_Meta_any_dim(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.any_dim.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_any_dim, "wrapper_Meta_any_dim"))
+ops.any_dim.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_any_dim, "wrapper_Meta_any_dim")))
 
 
 # ---- structured: mm.out (meta: mm, impl: none) --------------------
@@ -2849,7 +3050,8 @@ def wrapper_Meta_mm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mm_out, "wrapper_Meta_mm_out"))
+ops.mm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mm_out, "wrapper_Meta_mm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mm", REGISTER_META,
         legacy="MetaType::mm")
@@ -2862,7 +3064,8 @@ def wrapper_Meta_mm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mm, "wrapper_Meta_mm"))
+ops.mm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mm, "wrapper_Meta_mm")))
 
 
 # ---- structured: bmm.out (meta: bmm, impl: none) --------------------
@@ -2878,7 +3081,8 @@ def wrapper_Meta_bmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bmm_out, "wrapper_Meta_bmm_out"))
+ops.bmm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bmm_out, "wrapper_Meta_bmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bmm", REGISTER_META,
         legacy="MetaType::bmm")
@@ -2891,7 +3095,8 @@ def wrapper_Meta_bmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bmm, "wrapper_Meta_bmm"))
+ops.bmm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bmm, "wrapper_Meta_bmm")))
 
 
 # ---- structured: baddbmm.out (meta: baddbmm, impl: none) --------------------
@@ -2907,7 +3112,8 @@ def wrapper_Meta_baddbmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm_out, "wrapper_Meta_baddbmm_out"))
+ops.baddbmm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_baddbmm_out, "wrapper_Meta_baddbmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_baddbmm", REGISTER_META,
         legacy="MetaType::baddbmm")
@@ -2920,7 +3126,8 @@ def wrapper_Meta_baddbmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm, "wrapper_Meta_baddbmm"))
+ops.baddbmm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_baddbmm, "wrapper_Meta_baddbmm")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_baddbmm_", REGISTER_META,
         legacy="MetaType::baddbmm_")
@@ -2933,7 +3140,8 @@ def wrapper_Meta_baddbmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.baddbmm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_baddbmm_, "wrapper_Meta_baddbmm_"))
+ops.baddbmm_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_baddbmm_, "wrapper_Meta_baddbmm_")))
 
 
 # ---- structured: addmm.out (meta: addmm, impl: none) --------------------
@@ -2949,7 +3157,8 @@ def wrapper_Meta_addmm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm_out, "wrapper_Meta_addmm_out"))
+ops.addmm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmm_out, "wrapper_Meta_addmm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmm", REGISTER_META,
         legacy="MetaType::addmm")
@@ -2962,7 +3171,8 @@ def wrapper_Meta_addmm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm, "wrapper_Meta_addmm"))
+ops.addmm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmm, "wrapper_Meta_addmm")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmm_", REGISTER_META,
         legacy="MetaType::addmm_")
@@ -2975,7 +3185,8 @@ def wrapper_Meta_addmm_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmm_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmm_, "wrapper_Meta_addmm_"))
+ops.addmm_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmm_, "wrapper_Meta_addmm_")))
 
 
 # ---- structured: addmv.out (meta: addmv, impl: none) --------------------
@@ -2991,7 +3202,8 @@ def wrapper_Meta_addmv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv_out, "wrapper_Meta_addmv_out"))
+ops.addmv_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmv_out, "wrapper_Meta_addmv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmv", REGISTER_META,
         legacy="MetaType::addmv")
@@ -3004,7 +3216,8 @@ def wrapper_Meta_addmv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv, "wrapper_Meta_addmv"))
+ops.addmv.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmv, "wrapper_Meta_addmv")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmv_", REGISTER_META,
         legacy="MetaType::addmv_")
@@ -3017,7 +3230,8 @@ def wrapper_Meta_addmv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addmv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addmv_, "wrapper_Meta_addmv_"))
+ops.addmv_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addmv_, "wrapper_Meta_addmv_")))
 
 
 # ---- structured: linalg_vector_norm.out (meta: linalg_vector_norm, impl: none) --------------------
@@ -3033,7 +3247,8 @@ def wrapper_Meta_linalg_vector_norm_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_vector_norm_out, "wrapper_Meta_linalg_vector_norm_out"))
+ops.linalg_vector_norm_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_vector_norm_out, "wrapper_Meta_linalg_vector_norm_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_vector_norm", REGISTER_META,
         legacy="MetaType::linalg_vector_norm")
@@ -3045,7 +3260,8 @@ def wrapper_Meta_linalg_vector_norm(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_vector_norm.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_vector_norm, "wrapper_Meta_linalg_vector_norm"))
+ops.linalg_vector_norm.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_vector_norm, "wrapper_Meta_linalg_vector_norm")))
 
 
 # ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: none) --------------------
@@ -3061,7 +3277,8 @@ def wrapper_Meta_linalg_inv_ex_inverse(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex_inverse.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_inv_ex_inverse, "wrapper_Meta_linalg_inv_ex_inverse"))
+ops.linalg_inv_ex_inverse.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_inv_ex_inverse, "wrapper_Meta_linalg_inv_ex_inverse")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_inv_ex", REGISTER_META,
         legacy="MetaType::linalg_inv_ex")
@@ -3073,7 +3290,8 @@ def wrapper_Meta_linalg_inv_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_inv_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_inv_ex, "wrapper_Meta_linalg_inv_ex"))
+ops.linalg_inv_ex.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_inv_ex, "wrapper_Meta_linalg_inv_ex")))
 
 
 # ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: none) --------------------
@@ -3089,7 +3307,8 @@ def wrapper_Meta__linalg_solve_ex_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex_result.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_solve_ex_result, "wrapper_Meta__linalg_solve_ex_result"))
+ops._linalg_solve_ex_result.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_solve_ex_result, "wrapper_Meta__linalg_solve_ex_result")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_solve_ex", REGISTER_META,
         legacy="MetaType::_linalg_solve_ex")
@@ -3102,7 +3321,8 @@ def wrapper_Meta__linalg_solve_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_solve_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_solve_ex, "wrapper_Meta__linalg_solve_ex"))
+ops._linalg_solve_ex.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_solve_ex, "wrapper_Meta__linalg_solve_ex")))
 
 
 # ---- structured: linalg_qr.out (meta: linalg_qr, impl: none) --------------------
@@ -3118,7 +3338,8 @@ def wrapper_Meta_linalg_qr_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_qr_out, "wrapper_Meta_linalg_qr_out"))
+ops.linalg_qr_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_qr_out, "wrapper_Meta_linalg_qr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_qr", REGISTER_META,
         legacy="MetaType::linalg_qr")
@@ -3130,7 +3351,8 @@ def wrapper_Meta_linalg_qr(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_qr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_qr, "wrapper_Meta_linalg_qr"))
+ops.linalg_qr.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_qr, "wrapper_Meta_linalg_qr")))
 
 
 # ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: none) --------------------
@@ -3146,7 +3368,8 @@ def wrapper_Meta__linalg_eigh_eigenvalues(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh_eigenvalues.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_eigh_eigenvalues, "wrapper_Meta__linalg_eigh_eigenvalues"))
+ops._linalg_eigh_eigenvalues.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_eigh_eigenvalues, "wrapper_Meta__linalg_eigh_eigenvalues")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_eigh", REGISTER_META,
         legacy="MetaType::_linalg_eigh")
@@ -3158,7 +3381,8 @@ def wrapper_Meta__linalg_eigh(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_eigh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_eigh, "wrapper_Meta__linalg_eigh"))
+ops._linalg_eigh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_eigh, "wrapper_Meta__linalg_eigh")))
 
 
 # ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: none) --------------------
@@ -3174,7 +3398,8 @@ def wrapper_Meta__linalg_svd_U(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd_U.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_svd_U, "wrapper_Meta__linalg_svd_U"))
+ops._linalg_svd_U.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_svd_U, "wrapper_Meta__linalg_svd_U")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_svd", REGISTER_META,
         legacy="MetaType::_linalg_svd")
@@ -3186,7 +3411,8 @@ def wrapper_Meta__linalg_svd(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_svd.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_svd, "wrapper_Meta__linalg_svd"))
+ops._linalg_svd.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_svd, "wrapper_Meta__linalg_svd")))
 
 
 # ---- structured: linalg_cholesky_ex.L (meta: linalg_cholesky_ex, impl: none) --------------------
@@ -3202,7 +3428,8 @@ def wrapper_Meta_linalg_cholesky_ex_L(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex_L.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_cholesky_ex_L, "wrapper_Meta_linalg_cholesky_ex_L"))
+ops.linalg_cholesky_ex_L.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_cholesky_ex_L, "wrapper_Meta_linalg_cholesky_ex_L")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_cholesky_ex", REGISTER_META,
         legacy="MetaType::linalg_cholesky_ex")
@@ -3214,7 +3441,8 @@ def wrapper_Meta_linalg_cholesky_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_cholesky_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_cholesky_ex, "wrapper_Meta_linalg_cholesky_ex"))
+ops.linalg_cholesky_ex.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_cholesky_ex, "wrapper_Meta_linalg_cholesky_ex")))
 
 
 # ---- structured: triangular_solve.X (meta: triangular_solve, impl: none) --------------------
@@ -3230,7 +3458,8 @@ def wrapper_Meta_triangular_solve_X(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve_X.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_triangular_solve_X, "wrapper_Meta_triangular_solve_X"))
+ops.triangular_solve_X.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_triangular_solve_X, "wrapper_Meta_triangular_solve_X")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_triangular_solve", REGISTER_META,
         legacy="MetaType::triangular_solve")
@@ -3243,7 +3472,8 @@ def wrapper_Meta_triangular_solve(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.triangular_solve.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_triangular_solve, "wrapper_Meta_triangular_solve"))
+ops.triangular_solve.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_triangular_solve, "wrapper_Meta_triangular_solve")))
 
 
 # ---- structured: linalg_lu_factor_ex.out (meta: linalg_lu_factor_ex, impl: none) --------------------
@@ -3259,7 +3489,8 @@ def wrapper_Meta_linalg_lu_factor_ex_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_factor_ex_out, "wrapper_Meta_linalg_lu_factor_ex_out"))
+ops.linalg_lu_factor_ex_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu_factor_ex_out, "wrapper_Meta_linalg_lu_factor_ex_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_factor_ex", REGISTER_META,
         legacy="MetaType::linalg_lu_factor_ex")
@@ -3271,7 +3502,8 @@ def wrapper_Meta_linalg_lu_factor_ex(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_factor_ex.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_factor_ex, "wrapper_Meta_linalg_lu_factor_ex"))
+ops.linalg_lu_factor_ex.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu_factor_ex, "wrapper_Meta_linalg_lu_factor_ex")))
 
 
 # ---- structured: linalg_lu.out (meta: linalg_lu, impl: none) --------------------
@@ -3287,7 +3519,8 @@ def wrapper_Meta_linalg_lu_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_out, "wrapper_Meta_linalg_lu_out"))
+ops.linalg_lu_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu_out, "wrapper_Meta_linalg_lu_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu", REGISTER_META,
         legacy="MetaType::linalg_lu")
@@ -3299,7 +3532,8 @@ def wrapper_Meta_linalg_lu(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.linalg_lu.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu, "wrapper_Meta_linalg_lu"))
+ops.linalg_lu.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu, "wrapper_Meta_linalg_lu")))
 
 
 # ---- structured: linalg_lu_solve.out (meta: linalg_lu_solve, impl: none) --------------------
@@ -3315,7 +3549,8 @@ def wrapper_Meta_linalg_lu_solve_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_solve_out, "wrapper_Meta_linalg_lu_solve_out"))
+ops.linalg_lu_solve_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu_solve_out, "wrapper_Meta_linalg_lu_solve_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_solve", REGISTER_META,
         legacy="MetaType::linalg_lu_solve")
@@ -3328,7 +3563,8 @@ def wrapper_Meta_linalg_lu_solve(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.linalg_lu_solve.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_linalg_lu_solve, "wrapper_Meta_linalg_lu_solve"))
+ops.linalg_lu_solve.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_linalg_lu_solve, "wrapper_Meta_linalg_lu_solve")))
 
 
 # ---- structured: lu_unpack.out (meta: lu_unpack, impl: none) --------------------
@@ -3344,7 +3580,8 @@ def wrapper_Meta_lu_unpack_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lu_unpack_out, "wrapper_Meta_lu_unpack_out"))
+ops.lu_unpack_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lu_unpack_out, "wrapper_Meta_lu_unpack_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lu_unpack", REGISTER_META,
         legacy="MetaType::lu_unpack")
@@ -3357,7 +3594,8 @@ def wrapper_Meta_lu_unpack(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.lu_unpack.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lu_unpack, "wrapper_Meta_lu_unpack"))
+ops.lu_unpack.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lu_unpack, "wrapper_Meta_lu_unpack")))
 
 
 # ---- structured: _linalg_det.result (meta: _linalg_det, impl: none) --------------------
@@ -3373,7 +3611,8 @@ def wrapper_Meta__linalg_det_result(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det_result.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_det_result, "wrapper_Meta__linalg_det_result"))
+ops._linalg_det_result.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_det_result, "wrapper_Meta__linalg_det_result")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_det", REGISTER_META,
         legacy="MetaType::_linalg_det")
@@ -3385,7 +3624,8 @@ def wrapper_Meta__linalg_det(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_det.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_det, "wrapper_Meta__linalg_det"))
+ops._linalg_det.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_det, "wrapper_Meta__linalg_det")))
 
 
 # ---- structured: _linalg_slogdet.sign (meta: _linalg_slogdet, impl: none) --------------------
@@ -3401,7 +3641,8 @@ def wrapper_Meta__linalg_slogdet_sign(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet_sign.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_slogdet_sign, "wrapper_Meta__linalg_slogdet_sign"))
+ops._linalg_slogdet_sign.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_slogdet_sign, "wrapper_Meta__linalg_slogdet_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_slogdet", REGISTER_META,
         legacy="MetaType::_linalg_slogdet")
@@ -3413,7 +3654,8 @@ def wrapper_Meta__linalg_slogdet(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops._linalg_slogdet.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__linalg_slogdet, "wrapper_Meta__linalg_slogdet"))
+ops._linalg_slogdet.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__linalg_slogdet, "wrapper_Meta__linalg_slogdet")))
 
 
 # ---- structured: amax.out (meta: amax, impl: none) --------------------
@@ -3429,7 +3671,8 @@ def wrapper_Meta_amax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amax_out, "wrapper_Meta_amax_out"))
+ops.amax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_amax_out, "wrapper_Meta_amax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_amax", REGISTER_META,
         legacy="MetaType::amax")
@@ -3441,7 +3684,8 @@ def wrapper_Meta_amax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amax, "wrapper_Meta_amax"))
+ops.amax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_amax, "wrapper_Meta_amax")))
 
 
 # ---- structured: amin.out (meta: amin, impl: none) --------------------
@@ -3457,7 +3701,8 @@ def wrapper_Meta_amin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amin_out, "wrapper_Meta_amin_out"))
+ops.amin_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_amin_out, "wrapper_Meta_amin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_amin", REGISTER_META,
         legacy="MetaType::amin")
@@ -3469,7 +3714,8 @@ def wrapper_Meta_amin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.amin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_amin, "wrapper_Meta_amin"))
+ops.amin.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_amin, "wrapper_Meta_amin")))
 
 
 # ---- structured: aminmax.out (meta: aminmax, impl: none) --------------------
@@ -3484,7 +3730,8 @@ def wrapper_Meta_aminmax_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_aminmax_out, "wrapper_Meta_aminmax_out"))
+ops.aminmax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_aminmax_out, "wrapper_Meta_aminmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_aminmax", REGISTER_META,
         legacy="MetaType::aminmax")
@@ -3496,7 +3743,8 @@ def wrapper_Meta_aminmax(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.aminmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_aminmax, "wrapper_Meta_aminmax"))
+ops.aminmax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_aminmax, "wrapper_Meta_aminmax")))
 
 
 # ---- structured: log1p.out (meta: log1p, impl: none) --------------------
@@ -3511,7 +3759,8 @@ def wrapper_Meta_log1p_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p_out, "wrapper_Meta_log1p_out"))
+ops.log1p_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log1p_out, "wrapper_Meta_log1p_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log1p", REGISTER_META,
         legacy="MetaType::log1p")
@@ -3523,7 +3772,8 @@ def wrapper_Meta_log1p(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p, "wrapper_Meta_log1p"))
+ops.log1p.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log1p, "wrapper_Meta_log1p")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log1p_", REGISTER_META,
         legacy="MetaType::log1p_")
@@ -3535,7 +3785,8 @@ def wrapper_Meta_log1p_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log1p_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log1p_, "wrapper_Meta_log1p_"))
+ops.log1p_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log1p_, "wrapper_Meta_log1p_")))
 
 
 # ---- structured: expm1.out (meta: expm1, impl: none) --------------------
@@ -3550,7 +3801,8 @@ def wrapper_Meta_expm1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1_out, "wrapper_Meta_expm1_out"))
+ops.expm1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_expm1_out, "wrapper_Meta_expm1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_expm1", REGISTER_META,
         legacy="MetaType::expm1")
@@ -3562,7 +3814,8 @@ def wrapper_Meta_expm1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1, "wrapper_Meta_expm1"))
+ops.expm1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_expm1, "wrapper_Meta_expm1")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_expm1_", REGISTER_META,
         legacy="MetaType::expm1_")
@@ -3574,7 +3827,8 @@ def wrapper_Meta_expm1_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.expm1_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_expm1_, "wrapper_Meta_expm1_"))
+ops.expm1_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_expm1_, "wrapper_Meta_expm1_")))
 
 
 # ---- structured: asin.out (meta: asin, impl: none) --------------------
@@ -3589,7 +3843,8 @@ def wrapper_Meta_asin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin_out, "wrapper_Meta_asin_out"))
+ops.asin_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asin_out, "wrapper_Meta_asin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asin", REGISTER_META,
         legacy="MetaType::asin")
@@ -3601,7 +3856,8 @@ def wrapper_Meta_asin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin, "wrapper_Meta_asin"))
+ops.asin.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asin, "wrapper_Meta_asin")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asin_", REGISTER_META,
         legacy="MetaType::asin_")
@@ -3613,7 +3869,8 @@ def wrapper_Meta_asin_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asin_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asin_, "wrapper_Meta_asin_"))
+ops.asin_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asin_, "wrapper_Meta_asin_")))
 
 
 # ---- structured: acos.out (meta: acos, impl: none) --------------------
@@ -3628,7 +3885,8 @@ def wrapper_Meta_acos_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos_out, "wrapper_Meta_acos_out"))
+ops.acos_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acos_out, "wrapper_Meta_acos_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acos", REGISTER_META,
         legacy="MetaType::acos")
@@ -3640,7 +3898,8 @@ def wrapper_Meta_acos(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos, "wrapper_Meta_acos"))
+ops.acos.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acos, "wrapper_Meta_acos")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acos_", REGISTER_META,
         legacy="MetaType::acos_")
@@ -3652,7 +3911,8 @@ def wrapper_Meta_acos_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acos_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acos_, "wrapper_Meta_acos_"))
+ops.acos_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acos_, "wrapper_Meta_acos_")))
 
 
 # ---- structured: atan.out (meta: atan, impl: none) --------------------
@@ -3667,7 +3927,8 @@ def wrapper_Meta_atan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan_out, "wrapper_Meta_atan_out"))
+ops.atan_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan_out, "wrapper_Meta_atan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan", REGISTER_META,
         legacy="MetaType::atan")
@@ -3679,7 +3940,8 @@ def wrapper_Meta_atan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan, "wrapper_Meta_atan"))
+ops.atan.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan, "wrapper_Meta_atan")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan_", REGISTER_META,
         legacy="MetaType::atan_")
@@ -3691,7 +3953,8 @@ def wrapper_Meta_atan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan_, "wrapper_Meta_atan_"))
+ops.atan_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan_, "wrapper_Meta_atan_")))
 
 
 # ---- structured: sinh.out (meta: sinh, impl: none) --------------------
@@ -3706,7 +3969,8 @@ def wrapper_Meta_sinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh_out, "wrapper_Meta_sinh_out"))
+ops.sinh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinh_out, "wrapper_Meta_sinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinh", REGISTER_META,
         legacy="MetaType::sinh")
@@ -3718,7 +3982,8 @@ def wrapper_Meta_sinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh, "wrapper_Meta_sinh"))
+ops.sinh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinh, "wrapper_Meta_sinh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinh_", REGISTER_META,
         legacy="MetaType::sinh_")
@@ -3730,7 +3995,8 @@ def wrapper_Meta_sinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinh_, "wrapper_Meta_sinh_"))
+ops.sinh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinh_, "wrapper_Meta_sinh_")))
 
 
 # ---- structured: cosh.out (meta: cosh, impl: none) --------------------
@@ -3745,7 +4011,8 @@ def wrapper_Meta_cosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh_out, "wrapper_Meta_cosh_out"))
+ops.cosh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cosh_out, "wrapper_Meta_cosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cosh", REGISTER_META,
         legacy="MetaType::cosh")
@@ -3757,7 +4024,8 @@ def wrapper_Meta_cosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh, "wrapper_Meta_cosh"))
+ops.cosh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cosh, "wrapper_Meta_cosh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cosh_", REGISTER_META,
         legacy="MetaType::cosh_")
@@ -3769,7 +4037,8 @@ def wrapper_Meta_cosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.cosh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_cosh_, "wrapper_Meta_cosh_"))
+ops.cosh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_cosh_, "wrapper_Meta_cosh_")))
 
 
 # ---- structured: asinh.out (meta: asinh, impl: none) --------------------
@@ -3784,7 +4053,8 @@ def wrapper_Meta_asinh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh_out, "wrapper_Meta_asinh_out"))
+ops.asinh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asinh_out, "wrapper_Meta_asinh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asinh", REGISTER_META,
         legacy="MetaType::asinh")
@@ -3796,7 +4066,8 @@ def wrapper_Meta_asinh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh, "wrapper_Meta_asinh"))
+ops.asinh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asinh, "wrapper_Meta_asinh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asinh_", REGISTER_META,
         legacy="MetaType::asinh_")
@@ -3808,7 +4079,8 @@ def wrapper_Meta_asinh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.asinh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_asinh_, "wrapper_Meta_asinh_"))
+ops.asinh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_asinh_, "wrapper_Meta_asinh_")))
 
 
 # ---- structured: acosh.out (meta: acosh, impl: none) --------------------
@@ -3823,7 +4095,8 @@ def wrapper_Meta_acosh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh_out, "wrapper_Meta_acosh_out"))
+ops.acosh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acosh_out, "wrapper_Meta_acosh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acosh", REGISTER_META,
         legacy="MetaType::acosh")
@@ -3835,7 +4108,8 @@ def wrapper_Meta_acosh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh, "wrapper_Meta_acosh"))
+ops.acosh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acosh, "wrapper_Meta_acosh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acosh_", REGISTER_META,
         legacy="MetaType::acosh_")
@@ -3847,7 +4121,8 @@ def wrapper_Meta_acosh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.acosh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_acosh_, "wrapper_Meta_acosh_"))
+ops.acosh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_acosh_, "wrapper_Meta_acosh_")))
 
 
 # ---- structured: atanh.out (meta: atanh, impl: none) --------------------
@@ -3862,7 +4137,8 @@ def wrapper_Meta_atanh_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh_out, "wrapper_Meta_atanh_out"))
+ops.atanh_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atanh_out, "wrapper_Meta_atanh_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atanh", REGISTER_META,
         legacy="MetaType::atanh")
@@ -3874,7 +4150,8 @@ def wrapper_Meta_atanh(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh, "wrapper_Meta_atanh"))
+ops.atanh.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atanh, "wrapper_Meta_atanh")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atanh_", REGISTER_META,
         legacy="MetaType::atanh_")
@@ -3886,7 +4163,8 @@ def wrapper_Meta_atanh_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atanh_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atanh_, "wrapper_Meta_atanh_"))
+ops.atanh_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atanh_, "wrapper_Meta_atanh_")))
 
 
 # ---- structured: frac.out (meta: frac, impl: none) --------------------
@@ -3901,7 +4179,8 @@ def wrapper_Meta_frac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac_out, "wrapper_Meta_frac_out"))
+ops.frac_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_frac_out, "wrapper_Meta_frac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_frac", REGISTER_META,
         legacy="MetaType::frac")
@@ -3913,7 +4192,8 @@ def wrapper_Meta_frac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac, "wrapper_Meta_frac"))
+ops.frac.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_frac, "wrapper_Meta_frac")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_frac_", REGISTER_META,
         legacy="MetaType::frac_")
@@ -3925,7 +4205,8 @@ def wrapper_Meta_frac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.frac_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_frac_, "wrapper_Meta_frac_"))
+ops.frac_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_frac_, "wrapper_Meta_frac_")))
 
 
 # ---- structured: _softmax.out (meta: _softmax, impl: none) --------------------
@@ -3941,7 +4222,8 @@ def wrapper_Meta__softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_out, "wrapper_Meta__softmax_out"))
+ops._softmax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__softmax_out, "wrapper_Meta__softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__softmax", REGISTER_META,
         legacy="MetaType::_softmax")
@@ -3953,7 +4235,8 @@ def wrapper_Meta__softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax, "wrapper_Meta__softmax"))
+ops._softmax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__softmax, "wrapper_Meta__softmax")))
 
 
 # ---- structured: _log_softmax.out (meta: _log_softmax, impl: none) --------------------
@@ -3969,7 +4252,8 @@ def wrapper_Meta__log_softmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_out, "wrapper_Meta__log_softmax_out"))
+ops._log_softmax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__log_softmax_out, "wrapper_Meta__log_softmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__log_softmax", REGISTER_META,
         legacy="MetaType::_log_softmax")
@@ -3981,7 +4265,8 @@ def wrapper_Meta__log_softmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax, "wrapper_Meta__log_softmax"))
+ops._log_softmax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__log_softmax, "wrapper_Meta__log_softmax")))
 
 
 # ---- structured: _softmax_backward_data.out (meta: _softmax_backward_data, impl: none) --------------------
@@ -3997,7 +4282,8 @@ def wrapper_Meta__softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_backward_data_out, "wrapper_Meta__softmax_backward_data_out"))
+ops._softmax_backward_data_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__softmax_backward_data_out, "wrapper_Meta__softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__softmax_backward_data", REGISTER_META,
         legacy="MetaType::_softmax_backward_data")
@@ -4010,7 +4296,8 @@ def wrapper_Meta__softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._softmax_backward_data.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__softmax_backward_data, "wrapper_Meta__softmax_backward_data"))
+ops._softmax_backward_data.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__softmax_backward_data, "wrapper_Meta__softmax_backward_data")))
 
 
 # ---- structured: _log_softmax_backward_data.out (meta: _log_softmax_backward_data, impl: none) --------------------
@@ -4026,7 +4313,8 @@ def wrapper_Meta__log_softmax_backward_data_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_backward_data_out, "wrapper_Meta__log_softmax_backward_data_out"))
+ops._log_softmax_backward_data_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__log_softmax_backward_data_out, "wrapper_Meta__log_softmax_backward_data_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__log_softmax_backward_data", REGISTER_META,
         legacy="MetaType::_log_softmax_backward_data")
@@ -4039,7 +4327,8 @@ def wrapper_Meta__log_softmax_backward_data(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._log_softmax_backward_data.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__log_softmax_backward_data, "wrapper_Meta__log_softmax_backward_data"))
+ops._log_softmax_backward_data.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__log_softmax_backward_data, "wrapper_Meta__log_softmax_backward_data")))
 
 
 # ---- structured: nll_loss_forward.output (meta: nll_loss_forward, impl: none) --------------------
@@ -4055,7 +4344,8 @@ def wrapper_Meta_nll_loss_forward_output(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward_output.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_forward_output, "wrapper_Meta_nll_loss_forward_output"))
+ops.nll_loss_forward_output.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_nll_loss_forward_output, "wrapper_Meta_nll_loss_forward_output")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_forward", REGISTER_META,
         legacy="MetaType::nll_loss_forward")
@@ -4068,7 +4358,8 @@ def wrapper_Meta_nll_loss_forward(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.nll_loss_forward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_forward, "wrapper_Meta_nll_loss_forward"))
+ops.nll_loss_forward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_nll_loss_forward, "wrapper_Meta_nll_loss_forward")))
 
 
 # ---- structured: nll_loss_backward.grad_input (meta: nll_loss_backward, impl: none) --------------------
@@ -4084,7 +4375,8 @@ def wrapper_Meta_nll_loss_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_backward_grad_input, "wrapper_Meta_nll_loss_backward_grad_input"))
+ops.nll_loss_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_nll_loss_backward_grad_input, "wrapper_Meta_nll_loss_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_backward", REGISTER_META,
         legacy="MetaType::nll_loss_backward")
@@ -4097,7 +4389,8 @@ def wrapper_Meta_nll_loss_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.nll_loss_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_nll_loss_backward, "wrapper_Meta_nll_loss_backward"))
+ops.nll_loss_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_nll_loss_backward, "wrapper_Meta_nll_loss_backward")))
 
 
 # ---- structured: mse_loss.out (meta: mse_loss, impl: none) --------------------
@@ -4112,7 +4405,8 @@ def wrapper_Meta_mse_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mse_loss_out, "wrapper_Meta_mse_loss_out"))
+ops.mse_loss_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mse_loss_out, "wrapper_Meta_mse_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mse_loss", REGISTER_META,
         legacy="MetaType::mse_loss")
@@ -4124,7 +4418,8 @@ def wrapper_Meta_mse_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.mse_loss.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_mse_loss, "wrapper_Meta_mse_loss"))
+ops.mse_loss.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_mse_loss, "wrapper_Meta_mse_loss")))
 
 
 # ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: none) --------------------
@@ -4139,7 +4434,8 @@ def wrapper_Meta_smooth_l1_loss_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_smooth_l1_loss_out, "wrapper_Meta_smooth_l1_loss_out"))
+ops.smooth_l1_loss_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_smooth_l1_loss_out, "wrapper_Meta_smooth_l1_loss_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_smooth_l1_loss", REGISTER_META,
         legacy="MetaType::smooth_l1_loss")
@@ -4151,7 +4447,8 @@ def wrapper_Meta_smooth_l1_loss(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.smooth_l1_loss.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_smooth_l1_loss, "wrapper_Meta_smooth_l1_loss"))
+ops.smooth_l1_loss.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_smooth_l1_loss, "wrapper_Meta_smooth_l1_loss")))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: none) --------------------
@@ -4166,7 +4463,8 @@ def wrapper_Meta_addcmul_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul_out, "wrapper_Meta_addcmul_out"))
+ops.addcmul_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcmul_out, "wrapper_Meta_addcmul_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcmul", REGISTER_META,
         legacy="MetaType::addcmul")
@@ -4178,7 +4476,8 @@ def wrapper_Meta_addcmul(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul, "wrapper_Meta_addcmul"))
+ops.addcmul.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcmul, "wrapper_Meta_addcmul")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcmul_", REGISTER_META,
         legacy="MetaType::addcmul_")
@@ -4190,7 +4489,8 @@ def wrapper_Meta_addcmul_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcmul_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcmul_, "wrapper_Meta_addcmul_"))
+ops.addcmul_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcmul_, "wrapper_Meta_addcmul_")))
 
 
 # ---- structured: addcdiv.out (meta: addcdiv, impl: none) --------------------
@@ -4205,7 +4505,8 @@ def wrapper_Meta_addcdiv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv_out, "wrapper_Meta_addcdiv_out"))
+ops.addcdiv_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcdiv_out, "wrapper_Meta_addcdiv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcdiv", REGISTER_META,
         legacy="MetaType::addcdiv")
@@ -4217,7 +4518,8 @@ def wrapper_Meta_addcdiv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv, "wrapper_Meta_addcdiv"))
+ops.addcdiv.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcdiv, "wrapper_Meta_addcdiv")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcdiv_", REGISTER_META,
         legacy="MetaType::addcdiv_")
@@ -4229,7 +4531,8 @@ def wrapper_Meta_addcdiv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.addcdiv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_addcdiv_, "wrapper_Meta_addcdiv_"))
+ops.addcdiv_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_addcdiv_, "wrapper_Meta_addcdiv_")))
 
 
 # ---- structured: lerp.Scalar_out (meta: lerp.Scalar, impl: none) --------------------
@@ -4244,7 +4547,8 @@ def wrapper_Meta_lerp_Scalar_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Scalar_out, "wrapper_Meta_lerp_Scalar_out"))
+ops.lerp_Scalar_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp_Scalar_out, "wrapper_Meta_lerp_Scalar_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp_Scalar", REGISTER_META,
         legacy="MetaType::lerp")
@@ -4256,7 +4560,8 @@ def wrapper_Meta_lerp_Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Scalar, "wrapper_Meta_lerp_Scalar"))
+ops.lerp_Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp_Scalar, "wrapper_Meta_lerp_Scalar")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp__Scalar", REGISTER_META,
         legacy="MetaType::lerp_")
@@ -4268,7 +4573,8 @@ def wrapper_Meta_lerp__Scalar(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Scalar.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp__Scalar, "wrapper_Meta_lerp__Scalar"))
+ops.lerp__Scalar.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp__Scalar, "wrapper_Meta_lerp__Scalar")))
 
 
 # ---- structured: lerp.Tensor_out (meta: lerp.Tensor, impl: none) --------------------
@@ -4283,7 +4589,8 @@ def wrapper_Meta_lerp_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Tensor_out, "wrapper_Meta_lerp_Tensor_out"))
+ops.lerp_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp_Tensor_out, "wrapper_Meta_lerp_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp_Tensor", REGISTER_META,
         legacy="MetaType::lerp")
@@ -4295,7 +4602,8 @@ def wrapper_Meta_lerp_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp_Tensor, "wrapper_Meta_lerp_Tensor"))
+ops.lerp_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp_Tensor, "wrapper_Meta_lerp_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp__Tensor", REGISTER_META,
         legacy="MetaType::lerp_")
@@ -4307,7 +4615,8 @@ def wrapper_Meta_lerp__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lerp__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lerp__Tensor, "wrapper_Meta_lerp__Tensor"))
+ops.lerp__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lerp__Tensor, "wrapper_Meta_lerp__Tensor")))
 
 
 # ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: none) --------------------
@@ -4322,7 +4631,8 @@ def wrapper_Meta_bitwise_xor_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor_Tensor_out, "wrapper_Meta_bitwise_xor_Tensor_out"))
+ops.bitwise_xor_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_xor_Tensor_out, "wrapper_Meta_bitwise_xor_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor_Tensor", REGISTER_META,
         legacy="MetaType::bitwise_xor")
@@ -4334,7 +4644,8 @@ def wrapper_Meta_bitwise_xor_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor_Tensor, "wrapper_Meta_bitwise_xor_Tensor"))
+ops.bitwise_xor_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_xor_Tensor, "wrapper_Meta_bitwise_xor_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor__Tensor", REGISTER_META,
         legacy="MetaType::bitwise_xor_")
@@ -4346,7 +4657,8 @@ def wrapper_Meta_bitwise_xor__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_xor__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_xor__Tensor, "wrapper_Meta_bitwise_xor__Tensor"))
+ops.bitwise_xor__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_xor__Tensor, "wrapper_Meta_bitwise_xor__Tensor")))
 
 
 # ---- structured: bitwise_left_shift.Tensor_out (meta: bitwise_left_shift.Tensor, impl: none) --------------------
@@ -4361,7 +4673,8 @@ def wrapper_Meta_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor_out, "wrapper_Meta_bitwise_left_shift_Tensor_out"))
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor_out, "wrapper_Meta_bitwise_left_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift_Tensor", REGISTER_META,
         legacy="MetaType::bitwise_left_shift")
@@ -4373,7 +4686,8 @@ def wrapper_Meta_bitwise_left_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor, "wrapper_Meta_bitwise_left_shift_Tensor"))
+ops.bitwise_left_shift_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_left_shift_Tensor, "wrapper_Meta_bitwise_left_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift__Tensor", REGISTER_META,
         legacy="MetaType::bitwise_left_shift_")
@@ -4385,7 +4699,8 @@ def wrapper_Meta_bitwise_left_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_left_shift__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_left_shift__Tensor, "wrapper_Meta_bitwise_left_shift__Tensor"))
+ops.bitwise_left_shift__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_left_shift__Tensor, "wrapper_Meta_bitwise_left_shift__Tensor")))
 
 
 # ---- structured: bitwise_right_shift.Tensor_out (meta: bitwise_right_shift.Tensor, impl: none) --------------------
@@ -4400,7 +4715,8 @@ def wrapper_Meta_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor_out, "wrapper_Meta_bitwise_right_shift_Tensor_out"))
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor_out, "wrapper_Meta_bitwise_right_shift_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift_Tensor", REGISTER_META,
         legacy="MetaType::bitwise_right_shift")
@@ -4412,7 +4728,8 @@ def wrapper_Meta_bitwise_right_shift_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor, "wrapper_Meta_bitwise_right_shift_Tensor"))
+ops.bitwise_right_shift_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_right_shift_Tensor, "wrapper_Meta_bitwise_right_shift_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift__Tensor", REGISTER_META,
         legacy="MetaType::bitwise_right_shift_")
@@ -4424,7 +4741,8 @@ def wrapper_Meta_bitwise_right_shift__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.bitwise_right_shift__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_bitwise_right_shift__Tensor, "wrapper_Meta_bitwise_right_shift__Tensor"))
+ops.bitwise_right_shift__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_bitwise_right_shift__Tensor, "wrapper_Meta_bitwise_right_shift__Tensor")))
 
 
 # ---- structured: hypot.out (meta: hypot, impl: none) --------------------
@@ -4439,7 +4757,8 @@ def wrapper_Meta_hypot_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot_out, "wrapper_Meta_hypot_out"))
+ops.hypot_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hypot_out, "wrapper_Meta_hypot_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hypot", REGISTER_META,
         legacy="MetaType::hypot")
@@ -4451,7 +4770,8 @@ def wrapper_Meta_hypot(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot, "wrapper_Meta_hypot"))
+ops.hypot.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hypot, "wrapper_Meta_hypot")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hypot_", REGISTER_META,
         legacy="MetaType::hypot_")
@@ -4463,7 +4783,8 @@ def wrapper_Meta_hypot_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.hypot_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_hypot_, "wrapper_Meta_hypot_"))
+ops.hypot_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_hypot_, "wrapper_Meta_hypot_")))
 
 
 # ---- structured: sgn.out (meta: sgn, impl: none) --------------------
@@ -4478,7 +4799,8 @@ def wrapper_Meta_sgn_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn_out, "wrapper_Meta_sgn_out"))
+ops.sgn_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sgn_out, "wrapper_Meta_sgn_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sgn", REGISTER_META,
         legacy="MetaType::sgn")
@@ -4490,7 +4812,8 @@ def wrapper_Meta_sgn(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn, "wrapper_Meta_sgn"))
+ops.sgn.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sgn, "wrapper_Meta_sgn")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sgn_", REGISTER_META,
         legacy="MetaType::sgn_")
@@ -4502,7 +4825,8 @@ def wrapper_Meta_sgn_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sgn_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sgn_, "wrapper_Meta_sgn_"))
+ops.sgn_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sgn_, "wrapper_Meta_sgn_")))
 
 
 # ---- structured: sign.out (meta: sign, impl: none) --------------------
@@ -4517,7 +4841,8 @@ def wrapper_Meta_sign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign_out, "wrapper_Meta_sign_out"))
+ops.sign_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sign_out, "wrapper_Meta_sign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sign", REGISTER_META,
         legacy="MetaType::sign")
@@ -4529,7 +4854,8 @@ def wrapper_Meta_sign(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign, "wrapper_Meta_sign"))
+ops.sign.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sign, "wrapper_Meta_sign")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sign_", REGISTER_META,
         legacy="MetaType::sign_")
@@ -4541,7 +4867,8 @@ def wrapper_Meta_sign_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sign_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sign_, "wrapper_Meta_sign_"))
+ops.sign_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sign_, "wrapper_Meta_sign_")))
 
 
 # ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: none) --------------------
@@ -4556,7 +4883,8 @@ def wrapper_Meta_sigmoid_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_backward_grad_input, "wrapper_Meta_sigmoid_backward_grad_input"))
+ops.sigmoid_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sigmoid_backward_grad_input, "wrapper_Meta_sigmoid_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_backward", REGISTER_META,
         legacy="MetaType::sigmoid_backward")
@@ -4568,7 +4896,8 @@ def wrapper_Meta_sigmoid_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sigmoid_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sigmoid_backward, "wrapper_Meta_sigmoid_backward"))
+ops.sigmoid_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sigmoid_backward, "wrapper_Meta_sigmoid_backward")))
 
 
 # ---- structured: tanh_backward.grad_input (meta: tanh_backward, impl: none) --------------------
@@ -4583,7 +4912,8 @@ def wrapper_Meta_tanh_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_backward_grad_input, "wrapper_Meta_tanh_backward_grad_input"))
+ops.tanh_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tanh_backward_grad_input, "wrapper_Meta_tanh_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh_backward", REGISTER_META,
         legacy="MetaType::tanh_backward")
@@ -4595,7 +4925,8 @@ def wrapper_Meta_tanh_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tanh_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tanh_backward, "wrapper_Meta_tanh_backward"))
+ops.tanh_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tanh_backward, "wrapper_Meta_tanh_backward")))
 
 
 # ---- structured: threshold_backward.grad_input (meta: threshold_backward, impl: none) --------------------
@@ -4610,7 +4941,8 @@ def wrapper_Meta_threshold_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_backward_grad_input, "wrapper_Meta_threshold_backward_grad_input"))
+ops.threshold_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_threshold_backward_grad_input, "wrapper_Meta_threshold_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold_backward", REGISTER_META,
         legacy="MetaType::threshold_backward")
@@ -4622,7 +4954,8 @@ def wrapper_Meta_threshold_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.threshold_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_threshold_backward, "wrapper_Meta_threshold_backward"))
+ops.threshold_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_threshold_backward, "wrapper_Meta_threshold_backward")))
 
 
 # ---- structured: slow_conv_transpose2d.out (meta: slow_conv_transpose2d, impl: none) --------------------
@@ -4638,7 +4971,8 @@ def wrapper_Meta_slow_conv_transpose2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_slow_conv_transpose2d_out, "wrapper_Meta_slow_conv_transpose2d_out"))
+ops.slow_conv_transpose2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_slow_conv_transpose2d_out, "wrapper_Meta_slow_conv_transpose2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_slow_conv_transpose2d", REGISTER_META,
         legacy="MetaType::slow_conv_transpose2d")
@@ -4651,7 +4985,8 @@ def wrapper_Meta_slow_conv_transpose2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.slow_conv_transpose2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_slow_conv_transpose2d, "wrapper_Meta_slow_conv_transpose2d"))
+ops.slow_conv_transpose2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_slow_conv_transpose2d, "wrapper_Meta_slow_conv_transpose2d")))
 
 
 # ---- structured: adaptive_max_pool2d.out (meta: adaptive_max_pool2d, impl: none) --------------------
@@ -4667,7 +5002,8 @@ def wrapper_Meta_adaptive_max_pool2d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_out, "wrapper_Meta_adaptive_max_pool2d_out"))
+ops.adaptive_max_pool2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool2d_out, "wrapper_Meta_adaptive_max_pool2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d", REGISTER_META,
         legacy="MetaType::adaptive_max_pool2d")
@@ -4679,7 +5015,8 @@ def wrapper_Meta_adaptive_max_pool2d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d, "wrapper_Meta_adaptive_max_pool2d"))
+ops.adaptive_max_pool2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool2d, "wrapper_Meta_adaptive_max_pool2d")))
 
 
 # ---- structured: adaptive_max_pool2d_backward.grad_input (meta: adaptive_max_pool2d_backward, impl: none) --------------------
@@ -4695,7 +5032,8 @@ def wrapper_Meta_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward_grad_input, "wrapper_Meta_adaptive_max_pool2d_backward_grad_input"))
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward_grad_input, "wrapper_Meta_adaptive_max_pool2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d_backward", REGISTER_META,
         legacy="MetaType::adaptive_max_pool2d_backward")
@@ -4708,7 +5046,8 @@ def wrapper_Meta_adaptive_max_pool2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward, "wrapper_Meta_adaptive_max_pool2d_backward"))
+ops.adaptive_max_pool2d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool2d_backward, "wrapper_Meta_adaptive_max_pool2d_backward")))
 
 
 # ---- structured: adaptive_max_pool3d.out (meta: adaptive_max_pool3d, impl: none) --------------------
@@ -4724,7 +5063,8 @@ def wrapper_Meta_adaptive_max_pool3d_out(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_out, "wrapper_Meta_adaptive_max_pool3d_out"))
+ops.adaptive_max_pool3d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool3d_out, "wrapper_Meta_adaptive_max_pool3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d", REGISTER_META,
         legacy="MetaType::adaptive_max_pool3d")
@@ -4736,7 +5076,8 @@ def wrapper_Meta_adaptive_max_pool3d(*args: Any) -> Any:
     return tuple(op.outputs_)
 
 
-ops.adaptive_max_pool3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d, "wrapper_Meta_adaptive_max_pool3d"))
+ops.adaptive_max_pool3d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool3d, "wrapper_Meta_adaptive_max_pool3d")))
 
 
 # ---- structured: adaptive_max_pool3d_backward.grad_input (meta: adaptive_max_pool3d_backward, impl: none) --------------------
@@ -4752,7 +5093,8 @@ def wrapper_Meta_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward_grad_input, "wrapper_Meta_adaptive_max_pool3d_backward_grad_input"))
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward_grad_input, "wrapper_Meta_adaptive_max_pool3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d_backward", REGISTER_META,
         legacy="MetaType::adaptive_max_pool3d_backward")
@@ -4765,7 +5107,8 @@ def wrapper_Meta_adaptive_max_pool3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.adaptive_max_pool3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward, "wrapper_Meta_adaptive_max_pool3d_backward"))
+ops.adaptive_max_pool3d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_adaptive_max_pool3d_backward, "wrapper_Meta_adaptive_max_pool3d_backward")))
 
 
 # ---- structured: upsample_linear1d.out (meta: upsample_linear1d, impl: none) --------------------
@@ -4781,7 +5124,8 @@ def wrapper_Meta_upsample_linear1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_out, "wrapper_Meta_upsample_linear1d_out"))
+ops.upsample_linear1d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_linear1d_out, "wrapper_Meta_upsample_linear1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d", REGISTER_META,
         legacy="MetaType::upsample_linear1d")
@@ -4793,7 +5137,8 @@ def wrapper_Meta_upsample_linear1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d, "wrapper_Meta_upsample_linear1d"))
+ops.upsample_linear1d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_linear1d, "wrapper_Meta_upsample_linear1d")))
 
 
 # ---- structured: upsample_linear1d_backward.grad_input (meta: upsample_linear1d_backward, impl: none) --------------------
@@ -4809,7 +5154,8 @@ def wrapper_Meta_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_backward_grad_input, "wrapper_Meta_upsample_linear1d_backward_grad_input"))
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_linear1d_backward_grad_input, "wrapper_Meta_upsample_linear1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d_backward", REGISTER_META,
         legacy="MetaType::upsample_linear1d_backward")
@@ -4821,7 +5167,8 @@ def wrapper_Meta_upsample_linear1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_linear1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_linear1d_backward, "wrapper_Meta_upsample_linear1d_backward"))
+ops.upsample_linear1d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_linear1d_backward, "wrapper_Meta_upsample_linear1d_backward")))
 
 
 # ---- structured: upsample_bilinear2d.out (meta: upsample_bilinear2d, impl: none) --------------------
@@ -4837,7 +5184,8 @@ def wrapper_Meta_upsample_bilinear2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_out, "wrapper_Meta_upsample_bilinear2d_out"))
+ops.upsample_bilinear2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bilinear2d_out, "wrapper_Meta_upsample_bilinear2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d", REGISTER_META,
         legacy="MetaType::upsample_bilinear2d")
@@ -4849,7 +5197,8 @@ def wrapper_Meta_upsample_bilinear2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d, "wrapper_Meta_upsample_bilinear2d"))
+ops.upsample_bilinear2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bilinear2d, "wrapper_Meta_upsample_bilinear2d")))
 
 
 # ---- structured: upsample_bilinear2d_backward.grad_input (meta: upsample_bilinear2d_backward, impl: none) --------------------
@@ -4865,7 +5214,8 @@ def wrapper_Meta_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_backward_grad_input, "wrapper_Meta_upsample_bilinear2d_backward_grad_input"))
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bilinear2d_backward_grad_input, "wrapper_Meta_upsample_bilinear2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d_backward", REGISTER_META,
         legacy="MetaType::upsample_bilinear2d_backward")
@@ -4877,7 +5227,8 @@ def wrapper_Meta_upsample_bilinear2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bilinear2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bilinear2d_backward, "wrapper_Meta_upsample_bilinear2d_backward"))
+ops.upsample_bilinear2d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bilinear2d_backward, "wrapper_Meta_upsample_bilinear2d_backward")))
 
 
 # ---- structured: upsample_bicubic2d.out (meta: upsample_bicubic2d, impl: none) --------------------
@@ -4893,7 +5244,8 @@ def wrapper_Meta_upsample_bicubic2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_out, "wrapper_Meta_upsample_bicubic2d_out"))
+ops.upsample_bicubic2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bicubic2d_out, "wrapper_Meta_upsample_bicubic2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d", REGISTER_META,
         legacy="MetaType::upsample_bicubic2d")
@@ -4905,7 +5257,8 @@ def wrapper_Meta_upsample_bicubic2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d, "wrapper_Meta_upsample_bicubic2d"))
+ops.upsample_bicubic2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bicubic2d, "wrapper_Meta_upsample_bicubic2d")))
 
 
 # ---- structured: upsample_bicubic2d_backward.grad_input (meta: upsample_bicubic2d_backward, impl: none) --------------------
@@ -4921,7 +5274,8 @@ def wrapper_Meta_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_backward_grad_input, "wrapper_Meta_upsample_bicubic2d_backward_grad_input"))
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bicubic2d_backward_grad_input, "wrapper_Meta_upsample_bicubic2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d_backward", REGISTER_META,
         legacy="MetaType::upsample_bicubic2d_backward")
@@ -4933,7 +5287,8 @@ def wrapper_Meta_upsample_bicubic2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_bicubic2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_bicubic2d_backward, "wrapper_Meta_upsample_bicubic2d_backward"))
+ops.upsample_bicubic2d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_bicubic2d_backward, "wrapper_Meta_upsample_bicubic2d_backward")))
 
 
 # ---- structured: _upsample_bilinear2d_aa.out (meta: _upsample_bilinear2d_aa, impl: none) --------------------
@@ -4949,7 +5304,8 @@ def wrapper_Meta__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_out, "wrapper_Meta__upsample_bilinear2d_aa_out"))
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_out, "wrapper_Meta__upsample_bilinear2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa", REGISTER_META,
         legacy="MetaType::_upsample_bilinear2d_aa")
@@ -4961,7 +5317,8 @@ def wrapper_Meta__upsample_bilinear2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa, "wrapper_Meta__upsample_bilinear2d_aa"))
+ops._upsample_bilinear2d_aa.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bilinear2d_aa, "wrapper_Meta__upsample_bilinear2d_aa")))
 
 
 # ---- structured: _upsample_bilinear2d_aa_backward.grad_input (meta: _upsample_bilinear2d_aa_backward, impl: none) --------------------
@@ -4977,7 +5334,8 @@ def wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input, "wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input"))
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input, "wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa_backward", REGISTER_META,
         legacy="MetaType::_upsample_bilinear2d_aa_backward")
@@ -4989,7 +5347,8 @@ def wrapper_Meta__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward, "wrapper_Meta__upsample_bilinear2d_aa_backward"))
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bilinear2d_aa_backward, "wrapper_Meta__upsample_bilinear2d_aa_backward")))
 
 
 # ---- structured: _upsample_bicubic2d_aa.out (meta: _upsample_bicubic2d_aa, impl: none) --------------------
@@ -5005,7 +5364,8 @@ def wrapper_Meta__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_out, "wrapper_Meta__upsample_bicubic2d_aa_out"))
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_out, "wrapper_Meta__upsample_bicubic2d_aa_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa", REGISTER_META,
         legacy="MetaType::_upsample_bicubic2d_aa")
@@ -5017,7 +5377,8 @@ def wrapper_Meta__upsample_bicubic2d_aa(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa, "wrapper_Meta__upsample_bicubic2d_aa"))
+ops._upsample_bicubic2d_aa.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bicubic2d_aa, "wrapper_Meta__upsample_bicubic2d_aa")))
 
 
 # ---- structured: _upsample_bicubic2d_aa_backward.grad_input (meta: _upsample_bicubic2d_aa_backward, impl: none) --------------------
@@ -5033,7 +5394,8 @@ def wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input, "wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input"))
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input, "wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa_backward", REGISTER_META,
         legacy="MetaType::_upsample_bicubic2d_aa_backward")
@@ -5045,7 +5407,8 @@ def wrapper_Meta__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward, "wrapper_Meta__upsample_bicubic2d_aa_backward"))
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_bicubic2d_aa_backward, "wrapper_Meta__upsample_bicubic2d_aa_backward")))
 
 
 # ---- structured: upsample_trilinear3d.out (meta: upsample_trilinear3d, impl: none) --------------------
@@ -5061,7 +5424,8 @@ def wrapper_Meta_upsample_trilinear3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_out, "wrapper_Meta_upsample_trilinear3d_out"))
+ops.upsample_trilinear3d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_trilinear3d_out, "wrapper_Meta_upsample_trilinear3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d", REGISTER_META,
         legacy="MetaType::upsample_trilinear3d")
@@ -5073,7 +5437,8 @@ def wrapper_Meta_upsample_trilinear3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d, "wrapper_Meta_upsample_trilinear3d"))
+ops.upsample_trilinear3d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_trilinear3d, "wrapper_Meta_upsample_trilinear3d")))
 
 
 # ---- structured: upsample_trilinear3d_backward.grad_input (meta: upsample_trilinear3d_backward, impl: none) --------------------
@@ -5089,7 +5454,8 @@ def wrapper_Meta_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_backward_grad_input, "wrapper_Meta_upsample_trilinear3d_backward_grad_input"))
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_trilinear3d_backward_grad_input, "wrapper_Meta_upsample_trilinear3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d_backward", REGISTER_META,
         legacy="MetaType::upsample_trilinear3d_backward")
@@ -5101,7 +5467,8 @@ def wrapper_Meta_upsample_trilinear3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_trilinear3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_trilinear3d_backward, "wrapper_Meta_upsample_trilinear3d_backward"))
+ops.upsample_trilinear3d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_trilinear3d_backward, "wrapper_Meta_upsample_trilinear3d_backward")))
 
 
 # ---- structured: upsample_nearest1d.out (meta: upsample_nearest1d, impl: none) --------------------
@@ -5117,7 +5484,8 @@ def wrapper_Meta_upsample_nearest1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_out, "wrapper_Meta_upsample_nearest1d_out"))
+ops.upsample_nearest1d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest1d_out, "wrapper_Meta_upsample_nearest1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d", REGISTER_META,
         legacy="MetaType::upsample_nearest1d")
@@ -5129,7 +5497,8 @@ def wrapper_Meta_upsample_nearest1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d, "wrapper_Meta_upsample_nearest1d"))
+ops.upsample_nearest1d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest1d, "wrapper_Meta_upsample_nearest1d")))
 
 
 # ---- structured: upsample_nearest1d_backward.grad_input (meta: upsample_nearest1d_backward, impl: none) --------------------
@@ -5145,7 +5514,8 @@ def wrapper_Meta_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_backward_grad_input, "wrapper_Meta_upsample_nearest1d_backward_grad_input"))
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest1d_backward_grad_input, "wrapper_Meta_upsample_nearest1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d_backward", REGISTER_META,
         legacy="MetaType::upsample_nearest1d_backward")
@@ -5157,7 +5527,8 @@ def wrapper_Meta_upsample_nearest1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest1d_backward, "wrapper_Meta_upsample_nearest1d_backward"))
+ops.upsample_nearest1d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest1d_backward, "wrapper_Meta_upsample_nearest1d_backward")))
 
 
 # ---- structured: upsample_nearest2d.out (meta: upsample_nearest2d, impl: none) --------------------
@@ -5173,7 +5544,8 @@ def wrapper_Meta_upsample_nearest2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_out, "wrapper_Meta_upsample_nearest2d_out"))
+ops.upsample_nearest2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest2d_out, "wrapper_Meta_upsample_nearest2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d", REGISTER_META,
         legacy="MetaType::upsample_nearest2d")
@@ -5185,7 +5557,8 @@ def wrapper_Meta_upsample_nearest2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d, "wrapper_Meta_upsample_nearest2d"))
+ops.upsample_nearest2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest2d, "wrapper_Meta_upsample_nearest2d")))
 
 
 # ---- structured: upsample_nearest2d_backward.grad_input (meta: upsample_nearest2d_backward, impl: none) --------------------
@@ -5201,7 +5574,8 @@ def wrapper_Meta_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_backward_grad_input, "wrapper_Meta_upsample_nearest2d_backward_grad_input"))
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest2d_backward_grad_input, "wrapper_Meta_upsample_nearest2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d_backward", REGISTER_META,
         legacy="MetaType::upsample_nearest2d_backward")
@@ -5213,7 +5587,8 @@ def wrapper_Meta_upsample_nearest2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest2d_backward, "wrapper_Meta_upsample_nearest2d_backward"))
+ops.upsample_nearest2d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest2d_backward, "wrapper_Meta_upsample_nearest2d_backward")))
 
 
 # ---- structured: upsample_nearest3d.out (meta: upsample_nearest3d, impl: none) --------------------
@@ -5229,7 +5604,8 @@ def wrapper_Meta_upsample_nearest3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_out, "wrapper_Meta_upsample_nearest3d_out"))
+ops.upsample_nearest3d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest3d_out, "wrapper_Meta_upsample_nearest3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d", REGISTER_META,
         legacy="MetaType::upsample_nearest3d")
@@ -5241,7 +5617,8 @@ def wrapper_Meta_upsample_nearest3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d, "wrapper_Meta_upsample_nearest3d"))
+ops.upsample_nearest3d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest3d, "wrapper_Meta_upsample_nearest3d")))
 
 
 # ---- structured: upsample_nearest3d_backward.grad_input (meta: upsample_nearest3d_backward, impl: none) --------------------
@@ -5257,7 +5634,8 @@ def wrapper_Meta_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_backward_grad_input, "wrapper_Meta_upsample_nearest3d_backward_grad_input"))
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest3d_backward_grad_input, "wrapper_Meta_upsample_nearest3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d_backward", REGISTER_META,
         legacy="MetaType::upsample_nearest3d_backward")
@@ -5269,7 +5647,8 @@ def wrapper_Meta_upsample_nearest3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.upsample_nearest3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_upsample_nearest3d_backward, "wrapper_Meta_upsample_nearest3d_backward"))
+ops.upsample_nearest3d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_upsample_nearest3d_backward, "wrapper_Meta_upsample_nearest3d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact1d.out (meta: _upsample_nearest_exact1d, impl: none) --------------------
@@ -5285,7 +5664,8 @@ def wrapper_Meta__upsample_nearest_exact1d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_out, "wrapper_Meta__upsample_nearest_exact1d_out"))
+ops._upsample_nearest_exact1d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact1d_out, "wrapper_Meta__upsample_nearest_exact1d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact1d")
@@ -5297,7 +5677,8 @@ def wrapper_Meta__upsample_nearest_exact1d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d, "wrapper_Meta__upsample_nearest_exact1d"))
+ops._upsample_nearest_exact1d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact1d, "wrapper_Meta__upsample_nearest_exact1d")))
 
 
 # ---- structured: _upsample_nearest_exact1d_backward.grad_input (meta: _upsample_nearest_exact1d_backward, impl: none) --------------------
@@ -5313,7 +5694,8 @@ def wrapper_Meta__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact1d_backward_grad_input"))
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact1d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d_backward", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact1d_backward")
@@ -5325,7 +5707,8 @@ def wrapper_Meta__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact1d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward, "wrapper_Meta__upsample_nearest_exact1d_backward"))
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact1d_backward, "wrapper_Meta__upsample_nearest_exact1d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact2d.out (meta: _upsample_nearest_exact2d, impl: none) --------------------
@@ -5341,7 +5724,8 @@ def wrapper_Meta__upsample_nearest_exact2d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_out, "wrapper_Meta__upsample_nearest_exact2d_out"))
+ops._upsample_nearest_exact2d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact2d_out, "wrapper_Meta__upsample_nearest_exact2d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact2d")
@@ -5353,7 +5737,8 @@ def wrapper_Meta__upsample_nearest_exact2d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d, "wrapper_Meta__upsample_nearest_exact2d"))
+ops._upsample_nearest_exact2d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact2d, "wrapper_Meta__upsample_nearest_exact2d")))
 
 
 # ---- structured: _upsample_nearest_exact2d_backward.grad_input (meta: _upsample_nearest_exact2d_backward, impl: none) --------------------
@@ -5369,7 +5754,8 @@ def wrapper_Meta__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact2d_backward_grad_input"))
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact2d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d_backward", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact2d_backward")
@@ -5381,7 +5767,8 @@ def wrapper_Meta__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact2d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward, "wrapper_Meta__upsample_nearest_exact2d_backward"))
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact2d_backward, "wrapper_Meta__upsample_nearest_exact2d_backward")))
 
 
 # ---- structured: _upsample_nearest_exact3d.out (meta: _upsample_nearest_exact3d, impl: none) --------------------
@@ -5397,7 +5784,8 @@ def wrapper_Meta__upsample_nearest_exact3d_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_out, "wrapper_Meta__upsample_nearest_exact3d_out"))
+ops._upsample_nearest_exact3d_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact3d_out, "wrapper_Meta__upsample_nearest_exact3d_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact3d")
@@ -5409,7 +5797,8 @@ def wrapper_Meta__upsample_nearest_exact3d(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d, "wrapper_Meta__upsample_nearest_exact3d"))
+ops._upsample_nearest_exact3d.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact3d, "wrapper_Meta__upsample_nearest_exact3d")))
 
 
 # ---- structured: _upsample_nearest_exact3d_backward.grad_input (meta: _upsample_nearest_exact3d_backward, impl: none) --------------------
@@ -5425,7 +5814,8 @@ def wrapper_Meta__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact3d_backward_grad_input"))
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward_grad_input, "wrapper_Meta__upsample_nearest_exact3d_backward_grad_input")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d_backward", REGISTER_META,
         legacy="MetaType::_upsample_nearest_exact3d_backward")
@@ -5437,7 +5827,8 @@ def wrapper_Meta__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops._upsample_nearest_exact3d_backward.register(DispatchKey.Meta, KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward, "wrapper_Meta__upsample_nearest_exact3d_backward"))
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta__upsample_nearest_exact3d_backward, "wrapper_Meta__upsample_nearest_exact3d_backward")))
 
 
 # ---- structured: ceil.out (meta: ceil, impl: none) --------------------
@@ -5452,7 +5843,8 @@ def wrapper_Meta_ceil_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil_out, "wrapper_Meta_ceil_out"))
+ops.ceil_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ceil_out, "wrapper_Meta_ceil_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ceil", REGISTER_META,
         legacy="MetaType::ceil")
@@ -5464,7 +5856,8 @@ def wrapper_Meta_ceil(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil, "wrapper_Meta_ceil"))
+ops.ceil.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ceil, "wrapper_Meta_ceil")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ceil_", REGISTER_META,
         legacy="MetaType::ceil_")
@@ -5476,7 +5869,8 @@ def wrapper_Meta_ceil_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.ceil_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_ceil_, "wrapper_Meta_ceil_"))
+ops.ceil_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_ceil_, "wrapper_Meta_ceil_")))
 
 
 # ---- structured: erf.out (meta: erf, impl: none) --------------------
@@ -5491,7 +5885,8 @@ def wrapper_Meta_erf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf_out, "wrapper_Meta_erf_out"))
+ops.erf_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erf_out, "wrapper_Meta_erf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erf", REGISTER_META,
         legacy="MetaType::erf")
@@ -5503,7 +5898,8 @@ def wrapper_Meta_erf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf, "wrapper_Meta_erf"))
+ops.erf.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erf, "wrapper_Meta_erf")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erf_", REGISTER_META,
         legacy="MetaType::erf_")
@@ -5515,7 +5911,8 @@ def wrapper_Meta_erf_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erf_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erf_, "wrapper_Meta_erf_"))
+ops.erf_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erf_, "wrapper_Meta_erf_")))
 
 
 # ---- structured: erfc.out (meta: erfc, impl: none) --------------------
@@ -5530,7 +5927,8 @@ def wrapper_Meta_erfc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc_out, "wrapper_Meta_erfc_out"))
+ops.erfc_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfc_out, "wrapper_Meta_erfc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfc", REGISTER_META,
         legacy="MetaType::erfc")
@@ -5542,7 +5940,8 @@ def wrapper_Meta_erfc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc, "wrapper_Meta_erfc"))
+ops.erfc.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfc, "wrapper_Meta_erfc")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfc_", REGISTER_META,
         legacy="MetaType::erfc_")
@@ -5554,7 +5953,8 @@ def wrapper_Meta_erfc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfc_, "wrapper_Meta_erfc_"))
+ops.erfc_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfc_, "wrapper_Meta_erfc_")))
 
 
 # ---- structured: exp2.out (meta: exp2, impl: none) --------------------
@@ -5569,7 +5969,8 @@ def wrapper_Meta_exp2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2_out, "wrapper_Meta_exp2_out"))
+ops.exp2_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp2_out, "wrapper_Meta_exp2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp2", REGISTER_META,
         legacy="MetaType::exp2")
@@ -5581,7 +5982,8 @@ def wrapper_Meta_exp2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2, "wrapper_Meta_exp2"))
+ops.exp2.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp2, "wrapper_Meta_exp2")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp2_", REGISTER_META,
         legacy="MetaType::exp2_")
@@ -5593,7 +5995,8 @@ def wrapper_Meta_exp2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.exp2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_exp2_, "wrapper_Meta_exp2_"))
+ops.exp2_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_exp2_, "wrapper_Meta_exp2_")))
 
 
 # ---- structured: floor.out (meta: floor, impl: none) --------------------
@@ -5608,7 +6011,8 @@ def wrapper_Meta_floor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor_out, "wrapper_Meta_floor_out"))
+ops.floor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_floor_out, "wrapper_Meta_floor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_floor", REGISTER_META,
         legacy="MetaType::floor")
@@ -5620,7 +6024,8 @@ def wrapper_Meta_floor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor, "wrapper_Meta_floor"))
+ops.floor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_floor, "wrapper_Meta_floor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_floor_", REGISTER_META,
         legacy="MetaType::floor_")
@@ -5632,7 +6037,8 @@ def wrapper_Meta_floor_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.floor_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_floor_, "wrapper_Meta_floor_"))
+ops.floor_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_floor_, "wrapper_Meta_floor_")))
 
 
 # ---- structured: log10.out (meta: log10, impl: none) --------------------
@@ -5647,7 +6053,8 @@ def wrapper_Meta_log10_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10_out, "wrapper_Meta_log10_out"))
+ops.log10_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log10_out, "wrapper_Meta_log10_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log10", REGISTER_META,
         legacy="MetaType::log10")
@@ -5659,7 +6066,8 @@ def wrapper_Meta_log10(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10, "wrapper_Meta_log10"))
+ops.log10.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log10, "wrapper_Meta_log10")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log10_", REGISTER_META,
         legacy="MetaType::log10_")
@@ -5671,7 +6079,8 @@ def wrapper_Meta_log10_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log10_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log10_, "wrapper_Meta_log10_"))
+ops.log10_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log10_, "wrapper_Meta_log10_")))
 
 
 # ---- structured: log2.out (meta: log2, impl: none) --------------------
@@ -5686,7 +6095,8 @@ def wrapper_Meta_log2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2_out, "wrapper_Meta_log2_out"))
+ops.log2_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log2_out, "wrapper_Meta_log2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log2", REGISTER_META,
         legacy="MetaType::log2")
@@ -5698,7 +6108,8 @@ def wrapper_Meta_log2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2, "wrapper_Meta_log2"))
+ops.log2.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log2, "wrapper_Meta_log2")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log2_", REGISTER_META,
         legacy="MetaType::log2_")
@@ -5710,7 +6121,8 @@ def wrapper_Meta_log2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.log2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_log2_, "wrapper_Meta_log2_"))
+ops.log2_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_log2_, "wrapper_Meta_log2_")))
 
 
 # ---- structured: round.out (meta: round, impl: none) --------------------
@@ -5725,7 +6137,8 @@ def wrapper_Meta_round_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_out, "wrapper_Meta_round_out"))
+ops.round_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round_out, "wrapper_Meta_round_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round", REGISTER_META,
         legacy="MetaType::round")
@@ -5737,7 +6150,8 @@ def wrapper_Meta_round(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round, "wrapper_Meta_round"))
+ops.round.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round, "wrapper_Meta_round")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round_", REGISTER_META,
         legacy="MetaType::round_")
@@ -5749,7 +6163,8 @@ def wrapper_Meta_round_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_, "wrapper_Meta_round_"))
+ops.round_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round_, "wrapper_Meta_round_")))
 
 
 # ---- structured: round.decimals_out (meta: round.decimals, impl: none) --------------------
@@ -5764,7 +6179,8 @@ def wrapper_Meta_round_decimals_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_decimals_out, "wrapper_Meta_round_decimals_out"))
+ops.round_decimals_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round_decimals_out, "wrapper_Meta_round_decimals_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round_decimals", REGISTER_META,
         legacy="MetaType::round")
@@ -5776,7 +6192,8 @@ def wrapper_Meta_round_decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round_decimals.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round_decimals, "wrapper_Meta_round_decimals"))
+ops.round_decimals.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round_decimals, "wrapper_Meta_round_decimals")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round__decimals", REGISTER_META,
         legacy="MetaType::round_")
@@ -5788,7 +6205,8 @@ def wrapper_Meta_round__decimals(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.round__decimals.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_round__decimals, "wrapper_Meta_round__decimals"))
+ops.round__decimals.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_round__decimals, "wrapper_Meta_round__decimals")))
 
 
 # ---- structured: rsqrt.out (meta: rsqrt, impl: none) --------------------
@@ -5803,7 +6221,8 @@ def wrapper_Meta_rsqrt_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt_out, "wrapper_Meta_rsqrt_out"))
+ops.rsqrt_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_rsqrt_out, "wrapper_Meta_rsqrt_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_rsqrt", REGISTER_META,
         legacy="MetaType::rsqrt")
@@ -5815,7 +6234,8 @@ def wrapper_Meta_rsqrt(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt, "wrapper_Meta_rsqrt"))
+ops.rsqrt.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_rsqrt, "wrapper_Meta_rsqrt")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_rsqrt_", REGISTER_META,
         legacy="MetaType::rsqrt_")
@@ -5827,7 +6247,8 @@ def wrapper_Meta_rsqrt_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.rsqrt_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_rsqrt_, "wrapper_Meta_rsqrt_"))
+ops.rsqrt_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_rsqrt_, "wrapper_Meta_rsqrt_")))
 
 
 # ---- structured: sinc.out (meta: sinc, impl: none) --------------------
@@ -5842,7 +6263,8 @@ def wrapper_Meta_sinc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc_out, "wrapper_Meta_sinc_out"))
+ops.sinc_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinc_out, "wrapper_Meta_sinc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinc", REGISTER_META,
         legacy="MetaType::sinc")
@@ -5854,7 +6276,8 @@ def wrapper_Meta_sinc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc, "wrapper_Meta_sinc"))
+ops.sinc.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinc, "wrapper_Meta_sinc")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinc_", REGISTER_META,
         legacy="MetaType::sinc_")
@@ -5866,7 +6289,8 @@ def wrapper_Meta_sinc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.sinc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_sinc_, "wrapper_Meta_sinc_"))
+ops.sinc_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_sinc_, "wrapper_Meta_sinc_")))
 
 
 # ---- structured: tan.out (meta: tan, impl: none) --------------------
@@ -5881,7 +6305,8 @@ def wrapper_Meta_tan_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan_out, "wrapper_Meta_tan_out"))
+ops.tan_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tan_out, "wrapper_Meta_tan_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tan", REGISTER_META,
         legacy="MetaType::tan")
@@ -5893,7 +6318,8 @@ def wrapper_Meta_tan(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan, "wrapper_Meta_tan"))
+ops.tan.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tan, "wrapper_Meta_tan")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tan_", REGISTER_META,
         legacy="MetaType::tan_")
@@ -5905,7 +6331,8 @@ def wrapper_Meta_tan_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.tan_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_tan_, "wrapper_Meta_tan_"))
+ops.tan_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_tan_, "wrapper_Meta_tan_")))
 
 
 # ---- structured: trunc.out (meta: trunc, impl: none) --------------------
@@ -5920,7 +6347,8 @@ def wrapper_Meta_trunc_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc_out, "wrapper_Meta_trunc_out"))
+ops.trunc_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_trunc_out, "wrapper_Meta_trunc_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_trunc", REGISTER_META,
         legacy="MetaType::trunc")
@@ -5932,7 +6360,8 @@ def wrapper_Meta_trunc(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc, "wrapper_Meta_trunc"))
+ops.trunc.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_trunc, "wrapper_Meta_trunc")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_trunc_", REGISTER_META,
         legacy="MetaType::trunc_")
@@ -5944,7 +6373,8 @@ def wrapper_Meta_trunc_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.trunc_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_trunc_, "wrapper_Meta_trunc_"))
+ops.trunc_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_trunc_, "wrapper_Meta_trunc_")))
 
 
 # ---- structured: signbit.out (meta: signbit, impl: none) --------------------
@@ -5959,7 +6389,8 @@ def wrapper_Meta_signbit_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_signbit_out, "wrapper_Meta_signbit_out"))
+ops.signbit_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_signbit_out, "wrapper_Meta_signbit_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_signbit", REGISTER_META,
         legacy="MetaType::signbit")
@@ -5971,7 +6402,8 @@ def wrapper_Meta_signbit(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.signbit.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_signbit, "wrapper_Meta_signbit"))
+ops.signbit.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_signbit, "wrapper_Meta_signbit")))
 
 
 # ---- structured: copysign.out (meta: copysign.Tensor, impl: none) --------------------
@@ -5986,7 +6418,8 @@ def wrapper_Meta_copysign_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign_out, "wrapper_Meta_copysign_out"))
+ops.copysign_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_copysign_out, "wrapper_Meta_copysign_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_copysign_Tensor", REGISTER_META,
         legacy="MetaType::copysign")
@@ -5998,7 +6431,8 @@ def wrapper_Meta_copysign_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign_Tensor, "wrapper_Meta_copysign_Tensor"))
+ops.copysign_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_copysign_Tensor, "wrapper_Meta_copysign_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_copysign__Tensor", REGISTER_META,
         legacy="MetaType::copysign_")
@@ -6010,7 +6444,8 @@ def wrapper_Meta_copysign__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.copysign__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_copysign__Tensor, "wrapper_Meta_copysign__Tensor"))
+ops.copysign__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_copysign__Tensor, "wrapper_Meta_copysign__Tensor")))
 
 
 # ---- structured: logaddexp.out (meta: logaddexp, impl: none) --------------------
@@ -6025,7 +6460,8 @@ def wrapper_Meta_logaddexp_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_logaddexp_out, "wrapper_Meta_logaddexp_out"))
+ops.logaddexp_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_logaddexp_out, "wrapper_Meta_logaddexp_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_logaddexp", REGISTER_META,
         legacy="MetaType::logaddexp")
@@ -6037,7 +6473,8 @@ def wrapper_Meta_logaddexp(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.logaddexp.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_logaddexp, "wrapper_Meta_logaddexp"))
+ops.logaddexp.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_logaddexp, "wrapper_Meta_logaddexp")))
 
 
 # ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: none) --------------------
@@ -6052,7 +6489,8 @@ def wrapper_Meta_xlogy_OutTensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_OutTensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy_OutTensor, "wrapper_Meta_xlogy_OutTensor"))
+ops.xlogy_OutTensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_xlogy_OutTensor, "wrapper_Meta_xlogy_OutTensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_xlogy_Tensor", REGISTER_META,
         legacy="MetaType::xlogy")
@@ -6064,7 +6502,8 @@ def wrapper_Meta_xlogy_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy_Tensor, "wrapper_Meta_xlogy_Tensor"))
+ops.xlogy_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_xlogy_Tensor, "wrapper_Meta_xlogy_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_xlogy__Tensor", REGISTER_META,
         legacy="MetaType::xlogy_")
@@ -6076,7 +6515,8 @@ def wrapper_Meta_xlogy__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.xlogy__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_xlogy__Tensor, "wrapper_Meta_xlogy__Tensor"))
+ops.xlogy__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_xlogy__Tensor, "wrapper_Meta_xlogy__Tensor")))
 
 
 # ---- structured: heaviside.out (meta: heaviside, impl: none) --------------------
@@ -6091,7 +6531,8 @@ def wrapper_Meta_heaviside_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside_out, "wrapper_Meta_heaviside_out"))
+ops.heaviside_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_heaviside_out, "wrapper_Meta_heaviside_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_heaviside", REGISTER_META,
         legacy="MetaType::heaviside")
@@ -6103,7 +6544,8 @@ def wrapper_Meta_heaviside(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside, "wrapper_Meta_heaviside"))
+ops.heaviside.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_heaviside, "wrapper_Meta_heaviside")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_heaviside_", REGISTER_META,
         legacy="MetaType::heaviside_")
@@ -6115,7 +6557,8 @@ def wrapper_Meta_heaviside_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.heaviside_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_heaviside_, "wrapper_Meta_heaviside_"))
+ops.heaviside_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_heaviside_, "wrapper_Meta_heaviside_")))
 
 
 # ---- structured: atan2.out (meta: atan2, impl: none) --------------------
@@ -6130,7 +6573,8 @@ def wrapper_Meta_atan2_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2_out, "wrapper_Meta_atan2_out"))
+ops.atan2_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan2_out, "wrapper_Meta_atan2_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan2_", REGISTER_META,
         legacy="MetaType::atan2_")
@@ -6142,7 +6586,8 @@ def wrapper_Meta_atan2_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2_, "wrapper_Meta_atan2_"))
+ops.atan2_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan2_, "wrapper_Meta_atan2_")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan2", REGISTER_META,
         legacy="MetaType::atan2")
@@ -6154,7 +6599,8 @@ def wrapper_Meta_atan2(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.atan2.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_atan2, "wrapper_Meta_atan2"))
+ops.atan2.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_atan2, "wrapper_Meta_atan2")))
 
 
 # ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: none) --------------------
@@ -6169,7 +6615,8 @@ def wrapper_Meta_fmod_Tensor_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod_Tensor_out, "wrapper_Meta_fmod_Tensor_out"))
+ops.fmod_Tensor_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmod_Tensor_out, "wrapper_Meta_fmod_Tensor_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmod_Tensor", REGISTER_META,
         legacy="MetaType::fmod")
@@ -6181,7 +6628,8 @@ def wrapper_Meta_fmod_Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod_Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod_Tensor, "wrapper_Meta_fmod_Tensor"))
+ops.fmod_Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmod_Tensor, "wrapper_Meta_fmod_Tensor")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmod__Tensor", REGISTER_META,
         legacy="MetaType::fmod_")
@@ -6193,7 +6641,8 @@ def wrapper_Meta_fmod__Tensor(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmod__Tensor.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmod__Tensor, "wrapper_Meta_fmod__Tensor"))
+ops.fmod__Tensor.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmod__Tensor, "wrapper_Meta_fmod__Tensor")))
 
 
 # ---- structured: fmin.out (meta: fmin, impl: none) --------------------
@@ -6208,7 +6657,8 @@ def wrapper_Meta_fmin_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmin_out, "wrapper_Meta_fmin_out"))
+ops.fmin_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmin_out, "wrapper_Meta_fmin_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmin", REGISTER_META,
         legacy="MetaType::fmin")
@@ -6220,7 +6670,8 @@ def wrapper_Meta_fmin(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmin.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmin, "wrapper_Meta_fmin"))
+ops.fmin.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmin, "wrapper_Meta_fmin")))
 
 
 # ---- structured: fmax.out (meta: fmax, impl: none) --------------------
@@ -6235,7 +6686,8 @@ def wrapper_Meta_fmax_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmax_out, "wrapper_Meta_fmax_out"))
+ops.fmax_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmax_out, "wrapper_Meta_fmax_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmax", REGISTER_META,
         legacy="MetaType::fmax")
@@ -6247,7 +6699,8 @@ def wrapper_Meta_fmax(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.fmax.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_fmax, "wrapper_Meta_fmax"))
+ops.fmax.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_fmax, "wrapper_Meta_fmax")))
 
 
 # ---- structured: isposinf.out (meta: isposinf, impl: none) --------------------
@@ -6262,7 +6715,8 @@ def wrapper_Meta_isposinf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isposinf_out, "wrapper_Meta_isposinf_out"))
+ops.isposinf_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_isposinf_out, "wrapper_Meta_isposinf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_isposinf", REGISTER_META,
         legacy="MetaType::isposinf")
@@ -6274,7 +6728,8 @@ def wrapper_Meta_isposinf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isposinf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isposinf, "wrapper_Meta_isposinf"))
+ops.isposinf.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_isposinf, "wrapper_Meta_isposinf")))
 
 
 # ---- structured: isneginf.out (meta: isneginf, impl: none) --------------------
@@ -6289,7 +6744,8 @@ def wrapper_Meta_isneginf_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isneginf_out, "wrapper_Meta_isneginf_out"))
+ops.isneginf_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_isneginf_out, "wrapper_Meta_isneginf_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_isneginf", REGISTER_META,
         legacy="MetaType::isneginf")
@@ -6301,7 +6757,8 @@ def wrapper_Meta_isneginf(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.isneginf.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_isneginf, "wrapper_Meta_isneginf"))
+ops.isneginf.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_isneginf, "wrapper_Meta_isneginf")))
 
 
 # ---- structured: lgamma.out (meta: lgamma, impl: none) --------------------
@@ -6316,7 +6773,8 @@ def wrapper_Meta_lgamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma_out, "wrapper_Meta_lgamma_out"))
+ops.lgamma_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lgamma_out, "wrapper_Meta_lgamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lgamma", REGISTER_META,
         legacy="MetaType::lgamma")
@@ -6328,7 +6786,8 @@ def wrapper_Meta_lgamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma, "wrapper_Meta_lgamma"))
+ops.lgamma.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lgamma, "wrapper_Meta_lgamma")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lgamma_", REGISTER_META,
         legacy="MetaType::lgamma_")
@@ -6340,7 +6799,8 @@ def wrapper_Meta_lgamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.lgamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_lgamma_, "wrapper_Meta_lgamma_"))
+ops.lgamma_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_lgamma_, "wrapper_Meta_lgamma_")))
 
 
 # ---- structured: digamma.out (meta: digamma, impl: none) --------------------
@@ -6355,7 +6815,8 @@ def wrapper_Meta_digamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma_out, "wrapper_Meta_digamma_out"))
+ops.digamma_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_digamma_out, "wrapper_Meta_digamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_digamma", REGISTER_META,
         legacy="MetaType::digamma")
@@ -6367,7 +6828,8 @@ def wrapper_Meta_digamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma, "wrapper_Meta_digamma"))
+ops.digamma.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_digamma, "wrapper_Meta_digamma")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_digamma_", REGISTER_META,
         legacy="MetaType::digamma_")
@@ -6379,7 +6841,8 @@ def wrapper_Meta_digamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.digamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_digamma_, "wrapper_Meta_digamma_"))
+ops.digamma_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_digamma_, "wrapper_Meta_digamma_")))
 
 
 # ---- structured: erfinv.out (meta: erfinv, impl: none) --------------------
@@ -6394,7 +6857,8 @@ def wrapper_Meta_erfinv_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv_out, "wrapper_Meta_erfinv_out"))
+ops.erfinv_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfinv_out, "wrapper_Meta_erfinv_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfinv", REGISTER_META,
         legacy="MetaType::erfinv")
@@ -6406,7 +6870,8 @@ def wrapper_Meta_erfinv(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv, "wrapper_Meta_erfinv"))
+ops.erfinv.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfinv, "wrapper_Meta_erfinv")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfinv_", REGISTER_META,
         legacy="MetaType::erfinv_")
@@ -6418,7 +6883,8 @@ def wrapper_Meta_erfinv_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.erfinv_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_erfinv_, "wrapper_Meta_erfinv_"))
+ops.erfinv_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_erfinv_, "wrapper_Meta_erfinv_")))
 
 
 # ---- structured: i0.out (meta: i0, impl: none) --------------------
@@ -6433,7 +6899,8 @@ def wrapper_Meta_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0_out, "wrapper_Meta_i0_out"))
+ops.i0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_i0_out, "wrapper_Meta_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_i0", REGISTER_META,
         legacy="MetaType::i0")
@@ -6445,7 +6912,8 @@ def wrapper_Meta_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0, "wrapper_Meta_i0"))
+ops.i0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_i0, "wrapper_Meta_i0")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_i0_", REGISTER_META,
         legacy="MetaType::i0_")
@@ -6457,7 +6925,8 @@ def wrapper_Meta_i0_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.i0_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_i0_, "wrapper_Meta_i0_"))
+ops.i0_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_i0_, "wrapper_Meta_i0_")))
 
 
 # ---- structured: polygamma.out (meta: polygamma, impl: none) --------------------
@@ -6472,7 +6941,8 @@ def wrapper_Meta_polygamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_polygamma_out, "wrapper_Meta_polygamma_out"))
+ops.polygamma_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_polygamma_out, "wrapper_Meta_polygamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_polygamma", REGISTER_META,
         legacy="MetaType::polygamma")
@@ -6484,7 +6954,8 @@ def wrapper_Meta_polygamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.polygamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_polygamma, "wrapper_Meta_polygamma"))
+ops.polygamma.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_polygamma, "wrapper_Meta_polygamma")))
 
 
 # ---- structured: special_entr.out (meta: special_entr, impl: none) --------------------
@@ -6499,7 +6970,8 @@ def wrapper_Meta_special_entr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_entr_out, "wrapper_Meta_special_entr_out"))
+ops.special_entr_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_entr_out, "wrapper_Meta_special_entr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_entr", REGISTER_META,
         legacy="MetaType::special_entr")
@@ -6511,7 +6983,8 @@ def wrapper_Meta_special_entr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_entr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_entr, "wrapper_Meta_special_entr"))
+ops.special_entr.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_entr, "wrapper_Meta_special_entr")))
 
 
 # ---- structured: special_ndtri.out (meta: special_ndtri, impl: none) --------------------
@@ -6526,7 +6999,8 @@ def wrapper_Meta_special_ndtri_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_ndtri_out, "wrapper_Meta_special_ndtri_out"))
+ops.special_ndtri_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_ndtri_out, "wrapper_Meta_special_ndtri_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_ndtri", REGISTER_META,
         legacy="MetaType::special_ndtri")
@@ -6538,7 +7012,8 @@ def wrapper_Meta_special_ndtri(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_ndtri.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_ndtri, "wrapper_Meta_special_ndtri"))
+ops.special_ndtri.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_ndtri, "wrapper_Meta_special_ndtri")))
 
 
 # ---- structured: special_i0e.out (meta: special_i0e, impl: none) --------------------
@@ -6553,7 +7028,8 @@ def wrapper_Meta_special_i0e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i0e_out, "wrapper_Meta_special_i0e_out"))
+ops.special_i0e_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i0e_out, "wrapper_Meta_special_i0e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i0e", REGISTER_META,
         legacy="MetaType::special_i0e")
@@ -6565,7 +7041,8 @@ def wrapper_Meta_special_i0e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i0e.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i0e, "wrapper_Meta_special_i0e"))
+ops.special_i0e.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i0e, "wrapper_Meta_special_i0e")))
 
 
 # ---- structured: special_i1.out (meta: special_i1, impl: none) --------------------
@@ -6580,7 +7057,8 @@ def wrapper_Meta_special_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1_out, "wrapper_Meta_special_i1_out"))
+ops.special_i1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i1_out, "wrapper_Meta_special_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i1", REGISTER_META,
         legacy="MetaType::special_i1")
@@ -6592,7 +7070,8 @@ def wrapper_Meta_special_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1, "wrapper_Meta_special_i1"))
+ops.special_i1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i1, "wrapper_Meta_special_i1")))
 
 
 # ---- structured: special_i1e.out (meta: special_i1e, impl: none) --------------------
@@ -6607,7 +7086,8 @@ def wrapper_Meta_special_i1e_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1e_out, "wrapper_Meta_special_i1e_out"))
+ops.special_i1e_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i1e_out, "wrapper_Meta_special_i1e_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i1e", REGISTER_META,
         legacy="MetaType::special_i1e")
@@ -6619,7 +7099,8 @@ def wrapper_Meta_special_i1e(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_i1e.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_i1e, "wrapper_Meta_special_i1e"))
+ops.special_i1e.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_i1e, "wrapper_Meta_special_i1e")))
 
 
 # ---- structured: special_xlog1py.out (meta: special_xlog1py, impl: none) --------------------
@@ -6634,7 +7115,8 @@ def wrapper_Meta_special_xlog1py_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_xlog1py_out, "wrapper_Meta_special_xlog1py_out"))
+ops.special_xlog1py_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_xlog1py_out, "wrapper_Meta_special_xlog1py_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_xlog1py", REGISTER_META,
         legacy="MetaType::special_xlog1py")
@@ -6646,7 +7128,8 @@ def wrapper_Meta_special_xlog1py(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_xlog1py.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_xlog1py, "wrapper_Meta_special_xlog1py"))
+ops.special_xlog1py.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_xlog1py, "wrapper_Meta_special_xlog1py")))
 
 
 # ---- structured: special_zeta.out (meta: special_zeta, impl: none) --------------------
@@ -6661,7 +7144,8 @@ def wrapper_Meta_special_zeta_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_zeta_out, "wrapper_Meta_special_zeta_out"))
+ops.special_zeta_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_zeta_out, "wrapper_Meta_special_zeta_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_zeta", REGISTER_META,
         legacy="MetaType::special_zeta")
@@ -6673,7 +7157,8 @@ def wrapper_Meta_special_zeta(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_zeta.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_zeta, "wrapper_Meta_special_zeta"))
+ops.special_zeta.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_zeta, "wrapper_Meta_special_zeta")))
 
 
 # ---- structured: special_bessel_j0.out (meta: special_bessel_j0, impl: none) --------------------
@@ -6688,7 +7173,8 @@ def wrapper_Meta_special_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j0_out, "wrapper_Meta_special_bessel_j0_out"))
+ops.special_bessel_j0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_j0_out, "wrapper_Meta_special_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j0", REGISTER_META,
         legacy="MetaType::special_bessel_j0")
@@ -6700,7 +7186,8 @@ def wrapper_Meta_special_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j0, "wrapper_Meta_special_bessel_j0"))
+ops.special_bessel_j0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_j0, "wrapper_Meta_special_bessel_j0")))
 
 
 # ---- structured: special_bessel_j1.out (meta: special_bessel_j1, impl: none) --------------------
@@ -6715,7 +7202,8 @@ def wrapper_Meta_special_bessel_j1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j1_out, "wrapper_Meta_special_bessel_j1_out"))
+ops.special_bessel_j1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_j1_out, "wrapper_Meta_special_bessel_j1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j1", REGISTER_META,
         legacy="MetaType::special_bessel_j1")
@@ -6727,7 +7215,8 @@ def wrapper_Meta_special_bessel_j1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_j1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_j1, "wrapper_Meta_special_bessel_j1"))
+ops.special_bessel_j1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_j1, "wrapper_Meta_special_bessel_j1")))
 
 
 # ---- structured: special_modified_bessel_i0.out (meta: special_modified_bessel_i0, impl: none) --------------------
@@ -6742,7 +7231,8 @@ def wrapper_Meta_special_modified_bessel_i0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i0_out, "wrapper_Meta_special_modified_bessel_i0_out"))
+ops.special_modified_bessel_i0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_i0_out, "wrapper_Meta_special_modified_bessel_i0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i0", REGISTER_META,
         legacy="MetaType::special_modified_bessel_i0")
@@ -6754,7 +7244,8 @@ def wrapper_Meta_special_modified_bessel_i0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i0, "wrapper_Meta_special_modified_bessel_i0"))
+ops.special_modified_bessel_i0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_i0, "wrapper_Meta_special_modified_bessel_i0")))
 
 
 # ---- structured: special_modified_bessel_i1.out (meta: special_modified_bessel_i1, impl: none) --------------------
@@ -6769,7 +7260,8 @@ def wrapper_Meta_special_modified_bessel_i1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i1_out, "wrapper_Meta_special_modified_bessel_i1_out"))
+ops.special_modified_bessel_i1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_i1_out, "wrapper_Meta_special_modified_bessel_i1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i1", REGISTER_META,
         legacy="MetaType::special_modified_bessel_i1")
@@ -6781,7 +7273,8 @@ def wrapper_Meta_special_modified_bessel_i1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_i1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_i1, "wrapper_Meta_special_modified_bessel_i1"))
+ops.special_modified_bessel_i1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_i1, "wrapper_Meta_special_modified_bessel_i1")))
 
 
 # ---- structured: special_modified_bessel_k0.out (meta: special_modified_bessel_k0, impl: none) --------------------
@@ -6796,7 +7289,8 @@ def wrapper_Meta_special_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k0_out, "wrapper_Meta_special_modified_bessel_k0_out"))
+ops.special_modified_bessel_k0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_k0_out, "wrapper_Meta_special_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k0", REGISTER_META,
         legacy="MetaType::special_modified_bessel_k0")
@@ -6808,7 +7302,8 @@ def wrapper_Meta_special_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k0, "wrapper_Meta_special_modified_bessel_k0"))
+ops.special_modified_bessel_k0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_k0, "wrapper_Meta_special_modified_bessel_k0")))
 
 
 # ---- structured: special_modified_bessel_k1.out (meta: special_modified_bessel_k1, impl: none) --------------------
@@ -6823,7 +7318,8 @@ def wrapper_Meta_special_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k1_out, "wrapper_Meta_special_modified_bessel_k1_out"))
+ops.special_modified_bessel_k1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_k1_out, "wrapper_Meta_special_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k1", REGISTER_META,
         legacy="MetaType::special_modified_bessel_k1")
@@ -6835,7 +7331,8 @@ def wrapper_Meta_special_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_modified_bessel_k1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_modified_bessel_k1, "wrapper_Meta_special_modified_bessel_k1"))
+ops.special_modified_bessel_k1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_modified_bessel_k1, "wrapper_Meta_special_modified_bessel_k1")))
 
 
 # ---- structured: special_scaled_modified_bessel_k0.out (meta: special_scaled_modified_bessel_k0, impl: none) --------------------
@@ -6850,7 +7347,8 @@ def wrapper_Meta_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0_out, "wrapper_Meta_special_scaled_modified_bessel_k0_out"))
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0_out, "wrapper_Meta_special_scaled_modified_bessel_k0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k0", REGISTER_META,
         legacy="MetaType::special_scaled_modified_bessel_k0")
@@ -6862,7 +7360,8 @@ def wrapper_Meta_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0, "wrapper_Meta_special_scaled_modified_bessel_k0"))
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k0, "wrapper_Meta_special_scaled_modified_bessel_k0")))
 
 
 # ---- structured: special_scaled_modified_bessel_k1.out (meta: special_scaled_modified_bessel_k1, impl: none) --------------------
@@ -6877,7 +7376,8 @@ def wrapper_Meta_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1_out, "wrapper_Meta_special_scaled_modified_bessel_k1_out"))
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1_out, "wrapper_Meta_special_scaled_modified_bessel_k1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k1", REGISTER_META,
         legacy="MetaType::special_scaled_modified_bessel_k1")
@@ -6889,7 +7389,8 @@ def wrapper_Meta_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_scaled_modified_bessel_k1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1, "wrapper_Meta_special_scaled_modified_bessel_k1"))
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_scaled_modified_bessel_k1, "wrapper_Meta_special_scaled_modified_bessel_k1")))
 
 
 # ---- structured: special_spherical_bessel_j0.out (meta: special_spherical_bessel_j0, impl: none) --------------------
@@ -6904,7 +7405,8 @@ def wrapper_Meta_special_spherical_bessel_j0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_spherical_bessel_j0_out, "wrapper_Meta_special_spherical_bessel_j0_out"))
+ops.special_spherical_bessel_j0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_spherical_bessel_j0_out, "wrapper_Meta_special_spherical_bessel_j0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_spherical_bessel_j0", REGISTER_META,
         legacy="MetaType::special_spherical_bessel_j0")
@@ -6916,7 +7418,8 @@ def wrapper_Meta_special_spherical_bessel_j0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_spherical_bessel_j0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_spherical_bessel_j0, "wrapper_Meta_special_spherical_bessel_j0"))
+ops.special_spherical_bessel_j0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_spherical_bessel_j0, "wrapper_Meta_special_spherical_bessel_j0")))
 
 
 # ---- structured: special_bessel_y0.out (meta: special_bessel_y0, impl: none) --------------------
@@ -6931,7 +7434,8 @@ def wrapper_Meta_special_bessel_y0_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y0_out, "wrapper_Meta_special_bessel_y0_out"))
+ops.special_bessel_y0_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_y0_out, "wrapper_Meta_special_bessel_y0_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y0", REGISTER_META,
         legacy="MetaType::special_bessel_y0")
@@ -6943,7 +7447,8 @@ def wrapper_Meta_special_bessel_y0(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y0.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y0, "wrapper_Meta_special_bessel_y0"))
+ops.special_bessel_y0.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_y0, "wrapper_Meta_special_bessel_y0")))
 
 
 # ---- structured: special_bessel_y1.out (meta: special_bessel_y1, impl: none) --------------------
@@ -6958,7 +7463,8 @@ def wrapper_Meta_special_bessel_y1_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y1_out, "wrapper_Meta_special_bessel_y1_out"))
+ops.special_bessel_y1_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_y1_out, "wrapper_Meta_special_bessel_y1_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y1", REGISTER_META,
         legacy="MetaType::special_bessel_y1")
@@ -6970,7 +7476,8 @@ def wrapper_Meta_special_bessel_y1(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_bessel_y1.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_bessel_y1, "wrapper_Meta_special_bessel_y1"))
+ops.special_bessel_y1.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_bessel_y1, "wrapper_Meta_special_bessel_y1")))
 
 
 # ---- structured: special_airy_ai.out (meta: special_airy_ai, impl: none) --------------------
@@ -6985,7 +7492,8 @@ def wrapper_Meta_special_airy_ai_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_airy_ai_out, "wrapper_Meta_special_airy_ai_out"))
+ops.special_airy_ai_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_airy_ai_out, "wrapper_Meta_special_airy_ai_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_airy_ai", REGISTER_META,
         legacy="MetaType::special_airy_ai")
@@ -6997,7 +7505,8 @@ def wrapper_Meta_special_airy_ai(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_airy_ai.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_airy_ai, "wrapper_Meta_special_airy_ai"))
+ops.special_airy_ai.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_airy_ai, "wrapper_Meta_special_airy_ai")))
 
 
 # ---- structured: igamma.out (meta: igamma, impl: none) --------------------
@@ -7012,7 +7521,8 @@ def wrapper_Meta_igamma_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma_out, "wrapper_Meta_igamma_out"))
+ops.igamma_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igamma_out, "wrapper_Meta_igamma_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igamma", REGISTER_META,
         legacy="MetaType::igamma")
@@ -7024,7 +7534,8 @@ def wrapper_Meta_igamma(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma, "wrapper_Meta_igamma"))
+ops.igamma.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igamma, "wrapper_Meta_igamma")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igamma_", REGISTER_META,
         legacy="MetaType::igamma_")
@@ -7036,7 +7547,8 @@ def wrapper_Meta_igamma_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igamma_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igamma_, "wrapper_Meta_igamma_"))
+ops.igamma_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igamma_, "wrapper_Meta_igamma_")))
 
 
 # ---- structured: igammac.out (meta: igammac, impl: none) --------------------
@@ -7051,7 +7563,8 @@ def wrapper_Meta_igammac_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac_out, "wrapper_Meta_igammac_out"))
+ops.igammac_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igammac_out, "wrapper_Meta_igammac_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igammac", REGISTER_META,
         legacy="MetaType::igammac")
@@ -7063,7 +7576,8 @@ def wrapper_Meta_igammac(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac, "wrapper_Meta_igammac"))
+ops.igammac.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igammac, "wrapper_Meta_igammac")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igammac_", REGISTER_META,
         legacy="MetaType::igammac_")
@@ -7075,7 +7589,8 @@ def wrapper_Meta_igammac_(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.igammac_.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_igammac_, "wrapper_Meta_igammac_"))
+ops.igammac_.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_igammac_, "wrapper_Meta_igammac_")))
 
 
 # ---- structured: special_erfcx.out (meta: special_erfcx, impl: none) --------------------
@@ -7090,7 +7605,8 @@ def wrapper_Meta_special_erfcx_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_erfcx_out, "wrapper_Meta_special_erfcx_out"))
+ops.special_erfcx_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_erfcx_out, "wrapper_Meta_special_erfcx_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_erfcx", REGISTER_META,
         legacy="MetaType::special_erfcx")
@@ -7102,7 +7618,8 @@ def wrapper_Meta_special_erfcx(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_erfcx.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_erfcx, "wrapper_Meta_special_erfcx"))
+ops.special_erfcx.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_erfcx, "wrapper_Meta_special_erfcx")))
 
 
 # ---- structured: special_log_ndtr.out (meta: special_log_ndtr, impl: none) --------------------
@@ -7117,7 +7634,8 @@ def wrapper_Meta_special_log_ndtr_out(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr_out.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_log_ndtr_out, "wrapper_Meta_special_log_ndtr_out"))
+ops.special_log_ndtr_out.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_log_ndtr_out, "wrapper_Meta_special_log_ndtr_out")))
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_log_ndtr", REGISTER_META,
         legacy="MetaType::special_log_ndtr")
@@ -7129,4 +7647,5 @@ def wrapper_Meta_special_log_ndtr(*args: Any) -> Any:
     return op.outputs_[0]
 
 
-ops.special_log_ndtr.register(DispatchKey.Meta, KernelFunction(wrapper_Meta_special_log_ndtr, "wrapper_Meta_special_log_ndtr"))
+ops.special_log_ndtr.register(DispatchKey.Meta, DeferredKernel(
+    lambda: KernelFunction(wrapper_Meta_special_log_ndtr, "wrapper_Meta_special_log_ndtr")))

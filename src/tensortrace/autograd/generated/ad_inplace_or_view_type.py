@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction
 from tensortrace.aten.generated import operators as ops
 from tensortrace.autograd.forward_ad_type import fw_non_differentiable_view
 from tensortrace.autograd.variable_type import (
@@ -33,8 +33,8 @@ def rand_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rand_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rand_out, "torch::ADInplaceOrView::rand_out", with_keyset=True))
+ops.rand_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rand_out, "torch::ADInplaceOrView::rand_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rand_generator_out", INPLACE_OR_VIEW)
@@ -45,8 +45,8 @@ def rand_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rand_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rand_generator_out, "torch::ADInplaceOrView::rand_generator_out", with_keyset=True))
+ops.rand_generator_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rand_generator_out, "torch::ADInplaceOrView::rand_generator_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::uniform_", INPLACE_OR_VIEW)
@@ -57,8 +57,8 @@ def uniform_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.uniform_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    uniform_, "torch::ADInplaceOrView::uniform_", with_keyset=True))
+ops.uniform_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    uniform_, "torch::ADInplaceOrView::uniform_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::select_int", INPLACE_OR_VIEW)
@@ -69,8 +69,8 @@ def select_int(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.select_int.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    select_int, "torch::ADInplaceOrView::select_int", with_keyset=True))
+ops.select_int.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    select_int, "torch::ADInplaceOrView::select_int", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::as_strided", INPLACE_OR_VIEW)
@@ -81,8 +81,8 @@ def as_strided(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.as_strided.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    as_strided, "torch::ADInplaceOrView::as_strided", with_keyset=True))
+ops.as_strided.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    as_strided, "torch::ADInplaceOrView::as_strided", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::add__Tensor", INPLACE_OR_VIEW)
@@ -93,8 +93,8 @@ def add__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.add__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    add__Tensor, "torch::ADInplaceOrView::add__Tensor", with_keyset=True))
+ops.add__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    add__Tensor, "torch::ADInplaceOrView::add__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::add_out", INPLACE_OR_VIEW)
@@ -105,8 +105,8 @@ def add_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.add_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    add_out, "torch::ADInplaceOrView::add_out", with_keyset=True))
+ops.add_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    add_out, "torch::ADInplaceOrView::add_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::add__Scalar", INPLACE_OR_VIEW)
@@ -117,8 +117,8 @@ def add__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.add__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    add__Scalar, "torch::ADInplaceOrView::add__Scalar", with_keyset=True))
+ops.add__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    add__Scalar, "torch::ADInplaceOrView::add__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::copy_", INPLACE_OR_VIEW)
@@ -129,8 +129,8 @@ def copy_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.copy_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    copy_, "torch::ADInplaceOrView::copy_", with_keyset=True))
+ops.copy_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    copy_, "torch::ADInplaceOrView::copy_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::zeros_out", INPLACE_OR_VIEW)
@@ -141,8 +141,8 @@ def zeros_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.zeros_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    zeros_out, "torch::ADInplaceOrView::zeros_out", with_keyset=True))
+ops.zeros_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    zeros_out, "torch::ADInplaceOrView::zeros_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ones_out", INPLACE_OR_VIEW)
@@ -153,8 +153,8 @@ def ones_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ones_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ones_out, "torch::ADInplaceOrView::ones_out", with_keyset=True))
+ops.ones_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ones_out, "torch::ADInplaceOrView::ones_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::full_out", INPLACE_OR_VIEW)
@@ -165,8 +165,8 @@ def full_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.full_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    full_out, "torch::ADInplaceOrView::full_out", with_keyset=True))
+ops.full_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    full_out, "torch::ADInplaceOrView::full_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randint_out", INPLACE_OR_VIEW)
@@ -177,8 +177,8 @@ def randint_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randint_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randint_out, "torch::ADInplaceOrView::randint_out", with_keyset=True))
+ops.randint_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randint_out, "torch::ADInplaceOrView::randint_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randint_generator_out", INPLACE_OR_VIEW)
@@ -189,8 +189,8 @@ def randint_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randint_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randint_generator_out, "torch::ADInplaceOrView::randint_generator_out", with_keyset=True))
+ops.randint_generator_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randint_generator_out, "torch::ADInplaceOrView::randint_generator_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randint_low_out", INPLACE_OR_VIEW)
@@ -201,8 +201,8 @@ def randint_low_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randint_low_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randint_low_out, "torch::ADInplaceOrView::randint_low_out", with_keyset=True))
+ops.randint_low_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randint_low_out, "torch::ADInplaceOrView::randint_low_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randint_low_generator_out", INPLACE_OR_VIEW)
@@ -213,8 +213,8 @@ def randint_low_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randint_low_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randint_low_generator_out, "torch::ADInplaceOrView::randint_low_generator_out", with_keyset=True))
+ops.randint_low_generator_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randint_low_generator_out, "torch::ADInplaceOrView::randint_low_generator_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randperm_out", INPLACE_OR_VIEW)
@@ -225,8 +225,8 @@ def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randperm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randperm_out, "torch::ADInplaceOrView::randperm_out", with_keyset=True))
+ops.randperm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randperm_out, "torch::ADInplaceOrView::randperm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::randperm_generator_out", INPLACE_OR_VIEW)
@@ -237,8 +237,8 @@ def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.randperm_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    randperm_generator_out, "torch::ADInplaceOrView::randperm_generator_out", with_keyset=True))
+ops.randperm_generator_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    randperm_generator_out, "torch::ADInplaceOrView::randperm_generator_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::arange_out", INPLACE_OR_VIEW)
@@ -249,8 +249,8 @@ def arange_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.arange_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    arange_out, "torch::ADInplaceOrView::arange_out", with_keyset=True))
+ops.arange_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    arange_out, "torch::ADInplaceOrView::arange_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::arange_start_out", INPLACE_OR_VIEW)
@@ -261,8 +261,8 @@ def arange_start_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.arange_start_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    arange_start_out, "torch::ADInplaceOrView::arange_start_out", with_keyset=True))
+ops.arange_start_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    arange_start_out, "torch::ADInplaceOrView::arange_start_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linspace_out", INPLACE_OR_VIEW)
@@ -273,8 +273,8 @@ def linspace_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linspace_out, "torch::ADInplaceOrView::linspace_out", with_keyset=True))
+ops.linspace_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linspace_out, "torch::ADInplaceOrView::linspace_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
@@ -285,8 +285,8 @@ def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linspace_Tensor_Tensor_out, "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", with_keyset=True))
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
@@ -297,8 +297,8 @@ def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linspace_Tensor_Scalar_out, "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", with_keyset=True))
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
@@ -309,8 +309,8 @@ def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True))
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logspace_out", INPLACE_OR_VIEW)
@@ -321,8 +321,8 @@ def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logspace_out, "torch::ADInplaceOrView::logspace_out", with_keyset=True))
+ops.logspace_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logspace_out, "torch::ADInplaceOrView::logspace_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
@@ -333,8 +333,8 @@ def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logspace_Tensor_Tensor_out, "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", with_keyset=True))
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::ADInplaceOrView::logspace_Tensor_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
@@ -345,8 +345,8 @@ def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logspace_Tensor_Scalar_out, "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", with_keyset=True))
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::ADInplaceOrView::logspace_Tensor_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
@@ -357,8 +357,8 @@ def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logspace_Scalar_Tensor_out, "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", with_keyset=True))
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::ADInplaceOrView::logspace_Scalar_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eye_out", INPLACE_OR_VIEW)
@@ -369,8 +369,8 @@ def eye_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eye_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eye_out, "torch::ADInplaceOrView::eye_out", with_keyset=True))
+ops.eye_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eye_out, "torch::ADInplaceOrView::eye_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eye_m_out", INPLACE_OR_VIEW)
@@ -381,8 +381,8 @@ def eye_m_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eye_m_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eye_m_out, "torch::ADInplaceOrView::eye_m_out", with_keyset=True))
+ops.eye_m_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eye_m_out, "torch::ADInplaceOrView::eye_m_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::resize_", INPLACE_OR_VIEW)
@@ -393,8 +393,8 @@ def resize_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.resize_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    resize_, "torch::ADInplaceOrView::resize_", with_keyset=True))
+ops.resize_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    resize_, "torch::ADInplaceOrView::resize_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fill__Scalar", INPLACE_OR_VIEW)
@@ -405,8 +405,8 @@ def fill__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fill__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fill__Scalar, "torch::ADInplaceOrView::fill__Scalar", with_keyset=True))
+ops.fill__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fill__Scalar, "torch::ADInplaceOrView::fill__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fill__Tensor", INPLACE_OR_VIEW)
@@ -417,8 +417,8 @@ def fill__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fill__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fill__Tensor, "torch::ADInplaceOrView::fill__Tensor", with_keyset=True))
+ops.fill__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fill__Tensor, "torch::ADInplaceOrView::fill__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::zero_", INPLACE_OR_VIEW)
@@ -429,8 +429,8 @@ def zero_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.zero_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    zero_, "torch::ADInplaceOrView::zero_", with_keyset=True))
+ops.zero_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    zero_, "torch::ADInplaceOrView::zero_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::normal_", INPLACE_OR_VIEW)
@@ -441,8 +441,8 @@ def normal_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.normal_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    normal_, "torch::ADInplaceOrView::normal_", with_keyset=True))
+ops.normal_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    normal_, "torch::ADInplaceOrView::normal_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::random__from", INPLACE_OR_VIEW)
@@ -453,8 +453,8 @@ def random__from(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.random__from.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    random__from, "torch::ADInplaceOrView::random__from", with_keyset=True))
+ops.random__from.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    random__from, "torch::ADInplaceOrView::random__from", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::random__to", INPLACE_OR_VIEW)
@@ -465,8 +465,8 @@ def random__to(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.random__to.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    random__to, "torch::ADInplaceOrView::random__to", with_keyset=True))
+ops.random__to.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    random__to, "torch::ADInplaceOrView::random__to", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::random_", INPLACE_OR_VIEW)
@@ -477,8 +477,8 @@ def random_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.random_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    random_, "torch::ADInplaceOrView::random_", with_keyset=True))
+ops.random_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    random_, "torch::ADInplaceOrView::random_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cat_out", INPLACE_OR_VIEW)
@@ -489,8 +489,8 @@ def cat_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cat_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cat_out, "torch::ADInplaceOrView::cat_out", with_keyset=True))
+ops.cat_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cat_out, "torch::ADInplaceOrView::cat_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::stack_out", INPLACE_OR_VIEW)
@@ -501,8 +501,8 @@ def stack_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.stack_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    stack_out, "torch::ADInplaceOrView::stack_out", with_keyset=True))
+ops.stack_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    stack_out, "torch::ADInplaceOrView::stack_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lift_fresh", INPLACE_OR_VIEW)
@@ -513,8 +513,8 @@ def lift_fresh(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.lift_fresh.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lift_fresh, "torch::ADInplaceOrView::lift_fresh", with_keyset=True))
+ops.lift_fresh.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lift_fresh, "torch::ADInplaceOrView::lift_fresh", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::detach", INPLACE_OR_VIEW)
@@ -525,8 +525,8 @@ def detach(ks: DispatchKeySet, *args: Any) -> Any:
     return detach_shares_version(args[0], result)
 
 
-ops.detach.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    detach, "torch::ADInplaceOrView::detach", with_keyset=True))
+ops.detach.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    detach, "torch::ADInplaceOrView::detach", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::detach_", INPLACE_OR_VIEW)
@@ -537,8 +537,8 @@ def detach_(ks: DispatchKeySet, *args: Any) -> Any:
     return result
 
 
-ops.detach_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    detach_, "torch::ADInplaceOrView::detach_", with_keyset=True))
+ops.detach_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    detach_, "torch::ADInplaceOrView::detach_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::view", INPLACE_OR_VIEW)
@@ -549,8 +549,8 @@ def view(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.view.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    view, "torch::ADInplaceOrView::view", with_keyset=True))
+ops.view.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    view, "torch::ADInplaceOrView::view", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::view_dtype", INPLACE_OR_VIEW)
@@ -561,8 +561,8 @@ def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
     return detach_shares_version(args[0], result)
 
 
-ops.view_dtype.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    view_dtype, "torch::ADInplaceOrView::view_dtype", with_keyset=True))
+ops.view_dtype.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    view_dtype, "torch::ADInplaceOrView::view_dtype", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_reshape_alias", INPLACE_OR_VIEW)
@@ -573,8 +573,8 @@ def _reshape_alias(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops._reshape_alias.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _reshape_alias, "torch::ADInplaceOrView::_reshape_alias", with_keyset=True))
+ops._reshape_alias.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _reshape_alias, "torch::ADInplaceOrView::_reshape_alias", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::slice_Tensor", INPLACE_OR_VIEW)
@@ -585,8 +585,8 @@ def slice_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.slice_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    slice_Tensor, "torch::ADInplaceOrView::slice_Tensor", with_keyset=True))
+ops.slice_Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    slice_Tensor, "torch::ADInplaceOrView::slice_Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::permute", INPLACE_OR_VIEW)
@@ -597,8 +597,8 @@ def permute(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.permute.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    permute, "torch::ADInplaceOrView::permute", with_keyset=True))
+ops.permute.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    permute, "torch::ADInplaceOrView::permute", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::transpose_int", INPLACE_OR_VIEW)
@@ -609,8 +609,8 @@ def transpose_int(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.transpose_int.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    transpose_int, "torch::ADInplaceOrView::transpose_int", with_keyset=True))
+ops.transpose_int.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    transpose_int, "torch::ADInplaceOrView::transpose_int", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::transpose_", INPLACE_OR_VIEW)
@@ -621,8 +621,8 @@ def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.transpose_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    transpose_, "torch::ADInplaceOrView::transpose_", with_keyset=True))
+ops.transpose_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    transpose_, "torch::ADInplaceOrView::transpose_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::t", INPLACE_OR_VIEW)
@@ -633,8 +633,8 @@ def t(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.t.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    t, "torch::ADInplaceOrView::t", with_keyset=True))
+ops.t.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    t, "torch::ADInplaceOrView::t", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::t_", INPLACE_OR_VIEW)
@@ -645,8 +645,8 @@ def t_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.t_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    t_, "torch::ADInplaceOrView::t_", with_keyset=True))
+ops.t_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    t_, "torch::ADInplaceOrView::t_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::unsqueeze", INPLACE_OR_VIEW)
@@ -657,8 +657,8 @@ def unsqueeze(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.unsqueeze.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    unsqueeze, "torch::ADInplaceOrView::unsqueeze", with_keyset=True))
+ops.unsqueeze.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    unsqueeze, "torch::ADInplaceOrView::unsqueeze", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::squeeze", INPLACE_OR_VIEW)
@@ -669,8 +669,8 @@ def squeeze(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.squeeze.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    squeeze, "torch::ADInplaceOrView::squeeze", with_keyset=True))
+ops.squeeze.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    squeeze, "torch::ADInplaceOrView::squeeze", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::squeeze_dim", INPLACE_OR_VIEW)
@@ -681,8 +681,8 @@ def squeeze_dim(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.squeeze_dim.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    squeeze_dim, "torch::ADInplaceOrView::squeeze_dim", with_keyset=True))
+ops.squeeze_dim.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    squeeze_dim, "torch::ADInplaceOrView::squeeze_dim", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::squeeze_dims", INPLACE_OR_VIEW)
@@ -693,8 +693,8 @@ def squeeze_dims(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.squeeze_dims.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    squeeze_dims, "torch::ADInplaceOrView::squeeze_dims", with_keyset=True))
+ops.squeeze_dims.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    squeeze_dims, "torch::ADInplaceOrView::squeeze_dims", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::expand", INPLACE_OR_VIEW)
@@ -705,8 +705,8 @@ def expand(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.expand.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    expand, "torch::ADInplaceOrView::expand", with_keyset=True))
+ops.expand.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    expand, "torch::ADInplaceOrView::expand", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::diagonal", INPLACE_OR_VIEW)
@@ -717,8 +717,8 @@ def diagonal(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.diagonal.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    diagonal, "torch::ADInplaceOrView::diagonal", with_keyset=True))
+ops.diagonal.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    diagonal, "torch::ADInplaceOrView::diagonal", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::split_Tensor", INPLACE_OR_VIEW)
@@ -729,8 +729,8 @@ def split_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.split_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    split_Tensor, "torch::ADInplaceOrView::split_Tensor", with_keyset=True))
+ops.split_Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    split_Tensor, "torch::ADInplaceOrView::split_Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::split_with_sizes", INPLACE_OR_VIEW)
@@ -741,8 +741,8 @@ def split_with_sizes(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.split_with_sizes.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    split_with_sizes, "torch::ADInplaceOrView::split_with_sizes", with_keyset=True))
+ops.split_with_sizes.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    split_with_sizes, "torch::ADInplaceOrView::split_with_sizes", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::unbind_int", INPLACE_OR_VIEW)
@@ -753,8 +753,8 @@ def unbind_int(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.unbind_int.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    unbind_int, "torch::ADInplaceOrView::unbind_int", with_keyset=True))
+ops.unbind_int.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    unbind_int, "torch::ADInplaceOrView::unbind_int", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::alias", INPLACE_OR_VIEW)
@@ -765,8 +765,8 @@ def alias(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.alias.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    alias, "torch::ADInplaceOrView::alias", with_keyset=True))
+ops.alias.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    alias, "torch::ADInplaceOrView::alias", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::set__source_Storage", INPLACE_OR_VIEW)
@@ -777,8 +777,8 @@ def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.set__source_Storage.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    set__source_Storage, "torch::ADInplaceOrView::set__source_Storage", with_keyset=True))
+ops.set__source_Storage.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    set__source_Storage, "torch::ADInplaceOrView::set__source_Storage", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::set__source_Storage_storage_offset", INPLACE_OR_VIEW)
@@ -789,8 +789,8 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.set__source_Storage_storage_offset.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    set__source_Storage_storage_offset, "torch::ADInplaceOrView::set__source_Storage_storage_offset", with_keyset=True))
+ops.set__source_Storage_storage_offset.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    set__source_Storage_storage_offset, "torch::ADInplaceOrView::set__source_Storage_storage_offset", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::set__source_Tensor", INPLACE_OR_VIEW)
@@ -801,8 +801,8 @@ def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.set__source_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    set__source_Tensor, "torch::ADInplaceOrView::set__source_Tensor", with_keyset=True))
+ops.set__source_Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    set__source_Tensor, "torch::ADInplaceOrView::set__source_Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::set_", INPLACE_OR_VIEW)
@@ -813,8 +813,8 @@ def set_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.set_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    set_, "torch::ADInplaceOrView::set_", with_keyset=True))
+ops.set_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    set_, "torch::ADInplaceOrView::set_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sub_out", INPLACE_OR_VIEW)
@@ -825,8 +825,8 @@ def sub_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sub_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sub_out, "torch::ADInplaceOrView::sub_out", with_keyset=True))
+ops.sub_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sub_out, "torch::ADInplaceOrView::sub_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sub__Tensor", INPLACE_OR_VIEW)
@@ -837,8 +837,8 @@ def sub__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sub__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sub__Tensor, "torch::ADInplaceOrView::sub__Tensor", with_keyset=True))
+ops.sub__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sub__Tensor, "torch::ADInplaceOrView::sub__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sub__Scalar", INPLACE_OR_VIEW)
@@ -849,8 +849,8 @@ def sub__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sub__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sub__Scalar, "torch::ADInplaceOrView::sub__Scalar", with_keyset=True))
+ops.sub__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sub__Scalar, "torch::ADInplaceOrView::sub__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mul_out", INPLACE_OR_VIEW)
@@ -861,8 +861,8 @@ def mul_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mul_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mul_out, "torch::ADInplaceOrView::mul_out", with_keyset=True))
+ops.mul_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mul_out, "torch::ADInplaceOrView::mul_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mul__Tensor", INPLACE_OR_VIEW)
@@ -873,8 +873,8 @@ def mul__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mul__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mul__Tensor, "torch::ADInplaceOrView::mul__Tensor", with_keyset=True))
+ops.mul__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mul__Tensor, "torch::ADInplaceOrView::mul__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mul__Scalar", INPLACE_OR_VIEW)
@@ -885,8 +885,8 @@ def mul__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mul__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mul__Scalar, "torch::ADInplaceOrView::mul__Scalar", with_keyset=True))
+ops.mul__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mul__Scalar, "torch::ADInplaceOrView::mul__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div_out", INPLACE_OR_VIEW)
@@ -897,8 +897,8 @@ def div_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div_out, "torch::ADInplaceOrView::div_out", with_keyset=True))
+ops.div_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div_out, "torch::ADInplaceOrView::div_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div__Tensor", INPLACE_OR_VIEW)
@@ -909,8 +909,8 @@ def div__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div__Tensor, "torch::ADInplaceOrView::div__Tensor", with_keyset=True))
+ops.div__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div__Tensor, "torch::ADInplaceOrView::div__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div_out_mode", INPLACE_OR_VIEW)
@@ -921,8 +921,8 @@ def div_out_mode(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div_out_mode.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div_out_mode, "torch::ADInplaceOrView::div_out_mode", with_keyset=True))
+ops.div_out_mode.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div_out_mode, "torch::ADInplaceOrView::div_out_mode", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div__Tensor_mode", INPLACE_OR_VIEW)
@@ -933,8 +933,8 @@ def div__Tensor_mode(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div__Tensor_mode.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div__Tensor_mode, "torch::ADInplaceOrView::div__Tensor_mode", with_keyset=True))
+ops.div__Tensor_mode.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div__Tensor_mode, "torch::ADInplaceOrView::div__Tensor_mode", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div__Scalar", INPLACE_OR_VIEW)
@@ -945,8 +945,8 @@ def div__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div__Scalar, "torch::ADInplaceOrView::div__Scalar", with_keyset=True))
+ops.div__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div__Scalar, "torch::ADInplaceOrView::div__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::div__Scalar_mode", INPLACE_OR_VIEW)
@@ -957,8 +957,8 @@ def div__Scalar_mode(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.div__Scalar_mode.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    div__Scalar_mode, "torch::ADInplaceOrView::div__Scalar_mode", with_keyset=True))
+ops.div__Scalar_mode.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    div__Scalar_mode, "torch::ADInplaceOrView::div__Scalar_mode", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::floor_divide__Tensor", INPLACE_OR_VIEW)
@@ -969,8 +969,8 @@ def floor_divide__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.floor_divide__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    floor_divide__Tensor, "torch::ADInplaceOrView::floor_divide__Tensor", with_keyset=True))
+ops.floor_divide__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    floor_divide__Tensor, "torch::ADInplaceOrView::floor_divide__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::floor_divide_out", INPLACE_OR_VIEW)
@@ -981,8 +981,8 @@ def floor_divide_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.floor_divide_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    floor_divide_out, "torch::ADInplaceOrView::floor_divide_out", with_keyset=True))
+ops.floor_divide_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    floor_divide_out, "torch::ADInplaceOrView::floor_divide_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::floor_divide__Scalar", INPLACE_OR_VIEW)
@@ -993,8 +993,8 @@ def floor_divide__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.floor_divide__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    floor_divide__Scalar, "torch::ADInplaceOrView::floor_divide__Scalar", with_keyset=True))
+ops.floor_divide__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    floor_divide__Scalar, "torch::ADInplaceOrView::floor_divide__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::remainder_Scalar_out", INPLACE_OR_VIEW)
@@ -1005,8 +1005,8 @@ def remainder_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.remainder_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    remainder_Scalar_out, "torch::ADInplaceOrView::remainder_Scalar_out", with_keyset=True))
+ops.remainder_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    remainder_Scalar_out, "torch::ADInplaceOrView::remainder_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::remainder__Scalar", INPLACE_OR_VIEW)
@@ -1017,8 +1017,8 @@ def remainder__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.remainder__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    remainder__Scalar, "torch::ADInplaceOrView::remainder__Scalar", with_keyset=True))
+ops.remainder__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    remainder__Scalar, "torch::ADInplaceOrView::remainder__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::remainder_Tensor_out", INPLACE_OR_VIEW)
@@ -1029,8 +1029,8 @@ def remainder_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.remainder_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    remainder_Tensor_out, "torch::ADInplaceOrView::remainder_Tensor_out", with_keyset=True))
+ops.remainder_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    remainder_Tensor_out, "torch::ADInplaceOrView::remainder_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::remainder__Tensor", INPLACE_OR_VIEW)
@@ -1041,8 +1041,8 @@ def remainder__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.remainder__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    remainder__Tensor, "torch::ADInplaceOrView::remainder__Tensor", with_keyset=True))
+ops.remainder__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    remainder__Tensor, "torch::ADInplaceOrView::remainder__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::maximum_out", INPLACE_OR_VIEW)
@@ -1053,8 +1053,8 @@ def maximum_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.maximum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    maximum_out, "torch::ADInplaceOrView::maximum_out", with_keyset=True))
+ops.maximum_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    maximum_out, "torch::ADInplaceOrView::maximum_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::minimum_out", INPLACE_OR_VIEW)
@@ -1065,8 +1065,8 @@ def minimum_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.minimum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    minimum_out, "torch::ADInplaceOrView::minimum_out", with_keyset=True))
+ops.minimum_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    minimum_out, "torch::ADInplaceOrView::minimum_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::max_out", INPLACE_OR_VIEW)
@@ -1077,8 +1077,8 @@ def max_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.max_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    max_out, "torch::ADInplaceOrView::max_out", with_keyset=True))
+ops.max_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    max_out, "torch::ADInplaceOrView::max_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::min_out", INPLACE_OR_VIEW)
@@ -1089,8 +1089,8 @@ def min_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.min_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    min_out, "torch::ADInplaceOrView::min_out", with_keyset=True))
+ops.min_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    min_out, "torch::ADInplaceOrView::min_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eq_Scalar_out", INPLACE_OR_VIEW)
@@ -1101,8 +1101,8 @@ def eq_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eq_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eq_Scalar_out, "torch::ADInplaceOrView::eq_Scalar_out", with_keyset=True))
+ops.eq_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eq_Scalar_out, "torch::ADInplaceOrView::eq_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eq_Tensor_out", INPLACE_OR_VIEW)
@@ -1113,8 +1113,8 @@ def eq_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eq_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eq_Tensor_out, "torch::ADInplaceOrView::eq_Tensor_out", with_keyset=True))
+ops.eq_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eq_Tensor_out, "torch::ADInplaceOrView::eq_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eq__Scalar", INPLACE_OR_VIEW)
@@ -1125,8 +1125,8 @@ def eq__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eq__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eq__Scalar, "torch::ADInplaceOrView::eq__Scalar", with_keyset=True))
+ops.eq__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eq__Scalar, "torch::ADInplaceOrView::eq__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eq__Tensor", INPLACE_OR_VIEW)
@@ -1137,8 +1137,8 @@ def eq__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.eq__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    eq__Tensor, "torch::ADInplaceOrView::eq__Tensor", with_keyset=True))
+ops.eq__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    eq__Tensor, "torch::ADInplaceOrView::eq__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ne_Scalar_out", INPLACE_OR_VIEW)
@@ -1149,8 +1149,8 @@ def ne_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ne_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ne_Scalar_out, "torch::ADInplaceOrView::ne_Scalar_out", with_keyset=True))
+ops.ne_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ne_Scalar_out, "torch::ADInplaceOrView::ne_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ne_Tensor_out", INPLACE_OR_VIEW)
@@ -1161,8 +1161,8 @@ def ne_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ne_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ne_Tensor_out, "torch::ADInplaceOrView::ne_Tensor_out", with_keyset=True))
+ops.ne_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ne_Tensor_out, "torch::ADInplaceOrView::ne_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ne__Scalar", INPLACE_OR_VIEW)
@@ -1173,8 +1173,8 @@ def ne__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ne__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ne__Scalar, "torch::ADInplaceOrView::ne__Scalar", with_keyset=True))
+ops.ne__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ne__Scalar, "torch::ADInplaceOrView::ne__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ne__Tensor", INPLACE_OR_VIEW)
@@ -1185,8 +1185,8 @@ def ne__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ne__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ne__Tensor, "torch::ADInplaceOrView::ne__Tensor", with_keyset=True))
+ops.ne__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ne__Tensor, "torch::ADInplaceOrView::ne__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lt_Scalar_out", INPLACE_OR_VIEW)
@@ -1197,8 +1197,8 @@ def lt_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lt_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lt_Scalar_out, "torch::ADInplaceOrView::lt_Scalar_out", with_keyset=True))
+ops.lt_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lt_Scalar_out, "torch::ADInplaceOrView::lt_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lt_Tensor_out", INPLACE_OR_VIEW)
@@ -1209,8 +1209,8 @@ def lt_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lt_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lt_Tensor_out, "torch::ADInplaceOrView::lt_Tensor_out", with_keyset=True))
+ops.lt_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lt_Tensor_out, "torch::ADInplaceOrView::lt_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lt__Scalar", INPLACE_OR_VIEW)
@@ -1221,8 +1221,8 @@ def lt__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lt__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lt__Scalar, "torch::ADInplaceOrView::lt__Scalar", with_keyset=True))
+ops.lt__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lt__Scalar, "torch::ADInplaceOrView::lt__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lt__Tensor", INPLACE_OR_VIEW)
@@ -1233,8 +1233,8 @@ def lt__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lt__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lt__Tensor, "torch::ADInplaceOrView::lt__Tensor", with_keyset=True))
+ops.lt__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lt__Tensor, "torch::ADInplaceOrView::lt__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::le_Scalar_out", INPLACE_OR_VIEW)
@@ -1245,8 +1245,8 @@ def le_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.le_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    le_Scalar_out, "torch::ADInplaceOrView::le_Scalar_out", with_keyset=True))
+ops.le_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    le_Scalar_out, "torch::ADInplaceOrView::le_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::le_Tensor_out", INPLACE_OR_VIEW)
@@ -1257,8 +1257,8 @@ def le_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.le_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    le_Tensor_out, "torch::ADInplaceOrView::le_Tensor_out", with_keyset=True))
+ops.le_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    le_Tensor_out, "torch::ADInplaceOrView::le_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::le__Scalar", INPLACE_OR_VIEW)
@@ -1269,8 +1269,8 @@ def le__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.le__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    le__Scalar, "torch::ADInplaceOrView::le__Scalar", with_keyset=True))
+ops.le__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    le__Scalar, "torch::ADInplaceOrView::le__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::le__Tensor", INPLACE_OR_VIEW)
@@ -1281,8 +1281,8 @@ def le__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.le__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    le__Tensor, "torch::ADInplaceOrView::le__Tensor", with_keyset=True))
+ops.le__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    le__Tensor, "torch::ADInplaceOrView::le__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gt_Scalar_out", INPLACE_OR_VIEW)
@@ -1293,8 +1293,8 @@ def gt_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gt_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gt_Scalar_out, "torch::ADInplaceOrView::gt_Scalar_out", with_keyset=True))
+ops.gt_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gt_Scalar_out, "torch::ADInplaceOrView::gt_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gt_Tensor_out", INPLACE_OR_VIEW)
@@ -1305,8 +1305,8 @@ def gt_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gt_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gt_Tensor_out, "torch::ADInplaceOrView::gt_Tensor_out", with_keyset=True))
+ops.gt_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gt_Tensor_out, "torch::ADInplaceOrView::gt_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gt__Scalar", INPLACE_OR_VIEW)
@@ -1317,8 +1317,8 @@ def gt__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gt__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gt__Scalar, "torch::ADInplaceOrView::gt__Scalar", with_keyset=True))
+ops.gt__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gt__Scalar, "torch::ADInplaceOrView::gt__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gt__Tensor", INPLACE_OR_VIEW)
@@ -1329,8 +1329,8 @@ def gt__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gt__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gt__Tensor, "torch::ADInplaceOrView::gt__Tensor", with_keyset=True))
+ops.gt__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gt__Tensor, "torch::ADInplaceOrView::gt__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ge_Scalar_out", INPLACE_OR_VIEW)
@@ -1341,8 +1341,8 @@ def ge_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ge_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ge_Scalar_out, "torch::ADInplaceOrView::ge_Scalar_out", with_keyset=True))
+ops.ge_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ge_Scalar_out, "torch::ADInplaceOrView::ge_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ge_Tensor_out", INPLACE_OR_VIEW)
@@ -1353,8 +1353,8 @@ def ge_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ge_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ge_Tensor_out, "torch::ADInplaceOrView::ge_Tensor_out", with_keyset=True))
+ops.ge_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ge_Tensor_out, "torch::ADInplaceOrView::ge_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ge__Scalar", INPLACE_OR_VIEW)
@@ -1365,8 +1365,8 @@ def ge__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ge__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ge__Scalar, "torch::ADInplaceOrView::ge__Scalar", with_keyset=True))
+ops.ge__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ge__Scalar, "torch::ADInplaceOrView::ge__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ge__Tensor", INPLACE_OR_VIEW)
@@ -1377,8 +1377,8 @@ def ge__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ge__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ge__Tensor, "torch::ADInplaceOrView::ge__Tensor", with_keyset=True))
+ops.ge__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ge__Tensor, "torch::ADInplaceOrView::ge__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_and_out", INPLACE_OR_VIEW)
@@ -1389,8 +1389,8 @@ def logical_and_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_and_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_and_out, "torch::ADInplaceOrView::logical_and_out", with_keyset=True))
+ops.logical_and_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_and_out, "torch::ADInplaceOrView::logical_and_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_and_", INPLACE_OR_VIEW)
@@ -1401,8 +1401,8 @@ def logical_and_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_and_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_and_, "torch::ADInplaceOrView::logical_and_", with_keyset=True))
+ops.logical_and_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_and_, "torch::ADInplaceOrView::logical_and_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_or_out", INPLACE_OR_VIEW)
@@ -1413,8 +1413,8 @@ def logical_or_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_or_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_or_out, "torch::ADInplaceOrView::logical_or_out", with_keyset=True))
+ops.logical_or_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_or_out, "torch::ADInplaceOrView::logical_or_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_or_", INPLACE_OR_VIEW)
@@ -1425,8 +1425,8 @@ def logical_or_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_or_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_or_, "torch::ADInplaceOrView::logical_or_", with_keyset=True))
+ops.logical_or_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_or_, "torch::ADInplaceOrView::logical_or_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_and_Tensor_out", INPLACE_OR_VIEW)
@@ -1437,8 +1437,8 @@ def bitwise_and_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_and_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_and_Tensor_out, "torch::ADInplaceOrView::bitwise_and_Tensor_out", with_keyset=True))
+ops.bitwise_and_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Tensor_out, "torch::ADInplaceOrView::bitwise_and_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_and_Scalar_out", INPLACE_OR_VIEW)
@@ -1449,8 +1449,8 @@ def bitwise_and_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_and_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_and_Scalar_out, "torch::ADInplaceOrView::bitwise_and_Scalar_out", with_keyset=True))
+ops.bitwise_and_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Scalar_out, "torch::ADInplaceOrView::bitwise_and_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_and__Scalar", INPLACE_OR_VIEW)
@@ -1461,8 +1461,8 @@ def bitwise_and__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_and__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_and__Scalar, "torch::ADInplaceOrView::bitwise_and__Scalar", with_keyset=True))
+ops.bitwise_and__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_and__Scalar, "torch::ADInplaceOrView::bitwise_and__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_and__Tensor", INPLACE_OR_VIEW)
@@ -1473,8 +1473,8 @@ def bitwise_and__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_and__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_and__Tensor, "torch::ADInplaceOrView::bitwise_and__Tensor", with_keyset=True))
+ops.bitwise_and__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_and__Tensor, "torch::ADInplaceOrView::bitwise_and__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_or_Tensor_out", INPLACE_OR_VIEW)
@@ -1485,8 +1485,8 @@ def bitwise_or_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_or_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_or_Tensor_out, "torch::ADInplaceOrView::bitwise_or_Tensor_out", with_keyset=True))
+ops.bitwise_or_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Tensor_out, "torch::ADInplaceOrView::bitwise_or_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_or_Scalar_out", INPLACE_OR_VIEW)
@@ -1497,8 +1497,8 @@ def bitwise_or_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_or_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_or_Scalar_out, "torch::ADInplaceOrView::bitwise_or_Scalar_out", with_keyset=True))
+ops.bitwise_or_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Scalar_out, "torch::ADInplaceOrView::bitwise_or_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_or__Scalar", INPLACE_OR_VIEW)
@@ -1509,8 +1509,8 @@ def bitwise_or__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_or__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_or__Scalar, "torch::ADInplaceOrView::bitwise_or__Scalar", with_keyset=True))
+ops.bitwise_or__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_or__Scalar, "torch::ADInplaceOrView::bitwise_or__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_or__Tensor", INPLACE_OR_VIEW)
@@ -1521,8 +1521,8 @@ def bitwise_or__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_or__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_or__Tensor, "torch::ADInplaceOrView::bitwise_or__Tensor", with_keyset=True))
+ops.bitwise_or__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_or__Tensor, "torch::ADInplaceOrView::bitwise_or__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::pow_Tensor_Tensor_out", INPLACE_OR_VIEW)
@@ -1533,8 +1533,8 @@ def pow_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.pow_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    pow_Tensor_Tensor_out, "torch::ADInplaceOrView::pow_Tensor_Tensor_out", with_keyset=True))
+ops.pow_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Tensor_out, "torch::ADInplaceOrView::pow_Tensor_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::pow_Scalar_out", INPLACE_OR_VIEW)
@@ -1545,8 +1545,8 @@ def pow_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.pow_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    pow_Scalar_out, "torch::ADInplaceOrView::pow_Scalar_out", with_keyset=True))
+ops.pow_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    pow_Scalar_out, "torch::ADInplaceOrView::pow_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::pow_Tensor_Scalar_out", INPLACE_OR_VIEW)
@@ -1557,8 +1557,8 @@ def pow_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.pow_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    pow_Tensor_Scalar_out, "torch::ADInplaceOrView::pow_Tensor_Scalar_out", with_keyset=True))
+ops.pow_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Scalar_out, "torch::ADInplaceOrView::pow_Tensor_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::pow__Scalar", INPLACE_OR_VIEW)
@@ -1569,8 +1569,8 @@ def pow__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.pow__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    pow__Scalar, "torch::ADInplaceOrView::pow__Scalar", with_keyset=True))
+ops.pow__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    pow__Scalar, "torch::ADInplaceOrView::pow__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::pow__Tensor", INPLACE_OR_VIEW)
@@ -1581,8 +1581,8 @@ def pow__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.pow__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    pow__Tensor, "torch::ADInplaceOrView::pow__Tensor", with_keyset=True))
+ops.pow__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    pow__Tensor, "torch::ADInplaceOrView::pow__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::neg_out", INPLACE_OR_VIEW)
@@ -1593,8 +1593,8 @@ def neg_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.neg_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    neg_out, "torch::ADInplaceOrView::neg_out", with_keyset=True))
+ops.neg_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    neg_out, "torch::ADInplaceOrView::neg_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::neg_", INPLACE_OR_VIEW)
@@ -1605,8 +1605,8 @@ def neg_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.neg_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    neg_, "torch::ADInplaceOrView::neg_", with_keyset=True))
+ops.neg_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    neg_, "torch::ADInplaceOrView::neg_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::exp_out", INPLACE_OR_VIEW)
@@ -1617,8 +1617,8 @@ def exp_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.exp_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    exp_out, "torch::ADInplaceOrView::exp_out", with_keyset=True))
+ops.exp_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    exp_out, "torch::ADInplaceOrView::exp_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::exp_", INPLACE_OR_VIEW)
@@ -1629,8 +1629,8 @@ def exp_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.exp_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    exp_, "torch::ADInplaceOrView::exp_", with_keyset=True))
+ops.exp_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    exp_, "torch::ADInplaceOrView::exp_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log_out", INPLACE_OR_VIEW)
@@ -1641,8 +1641,8 @@ def log_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log_out, "torch::ADInplaceOrView::log_out", with_keyset=True))
+ops.log_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log_out, "torch::ADInplaceOrView::log_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log_", INPLACE_OR_VIEW)
@@ -1653,8 +1653,8 @@ def log_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log_, "torch::ADInplaceOrView::log_", with_keyset=True))
+ops.log_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log_, "torch::ADInplaceOrView::log_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sqrt_out", INPLACE_OR_VIEW)
@@ -1665,8 +1665,8 @@ def sqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sqrt_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sqrt_out, "torch::ADInplaceOrView::sqrt_out", with_keyset=True))
+ops.sqrt_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sqrt_out, "torch::ADInplaceOrView::sqrt_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sqrt_", INPLACE_OR_VIEW)
@@ -1677,8 +1677,8 @@ def sqrt_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sqrt_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sqrt_, "torch::ADInplaceOrView::sqrt_", with_keyset=True))
+ops.sqrt_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sqrt_, "torch::ADInplaceOrView::sqrt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sin_out", INPLACE_OR_VIEW)
@@ -1689,8 +1689,8 @@ def sin_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sin_out, "torch::ADInplaceOrView::sin_out", with_keyset=True))
+ops.sin_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sin_out, "torch::ADInplaceOrView::sin_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sin_", INPLACE_OR_VIEW)
@@ -1701,8 +1701,8 @@ def sin_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sin_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sin_, "torch::ADInplaceOrView::sin_", with_keyset=True))
+ops.sin_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sin_, "torch::ADInplaceOrView::sin_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cos_out", INPLACE_OR_VIEW)
@@ -1713,8 +1713,8 @@ def cos_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cos_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cos_out, "torch::ADInplaceOrView::cos_out", with_keyset=True))
+ops.cos_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cos_out, "torch::ADInplaceOrView::cos_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cos_", INPLACE_OR_VIEW)
@@ -1725,8 +1725,8 @@ def cos_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cos_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cos_, "torch::ADInplaceOrView::cos_", with_keyset=True))
+ops.cos_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cos_, "torch::ADInplaceOrView::cos_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tanh_out", INPLACE_OR_VIEW)
@@ -1737,8 +1737,8 @@ def tanh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tanh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tanh_out, "torch::ADInplaceOrView::tanh_out", with_keyset=True))
+ops.tanh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tanh_out, "torch::ADInplaceOrView::tanh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tanh_", INPLACE_OR_VIEW)
@@ -1749,8 +1749,8 @@ def tanh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tanh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tanh_, "torch::ADInplaceOrView::tanh_", with_keyset=True))
+ops.tanh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tanh_, "torch::ADInplaceOrView::tanh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sigmoid_out", INPLACE_OR_VIEW)
@@ -1761,8 +1761,8 @@ def sigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sigmoid_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sigmoid_out, "torch::ADInplaceOrView::sigmoid_out", with_keyset=True))
+ops.sigmoid_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sigmoid_out, "torch::ADInplaceOrView::sigmoid_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sigmoid_", INPLACE_OR_VIEW)
@@ -1773,8 +1773,8 @@ def sigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sigmoid_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sigmoid_, "torch::ADInplaceOrView::sigmoid_", with_keyset=True))
+ops.sigmoid_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sigmoid_, "torch::ADInplaceOrView::sigmoid_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::reciprocal_out", INPLACE_OR_VIEW)
@@ -1785,8 +1785,8 @@ def reciprocal_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.reciprocal_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    reciprocal_out, "torch::ADInplaceOrView::reciprocal_out", with_keyset=True))
+ops.reciprocal_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    reciprocal_out, "torch::ADInplaceOrView::reciprocal_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::reciprocal_", INPLACE_OR_VIEW)
@@ -1797,8 +1797,8 @@ def reciprocal_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.reciprocal_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    reciprocal_, "torch::ADInplaceOrView::reciprocal_", with_keyset=True))
+ops.reciprocal_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    reciprocal_, "torch::ADInplaceOrView::reciprocal_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_not_out", INPLACE_OR_VIEW)
@@ -1809,8 +1809,8 @@ def bitwise_not_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_not_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_not_out, "torch::ADInplaceOrView::bitwise_not_out", with_keyset=True))
+ops.bitwise_not_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_not_out, "torch::ADInplaceOrView::bitwise_not_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_not_", INPLACE_OR_VIEW)
@@ -1821,8 +1821,8 @@ def bitwise_not_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_not_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_not_, "torch::ADInplaceOrView::bitwise_not_", with_keyset=True))
+ops.bitwise_not_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_not_, "torch::ADInplaceOrView::bitwise_not_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_not_out", INPLACE_OR_VIEW)
@@ -1833,8 +1833,8 @@ def logical_not_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_not_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_not_out, "torch::ADInplaceOrView::logical_not_out", with_keyset=True))
+ops.logical_not_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_not_out, "torch::ADInplaceOrView::logical_not_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_not_", INPLACE_OR_VIEW)
@@ -1845,8 +1845,8 @@ def logical_not_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_not_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_not_, "torch::ADInplaceOrView::logical_not_", with_keyset=True))
+ops.logical_not_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_not_, "torch::ADInplaceOrView::logical_not_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::abs_out", INPLACE_OR_VIEW)
@@ -1857,8 +1857,8 @@ def abs_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.abs_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    abs_out, "torch::ADInplaceOrView::abs_out", with_keyset=True))
+ops.abs_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    abs_out, "torch::ADInplaceOrView::abs_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::abs_", INPLACE_OR_VIEW)
@@ -1869,8 +1869,8 @@ def abs_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.abs_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    abs_, "torch::ADInplaceOrView::abs_", with_keyset=True))
+ops.abs_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    abs_, "torch::ADInplaceOrView::abs_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::relu_", INPLACE_OR_VIEW)
@@ -1881,8 +1881,8 @@ def relu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.relu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    relu_, "torch::ADInplaceOrView::relu_", with_keyset=True))
+ops.relu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    relu_, "torch::ADInplaceOrView::relu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::elu_out", INPLACE_OR_VIEW)
@@ -1893,8 +1893,8 @@ def elu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.elu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    elu_out, "torch::ADInplaceOrView::elu_out", with_keyset=True))
+ops.elu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    elu_out, "torch::ADInplaceOrView::elu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::elu_backward_grad_input", INPLACE_OR_VIEW)
@@ -1905,8 +1905,8 @@ def elu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.elu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    elu_backward_grad_input, "torch::ADInplaceOrView::elu_backward_grad_input", with_keyset=True))
+ops.elu_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    elu_backward_grad_input, "torch::ADInplaceOrView::elu_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::elu_", INPLACE_OR_VIEW)
@@ -1917,8 +1917,8 @@ def elu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.elu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    elu_, "torch::ADInplaceOrView::elu_", with_keyset=True))
+ops.elu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    elu_, "torch::ADInplaceOrView::elu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::glu_out", INPLACE_OR_VIEW)
@@ -1929,8 +1929,8 @@ def glu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.glu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    glu_out, "torch::ADInplaceOrView::glu_out", with_keyset=True))
+ops.glu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    glu_out, "torch::ADInplaceOrView::glu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::glu_backward_grad_input", INPLACE_OR_VIEW)
@@ -1941,8 +1941,8 @@ def glu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.glu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    glu_backward_grad_input, "torch::ADInplaceOrView::glu_backward_grad_input", with_keyset=True))
+ops.glu_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    glu_backward_grad_input, "torch::ADInplaceOrView::glu_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardtanh_out", INPLACE_OR_VIEW)
@@ -1953,8 +1953,8 @@ def hardtanh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardtanh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardtanh_out, "torch::ADInplaceOrView::hardtanh_out", with_keyset=True))
+ops.hardtanh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardtanh_out, "torch::ADInplaceOrView::hardtanh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardtanh_backward_grad_input", INPLACE_OR_VIEW)
@@ -1965,8 +1965,8 @@ def hardtanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardtanh_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardtanh_backward_grad_input, "torch::ADInplaceOrView::hardtanh_backward_grad_input", with_keyset=True))
+ops.hardtanh_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardtanh_backward_grad_input, "torch::ADInplaceOrView::hardtanh_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardtanh_", INPLACE_OR_VIEW)
@@ -1977,8 +1977,8 @@ def hardtanh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardtanh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardtanh_, "torch::ADInplaceOrView::hardtanh_", with_keyset=True))
+ops.hardtanh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardtanh_, "torch::ADInplaceOrView::hardtanh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::leaky_relu_out", INPLACE_OR_VIEW)
@@ -1989,8 +1989,8 @@ def leaky_relu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.leaky_relu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    leaky_relu_out, "torch::ADInplaceOrView::leaky_relu_out", with_keyset=True))
+ops.leaky_relu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_out, "torch::ADInplaceOrView::leaky_relu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::leaky_relu_backward_grad_input", INPLACE_OR_VIEW)
@@ -2001,8 +2001,8 @@ def leaky_relu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.leaky_relu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    leaky_relu_backward_grad_input, "torch::ADInplaceOrView::leaky_relu_backward_grad_input", with_keyset=True))
+ops.leaky_relu_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_backward_grad_input, "torch::ADInplaceOrView::leaky_relu_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::leaky_relu_", INPLACE_OR_VIEW)
@@ -2013,8 +2013,8 @@ def leaky_relu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.leaky_relu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    leaky_relu_, "torch::ADInplaceOrView::leaky_relu_", with_keyset=True))
+ops.leaky_relu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_, "torch::ADInplaceOrView::leaky_relu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log_sigmoid_backward_grad_input", INPLACE_OR_VIEW)
@@ -2025,8 +2025,8 @@ def log_sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log_sigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log_sigmoid_backward_grad_input, "torch::ADInplaceOrView::log_sigmoid_backward_grad_input", with_keyset=True))
+ops.log_sigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log_sigmoid_backward_grad_input, "torch::ADInplaceOrView::log_sigmoid_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::softplus_out", INPLACE_OR_VIEW)
@@ -2037,8 +2037,8 @@ def softplus_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.softplus_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    softplus_out, "torch::ADInplaceOrView::softplus_out", with_keyset=True))
+ops.softplus_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    softplus_out, "torch::ADInplaceOrView::softplus_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::softplus_backward_grad_input", INPLACE_OR_VIEW)
@@ -2049,8 +2049,8 @@ def softplus_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.softplus_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    softplus_backward_grad_input, "torch::ADInplaceOrView::softplus_backward_grad_input", with_keyset=True))
+ops.softplus_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    softplus_backward_grad_input, "torch::ADInplaceOrView::softplus_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::celu_", INPLACE_OR_VIEW)
@@ -2061,8 +2061,8 @@ def celu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.celu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    celu_, "torch::ADInplaceOrView::celu_", with_keyset=True))
+ops.celu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    celu_, "torch::ADInplaceOrView::celu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardswish_", INPLACE_OR_VIEW)
@@ -2073,8 +2073,8 @@ def hardswish_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardswish_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardswish_, "torch::ADInplaceOrView::hardswish_", with_keyset=True))
+ops.hardswish_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardswish_, "torch::ADInplaceOrView::hardswish_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardswish_out", INPLACE_OR_VIEW)
@@ -2085,8 +2085,8 @@ def hardswish_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardswish_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardswish_out, "torch::ADInplaceOrView::hardswish_out", with_keyset=True))
+ops.hardswish_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardswish_out, "torch::ADInplaceOrView::hardswish_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardsigmoid_", INPLACE_OR_VIEW)
@@ -2097,8 +2097,8 @@ def hardsigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardsigmoid_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardsigmoid_, "torch::ADInplaceOrView::hardsigmoid_", with_keyset=True))
+ops.hardsigmoid_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_, "torch::ADInplaceOrView::hardsigmoid_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardsigmoid_out", INPLACE_OR_VIEW)
@@ -2109,8 +2109,8 @@ def hardsigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardsigmoid_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardsigmoid_out, "torch::ADInplaceOrView::hardsigmoid_out", with_keyset=True))
+ops.hardsigmoid_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_out, "torch::ADInplaceOrView::hardsigmoid_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardsigmoid_backward_grad_input", INPLACE_OR_VIEW)
@@ -2121,8 +2121,8 @@ def hardsigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardsigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardsigmoid_backward_grad_input, "torch::ADInplaceOrView::hardsigmoid_backward_grad_input", with_keyset=True))
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_backward_grad_input, "torch::ADInplaceOrView::hardsigmoid_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::threshold_", INPLACE_OR_VIEW)
@@ -2133,8 +2133,8 @@ def threshold_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.threshold_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    threshold_, "torch::ADInplaceOrView::threshold_", with_keyset=True))
+ops.threshold_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    threshold_, "torch::ADInplaceOrView::threshold_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::threshold_out", INPLACE_OR_VIEW)
@@ -2145,8 +2145,8 @@ def threshold_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.threshold_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    threshold_out, "torch::ADInplaceOrView::threshold_out", with_keyset=True))
+ops.threshold_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    threshold_out, "torch::ADInplaceOrView::threshold_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::softshrink_out", INPLACE_OR_VIEW)
@@ -2157,8 +2157,8 @@ def softshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.softshrink_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    softshrink_out, "torch::ADInplaceOrView::softshrink_out", with_keyset=True))
+ops.softshrink_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    softshrink_out, "torch::ADInplaceOrView::softshrink_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::softshrink_backward_grad_input", INPLACE_OR_VIEW)
@@ -2169,8 +2169,8 @@ def softshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.softshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    softshrink_backward_grad_input, "torch::ADInplaceOrView::softshrink_backward_grad_input", with_keyset=True))
+ops.softshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    softshrink_backward_grad_input, "torch::ADInplaceOrView::softshrink_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardshrink_out", INPLACE_OR_VIEW)
@@ -2181,8 +2181,8 @@ def hardshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardshrink_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardshrink_out, "torch::ADInplaceOrView::hardshrink_out", with_keyset=True))
+ops.hardshrink_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardshrink_out, "torch::ADInplaceOrView::hardshrink_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hardshrink_backward_grad_input", INPLACE_OR_VIEW)
@@ -2193,8 +2193,8 @@ def hardshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hardshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hardshrink_backward_grad_input, "torch::ADInplaceOrView::hardshrink_backward_grad_input", with_keyset=True))
+ops.hardshrink_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hardshrink_backward_grad_input, "torch::ADInplaceOrView::hardshrink_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rrelu_with_noise_", INPLACE_OR_VIEW)
@@ -2205,8 +2205,8 @@ def rrelu_with_noise_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rrelu_with_noise_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rrelu_with_noise_, "torch::ADInplaceOrView::rrelu_with_noise_", with_keyset=True))
+ops.rrelu_with_noise_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise_, "torch::ADInplaceOrView::rrelu_with_noise_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rrelu_with_noise_out", INPLACE_OR_VIEW)
@@ -2217,8 +2217,8 @@ def rrelu_with_noise_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rrelu_with_noise_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rrelu_with_noise_out, "torch::ADInplaceOrView::rrelu_with_noise_out", with_keyset=True))
+ops.rrelu_with_noise_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise_out, "torch::ADInplaceOrView::rrelu_with_noise_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gelu_out", INPLACE_OR_VIEW)
@@ -2229,8 +2229,8 @@ def gelu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gelu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gelu_out, "torch::ADInplaceOrView::gelu_out", with_keyset=True))
+ops.gelu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gelu_out, "torch::ADInplaceOrView::gelu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gelu_", INPLACE_OR_VIEW)
@@ -2241,8 +2241,8 @@ def gelu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gelu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gelu_, "torch::ADInplaceOrView::gelu_", with_keyset=True))
+ops.gelu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gelu_, "torch::ADInplaceOrView::gelu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::gelu_backward_grad_input", INPLACE_OR_VIEW)
@@ -2253,8 +2253,8 @@ def gelu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.gelu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    gelu_backward_grad_input, "torch::ADInplaceOrView::gelu_backward_grad_input", with_keyset=True))
+ops.gelu_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    gelu_backward_grad_input, "torch::ADInplaceOrView::gelu_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::silu_", INPLACE_OR_VIEW)
@@ -2265,8 +2265,8 @@ def silu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.silu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    silu_, "torch::ADInplaceOrView::silu_", with_keyset=True))
+ops.silu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    silu_, "torch::ADInplaceOrView::silu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::silu_out", INPLACE_OR_VIEW)
@@ -2277,8 +2277,8 @@ def silu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.silu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    silu_out, "torch::ADInplaceOrView::silu_out", with_keyset=True))
+ops.silu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    silu_out, "torch::ADInplaceOrView::silu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::silu_backward_grad_input", INPLACE_OR_VIEW)
@@ -2289,8 +2289,8 @@ def silu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.silu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    silu_backward_grad_input, "torch::ADInplaceOrView::silu_backward_grad_input", with_keyset=True))
+ops.silu_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    silu_backward_grad_input, "torch::ADInplaceOrView::silu_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mish_", INPLACE_OR_VIEW)
@@ -2301,8 +2301,8 @@ def mish_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mish_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mish_, "torch::ADInplaceOrView::mish_", with_keyset=True))
+ops.mish_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mish_, "torch::ADInplaceOrView::mish_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mish_out", INPLACE_OR_VIEW)
@@ -2313,8 +2313,8 @@ def mish_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mish_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mish_out, "torch::ADInplaceOrView::mish_out", with_keyset=True))
+ops.mish_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mish_out, "torch::ADInplaceOrView::mish_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_out", INPLACE_OR_VIEW)
@@ -2325,8 +2325,8 @@ def clamp_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_out, "torch::ADInplaceOrView::clamp_out", with_keyset=True))
+ops.clamp_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_out, "torch::ADInplaceOrView::clamp_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_Tensor_out", INPLACE_OR_VIEW)
@@ -2337,8 +2337,8 @@ def clamp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_Tensor_out, "torch::ADInplaceOrView::clamp_Tensor_out", with_keyset=True))
+ops.clamp_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_Tensor_out, "torch::ADInplaceOrView::clamp_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_", INPLACE_OR_VIEW)
@@ -2349,8 +2349,8 @@ def clamp_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_, "torch::ADInplaceOrView::clamp_", with_keyset=True))
+ops.clamp_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_, "torch::ADInplaceOrView::clamp_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp__Tensor", INPLACE_OR_VIEW)
@@ -2361,8 +2361,8 @@ def clamp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp__Tensor, "torch::ADInplaceOrView::clamp__Tensor", with_keyset=True))
+ops.clamp__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp__Tensor, "torch::ADInplaceOrView::clamp__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_min_out", INPLACE_OR_VIEW)
@@ -2373,8 +2373,8 @@ def clamp_min_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_min_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_min_out, "torch::ADInplaceOrView::clamp_min_out", with_keyset=True))
+ops.clamp_min_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_min_out, "torch::ADInplaceOrView::clamp_min_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_min_Tensor_out", INPLACE_OR_VIEW)
@@ -2385,8 +2385,8 @@ def clamp_min_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_min_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_min_Tensor_out, "torch::ADInplaceOrView::clamp_min_Tensor_out", with_keyset=True))
+ops.clamp_min_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_min_Tensor_out, "torch::ADInplaceOrView::clamp_min_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_min_", INPLACE_OR_VIEW)
@@ -2397,8 +2397,8 @@ def clamp_min_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_min_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_min_, "torch::ADInplaceOrView::clamp_min_", with_keyset=True))
+ops.clamp_min_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_min_, "torch::ADInplaceOrView::clamp_min_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_min__Tensor", INPLACE_OR_VIEW)
@@ -2409,8 +2409,8 @@ def clamp_min__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_min__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_min__Tensor, "torch::ADInplaceOrView::clamp_min__Tensor", with_keyset=True))
+ops.clamp_min__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_min__Tensor, "torch::ADInplaceOrView::clamp_min__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_max_out", INPLACE_OR_VIEW)
@@ -2421,8 +2421,8 @@ def clamp_max_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_max_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_max_out, "torch::ADInplaceOrView::clamp_max_out", with_keyset=True))
+ops.clamp_max_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_max_out, "torch::ADInplaceOrView::clamp_max_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_max_Tensor_out", INPLACE_OR_VIEW)
@@ -2433,8 +2433,8 @@ def clamp_max_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_max_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_max_Tensor_out, "torch::ADInplaceOrView::clamp_max_Tensor_out", with_keyset=True))
+ops.clamp_max_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_max_Tensor_out, "torch::ADInplaceOrView::clamp_max_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_max_", INPLACE_OR_VIEW)
@@ -2445,8 +2445,8 @@ def clamp_max_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_max_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_max_, "torch::ADInplaceOrView::clamp_max_", with_keyset=True))
+ops.clamp_max_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_max_, "torch::ADInplaceOrView::clamp_max_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::clamp_max__Tensor", INPLACE_OR_VIEW)
@@ -2457,8 +2457,8 @@ def clamp_max__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.clamp_max__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    clamp_max__Tensor, "torch::ADInplaceOrView::clamp_max__Tensor", with_keyset=True))
+ops.clamp_max__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    clamp_max__Tensor, "torch::ADInplaceOrView::clamp_max__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::where_self_out", INPLACE_OR_VIEW)
@@ -2469,8 +2469,8 @@ def where_self_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.where_self_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    where_self_out, "torch::ADInplaceOrView::where_self_out", with_keyset=True))
+ops.where_self_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    where_self_out, "torch::ADInplaceOrView::where_self_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::masked_fill__Scalar", INPLACE_OR_VIEW)
@@ -2481,8 +2481,8 @@ def masked_fill__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.masked_fill__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    masked_fill__Scalar, "torch::ADInplaceOrView::masked_fill__Scalar", with_keyset=True))
+ops.masked_fill__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    masked_fill__Scalar, "torch::ADInplaceOrView::masked_fill__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::masked_fill__Tensor", INPLACE_OR_VIEW)
@@ -2493,8 +2493,8 @@ def masked_fill__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.masked_fill__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    masked_fill__Tensor, "torch::ADInplaceOrView::masked_fill__Tensor", with_keyset=True))
+ops.masked_fill__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    masked_fill__Tensor, "torch::ADInplaceOrView::masked_fill__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::as_strided_", INPLACE_OR_VIEW)
@@ -2505,8 +2505,8 @@ def as_strided_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.as_strided_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    as_strided_, "torch::ADInplaceOrView::as_strided_", with_keyset=True))
+ops.as_strided_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    as_strided_, "torch::ADInplaceOrView::as_strided_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_Tensor_out", INPLACE_OR_VIEW)
@@ -2517,8 +2517,8 @@ def index_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_Tensor_out, "torch::ADInplaceOrView::index_Tensor_out", with_keyset=True))
+ops.index_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_Tensor_out, "torch::ADInplaceOrView::index_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_put_", INPLACE_OR_VIEW)
@@ -2529,8 +2529,8 @@ def index_put_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_put_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_put_, "torch::ADInplaceOrView::index_put_", with_keyset=True))
+ops.index_put_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_put_, "torch::ADInplaceOrView::index_put_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sum_IntList_out", INPLACE_OR_VIEW)
@@ -2541,8 +2541,8 @@ def sum_IntList_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sum_IntList_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sum_IntList_out, "torch::ADInplaceOrView::sum_IntList_out", with_keyset=True))
+ops.sum_IntList_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sum_IntList_out, "torch::ADInplaceOrView::sum_IntList_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nansum_out", INPLACE_OR_VIEW)
@@ -2553,8 +2553,8 @@ def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nansum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nansum_out, "torch::ADInplaceOrView::nansum_out", with_keyset=True))
+ops.nansum_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nansum_out, "torch::ADInplaceOrView::nansum_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mean_out", INPLACE_OR_VIEW)
@@ -2565,8 +2565,8 @@ def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mean_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mean_out, "torch::ADInplaceOrView::mean_out", with_keyset=True))
+ops.mean_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mean_out, "torch::ADInplaceOrView::mean_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::renorm_out", INPLACE_OR_VIEW)
@@ -2577,8 +2577,8 @@ def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.renorm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    renorm_out, "torch::ADInplaceOrView::renorm_out", with_keyset=True))
+ops.renorm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    renorm_out, "torch::ADInplaceOrView::renorm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::renorm_", INPLACE_OR_VIEW)
@@ -2589,8 +2589,8 @@ def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    renorm_, "torch::ADInplaceOrView::renorm_", with_keyset=True))
+ops.renorm_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    renorm_, "torch::ADInplaceOrView::renorm_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::prod_int_out", INPLACE_OR_VIEW)
@@ -2601,8 +2601,8 @@ def prod_int_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.prod_int_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    prod_int_out, "torch::ADInplaceOrView::prod_int_out", with_keyset=True))
+ops.prod_int_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    prod_int_out, "torch::ADInplaceOrView::prod_int_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::max_unary_out", INPLACE_OR_VIEW)
@@ -2613,8 +2613,8 @@ def max_unary_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.max_unary_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    max_unary_out, "torch::ADInplaceOrView::max_unary_out", with_keyset=True))
+ops.max_unary_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    max_unary_out, "torch::ADInplaceOrView::max_unary_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::max_dim_max", INPLACE_OR_VIEW)
@@ -2625,8 +2625,8 @@ def max_dim_max(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.max_dim_max.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    max_dim_max, "torch::ADInplaceOrView::max_dim_max", with_keyset=True))
+ops.max_dim_max.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    max_dim_max, "torch::ADInplaceOrView::max_dim_max", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::min_unary_out", INPLACE_OR_VIEW)
@@ -2637,8 +2637,8 @@ def min_unary_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.min_unary_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    min_unary_out, "torch::ADInplaceOrView::min_unary_out", with_keyset=True))
+ops.min_unary_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    min_unary_out, "torch::ADInplaceOrView::min_unary_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::median_dim_values", INPLACE_OR_VIEW)
@@ -2649,8 +2649,8 @@ def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.median_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    median_dim_values, "torch::ADInplaceOrView::median_dim_values", with_keyset=True))
+ops.median_dim_values.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    median_dim_values, "torch::ADInplaceOrView::median_dim_values", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nanmedian_dim_values", INPLACE_OR_VIEW)
@@ -2661,8 +2661,8 @@ def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nanmedian_dim_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nanmedian_dim_values, "torch::ADInplaceOrView::nanmedian_dim_values", with_keyset=True))
+ops.nanmedian_dim_values.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nanmedian_dim_values, "torch::ADInplaceOrView::nanmedian_dim_values", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::min_dim_min", INPLACE_OR_VIEW)
@@ -2673,8 +2673,8 @@ def min_dim_min(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.min_dim_min.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    min_dim_min, "torch::ADInplaceOrView::min_dim_min", with_keyset=True))
+ops.min_dim_min.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    min_dim_min, "torch::ADInplaceOrView::min_dim_min", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::argmax_out", INPLACE_OR_VIEW)
@@ -2685,8 +2685,8 @@ def argmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.argmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    argmax_out, "torch::ADInplaceOrView::argmax_out", with_keyset=True))
+ops.argmax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    argmax_out, "torch::ADInplaceOrView::argmax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::argmin_out", INPLACE_OR_VIEW)
@@ -2697,8 +2697,8 @@ def argmin_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.argmin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    argmin_out, "torch::ADInplaceOrView::argmin_out", with_keyset=True))
+ops.argmin_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    argmin_out, "torch::ADInplaceOrView::argmin_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::var_correction_out", INPLACE_OR_VIEW)
@@ -2709,8 +2709,8 @@ def var_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.var_correction_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    var_correction_out, "torch::ADInplaceOrView::var_correction_out", with_keyset=True))
+ops.var_correction_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    var_correction_out, "torch::ADInplaceOrView::var_correction_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::std_correction_out", INPLACE_OR_VIEW)
@@ -2721,8 +2721,8 @@ def std_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.std_correction_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    std_correction_out, "torch::ADInplaceOrView::std_correction_out", with_keyset=True))
+ops.std_correction_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    std_correction_out, "torch::ADInplaceOrView::std_correction_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cumsum_", INPLACE_OR_VIEW)
@@ -2733,8 +2733,8 @@ def cumsum_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cumsum_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cumsum_, "torch::ADInplaceOrView::cumsum_", with_keyset=True))
+ops.cumsum_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cumsum_, "torch::ADInplaceOrView::cumsum_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cumsum_out", INPLACE_OR_VIEW)
@@ -2745,8 +2745,8 @@ def cumsum_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cumsum_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cumsum_out, "torch::ADInplaceOrView::cumsum_out", with_keyset=True))
+ops.cumsum_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cumsum_out, "torch::ADInplaceOrView::cumsum_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::all_all_out", INPLACE_OR_VIEW)
@@ -2757,8 +2757,8 @@ def all_all_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.all_all_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    all_all_out, "torch::ADInplaceOrView::all_all_out", with_keyset=True))
+ops.all_all_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    all_all_out, "torch::ADInplaceOrView::all_all_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::all_dims_out", INPLACE_OR_VIEW)
@@ -2769,8 +2769,8 @@ def all_dims_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.all_dims_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    all_dims_out, "torch::ADInplaceOrView::all_dims_out", with_keyset=True))
+ops.all_dims_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    all_dims_out, "torch::ADInplaceOrView::all_dims_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::all_out", INPLACE_OR_VIEW)
@@ -2781,8 +2781,8 @@ def all_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.all_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    all_out, "torch::ADInplaceOrView::all_out", with_keyset=True))
+ops.all_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    all_out, "torch::ADInplaceOrView::all_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::any_all_out", INPLACE_OR_VIEW)
@@ -2793,8 +2793,8 @@ def any_all_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.any_all_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    any_all_out, "torch::ADInplaceOrView::any_all_out", with_keyset=True))
+ops.any_all_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    any_all_out, "torch::ADInplaceOrView::any_all_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::any_dims_out", INPLACE_OR_VIEW)
@@ -2805,8 +2805,8 @@ def any_dims_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.any_dims_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    any_dims_out, "torch::ADInplaceOrView::any_dims_out", with_keyset=True))
+ops.any_dims_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    any_dims_out, "torch::ADInplaceOrView::any_dims_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::any_out", INPLACE_OR_VIEW)
@@ -2817,8 +2817,8 @@ def any_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.any_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    any_out, "torch::ADInplaceOrView::any_out", with_keyset=True))
+ops.any_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    any_out, "torch::ADInplaceOrView::any_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mm_out", INPLACE_OR_VIEW)
@@ -2829,8 +2829,8 @@ def mm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mm_out, "torch::ADInplaceOrView::mm_out", with_keyset=True))
+ops.mm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mm_out, "torch::ADInplaceOrView::mm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bmm_out", INPLACE_OR_VIEW)
@@ -2841,8 +2841,8 @@ def bmm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bmm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bmm_out, "torch::ADInplaceOrView::bmm_out", with_keyset=True))
+ops.bmm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bmm_out, "torch::ADInplaceOrView::bmm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::baddbmm_", INPLACE_OR_VIEW)
@@ -2853,8 +2853,8 @@ def baddbmm_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.baddbmm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    baddbmm_, "torch::ADInplaceOrView::baddbmm_", with_keyset=True))
+ops.baddbmm_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    baddbmm_, "torch::ADInplaceOrView::baddbmm_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::baddbmm_out", INPLACE_OR_VIEW)
@@ -2865,8 +2865,8 @@ def baddbmm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.baddbmm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    baddbmm_out, "torch::ADInplaceOrView::baddbmm_out", with_keyset=True))
+ops.baddbmm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    baddbmm_out, "torch::ADInplaceOrView::baddbmm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmm_out", INPLACE_OR_VIEW)
@@ -2877,8 +2877,8 @@ def addmm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addmm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addmm_out, "torch::ADInplaceOrView::addmm_out", with_keyset=True))
+ops.addmm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addmm_out, "torch::ADInplaceOrView::addmm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmm_", INPLACE_OR_VIEW)
@@ -2889,8 +2889,8 @@ def addmm_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addmm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addmm_, "torch::ADInplaceOrView::addmm_", with_keyset=True))
+ops.addmm_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addmm_, "torch::ADInplaceOrView::addmm_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmm_dtype_out", INPLACE_OR_VIEW)
@@ -2901,8 +2901,8 @@ def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addmm_dtype_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addmm_dtype_out, "torch::ADInplaceOrView::addmm_dtype_out", with_keyset=True))
+ops.addmm_dtype_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addmm_dtype_out, "torch::ADInplaceOrView::addmm_dtype_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmv_", INPLACE_OR_VIEW)
@@ -2913,8 +2913,8 @@ def addmv_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addmv_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addmv_, "torch::ADInplaceOrView::addmv_", with_keyset=True))
+ops.addmv_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addmv_, "torch::ADInplaceOrView::addmv_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmv_out", INPLACE_OR_VIEW)
@@ -2925,8 +2925,8 @@ def addmv_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addmv_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addmv_out, "torch::ADInplaceOrView::addmv_out", with_keyset=True))
+ops.addmv_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addmv_out, "torch::ADInplaceOrView::addmv_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mv_out", INPLACE_OR_VIEW)
@@ -2937,8 +2937,8 @@ def mv_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mv_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mv_out, "torch::ADInplaceOrView::mv_out", with_keyset=True))
+ops.mv_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mv_out, "torch::ADInplaceOrView::mv_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::dot_out", INPLACE_OR_VIEW)
@@ -2949,8 +2949,8 @@ def dot_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.dot_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    dot_out, "torch::ADInplaceOrView::dot_out", with_keyset=True))
+ops.dot_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    dot_out, "torch::ADInplaceOrView::dot_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::vdot_out", INPLACE_OR_VIEW)
@@ -2961,8 +2961,8 @@ def vdot_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.vdot_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    vdot_out, "torch::ADInplaceOrView::vdot_out", with_keyset=True))
+ops.vdot_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    vdot_out, "torch::ADInplaceOrView::vdot_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::unsqueeze_", INPLACE_OR_VIEW)
@@ -2973,8 +2973,8 @@ def unsqueeze_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.unsqueeze_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    unsqueeze_, "torch::ADInplaceOrView::unsqueeze_", with_keyset=True))
+ops.unsqueeze_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    unsqueeze_, "torch::ADInplaceOrView::unsqueeze_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::squeeze__dim", INPLACE_OR_VIEW)
@@ -2985,8 +2985,8 @@ def squeeze__dim(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.squeeze__dim.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    squeeze__dim, "torch::ADInplaceOrView::squeeze__dim", with_keyset=True))
+ops.squeeze__dim.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    squeeze__dim, "torch::ADInplaceOrView::squeeze__dim", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::normal_Tensor_float_out", INPLACE_OR_VIEW)
@@ -2997,8 +2997,8 @@ def normal_Tensor_float_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.normal_Tensor_float_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    normal_Tensor_float_out, "torch::ADInplaceOrView::normal_Tensor_float_out", with_keyset=True))
+ops.normal_Tensor_float_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_float_out, "torch::ADInplaceOrView::normal_Tensor_float_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::normal_float_Tensor_out", INPLACE_OR_VIEW)
@@ -3009,8 +3009,8 @@ def normal_float_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.normal_float_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    normal_float_Tensor_out, "torch::ADInplaceOrView::normal_float_Tensor_out", with_keyset=True))
+ops.normal_float_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    normal_float_Tensor_out, "torch::ADInplaceOrView::normal_float_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::normal_Tensor_Tensor_out", INPLACE_OR_VIEW)
@@ -3021,8 +3021,8 @@ def normal_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.normal_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    normal_Tensor_Tensor_out, "torch::ADInplaceOrView::normal_Tensor_Tensor_out", with_keyset=True))
+ops.normal_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_Tensor_out, "torch::ADInplaceOrView::normal_Tensor_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::normal_float_float_out", INPLACE_OR_VIEW)
@@ -3033,8 +3033,8 @@ def normal_float_float_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.normal_float_float_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    normal_float_float_out, "torch::ADInplaceOrView::normal_float_float_out", with_keyset=True))
+ops.normal_float_float_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    normal_float_float_out, "torch::ADInplaceOrView::normal_float_float_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bernoulli_out", INPLACE_OR_VIEW)
@@ -3045,8 +3045,8 @@ def bernoulli_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bernoulli_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bernoulli_out, "torch::ADInplaceOrView::bernoulli_out", with_keyset=True))
+ops.bernoulli_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bernoulli_out, "torch::ADInplaceOrView::bernoulli_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bernoulli__Tensor", INPLACE_OR_VIEW)
@@ -3057,8 +3057,8 @@ def bernoulli__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bernoulli__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bernoulli__Tensor, "torch::ADInplaceOrView::bernoulli__Tensor", with_keyset=True))
+ops.bernoulli__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bernoulli__Tensor, "torch::ADInplaceOrView::bernoulli__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bernoulli__float", INPLACE_OR_VIEW)
@@ -3069,8 +3069,8 @@ def bernoulli__float(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bernoulli__float.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bernoulli__float, "torch::ADInplaceOrView::bernoulli__float", with_keyset=True))
+ops.bernoulli__float.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bernoulli__float, "torch::ADInplaceOrView::bernoulli__float", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_vector_norm_out", INPLACE_OR_VIEW)
@@ -3081,8 +3081,8 @@ def linalg_vector_norm_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_vector_norm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_vector_norm_out, "torch::ADInplaceOrView::linalg_vector_norm_out", with_keyset=True))
+ops.linalg_vector_norm_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_vector_norm_out, "torch::ADInplaceOrView::linalg_vector_norm_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_inv_ex_inverse", INPLACE_OR_VIEW)
@@ -3093,8 +3093,8 @@ def linalg_inv_ex_inverse(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_inv_ex_inverse.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_inv_ex_inverse, "torch::ADInplaceOrView::linalg_inv_ex_inverse", with_keyset=True))
+ops.linalg_inv_ex_inverse.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_inv_ex_inverse, "torch::ADInplaceOrView::linalg_inv_ex_inverse", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_linalg_solve_ex_result", INPLACE_OR_VIEW)
@@ -3105,8 +3105,8 @@ def _linalg_solve_ex_result(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._linalg_solve_ex_result.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _linalg_solve_ex_result, "torch::ADInplaceOrView::_linalg_solve_ex_result", with_keyset=True))
+ops._linalg_solve_ex_result.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _linalg_solve_ex_result, "torch::ADInplaceOrView::_linalg_solve_ex_result", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_qr_out", INPLACE_OR_VIEW)
@@ -3117,8 +3117,8 @@ def linalg_qr_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_qr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_qr_out, "torch::ADInplaceOrView::linalg_qr_out", with_keyset=True))
+ops.linalg_qr_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_qr_out, "torch::ADInplaceOrView::linalg_qr_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_linalg_eigh_eigenvalues", INPLACE_OR_VIEW)
@@ -3129,8 +3129,8 @@ def _linalg_eigh_eigenvalues(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._linalg_eigh_eigenvalues.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _linalg_eigh_eigenvalues, "torch::ADInplaceOrView::_linalg_eigh_eigenvalues", with_keyset=True))
+ops._linalg_eigh_eigenvalues.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _linalg_eigh_eigenvalues, "torch::ADInplaceOrView::_linalg_eigh_eigenvalues", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_linalg_svd_U", INPLACE_OR_VIEW)
@@ -3141,8 +3141,8 @@ def _linalg_svd_U(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._linalg_svd_U.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _linalg_svd_U, "torch::ADInplaceOrView::_linalg_svd_U", with_keyset=True))
+ops._linalg_svd_U.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _linalg_svd_U, "torch::ADInplaceOrView::_linalg_svd_U", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_cholesky_ex_L", INPLACE_OR_VIEW)
@@ -3153,8 +3153,8 @@ def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_cholesky_ex_L.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_cholesky_ex_L, "torch::ADInplaceOrView::linalg_cholesky_ex_L", with_keyset=True))
+ops.linalg_cholesky_ex_L.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_cholesky_ex_L, "torch::ADInplaceOrView::linalg_cholesky_ex_L", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cholesky_out", INPLACE_OR_VIEW)
@@ -3165,8 +3165,8 @@ def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cholesky_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cholesky_out, "torch::ADInplaceOrView::cholesky_out", with_keyset=True))
+ops.cholesky_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cholesky_out, "torch::ADInplaceOrView::cholesky_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cholesky_inverse_out", INPLACE_OR_VIEW)
@@ -3177,8 +3177,8 @@ def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cholesky_inverse_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cholesky_inverse_out, "torch::ADInplaceOrView::cholesky_inverse_out", with_keyset=True))
+ops.cholesky_inverse_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cholesky_inverse_out, "torch::ADInplaceOrView::cholesky_inverse_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cholesky_solve_out", INPLACE_OR_VIEW)
@@ -3189,8 +3189,8 @@ def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cholesky_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cholesky_solve_out, "torch::ADInplaceOrView::cholesky_solve_out", with_keyset=True))
+ops.cholesky_solve_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cholesky_solve_out, "torch::ADInplaceOrView::cholesky_solve_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::triangular_solve_X", INPLACE_OR_VIEW)
@@ -3201,8 +3201,8 @@ def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.triangular_solve_X.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    triangular_solve_X, "torch::ADInplaceOrView::triangular_solve_X", with_keyset=True))
+ops.triangular_solve_X.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    triangular_solve_X, "torch::ADInplaceOrView::triangular_solve_X", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_solve_triangular_out", INPLACE_OR_VIEW)
@@ -3213,8 +3213,8 @@ def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_solve_triangular_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_solve_triangular_out, "torch::ADInplaceOrView::linalg_solve_triangular_out", with_keyset=True))
+ops.linalg_solve_triangular_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_solve_triangular_out, "torch::ADInplaceOrView::linalg_solve_triangular_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_lu_factor_ex_out", INPLACE_OR_VIEW)
@@ -3225,8 +3225,8 @@ def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_lu_factor_ex_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_lu_factor_ex_out, "torch::ADInplaceOrView::linalg_lu_factor_ex_out", with_keyset=True))
+ops.linalg_lu_factor_ex_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_factor_ex_out, "torch::ADInplaceOrView::linalg_lu_factor_ex_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_lu_out", INPLACE_OR_VIEW)
@@ -3237,8 +3237,8 @@ def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_lu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_lu_out, "torch::ADInplaceOrView::linalg_lu_out", with_keyset=True))
+ops.linalg_lu_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_out, "torch::ADInplaceOrView::linalg_lu_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_lu_solve_out", INPLACE_OR_VIEW)
@@ -3249,8 +3249,8 @@ def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_lu_solve_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_lu_solve_out, "torch::ADInplaceOrView::linalg_lu_solve_out", with_keyset=True))
+ops.linalg_lu_solve_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_solve_out, "torch::ADInplaceOrView::linalg_lu_solve_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lu_unpack_out", INPLACE_OR_VIEW)
@@ -3261,8 +3261,8 @@ def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lu_unpack_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lu_unpack_out, "torch::ADInplaceOrView::lu_unpack_out", with_keyset=True))
+ops.lu_unpack_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lu_unpack_out, "torch::ADInplaceOrView::lu_unpack_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_linalg_det_result", INPLACE_OR_VIEW)
@@ -3273,8 +3273,8 @@ def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._linalg_det_result.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _linalg_det_result, "torch::ADInplaceOrView::_linalg_det_result", with_keyset=True))
+ops._linalg_det_result.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _linalg_det_result, "torch::ADInplaceOrView::_linalg_det_result", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_linalg_slogdet_sign", INPLACE_OR_VIEW)
@@ -3285,8 +3285,8 @@ def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._linalg_slogdet_sign.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _linalg_slogdet_sign, "torch::ADInplaceOrView::_linalg_slogdet_sign", with_keyset=True))
+ops._linalg_slogdet_sign.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _linalg_slogdet_sign, "torch::ADInplaceOrView::_linalg_slogdet_sign", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", INPLACE_OR_VIEW)
@@ -3297,8 +3297,8 @@ def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_pinv_atol_rtol_tensor_out, "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", with_keyset=True))
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::ADInplaceOrView::linalg_pinv_atol_rtol_tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_lstsq_out", INPLACE_OR_VIEW)
@@ -3309,8 +3309,8 @@ def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_lstsq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_lstsq_out, "torch::ADInplaceOrView::linalg_lstsq_out", with_keyset=True))
+ops.linalg_lstsq_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_lstsq_out, "torch::ADInplaceOrView::linalg_lstsq_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_eig_out", INPLACE_OR_VIEW)
@@ -3321,8 +3321,8 @@ def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_eig_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_eig_out, "torch::ADInplaceOrView::linalg_eig_out", with_keyset=True))
+ops.linalg_eig_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_eig_out, "torch::ADInplaceOrView::linalg_eig_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::linalg_eigvals_out", INPLACE_OR_VIEW)
@@ -3333,8 +3333,8 @@ def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.linalg_eigvals_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    linalg_eigvals_out, "torch::ADInplaceOrView::linalg_eigvals_out", with_keyset=True))
+ops.linalg_eigvals_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    linalg_eigvals_out, "torch::ADInplaceOrView::linalg_eigvals_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::amax_out", INPLACE_OR_VIEW)
@@ -3345,8 +3345,8 @@ def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.amax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    amax_out, "torch::ADInplaceOrView::amax_out", with_keyset=True))
+ops.amax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    amax_out, "torch::ADInplaceOrView::amax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::amin_out", INPLACE_OR_VIEW)
@@ -3357,8 +3357,8 @@ def amin_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.amin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    amin_out, "torch::ADInplaceOrView::amin_out", with_keyset=True))
+ops.amin_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    amin_out, "torch::ADInplaceOrView::amin_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::aminmax_out", INPLACE_OR_VIEW)
@@ -3369,8 +3369,8 @@ def aminmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.aminmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    aminmax_out, "torch::ADInplaceOrView::aminmax_out", with_keyset=True))
+ops.aminmax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    aminmax_out, "torch::ADInplaceOrView::aminmax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::exponential_", INPLACE_OR_VIEW)
@@ -3381,8 +3381,8 @@ def exponential_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.exponential_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    exponential_, "torch::ADInplaceOrView::exponential_", with_keyset=True))
+ops.exponential_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    exponential_, "torch::ADInplaceOrView::exponential_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::multinomial_out", INPLACE_OR_VIEW)
@@ -3393,8 +3393,8 @@ def multinomial_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.multinomial_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    multinomial_out, "torch::ADInplaceOrView::multinomial_out", with_keyset=True))
+ops.multinomial_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    multinomial_out, "torch::ADInplaceOrView::multinomial_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log1p_out", INPLACE_OR_VIEW)
@@ -3405,8 +3405,8 @@ def log1p_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log1p_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log1p_out, "torch::ADInplaceOrView::log1p_out", with_keyset=True))
+ops.log1p_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log1p_out, "torch::ADInplaceOrView::log1p_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log1p_", INPLACE_OR_VIEW)
@@ -3417,8 +3417,8 @@ def log1p_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log1p_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log1p_, "torch::ADInplaceOrView::log1p_", with_keyset=True))
+ops.log1p_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log1p_, "torch::ADInplaceOrView::log1p_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::expm1_out", INPLACE_OR_VIEW)
@@ -3429,8 +3429,8 @@ def expm1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.expm1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    expm1_out, "torch::ADInplaceOrView::expm1_out", with_keyset=True))
+ops.expm1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    expm1_out, "torch::ADInplaceOrView::expm1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::expm1_", INPLACE_OR_VIEW)
@@ -3441,8 +3441,8 @@ def expm1_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.expm1_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    expm1_, "torch::ADInplaceOrView::expm1_", with_keyset=True))
+ops.expm1_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    expm1_, "torch::ADInplaceOrView::expm1_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::asin_out", INPLACE_OR_VIEW)
@@ -3453,8 +3453,8 @@ def asin_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.asin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    asin_out, "torch::ADInplaceOrView::asin_out", with_keyset=True))
+ops.asin_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    asin_out, "torch::ADInplaceOrView::asin_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::asin_", INPLACE_OR_VIEW)
@@ -3465,8 +3465,8 @@ def asin_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.asin_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    asin_, "torch::ADInplaceOrView::asin_", with_keyset=True))
+ops.asin_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    asin_, "torch::ADInplaceOrView::asin_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::acos_out", INPLACE_OR_VIEW)
@@ -3477,8 +3477,8 @@ def acos_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.acos_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    acos_out, "torch::ADInplaceOrView::acos_out", with_keyset=True))
+ops.acos_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    acos_out, "torch::ADInplaceOrView::acos_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::acos_", INPLACE_OR_VIEW)
@@ -3489,8 +3489,8 @@ def acos_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.acos_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    acos_, "torch::ADInplaceOrView::acos_", with_keyset=True))
+ops.acos_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    acos_, "torch::ADInplaceOrView::acos_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atan_out", INPLACE_OR_VIEW)
@@ -3501,8 +3501,8 @@ def atan_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atan_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atan_out, "torch::ADInplaceOrView::atan_out", with_keyset=True))
+ops.atan_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atan_out, "torch::ADInplaceOrView::atan_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atan_", INPLACE_OR_VIEW)
@@ -3513,8 +3513,8 @@ def atan_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atan_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atan_, "torch::ADInplaceOrView::atan_", with_keyset=True))
+ops.atan_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atan_, "torch::ADInplaceOrView::atan_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sinh_out", INPLACE_OR_VIEW)
@@ -3525,8 +3525,8 @@ def sinh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sinh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sinh_out, "torch::ADInplaceOrView::sinh_out", with_keyset=True))
+ops.sinh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sinh_out, "torch::ADInplaceOrView::sinh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sinh_", INPLACE_OR_VIEW)
@@ -3537,8 +3537,8 @@ def sinh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sinh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sinh_, "torch::ADInplaceOrView::sinh_", with_keyset=True))
+ops.sinh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sinh_, "torch::ADInplaceOrView::sinh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cosh_out", INPLACE_OR_VIEW)
@@ -3549,8 +3549,8 @@ def cosh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cosh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cosh_out, "torch::ADInplaceOrView::cosh_out", with_keyset=True))
+ops.cosh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cosh_out, "torch::ADInplaceOrView::cosh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cosh_", INPLACE_OR_VIEW)
@@ -3561,8 +3561,8 @@ def cosh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cosh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cosh_, "torch::ADInplaceOrView::cosh_", with_keyset=True))
+ops.cosh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cosh_, "torch::ADInplaceOrView::cosh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::asinh_out", INPLACE_OR_VIEW)
@@ -3573,8 +3573,8 @@ def asinh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.asinh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    asinh_out, "torch::ADInplaceOrView::asinh_out", with_keyset=True))
+ops.asinh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    asinh_out, "torch::ADInplaceOrView::asinh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::asinh_", INPLACE_OR_VIEW)
@@ -3585,8 +3585,8 @@ def asinh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.asinh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    asinh_, "torch::ADInplaceOrView::asinh_", with_keyset=True))
+ops.asinh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    asinh_, "torch::ADInplaceOrView::asinh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::acosh_out", INPLACE_OR_VIEW)
@@ -3597,8 +3597,8 @@ def acosh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.acosh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    acosh_out, "torch::ADInplaceOrView::acosh_out", with_keyset=True))
+ops.acosh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    acosh_out, "torch::ADInplaceOrView::acosh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::acosh_", INPLACE_OR_VIEW)
@@ -3609,8 +3609,8 @@ def acosh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.acosh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    acosh_, "torch::ADInplaceOrView::acosh_", with_keyset=True))
+ops.acosh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    acosh_, "torch::ADInplaceOrView::acosh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atanh_out", INPLACE_OR_VIEW)
@@ -3621,8 +3621,8 @@ def atanh_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atanh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atanh_out, "torch::ADInplaceOrView::atanh_out", with_keyset=True))
+ops.atanh_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atanh_out, "torch::ADInplaceOrView::atanh_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atanh_", INPLACE_OR_VIEW)
@@ -3633,8 +3633,8 @@ def atanh_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atanh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atanh_, "torch::ADInplaceOrView::atanh_", with_keyset=True))
+ops.atanh_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atanh_, "torch::ADInplaceOrView::atanh_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::frac_out", INPLACE_OR_VIEW)
@@ -3645,8 +3645,8 @@ def frac_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.frac_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    frac_out, "torch::ADInplaceOrView::frac_out", with_keyset=True))
+ops.frac_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    frac_out, "torch::ADInplaceOrView::frac_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::frac_", INPLACE_OR_VIEW)
@@ -3657,8 +3657,8 @@ def frac_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.frac_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    frac_, "torch::ADInplaceOrView::frac_", with_keyset=True))
+ops.frac_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    frac_, "torch::ADInplaceOrView::frac_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_softmax_out", INPLACE_OR_VIEW)
@@ -3669,8 +3669,8 @@ def _softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._softmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _softmax_out, "torch::ADInplaceOrView::_softmax_out", with_keyset=True))
+ops._softmax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _softmax_out, "torch::ADInplaceOrView::_softmax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::softmax_int_out", INPLACE_OR_VIEW)
@@ -3681,8 +3681,8 @@ def softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.softmax_int_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    softmax_int_out, "torch::ADInplaceOrView::softmax_int_out", with_keyset=True))
+ops.softmax_int_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    softmax_int_out, "torch::ADInplaceOrView::softmax_int_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_log_softmax_out", INPLACE_OR_VIEW)
@@ -3693,8 +3693,8 @@ def _log_softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._log_softmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _log_softmax_out, "torch::ADInplaceOrView::_log_softmax_out", with_keyset=True))
+ops._log_softmax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _log_softmax_out, "torch::ADInplaceOrView::_log_softmax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log_softmax_int_out", INPLACE_OR_VIEW)
@@ -3705,8 +3705,8 @@ def log_softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log_softmax_int_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log_softmax_int_out, "torch::ADInplaceOrView::log_softmax_int_out", with_keyset=True))
+ops.log_softmax_int_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log_softmax_int_out, "torch::ADInplaceOrView::log_softmax_int_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_softmax_backward_data_out", INPLACE_OR_VIEW)
@@ -3717,8 +3717,8 @@ def _softmax_backward_data_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._softmax_backward_data_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _softmax_backward_data_out, "torch::ADInplaceOrView::_softmax_backward_data_out", with_keyset=True))
+ops._softmax_backward_data_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _softmax_backward_data_out, "torch::ADInplaceOrView::_softmax_backward_data_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_log_softmax_backward_data_out", INPLACE_OR_VIEW)
@@ -3729,8 +3729,8 @@ def _log_softmax_backward_data_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._log_softmax_backward_data_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _log_softmax_backward_data_out, "torch::ADInplaceOrView::_log_softmax_backward_data_out", with_keyset=True))
+ops._log_softmax_backward_data_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _log_softmax_backward_data_out, "torch::ADInplaceOrView::_log_softmax_backward_data_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nll_loss_forward_output", INPLACE_OR_VIEW)
@@ -3741,8 +3741,8 @@ def nll_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nll_loss_forward_output.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nll_loss_forward_output, "torch::ADInplaceOrView::nll_loss_forward_output", with_keyset=True))
+ops.nll_loss_forward_output.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nll_loss_forward_output, "torch::ADInplaceOrView::nll_loss_forward_output", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nll_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3753,8 +3753,8 @@ def nll_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nll_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nll_loss_backward_grad_input, "torch::ADInplaceOrView::nll_loss_backward_grad_input", with_keyset=True))
+ops.nll_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nll_loss_backward_grad_input, "torch::ADInplaceOrView::nll_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mse_loss_out", INPLACE_OR_VIEW)
@@ -3765,8 +3765,8 @@ def mse_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mse_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mse_loss_out, "torch::ADInplaceOrView::mse_loss_out", with_keyset=True))
+ops.mse_loss_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mse_loss_out, "torch::ADInplaceOrView::mse_loss_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mse_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3777,8 +3777,8 @@ def mse_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mse_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mse_loss_backward_grad_input, "torch::ADInplaceOrView::mse_loss_backward_grad_input", with_keyset=True))
+ops.mse_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mse_loss_backward_grad_input, "torch::ADInplaceOrView::mse_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_out", INPLACE_OR_VIEW)
@@ -3789,8 +3789,8 @@ def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.smooth_l1_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    smooth_l1_loss_out, "torch::ADInplaceOrView::smooth_l1_loss_out", with_keyset=True))
+ops.smooth_l1_loss_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss_out, "torch::ADInplaceOrView::smooth_l1_loss_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3801,8 +3801,8 @@ def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    smooth_l1_loss_backward_grad_input, "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", with_keyset=True))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::huber_loss_out", INPLACE_OR_VIEW)
@@ -3813,8 +3813,8 @@ def huber_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.huber_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    huber_loss_out, "torch::ADInplaceOrView::huber_loss_out", with_keyset=True))
+ops.huber_loss_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    huber_loss_out, "torch::ADInplaceOrView::huber_loss_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::huber_loss_backward_out", INPLACE_OR_VIEW)
@@ -3825,8 +3825,8 @@ def huber_loss_backward_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.huber_loss_backward_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    huber_loss_backward_out, "torch::ADInplaceOrView::huber_loss_backward_out", with_keyset=True))
+ops.huber_loss_backward_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    huber_loss_backward_out, "torch::ADInplaceOrView::huber_loss_backward_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_out", INPLACE_OR_VIEW)
@@ -3837,8 +3837,8 @@ def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.soft_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    soft_margin_loss_out, "torch::ADInplaceOrView::soft_margin_loss_out", with_keyset=True))
+ops.soft_margin_loss_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss_out, "torch::ADInplaceOrView::soft_margin_loss_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3849,8 +3849,8 @@ def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.soft_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    soft_margin_loss_backward_grad_input, "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", with_keyset=True))
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::ADInplaceOrView::soft_margin_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_out", INPLACE_OR_VIEW)
@@ -3861,8 +3861,8 @@ def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.multi_margin_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    multi_margin_loss_out, "torch::ADInplaceOrView::multi_margin_loss_out", with_keyset=True))
+ops.multi_margin_loss_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss_out, "torch::ADInplaceOrView::multi_margin_loss_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3873,8 +3873,8 @@ def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any
     return bump_versions(result)
 
 
-ops.multi_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    multi_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", with_keyset=True))
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multi_margin_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", INPLACE_OR_VIEW)
@@ -3885,8 +3885,8 @@ def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any
     return bump_versions(result)
 
 
-ops.multilabel_margin_loss_forward_output.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    multilabel_margin_loss_forward_output, "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", with_keyset=True))
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::ADInplaceOrView::multilabel_margin_loss_forward_output", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", INPLACE_OR_VIEW)
@@ -3897,8 +3897,8 @@ def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -
     return bump_versions(result)
 
 
-ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    multilabel_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", with_keyset=True))
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::ADInplaceOrView::multilabel_margin_loss_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)
@@ -3909,8 +3909,8 @@ def addcmul_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addcmul_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addcmul_out, "torch::ADInplaceOrView::addcmul_out", with_keyset=True))
+ops.addcmul_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addcmul_out, "torch::ADInplaceOrView::addcmul_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcmul_", INPLACE_OR_VIEW)
@@ -3921,8 +3921,8 @@ def addcmul_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addcmul_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addcmul_, "torch::ADInplaceOrView::addcmul_", with_keyset=True))
+ops.addcmul_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addcmul_, "torch::ADInplaceOrView::addcmul_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcdiv_out", INPLACE_OR_VIEW)
@@ -3933,8 +3933,8 @@ def addcdiv_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addcdiv_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addcdiv_out, "torch::ADInplaceOrView::addcdiv_out", with_keyset=True))
+ops.addcdiv_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addcdiv_out, "torch::ADInplaceOrView::addcdiv_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcdiv_", INPLACE_OR_VIEW)
@@ -3945,8 +3945,8 @@ def addcdiv_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.addcdiv_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    addcdiv_, "torch::ADInplaceOrView::addcdiv_", with_keyset=True))
+ops.addcdiv_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    addcdiv_, "torch::ADInplaceOrView::addcdiv_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lerp_Scalar_out", INPLACE_OR_VIEW)
@@ -3957,8 +3957,8 @@ def lerp_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lerp_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lerp_Scalar_out, "torch::ADInplaceOrView::lerp_Scalar_out", with_keyset=True))
+ops.lerp_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lerp_Scalar_out, "torch::ADInplaceOrView::lerp_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lerp__Scalar", INPLACE_OR_VIEW)
@@ -3969,8 +3969,8 @@ def lerp__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lerp__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lerp__Scalar, "torch::ADInplaceOrView::lerp__Scalar", with_keyset=True))
+ops.lerp__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lerp__Scalar, "torch::ADInplaceOrView::lerp__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lerp_Tensor_out", INPLACE_OR_VIEW)
@@ -3981,8 +3981,8 @@ def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lerp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lerp_Tensor_out, "torch::ADInplaceOrView::lerp_Tensor_out", with_keyset=True))
+ops.lerp_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lerp_Tensor_out, "torch::ADInplaceOrView::lerp_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lerp__Tensor", INPLACE_OR_VIEW)
@@ -3993,8 +3993,8 @@ def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lerp__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lerp__Tensor, "torch::ADInplaceOrView::lerp__Tensor", with_keyset=True))
+ops.lerp__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lerp__Tensor, "torch::ADInplaceOrView::lerp__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor_Tensor_out", INPLACE_OR_VIEW)
@@ -4005,8 +4005,8 @@ def bitwise_xor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_xor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_xor_Tensor_out, "torch::ADInplaceOrView::bitwise_xor_Tensor_out", with_keyset=True))
+ops.bitwise_xor_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Tensor_out, "torch::ADInplaceOrView::bitwise_xor_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor_Scalar_out", INPLACE_OR_VIEW)
@@ -4017,8 +4017,8 @@ def bitwise_xor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_xor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_xor_Scalar_out, "torch::ADInplaceOrView::bitwise_xor_Scalar_out", with_keyset=True))
+ops.bitwise_xor_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Scalar_out, "torch::ADInplaceOrView::bitwise_xor_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor__Scalar", INPLACE_OR_VIEW)
@@ -4029,8 +4029,8 @@ def bitwise_xor__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_xor__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_xor__Scalar, "torch::ADInplaceOrView::bitwise_xor__Scalar", with_keyset=True))
+ops.bitwise_xor__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor__Scalar, "torch::ADInplaceOrView::bitwise_xor__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_xor__Tensor", INPLACE_OR_VIEW)
@@ -4041,8 +4041,8 @@ def bitwise_xor__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_xor__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_xor__Tensor, "torch::ADInplaceOrView::bitwise_xor__Tensor", with_keyset=True))
+ops.bitwise_xor__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor__Tensor, "torch::ADInplaceOrView::bitwise_xor__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_left_shift_Tensor_out", INPLACE_OR_VIEW)
@@ -4053,8 +4053,8 @@ def bitwise_left_shift_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_left_shift_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_left_shift_Tensor_out, "torch::ADInplaceOrView::bitwise_left_shift_Tensor_out", with_keyset=True))
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift_Tensor_out, "torch::ADInplaceOrView::bitwise_left_shift_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_left_shift__Tensor", INPLACE_OR_VIEW)
@@ -4065,8 +4065,8 @@ def bitwise_left_shift__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_left_shift__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_left_shift__Tensor, "torch::ADInplaceOrView::bitwise_left_shift__Tensor", with_keyset=True))
+ops.bitwise_left_shift__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift__Tensor, "torch::ADInplaceOrView::bitwise_left_shift__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_left_shift__Tensor_Scalar", INPLACE_OR_VIEW)
@@ -4077,8 +4077,8 @@ def bitwise_left_shift__Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_left_shift__Tensor_Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_left_shift__Tensor_Scalar, "torch::ADInplaceOrView::bitwise_left_shift__Tensor_Scalar", with_keyset=True))
+ops.bitwise_left_shift__Tensor_Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift__Tensor_Scalar, "torch::ADInplaceOrView::bitwise_left_shift__Tensor_Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_right_shift_Tensor_out", INPLACE_OR_VIEW)
@@ -4089,8 +4089,8 @@ def bitwise_right_shift_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_right_shift_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_right_shift_Tensor_out, "torch::ADInplaceOrView::bitwise_right_shift_Tensor_out", with_keyset=True))
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift_Tensor_out, "torch::ADInplaceOrView::bitwise_right_shift_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_right_shift__Tensor", INPLACE_OR_VIEW)
@@ -4101,8 +4101,8 @@ def bitwise_right_shift__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_right_shift__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_right_shift__Tensor, "torch::ADInplaceOrView::bitwise_right_shift__Tensor", with_keyset=True))
+ops.bitwise_right_shift__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift__Tensor, "torch::ADInplaceOrView::bitwise_right_shift__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bitwise_right_shift__Tensor_Scalar", INPLACE_OR_VIEW)
@@ -4113,8 +4113,8 @@ def bitwise_right_shift__Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bitwise_right_shift__Tensor_Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bitwise_right_shift__Tensor_Scalar, "torch::ADInplaceOrView::bitwise_right_shift__Tensor_Scalar", with_keyset=True))
+ops.bitwise_right_shift__Tensor_Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift__Tensor_Scalar, "torch::ADInplaceOrView::bitwise_right_shift__Tensor_Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hypot_out", INPLACE_OR_VIEW)
@@ -4125,8 +4125,8 @@ def hypot_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hypot_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hypot_out, "torch::ADInplaceOrView::hypot_out", with_keyset=True))
+ops.hypot_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hypot_out, "torch::ADInplaceOrView::hypot_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::hypot_", INPLACE_OR_VIEW)
@@ -4137,8 +4137,8 @@ def hypot_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.hypot_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    hypot_, "torch::ADInplaceOrView::hypot_", with_keyset=True))
+ops.hypot_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    hypot_, "torch::ADInplaceOrView::hypot_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::conj_physical_out", INPLACE_OR_VIEW)
@@ -4149,8 +4149,8 @@ def conj_physical_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.conj_physical_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    conj_physical_out, "torch::ADInplaceOrView::conj_physical_out", with_keyset=True))
+ops.conj_physical_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    conj_physical_out, "torch::ADInplaceOrView::conj_physical_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::conj_physical_", INPLACE_OR_VIEW)
@@ -4161,8 +4161,8 @@ def conj_physical_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.conj_physical_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    conj_physical_, "torch::ADInplaceOrView::conj_physical_", with_keyset=True))
+ops.conj_physical_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    conj_physical_, "torch::ADInplaceOrView::conj_physical_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_conj", INPLACE_OR_VIEW)
@@ -4173,8 +4173,8 @@ def _conj(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops._conj.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _conj, "torch::ADInplaceOrView::_conj", with_keyset=True))
+ops._conj.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _conj, "torch::ADInplaceOrView::_conj", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_neg_view", INPLACE_OR_VIEW)
@@ -4185,8 +4185,8 @@ def _neg_view(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops._neg_view.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _neg_view, "torch::ADInplaceOrView::_neg_view", with_keyset=True))
+ops._neg_view.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _neg_view, "torch::ADInplaceOrView::_neg_view", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::view_as_real", INPLACE_OR_VIEW)
@@ -4197,8 +4197,8 @@ def view_as_real(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.view_as_real.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    view_as_real, "torch::ADInplaceOrView::view_as_real", with_keyset=True))
+ops.view_as_real.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    view_as_real, "torch::ADInplaceOrView::view_as_real", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::view_as_complex", INPLACE_OR_VIEW)
@@ -4209,8 +4209,8 @@ def view_as_complex(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.view_as_complex.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    view_as_complex, "torch::ADInplaceOrView::view_as_complex", with_keyset=True))
+ops.view_as_complex.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    view_as_complex, "torch::ADInplaceOrView::view_as_complex", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::complex_out", INPLACE_OR_VIEW)
@@ -4221,8 +4221,8 @@ def complex_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.complex_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    complex_out, "torch::ADInplaceOrView::complex_out", with_keyset=True))
+ops.complex_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    complex_out, "torch::ADInplaceOrView::complex_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::polar_out", INPLACE_OR_VIEW)
@@ -4233,8 +4233,8 @@ def polar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.polar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    polar_out, "torch::ADInplaceOrView::polar_out", with_keyset=True))
+ops.polar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    polar_out, "torch::ADInplaceOrView::polar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::angle_out", INPLACE_OR_VIEW)
@@ -4245,8 +4245,8 @@ def angle_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.angle_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    angle_out, "torch::ADInplaceOrView::angle_out", with_keyset=True))
+ops.angle_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    angle_out, "torch::ADInplaceOrView::angle_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sgn_", INPLACE_OR_VIEW)
@@ -4257,8 +4257,8 @@ def sgn_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sgn_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sgn_, "torch::ADInplaceOrView::sgn_", with_keyset=True))
+ops.sgn_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sgn_, "torch::ADInplaceOrView::sgn_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sgn_out", INPLACE_OR_VIEW)
@@ -4269,8 +4269,8 @@ def sgn_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sgn_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sgn_out, "torch::ADInplaceOrView::sgn_out", with_keyset=True))
+ops.sgn_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sgn_out, "torch::ADInplaceOrView::sgn_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sign_", INPLACE_OR_VIEW)
@@ -4281,8 +4281,8 @@ def sign_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sign_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sign_, "torch::ADInplaceOrView::sign_", with_keyset=True))
+ops.sign_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sign_, "torch::ADInplaceOrView::sign_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sign_out", INPLACE_OR_VIEW)
@@ -4293,8 +4293,8 @@ def sign_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sign_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sign_out, "torch::ADInplaceOrView::sign_out", with_keyset=True))
+ops.sign_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sign_out, "torch::ADInplaceOrView::sign_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::frexp_Tensor_out", INPLACE_OR_VIEW)
@@ -4305,8 +4305,8 @@ def frexp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.frexp_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    frexp_Tensor_out, "torch::ADInplaceOrView::frexp_Tensor_out", with_keyset=True))
+ops.frexp_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    frexp_Tensor_out, "torch::ADInplaceOrView::frexp_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::bucketize_Tensor_out", INPLACE_OR_VIEW)
@@ -4317,8 +4317,8 @@ def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.bucketize_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    bucketize_Tensor_out, "torch::ADInplaceOrView::bucketize_Tensor_out", with_keyset=True))
+ops.bucketize_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    bucketize_Tensor_out, "torch::ADInplaceOrView::bucketize_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::searchsorted_Tensor_out", INPLACE_OR_VIEW)
@@ -4329,8 +4329,8 @@ def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.searchsorted_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    searchsorted_Tensor_out, "torch::ADInplaceOrView::searchsorted_Tensor_out", with_keyset=True))
+ops.searchsorted_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Tensor_out, "torch::ADInplaceOrView::searchsorted_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::searchsorted_Scalar_out", INPLACE_OR_VIEW)
@@ -4341,8 +4341,8 @@ def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.searchsorted_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    searchsorted_Scalar_out, "torch::ADInplaceOrView::searchsorted_Scalar_out", with_keyset=True))
+ops.searchsorted_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Scalar_out, "torch::ADInplaceOrView::searchsorted_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::histc_out", INPLACE_OR_VIEW)
@@ -4353,8 +4353,8 @@ def histc_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.histc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    histc_out, "torch::ADInplaceOrView::histc_out", with_keyset=True))
+ops.histc_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    histc_out, "torch::ADInplaceOrView::histc_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sigmoid_backward_grad_input", INPLACE_OR_VIEW)
@@ -4365,8 +4365,8 @@ def sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sigmoid_backward_grad_input, "torch::ADInplaceOrView::sigmoid_backward_grad_input", with_keyset=True))
+ops.sigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sigmoid_backward_grad_input, "torch::ADInplaceOrView::sigmoid_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tanh_backward_grad_input", INPLACE_OR_VIEW)
@@ -4377,8 +4377,8 @@ def tanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tanh_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tanh_backward_grad_input, "torch::ADInplaceOrView::tanh_backward_grad_input", with_keyset=True))
+ops.tanh_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tanh_backward_grad_input, "torch::ADInplaceOrView::tanh_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::threshold_backward_grad_input", INPLACE_OR_VIEW)
@@ -4389,8 +4389,8 @@ def threshold_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.threshold_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    threshold_backward_grad_input, "torch::ADInplaceOrView::threshold_backward_grad_input", with_keyset=True))
+ops.threshold_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    threshold_backward_grad_input, "torch::ADInplaceOrView::threshold_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::kthvalue_values", INPLACE_OR_VIEW)
@@ -4401,8 +4401,8 @@ def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.kthvalue_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    kthvalue_values, "torch::ADInplaceOrView::kthvalue_values", with_keyset=True))
+ops.kthvalue_values.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    kthvalue_values, "torch::ADInplaceOrView::kthvalue_values", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mode_values", INPLACE_OR_VIEW)
@@ -4413,8 +4413,8 @@ def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mode_values.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mode_values, "torch::ADInplaceOrView::mode_values", with_keyset=True))
+ops.mode_values.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mode_values, "torch::ADInplaceOrView::mode_values", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tril_", INPLACE_OR_VIEW)
@@ -4425,8 +4425,8 @@ def tril_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tril_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tril_, "torch::ADInplaceOrView::tril_", with_keyset=True))
+ops.tril_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tril_, "torch::ADInplaceOrView::tril_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::triu_", INPLACE_OR_VIEW)
@@ -4437,8 +4437,8 @@ def triu_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.triu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    triu_, "torch::ADInplaceOrView::triu_", with_keyset=True))
+ops.triu_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    triu_, "torch::ADInplaceOrView::triu_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::movedim_intlist", INPLACE_OR_VIEW)
@@ -4449,8 +4449,8 @@ def movedim_intlist(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.movedim_intlist.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    movedim_intlist, "torch::ADInplaceOrView::movedim_intlist", with_keyset=True))
+ops.movedim_intlist.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    movedim_intlist, "torch::ADInplaceOrView::movedim_intlist", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::scatter__src", INPLACE_OR_VIEW)
@@ -4461,8 +4461,8 @@ def scatter__src(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.scatter__src.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    scatter__src, "torch::ADInplaceOrView::scatter__src", with_keyset=True))
+ops.scatter__src.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    scatter__src, "torch::ADInplaceOrView::scatter__src", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::scatter__value", INPLACE_OR_VIEW)
@@ -4473,8 +4473,8 @@ def scatter__value(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.scatter__value.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    scatter__value, "torch::ADInplaceOrView::scatter__value", with_keyset=True))
+ops.scatter__value.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    scatter__value, "torch::ADInplaceOrView::scatter__value", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::scatter__reduce", INPLACE_OR_VIEW)
@@ -4485,8 +4485,8 @@ def scatter__reduce(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.scatter__reduce.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    scatter__reduce, "torch::ADInplaceOrView::scatter__reduce", with_keyset=True))
+ops.scatter__reduce.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    scatter__reduce, "torch::ADInplaceOrView::scatter__reduce", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::scatter__value_reduce", INPLACE_OR_VIEW)
@@ -4497,8 +4497,8 @@ def scatter__value_reduce(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.scatter__value_reduce.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    scatter__value_reduce, "torch::ADInplaceOrView::scatter__value_reduce", with_keyset=True))
+ops.scatter__value_reduce.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    scatter__value_reduce, "torch::ADInplaceOrView::scatter__value_reduce", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::scatter_add_", INPLACE_OR_VIEW)
@@ -4509,8 +4509,8 @@ def scatter_add_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.scatter_add_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    scatter_add_, "torch::ADInplaceOrView::scatter_add_", with_keyset=True))
+ops.scatter_add_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    scatter_add_, "torch::ADInplaceOrView::scatter_add_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_add_", INPLACE_OR_VIEW)
@@ -4521,8 +4521,8 @@ def index_add_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_add_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_add_, "torch::ADInplaceOrView::index_add_", with_keyset=True))
+ops.index_add_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_add_, "torch::ADInplaceOrView::index_add_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_reduce_", INPLACE_OR_VIEW)
@@ -4533,8 +4533,8 @@ def index_reduce_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_reduce_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_reduce_, "torch::ADInplaceOrView::index_reduce_", with_keyset=True))
+ops.index_reduce_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_reduce_, "torch::ADInplaceOrView::index_reduce_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_copy_", INPLACE_OR_VIEW)
@@ -4545,8 +4545,8 @@ def index_copy_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_copy_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_copy_, "torch::ADInplaceOrView::index_copy_", with_keyset=True))
+ops.index_copy_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_copy_, "torch::ADInplaceOrView::index_copy_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_fill__int_Scalar", INPLACE_OR_VIEW)
@@ -4557,8 +4557,8 @@ def index_fill__int_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_fill__int_Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_fill__int_Scalar, "torch::ADInplaceOrView::index_fill__int_Scalar", with_keyset=True))
+ops.index_fill__int_Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_fill__int_Scalar, "torch::ADInplaceOrView::index_fill__int_Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::index_fill__int_Tensor", INPLACE_OR_VIEW)
@@ -4569,8 +4569,8 @@ def index_fill__int_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.index_fill__int_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    index_fill__int_Tensor, "torch::ADInplaceOrView::index_fill__int_Tensor", with_keyset=True))
+ops.index_fill__int_Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    index_fill__int_Tensor, "torch::ADInplaceOrView::index_fill__int_Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::masked_scatter_", INPLACE_OR_VIEW)
@@ -4581,8 +4581,8 @@ def masked_scatter_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.masked_scatter_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    masked_scatter_, "torch::ADInplaceOrView::masked_scatter_", with_keyset=True))
+ops.masked_scatter_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    masked_scatter_, "torch::ADInplaceOrView::masked_scatter_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cumprod_", INPLACE_OR_VIEW)
@@ -4593,8 +4593,8 @@ def cumprod_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cumprod_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cumprod_, "torch::ADInplaceOrView::cumprod_", with_keyset=True))
+ops.cumprod_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cumprod_, "torch::ADInplaceOrView::cumprod_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::slow_conv_transpose2d_out", INPLACE_OR_VIEW)
@@ -4605,8 +4605,8 @@ def slow_conv_transpose2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True))
+ops.slow_conv_transpose2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    slow_conv_transpose2d_out, "torch::ADInplaceOrView::slow_conv_transpose2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::col2im_out", INPLACE_OR_VIEW)
@@ -4617,8 +4617,8 @@ def col2im_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.col2im_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    col2im_out, "torch::ADInplaceOrView::col2im_out", with_keyset=True))
+ops.col2im_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    col2im_out, "torch::ADInplaceOrView::col2im_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::im2col_out", INPLACE_OR_VIEW)
@@ -4629,8 +4629,8 @@ def im2col_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.im2col_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    im2col_out, "torch::ADInplaceOrView::im2col_out", with_keyset=True))
+ops.im2col_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    im2col_out, "torch::ADInplaceOrView::im2col_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_out", INPLACE_OR_VIEW)
@@ -4641,8 +4641,8 @@ def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.adaptive_max_pool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    adaptive_max_pool2d_out, "torch::ADInplaceOrView::adaptive_max_pool2d_out", with_keyset=True))
+ops.adaptive_max_pool2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d_out, "torch::ADInplaceOrView::adaptive_max_pool2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4653,8 +4653,8 @@ def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
     return bump_versions(result)
 
 
-ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True))
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool2d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_out", INPLACE_OR_VIEW)
@@ -4665,8 +4665,8 @@ def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.adaptive_max_pool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    adaptive_max_pool3d_out, "torch::ADInplaceOrView::adaptive_max_pool3d_out", with_keyset=True))
+ops.adaptive_max_pool3d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d_out, "torch::ADInplaceOrView::adaptive_max_pool3d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4677,8 +4677,8 @@ def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
     return bump_versions(result)
 
 
-ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    adaptive_max_pool3d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", with_keyset=True))
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::ADInplaceOrView::adaptive_max_pool3d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::max_unpool3d_out", INPLACE_OR_VIEW)
@@ -4689,8 +4689,8 @@ def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.max_unpool3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    max_unpool3d_out, "torch::ADInplaceOrView::max_unpool3d_out", with_keyset=True))
+ops.max_unpool3d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    max_unpool3d_out, "torch::ADInplaceOrView::max_unpool3d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::max_unpool2d_out", INPLACE_OR_VIEW)
@@ -4701,8 +4701,8 @@ def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.max_unpool2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    max_unpool2d_out, "torch::ADInplaceOrView::max_unpool2d_out", with_keyset=True))
+ops.max_unpool2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    max_unpool2d_out, "torch::ADInplaceOrView::max_unpool2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_out", INPLACE_OR_VIEW)
@@ -4713,8 +4713,8 @@ def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_linear1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_linear1d_out, "torch::ADInplaceOrView::upsample_linear1d_out", with_keyset=True))
+ops.upsample_linear1d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d_out, "torch::ADInplaceOrView::upsample_linear1d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_linear1d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4725,8 +4725,8 @@ def upsample_linear1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any
     return bump_versions(result)
 
 
-ops.upsample_linear1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_linear1d_backward_grad_input, "torch::ADInplaceOrView::upsample_linear1d_backward_grad_input", with_keyset=True))
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d_backward_grad_input, "torch::ADInplaceOrView::upsample_linear1d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_bilinear2d_out", INPLACE_OR_VIEW)
@@ -4737,8 +4737,8 @@ def upsample_bilinear2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_bilinear2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_bilinear2d_out, "torch::ADInplaceOrView::upsample_bilinear2d_out", with_keyset=True))
+ops.upsample_bilinear2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d_out, "torch::ADInplaceOrView::upsample_bilinear2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4749,8 +4749,8 @@ def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
     return bump_versions(result)
 
 
-ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_bilinear2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", with_keyset=True))
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bilinear2d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_out", INPLACE_OR_VIEW)
@@ -4761,8 +4761,8 @@ def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_bicubic2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_bicubic2d_out, "torch::ADInplaceOrView::upsample_bicubic2d_out", with_keyset=True))
+ops.upsample_bicubic2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d_out, "torch::ADInplaceOrView::upsample_bicubic2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4773,8 +4773,8 @@ def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
     return bump_versions(result)
 
 
-ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_bicubic2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", with_keyset=True))
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::ADInplaceOrView::upsample_bicubic2d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", INPLACE_OR_VIEW)
@@ -4785,8 +4785,8 @@ def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._upsample_bilinear2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_bilinear2d_aa_out, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", with_keyset=True))
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", INPLACE_OR_VIEW)
@@ -4797,8 +4797,8 @@ def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) 
     return bump_versions(result)
 
 
-ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_bilinear2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", with_keyset=True))
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bilinear2d_aa_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", INPLACE_OR_VIEW)
@@ -4809,8 +4809,8 @@ def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._upsample_bicubic2d_aa_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_bicubic2d_aa_out, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", with_keyset=True))
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", INPLACE_OR_VIEW)
@@ -4821,8 +4821,8 @@ def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -
     return bump_versions(result)
 
 
-ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_bicubic2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", with_keyset=True))
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::ADInplaceOrView::_upsample_bicubic2d_aa_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_out", INPLACE_OR_VIEW)
@@ -4833,8 +4833,8 @@ def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_trilinear3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_trilinear3d_out, "torch::ADInplaceOrView::upsample_trilinear3d_out", with_keyset=True))
+ops.upsample_trilinear3d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d_out, "torch::ADInplaceOrView::upsample_trilinear3d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4845,8 +4845,8 @@ def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> 
     return bump_versions(result)
 
 
-ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_trilinear3d_backward_grad_input, "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", with_keyset=True))
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::ADInplaceOrView::upsample_trilinear3d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_out", INPLACE_OR_VIEW)
@@ -4857,8 +4857,8 @@ def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_nearest1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest1d_out, "torch::ADInplaceOrView::upsample_nearest1d_out", with_keyset=True))
+ops.upsample_nearest1d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d_out, "torch::ADInplaceOrView::upsample_nearest1d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest1d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4869,8 +4869,8 @@ def upsample_nearest1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
     return bump_versions(result)
 
 
-ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest1d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest1d_backward_grad_input", with_keyset=True))
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest1d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest2d_out", INPLACE_OR_VIEW)
@@ -4881,8 +4881,8 @@ def upsample_nearest2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_nearest2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest2d_out, "torch::ADInplaceOrView::upsample_nearest2d_out", with_keyset=True))
+ops.upsample_nearest2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d_out, "torch::ADInplaceOrView::upsample_nearest2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4893,8 +4893,8 @@ def upsample_nearest2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
     return bump_versions(result)
 
 
-ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest2d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", with_keyset=True))
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest2d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest3d_out", INPLACE_OR_VIEW)
@@ -4905,8 +4905,8 @@ def upsample_nearest3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.upsample_nearest3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest3d_out, "torch::ADInplaceOrView::upsample_nearest3d_out", with_keyset=True))
+ops.upsample_nearest3d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d_out, "torch::ADInplaceOrView::upsample_nearest3d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::upsample_nearest3d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4917,8 +4917,8 @@ def upsample_nearest3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
     return bump_versions(result)
 
 
-ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    upsample_nearest3d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest3d_backward_grad_input", with_keyset=True))
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d_backward_grad_input, "torch::ADInplaceOrView::upsample_nearest3d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact1d_out", INPLACE_OR_VIEW)
@@ -4929,8 +4929,8 @@ def _upsample_nearest_exact1d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact1d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact1d_out, "torch::ADInplaceOrView::_upsample_nearest_exact1d_out", with_keyset=True))
+ops._upsample_nearest_exact1d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d_out, "torch::ADInplaceOrView::_upsample_nearest_exact1d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact1d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4941,8 +4941,8 @@ def _upsample_nearest_exact1d_backward_grad_input(ks: DispatchKeySet, *args: Any
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact1d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact1d_backward_grad_input", with_keyset=True))
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact1d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact2d_out", INPLACE_OR_VIEW)
@@ -4953,8 +4953,8 @@ def _upsample_nearest_exact2d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact2d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact2d_out, "torch::ADInplaceOrView::_upsample_nearest_exact2d_out", with_keyset=True))
+ops._upsample_nearest_exact2d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d_out, "torch::ADInplaceOrView::_upsample_nearest_exact2d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact2d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4965,8 +4965,8 @@ def _upsample_nearest_exact2d_backward_grad_input(ks: DispatchKeySet, *args: Any
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact2d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact2d_backward_grad_input", with_keyset=True))
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact2d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact3d_out", INPLACE_OR_VIEW)
@@ -4977,8 +4977,8 @@ def _upsample_nearest_exact3d_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact3d_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact3d_out, "torch::ADInplaceOrView::_upsample_nearest_exact3d_out", with_keyset=True))
+ops._upsample_nearest_exact3d_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d_out, "torch::ADInplaceOrView::_upsample_nearest_exact3d_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_upsample_nearest_exact3d_backward_grad_input", INPLACE_OR_VIEW)
@@ -4989,8 +4989,8 @@ def _upsample_nearest_exact3d_backward_grad_input(ks: DispatchKeySet, *args: Any
     return bump_versions(result)
 
 
-ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _upsample_nearest_exact3d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact3d_backward_grad_input", with_keyset=True))
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d_backward_grad_input, "torch::ADInplaceOrView::_upsample_nearest_exact3d_backward_grad_input", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ceil_", INPLACE_OR_VIEW)
@@ -5001,8 +5001,8 @@ def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ceil_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ceil_, "torch::ADInplaceOrView::ceil_", with_keyset=True))
+ops.ceil_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ceil_, "torch::ADInplaceOrView::ceil_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::ceil_out", INPLACE_OR_VIEW)
@@ -5013,8 +5013,8 @@ def ceil_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.ceil_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    ceil_out, "torch::ADInplaceOrView::ceil_out", with_keyset=True))
+ops.ceil_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    ceil_out, "torch::ADInplaceOrView::ceil_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erf_", INPLACE_OR_VIEW)
@@ -5025,8 +5025,8 @@ def erf_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erf_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erf_, "torch::ADInplaceOrView::erf_", with_keyset=True))
+ops.erf_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erf_, "torch::ADInplaceOrView::erf_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erf_out", INPLACE_OR_VIEW)
@@ -5037,8 +5037,8 @@ def erf_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erf_out, "torch::ADInplaceOrView::erf_out", with_keyset=True))
+ops.erf_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erf_out, "torch::ADInplaceOrView::erf_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erfc_", INPLACE_OR_VIEW)
@@ -5049,8 +5049,8 @@ def erfc_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erfc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erfc_, "torch::ADInplaceOrView::erfc_", with_keyset=True))
+ops.erfc_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erfc_, "torch::ADInplaceOrView::erfc_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erfc_out", INPLACE_OR_VIEW)
@@ -5061,8 +5061,8 @@ def erfc_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erfc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erfc_out, "torch::ADInplaceOrView::erfc_out", with_keyset=True))
+ops.erfc_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erfc_out, "torch::ADInplaceOrView::erfc_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::exp2_", INPLACE_OR_VIEW)
@@ -5073,8 +5073,8 @@ def exp2_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.exp2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    exp2_, "torch::ADInplaceOrView::exp2_", with_keyset=True))
+ops.exp2_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    exp2_, "torch::ADInplaceOrView::exp2_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::exp2_out", INPLACE_OR_VIEW)
@@ -5085,8 +5085,8 @@ def exp2_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.exp2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    exp2_out, "torch::ADInplaceOrView::exp2_out", with_keyset=True))
+ops.exp2_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    exp2_out, "torch::ADInplaceOrView::exp2_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::floor_", INPLACE_OR_VIEW)
@@ -5097,8 +5097,8 @@ def floor_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.floor_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    floor_, "torch::ADInplaceOrView::floor_", with_keyset=True))
+ops.floor_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    floor_, "torch::ADInplaceOrView::floor_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::floor_out", INPLACE_OR_VIEW)
@@ -5109,8 +5109,8 @@ def floor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.floor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    floor_out, "torch::ADInplaceOrView::floor_out", with_keyset=True))
+ops.floor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    floor_out, "torch::ADInplaceOrView::floor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log10_", INPLACE_OR_VIEW)
@@ -5121,8 +5121,8 @@ def log10_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log10_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log10_, "torch::ADInplaceOrView::log10_", with_keyset=True))
+ops.log10_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log10_, "torch::ADInplaceOrView::log10_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log10_out", INPLACE_OR_VIEW)
@@ -5133,8 +5133,8 @@ def log10_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log10_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log10_out, "torch::ADInplaceOrView::log10_out", with_keyset=True))
+ops.log10_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log10_out, "torch::ADInplaceOrView::log10_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log2_", INPLACE_OR_VIEW)
@@ -5145,8 +5145,8 @@ def log2_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log2_, "torch::ADInplaceOrView::log2_", with_keyset=True))
+ops.log2_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log2_, "torch::ADInplaceOrView::log2_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log2_out", INPLACE_OR_VIEW)
@@ -5157,8 +5157,8 @@ def log2_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log2_out, "torch::ADInplaceOrView::log2_out", with_keyset=True))
+ops.log2_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log2_out, "torch::ADInplaceOrView::log2_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::round_", INPLACE_OR_VIEW)
@@ -5169,8 +5169,8 @@ def round_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.round_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    round_, "torch::ADInplaceOrView::round_", with_keyset=True))
+ops.round_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    round_, "torch::ADInplaceOrView::round_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::round_out", INPLACE_OR_VIEW)
@@ -5181,8 +5181,8 @@ def round_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.round_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    round_out, "torch::ADInplaceOrView::round_out", with_keyset=True))
+ops.round_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    round_out, "torch::ADInplaceOrView::round_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::round__decimals", INPLACE_OR_VIEW)
@@ -5193,8 +5193,8 @@ def round__decimals(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.round__decimals.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    round__decimals, "torch::ADInplaceOrView::round__decimals", with_keyset=True))
+ops.round__decimals.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    round__decimals, "torch::ADInplaceOrView::round__decimals", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::round_decimals_out", INPLACE_OR_VIEW)
@@ -5205,8 +5205,8 @@ def round_decimals_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.round_decimals_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    round_decimals_out, "torch::ADInplaceOrView::round_decimals_out", with_keyset=True))
+ops.round_decimals_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    round_decimals_out, "torch::ADInplaceOrView::round_decimals_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rsqrt_", INPLACE_OR_VIEW)
@@ -5217,8 +5217,8 @@ def rsqrt_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rsqrt_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rsqrt_, "torch::ADInplaceOrView::rsqrt_", with_keyset=True))
+ops.rsqrt_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rsqrt_, "torch::ADInplaceOrView::rsqrt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rsqrt_out", INPLACE_OR_VIEW)
@@ -5229,8 +5229,8 @@ def rsqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rsqrt_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rsqrt_out, "torch::ADInplaceOrView::rsqrt_out", with_keyset=True))
+ops.rsqrt_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rsqrt_out, "torch::ADInplaceOrView::rsqrt_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sinc_", INPLACE_OR_VIEW)
@@ -5241,8 +5241,8 @@ def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sinc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sinc_, "torch::ADInplaceOrView::sinc_", with_keyset=True))
+ops.sinc_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sinc_, "torch::ADInplaceOrView::sinc_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sinc_out", INPLACE_OR_VIEW)
@@ -5253,8 +5253,8 @@ def sinc_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.sinc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    sinc_out, "torch::ADInplaceOrView::sinc_out", with_keyset=True))
+ops.sinc_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    sinc_out, "torch::ADInplaceOrView::sinc_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tan_", INPLACE_OR_VIEW)
@@ -5265,8 +5265,8 @@ def tan_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tan_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tan_, "torch::ADInplaceOrView::tan_", with_keyset=True))
+ops.tan_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tan_, "torch::ADInplaceOrView::tan_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::tan_out", INPLACE_OR_VIEW)
@@ -5277,8 +5277,8 @@ def tan_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.tan_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    tan_out, "torch::ADInplaceOrView::tan_out", with_keyset=True))
+ops.tan_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    tan_out, "torch::ADInplaceOrView::tan_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::trunc_", INPLACE_OR_VIEW)
@@ -5289,8 +5289,8 @@ def trunc_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.trunc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    trunc_, "torch::ADInplaceOrView::trunc_", with_keyset=True))
+ops.trunc_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    trunc_, "torch::ADInplaceOrView::trunc_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::trunc_out", INPLACE_OR_VIEW)
@@ -5301,8 +5301,8 @@ def trunc_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.trunc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    trunc_out, "torch::ADInplaceOrView::trunc_out", with_keyset=True))
+ops.trunc_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    trunc_out, "torch::ADInplaceOrView::trunc_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::signbit_out", INPLACE_OR_VIEW)
@@ -5313,8 +5313,8 @@ def signbit_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.signbit_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    signbit_out, "torch::ADInplaceOrView::signbit_out", with_keyset=True))
+ops.signbit_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    signbit_out, "torch::ADInplaceOrView::signbit_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::copysign_out", INPLACE_OR_VIEW)
@@ -5325,8 +5325,8 @@ def copysign_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.copysign_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    copysign_out, "torch::ADInplaceOrView::copysign_out", with_keyset=True))
+ops.copysign_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    copysign_out, "torch::ADInplaceOrView::copysign_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::copysign__Tensor", INPLACE_OR_VIEW)
@@ -5337,8 +5337,8 @@ def copysign__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.copysign__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    copysign__Tensor, "torch::ADInplaceOrView::copysign__Tensor", with_keyset=True))
+ops.copysign__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    copysign__Tensor, "torch::ADInplaceOrView::copysign__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::copysign__Scalar", INPLACE_OR_VIEW)
@@ -5349,8 +5349,8 @@ def copysign__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.copysign__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    copysign__Scalar, "torch::ADInplaceOrView::copysign__Scalar", with_keyset=True))
+ops.copysign__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    copysign__Scalar, "torch::ADInplaceOrView::copysign__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::copysign_Scalar_out", INPLACE_OR_VIEW)
@@ -5361,8 +5361,8 @@ def copysign_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.copysign_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    copysign_Scalar_out, "torch::ADInplaceOrView::copysign_Scalar_out", with_keyset=True))
+ops.copysign_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    copysign_Scalar_out, "torch::ADInplaceOrView::copysign_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_xor_", INPLACE_OR_VIEW)
@@ -5373,8 +5373,8 @@ def logical_xor_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_xor_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_xor_, "torch::ADInplaceOrView::logical_xor_", with_keyset=True))
+ops.logical_xor_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_xor_, "torch::ADInplaceOrView::logical_xor_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logical_xor_out", INPLACE_OR_VIEW)
@@ -5385,8 +5385,8 @@ def logical_xor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logical_xor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logical_xor_out, "torch::ADInplaceOrView::logical_xor_out", with_keyset=True))
+ops.logical_xor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logical_xor_out, "torch::ADInplaceOrView::logical_xor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logaddexp_out", INPLACE_OR_VIEW)
@@ -5397,8 +5397,8 @@ def logaddexp_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logaddexp_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logaddexp_out, "torch::ADInplaceOrView::logaddexp_out", with_keyset=True))
+ops.logaddexp_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logaddexp_out, "torch::ADInplaceOrView::logaddexp_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::xlogy__Tensor", INPLACE_OR_VIEW)
@@ -5409,8 +5409,8 @@ def xlogy__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.xlogy__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    xlogy__Tensor, "torch::ADInplaceOrView::xlogy__Tensor", with_keyset=True))
+ops.xlogy__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    xlogy__Tensor, "torch::ADInplaceOrView::xlogy__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::xlogy__Scalar_Other", INPLACE_OR_VIEW)
@@ -5421,8 +5421,8 @@ def xlogy__Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.xlogy__Scalar_Other.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    xlogy__Scalar_Other, "torch::ADInplaceOrView::xlogy__Scalar_Other", with_keyset=True))
+ops.xlogy__Scalar_Other.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    xlogy__Scalar_Other, "torch::ADInplaceOrView::xlogy__Scalar_Other", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::xlogy_OutTensor", INPLACE_OR_VIEW)
@@ -5433,8 +5433,8 @@ def xlogy_OutTensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.xlogy_OutTensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    xlogy_OutTensor, "torch::ADInplaceOrView::xlogy_OutTensor", with_keyset=True))
+ops.xlogy_OutTensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutTensor, "torch::ADInplaceOrView::xlogy_OutTensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::xlogy_OutScalar_Self", INPLACE_OR_VIEW)
@@ -5445,8 +5445,8 @@ def xlogy_OutScalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.xlogy_OutScalar_Self.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    xlogy_OutScalar_Self, "torch::ADInplaceOrView::xlogy_OutScalar_Self", with_keyset=True))
+ops.xlogy_OutScalar_Self.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutScalar_Self, "torch::ADInplaceOrView::xlogy_OutScalar_Self", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::xlogy_OutScalar_Other", INPLACE_OR_VIEW)
@@ -5457,8 +5457,8 @@ def xlogy_OutScalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.xlogy_OutScalar_Other.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    xlogy_OutScalar_Other, "torch::ADInplaceOrView::xlogy_OutScalar_Other", with_keyset=True))
+ops.xlogy_OutScalar_Other.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutScalar_Other, "torch::ADInplaceOrView::xlogy_OutScalar_Other", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::heaviside_out", INPLACE_OR_VIEW)
@@ -5469,8 +5469,8 @@ def heaviside_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.heaviside_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    heaviside_out, "torch::ADInplaceOrView::heaviside_out", with_keyset=True))
+ops.heaviside_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    heaviside_out, "torch::ADInplaceOrView::heaviside_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::heaviside_", INPLACE_OR_VIEW)
@@ -5481,8 +5481,8 @@ def heaviside_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.heaviside_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    heaviside_, "torch::ADInplaceOrView::heaviside_", with_keyset=True))
+ops.heaviside_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    heaviside_, "torch::ADInplaceOrView::heaviside_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atan2_out", INPLACE_OR_VIEW)
@@ -5493,8 +5493,8 @@ def atan2_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atan2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atan2_out, "torch::ADInplaceOrView::atan2_out", with_keyset=True))
+ops.atan2_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atan2_out, "torch::ADInplaceOrView::atan2_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::atan2_", INPLACE_OR_VIEW)
@@ -5505,8 +5505,8 @@ def atan2_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.atan2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    atan2_, "torch::ADInplaceOrView::atan2_", with_keyset=True))
+ops.atan2_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    atan2_, "torch::ADInplaceOrView::atan2_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmod_Scalar_out", INPLACE_OR_VIEW)
@@ -5517,8 +5517,8 @@ def fmod_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmod_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmod_Scalar_out, "torch::ADInplaceOrView::fmod_Scalar_out", with_keyset=True))
+ops.fmod_Scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmod_Scalar_out, "torch::ADInplaceOrView::fmod_Scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmod__Scalar", INPLACE_OR_VIEW)
@@ -5529,8 +5529,8 @@ def fmod__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmod__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmod__Scalar, "torch::ADInplaceOrView::fmod__Scalar", with_keyset=True))
+ops.fmod__Scalar.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmod__Scalar, "torch::ADInplaceOrView::fmod__Scalar", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmod_Tensor_out", INPLACE_OR_VIEW)
@@ -5541,8 +5541,8 @@ def fmod_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmod_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmod_Tensor_out, "torch::ADInplaceOrView::fmod_Tensor_out", with_keyset=True))
+ops.fmod_Tensor_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmod_Tensor_out, "torch::ADInplaceOrView::fmod_Tensor_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmod__Tensor", INPLACE_OR_VIEW)
@@ -5553,8 +5553,8 @@ def fmod__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmod__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmod__Tensor, "torch::ADInplaceOrView::fmod__Tensor", with_keyset=True))
+ops.fmod__Tensor.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmod__Tensor, "torch::ADInplaceOrView::fmod__Tensor", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmin_out", INPLACE_OR_VIEW)
@@ -5565,8 +5565,8 @@ def fmin_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmin_out, "torch::ADInplaceOrView::fmin_out", with_keyset=True))
+ops.fmin_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmin_out, "torch::ADInplaceOrView::fmin_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fmax_out", INPLACE_OR_VIEW)
@@ -5577,8 +5577,8 @@ def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fmax_out, "torch::ADInplaceOrView::fmax_out", with_keyset=True))
+ops.fmax_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fmax_out, "torch::ADInplaceOrView::fmax_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rad2deg_", INPLACE_OR_VIEW)
@@ -5589,8 +5589,8 @@ def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rad2deg_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rad2deg_, "torch::ADInplaceOrView::rad2deg_", with_keyset=True))
+ops.rad2deg_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rad2deg_, "torch::ADInplaceOrView::rad2deg_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::rad2deg_out", INPLACE_OR_VIEW)
@@ -5601,8 +5601,8 @@ def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.rad2deg_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    rad2deg_out, "torch::ADInplaceOrView::rad2deg_out", with_keyset=True))
+ops.rad2deg_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    rad2deg_out, "torch::ADInplaceOrView::rad2deg_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::deg2rad_", INPLACE_OR_VIEW)
@@ -5613,8 +5613,8 @@ def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.deg2rad_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    deg2rad_, "torch::ADInplaceOrView::deg2rad_", with_keyset=True))
+ops.deg2rad_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    deg2rad_, "torch::ADInplaceOrView::deg2rad_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::deg2rad_out", INPLACE_OR_VIEW)
@@ -5625,8 +5625,8 @@ def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.deg2rad_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    deg2rad_out, "torch::ADInplaceOrView::deg2rad_out", with_keyset=True))
+ops.deg2rad_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    deg2rad_out, "torch::ADInplaceOrView::deg2rad_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nan_to_num_", INPLACE_OR_VIEW)
@@ -5637,8 +5637,8 @@ def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nan_to_num_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nan_to_num_, "torch::ADInplaceOrView::nan_to_num_", with_keyset=True))
+ops.nan_to_num_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nan_to_num_, "torch::ADInplaceOrView::nan_to_num_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::nan_to_num_out", INPLACE_OR_VIEW)
@@ -5649,8 +5649,8 @@ def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.nan_to_num_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    nan_to_num_out, "torch::ADInplaceOrView::nan_to_num_out", with_keyset=True))
+ops.nan_to_num_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    nan_to_num_out, "torch::ADInplaceOrView::nan_to_num_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::isposinf_out", INPLACE_OR_VIEW)
@@ -5661,8 +5661,8 @@ def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.isposinf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    isposinf_out, "torch::ADInplaceOrView::isposinf_out", with_keyset=True))
+ops.isposinf_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    isposinf_out, "torch::ADInplaceOrView::isposinf_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::isneginf_out", INPLACE_OR_VIEW)
@@ -5673,8 +5673,8 @@ def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.isneginf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    isneginf_out, "torch::ADInplaceOrView::isneginf_out", with_keyset=True))
+ops.isneginf_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    isneginf_out, "torch::ADInplaceOrView::isneginf_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::embedding_renorm_", INPLACE_OR_VIEW)
@@ -5685,8 +5685,8 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True))
+ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_fft_r2c_out", INPLACE_OR_VIEW)
@@ -5697,8 +5697,8 @@ def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._fft_r2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _fft_r2c_out, "torch::ADInplaceOrView::_fft_r2c_out", with_keyset=True))
+ops._fft_r2c_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _fft_r2c_out, "torch::ADInplaceOrView::_fft_r2c_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_fft_c2r_out", INPLACE_OR_VIEW)
@@ -5709,8 +5709,8 @@ def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._fft_c2r_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _fft_c2r_out, "torch::ADInplaceOrView::_fft_c2r_out", with_keyset=True))
+ops._fft_c2r_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _fft_c2r_out, "torch::ADInplaceOrView::_fft_c2r_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_fft_c2c_out", INPLACE_OR_VIEW)
@@ -5721,8 +5721,8 @@ def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops._fft_c2c_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    _fft_c2c_out, "torch::ADInplaceOrView::_fft_c2c_out", with_keyset=True))
+ops._fft_c2c_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    _fft_c2c_out, "torch::ADInplaceOrView::_fft_c2c_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fft_fftfreq_out", INPLACE_OR_VIEW)
@@ -5733,8 +5733,8 @@ def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fft_fftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fft_fftfreq_out, "torch::ADInplaceOrView::fft_fftfreq_out", with_keyset=True))
+ops.fft_fftfreq_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fft_fftfreq_out, "torch::ADInplaceOrView::fft_fftfreq_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::fft_rfftfreq_out", INPLACE_OR_VIEW)
@@ -5745,8 +5745,8 @@ def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.fft_rfftfreq_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    fft_rfftfreq_out, "torch::ADInplaceOrView::fft_rfftfreq_out", with_keyset=True))
+ops.fft_rfftfreq_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    fft_rfftfreq_out, "torch::ADInplaceOrView::fft_rfftfreq_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lgamma_out", INPLACE_OR_VIEW)
@@ -5757,8 +5757,8 @@ def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lgamma_out, "torch::ADInplaceOrView::lgamma_out", with_keyset=True))
+ops.lgamma_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lgamma_out, "torch::ADInplaceOrView::lgamma_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::lgamma_", INPLACE_OR_VIEW)
@@ -5769,8 +5769,8 @@ def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.lgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    lgamma_, "torch::ADInplaceOrView::lgamma_", with_keyset=True))
+ops.lgamma_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    lgamma_, "torch::ADInplaceOrView::lgamma_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::digamma_out", INPLACE_OR_VIEW)
@@ -5781,8 +5781,8 @@ def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.digamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    digamma_out, "torch::ADInplaceOrView::digamma_out", with_keyset=True))
+ops.digamma_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    digamma_out, "torch::ADInplaceOrView::digamma_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::digamma_", INPLACE_OR_VIEW)
@@ -5793,8 +5793,8 @@ def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.digamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    digamma_, "torch::ADInplaceOrView::digamma_", with_keyset=True))
+ops.digamma_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    digamma_, "torch::ADInplaceOrView::digamma_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erfinv_out", INPLACE_OR_VIEW)
@@ -5805,8 +5805,8 @@ def erfinv_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erfinv_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erfinv_out, "torch::ADInplaceOrView::erfinv_out", with_keyset=True))
+ops.erfinv_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erfinv_out, "torch::ADInplaceOrView::erfinv_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::erfinv_", INPLACE_OR_VIEW)
@@ -5817,8 +5817,8 @@ def erfinv_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.erfinv_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    erfinv_, "torch::ADInplaceOrView::erfinv_", with_keyset=True))
+ops.erfinv_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    erfinv_, "torch::ADInplaceOrView::erfinv_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::i0_out", INPLACE_OR_VIEW)
@@ -5829,8 +5829,8 @@ def i0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.i0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    i0_out, "torch::ADInplaceOrView::i0_out", with_keyset=True))
+ops.i0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    i0_out, "torch::ADInplaceOrView::i0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::i0_", INPLACE_OR_VIEW)
@@ -5841,8 +5841,8 @@ def i0_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.i0_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    i0_, "torch::ADInplaceOrView::i0_", with_keyset=True))
+ops.i0_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    i0_, "torch::ADInplaceOrView::i0_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::polygamma_out", INPLACE_OR_VIEW)
@@ -5853,8 +5853,8 @@ def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.polygamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    polygamma_out, "torch::ADInplaceOrView::polygamma_out", with_keyset=True))
+ops.polygamma_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    polygamma_out, "torch::ADInplaceOrView::polygamma_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::polygamma_", INPLACE_OR_VIEW)
@@ -5865,8 +5865,8 @@ def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.polygamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    polygamma_, "torch::ADInplaceOrView::polygamma_", with_keyset=True))
+ops.polygamma_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    polygamma_, "torch::ADInplaceOrView::polygamma_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logit_", INPLACE_OR_VIEW)
@@ -5877,8 +5877,8 @@ def logit_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logit_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logit_, "torch::ADInplaceOrView::logit_", with_keyset=True))
+ops.logit_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logit_, "torch::ADInplaceOrView::logit_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::logit_out", INPLACE_OR_VIEW)
@@ -5889,8 +5889,8 @@ def logit_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.logit_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    logit_out, "torch::ADInplaceOrView::logit_out", with_keyset=True))
+ops.logit_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    logit_out, "torch::ADInplaceOrView::logit_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mvlgamma_out", INPLACE_OR_VIEW)
@@ -5901,8 +5901,8 @@ def mvlgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mvlgamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mvlgamma_out, "torch::ADInplaceOrView::mvlgamma_out", with_keyset=True))
+ops.mvlgamma_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mvlgamma_out, "torch::ADInplaceOrView::mvlgamma_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::mvlgamma_", INPLACE_OR_VIEW)
@@ -5913,8 +5913,8 @@ def mvlgamma_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.mvlgamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    mvlgamma_, "torch::ADInplaceOrView::mvlgamma_", with_keyset=True))
+ops.mvlgamma_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    mvlgamma_, "torch::ADInplaceOrView::mvlgamma_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_entr_out", INPLACE_OR_VIEW)
@@ -5925,8 +5925,8 @@ def special_entr_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_entr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_entr_out, "torch::ADInplaceOrView::special_entr_out", with_keyset=True))
+ops.special_entr_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_entr_out, "torch::ADInplaceOrView::special_entr_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_ndtri_out", INPLACE_OR_VIEW)
@@ -5937,8 +5937,8 @@ def special_ndtri_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_ndtri_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_ndtri_out, "torch::ADInplaceOrView::special_ndtri_out", with_keyset=True))
+ops.special_ndtri_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_ndtri_out, "torch::ADInplaceOrView::special_ndtri_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_i0e_out", INPLACE_OR_VIEW)
@@ -5949,8 +5949,8 @@ def special_i0e_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_i0e_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_i0e_out, "torch::ADInplaceOrView::special_i0e_out", with_keyset=True))
+ops.special_i0e_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_i0e_out, "torch::ADInplaceOrView::special_i0e_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_i1_out", INPLACE_OR_VIEW)
@@ -5961,8 +5961,8 @@ def special_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_i1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_i1_out, "torch::ADInplaceOrView::special_i1_out", with_keyset=True))
+ops.special_i1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_i1_out, "torch::ADInplaceOrView::special_i1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_i1e_out", INPLACE_OR_VIEW)
@@ -5973,8 +5973,8 @@ def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_i1e_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_i1e_out, "torch::ADInplaceOrView::special_i1e_out", with_keyset=True))
+ops.special_i1e_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_i1e_out, "torch::ADInplaceOrView::special_i1e_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::unfold", INPLACE_OR_VIEW)
@@ -5985,8 +5985,8 @@ def unfold(ks: DispatchKeySet, *args: Any) -> Any:
     return record_views(args[0], result)
 
 
-ops.unfold.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    unfold, "torch::ADInplaceOrView::unfold", with_keyset=True))
+ops.unfold.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    unfold, "torch::ADInplaceOrView::unfold", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_xlog1py_out", INPLACE_OR_VIEW)
@@ -5997,8 +5997,8 @@ def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_xlog1py_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_xlog1py_out, "torch::ADInplaceOrView::special_xlog1py_out", with_keyset=True))
+ops.special_xlog1py_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_out, "torch::ADInplaceOrView::special_xlog1py_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", INPLACE_OR_VIEW)
@@ -6009,8 +6009,8 @@ def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_xlog1py_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_xlog1py_self_scalar_out, "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", with_keyset=True))
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::ADInplaceOrView::special_xlog1py_self_scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", INPLACE_OR_VIEW)
@@ -6021,8 +6021,8 @@ def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_xlog1py_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_xlog1py_other_scalar_out, "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", with_keyset=True))
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::ADInplaceOrView::special_xlog1py_other_scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_zeta_out", INPLACE_OR_VIEW)
@@ -6033,8 +6033,8 @@ def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_zeta_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_zeta_out, "torch::ADInplaceOrView::special_zeta_out", with_keyset=True))
+ops.special_zeta_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_zeta_out, "torch::ADInplaceOrView::special_zeta_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_zeta_self_scalar_out", INPLACE_OR_VIEW)
@@ -6045,8 +6045,8 @@ def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_zeta_self_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_zeta_self_scalar_out, "torch::ADInplaceOrView::special_zeta_self_scalar_out", with_keyset=True))
+ops.special_zeta_self_scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_zeta_self_scalar_out, "torch::ADInplaceOrView::special_zeta_self_scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_zeta_other_scalar_out", INPLACE_OR_VIEW)
@@ -6057,8 +6057,8 @@ def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_zeta_other_scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_zeta_other_scalar_out, "torch::ADInplaceOrView::special_zeta_other_scalar_out", with_keyset=True))
+ops.special_zeta_other_scalar_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_zeta_other_scalar_out, "torch::ADInplaceOrView::special_zeta_other_scalar_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_bessel_j0_out", INPLACE_OR_VIEW)
@@ -6069,8 +6069,8 @@ def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_bessel_j0_out, "torch::ADInplaceOrView::special_bessel_j0_out", with_keyset=True))
+ops.special_bessel_j0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j0_out, "torch::ADInplaceOrView::special_bessel_j0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_bessel_j1_out", INPLACE_OR_VIEW)
@@ -6081,8 +6081,8 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True))
+ops.special_bessel_j1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j1_out, "torch::ADInplaceOrView::special_bessel_j1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::cauchy_", INPLACE_OR_VIEW)
@@ -6093,8 +6093,8 @@ def cauchy_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.cauchy_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    cauchy_, "torch::ADInplaceOrView::cauchy_", with_keyset=True))
+ops.cauchy_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    cauchy_, "torch::ADInplaceOrView::cauchy_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::log_normal_", INPLACE_OR_VIEW)
@@ -6105,8 +6105,8 @@ def log_normal_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.log_normal_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    log_normal_, "torch::ADInplaceOrView::log_normal_", with_keyset=True))
+ops.log_normal_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    log_normal_, "torch::ADInplaceOrView::log_normal_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::geometric_", INPLACE_OR_VIEW)
@@ -6117,8 +6117,8 @@ def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.geometric_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    geometric_, "torch::ADInplaceOrView::geometric_", with_keyset=True))
+ops.geometric_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    geometric_, "torch::ADInplaceOrView::geometric_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i0_out", INPLACE_OR_VIEW)
@@ -6129,8 +6129,8 @@ def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_modified_bessel_i0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_modified_bessel_i0_out, "torch::ADInplaceOrView::special_modified_bessel_i0_out", with_keyset=True))
+ops.special_modified_bessel_i0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i0_out, "torch::ADInplaceOrView::special_modified_bessel_i0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_i1_out", INPLACE_OR_VIEW)
@@ -6141,8 +6141,8 @@ def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_modified_bessel_i1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_modified_bessel_i1_out, "torch::ADInplaceOrView::special_modified_bessel_i1_out", with_keyset=True))
+ops.special_modified_bessel_i1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i1_out, "torch::ADInplaceOrView::special_modified_bessel_i1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k0_out", INPLACE_OR_VIEW)
@@ -6153,8 +6153,8 @@ def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_modified_bessel_k0_out, "torch::ADInplaceOrView::special_modified_bessel_k0_out", with_keyset=True))
+ops.special_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k0_out, "torch::ADInplaceOrView::special_modified_bessel_k0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_modified_bessel_k1_out", INPLACE_OR_VIEW)
@@ -6165,8 +6165,8 @@ def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_modified_bessel_k1_out, "torch::ADInplaceOrView::special_modified_bessel_k1_out", with_keyset=True))
+ops.special_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k1_out, "torch::ADInplaceOrView::special_modified_bessel_k1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", INPLACE_OR_VIEW)
@@ -6177,8 +6177,8 @@ def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any
     return bump_versions(result)
 
 
-ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_scaled_modified_bessel_k0_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", with_keyset=True))
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", INPLACE_OR_VIEW)
@@ -6189,8 +6189,8 @@ def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any
     return bump_versions(result)
 
 
-ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_scaled_modified_bessel_k1_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", with_keyset=True))
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::ADInplaceOrView::special_scaled_modified_bessel_k1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_spherical_bessel_j0_out", INPLACE_OR_VIEW)
@@ -6201,8 +6201,8 @@ def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_spherical_bessel_j0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_spherical_bessel_j0_out, "torch::ADInplaceOrView::special_spherical_bessel_j0_out", with_keyset=True))
+ops.special_spherical_bessel_j0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_spherical_bessel_j0_out, "torch::ADInplaceOrView::special_spherical_bessel_j0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_bessel_y0_out", INPLACE_OR_VIEW)
@@ -6213,8 +6213,8 @@ def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_bessel_y0_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_bessel_y0_out, "torch::ADInplaceOrView::special_bessel_y0_out", with_keyset=True))
+ops.special_bessel_y0_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y0_out, "torch::ADInplaceOrView::special_bessel_y0_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_bessel_y1_out", INPLACE_OR_VIEW)
@@ -6225,8 +6225,8 @@ def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_bessel_y1_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_bessel_y1_out, "torch::ADInplaceOrView::special_bessel_y1_out", with_keyset=True))
+ops.special_bessel_y1_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y1_out, "torch::ADInplaceOrView::special_bessel_y1_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_airy_ai_out", INPLACE_OR_VIEW)
@@ -6237,8 +6237,8 @@ def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_airy_ai_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_airy_ai_out, "torch::ADInplaceOrView::special_airy_ai_out", with_keyset=True))
+ops.special_airy_ai_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_airy_ai_out, "torch::ADInplaceOrView::special_airy_ai_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::igamma_out", INPLACE_OR_VIEW)
@@ -6249,8 +6249,8 @@ def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.igamma_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    igamma_out, "torch::ADInplaceOrView::igamma_out", with_keyset=True))
+ops.igamma_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    igamma_out, "torch::ADInplaceOrView::igamma_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::igamma_", INPLACE_OR_VIEW)
@@ -6261,8 +6261,8 @@ def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.igamma_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    igamma_, "torch::ADInplaceOrView::igamma_", with_keyset=True))
+ops.igamma_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    igamma_, "torch::ADInplaceOrView::igamma_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::igammac_out", INPLACE_OR_VIEW)
@@ -6273,8 +6273,8 @@ def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.igammac_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    igammac_out, "torch::ADInplaceOrView::igammac_out", with_keyset=True))
+ops.igammac_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    igammac_out, "torch::ADInplaceOrView::igammac_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::igammac_", INPLACE_OR_VIEW)
@@ -6285,8 +6285,8 @@ def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.igammac_.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    igammac_, "torch::ADInplaceOrView::igammac_", with_keyset=True))
+ops.igammac_.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    igammac_, "torch::ADInplaceOrView::igammac_", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_erfcx_out", INPLACE_OR_VIEW)
@@ -6297,8 +6297,8 @@ def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_erfcx_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_erfcx_out, "torch::ADInplaceOrView::special_erfcx_out", with_keyset=True))
+ops.special_erfcx_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_erfcx_out, "torch::ADInplaceOrView::special_erfcx_out", with_keyset=True)))
 
 
 @traced("autograd", "torch::ADInplaceOrView::special_log_ndtr_out", INPLACE_OR_VIEW)
@@ -6309,8 +6309,8 @@ def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
     return bump_versions(result)
 
 
-ops.special_log_ndtr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
-    special_log_ndtr_out, "torch::ADInplaceOrView::special_log_ndtr_out", with_keyset=True))
+ops.special_log_ndtr_out.register(DispatchKey.ADInplaceOrView, DeferredKernel(lambda: KernelFunction(
+    special_log_ndtr_out, "torch::ADInplaceOrView::special_log_ndtr_out", with_keyset=True)))
 
 
 # ADInplaceOrViewTypeManual.cpp

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.dispatcher import KernelFunction
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction
 from tensortrace.aten.generated import operators as ops
 from tensortrace.autograd import forward_ad_type, functions_manual
 from tensortrace.autograd.forward_ad_type import ForwardRecording
@@ -46,8 +46,8 @@ def empty_memory_format(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.empty_memory_format.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.empty_memory_format.register(DispatchKey.Autograd, KernelFunction(
-    empty_memory_format, "torch::autograd::VariableType::empty", with_keyset=True))
+ops.empty_memory_format.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    empty_memory_format, "torch::autograd::VariableType::empty", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::empty_strided", VARIABLE_TYPE,
@@ -58,8 +58,8 @@ def empty_strided(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.empty_strided.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.empty_strided.register(DispatchKey.Autograd, KernelFunction(
-    empty_strided, "torch::autograd::VariableType::empty_strided", with_keyset=True))
+ops.empty_strided.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    empty_strided, "torch::autograd::VariableType::empty_strided", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::rand", VARIABLE_TYPE,
@@ -70,8 +70,8 @@ def rand_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand_generator.register(DispatchKey.Autograd, KernelFunction(
-    rand_generator, "torch::autograd::VariableType::rand", with_keyset=True))
+ops.rand_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand_generator, "torch::autograd::VariableType::rand", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::rand", VARIABLE_TYPE,
@@ -82,8 +82,8 @@ def rand(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand.register(DispatchKey.Autograd, KernelFunction(
-    rand, "torch::autograd::VariableType::rand", with_keyset=True))
+ops.rand.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand, "torch::autograd::VariableType::rand", with_keyset=True)))
 
 
 _record_rand_out = GraphRecording(ops.rand_out, AutoDispatchBelowAutograd, None)
@@ -107,8 +107,8 @@ def rand_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand_out.register(DispatchKey.Autograd, KernelFunction(
-    rand_out, "torch::autograd::VariableType::rand", with_keyset=True))
+ops.rand_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand_out, "torch::autograd::VariableType::rand", with_keyset=True)))
 
 
 _record_rand_generator_out = GraphRecording(ops.rand_generator_out, AutoDispatchBelowAutograd, None)
@@ -132,8 +132,8 @@ def rand_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand_generator_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand_generator_out.register(DispatchKey.Autograd, KernelFunction(
-    rand_generator_out, "torch::autograd::VariableType::rand", with_keyset=True))
+ops.rand_generator_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand_generator_out, "torch::autograd::VariableType::rand", with_keyset=True)))
 
 
 _record_uniform_ = GraphRecording(ops.uniform_, AutoDispatchBelowAutograd, nodes.UniformBackward0)
@@ -157,8 +157,8 @@ def uniform_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.uniform_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.uniform_.register(DispatchKey.Autograd, KernelFunction(
-    uniform_, "torch::autograd::VariableType::uniform_", with_keyset=True))
+ops.uniform_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    uniform_, "torch::autograd::VariableType::uniform_", with_keyset=True)))
 
 
 def _jvp_select_int(fw: dict[str, Any]) -> Any:
@@ -187,8 +187,8 @@ def select_int(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.select_int.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.select_int.register(DispatchKey.Autograd, KernelFunction(
-    select_int, "torch::autograd::VariableType::select", with_keyset=True))
+ops.select_int.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    select_int, "torch::autograd::VariableType::select", with_keyset=True)))
 
 
 def _jvp_as_strided(fw: dict[str, Any]) -> Any:
@@ -217,8 +217,8 @@ def as_strided(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.as_strided.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.as_strided.register(DispatchKey.Autograd, KernelFunction(
-    as_strided, "torch::autograd::VariableType::as_strided", with_keyset=True))
+ops.as_strided.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    as_strided, "torch::autograd::VariableType::as_strided", with_keyset=True)))
 
 
 def _jvp_add_Tensor(fw: dict[str, Any]) -> Any:
@@ -247,8 +247,8 @@ def add_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.add_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.add_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    add_Tensor, "torch::autograd::VariableType::add", with_keyset=True))
+ops.add_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    add_Tensor, "torch::autograd::VariableType::add", with_keyset=True)))
 
 
 def _jvp_add__Tensor(fw: dict[str, Any]) -> Any:
@@ -277,8 +277,8 @@ def add__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.add__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.add__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    add__Tensor, "torch::autograd::VariableType::add_", with_keyset=True))
+ops.add__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    add__Tensor, "torch::autograd::VariableType::add_", with_keyset=True)))
 
 
 _record_add_out = GraphRecording(ops.add_out, AutoDispatchBelowAutograd, None)
@@ -302,8 +302,8 @@ def add_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.add_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.add_out.register(DispatchKey.Autograd, KernelFunction(
-    add_out, "torch::autograd::VariableType::add", with_keyset=True))
+ops.add_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    add_out, "torch::autograd::VariableType::add", with_keyset=True)))
 
 
 def _jvp_add_Scalar(fw: dict[str, Any]) -> Any:
@@ -332,8 +332,8 @@ def add_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.add_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.add_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    add_Scalar, "torch::autograd::VariableType::add", with_keyset=True))
+ops.add_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    add_Scalar, "torch::autograd::VariableType::add", with_keyset=True)))
 
 
 def _jvp_add__Scalar(fw: dict[str, Any]) -> Any:
@@ -362,8 +362,8 @@ def add__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.add__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.add__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    add__Scalar, "torch::autograd::VariableType::add_", with_keyset=True))
+ops.add__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    add__Scalar, "torch::autograd::VariableType::add_", with_keyset=True)))
 
 
 def _jvp__to_copy(fw: dict[str, Any]) -> Any:
@@ -392,8 +392,8 @@ def _to_copy(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._to_copy.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._to_copy.register(DispatchKey.Autograd, KernelFunction(
-    _to_copy, "torch::autograd::VariableType::_to_copy", with_keyset=True))
+ops._to_copy.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _to_copy, "torch::autograd::VariableType::_to_copy", with_keyset=True)))
 
 
 def _jvp_copy_(fw: dict[str, Any]) -> Any:
@@ -422,8 +422,8 @@ def copy_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copy_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copy_.register(DispatchKey.Autograd, KernelFunction(
-    copy_, "torch::autograd::VariableType::copy_", with_keyset=True))
+ops.copy_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copy_, "torch::autograd::VariableType::copy_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::empty_like", VARIABLE_TYPE,
@@ -434,8 +434,8 @@ def empty_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.empty_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.empty_like.register(DispatchKey.Autograd, KernelFunction(
-    empty_like, "torch::autograd::VariableType::empty_like", with_keyset=True))
+ops.empty_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    empty_like, "torch::autograd::VariableType::empty_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::zeros", VARIABLE_TYPE,
@@ -446,8 +446,8 @@ def zeros(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.zeros.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.zeros.register(DispatchKey.Autograd, KernelFunction(
-    zeros, "torch::autograd::VariableType::zeros", with_keyset=True))
+ops.zeros.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    zeros, "torch::autograd::VariableType::zeros", with_keyset=True)))
 
 
 _record_zeros_out = GraphRecording(ops.zeros_out, AutoDispatchBelowAutograd, None)
@@ -471,8 +471,8 @@ def zeros_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.zeros_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.zeros_out.register(DispatchKey.Autograd, KernelFunction(
-    zeros_out, "torch::autograd::VariableType::zeros", with_keyset=True))
+ops.zeros_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    zeros_out, "torch::autograd::VariableType::zeros", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::zeros_like", VARIABLE_TYPE,
@@ -483,8 +483,8 @@ def zeros_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.zeros_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.zeros_like.register(DispatchKey.Autograd, KernelFunction(
-    zeros_like, "torch::autograd::VariableType::zeros_like", with_keyset=True))
+ops.zeros_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    zeros_like, "torch::autograd::VariableType::zeros_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ones", VARIABLE_TYPE,
@@ -495,8 +495,8 @@ def ones(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ones.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ones.register(DispatchKey.Autograd, KernelFunction(
-    ones, "torch::autograd::VariableType::ones", with_keyset=True))
+ops.ones.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ones, "torch::autograd::VariableType::ones", with_keyset=True)))
 
 
 _record_ones_out = GraphRecording(ops.ones_out, AutoDispatchBelowAutograd, None)
@@ -520,8 +520,8 @@ def ones_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ones_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ones_out.register(DispatchKey.Autograd, KernelFunction(
-    ones_out, "torch::autograd::VariableType::ones", with_keyset=True))
+ops.ones_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ones_out, "torch::autograd::VariableType::ones", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ones_like", VARIABLE_TYPE,
@@ -532,8 +532,8 @@ def ones_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ones_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ones_like.register(DispatchKey.Autograd, KernelFunction(
-    ones_like, "torch::autograd::VariableType::ones_like", with_keyset=True))
+ops.ones_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ones_like, "torch::autograd::VariableType::ones_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::full", VARIABLE_TYPE,
@@ -544,8 +544,8 @@ def full(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.full.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.full.register(DispatchKey.Autograd, KernelFunction(
-    full, "torch::autograd::VariableType::full", with_keyset=True))
+ops.full.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    full, "torch::autograd::VariableType::full", with_keyset=True)))
 
 
 _record_full_out = GraphRecording(ops.full_out, AutoDispatchBelowAutograd, None)
@@ -569,8 +569,8 @@ def full_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.full_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.full_out.register(DispatchKey.Autograd, KernelFunction(
-    full_out, "torch::autograd::VariableType::full", with_keyset=True))
+ops.full_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    full_out, "torch::autograd::VariableType::full", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::full_like", VARIABLE_TYPE,
@@ -581,8 +581,8 @@ def full_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.full_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.full_like.register(DispatchKey.Autograd, KernelFunction(
-    full_like, "torch::autograd::VariableType::full_like", with_keyset=True))
+ops.full_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    full_like, "torch::autograd::VariableType::full_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::rand_like", VARIABLE_TYPE,
@@ -593,8 +593,8 @@ def rand_like_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand_like_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand_like_generator.register(DispatchKey.Autograd, KernelFunction(
-    rand_like_generator, "torch::autograd::VariableType::rand_like", with_keyset=True))
+ops.rand_like_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand_like_generator, "torch::autograd::VariableType::rand_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::rand_like", VARIABLE_TYPE,
@@ -605,8 +605,8 @@ def rand_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rand_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rand_like.register(DispatchKey.Autograd, KernelFunction(
-    rand_like, "torch::autograd::VariableType::rand_like", with_keyset=True))
+ops.rand_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rand_like, "torch::autograd::VariableType::rand_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randn", VARIABLE_TYPE,
@@ -617,8 +617,8 @@ def randn_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randn_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randn_generator.register(DispatchKey.Autograd, KernelFunction(
-    randn_generator, "torch::autograd::VariableType::randn", with_keyset=True))
+ops.randn_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randn_generator, "torch::autograd::VariableType::randn", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randn", VARIABLE_TYPE,
@@ -629,8 +629,8 @@ def randn(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randn.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randn.register(DispatchKey.Autograd, KernelFunction(
-    randn, "torch::autograd::VariableType::randn", with_keyset=True))
+ops.randn.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randn, "torch::autograd::VariableType::randn", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randn_like", VARIABLE_TYPE,
@@ -641,8 +641,8 @@ def randn_like_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randn_like_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randn_like_generator.register(DispatchKey.Autograd, KernelFunction(
-    randn_like_generator, "torch::autograd::VariableType::randn_like", with_keyset=True))
+ops.randn_like_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randn_like_generator, "torch::autograd::VariableType::randn_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randn_like", VARIABLE_TYPE,
@@ -653,8 +653,8 @@ def randn_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randn_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randn_like.register(DispatchKey.Autograd, KernelFunction(
-    randn_like, "torch::autograd::VariableType::randn_like", with_keyset=True))
+ops.randn_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randn_like, "torch::autograd::VariableType::randn_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint", VARIABLE_TYPE,
@@ -665,8 +665,8 @@ def randint_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_generator.register(DispatchKey.Autograd, KernelFunction(
-    randint_generator, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_generator, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint", VARIABLE_TYPE,
@@ -677,8 +677,8 @@ def randint(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint.register(DispatchKey.Autograd, KernelFunction(
-    randint, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint", VARIABLE_TYPE,
@@ -689,8 +689,8 @@ def randint_low_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_low_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_low_generator.register(DispatchKey.Autograd, KernelFunction(
-    randint_low_generator, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_low_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_low_generator, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint", VARIABLE_TYPE,
@@ -701,8 +701,8 @@ def randint_low(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_low.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_low.register(DispatchKey.Autograd, KernelFunction(
-    randint_low, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_low.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_low, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 _record_randint_out = GraphRecording(ops.randint_out, AutoDispatchBelowAutograd, None)
@@ -726,8 +726,8 @@ def randint_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_out.register(DispatchKey.Autograd, KernelFunction(
-    randint_out, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_out, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 _record_randint_generator_out = GraphRecording(ops.randint_generator_out, AutoDispatchBelowAutograd, None)
@@ -751,8 +751,8 @@ def randint_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_generator_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_generator_out.register(DispatchKey.Autograd, KernelFunction(
-    randint_generator_out, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_generator_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_generator_out, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 _record_randint_low_out = GraphRecording(ops.randint_low_out, AutoDispatchBelowAutograd, None)
@@ -776,8 +776,8 @@ def randint_low_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_low_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_low_out.register(DispatchKey.Autograd, KernelFunction(
-    randint_low_out, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_low_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_low_out, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 _record_randint_low_generator_out = GraphRecording(ops.randint_low_generator_out, AutoDispatchBelowAutograd, None)
@@ -801,8 +801,8 @@ def randint_low_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_low_generator_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_low_generator_out.register(DispatchKey.Autograd, KernelFunction(
-    randint_low_generator_out, "torch::autograd::VariableType::randint", with_keyset=True))
+ops.randint_low_generator_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_low_generator_out, "torch::autograd::VariableType::randint", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
@@ -813,8 +813,8 @@ def randperm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randperm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randperm.register(DispatchKey.Autograd, KernelFunction(
-    randperm, "torch::autograd::VariableType::randperm", with_keyset=True))
+ops.randperm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randperm, "torch::autograd::VariableType::randperm", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
@@ -825,8 +825,8 @@ def randperm_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randperm_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randperm_generator.register(DispatchKey.Autograd, KernelFunction(
-    randperm_generator, "torch::autograd::VariableType::randperm", with_keyset=True))
+ops.randperm_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randperm_generator, "torch::autograd::VariableType::randperm", with_keyset=True)))
 
 
 _record_randperm_out = GraphRecording(ops.randperm_out, AutoDispatchBelowAutograd, None)
@@ -850,8 +850,8 @@ def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randperm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randperm_out.register(DispatchKey.Autograd, KernelFunction(
-    randperm_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+ops.randperm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randperm_out, "torch::autograd::VariableType::randperm", with_keyset=True)))
 
 
 _record_randperm_generator_out = GraphRecording(ops.randperm_generator_out, AutoDispatchBelowAutograd, None)
@@ -875,8 +875,8 @@ def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randperm_generator_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randperm_generator_out.register(DispatchKey.Autograd, KernelFunction(
-    randperm_generator_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+ops.randperm_generator_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randperm_generator_out, "torch::autograd::VariableType::randperm", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
@@ -887,8 +887,8 @@ def randint_like_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_like_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_like_generator.register(DispatchKey.Autograd, KernelFunction(
-    randint_like_generator, "torch::autograd::VariableType::randint_like", with_keyset=True))
+ops.randint_like_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_like_generator, "torch::autograd::VariableType::randint_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
@@ -899,8 +899,8 @@ def randint_like(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_like.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_like.register(DispatchKey.Autograd, KernelFunction(
-    randint_like, "torch::autograd::VariableType::randint_like", with_keyset=True))
+ops.randint_like.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_like, "torch::autograd::VariableType::randint_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
@@ -911,8 +911,8 @@ def randint_like_low_generator_dtype(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_like_low_generator_dtype.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_like_low_generator_dtype.register(DispatchKey.Autograd, KernelFunction(
-    randint_like_low_generator_dtype, "torch::autograd::VariableType::randint_like", with_keyset=True))
+ops.randint_like_low_generator_dtype.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_like_low_generator_dtype, "torch::autograd::VariableType::randint_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
@@ -923,8 +923,8 @@ def randint_like_low_dtype(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.randint_like_low_dtype.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.randint_like_low_dtype.register(DispatchKey.Autograd, KernelFunction(
-    randint_like_low_dtype, "torch::autograd::VariableType::randint_like", with_keyset=True))
+ops.randint_like_low_dtype.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    randint_like_low_dtype, "torch::autograd::VariableType::randint_like", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::arange", VARIABLE_TYPE,
@@ -935,8 +935,8 @@ def arange(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.arange.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.arange.register(DispatchKey.Autograd, KernelFunction(
-    arange, "torch::autograd::VariableType::arange", with_keyset=True))
+ops.arange.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    arange, "torch::autograd::VariableType::arange", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::arange", VARIABLE_TYPE,
@@ -947,8 +947,8 @@ def arange_start(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.arange_start.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.arange_start.register(DispatchKey.Autograd, KernelFunction(
-    arange_start, "torch::autograd::VariableType::arange", with_keyset=True))
+ops.arange_start.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    arange_start, "torch::autograd::VariableType::arange", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::arange", VARIABLE_TYPE,
@@ -959,8 +959,8 @@ def arange_start_step(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.arange_start_step.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.arange_start_step.register(DispatchKey.Autograd, KernelFunction(
-    arange_start_step, "torch::autograd::VariableType::arange", with_keyset=True))
+ops.arange_start_step.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    arange_start_step, "torch::autograd::VariableType::arange", with_keyset=True)))
 
 
 _record_arange_out = GraphRecording(ops.arange_out, AutoDispatchBelowAutograd, None)
@@ -984,8 +984,8 @@ def arange_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.arange_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.arange_out.register(DispatchKey.Autograd, KernelFunction(
-    arange_out, "torch::autograd::VariableType::arange", with_keyset=True))
+ops.arange_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    arange_out, "torch::autograd::VariableType::arange", with_keyset=True)))
 
 
 _record_arange_start_out = GraphRecording(ops.arange_start_out, AutoDispatchBelowAutograd, None)
@@ -1009,8 +1009,8 @@ def arange_start_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.arange_start_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.arange_start_out.register(DispatchKey.Autograd, KernelFunction(
-    arange_start_out, "torch::autograd::VariableType::arange", with_keyset=True))
+ops.arange_start_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    arange_start_out, "torch::autograd::VariableType::arange", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
@@ -1021,8 +1021,8 @@ def linspace(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace.register(DispatchKey.Autograd, KernelFunction(
-    linspace, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_out = GraphRecording(ops.linspace_out, AutoDispatchBelowAutograd, None)
@@ -1046,8 +1046,8 @@ def linspace_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_out.register(DispatchKey.Autograd, KernelFunction(
-    linspace_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_out, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Tensor_Tensor = GraphRecording(ops.linspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -1071,8 +1071,8 @@ def linspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Tensor_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Tensor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Tensor_Scalar = GraphRecording(ops.linspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -1096,8 +1096,8 @@ def linspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Tensor_Scalar, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Scalar, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Scalar_Tensor = GraphRecording(ops.linspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -1121,8 +1121,8 @@ def linspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Scalar_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Scalar_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Scalar_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Tensor_Tensor_out = GraphRecording(ops.linspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -1146,8 +1146,8 @@ def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Tensor_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Tensor_Scalar_out = GraphRecording(ops.linspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -1171,8 +1171,8 @@ def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Tensor_Scalar_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 _record_linspace_Scalar_Tensor_out = GraphRecording(ops.linspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -1196,8 +1196,8 @@ def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logspace", VARIABLE_TYPE,
@@ -1208,8 +1208,8 @@ def logspace(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace.register(DispatchKey.Autograd, KernelFunction(
-    logspace, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Tensor_Tensor = GraphRecording(ops.logspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -1233,8 +1233,8 @@ def logspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Tensor_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Tensor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Tensor_Scalar = GraphRecording(ops.logspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -1258,8 +1258,8 @@ def logspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Tensor_Scalar, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Scalar, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Scalar_Tensor = GraphRecording(ops.logspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -1283,8 +1283,8 @@ def logspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Scalar_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Scalar_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Scalar_Tensor, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_out = GraphRecording(ops.logspace_out, AutoDispatchBelowAutograd, None)
@@ -1308,8 +1308,8 @@ def logspace_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_out.register(DispatchKey.Autograd, KernelFunction(
-    logspace_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_out, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Tensor_Tensor_out = GraphRecording(ops.logspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -1333,8 +1333,8 @@ def logspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Tensor_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Tensor_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Tensor_Scalar_out = GraphRecording(ops.logspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -1358,8 +1358,8 @@ def logspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Tensor_Scalar_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Tensor_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Tensor_Scalar_out, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 _record_logspace_Scalar_Tensor_out = GraphRecording(ops.logspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -1383,8 +1383,8 @@ def logspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    logspace_Scalar_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True))
+ops.logspace_Scalar_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logspace_Scalar_Tensor_out, "torch::autograd::VariableType::logspace", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
@@ -1395,8 +1395,8 @@ def eye(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eye.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eye.register(DispatchKey.Autograd, KernelFunction(
-    eye, "torch::autograd::VariableType::eye", with_keyset=True))
+ops.eye.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eye, "torch::autograd::VariableType::eye", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
@@ -1407,8 +1407,8 @@ def eye_m(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eye_m.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eye_m.register(DispatchKey.Autograd, KernelFunction(
-    eye_m, "torch::autograd::VariableType::eye", with_keyset=True))
+ops.eye_m.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eye_m, "torch::autograd::VariableType::eye", with_keyset=True)))
 
 
 _record_eye_out = GraphRecording(ops.eye_out, AutoDispatchBelowAutograd, None)
@@ -1432,8 +1432,8 @@ def eye_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eye_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eye_out.register(DispatchKey.Autograd, KernelFunction(
-    eye_out, "torch::autograd::VariableType::eye", with_keyset=True))
+ops.eye_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eye_out, "torch::autograd::VariableType::eye", with_keyset=True)))
 
 
 _record_eye_m_out = GraphRecording(ops.eye_m_out, AutoDispatchBelowAutograd, None)
@@ -1457,8 +1457,8 @@ def eye_m_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eye_m_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eye_m_out.register(DispatchKey.Autograd, KernelFunction(
-    eye_m_out, "torch::autograd::VariableType::eye", with_keyset=True))
+ops.eye_m_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eye_m_out, "torch::autograd::VariableType::eye", with_keyset=True)))
 
 
 _record_resize_ = GraphRecording(ops.resize_, AutoDispatchBelowAutograd, None)
@@ -1482,8 +1482,8 @@ def resize_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.resize_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.resize_.register(DispatchKey.Autograd, KernelFunction(
-    resize_, "torch::autograd::VariableType::resize_", with_keyset=True))
+ops.resize_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    resize_, "torch::autograd::VariableType::resize_", with_keyset=True)))
 
 
 _record_fill_Scalar = GraphRecording(ops.fill_Scalar, AutoDispatchBelowADInplaceOrView, nodes.FillBackward0)
@@ -1507,8 +1507,8 @@ def fill_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fill_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fill_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    fill_Scalar, "torch::autograd::VariableType::fill", with_keyset=True))
+ops.fill_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fill_Scalar, "torch::autograd::VariableType::fill", with_keyset=True)))
 
 
 _record_fill_Tensor = GraphRecording(ops.fill_Tensor, AutoDispatchBelowADInplaceOrView, nodes.FillBackward1)
@@ -1532,8 +1532,8 @@ def fill_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fill_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fill_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    fill_Tensor, "torch::autograd::VariableType::fill", with_keyset=True))
+ops.fill_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fill_Tensor, "torch::autograd::VariableType::fill", with_keyset=True)))
 
 
 def _jvp_fill__Scalar(fw: dict[str, Any]) -> Any:
@@ -1562,8 +1562,8 @@ def fill__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fill__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fill__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    fill__Scalar, "torch::autograd::VariableType::fill_", with_keyset=True))
+ops.fill__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fill__Scalar, "torch::autograd::VariableType::fill_", with_keyset=True)))
 
 
 _record_fill__Tensor = GraphRecording(ops.fill__Tensor, AutoDispatchBelowAutograd, nodes.FillBackward3)
@@ -1587,8 +1587,8 @@ def fill__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fill__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fill__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    fill__Tensor, "torch::autograd::VariableType::fill_", with_keyset=True))
+ops.fill__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fill__Tensor, "torch::autograd::VariableType::fill_", with_keyset=True)))
 
 
 def _jvp_zero_(fw: dict[str, Any]) -> Any:
@@ -1617,8 +1617,8 @@ def zero_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.zero_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.zero_.register(DispatchKey.Autograd, KernelFunction(
-    zero_, "torch::autograd::VariableType::zero_", with_keyset=True))
+ops.zero_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    zero_, "torch::autograd::VariableType::zero_", with_keyset=True)))
 
 
 _record_normal_ = GraphRecording(ops.normal_, AutoDispatchBelowAutograd, nodes.NormalBackward0)
@@ -1642,8 +1642,8 @@ def normal_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_.register(DispatchKey.Autograd, KernelFunction(
-    normal_, "torch::autograd::VariableType::normal_", with_keyset=True))
+ops.normal_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_, "torch::autograd::VariableType::normal_", with_keyset=True)))
 
 
 _record_random__from = GraphRecording(ops.random__from, AutoDispatchBelowAutograd, nodes.RandomBackward0)
@@ -1667,8 +1667,8 @@ def random__from(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.random__from.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.random__from.register(DispatchKey.Autograd, KernelFunction(
-    random__from, "torch::autograd::VariableType::random_", with_keyset=True))
+ops.random__from.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    random__from, "torch::autograd::VariableType::random_", with_keyset=True)))
 
 
 _record_random__to = GraphRecording(ops.random__to, AutoDispatchBelowAutograd, nodes.RandomBackward1)
@@ -1692,8 +1692,8 @@ def random__to(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.random__to.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.random__to.register(DispatchKey.Autograd, KernelFunction(
-    random__to, "torch::autograd::VariableType::random_", with_keyset=True))
+ops.random__to.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    random__to, "torch::autograd::VariableType::random_", with_keyset=True)))
 
 
 _record_random_ = GraphRecording(ops.random_, AutoDispatchBelowAutograd, nodes.RandomBackward2)
@@ -1717,8 +1717,8 @@ def random_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.random_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.random_.register(DispatchKey.Autograd, KernelFunction(
-    random_, "torch::autograd::VariableType::random_", with_keyset=True))
+ops.random_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    random_, "torch::autograd::VariableType::random_", with_keyset=True)))
 
 
 def _jvp_cat(fw: dict[str, Any]) -> Any:
@@ -1747,8 +1747,8 @@ def cat(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cat.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cat.register(DispatchKey.Autograd, KernelFunction(
-    cat, "torch::autograd::VariableType::cat", with_keyset=True))
+ops.cat.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cat, "torch::autograd::VariableType::cat", with_keyset=True)))
 
 
 _record_cat_out = GraphRecording(ops.cat_out, AutoDispatchBelowAutograd, None)
@@ -1772,8 +1772,8 @@ def cat_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cat_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cat_out.register(DispatchKey.Autograd, KernelFunction(
-    cat_out, "torch::autograd::VariableType::cat", with_keyset=True))
+ops.cat_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cat_out, "torch::autograd::VariableType::cat", with_keyset=True)))
 
 
 def _jvp_stack(fw: dict[str, Any]) -> Any:
@@ -1802,8 +1802,8 @@ def stack(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.stack.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.stack.register(DispatchKey.Autograd, KernelFunction(
-    stack, "torch::autograd::VariableType::stack", with_keyset=True))
+ops.stack.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    stack, "torch::autograd::VariableType::stack", with_keyset=True)))
 
 
 _record_stack_out = GraphRecording(ops.stack_out, AutoDispatchBelowAutograd, None)
@@ -1827,8 +1827,8 @@ def stack_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.stack_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.stack_out.register(DispatchKey.Autograd, KernelFunction(
-    stack_out, "torch::autograd::VariableType::stack", with_keyset=True))
+ops.stack_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    stack_out, "torch::autograd::VariableType::stack", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::_local_scalar_dense", VARIABLE_TYPE,
@@ -1839,8 +1839,8 @@ def _local_scalar_dense(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._local_scalar_dense.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._local_scalar_dense.register(DispatchKey.Autograd, KernelFunction(
-    _local_scalar_dense, "torch::autograd::VariableType::_local_scalar_dense", with_keyset=True))
+ops._local_scalar_dense.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _local_scalar_dense, "torch::autograd::VariableType::_local_scalar_dense", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lift_fresh", VARIABLE_TYPE,
@@ -1851,8 +1851,8 @@ def lift_fresh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lift_fresh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lift_fresh.register(DispatchKey.Autograd, KernelFunction(
-    lift_fresh, "torch::autograd::VariableType::lift_fresh", with_keyset=True))
+ops.lift_fresh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lift_fresh, "torch::autograd::VariableType::lift_fresh", with_keyset=True)))
 
 
 # VariableTypeManual.cpp
@@ -1868,8 +1868,8 @@ def detach_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.detach_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.detach_.register(DispatchKey.Autograd, KernelFunction(
-    detach_, "torch::autograd::VariableType::detach_", with_keyset=True))
+ops.detach_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    detach_, "torch::autograd::VariableType::detach_", with_keyset=True)))
 
 
 def _jvp_view(fw: dict[str, Any]) -> Any:
@@ -1898,8 +1898,8 @@ def view(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.view.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.view.register(DispatchKey.Autograd, KernelFunction(
-    view, "torch::autograd::VariableType::view", with_keyset=True))
+ops.view.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    view, "torch::autograd::VariableType::view", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::view", VARIABLE_TYPE,
@@ -1910,8 +1910,8 @@ def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.view_dtype.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.view_dtype.register(DispatchKey.Autograd, KernelFunction(
-    view_dtype, "torch::autograd::VariableType::view", with_keyset=True))
+ops.view_dtype.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    view_dtype, "torch::autograd::VariableType::view", with_keyset=True)))
 
 
 def _jvp__reshape_alias(fw: dict[str, Any]) -> Any:
@@ -1940,8 +1940,8 @@ def _reshape_alias(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._reshape_alias.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._reshape_alias.register(DispatchKey.Autograd, KernelFunction(
-    _reshape_alias, "torch::autograd::VariableType::_reshape_alias", with_keyset=True))
+ops._reshape_alias.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _reshape_alias, "torch::autograd::VariableType::_reshape_alias", with_keyset=True)))
 
 
 def _jvp__unsafe_view(fw: dict[str, Any]) -> Any:
@@ -1970,8 +1970,8 @@ def _unsafe_view(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._unsafe_view.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._unsafe_view.register(DispatchKey.Autograd, KernelFunction(
-    _unsafe_view, "torch::autograd::VariableType::_unsafe_view", with_keyset=True))
+ops._unsafe_view.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _unsafe_view, "torch::autograd::VariableType::_unsafe_view", with_keyset=True)))
 
 
 def _jvp_slice_Tensor(fw: dict[str, Any]) -> Any:
@@ -2000,8 +2000,8 @@ def slice_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slice_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slice_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    slice_Tensor, "torch::autograd::VariableType::slice", with_keyset=True))
+ops.slice_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slice_Tensor, "torch::autograd::VariableType::slice", with_keyset=True)))
 
 
 def _jvp_permute(fw: dict[str, Any]) -> Any:
@@ -2030,8 +2030,8 @@ def permute(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.permute.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.permute.register(DispatchKey.Autograd, KernelFunction(
-    permute, "torch::autograd::VariableType::permute", with_keyset=True))
+ops.permute.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    permute, "torch::autograd::VariableType::permute", with_keyset=True)))
 
 
 def _jvp_transpose_int(fw: dict[str, Any]) -> Any:
@@ -2060,8 +2060,8 @@ def transpose_int(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.transpose_int.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.transpose_int.register(DispatchKey.Autograd, KernelFunction(
-    transpose_int, "torch::autograd::VariableType::transpose", with_keyset=True))
+ops.transpose_int.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    transpose_int, "torch::autograd::VariableType::transpose", with_keyset=True)))
 
 
 def _jvp_transpose_(fw: dict[str, Any]) -> Any:
@@ -2090,8 +2090,8 @@ def transpose_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.transpose_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.transpose_.register(DispatchKey.Autograd, KernelFunction(
-    transpose_, "torch::autograd::VariableType::transpose_", with_keyset=True))
+ops.transpose_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    transpose_, "torch::autograd::VariableType::transpose_", with_keyset=True)))
 
 
 def _jvp_t(fw: dict[str, Any]) -> Any:
@@ -2120,8 +2120,8 @@ def t(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.t.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.t.register(DispatchKey.Autograd, KernelFunction(
-    t, "torch::autograd::VariableType::t", with_keyset=True))
+ops.t.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    t, "torch::autograd::VariableType::t", with_keyset=True)))
 
 
 def _jvp_t_(fw: dict[str, Any]) -> Any:
@@ -2150,8 +2150,8 @@ def t_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.t_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.t_.register(DispatchKey.Autograd, KernelFunction(
-    t_, "torch::autograd::VariableType::t_", with_keyset=True))
+ops.t_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    t_, "torch::autograd::VariableType::t_", with_keyset=True)))
 
 
 def _jvp_unsqueeze(fw: dict[str, Any]) -> Any:
@@ -2180,8 +2180,8 @@ def unsqueeze(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unsqueeze.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unsqueeze.register(DispatchKey.Autograd, KernelFunction(
-    unsqueeze, "torch::autograd::VariableType::unsqueeze", with_keyset=True))
+ops.unsqueeze.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unsqueeze, "torch::autograd::VariableType::unsqueeze", with_keyset=True)))
 
 
 def _jvp_squeeze(fw: dict[str, Any]) -> Any:
@@ -2210,8 +2210,8 @@ def squeeze(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.squeeze.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.squeeze.register(DispatchKey.Autograd, KernelFunction(
-    squeeze, "torch::autograd::VariableType::squeeze", with_keyset=True))
+ops.squeeze.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    squeeze, "torch::autograd::VariableType::squeeze", with_keyset=True)))
 
 
 def _jvp_squeeze_dim(fw: dict[str, Any]) -> Any:
@@ -2240,8 +2240,8 @@ def squeeze_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.squeeze_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.squeeze_dim.register(DispatchKey.Autograd, KernelFunction(
-    squeeze_dim, "torch::autograd::VariableType::squeeze", with_keyset=True))
+ops.squeeze_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    squeeze_dim, "torch::autograd::VariableType::squeeze", with_keyset=True)))
 
 
 def _jvp_squeeze_dims(fw: dict[str, Any]) -> Any:
@@ -2270,8 +2270,8 @@ def squeeze_dims(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.squeeze_dims.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.squeeze_dims.register(DispatchKey.Autograd, KernelFunction(
-    squeeze_dims, "torch::autograd::VariableType::squeeze", with_keyset=True))
+ops.squeeze_dims.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    squeeze_dims, "torch::autograd::VariableType::squeeze", with_keyset=True)))
 
 
 def _jvp_expand(fw: dict[str, Any]) -> Any:
@@ -2300,8 +2300,8 @@ def expand(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.expand.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.expand.register(DispatchKey.Autograd, KernelFunction(
-    expand, "torch::autograd::VariableType::expand", with_keyset=True))
+ops.expand.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    expand, "torch::autograd::VariableType::expand", with_keyset=True)))
 
 
 def _jvp_diagonal(fw: dict[str, Any]) -> Any:
@@ -2330,8 +2330,8 @@ def diagonal(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.diagonal.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.diagonal.register(DispatchKey.Autograd, KernelFunction(
-    diagonal, "torch::autograd::VariableType::diagonal", with_keyset=True))
+ops.diagonal.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    diagonal, "torch::autograd::VariableType::diagonal", with_keyset=True)))
 
 
 def _jvp_split_Tensor(fw: dict[str, Any]) -> Any:
@@ -2360,8 +2360,8 @@ def split_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.split_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.split_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    split_Tensor, "torch::autograd::VariableType::split", with_keyset=True))
+ops.split_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    split_Tensor, "torch::autograd::VariableType::split", with_keyset=True)))
 
 
 def _jvp_split_with_sizes(fw: dict[str, Any]) -> Any:
@@ -2390,8 +2390,8 @@ def split_with_sizes(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.split_with_sizes.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.split_with_sizes.register(DispatchKey.Autograd, KernelFunction(
-    split_with_sizes, "torch::autograd::VariableType::split_with_sizes", with_keyset=True))
+ops.split_with_sizes.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    split_with_sizes, "torch::autograd::VariableType::split_with_sizes", with_keyset=True)))
 
 
 _record_unsafe_split_Tensor = GraphRecording(ops.unsafe_split_Tensor, AutoDispatchBelowADInplaceOrView, nodes.UnsafeSplitBackward0)
@@ -2415,8 +2415,8 @@ def unsafe_split_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unsafe_split_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unsafe_split_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    unsafe_split_Tensor, "torch::autograd::VariableType::unsafe_split", with_keyset=True))
+ops.unsafe_split_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unsafe_split_Tensor, "torch::autograd::VariableType::unsafe_split", with_keyset=True)))
 
 
 def _jvp_unbind_int(fw: dict[str, Any]) -> Any:
@@ -2445,8 +2445,8 @@ def unbind_int(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unbind_int.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unbind_int.register(DispatchKey.Autograd, KernelFunction(
-    unbind_int, "torch::autograd::VariableType::unbind", with_keyset=True))
+ops.unbind_int.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unbind_int, "torch::autograd::VariableType::unbind", with_keyset=True)))
 
 
 def _jvp_alias(fw: dict[str, Any]) -> Any:
@@ -2475,8 +2475,8 @@ def alias(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.alias.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.alias.register(DispatchKey.Autograd, KernelFunction(
-    alias, "torch::autograd::VariableType::alias", with_keyset=True))
+ops.alias.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    alias, "torch::autograd::VariableType::alias", with_keyset=True)))
 
 
 def _jvp_clone(fw: dict[str, Any]) -> Any:
@@ -2505,8 +2505,8 @@ def clone(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clone.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clone.register(DispatchKey.Autograd, KernelFunction(
-    clone, "torch::autograd::VariableType::clone", with_keyset=True))
+ops.clone.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clone, "torch::autograd::VariableType::clone", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
@@ -2517,8 +2517,8 @@ def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.set__source_Storage.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.set__source_Storage.register(DispatchKey.Autograd, KernelFunction(
-    set__source_Storage, "torch::autograd::VariableType::set_", with_keyset=True))
+ops.set__source_Storage.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    set__source_Storage, "torch::autograd::VariableType::set_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
@@ -2529,8 +2529,8 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.set__source_Storage_storage_offset.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.set__source_Storage_storage_offset.register(DispatchKey.Autograd, KernelFunction(
-    set__source_Storage_storage_offset, "torch::autograd::VariableType::set_", with_keyset=True))
+ops.set__source_Storage_storage_offset.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    set__source_Storage_storage_offset, "torch::autograd::VariableType::set_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
@@ -2541,8 +2541,8 @@ def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.set__source_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.set__source_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    set__source_Tensor, "torch::autograd::VariableType::set_", with_keyset=True))
+ops.set__source_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    set__source_Tensor, "torch::autograd::VariableType::set_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
@@ -2553,8 +2553,8 @@ def set_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.set_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.set_.register(DispatchKey.Autograd, KernelFunction(
-    set_, "torch::autograd::VariableType::set_", with_keyset=True))
+ops.set_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    set_, "torch::autograd::VariableType::set_", with_keyset=True)))
 
 
 _record_sub_out = GraphRecording(ops.sub_out, AutoDispatchBelowAutograd, None)
@@ -2578,8 +2578,8 @@ def sub_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sub_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sub_out.register(DispatchKey.Autograd, KernelFunction(
-    sub_out, "torch::autograd::VariableType::sub", with_keyset=True))
+ops.sub_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sub_out, "torch::autograd::VariableType::sub", with_keyset=True)))
 
 
 def _jvp_sub_Tensor(fw: dict[str, Any]) -> Any:
@@ -2608,8 +2608,8 @@ def sub_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sub_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sub_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    sub_Tensor, "torch::autograd::VariableType::sub", with_keyset=True))
+ops.sub_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sub_Tensor, "torch::autograd::VariableType::sub", with_keyset=True)))
 
 
 def _jvp_sub__Tensor(fw: dict[str, Any]) -> Any:
@@ -2638,8 +2638,8 @@ def sub__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sub__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sub__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    sub__Tensor, "torch::autograd::VariableType::sub_", with_keyset=True))
+ops.sub__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sub__Tensor, "torch::autograd::VariableType::sub_", with_keyset=True)))
 
 
 def _jvp_sub_Scalar(fw: dict[str, Any]) -> Any:
@@ -2668,8 +2668,8 @@ def sub_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sub_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sub_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    sub_Scalar, "torch::autograd::VariableType::sub", with_keyset=True))
+ops.sub_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sub_Scalar, "torch::autograd::VariableType::sub", with_keyset=True)))
 
 
 def _jvp_sub__Scalar(fw: dict[str, Any]) -> Any:
@@ -2698,8 +2698,8 @@ def sub__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sub__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sub__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    sub__Scalar, "torch::autograd::VariableType::sub_", with_keyset=True))
+ops.sub__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sub__Scalar, "torch::autograd::VariableType::sub_", with_keyset=True)))
 
 
 def _jvp_rsub_Tensor(fw: dict[str, Any]) -> Any:
@@ -2728,8 +2728,8 @@ def rsub_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rsub_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rsub_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    rsub_Tensor, "torch::autograd::VariableType::rsub", with_keyset=True))
+ops.rsub_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rsub_Tensor, "torch::autograd::VariableType::rsub", with_keyset=True)))
 
 
 def _jvp_rsub_Scalar(fw: dict[str, Any]) -> Any:
@@ -2758,8 +2758,8 @@ def rsub_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rsub_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rsub_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    rsub_Scalar, "torch::autograd::VariableType::rsub", with_keyset=True))
+ops.rsub_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rsub_Scalar, "torch::autograd::VariableType::rsub", with_keyset=True)))
 
 
 _record_mul_out = GraphRecording(ops.mul_out, AutoDispatchBelowAutograd, None)
@@ -2783,8 +2783,8 @@ def mul_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mul_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mul_out.register(DispatchKey.Autograd, KernelFunction(
-    mul_out, "torch::autograd::VariableType::mul", with_keyset=True))
+ops.mul_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mul_out, "torch::autograd::VariableType::mul", with_keyset=True)))
 
 
 def _jvp_mul_Tensor(fw: dict[str, Any]) -> Any:
@@ -2813,8 +2813,8 @@ def mul_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mul_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mul_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    mul_Tensor, "torch::autograd::VariableType::mul", with_keyset=True))
+ops.mul_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mul_Tensor, "torch::autograd::VariableType::mul", with_keyset=True)))
 
 
 def _jvp_mul__Tensor(fw: dict[str, Any]) -> Any:
@@ -2843,8 +2843,8 @@ def mul__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mul__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mul__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    mul__Tensor, "torch::autograd::VariableType::mul_", with_keyset=True))
+ops.mul__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mul__Tensor, "torch::autograd::VariableType::mul_", with_keyset=True)))
 
 
 def _jvp_mul_Scalar(fw: dict[str, Any]) -> Any:
@@ -2873,8 +2873,8 @@ def mul_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mul_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mul_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    mul_Scalar, "torch::autograd::VariableType::mul", with_keyset=True))
+ops.mul_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mul_Scalar, "torch::autograd::VariableType::mul", with_keyset=True)))
 
 
 def _jvp_mul__Scalar(fw: dict[str, Any]) -> Any:
@@ -2903,8 +2903,8 @@ def mul__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mul__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mul__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    mul__Scalar, "torch::autograd::VariableType::mul_", with_keyset=True))
+ops.mul__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mul__Scalar, "torch::autograd::VariableType::mul_", with_keyset=True)))
 
 
 _record_div_out = GraphRecording(ops.div_out, AutoDispatchBelowAutograd, None)
@@ -2928,8 +2928,8 @@ def div_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_out.register(DispatchKey.Autograd, KernelFunction(
-    div_out, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_out, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 def _jvp_div_Tensor(fw: dict[str, Any]) -> Any:
@@ -2958,8 +2958,8 @@ def div_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    div_Tensor, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_Tensor, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 def _jvp_div__Tensor(fw: dict[str, Any]) -> Any:
@@ -2988,8 +2988,8 @@ def div__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    div__Tensor, "torch::autograd::VariableType::div_", with_keyset=True))
+ops.div__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div__Tensor, "torch::autograd::VariableType::div_", with_keyset=True)))
 
 
 _record_div_out_mode = GraphRecording(ops.div_out_mode, AutoDispatchBelowAutograd, None)
@@ -3013,8 +3013,8 @@ def div_out_mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_out_mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_out_mode.register(DispatchKey.Autograd, KernelFunction(
-    div_out_mode, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_out_mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_out_mode, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 def _jvp_div_Tensor_mode(fw: dict[str, Any]) -> Any:
@@ -3043,8 +3043,8 @@ def div_Tensor_mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_Tensor_mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_Tensor_mode.register(DispatchKey.Autograd, KernelFunction(
-    div_Tensor_mode, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_Tensor_mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_Tensor_mode, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 def _jvp_div__Tensor_mode(fw: dict[str, Any]) -> Any:
@@ -3073,8 +3073,8 @@ def div__Tensor_mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div__Tensor_mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div__Tensor_mode.register(DispatchKey.Autograd, KernelFunction(
-    div__Tensor_mode, "torch::autograd::VariableType::div_", with_keyset=True))
+ops.div__Tensor_mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div__Tensor_mode, "torch::autograd::VariableType::div_", with_keyset=True)))
 
 
 def _jvp_div_Scalar(fw: dict[str, Any]) -> Any:
@@ -3103,8 +3103,8 @@ def div_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    div_Scalar, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_Scalar, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 def _jvp_div__Scalar(fw: dict[str, Any]) -> Any:
@@ -3133,8 +3133,8 @@ def div__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    div__Scalar, "torch::autograd::VariableType::div_", with_keyset=True))
+ops.div__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div__Scalar, "torch::autograd::VariableType::div_", with_keyset=True)))
 
 
 _record_div_Scalar_mode = GraphRecording(ops.div_Scalar_mode, AutoDispatchBelowADInplaceOrView, nodes.DivBackward3)
@@ -3158,8 +3158,8 @@ def div_Scalar_mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div_Scalar_mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div_Scalar_mode.register(DispatchKey.Autograd, KernelFunction(
-    div_Scalar_mode, "torch::autograd::VariableType::div", with_keyset=True))
+ops.div_Scalar_mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div_Scalar_mode, "torch::autograd::VariableType::div", with_keyset=True)))
 
 
 _record_div__Scalar_mode = GraphRecording(ops.div__Scalar_mode, AutoDispatchBelowAutograd, nodes.DivBackward3)
@@ -3183,8 +3183,8 @@ def div__Scalar_mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.div__Scalar_mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.div__Scalar_mode.register(DispatchKey.Autograd, KernelFunction(
-    div__Scalar_mode, "torch::autograd::VariableType::div_", with_keyset=True))
+ops.div__Scalar_mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    div__Scalar_mode, "torch::autograd::VariableType::div_", with_keyset=True)))
 
 
 _record_floor_divide = GraphRecording(ops.floor_divide, AutoDispatchBelowADInplaceOrView, None)
@@ -3208,8 +3208,8 @@ def floor_divide(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_divide.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_divide.register(DispatchKey.Autograd, KernelFunction(
-    floor_divide, "torch::autograd::VariableType::floor_divide", with_keyset=True))
+ops.floor_divide.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_divide, "torch::autograd::VariableType::floor_divide", with_keyset=True)))
 
 
 _record_floor_divide__Tensor = GraphRecording(ops.floor_divide__Tensor, AutoDispatchBelowAutograd, None)
@@ -3233,8 +3233,8 @@ def floor_divide__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_divide__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_divide__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    floor_divide__Tensor, "torch::autograd::VariableType::floor_divide_", with_keyset=True))
+ops.floor_divide__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_divide__Tensor, "torch::autograd::VariableType::floor_divide_", with_keyset=True)))
 
 
 _record_floor_divide_out = GraphRecording(ops.floor_divide_out, AutoDispatchBelowAutograd, None)
@@ -3258,8 +3258,8 @@ def floor_divide_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_divide_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_divide_out.register(DispatchKey.Autograd, KernelFunction(
-    floor_divide_out, "torch::autograd::VariableType::floor_divide", with_keyset=True))
+ops.floor_divide_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_divide_out, "torch::autograd::VariableType::floor_divide", with_keyset=True)))
 
 
 _record_floor_divide_Scalar = GraphRecording(ops.floor_divide_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -3283,8 +3283,8 @@ def floor_divide_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_divide_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_divide_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    floor_divide_Scalar, "torch::autograd::VariableType::floor_divide", with_keyset=True))
+ops.floor_divide_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_divide_Scalar, "torch::autograd::VariableType::floor_divide", with_keyset=True)))
 
 
 _record_floor_divide__Scalar = GraphRecording(ops.floor_divide__Scalar, AutoDispatchBelowAutograd, None)
@@ -3308,8 +3308,8 @@ def floor_divide__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_divide__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_divide__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    floor_divide__Scalar, "torch::autograd::VariableType::floor_divide_", with_keyset=True))
+ops.floor_divide__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_divide__Scalar, "torch::autograd::VariableType::floor_divide_", with_keyset=True)))
 
 
 _record_remainder_Scalar_out = GraphRecording(ops.remainder_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -3333,8 +3333,8 @@ def remainder_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    remainder_Scalar_out, "torch::autograd::VariableType::remainder", with_keyset=True))
+ops.remainder_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder_Scalar_out, "torch::autograd::VariableType::remainder", with_keyset=True)))
 
 
 def _jvp_remainder_Scalar(fw: dict[str, Any]) -> Any:
@@ -3363,8 +3363,8 @@ def remainder_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    remainder_Scalar, "torch::autograd::VariableType::remainder", with_keyset=True))
+ops.remainder_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder_Scalar, "torch::autograd::VariableType::remainder", with_keyset=True)))
 
 
 def _jvp_remainder__Scalar(fw: dict[str, Any]) -> Any:
@@ -3393,8 +3393,8 @@ def remainder__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    remainder__Scalar, "torch::autograd::VariableType::remainder_", with_keyset=True))
+ops.remainder__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder__Scalar, "torch::autograd::VariableType::remainder_", with_keyset=True)))
 
 
 _record_remainder_Tensor_out = GraphRecording(ops.remainder_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -3418,8 +3418,8 @@ def remainder_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    remainder_Tensor_out, "torch::autograd::VariableType::remainder", with_keyset=True))
+ops.remainder_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder_Tensor_out, "torch::autograd::VariableType::remainder", with_keyset=True)))
 
 
 _record_remainder_Tensor = GraphRecording(ops.remainder_Tensor, AutoDispatchBelowADInplaceOrView, nodes.RemainderBackward1)
@@ -3443,8 +3443,8 @@ def remainder_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    remainder_Tensor, "torch::autograd::VariableType::remainder", with_keyset=True))
+ops.remainder_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder_Tensor, "torch::autograd::VariableType::remainder", with_keyset=True)))
 
 
 _record_remainder__Tensor = GraphRecording(ops.remainder__Tensor, AutoDispatchBelowAutograd, nodes.RemainderBackward1)
@@ -3468,8 +3468,8 @@ def remainder__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    remainder__Tensor, "torch::autograd::VariableType::remainder_", with_keyset=True))
+ops.remainder__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder__Tensor, "torch::autograd::VariableType::remainder_", with_keyset=True)))
 
 
 _record_remainder_Scalar_Tensor = GraphRecording(ops.remainder_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -3493,8 +3493,8 @@ def remainder_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.remainder_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.remainder_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    remainder_Scalar_Tensor, "torch::autograd::VariableType::remainder", with_keyset=True))
+ops.remainder_Scalar_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    remainder_Scalar_Tensor, "torch::autograd::VariableType::remainder", with_keyset=True)))
 
 
 _record_maximum_out = GraphRecording(ops.maximum_out, AutoDispatchBelowAutograd, None)
@@ -3518,8 +3518,8 @@ def maximum_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.maximum_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.maximum_out.register(DispatchKey.Autograd, KernelFunction(
-    maximum_out, "torch::autograd::VariableType::maximum", with_keyset=True))
+ops.maximum_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    maximum_out, "torch::autograd::VariableType::maximum", with_keyset=True)))
 
 
 def _jvp_maximum(fw: dict[str, Any]) -> Any:
@@ -3548,8 +3548,8 @@ def maximum(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.maximum.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.maximum.register(DispatchKey.Autograd, KernelFunction(
-    maximum, "torch::autograd::VariableType::maximum", with_keyset=True))
+ops.maximum.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    maximum, "torch::autograd::VariableType::maximum", with_keyset=True)))
 
 
 _record_minimum_out = GraphRecording(ops.minimum_out, AutoDispatchBelowAutograd, None)
@@ -3573,8 +3573,8 @@ def minimum_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.minimum_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.minimum_out.register(DispatchKey.Autograd, KernelFunction(
-    minimum_out, "torch::autograd::VariableType::minimum", with_keyset=True))
+ops.minimum_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    minimum_out, "torch::autograd::VariableType::minimum", with_keyset=True)))
 
 
 def _jvp_minimum(fw: dict[str, Any]) -> Any:
@@ -3603,8 +3603,8 @@ def minimum(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.minimum.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.minimum.register(DispatchKey.Autograd, KernelFunction(
-    minimum, "torch::autograd::VariableType::minimum", with_keyset=True))
+ops.minimum.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    minimum, "torch::autograd::VariableType::minimum", with_keyset=True)))
 
 
 def _jvp_max_other(fw: dict[str, Any]) -> Any:
@@ -3633,8 +3633,8 @@ def max_other(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_other.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_other.register(DispatchKey.Autograd, KernelFunction(
-    max_other, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max_other.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_other, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 _record_max_out = GraphRecording(ops.max_out, AutoDispatchBelowAutograd, None)
@@ -3658,8 +3658,8 @@ def max_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_out.register(DispatchKey.Autograd, KernelFunction(
-    max_out, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_out, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 def _jvp_min_other(fw: dict[str, Any]) -> Any:
@@ -3688,8 +3688,8 @@ def min_other(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min_other.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min_other.register(DispatchKey.Autograd, KernelFunction(
-    min_other, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min_other.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min_other, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 _record_min_out = GraphRecording(ops.min_out, AutoDispatchBelowAutograd, None)
@@ -3713,8 +3713,8 @@ def min_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min_out.register(DispatchKey.Autograd, KernelFunction(
-    min_out, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min_out, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq", VARIABLE_TYPE,
@@ -3725,8 +3725,8 @@ def eq_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    eq_Scalar_out, "torch::autograd::VariableType::eq", with_keyset=True))
+ops.eq_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq_Scalar_out, "torch::autograd::VariableType::eq", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq", VARIABLE_TYPE,
@@ -3737,8 +3737,8 @@ def eq_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    eq_Scalar, "torch::autograd::VariableType::eq", with_keyset=True))
+ops.eq_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq_Scalar, "torch::autograd::VariableType::eq", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq", VARIABLE_TYPE,
@@ -3749,8 +3749,8 @@ def eq_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    eq_Tensor_out, "torch::autograd::VariableType::eq", with_keyset=True))
+ops.eq_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq_Tensor_out, "torch::autograd::VariableType::eq", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq", VARIABLE_TYPE,
@@ -3761,8 +3761,8 @@ def eq_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    eq_Tensor, "torch::autograd::VariableType::eq", with_keyset=True))
+ops.eq_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq_Tensor, "torch::autograd::VariableType::eq", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq_", VARIABLE_TYPE,
@@ -3773,8 +3773,8 @@ def eq__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    eq__Scalar, "torch::autograd::VariableType::eq_", with_keyset=True))
+ops.eq__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq__Scalar, "torch::autograd::VariableType::eq_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::eq_", VARIABLE_TYPE,
@@ -3785,8 +3785,8 @@ def eq__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.eq__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.eq__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    eq__Tensor, "torch::autograd::VariableType::eq_", with_keyset=True))
+ops.eq__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    eq__Tensor, "torch::autograd::VariableType::eq_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne", VARIABLE_TYPE,
@@ -3797,8 +3797,8 @@ def ne_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    ne_Scalar_out, "torch::autograd::VariableType::ne", with_keyset=True))
+ops.ne_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne_Scalar_out, "torch::autograd::VariableType::ne", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne", VARIABLE_TYPE,
@@ -3809,8 +3809,8 @@ def ne_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    ne_Scalar, "torch::autograd::VariableType::ne", with_keyset=True))
+ops.ne_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne_Scalar, "torch::autograd::VariableType::ne", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne", VARIABLE_TYPE,
@@ -3821,8 +3821,8 @@ def ne_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    ne_Tensor_out, "torch::autograd::VariableType::ne", with_keyset=True))
+ops.ne_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne_Tensor_out, "torch::autograd::VariableType::ne", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne", VARIABLE_TYPE,
@@ -3833,8 +3833,8 @@ def ne_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    ne_Tensor, "torch::autograd::VariableType::ne", with_keyset=True))
+ops.ne_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne_Tensor, "torch::autograd::VariableType::ne", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne_", VARIABLE_TYPE,
@@ -3845,8 +3845,8 @@ def ne__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    ne__Scalar, "torch::autograd::VariableType::ne_", with_keyset=True))
+ops.ne__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne__Scalar, "torch::autograd::VariableType::ne_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ne_", VARIABLE_TYPE,
@@ -3857,8 +3857,8 @@ def ne__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ne__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ne__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    ne__Tensor, "torch::autograd::VariableType::ne_", with_keyset=True))
+ops.ne__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ne__Tensor, "torch::autograd::VariableType::ne_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt", VARIABLE_TYPE,
@@ -3869,8 +3869,8 @@ def lt_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    lt_Scalar_out, "torch::autograd::VariableType::lt", with_keyset=True))
+ops.lt_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt_Scalar_out, "torch::autograd::VariableType::lt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt", VARIABLE_TYPE,
@@ -3881,8 +3881,8 @@ def lt_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    lt_Scalar, "torch::autograd::VariableType::lt", with_keyset=True))
+ops.lt_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt_Scalar, "torch::autograd::VariableType::lt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt", VARIABLE_TYPE,
@@ -3893,8 +3893,8 @@ def lt_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    lt_Tensor_out, "torch::autograd::VariableType::lt", with_keyset=True))
+ops.lt_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt_Tensor_out, "torch::autograd::VariableType::lt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt", VARIABLE_TYPE,
@@ -3905,8 +3905,8 @@ def lt_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    lt_Tensor, "torch::autograd::VariableType::lt", with_keyset=True))
+ops.lt_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt_Tensor, "torch::autograd::VariableType::lt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt_", VARIABLE_TYPE,
@@ -3917,8 +3917,8 @@ def lt__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    lt__Scalar, "torch::autograd::VariableType::lt_", with_keyset=True))
+ops.lt__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt__Scalar, "torch::autograd::VariableType::lt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::lt_", VARIABLE_TYPE,
@@ -3929,8 +3929,8 @@ def lt__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lt__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lt__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    lt__Tensor, "torch::autograd::VariableType::lt_", with_keyset=True))
+ops.lt__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lt__Tensor, "torch::autograd::VariableType::lt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le", VARIABLE_TYPE,
@@ -3941,8 +3941,8 @@ def le_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    le_Scalar_out, "torch::autograd::VariableType::le", with_keyset=True))
+ops.le_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le_Scalar_out, "torch::autograd::VariableType::le", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le", VARIABLE_TYPE,
@@ -3953,8 +3953,8 @@ def le_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    le_Scalar, "torch::autograd::VariableType::le", with_keyset=True))
+ops.le_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le_Scalar, "torch::autograd::VariableType::le", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le", VARIABLE_TYPE,
@@ -3965,8 +3965,8 @@ def le_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    le_Tensor_out, "torch::autograd::VariableType::le", with_keyset=True))
+ops.le_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le_Tensor_out, "torch::autograd::VariableType::le", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le", VARIABLE_TYPE,
@@ -3977,8 +3977,8 @@ def le_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    le_Tensor, "torch::autograd::VariableType::le", with_keyset=True))
+ops.le_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le_Tensor, "torch::autograd::VariableType::le", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le_", VARIABLE_TYPE,
@@ -3989,8 +3989,8 @@ def le__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    le__Scalar, "torch::autograd::VariableType::le_", with_keyset=True))
+ops.le__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le__Scalar, "torch::autograd::VariableType::le_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::le_", VARIABLE_TYPE,
@@ -4001,8 +4001,8 @@ def le__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.le__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.le__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    le__Tensor, "torch::autograd::VariableType::le_", with_keyset=True))
+ops.le__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    le__Tensor, "torch::autograd::VariableType::le_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt", VARIABLE_TYPE,
@@ -4013,8 +4013,8 @@ def gt_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    gt_Scalar_out, "torch::autograd::VariableType::gt", with_keyset=True))
+ops.gt_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt_Scalar_out, "torch::autograd::VariableType::gt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt", VARIABLE_TYPE,
@@ -4025,8 +4025,8 @@ def gt_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    gt_Scalar, "torch::autograd::VariableType::gt", with_keyset=True))
+ops.gt_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt_Scalar, "torch::autograd::VariableType::gt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt", VARIABLE_TYPE,
@@ -4037,8 +4037,8 @@ def gt_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    gt_Tensor_out, "torch::autograd::VariableType::gt", with_keyset=True))
+ops.gt_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt_Tensor_out, "torch::autograd::VariableType::gt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt", VARIABLE_TYPE,
@@ -4049,8 +4049,8 @@ def gt_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    gt_Tensor, "torch::autograd::VariableType::gt", with_keyset=True))
+ops.gt_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt_Tensor, "torch::autograd::VariableType::gt", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt_", VARIABLE_TYPE,
@@ -4061,8 +4061,8 @@ def gt__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    gt__Scalar, "torch::autograd::VariableType::gt_", with_keyset=True))
+ops.gt__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt__Scalar, "torch::autograd::VariableType::gt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::gt_", VARIABLE_TYPE,
@@ -4073,8 +4073,8 @@ def gt__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gt__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gt__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    gt__Tensor, "torch::autograd::VariableType::gt_", with_keyset=True))
+ops.gt__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gt__Tensor, "torch::autograd::VariableType::gt_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge", VARIABLE_TYPE,
@@ -4085,8 +4085,8 @@ def ge_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    ge_Scalar_out, "torch::autograd::VariableType::ge", with_keyset=True))
+ops.ge_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge_Scalar_out, "torch::autograd::VariableType::ge", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge", VARIABLE_TYPE,
@@ -4097,8 +4097,8 @@ def ge_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    ge_Scalar, "torch::autograd::VariableType::ge", with_keyset=True))
+ops.ge_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge_Scalar, "torch::autograd::VariableType::ge", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge", VARIABLE_TYPE,
@@ -4109,8 +4109,8 @@ def ge_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    ge_Tensor_out, "torch::autograd::VariableType::ge", with_keyset=True))
+ops.ge_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge_Tensor_out, "torch::autograd::VariableType::ge", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge", VARIABLE_TYPE,
@@ -4121,8 +4121,8 @@ def ge_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    ge_Tensor, "torch::autograd::VariableType::ge", with_keyset=True))
+ops.ge_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge_Tensor, "torch::autograd::VariableType::ge", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge_", VARIABLE_TYPE,
@@ -4133,8 +4133,8 @@ def ge__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    ge__Scalar, "torch::autograd::VariableType::ge_", with_keyset=True))
+ops.ge__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge__Scalar, "torch::autograd::VariableType::ge_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::ge_", VARIABLE_TYPE,
@@ -4145,8 +4145,8 @@ def ge__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ge__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ge__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    ge__Tensor, "torch::autograd::VariableType::ge_", with_keyset=True))
+ops.ge__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ge__Tensor, "torch::autograd::VariableType::ge_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_and", VARIABLE_TYPE,
@@ -4157,8 +4157,8 @@ def logical_and_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_and_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_and_out.register(DispatchKey.Autograd, KernelFunction(
-    logical_and_out, "torch::autograd::VariableType::logical_and", with_keyset=True))
+ops.logical_and_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_and_out, "torch::autograd::VariableType::logical_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_and", VARIABLE_TYPE,
@@ -4169,8 +4169,8 @@ def logical_and(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_and.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_and.register(DispatchKey.Autograd, KernelFunction(
-    logical_and, "torch::autograd::VariableType::logical_and", with_keyset=True))
+ops.logical_and.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_and, "torch::autograd::VariableType::logical_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_and_", VARIABLE_TYPE,
@@ -4181,8 +4181,8 @@ def logical_and_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_and_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_and_.register(DispatchKey.Autograd, KernelFunction(
-    logical_and_, "torch::autograd::VariableType::logical_and_", with_keyset=True))
+ops.logical_and_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_and_, "torch::autograd::VariableType::logical_and_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_or", VARIABLE_TYPE,
@@ -4193,8 +4193,8 @@ def logical_or_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_or_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_or_out.register(DispatchKey.Autograd, KernelFunction(
-    logical_or_out, "torch::autograd::VariableType::logical_or", with_keyset=True))
+ops.logical_or_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_or_out, "torch::autograd::VariableType::logical_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_or", VARIABLE_TYPE,
@@ -4205,8 +4205,8 @@ def logical_or(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_or.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_or.register(DispatchKey.Autograd, KernelFunction(
-    logical_or, "torch::autograd::VariableType::logical_or", with_keyset=True))
+ops.logical_or.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_or, "torch::autograd::VariableType::logical_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_or_", VARIABLE_TYPE,
@@ -4217,8 +4217,8 @@ def logical_or_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_or_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_or_.register(DispatchKey.Autograd, KernelFunction(
-    logical_or_, "torch::autograd::VariableType::logical_or_", with_keyset=True))
+ops.logical_or_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_or_, "torch::autograd::VariableType::logical_or_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and", VARIABLE_TYPE,
@@ -4229,8 +4229,8 @@ def bitwise_and_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and_Tensor_out, "torch::autograd::VariableType::bitwise_and", with_keyset=True))
+ops.bitwise_and_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Tensor_out, "torch::autograd::VariableType::bitwise_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and", VARIABLE_TYPE,
@@ -4241,8 +4241,8 @@ def bitwise_and_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and_Scalar_out, "torch::autograd::VariableType::bitwise_and", with_keyset=True))
+ops.bitwise_and_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Scalar_out, "torch::autograd::VariableType::bitwise_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and", VARIABLE_TYPE,
@@ -4253,8 +4253,8 @@ def bitwise_and_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and_Scalar, "torch::autograd::VariableType::bitwise_and", with_keyset=True))
+ops.bitwise_and_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Scalar, "torch::autograd::VariableType::bitwise_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and", VARIABLE_TYPE,
@@ -4265,8 +4265,8 @@ def bitwise_and_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and_Tensor, "torch::autograd::VariableType::bitwise_and", with_keyset=True))
+ops.bitwise_and_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and_Tensor, "torch::autograd::VariableType::bitwise_and", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and_", VARIABLE_TYPE,
@@ -4277,8 +4277,8 @@ def bitwise_and__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and__Scalar, "torch::autograd::VariableType::bitwise_and_", with_keyset=True))
+ops.bitwise_and__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and__Scalar, "torch::autograd::VariableType::bitwise_and_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_and_", VARIABLE_TYPE,
@@ -4289,8 +4289,8 @@ def bitwise_and__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_and__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_and__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_and__Tensor, "torch::autograd::VariableType::bitwise_and_", with_keyset=True))
+ops.bitwise_and__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_and__Tensor, "torch::autograd::VariableType::bitwise_and_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or", VARIABLE_TYPE,
@@ -4301,8 +4301,8 @@ def bitwise_or_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or_Tensor_out, "torch::autograd::VariableType::bitwise_or", with_keyset=True))
+ops.bitwise_or_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Tensor_out, "torch::autograd::VariableType::bitwise_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or", VARIABLE_TYPE,
@@ -4313,8 +4313,8 @@ def bitwise_or_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or_Scalar_out, "torch::autograd::VariableType::bitwise_or", with_keyset=True))
+ops.bitwise_or_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Scalar_out, "torch::autograd::VariableType::bitwise_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or", VARIABLE_TYPE,
@@ -4325,8 +4325,8 @@ def bitwise_or_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or_Scalar, "torch::autograd::VariableType::bitwise_or", with_keyset=True))
+ops.bitwise_or_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Scalar, "torch::autograd::VariableType::bitwise_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or", VARIABLE_TYPE,
@@ -4337,8 +4337,8 @@ def bitwise_or_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or_Tensor, "torch::autograd::VariableType::bitwise_or", with_keyset=True))
+ops.bitwise_or_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or_Tensor, "torch::autograd::VariableType::bitwise_or", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or_", VARIABLE_TYPE,
@@ -4349,8 +4349,8 @@ def bitwise_or__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or__Scalar, "torch::autograd::VariableType::bitwise_or_", with_keyset=True))
+ops.bitwise_or__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or__Scalar, "torch::autograd::VariableType::bitwise_or_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_or_", VARIABLE_TYPE,
@@ -4361,8 +4361,8 @@ def bitwise_or__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_or__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_or__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_or__Tensor, "torch::autograd::VariableType::bitwise_or_", with_keyset=True))
+ops.bitwise_or__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_or__Tensor, "torch::autograd::VariableType::bitwise_or_", with_keyset=True)))
 
 
 _record_pow_Tensor_Tensor_out = GraphRecording(ops.pow_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -4386,8 +4386,8 @@ def pow_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    pow_Tensor_Tensor_out, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Tensor_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Tensor_out, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 def _jvp_pow_Tensor_Tensor(fw: dict[str, Any]) -> Any:
@@ -4416,8 +4416,8 @@ def pow_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    pow_Tensor_Tensor, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Tensor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Tensor, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 _record_pow_Scalar_out = GraphRecording(ops.pow_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -4441,8 +4441,8 @@ def pow_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    pow_Scalar_out, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Scalar_out, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 def _jvp_pow_Scalar(fw: dict[str, Any]) -> Any:
@@ -4471,8 +4471,8 @@ def pow_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    pow_Scalar, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Scalar, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 _record_pow_Tensor_Scalar_out = GraphRecording(ops.pow_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -4496,8 +4496,8 @@ def pow_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    pow_Tensor_Scalar_out, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Tensor_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Scalar_out, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 def _jvp_pow_Tensor_Scalar(fw: dict[str, Any]) -> Any:
@@ -4526,8 +4526,8 @@ def pow_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    pow_Tensor_Scalar, "torch::autograd::VariableType::pow", with_keyset=True))
+ops.pow_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow_Tensor_Scalar, "torch::autograd::VariableType::pow", with_keyset=True)))
 
 
 def _jvp_pow__Scalar(fw: dict[str, Any]) -> Any:
@@ -4556,8 +4556,8 @@ def pow__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    pow__Scalar, "torch::autograd::VariableType::pow_", with_keyset=True))
+ops.pow__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow__Scalar, "torch::autograd::VariableType::pow_", with_keyset=True)))
 
 
 def _jvp_pow__Tensor(fw: dict[str, Any]) -> Any:
@@ -4586,8 +4586,8 @@ def pow__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pow__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pow__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    pow__Tensor, "torch::autograd::VariableType::pow_", with_keyset=True))
+ops.pow__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pow__Tensor, "torch::autograd::VariableType::pow_", with_keyset=True)))
 
 
 _record_neg_out = GraphRecording(ops.neg_out, AutoDispatchBelowAutograd, None)
@@ -4611,8 +4611,8 @@ def neg_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.neg_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.neg_out.register(DispatchKey.Autograd, KernelFunction(
-    neg_out, "torch::autograd::VariableType::neg", with_keyset=True))
+ops.neg_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    neg_out, "torch::autograd::VariableType::neg", with_keyset=True)))
 
 
 def _jvp_neg(fw: dict[str, Any]) -> Any:
@@ -4641,8 +4641,8 @@ def neg(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.neg.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.neg.register(DispatchKey.Autograd, KernelFunction(
-    neg, "torch::autograd::VariableType::neg", with_keyset=True))
+ops.neg.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    neg, "torch::autograd::VariableType::neg", with_keyset=True)))
 
 
 def _jvp_neg_(fw: dict[str, Any]) -> Any:
@@ -4671,8 +4671,8 @@ def neg_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.neg_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.neg_.register(DispatchKey.Autograd, KernelFunction(
-    neg_, "torch::autograd::VariableType::neg_", with_keyset=True))
+ops.neg_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    neg_, "torch::autograd::VariableType::neg_", with_keyset=True)))
 
 
 _record_exp_out = GraphRecording(ops.exp_out, AutoDispatchBelowAutograd, None)
@@ -4696,8 +4696,8 @@ def exp_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp_out.register(DispatchKey.Autograd, KernelFunction(
-    exp_out, "torch::autograd::VariableType::exp", with_keyset=True))
+ops.exp_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp_out, "torch::autograd::VariableType::exp", with_keyset=True)))
 
 
 def _jvp_exp(fw: dict[str, Any]) -> Any:
@@ -4726,8 +4726,8 @@ def exp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp.register(DispatchKey.Autograd, KernelFunction(
-    exp, "torch::autograd::VariableType::exp", with_keyset=True))
+ops.exp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp, "torch::autograd::VariableType::exp", with_keyset=True)))
 
 
 def _jvp_exp_(fw: dict[str, Any]) -> Any:
@@ -4756,8 +4756,8 @@ def exp_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp_.register(DispatchKey.Autograd, KernelFunction(
-    exp_, "torch::autograd::VariableType::exp_", with_keyset=True))
+ops.exp_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp_, "torch::autograd::VariableType::exp_", with_keyset=True)))
 
 
 _record_log_out = GraphRecording(ops.log_out, AutoDispatchBelowAutograd, None)
@@ -4781,8 +4781,8 @@ def log_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_out.register(DispatchKey.Autograd, KernelFunction(
-    log_out, "torch::autograd::VariableType::log", with_keyset=True))
+ops.log_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_out, "torch::autograd::VariableType::log", with_keyset=True)))
 
 
 def _jvp_log(fw: dict[str, Any]) -> Any:
@@ -4811,8 +4811,8 @@ def log(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log.register(DispatchKey.Autograd, KernelFunction(
-    log, "torch::autograd::VariableType::log", with_keyset=True))
+ops.log.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log, "torch::autograd::VariableType::log", with_keyset=True)))
 
 
 def _jvp_log_(fw: dict[str, Any]) -> Any:
@@ -4841,8 +4841,8 @@ def log_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_.register(DispatchKey.Autograd, KernelFunction(
-    log_, "torch::autograd::VariableType::log_", with_keyset=True))
+ops.log_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_, "torch::autograd::VariableType::log_", with_keyset=True)))
 
 
 _record_sqrt_out = GraphRecording(ops.sqrt_out, AutoDispatchBelowAutograd, None)
@@ -4866,8 +4866,8 @@ def sqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sqrt_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sqrt_out.register(DispatchKey.Autograd, KernelFunction(
-    sqrt_out, "torch::autograd::VariableType::sqrt", with_keyset=True))
+ops.sqrt_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sqrt_out, "torch::autograd::VariableType::sqrt", with_keyset=True)))
 
 
 def _jvp_sqrt(fw: dict[str, Any]) -> Any:
@@ -4896,8 +4896,8 @@ def sqrt(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sqrt.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sqrt.register(DispatchKey.Autograd, KernelFunction(
-    sqrt, "torch::autograd::VariableType::sqrt", with_keyset=True))
+ops.sqrt.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sqrt, "torch::autograd::VariableType::sqrt", with_keyset=True)))
 
 
 def _jvp_sqrt_(fw: dict[str, Any]) -> Any:
@@ -4926,8 +4926,8 @@ def sqrt_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sqrt_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sqrt_.register(DispatchKey.Autograd, KernelFunction(
-    sqrt_, "torch::autograd::VariableType::sqrt_", with_keyset=True))
+ops.sqrt_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sqrt_, "torch::autograd::VariableType::sqrt_", with_keyset=True)))
 
 
 _record_sin_out = GraphRecording(ops.sin_out, AutoDispatchBelowAutograd, None)
@@ -4951,8 +4951,8 @@ def sin_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sin_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sin_out.register(DispatchKey.Autograd, KernelFunction(
-    sin_out, "torch::autograd::VariableType::sin", with_keyset=True))
+ops.sin_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sin_out, "torch::autograd::VariableType::sin", with_keyset=True)))
 
 
 def _jvp_sin(fw: dict[str, Any]) -> Any:
@@ -4981,8 +4981,8 @@ def sin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sin.register(DispatchKey.Autograd, KernelFunction(
-    sin, "torch::autograd::VariableType::sin", with_keyset=True))
+ops.sin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sin, "torch::autograd::VariableType::sin", with_keyset=True)))
 
 
 def _jvp_sin_(fw: dict[str, Any]) -> Any:
@@ -5011,8 +5011,8 @@ def sin_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sin_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sin_.register(DispatchKey.Autograd, KernelFunction(
-    sin_, "torch::autograd::VariableType::sin_", with_keyset=True))
+ops.sin_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sin_, "torch::autograd::VariableType::sin_", with_keyset=True)))
 
 
 _record_cos_out = GraphRecording(ops.cos_out, AutoDispatchBelowAutograd, None)
@@ -5036,8 +5036,8 @@ def cos_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cos_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cos_out.register(DispatchKey.Autograd, KernelFunction(
-    cos_out, "torch::autograd::VariableType::cos", with_keyset=True))
+ops.cos_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cos_out, "torch::autograd::VariableType::cos", with_keyset=True)))
 
 
 def _jvp_cos(fw: dict[str, Any]) -> Any:
@@ -5066,8 +5066,8 @@ def cos(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cos.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cos.register(DispatchKey.Autograd, KernelFunction(
-    cos, "torch::autograd::VariableType::cos", with_keyset=True))
+ops.cos.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cos, "torch::autograd::VariableType::cos", with_keyset=True)))
 
 
 def _jvp_cos_(fw: dict[str, Any]) -> Any:
@@ -5096,8 +5096,8 @@ def cos_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cos_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cos_.register(DispatchKey.Autograd, KernelFunction(
-    cos_, "torch::autograd::VariableType::cos_", with_keyset=True))
+ops.cos_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cos_, "torch::autograd::VariableType::cos_", with_keyset=True)))
 
 
 _record_tanh_out = GraphRecording(ops.tanh_out, AutoDispatchBelowAutograd, None)
@@ -5121,8 +5121,8 @@ def tanh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tanh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tanh_out.register(DispatchKey.Autograd, KernelFunction(
-    tanh_out, "torch::autograd::VariableType::tanh", with_keyset=True))
+ops.tanh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tanh_out, "torch::autograd::VariableType::tanh", with_keyset=True)))
 
 
 def _jvp_tanh(fw: dict[str, Any]) -> Any:
@@ -5151,8 +5151,8 @@ def tanh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tanh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tanh.register(DispatchKey.Autograd, KernelFunction(
-    tanh, "torch::autograd::VariableType::tanh", with_keyset=True))
+ops.tanh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tanh, "torch::autograd::VariableType::tanh", with_keyset=True)))
 
 
 def _jvp_tanh_(fw: dict[str, Any]) -> Any:
@@ -5181,8 +5181,8 @@ def tanh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tanh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tanh_.register(DispatchKey.Autograd, KernelFunction(
-    tanh_, "torch::autograd::VariableType::tanh_", with_keyset=True))
+ops.tanh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tanh_, "torch::autograd::VariableType::tanh_", with_keyset=True)))
 
 
 _record_sigmoid_out = GraphRecording(ops.sigmoid_out, AutoDispatchBelowAutograd, None)
@@ -5206,8 +5206,8 @@ def sigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sigmoid_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sigmoid_out.register(DispatchKey.Autograd, KernelFunction(
-    sigmoid_out, "torch::autograd::VariableType::sigmoid", with_keyset=True))
+ops.sigmoid_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sigmoid_out, "torch::autograd::VariableType::sigmoid", with_keyset=True)))
 
 
 def _jvp_sigmoid(fw: dict[str, Any]) -> Any:
@@ -5236,8 +5236,8 @@ def sigmoid(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sigmoid.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sigmoid.register(DispatchKey.Autograd, KernelFunction(
-    sigmoid, "torch::autograd::VariableType::sigmoid", with_keyset=True))
+ops.sigmoid.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sigmoid, "torch::autograd::VariableType::sigmoid", with_keyset=True)))
 
 
 def _jvp_sigmoid_(fw: dict[str, Any]) -> Any:
@@ -5266,8 +5266,8 @@ def sigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sigmoid_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sigmoid_.register(DispatchKey.Autograd, KernelFunction(
-    sigmoid_, "torch::autograd::VariableType::sigmoid_", with_keyset=True))
+ops.sigmoid_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sigmoid_, "torch::autograd::VariableType::sigmoid_", with_keyset=True)))
 
 
 _record_reciprocal_out = GraphRecording(ops.reciprocal_out, AutoDispatchBelowAutograd, None)
@@ -5291,8 +5291,8 @@ def reciprocal_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reciprocal_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reciprocal_out.register(DispatchKey.Autograd, KernelFunction(
-    reciprocal_out, "torch::autograd::VariableType::reciprocal", with_keyset=True))
+ops.reciprocal_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reciprocal_out, "torch::autograd::VariableType::reciprocal", with_keyset=True)))
 
 
 def _jvp_reciprocal(fw: dict[str, Any]) -> Any:
@@ -5321,8 +5321,8 @@ def reciprocal(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reciprocal.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reciprocal.register(DispatchKey.Autograd, KernelFunction(
-    reciprocal, "torch::autograd::VariableType::reciprocal", with_keyset=True))
+ops.reciprocal.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reciprocal, "torch::autograd::VariableType::reciprocal", with_keyset=True)))
 
 
 def _jvp_reciprocal_(fw: dict[str, Any]) -> Any:
@@ -5351,8 +5351,8 @@ def reciprocal_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reciprocal_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reciprocal_.register(DispatchKey.Autograd, KernelFunction(
-    reciprocal_, "torch::autograd::VariableType::reciprocal_", with_keyset=True))
+ops.reciprocal_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reciprocal_, "torch::autograd::VariableType::reciprocal_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_not", VARIABLE_TYPE,
@@ -5363,8 +5363,8 @@ def bitwise_not_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_not_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_not_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_not_out, "torch::autograd::VariableType::bitwise_not", with_keyset=True))
+ops.bitwise_not_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_not_out, "torch::autograd::VariableType::bitwise_not", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_not", VARIABLE_TYPE,
@@ -5375,8 +5375,8 @@ def bitwise_not(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_not.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_not.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_not, "torch::autograd::VariableType::bitwise_not", with_keyset=True))
+ops.bitwise_not.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_not, "torch::autograd::VariableType::bitwise_not", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bitwise_not_", VARIABLE_TYPE,
@@ -5387,8 +5387,8 @@ def bitwise_not_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_not_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_not_.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_not_, "torch::autograd::VariableType::bitwise_not_", with_keyset=True))
+ops.bitwise_not_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_not_, "torch::autograd::VariableType::bitwise_not_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_not", VARIABLE_TYPE,
@@ -5399,8 +5399,8 @@ def logical_not_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_not_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_not_out.register(DispatchKey.Autograd, KernelFunction(
-    logical_not_out, "torch::autograd::VariableType::logical_not", with_keyset=True))
+ops.logical_not_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_not_out, "torch::autograd::VariableType::logical_not", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_not", VARIABLE_TYPE,
@@ -5411,8 +5411,8 @@ def logical_not(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_not.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_not.register(DispatchKey.Autograd, KernelFunction(
-    logical_not, "torch::autograd::VariableType::logical_not", with_keyset=True))
+ops.logical_not.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_not, "torch::autograd::VariableType::logical_not", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::logical_not_", VARIABLE_TYPE,
@@ -5423,8 +5423,8 @@ def logical_not_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_not_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_not_.register(DispatchKey.Autograd, KernelFunction(
-    logical_not_, "torch::autograd::VariableType::logical_not_", with_keyset=True))
+ops.logical_not_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_not_, "torch::autograd::VariableType::logical_not_", with_keyset=True)))
 
 
 _record_abs_out = GraphRecording(ops.abs_out, AutoDispatchBelowAutograd, None)
@@ -5448,8 +5448,8 @@ def abs_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.abs_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.abs_out.register(DispatchKey.Autograd, KernelFunction(
-    abs_out, "torch::autograd::VariableType::abs", with_keyset=True))
+ops.abs_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    abs_out, "torch::autograd::VariableType::abs", with_keyset=True)))
 
 
 def _jvp_abs(fw: dict[str, Any]) -> Any:
@@ -5478,8 +5478,8 @@ def abs(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.abs.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.abs.register(DispatchKey.Autograd, KernelFunction(
-    abs, "torch::autograd::VariableType::abs", with_keyset=True))
+ops.abs.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    abs, "torch::autograd::VariableType::abs", with_keyset=True)))
 
 
 def _jvp_abs_(fw: dict[str, Any]) -> Any:
@@ -5508,8 +5508,8 @@ def abs_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.abs_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.abs_.register(DispatchKey.Autograd, KernelFunction(
-    abs_, "torch::autograd::VariableType::abs_", with_keyset=True))
+ops.abs_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    abs_, "torch::autograd::VariableType::abs_", with_keyset=True)))
 
 
 def _jvp_relu(fw: dict[str, Any]) -> Any:
@@ -5538,8 +5538,8 @@ def relu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.relu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.relu.register(DispatchKey.Autograd, KernelFunction(
-    relu, "torch::autograd::VariableType::relu", with_keyset=True))
+ops.relu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    relu, "torch::autograd::VariableType::relu", with_keyset=True)))
 
 
 def _jvp_relu_(fw: dict[str, Any]) -> Any:
@@ -5568,8 +5568,8 @@ def relu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.relu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.relu_.register(DispatchKey.Autograd, KernelFunction(
-    relu_, "torch::autograd::VariableType::relu_", with_keyset=True))
+ops.relu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    relu_, "torch::autograd::VariableType::relu_", with_keyset=True)))
 
 
 _record_elu_out = GraphRecording(ops.elu_out, AutoDispatchBelowAutograd, None)
@@ -5593,8 +5593,8 @@ def elu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.elu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.elu_out.register(DispatchKey.Autograd, KernelFunction(
-    elu_out, "torch::autograd::VariableType::elu", with_keyset=True))
+ops.elu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    elu_out, "torch::autograd::VariableType::elu", with_keyset=True)))
 
 
 def _jvp_elu(fw: dict[str, Any]) -> Any:
@@ -5623,8 +5623,8 @@ def elu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.elu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.elu.register(DispatchKey.Autograd, KernelFunction(
-    elu, "torch::autograd::VariableType::elu", with_keyset=True))
+ops.elu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    elu, "torch::autograd::VariableType::elu", with_keyset=True)))
 
 
 _record_elu_backward_grad_input = GraphRecording(ops.elu_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -5648,8 +5648,8 @@ def elu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.elu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.elu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    elu_backward_grad_input, "torch::autograd::VariableType::elu_backward", with_keyset=True))
+ops.elu_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    elu_backward_grad_input, "torch::autograd::VariableType::elu_backward", with_keyset=True)))
 
 
 _record_elu_backward = GraphRecording(ops.elu_backward, AutoDispatchBelowADInplaceOrView, nodes.EluBackwardBackward0)
@@ -5673,8 +5673,8 @@ def elu_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.elu_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.elu_backward.register(DispatchKey.Autograd, KernelFunction(
-    elu_backward, "torch::autograd::VariableType::elu_backward", with_keyset=True))
+ops.elu_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    elu_backward, "torch::autograd::VariableType::elu_backward", with_keyset=True)))
 
 
 _record_elu_ = GraphRecording(ops.elu_, AutoDispatchBelowAutograd, nodes.EluBackward1)
@@ -5698,8 +5698,8 @@ def elu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.elu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.elu_.register(DispatchKey.Autograd, KernelFunction(
-    elu_, "torch::autograd::VariableType::elu_", with_keyset=True))
+ops.elu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    elu_, "torch::autograd::VariableType::elu_", with_keyset=True)))
 
 
 _record_glu_out = GraphRecording(ops.glu_out, AutoDispatchBelowAutograd, None)
@@ -5723,8 +5723,8 @@ def glu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.glu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.glu_out.register(DispatchKey.Autograd, KernelFunction(
-    glu_out, "torch::autograd::VariableType::glu", with_keyset=True))
+ops.glu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    glu_out, "torch::autograd::VariableType::glu", with_keyset=True)))
 
 
 def _jvp_glu(fw: dict[str, Any]) -> Any:
@@ -5753,8 +5753,8 @@ def glu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.glu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.glu.register(DispatchKey.Autograd, KernelFunction(
-    glu, "torch::autograd::VariableType::glu", with_keyset=True))
+ops.glu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    glu, "torch::autograd::VariableType::glu", with_keyset=True)))
 
 
 _record_glu_backward_grad_input = GraphRecording(ops.glu_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -5778,8 +5778,8 @@ def glu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.glu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.glu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    glu_backward_grad_input, "torch::autograd::VariableType::glu_backward", with_keyset=True))
+ops.glu_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    glu_backward_grad_input, "torch::autograd::VariableType::glu_backward", with_keyset=True)))
 
 
 _record_glu_backward = GraphRecording(ops.glu_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -5803,8 +5803,8 @@ def glu_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.glu_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.glu_backward.register(DispatchKey.Autograd, KernelFunction(
-    glu_backward, "torch::autograd::VariableType::glu_backward", with_keyset=True))
+ops.glu_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    glu_backward, "torch::autograd::VariableType::glu_backward", with_keyset=True)))
 
 
 _record_hardtanh_out = GraphRecording(ops.hardtanh_out, AutoDispatchBelowAutograd, None)
@@ -5828,8 +5828,8 @@ def hardtanh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardtanh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardtanh_out.register(DispatchKey.Autograd, KernelFunction(
-    hardtanh_out, "torch::autograd::VariableType::hardtanh", with_keyset=True))
+ops.hardtanh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardtanh_out, "torch::autograd::VariableType::hardtanh", with_keyset=True)))
 
 
 def _jvp_hardtanh(fw: dict[str, Any]) -> Any:
@@ -5858,8 +5858,8 @@ def hardtanh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardtanh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardtanh.register(DispatchKey.Autograd, KernelFunction(
-    hardtanh, "torch::autograd::VariableType::hardtanh", with_keyset=True))
+ops.hardtanh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardtanh, "torch::autograd::VariableType::hardtanh", with_keyset=True)))
 
 
 _record_hardtanh_backward_grad_input = GraphRecording(ops.hardtanh_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -5883,8 +5883,8 @@ def hardtanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardtanh_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardtanh_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    hardtanh_backward_grad_input, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True))
+ops.hardtanh_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardtanh_backward_grad_input, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True)))
 
 
 _record_hardtanh_backward = GraphRecording(ops.hardtanh_backward, AutoDispatchBelowADInplaceOrView, nodes.HardtanhBackwardBackward0)
@@ -5908,8 +5908,8 @@ def hardtanh_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardtanh_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardtanh_backward.register(DispatchKey.Autograd, KernelFunction(
-    hardtanh_backward, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True))
+ops.hardtanh_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardtanh_backward, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True)))
 
 
 def _jvp_hardtanh_(fw: dict[str, Any]) -> Any:
@@ -5938,8 +5938,8 @@ def hardtanh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardtanh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardtanh_.register(DispatchKey.Autograd, KernelFunction(
-    hardtanh_, "torch::autograd::VariableType::hardtanh_", with_keyset=True))
+ops.hardtanh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardtanh_, "torch::autograd::VariableType::hardtanh_", with_keyset=True)))
 
 
 _record_leaky_relu_out = GraphRecording(ops.leaky_relu_out, AutoDispatchBelowAutograd, None)
@@ -5963,8 +5963,8 @@ def leaky_relu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.leaky_relu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.leaky_relu_out.register(DispatchKey.Autograd, KernelFunction(
-    leaky_relu_out, "torch::autograd::VariableType::leaky_relu", with_keyset=True))
+ops.leaky_relu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_out, "torch::autograd::VariableType::leaky_relu", with_keyset=True)))
 
 
 def _jvp_leaky_relu(fw: dict[str, Any]) -> Any:
@@ -5993,8 +5993,8 @@ def leaky_relu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.leaky_relu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.leaky_relu.register(DispatchKey.Autograd, KernelFunction(
-    leaky_relu, "torch::autograd::VariableType::leaky_relu", with_keyset=True))
+ops.leaky_relu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    leaky_relu, "torch::autograd::VariableType::leaky_relu", with_keyset=True)))
 
 
 _record_leaky_relu_backward_grad_input = GraphRecording(ops.leaky_relu_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6018,8 +6018,8 @@ def leaky_relu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.leaky_relu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.leaky_relu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    leaky_relu_backward_grad_input, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True))
+ops.leaky_relu_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_backward_grad_input, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True)))
 
 
 _record_leaky_relu_backward = GraphRecording(ops.leaky_relu_backward, AutoDispatchBelowADInplaceOrView, nodes.LeakyReluBackwardBackward0)
@@ -6043,8 +6043,8 @@ def leaky_relu_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.leaky_relu_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.leaky_relu_backward.register(DispatchKey.Autograd, KernelFunction(
-    leaky_relu_backward, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True))
+ops.leaky_relu_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_backward, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True)))
 
 
 _record_leaky_relu_ = GraphRecording(ops.leaky_relu_, AutoDispatchBelowAutograd, nodes.LeakyReluBackward1)
@@ -6068,8 +6068,8 @@ def leaky_relu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.leaky_relu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.leaky_relu_.register(DispatchKey.Autograd, KernelFunction(
-    leaky_relu_, "torch::autograd::VariableType::leaky_relu_", with_keyset=True))
+ops.leaky_relu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    leaky_relu_, "torch::autograd::VariableType::leaky_relu_", with_keyset=True)))
 
 
 _record_log_sigmoid_backward_grad_input = GraphRecording(ops.log_sigmoid_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6093,8 +6093,8 @@ def log_sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_sigmoid_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_sigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    log_sigmoid_backward_grad_input, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True))
+ops.log_sigmoid_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_sigmoid_backward_grad_input, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True)))
 
 
 _record_log_sigmoid_backward = GraphRecording(ops.log_sigmoid_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -6118,8 +6118,8 @@ def log_sigmoid_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_sigmoid_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_sigmoid_backward.register(DispatchKey.Autograd, KernelFunction(
-    log_sigmoid_backward, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True))
+ops.log_sigmoid_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_sigmoid_backward, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True)))
 
 
 _record_softplus_out = GraphRecording(ops.softplus_out, AutoDispatchBelowAutograd, None)
@@ -6143,8 +6143,8 @@ def softplus_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softplus_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softplus_out.register(DispatchKey.Autograd, KernelFunction(
-    softplus_out, "torch::autograd::VariableType::softplus", with_keyset=True))
+ops.softplus_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softplus_out, "torch::autograd::VariableType::softplus", with_keyset=True)))
 
 
 def _jvp_softplus(fw: dict[str, Any]) -> Any:
@@ -6173,8 +6173,8 @@ def softplus(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softplus.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softplus.register(DispatchKey.Autograd, KernelFunction(
-    softplus, "torch::autograd::VariableType::softplus", with_keyset=True))
+ops.softplus.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softplus, "torch::autograd::VariableType::softplus", with_keyset=True)))
 
 
 _record_softplus_backward_grad_input = GraphRecording(ops.softplus_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6198,8 +6198,8 @@ def softplus_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softplus_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softplus_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    softplus_backward_grad_input, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
+ops.softplus_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softplus_backward_grad_input, "torch::autograd::VariableType::softplus_backward", with_keyset=True)))
 
 
 _record_softplus_backward = GraphRecording(ops.softplus_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -6223,8 +6223,8 @@ def softplus_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softplus_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softplus_backward.register(DispatchKey.Autograd, KernelFunction(
-    softplus_backward, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
+ops.softplus_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softplus_backward, "torch::autograd::VariableType::softplus_backward", with_keyset=True)))
 
 
 def _jvp_celu(fw: dict[str, Any]) -> Any:
@@ -6253,8 +6253,8 @@ def celu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.celu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.celu.register(DispatchKey.Autograd, KernelFunction(
-    celu, "torch::autograd::VariableType::celu", with_keyset=True))
+ops.celu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    celu, "torch::autograd::VariableType::celu", with_keyset=True)))
 
 
 _record_celu_ = GraphRecording(ops.celu_, AutoDispatchBelowAutograd, nodes.CeluBackward1)
@@ -6278,8 +6278,8 @@ def celu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.celu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.celu_.register(DispatchKey.Autograd, KernelFunction(
-    celu_, "torch::autograd::VariableType::celu_", with_keyset=True))
+ops.celu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    celu_, "torch::autograd::VariableType::celu_", with_keyset=True)))
 
 
 def _jvp_hardswish(fw: dict[str, Any]) -> Any:
@@ -6308,8 +6308,8 @@ def hardswish(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardswish.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardswish.register(DispatchKey.Autograd, KernelFunction(
-    hardswish, "torch::autograd::VariableType::hardswish", with_keyset=True))
+ops.hardswish.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardswish, "torch::autograd::VariableType::hardswish", with_keyset=True)))
 
 
 def _jvp_hardswish_(fw: dict[str, Any]) -> Any:
@@ -6338,8 +6338,8 @@ def hardswish_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardswish_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardswish_.register(DispatchKey.Autograd, KernelFunction(
-    hardswish_, "torch::autograd::VariableType::hardswish_", with_keyset=True))
+ops.hardswish_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardswish_, "torch::autograd::VariableType::hardswish_", with_keyset=True)))
 
 
 _record_hardswish_out = GraphRecording(ops.hardswish_out, AutoDispatchBelowAutograd, None)
@@ -6363,8 +6363,8 @@ def hardswish_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardswish_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardswish_out.register(DispatchKey.Autograd, KernelFunction(
-    hardswish_out, "torch::autograd::VariableType::hardswish", with_keyset=True))
+ops.hardswish_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardswish_out, "torch::autograd::VariableType::hardswish", with_keyset=True)))
 
 
 _record_hardswish_backward = GraphRecording(ops.hardswish_backward, AutoDispatchBelowADInplaceOrView, nodes.HardswishBackwardBackward0)
@@ -6388,8 +6388,8 @@ def hardswish_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardswish_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardswish_backward.register(DispatchKey.Autograd, KernelFunction(
-    hardswish_backward, "torch::autograd::VariableType::hardswish_backward", with_keyset=True))
+ops.hardswish_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardswish_backward, "torch::autograd::VariableType::hardswish_backward", with_keyset=True)))
 
 
 def _jvp_hardsigmoid(fw: dict[str, Any]) -> Any:
@@ -6418,8 +6418,8 @@ def hardsigmoid(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardsigmoid.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardsigmoid.register(DispatchKey.Autograd, KernelFunction(
-    hardsigmoid, "torch::autograd::VariableType::hardsigmoid", with_keyset=True))
+ops.hardsigmoid.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid, "torch::autograd::VariableType::hardsigmoid", with_keyset=True)))
 
 
 def _jvp_hardsigmoid_(fw: dict[str, Any]) -> Any:
@@ -6448,8 +6448,8 @@ def hardsigmoid_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardsigmoid_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardsigmoid_.register(DispatchKey.Autograd, KernelFunction(
-    hardsigmoid_, "torch::autograd::VariableType::hardsigmoid_", with_keyset=True))
+ops.hardsigmoid_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_, "torch::autograd::VariableType::hardsigmoid_", with_keyset=True)))
 
 
 _record_hardsigmoid_out = GraphRecording(ops.hardsigmoid_out, AutoDispatchBelowAutograd, None)
@@ -6473,8 +6473,8 @@ def hardsigmoid_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardsigmoid_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardsigmoid_out.register(DispatchKey.Autograd, KernelFunction(
-    hardsigmoid_out, "torch::autograd::VariableType::hardsigmoid", with_keyset=True))
+ops.hardsigmoid_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_out, "torch::autograd::VariableType::hardsigmoid", with_keyset=True)))
 
 
 _record_hardsigmoid_backward = GraphRecording(ops.hardsigmoid_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -6498,8 +6498,8 @@ def hardsigmoid_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardsigmoid_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardsigmoid_backward.register(DispatchKey.Autograd, KernelFunction(
-    hardsigmoid_backward, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True))
+ops.hardsigmoid_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_backward, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True)))
 
 
 _record_hardsigmoid_backward_grad_input = GraphRecording(ops.hardsigmoid_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6523,8 +6523,8 @@ def hardsigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardsigmoid_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardsigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    hardsigmoid_backward_grad_input, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True))
+ops.hardsigmoid_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardsigmoid_backward_grad_input, "torch::autograd::VariableType::hardsigmoid_backward", with_keyset=True)))
 
 
 def _jvp_threshold(fw: dict[str, Any]) -> Any:
@@ -6553,8 +6553,8 @@ def threshold(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.threshold.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.threshold.register(DispatchKey.Autograd, KernelFunction(
-    threshold, "torch::autograd::VariableType::threshold", with_keyset=True))
+ops.threshold.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    threshold, "torch::autograd::VariableType::threshold", with_keyset=True)))
 
 
 _record_threshold_ = GraphRecording(ops.threshold_, AutoDispatchBelowAutograd, nodes.ThresholdBackward1)
@@ -6578,8 +6578,8 @@ def threshold_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.threshold_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.threshold_.register(DispatchKey.Autograd, KernelFunction(
-    threshold_, "torch::autograd::VariableType::threshold_", with_keyset=True))
+ops.threshold_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    threshold_, "torch::autograd::VariableType::threshold_", with_keyset=True)))
 
 
 _record_threshold_out = GraphRecording(ops.threshold_out, AutoDispatchBelowAutograd, None)
@@ -6603,8 +6603,8 @@ def threshold_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.threshold_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.threshold_out.register(DispatchKey.Autograd, KernelFunction(
-    threshold_out, "torch::autograd::VariableType::threshold", with_keyset=True))
+ops.threshold_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    threshold_out, "torch::autograd::VariableType::threshold", with_keyset=True)))
 
 
 _record_softshrink = GraphRecording(ops.softshrink, AutoDispatchBelowADInplaceOrView, nodes.SoftshrinkBackward0)
@@ -6628,8 +6628,8 @@ def softshrink(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softshrink.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softshrink.register(DispatchKey.Autograd, KernelFunction(
-    softshrink, "torch::autograd::VariableType::softshrink", with_keyset=True))
+ops.softshrink.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softshrink, "torch::autograd::VariableType::softshrink", with_keyset=True)))
 
 
 _record_softshrink_out = GraphRecording(ops.softshrink_out, AutoDispatchBelowAutograd, None)
@@ -6653,8 +6653,8 @@ def softshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softshrink_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softshrink_out.register(DispatchKey.Autograd, KernelFunction(
-    softshrink_out, "torch::autograd::VariableType::softshrink", with_keyset=True))
+ops.softshrink_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softshrink_out, "torch::autograd::VariableType::softshrink", with_keyset=True)))
 
 
 _record_softshrink_backward = GraphRecording(ops.softshrink_backward, AutoDispatchBelowADInplaceOrView, nodes.SoftshrinkBackwardBackward0)
@@ -6678,8 +6678,8 @@ def softshrink_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softshrink_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softshrink_backward.register(DispatchKey.Autograd, KernelFunction(
-    softshrink_backward, "torch::autograd::VariableType::softshrink_backward", with_keyset=True))
+ops.softshrink_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softshrink_backward, "torch::autograd::VariableType::softshrink_backward", with_keyset=True)))
 
 
 _record_softshrink_backward_grad_input = GraphRecording(ops.softshrink_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6703,8 +6703,8 @@ def softshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softshrink_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softshrink_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    softshrink_backward_grad_input, "torch::autograd::VariableType::softshrink_backward", with_keyset=True))
+ops.softshrink_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softshrink_backward_grad_input, "torch::autograd::VariableType::softshrink_backward", with_keyset=True)))
 
 
 _record_hardshrink = GraphRecording(ops.hardshrink, AutoDispatchBelowADInplaceOrView, nodes.HardshrinkBackward0)
@@ -6728,8 +6728,8 @@ def hardshrink(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardshrink.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardshrink.register(DispatchKey.Autograd, KernelFunction(
-    hardshrink, "torch::autograd::VariableType::hardshrink", with_keyset=True))
+ops.hardshrink.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardshrink, "torch::autograd::VariableType::hardshrink", with_keyset=True)))
 
 
 _record_hardshrink_out = GraphRecording(ops.hardshrink_out, AutoDispatchBelowAutograd, None)
@@ -6753,8 +6753,8 @@ def hardshrink_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardshrink_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardshrink_out.register(DispatchKey.Autograd, KernelFunction(
-    hardshrink_out, "torch::autograd::VariableType::hardshrink", with_keyset=True))
+ops.hardshrink_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardshrink_out, "torch::autograd::VariableType::hardshrink", with_keyset=True)))
 
 
 _record_hardshrink_backward = GraphRecording(ops.hardshrink_backward, AutoDispatchBelowADInplaceOrView, nodes.HardshrinkBackwardBackward0)
@@ -6778,8 +6778,8 @@ def hardshrink_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardshrink_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardshrink_backward.register(DispatchKey.Autograd, KernelFunction(
-    hardshrink_backward, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True))
+ops.hardshrink_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardshrink_backward, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True)))
 
 
 _record_hardshrink_backward_grad_input = GraphRecording(ops.hardshrink_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -6803,8 +6803,8 @@ def hardshrink_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hardshrink_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hardshrink_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    hardshrink_backward_grad_input, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True))
+ops.hardshrink_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hardshrink_backward_grad_input, "torch::autograd::VariableType::hardshrink_backward", with_keyset=True)))
 
 
 def _jvp__prelu_kernel(fw: dict[str, Any]) -> Any:
@@ -6833,8 +6833,8 @@ def _prelu_kernel(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._prelu_kernel.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._prelu_kernel.register(DispatchKey.Autograd, KernelFunction(
-    _prelu_kernel, "torch::autograd::VariableType::_prelu_kernel", with_keyset=True))
+ops._prelu_kernel.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _prelu_kernel, "torch::autograd::VariableType::_prelu_kernel", with_keyset=True)))
 
 
 _record__prelu_kernel_backward = GraphRecording(ops._prelu_kernel_backward, AutoDispatchBelowADInplaceOrView, nodes.PreluKernelBackwardBackward0)
@@ -6858,8 +6858,8 @@ def _prelu_kernel_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._prelu_kernel_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._prelu_kernel_backward.register(DispatchKey.Autograd, KernelFunction(
-    _prelu_kernel_backward, "torch::autograd::VariableType::_prelu_kernel_backward", with_keyset=True))
+ops._prelu_kernel_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _prelu_kernel_backward, "torch::autograd::VariableType::_prelu_kernel_backward", with_keyset=True)))
 
 
 _record_rrelu_with_noise = GraphRecording(ops.rrelu_with_noise, AutoDispatchBelowADInplaceOrView, nodes.RreluWithNoiseBackward0)
@@ -6883,8 +6883,8 @@ def rrelu_with_noise(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rrelu_with_noise.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rrelu_with_noise.register(DispatchKey.Autograd, KernelFunction(
-    rrelu_with_noise, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True))
+ops.rrelu_with_noise.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True)))
 
 
 _record_rrelu_with_noise_ = GraphRecording(ops.rrelu_with_noise_, AutoDispatchBelowAutograd, nodes.RreluWithNoiseBackward1)
@@ -6908,8 +6908,8 @@ def rrelu_with_noise_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rrelu_with_noise_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rrelu_with_noise_.register(DispatchKey.Autograd, KernelFunction(
-    rrelu_with_noise_, "torch::autograd::VariableType::rrelu_with_noise_", with_keyset=True))
+ops.rrelu_with_noise_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise_, "torch::autograd::VariableType::rrelu_with_noise_", with_keyset=True)))
 
 
 _record_rrelu_with_noise_out = GraphRecording(ops.rrelu_with_noise_out, AutoDispatchBelowAutograd, None)
@@ -6933,8 +6933,8 @@ def rrelu_with_noise_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rrelu_with_noise_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rrelu_with_noise_out.register(DispatchKey.Autograd, KernelFunction(
-    rrelu_with_noise_out, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True))
+ops.rrelu_with_noise_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise_out, "torch::autograd::VariableType::rrelu_with_noise", with_keyset=True)))
 
 
 _record_rrelu_with_noise_backward = GraphRecording(ops.rrelu_with_noise_backward, AutoDispatchBelowADInplaceOrView, nodes.RreluWithNoiseBackwardBackward0)
@@ -6958,8 +6958,8 @@ def rrelu_with_noise_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rrelu_with_noise_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rrelu_with_noise_backward.register(DispatchKey.Autograd, KernelFunction(
-    rrelu_with_noise_backward, "torch::autograd::VariableType::rrelu_with_noise_backward", with_keyset=True))
+ops.rrelu_with_noise_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rrelu_with_noise_backward, "torch::autograd::VariableType::rrelu_with_noise_backward", with_keyset=True)))
 
 
 _record_gelu_out = GraphRecording(ops.gelu_out, AutoDispatchBelowAutograd, None)
@@ -6983,8 +6983,8 @@ def gelu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gelu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gelu_out.register(DispatchKey.Autograd, KernelFunction(
-    gelu_out, "torch::autograd::VariableType::gelu", with_keyset=True))
+ops.gelu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gelu_out, "torch::autograd::VariableType::gelu", with_keyset=True)))
 
 
 def _jvp_gelu_(fw: dict[str, Any]) -> Any:
@@ -7013,8 +7013,8 @@ def gelu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gelu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gelu_.register(DispatchKey.Autograd, KernelFunction(
-    gelu_, "torch::autograd::VariableType::gelu_", with_keyset=True))
+ops.gelu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gelu_, "torch::autograd::VariableType::gelu_", with_keyset=True)))
 
 
 def _jvp_gelu(fw: dict[str, Any]) -> Any:
@@ -7043,8 +7043,8 @@ def gelu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gelu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gelu.register(DispatchKey.Autograd, KernelFunction(
-    gelu, "torch::autograd::VariableType::gelu", with_keyset=True))
+ops.gelu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gelu, "torch::autograd::VariableType::gelu", with_keyset=True)))
 
 
 _record_gelu_backward_grad_input = GraphRecording(ops.gelu_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -7068,8 +7068,8 @@ def gelu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gelu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gelu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    gelu_backward_grad_input, "torch::autograd::VariableType::gelu_backward", with_keyset=True))
+ops.gelu_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gelu_backward_grad_input, "torch::autograd::VariableType::gelu_backward", with_keyset=True)))
 
 
 _record_gelu_backward = GraphRecording(ops.gelu_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -7093,8 +7093,8 @@ def gelu_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gelu_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gelu_backward.register(DispatchKey.Autograd, KernelFunction(
-    gelu_backward, "torch::autograd::VariableType::gelu_backward", with_keyset=True))
+ops.gelu_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gelu_backward, "torch::autograd::VariableType::gelu_backward", with_keyset=True)))
 
 
 def _jvp_silu(fw: dict[str, Any]) -> Any:
@@ -7123,8 +7123,8 @@ def silu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.silu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.silu.register(DispatchKey.Autograd, KernelFunction(
-    silu, "torch::autograd::VariableType::silu", with_keyset=True))
+ops.silu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    silu, "torch::autograd::VariableType::silu", with_keyset=True)))
 
 
 def _jvp_silu_(fw: dict[str, Any]) -> Any:
@@ -7153,8 +7153,8 @@ def silu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.silu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.silu_.register(DispatchKey.Autograd, KernelFunction(
-    silu_, "torch::autograd::VariableType::silu_", with_keyset=True))
+ops.silu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    silu_, "torch::autograd::VariableType::silu_", with_keyset=True)))
 
 
 _record_silu_out = GraphRecording(ops.silu_out, AutoDispatchBelowAutograd, None)
@@ -7178,8 +7178,8 @@ def silu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.silu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.silu_out.register(DispatchKey.Autograd, KernelFunction(
-    silu_out, "torch::autograd::VariableType::silu", with_keyset=True))
+ops.silu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    silu_out, "torch::autograd::VariableType::silu", with_keyset=True)))
 
 
 _record_silu_backward_grad_input = GraphRecording(ops.silu_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -7203,8 +7203,8 @@ def silu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.silu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.silu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    silu_backward_grad_input, "torch::autograd::VariableType::silu_backward", with_keyset=True))
+ops.silu_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    silu_backward_grad_input, "torch::autograd::VariableType::silu_backward", with_keyset=True)))
 
 
 _record_silu_backward = GraphRecording(ops.silu_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -7228,8 +7228,8 @@ def silu_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.silu_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.silu_backward.register(DispatchKey.Autograd, KernelFunction(
-    silu_backward, "torch::autograd::VariableType::silu_backward", with_keyset=True))
+ops.silu_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    silu_backward, "torch::autograd::VariableType::silu_backward", with_keyset=True)))
 
 
 def _jvp_mish(fw: dict[str, Any]) -> Any:
@@ -7258,8 +7258,8 @@ def mish(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mish.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mish.register(DispatchKey.Autograd, KernelFunction(
-    mish, "torch::autograd::VariableType::mish", with_keyset=True))
+ops.mish.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mish, "torch::autograd::VariableType::mish", with_keyset=True)))
 
 
 def _jvp_mish_(fw: dict[str, Any]) -> Any:
@@ -7288,8 +7288,8 @@ def mish_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mish_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mish_.register(DispatchKey.Autograd, KernelFunction(
-    mish_, "torch::autograd::VariableType::mish_", with_keyset=True))
+ops.mish_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mish_, "torch::autograd::VariableType::mish_", with_keyset=True)))
 
 
 _record_mish_out = GraphRecording(ops.mish_out, AutoDispatchBelowAutograd, None)
@@ -7313,8 +7313,8 @@ def mish_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mish_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mish_out.register(DispatchKey.Autograd, KernelFunction(
-    mish_out, "torch::autograd::VariableType::mish", with_keyset=True))
+ops.mish_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mish_out, "torch::autograd::VariableType::mish", with_keyset=True)))
 
 
 _record_mish_backward = GraphRecording(ops.mish_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -7338,8 +7338,8 @@ def mish_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mish_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mish_backward.register(DispatchKey.Autograd, KernelFunction(
-    mish_backward, "torch::autograd::VariableType::mish_backward", with_keyset=True))
+ops.mish_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mish_backward, "torch::autograd::VariableType::mish_backward", with_keyset=True)))
 
 
 _record_clamp_out = GraphRecording(ops.clamp_out, AutoDispatchBelowAutograd, None)
@@ -7363,8 +7363,8 @@ def clamp_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_out, "torch::autograd::VariableType::clamp", with_keyset=True))
+ops.clamp_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_out, "torch::autograd::VariableType::clamp", with_keyset=True)))
 
 
 _record_clamp_Tensor_out = GraphRecording(ops.clamp_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -7388,8 +7388,8 @@ def clamp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_Tensor_out, "torch::autograd::VariableType::clamp", with_keyset=True))
+ops.clamp_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_Tensor_out, "torch::autograd::VariableType::clamp", with_keyset=True)))
 
 
 def _jvp_clamp(fw: dict[str, Any]) -> Any:
@@ -7418,8 +7418,8 @@ def clamp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp.register(DispatchKey.Autograd, KernelFunction(
-    clamp, "torch::autograd::VariableType::clamp", with_keyset=True))
+ops.clamp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp, "torch::autograd::VariableType::clamp", with_keyset=True)))
 
 
 _record_clamp_Tensor = GraphRecording(ops.clamp_Tensor, AutoDispatchBelowADInplaceOrView, nodes.ClampBackward0)
@@ -7443,8 +7443,8 @@ def clamp_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp_Tensor, "torch::autograd::VariableType::clamp", with_keyset=True))
+ops.clamp_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_Tensor, "torch::autograd::VariableType::clamp", with_keyset=True)))
 
 
 def _jvp_clamp_(fw: dict[str, Any]) -> Any:
@@ -7473,8 +7473,8 @@ def clamp_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_.register(DispatchKey.Autograd, KernelFunction(
-    clamp_, "torch::autograd::VariableType::clamp_", with_keyset=True))
+ops.clamp_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_, "torch::autograd::VariableType::clamp_", with_keyset=True)))
 
 
 _record_clamp__Tensor = GraphRecording(ops.clamp__Tensor, AutoDispatchBelowAutograd, nodes.ClampBackward0)
@@ -7498,8 +7498,8 @@ def clamp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp__Tensor, "torch::autograd::VariableType::clamp_", with_keyset=True))
+ops.clamp__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp__Tensor, "torch::autograd::VariableType::clamp_", with_keyset=True)))
 
 
 _record_clamp_min_out = GraphRecording(ops.clamp_min_out, AutoDispatchBelowAutograd, None)
@@ -7523,8 +7523,8 @@ def clamp_min_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min_out, "torch::autograd::VariableType::clamp_min", with_keyset=True))
+ops.clamp_min_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min_out, "torch::autograd::VariableType::clamp_min", with_keyset=True)))
 
 
 _record_clamp_min_Tensor_out = GraphRecording(ops.clamp_min_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -7548,8 +7548,8 @@ def clamp_min_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min_Tensor_out, "torch::autograd::VariableType::clamp_min", with_keyset=True))
+ops.clamp_min_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min_Tensor_out, "torch::autograd::VariableType::clamp_min", with_keyset=True)))
 
 
 def _jvp_clamp_min(fw: dict[str, Any]) -> Any:
@@ -7578,8 +7578,8 @@ def clamp_min(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min, "torch::autograd::VariableType::clamp_min", with_keyset=True))
+ops.clamp_min.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min, "torch::autograd::VariableType::clamp_min", with_keyset=True)))
 
 
 def _jvp_clamp_min_Tensor(fw: dict[str, Any]) -> Any:
@@ -7608,8 +7608,8 @@ def clamp_min_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min_Tensor, "torch::autograd::VariableType::clamp_min", with_keyset=True))
+ops.clamp_min_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min_Tensor, "torch::autograd::VariableType::clamp_min", with_keyset=True)))
 
 
 def _jvp_clamp_min_(fw: dict[str, Any]) -> Any:
@@ -7638,8 +7638,8 @@ def clamp_min_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min_.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min_, "torch::autograd::VariableType::clamp_min_", with_keyset=True))
+ops.clamp_min_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min_, "torch::autograd::VariableType::clamp_min_", with_keyset=True)))
 
 
 def _jvp_clamp_min__Tensor(fw: dict[str, Any]) -> Any:
@@ -7668,8 +7668,8 @@ def clamp_min__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_min__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_min__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp_min__Tensor, "torch::autograd::VariableType::clamp_min_", with_keyset=True))
+ops.clamp_min__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_min__Tensor, "torch::autograd::VariableType::clamp_min_", with_keyset=True)))
 
 
 _record_clamp_max_out = GraphRecording(ops.clamp_max_out, AutoDispatchBelowAutograd, None)
@@ -7693,8 +7693,8 @@ def clamp_max_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max_out, "torch::autograd::VariableType::clamp_max", with_keyset=True))
+ops.clamp_max_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max_out, "torch::autograd::VariableType::clamp_max", with_keyset=True)))
 
 
 _record_clamp_max_Tensor_out = GraphRecording(ops.clamp_max_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -7718,8 +7718,8 @@ def clamp_max_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max_Tensor_out, "torch::autograd::VariableType::clamp_max", with_keyset=True))
+ops.clamp_max_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max_Tensor_out, "torch::autograd::VariableType::clamp_max", with_keyset=True)))
 
 
 def _jvp_clamp_max(fw: dict[str, Any]) -> Any:
@@ -7748,8 +7748,8 @@ def clamp_max(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max, "torch::autograd::VariableType::clamp_max", with_keyset=True))
+ops.clamp_max.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max, "torch::autograd::VariableType::clamp_max", with_keyset=True)))
 
 
 def _jvp_clamp_max_Tensor(fw: dict[str, Any]) -> Any:
@@ -7778,8 +7778,8 @@ def clamp_max_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max_Tensor, "torch::autograd::VariableType::clamp_max", with_keyset=True))
+ops.clamp_max_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max_Tensor, "torch::autograd::VariableType::clamp_max", with_keyset=True)))
 
 
 def _jvp_clamp_max_(fw: dict[str, Any]) -> Any:
@@ -7808,8 +7808,8 @@ def clamp_max_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max_.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max_, "torch::autograd::VariableType::clamp_max_", with_keyset=True))
+ops.clamp_max_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max_, "torch::autograd::VariableType::clamp_max_", with_keyset=True)))
 
 
 def _jvp_clamp_max__Tensor(fw: dict[str, Any]) -> Any:
@@ -7838,8 +7838,8 @@ def clamp_max__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.clamp_max__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.clamp_max__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    clamp_max__Tensor, "torch::autograd::VariableType::clamp_max_", with_keyset=True))
+ops.clamp_max__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    clamp_max__Tensor, "torch::autograd::VariableType::clamp_max_", with_keyset=True)))
 
 
 _record_where_self_out = GraphRecording(ops.where_self_out, AutoDispatchBelowAutograd, None)
@@ -7863,8 +7863,8 @@ def where_self_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.where_self_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.where_self_out.register(DispatchKey.Autograd, KernelFunction(
-    where_self_out, "torch::autograd::VariableType::where", with_keyset=True))
+ops.where_self_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    where_self_out, "torch::autograd::VariableType::where", with_keyset=True)))
 
 
 def _jvp_where_self(fw: dict[str, Any]) -> Any:
@@ -7893,8 +7893,8 @@ def where_self(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.where_self.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.where_self.register(DispatchKey.Autograd, KernelFunction(
-    where_self, "torch::autograd::VariableType::where", with_keyset=True))
+ops.where_self.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    where_self, "torch::autograd::VariableType::where", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::scalar_tensor", VARIABLE_TYPE,
@@ -7905,8 +7905,8 @@ def scalar_tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scalar_tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scalar_tensor.register(DispatchKey.Autograd, KernelFunction(
-    scalar_tensor, "torch::autograd::VariableType::scalar_tensor", with_keyset=True))
+ops.scalar_tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scalar_tensor, "torch::autograd::VariableType::scalar_tensor", with_keyset=True)))
 
 
 def _jvp_masked_fill__Scalar(fw: dict[str, Any]) -> Any:
@@ -7935,8 +7935,8 @@ def masked_fill__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_fill__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_fill__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    masked_fill__Scalar, "torch::autograd::VariableType::masked_fill_", with_keyset=True))
+ops.masked_fill__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_fill__Scalar, "torch::autograd::VariableType::masked_fill_", with_keyset=True)))
 
 
 def _jvp_masked_fill_Scalar(fw: dict[str, Any]) -> Any:
@@ -7965,8 +7965,8 @@ def masked_fill_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_fill_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_fill_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    masked_fill_Scalar, "torch::autograd::VariableType::masked_fill", with_keyset=True))
+ops.masked_fill_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_fill_Scalar, "torch::autograd::VariableType::masked_fill", with_keyset=True)))
 
 
 def _jvp_masked_fill__Tensor(fw: dict[str, Any]) -> Any:
@@ -7995,8 +7995,8 @@ def masked_fill__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_fill__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_fill__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    masked_fill__Tensor, "torch::autograd::VariableType::masked_fill_", with_keyset=True))
+ops.masked_fill__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_fill__Tensor, "torch::autograd::VariableType::masked_fill_", with_keyset=True)))
 
 
 def _jvp_masked_fill_Tensor(fw: dict[str, Any]) -> Any:
@@ -8025,8 +8025,8 @@ def masked_fill_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_fill_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_fill_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    masked_fill_Tensor, "torch::autograd::VariableType::masked_fill", with_keyset=True))
+ops.masked_fill_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_fill_Tensor, "torch::autograd::VariableType::masked_fill", with_keyset=True)))
 
 
 _record_as_strided_ = GraphRecording(ops.as_strided_, AutoDispatchBelowAutograd, nodes.AsStridedBackward1)
@@ -8050,8 +8050,8 @@ def as_strided_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.as_strided_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.as_strided_.register(DispatchKey.Autograd, KernelFunction(
-    as_strided_, "torch::autograd::VariableType::as_strided_", with_keyset=True))
+ops.as_strided_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    as_strided_, "torch::autograd::VariableType::as_strided_", with_keyset=True)))
 
 
 def _jvp_index_Tensor(fw: dict[str, Any]) -> Any:
@@ -8080,8 +8080,8 @@ def index_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    index_Tensor, "torch::autograd::VariableType::index", with_keyset=True))
+ops.index_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_Tensor, "torch::autograd::VariableType::index", with_keyset=True)))
 
 
 _record_index_Tensor_out = GraphRecording(ops.index_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -8105,8 +8105,8 @@ def index_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    index_Tensor_out, "torch::autograd::VariableType::index", with_keyset=True))
+ops.index_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_Tensor_out, "torch::autograd::VariableType::index", with_keyset=True)))
 
 
 def _jvp_index_put_(fw: dict[str, Any]) -> Any:
@@ -8135,8 +8135,8 @@ def index_put_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_put_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_put_.register(DispatchKey.Autograd, KernelFunction(
-    index_put_, "torch::autograd::VariableType::index_put_", with_keyset=True))
+ops.index_put_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_put_, "torch::autograd::VariableType::index_put_", with_keyset=True)))
 
 
 def _jvp_index_put(fw: dict[str, Any]) -> Any:
@@ -8165,8 +8165,8 @@ def index_put(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_put.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_put.register(DispatchKey.Autograd, KernelFunction(
-    index_put, "torch::autograd::VariableType::index_put", with_keyset=True))
+ops.index_put.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_put, "torch::autograd::VariableType::index_put", with_keyset=True)))
 
 
 def _jvp__index_put_impl_(fw: dict[str, Any]) -> Any:
@@ -8195,8 +8195,8 @@ def _index_put_impl_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._index_put_impl_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._index_put_impl_.register(DispatchKey.Autograd, KernelFunction(
-    _index_put_impl_, "torch::autograd::VariableType::_index_put_impl_", with_keyset=True))
+ops._index_put_impl_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _index_put_impl_, "torch::autograd::VariableType::_index_put_impl_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::nonzero", VARIABLE_TYPE,
@@ -8207,8 +8207,8 @@ def nonzero(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nonzero.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nonzero.register(DispatchKey.Autograd, KernelFunction(
-    nonzero, "torch::autograd::VariableType::nonzero", with_keyset=True))
+ops.nonzero.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nonzero, "torch::autograd::VariableType::nonzero", with_keyset=True)))
 
 
 def _jvp_sum(fw: dict[str, Any]) -> Any:
@@ -8237,8 +8237,8 @@ def sum(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sum.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sum.register(DispatchKey.Autograd, KernelFunction(
-    sum, "torch::autograd::VariableType::sum", with_keyset=True))
+ops.sum.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sum, "torch::autograd::VariableType::sum", with_keyset=True)))
 
 
 def _jvp_sum_dim_IntList(fw: dict[str, Any]) -> Any:
@@ -8267,8 +8267,8 @@ def sum_dim_IntList(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sum_dim_IntList.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sum_dim_IntList.register(DispatchKey.Autograd, KernelFunction(
-    sum_dim_IntList, "torch::autograd::VariableType::sum", with_keyset=True))
+ops.sum_dim_IntList.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sum_dim_IntList, "torch::autograd::VariableType::sum", with_keyset=True)))
 
 
 _record_sum_IntList_out = GraphRecording(ops.sum_IntList_out, AutoDispatchBelowAutograd, None)
@@ -8292,8 +8292,8 @@ def sum_IntList_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sum_IntList_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sum_IntList_out.register(DispatchKey.Autograd, KernelFunction(
-    sum_IntList_out, "torch::autograd::VariableType::sum", with_keyset=True))
+ops.sum_IntList_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sum_IntList_out, "torch::autograd::VariableType::sum", with_keyset=True)))
 
 
 _record_nansum = GraphRecording(ops.nansum, AutoDispatchBelowADInplaceOrView, nodes.NansumBackward0)
@@ -8317,8 +8317,8 @@ def nansum(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nansum.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nansum.register(DispatchKey.Autograd, KernelFunction(
-    nansum, "torch::autograd::VariableType::nansum", with_keyset=True))
+ops.nansum.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nansum, "torch::autograd::VariableType::nansum", with_keyset=True)))
 
 
 _record_nansum_out = GraphRecording(ops.nansum_out, AutoDispatchBelowAutograd, None)
@@ -8342,8 +8342,8 @@ def nansum_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nansum_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nansum_out.register(DispatchKey.Autograd, KernelFunction(
-    nansum_out, "torch::autograd::VariableType::nansum", with_keyset=True))
+ops.nansum_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nansum_out, "torch::autograd::VariableType::nansum", with_keyset=True)))
 
 
 _record_trace = GraphRecording(ops.trace, AutoDispatchBelowADInplaceOrView, None)
@@ -8367,8 +8367,8 @@ def trace(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.trace.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.trace.register(DispatchKey.Autograd, KernelFunction(
-    trace, "torch::autograd::VariableType::trace", with_keyset=True))
+ops.trace.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    trace, "torch::autograd::VariableType::trace", with_keyset=True)))
 
 
 def _jvp_mean(fw: dict[str, Any]) -> Any:
@@ -8397,8 +8397,8 @@ def mean(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mean.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mean.register(DispatchKey.Autograd, KernelFunction(
-    mean, "torch::autograd::VariableType::mean", with_keyset=True))
+ops.mean.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mean, "torch::autograd::VariableType::mean", with_keyset=True)))
 
 
 def _jvp_mean_dim(fw: dict[str, Any]) -> Any:
@@ -8427,8 +8427,8 @@ def mean_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mean_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mean_dim.register(DispatchKey.Autograd, KernelFunction(
-    mean_dim, "torch::autograd::VariableType::mean", with_keyset=True))
+ops.mean_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mean_dim, "torch::autograd::VariableType::mean", with_keyset=True)))
 
 
 _record_mean_out = GraphRecording(ops.mean_out, AutoDispatchBelowAutograd, None)
@@ -8452,8 +8452,8 @@ def mean_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mean_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mean_out.register(DispatchKey.Autograd, KernelFunction(
-    mean_out, "torch::autograd::VariableType::mean", with_keyset=True))
+ops.mean_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mean_out, "torch::autograd::VariableType::mean", with_keyset=True)))
 
 
 _record_renorm_out = GraphRecording(ops.renorm_out, AutoDispatchBelowAutograd, None)
@@ -8477,8 +8477,8 @@ def renorm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.renorm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.renorm_out.register(DispatchKey.Autograd, KernelFunction(
-    renorm_out, "torch::autograd::VariableType::renorm", with_keyset=True))
+ops.renorm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    renorm_out, "torch::autograd::VariableType::renorm", with_keyset=True)))
 
 
 _record_renorm = GraphRecording(ops.renorm, AutoDispatchBelowADInplaceOrView, nodes.RenormBackward0)
@@ -8502,8 +8502,8 @@ def renorm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.renorm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.renorm.register(DispatchKey.Autograd, KernelFunction(
-    renorm, "torch::autograd::VariableType::renorm", with_keyset=True))
+ops.renorm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    renorm, "torch::autograd::VariableType::renorm", with_keyset=True)))
 
 
 _record_renorm_ = GraphRecording(ops.renorm_, AutoDispatchBelowAutograd, nodes.RenormBackward0)
@@ -8527,8 +8527,8 @@ def renorm_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.renorm_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.renorm_.register(DispatchKey.Autograd, KernelFunction(
-    renorm_, "torch::autograd::VariableType::renorm_", with_keyset=True))
+ops.renorm_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    renorm_, "torch::autograd::VariableType::renorm_", with_keyset=True)))
 
 
 _record_dist = GraphRecording(ops.dist, AutoDispatchBelowADInplaceOrView, nodes.DistBackward0)
@@ -8552,8 +8552,8 @@ def dist(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.dist.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.dist.register(DispatchKey.Autograd, KernelFunction(
-    dist, "torch::autograd::VariableType::dist", with_keyset=True))
+ops.dist.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    dist, "torch::autograd::VariableType::dist", with_keyset=True)))
 
 
 def _jvp_prod(fw: dict[str, Any]) -> Any:
@@ -8582,8 +8582,8 @@ def prod(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.prod.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.prod.register(DispatchKey.Autograd, KernelFunction(
-    prod, "torch::autograd::VariableType::prod", with_keyset=True))
+ops.prod.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    prod, "torch::autograd::VariableType::prod", with_keyset=True)))
 
 
 _record_prod_dim_int = GraphRecording(ops.prod_dim_int, AutoDispatchBelowADInplaceOrView, nodes.ProdBackward1)
@@ -8607,8 +8607,8 @@ def prod_dim_int(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.prod_dim_int.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.prod_dim_int.register(DispatchKey.Autograd, KernelFunction(
-    prod_dim_int, "torch::autograd::VariableType::prod", with_keyset=True))
+ops.prod_dim_int.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    prod_dim_int, "torch::autograd::VariableType::prod", with_keyset=True)))
 
 
 _record_prod_int_out = GraphRecording(ops.prod_int_out, AutoDispatchBelowAutograd, None)
@@ -8632,8 +8632,8 @@ def prod_int_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.prod_int_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.prod_int_out.register(DispatchKey.Autograd, KernelFunction(
-    prod_int_out, "torch::autograd::VariableType::prod", with_keyset=True))
+ops.prod_int_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    prod_int_out, "torch::autograd::VariableType::prod", with_keyset=True)))
 
 
 def _jvp_max(fw: dict[str, Any]) -> Any:
@@ -8662,8 +8662,8 @@ def max(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max.register(DispatchKey.Autograd, KernelFunction(
-    max, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 _record_max_unary_out = GraphRecording(ops.max_unary_out, AutoDispatchBelowAutograd, None)
@@ -8687,8 +8687,8 @@ def max_unary_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_unary_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_unary_out.register(DispatchKey.Autograd, KernelFunction(
-    max_unary_out, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max_unary_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_unary_out, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 def _jvp_max_dim(fw: dict[str, Any]) -> Any:
@@ -8717,8 +8717,8 @@ def max_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_dim.register(DispatchKey.Autograd, KernelFunction(
-    max_dim, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_dim, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 _record_max_dim_max = GraphRecording(ops.max_dim_max, AutoDispatchBelowAutograd, None)
@@ -8742,8 +8742,8 @@ def max_dim_max(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_dim_max.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_dim_max.register(DispatchKey.Autograd, KernelFunction(
-    max_dim_max, "torch::autograd::VariableType::max", with_keyset=True))
+ops.max_dim_max.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_dim_max, "torch::autograd::VariableType::max", with_keyset=True)))
 
 
 def _jvp_min(fw: dict[str, Any]) -> Any:
@@ -8772,8 +8772,8 @@ def min(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min.register(DispatchKey.Autograd, KernelFunction(
-    min, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 _record_min_unary_out = GraphRecording(ops.min_unary_out, AutoDispatchBelowAutograd, None)
@@ -8797,8 +8797,8 @@ def min_unary_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min_unary_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min_unary_out.register(DispatchKey.Autograd, KernelFunction(
-    min_unary_out, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min_unary_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min_unary_out, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 def _jvp_median(fw: dict[str, Any]) -> Any:
@@ -8827,8 +8827,8 @@ def median(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.median.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.median.register(DispatchKey.Autograd, KernelFunction(
-    median, "torch::autograd::VariableType::median", with_keyset=True))
+ops.median.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    median, "torch::autograd::VariableType::median", with_keyset=True)))
 
 
 def _jvp_median_dim(fw: dict[str, Any]) -> Any:
@@ -8857,8 +8857,8 @@ def median_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.median_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.median_dim.register(DispatchKey.Autograd, KernelFunction(
-    median_dim, "torch::autograd::VariableType::median", with_keyset=True))
+ops.median_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    median_dim, "torch::autograd::VariableType::median", with_keyset=True)))
 
 
 _record_median_dim_values = GraphRecording(ops.median_dim_values, AutoDispatchBelowAutograd, None)
@@ -8882,8 +8882,8 @@ def median_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.median_dim_values.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.median_dim_values.register(DispatchKey.Autograd, KernelFunction(
-    median_dim_values, "torch::autograd::VariableType::median", with_keyset=True))
+ops.median_dim_values.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    median_dim_values, "torch::autograd::VariableType::median", with_keyset=True)))
 
 
 def _jvp_nanmedian(fw: dict[str, Any]) -> Any:
@@ -8912,8 +8912,8 @@ def nanmedian(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nanmedian.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nanmedian.register(DispatchKey.Autograd, KernelFunction(
-    nanmedian, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+ops.nanmedian.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nanmedian, "torch::autograd::VariableType::nanmedian", with_keyset=True)))
 
 
 def _jvp_nanmedian_dim(fw: dict[str, Any]) -> Any:
@@ -8942,8 +8942,8 @@ def nanmedian_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nanmedian_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nanmedian_dim.register(DispatchKey.Autograd, KernelFunction(
-    nanmedian_dim, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+ops.nanmedian_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nanmedian_dim, "torch::autograd::VariableType::nanmedian", with_keyset=True)))
 
 
 _record_nanmedian_dim_values = GraphRecording(ops.nanmedian_dim_values, AutoDispatchBelowAutograd, None)
@@ -8967,8 +8967,8 @@ def nanmedian_dim_values(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nanmedian_dim_values.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nanmedian_dim_values.register(DispatchKey.Autograd, KernelFunction(
-    nanmedian_dim_values, "torch::autograd::VariableType::nanmedian", with_keyset=True))
+ops.nanmedian_dim_values.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nanmedian_dim_values, "torch::autograd::VariableType::nanmedian", with_keyset=True)))
 
 
 def _jvp_min_dim(fw: dict[str, Any]) -> Any:
@@ -8997,8 +8997,8 @@ def min_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min_dim.register(DispatchKey.Autograd, KernelFunction(
-    min_dim, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min_dim, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 _record_min_dim_min = GraphRecording(ops.min_dim_min, AutoDispatchBelowAutograd, None)
@@ -9022,8 +9022,8 @@ def min_dim_min(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.min_dim_min.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.min_dim_min.register(DispatchKey.Autograd, KernelFunction(
-    min_dim_min, "torch::autograd::VariableType::min", with_keyset=True))
+ops.min_dim_min.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    min_dim_min, "torch::autograd::VariableType::min", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::argmax", VARIABLE_TYPE,
@@ -9034,8 +9034,8 @@ def argmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.argmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.argmax.register(DispatchKey.Autograd, KernelFunction(
-    argmax, "torch::autograd::VariableType::argmax", with_keyset=True))
+ops.argmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    argmax, "torch::autograd::VariableType::argmax", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::argmax", VARIABLE_TYPE,
@@ -9046,8 +9046,8 @@ def argmax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.argmax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.argmax_out.register(DispatchKey.Autograd, KernelFunction(
-    argmax_out, "torch::autograd::VariableType::argmax", with_keyset=True))
+ops.argmax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    argmax_out, "torch::autograd::VariableType::argmax", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::argmin", VARIABLE_TYPE,
@@ -9058,8 +9058,8 @@ def argmin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.argmin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.argmin.register(DispatchKey.Autograd, KernelFunction(
-    argmin, "torch::autograd::VariableType::argmin", with_keyset=True))
+ops.argmin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    argmin, "torch::autograd::VariableType::argmin", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::argmin", VARIABLE_TYPE,
@@ -9070,8 +9070,8 @@ def argmin_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.argmin_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.argmin_out.register(DispatchKey.Autograd, KernelFunction(
-    argmin_out, "torch::autograd::VariableType::argmin", with_keyset=True))
+ops.argmin_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    argmin_out, "torch::autograd::VariableType::argmin", with_keyset=True)))
 
 
 def _jvp_var_correction(fw: dict[str, Any]) -> Any:
@@ -9100,8 +9100,8 @@ def var_correction(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.var_correction.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.var_correction.register(DispatchKey.Autograd, KernelFunction(
-    var_correction, "torch::autograd::VariableType::var", with_keyset=True))
+ops.var_correction.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    var_correction, "torch::autograd::VariableType::var", with_keyset=True)))
 
 
 _record_var_correction_out = GraphRecording(ops.var_correction_out, AutoDispatchBelowAutograd, None)
@@ -9125,8 +9125,8 @@ def var_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.var_correction_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.var_correction_out.register(DispatchKey.Autograd, KernelFunction(
-    var_correction_out, "torch::autograd::VariableType::var", with_keyset=True))
+ops.var_correction_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    var_correction_out, "torch::autograd::VariableType::var", with_keyset=True)))
 
 
 def _jvp_var_mean_correction(fw: dict[str, Any]) -> Any:
@@ -9155,8 +9155,8 @@ def var_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.var_mean_correction.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.var_mean_correction.register(DispatchKey.Autograd, KernelFunction(
-    var_mean_correction, "torch::autograd::VariableType::var_mean", with_keyset=True))
+ops.var_mean_correction.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    var_mean_correction, "torch::autograd::VariableType::var_mean", with_keyset=True)))
 
 
 def _jvp_std_correction(fw: dict[str, Any]) -> Any:
@@ -9185,8 +9185,8 @@ def std_correction(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.std_correction.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.std_correction.register(DispatchKey.Autograd, KernelFunction(
-    std_correction, "torch::autograd::VariableType::std", with_keyset=True))
+ops.std_correction.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    std_correction, "torch::autograd::VariableType::std", with_keyset=True)))
 
 
 _record_std_correction_out = GraphRecording(ops.std_correction_out, AutoDispatchBelowAutograd, None)
@@ -9210,8 +9210,8 @@ def std_correction_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.std_correction_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.std_correction_out.register(DispatchKey.Autograd, KernelFunction(
-    std_correction_out, "torch::autograd::VariableType::std", with_keyset=True))
+ops.std_correction_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    std_correction_out, "torch::autograd::VariableType::std", with_keyset=True)))
 
 
 def _jvp_std_mean_correction(fw: dict[str, Any]) -> Any:
@@ -9240,8 +9240,8 @@ def std_mean_correction(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.std_mean_correction.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.std_mean_correction.register(DispatchKey.Autograd, KernelFunction(
-    std_mean_correction, "torch::autograd::VariableType::std_mean", with_keyset=True))
+ops.std_mean_correction.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    std_mean_correction, "torch::autograd::VariableType::std_mean", with_keyset=True)))
 
 
 def _jvp_cumsum(fw: dict[str, Any]) -> Any:
@@ -9270,8 +9270,8 @@ def cumsum(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cumsum.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cumsum.register(DispatchKey.Autograd, KernelFunction(
-    cumsum, "torch::autograd::VariableType::cumsum", with_keyset=True))
+ops.cumsum.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cumsum, "torch::autograd::VariableType::cumsum", with_keyset=True)))
 
 
 def _jvp_cumsum_(fw: dict[str, Any]) -> Any:
@@ -9300,8 +9300,8 @@ def cumsum_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cumsum_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cumsum_.register(DispatchKey.Autograd, KernelFunction(
-    cumsum_, "torch::autograd::VariableType::cumsum_", with_keyset=True))
+ops.cumsum_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cumsum_, "torch::autograd::VariableType::cumsum_", with_keyset=True)))
 
 
 _record_cumsum_out = GraphRecording(ops.cumsum_out, AutoDispatchBelowAutograd, None)
@@ -9325,8 +9325,8 @@ def cumsum_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cumsum_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cumsum_out.register(DispatchKey.Autograd, KernelFunction(
-    cumsum_out, "torch::autograd::VariableType::cumsum", with_keyset=True))
+ops.cumsum_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cumsum_out, "torch::autograd::VariableType::cumsum", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9337,8 +9337,8 @@ def all(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all.register(DispatchKey.Autograd, KernelFunction(
-    all, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9349,8 +9349,8 @@ def all_all_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all_all_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all_all_out.register(DispatchKey.Autograd, KernelFunction(
-    all_all_out, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all_all_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all_all_out, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9361,8 +9361,8 @@ def all_dims(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all_dims.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all_dims.register(DispatchKey.Autograd, KernelFunction(
-    all_dims, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all_dims.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all_dims, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9373,8 +9373,8 @@ def all_dims_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all_dims_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all_dims_out.register(DispatchKey.Autograd, KernelFunction(
-    all_dims_out, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all_dims_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all_dims_out, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9385,8 +9385,8 @@ def all_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all_dim.register(DispatchKey.Autograd, KernelFunction(
-    all_dim, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all_dim, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::all", VARIABLE_TYPE,
@@ -9397,8 +9397,8 @@ def all_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.all_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.all_out.register(DispatchKey.Autograd, KernelFunction(
-    all_out, "torch::autograd::VariableType::all", with_keyset=True))
+ops.all_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    all_out, "torch::autograd::VariableType::all", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9409,8 +9409,8 @@ def any(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any.register(DispatchKey.Autograd, KernelFunction(
-    any, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9421,8 +9421,8 @@ def any_all_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any_all_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any_all_out.register(DispatchKey.Autograd, KernelFunction(
-    any_all_out, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any_all_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any_all_out, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9433,8 +9433,8 @@ def any_dims(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any_dims.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any_dims.register(DispatchKey.Autograd, KernelFunction(
-    any_dims, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any_dims.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any_dims, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9445,8 +9445,8 @@ def any_dims_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any_dims_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any_dims_out.register(DispatchKey.Autograd, KernelFunction(
-    any_dims_out, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any_dims_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any_dims_out, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9457,8 +9457,8 @@ def any_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any_dim.register(DispatchKey.Autograd, KernelFunction(
-    any_dim, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any_dim, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::any", VARIABLE_TYPE,
@@ -9469,8 +9469,8 @@ def any_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.any_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.any_out.register(DispatchKey.Autograd, KernelFunction(
-    any_out, "torch::autograd::VariableType::any", with_keyset=True))
+ops.any_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    any_out, "torch::autograd::VariableType::any", with_keyset=True)))
 
 
 def _jvp_mm(fw: dict[str, Any]) -> Any:
@@ -9499,8 +9499,8 @@ def mm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mm.register(DispatchKey.Autograd, KernelFunction(
-    mm, "torch::autograd::VariableType::mm", with_keyset=True))
+ops.mm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mm, "torch::autograd::VariableType::mm", with_keyset=True)))
 
 
 _record_mm_out = GraphRecording(ops.mm_out, AutoDispatchBelowAutograd, None)
@@ -9524,8 +9524,8 @@ def mm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mm_out.register(DispatchKey.Autograd, KernelFunction(
-    mm_out, "torch::autograd::VariableType::mm", with_keyset=True))
+ops.mm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mm_out, "torch::autograd::VariableType::mm", with_keyset=True)))
 
 
 def _jvp_bmm(fw: dict[str, Any]) -> Any:
@@ -9554,8 +9554,8 @@ def bmm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bmm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bmm.register(DispatchKey.Autograd, KernelFunction(
-    bmm, "torch::autograd::VariableType::bmm", with_keyset=True))
+ops.bmm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bmm, "torch::autograd::VariableType::bmm", with_keyset=True)))
 
 
 _record_bmm_out = GraphRecording(ops.bmm_out, AutoDispatchBelowAutograd, None)
@@ -9579,8 +9579,8 @@ def bmm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bmm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bmm_out.register(DispatchKey.Autograd, KernelFunction(
-    bmm_out, "torch::autograd::VariableType::bmm", with_keyset=True))
+ops.bmm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bmm_out, "torch::autograd::VariableType::bmm", with_keyset=True)))
 
 
 def _jvp_baddbmm(fw: dict[str, Any]) -> Any:
@@ -9609,8 +9609,8 @@ def baddbmm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.baddbmm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.baddbmm.register(DispatchKey.Autograd, KernelFunction(
-    baddbmm, "torch::autograd::VariableType::baddbmm", with_keyset=True))
+ops.baddbmm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    baddbmm, "torch::autograd::VariableType::baddbmm", with_keyset=True)))
 
 
 def _jvp_baddbmm_(fw: dict[str, Any]) -> Any:
@@ -9639,8 +9639,8 @@ def baddbmm_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.baddbmm_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.baddbmm_.register(DispatchKey.Autograd, KernelFunction(
-    baddbmm_, "torch::autograd::VariableType::baddbmm_", with_keyset=True))
+ops.baddbmm_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    baddbmm_, "torch::autograd::VariableType::baddbmm_", with_keyset=True)))
 
 
 _record_baddbmm_out = GraphRecording(ops.baddbmm_out, AutoDispatchBelowAutograd, None)
@@ -9664,8 +9664,8 @@ def baddbmm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.baddbmm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.baddbmm_out.register(DispatchKey.Autograd, KernelFunction(
-    baddbmm_out, "torch::autograd::VariableType::baddbmm", with_keyset=True))
+ops.baddbmm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    baddbmm_out, "torch::autograd::VariableType::baddbmm", with_keyset=True)))
 
 
 _record_addmm_out = GraphRecording(ops.addmm_out, AutoDispatchBelowAutograd, None)
@@ -9689,8 +9689,8 @@ def addmm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmm_out.register(DispatchKey.Autograd, KernelFunction(
-    addmm_out, "torch::autograd::VariableType::addmm", with_keyset=True))
+ops.addmm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmm_out, "torch::autograd::VariableType::addmm", with_keyset=True)))
 
 
 def _jvp_addmm(fw: dict[str, Any]) -> Any:
@@ -9719,8 +9719,8 @@ def addmm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmm.register(DispatchKey.Autograd, KernelFunction(
-    addmm, "torch::autograd::VariableType::addmm", with_keyset=True))
+ops.addmm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmm, "torch::autograd::VariableType::addmm", with_keyset=True)))
 
 
 def _jvp_addmm_(fw: dict[str, Any]) -> Any:
@@ -9749,8 +9749,8 @@ def addmm_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmm_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmm_.register(DispatchKey.Autograd, KernelFunction(
-    addmm_, "torch::autograd::VariableType::addmm_", with_keyset=True))
+ops.addmm_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmm_, "torch::autograd::VariableType::addmm_", with_keyset=True)))
 
 
 _record_addmm_dtype = GraphRecording(ops.addmm_dtype, AutoDispatchBelowADInplaceOrView, None)
@@ -9774,8 +9774,8 @@ def addmm_dtype(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmm_dtype.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmm_dtype.register(DispatchKey.Autograd, KernelFunction(
-    addmm_dtype, "torch::autograd::VariableType::addmm", with_keyset=True))
+ops.addmm_dtype.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmm_dtype, "torch::autograd::VariableType::addmm", with_keyset=True)))
 
 
 _record_addmm_dtype_out = GraphRecording(ops.addmm_dtype_out, AutoDispatchBelowAutograd, None)
@@ -9799,8 +9799,8 @@ def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmm_dtype_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmm_dtype_out.register(DispatchKey.Autograd, KernelFunction(
-    addmm_dtype_out, "torch::autograd::VariableType::addmm", with_keyset=True))
+ops.addmm_dtype_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmm_dtype_out, "torch::autograd::VariableType::addmm", with_keyset=True)))
 
 
 def _jvp_addmv(fw: dict[str, Any]) -> Any:
@@ -9829,8 +9829,8 @@ def addmv(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmv.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmv.register(DispatchKey.Autograd, KernelFunction(
-    addmv, "torch::autograd::VariableType::addmv", with_keyset=True))
+ops.addmv.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmv, "torch::autograd::VariableType::addmv", with_keyset=True)))
 
 
 def _jvp_addmv_(fw: dict[str, Any]) -> Any:
@@ -9859,8 +9859,8 @@ def addmv_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmv_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmv_.register(DispatchKey.Autograd, KernelFunction(
-    addmv_, "torch::autograd::VariableType::addmv_", with_keyset=True))
+ops.addmv_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmv_, "torch::autograd::VariableType::addmv_", with_keyset=True)))
 
 
 _record_addmv_out = GraphRecording(ops.addmv_out, AutoDispatchBelowAutograd, None)
@@ -9884,8 +9884,8 @@ def addmv_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addmv_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addmv_out.register(DispatchKey.Autograd, KernelFunction(
-    addmv_out, "torch::autograd::VariableType::addmv", with_keyset=True))
+ops.addmv_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addmv_out, "torch::autograd::VariableType::addmv", with_keyset=True)))
 
 
 def _jvp_mv(fw: dict[str, Any]) -> Any:
@@ -9914,8 +9914,8 @@ def mv(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mv.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mv.register(DispatchKey.Autograd, KernelFunction(
-    mv, "torch::autograd::VariableType::mv", with_keyset=True))
+ops.mv.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mv, "torch::autograd::VariableType::mv", with_keyset=True)))
 
 
 _record_mv_out = GraphRecording(ops.mv_out, AutoDispatchBelowAutograd, None)
@@ -9939,8 +9939,8 @@ def mv_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mv_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mv_out.register(DispatchKey.Autograd, KernelFunction(
-    mv_out, "torch::autograd::VariableType::mv", with_keyset=True))
+ops.mv_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mv_out, "torch::autograd::VariableType::mv", with_keyset=True)))
 
 
 def _jvp_dot(fw: dict[str, Any]) -> Any:
@@ -9969,8 +9969,8 @@ def dot(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.dot.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.dot.register(DispatchKey.Autograd, KernelFunction(
-    dot, "torch::autograd::VariableType::dot", with_keyset=True))
+ops.dot.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    dot, "torch::autograd::VariableType::dot", with_keyset=True)))
 
 
 _record_dot_out = GraphRecording(ops.dot_out, AutoDispatchBelowAutograd, None)
@@ -9994,8 +9994,8 @@ def dot_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.dot_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.dot_out.register(DispatchKey.Autograd, KernelFunction(
-    dot_out, "torch::autograd::VariableType::dot", with_keyset=True))
+ops.dot_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    dot_out, "torch::autograd::VariableType::dot", with_keyset=True)))
 
 
 _record_vdot = GraphRecording(ops.vdot, AutoDispatchBelowADInplaceOrView, nodes.VdotBackward0)
@@ -10019,8 +10019,8 @@ def vdot(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.vdot.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.vdot.register(DispatchKey.Autograd, KernelFunction(
-    vdot, "torch::autograd::VariableType::vdot", with_keyset=True))
+ops.vdot.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    vdot, "torch::autograd::VariableType::vdot", with_keyset=True)))
 
 
 _record_vdot_out = GraphRecording(ops.vdot_out, AutoDispatchBelowAutograd, None)
@@ -10044,8 +10044,8 @@ def vdot_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.vdot_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.vdot_out.register(DispatchKey.Autograd, KernelFunction(
-    vdot_out, "torch::autograd::VariableType::vdot", with_keyset=True))
+ops.vdot_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    vdot_out, "torch::autograd::VariableType::vdot", with_keyset=True)))
 
 
 def _jvp_unsqueeze_(fw: dict[str, Any]) -> Any:
@@ -10074,8 +10074,8 @@ def unsqueeze_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unsqueeze_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unsqueeze_.register(DispatchKey.Autograd, KernelFunction(
-    unsqueeze_, "torch::autograd::VariableType::unsqueeze_", with_keyset=True))
+ops.unsqueeze_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unsqueeze_, "torch::autograd::VariableType::unsqueeze_", with_keyset=True)))
 
 
 def _jvp_squeeze__dim(fw: dict[str, Any]) -> Any:
@@ -10104,8 +10104,8 @@ def squeeze__dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.squeeze__dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.squeeze__dim.register(DispatchKey.Autograd, KernelFunction(
-    squeeze__dim, "torch::autograd::VariableType::squeeze_", with_keyset=True))
+ops.squeeze__dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    squeeze__dim, "torch::autograd::VariableType::squeeze_", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::new_empty", VARIABLE_TYPE,
@@ -10116,8 +10116,8 @@ def new_empty(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.new_empty.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.new_empty.register(DispatchKey.Autograd, KernelFunction(
-    new_empty, "torch::autograd::VariableType::new_empty", with_keyset=True))
+ops.new_empty.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    new_empty, "torch::autograd::VariableType::new_empty", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::new_full", VARIABLE_TYPE,
@@ -10128,8 +10128,8 @@ def new_full(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.new_full.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.new_full.register(DispatchKey.Autograd, KernelFunction(
-    new_full, "torch::autograd::VariableType::new_full", with_keyset=True))
+ops.new_full.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    new_full, "torch::autograd::VariableType::new_full", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::new_zeros", VARIABLE_TYPE,
@@ -10140,8 +10140,8 @@ def new_zeros(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.new_zeros.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.new_zeros.register(DispatchKey.Autograd, KernelFunction(
-    new_zeros, "torch::autograd::VariableType::new_zeros", with_keyset=True))
+ops.new_zeros.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    new_zeros, "torch::autograd::VariableType::new_zeros", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::new_ones", VARIABLE_TYPE,
@@ -10152,8 +10152,8 @@ def new_ones(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.new_ones.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.new_ones.register(DispatchKey.Autograd, KernelFunction(
-    new_ones, "torch::autograd::VariableType::new_ones", with_keyset=True))
+ops.new_ones.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    new_ones, "torch::autograd::VariableType::new_ones", with_keyset=True)))
 
 
 _record_normal_Tensor_float_out = GraphRecording(ops.normal_Tensor_float_out, AutoDispatchBelowAutograd, None)
@@ -10177,8 +10177,8 @@ def normal_Tensor_float_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_Tensor_float_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_Tensor_float_out.register(DispatchKey.Autograd, KernelFunction(
-    normal_Tensor_float_out, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_Tensor_float_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_float_out, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_Tensor_float = GraphRecording(ops.normal_Tensor_float, AutoDispatchBelowADInplaceOrView, None)
@@ -10202,8 +10202,8 @@ def normal_Tensor_float(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_Tensor_float.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_Tensor_float.register(DispatchKey.Autograd, KernelFunction(
-    normal_Tensor_float, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_Tensor_float.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_float, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_float_Tensor_out = GraphRecording(ops.normal_float_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -10227,8 +10227,8 @@ def normal_float_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_float_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_float_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    normal_float_Tensor_out, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_float_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_float_Tensor_out, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_float_Tensor = GraphRecording(ops.normal_float_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -10252,8 +10252,8 @@ def normal_float_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_float_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_float_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    normal_float_Tensor, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_float_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_float_Tensor, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_Tensor_Tensor_out = GraphRecording(ops.normal_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -10277,8 +10277,8 @@ def normal_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    normal_Tensor_Tensor_out, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_Tensor_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_Tensor_out, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_Tensor_Tensor = GraphRecording(ops.normal_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -10302,8 +10302,8 @@ def normal_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    normal_Tensor_Tensor, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_Tensor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_Tensor_Tensor, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::normal", VARIABLE_TYPE,
@@ -10314,8 +10314,8 @@ def normal_float_float(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_float_float.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_float_float.register(DispatchKey.Autograd, KernelFunction(
-    normal_float_float, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_float_float.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_float_float, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_normal_float_float_out = GraphRecording(ops.normal_float_float_out, AutoDispatchBelowAutograd, None)
@@ -10339,8 +10339,8 @@ def normal_float_float_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.normal_float_float_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.normal_float_float_out.register(DispatchKey.Autograd, KernelFunction(
-    normal_float_float_out, "torch::autograd::VariableType::normal", with_keyset=True))
+ops.normal_float_float_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    normal_float_float_out, "torch::autograd::VariableType::normal", with_keyset=True)))
 
 
 _record_bernoulli = GraphRecording(ops.bernoulli, AutoDispatchBelowADInplaceOrView, None)
@@ -10364,8 +10364,8 @@ def bernoulli(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bernoulli.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bernoulli.register(DispatchKey.Autograd, KernelFunction(
-    bernoulli, "torch::autograd::VariableType::bernoulli", with_keyset=True))
+ops.bernoulli.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bernoulli, "torch::autograd::VariableType::bernoulli", with_keyset=True)))
 
 
 _record_bernoulli_out = GraphRecording(ops.bernoulli_out, AutoDispatchBelowAutograd, None)
@@ -10389,8 +10389,8 @@ def bernoulli_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bernoulli_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bernoulli_out.register(DispatchKey.Autograd, KernelFunction(
-    bernoulli_out, "torch::autograd::VariableType::bernoulli", with_keyset=True))
+ops.bernoulli_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bernoulli_out, "torch::autograd::VariableType::bernoulli", with_keyset=True)))
 
 
 _record_bernoulli__Tensor = GraphRecording(ops.bernoulli__Tensor, AutoDispatchBelowAutograd, None)
@@ -10414,8 +10414,8 @@ def bernoulli__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bernoulli__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bernoulli__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bernoulli__Tensor, "torch::autograd::VariableType::bernoulli_", with_keyset=True))
+ops.bernoulli__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bernoulli__Tensor, "torch::autograd::VariableType::bernoulli_", with_keyset=True)))
 
 
 _record_bernoulli__float = GraphRecording(ops.bernoulli__float, AutoDispatchBelowAutograd, None)
@@ -10439,8 +10439,8 @@ def bernoulli__float(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bernoulli__float.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bernoulli__float.register(DispatchKey.Autograd, KernelFunction(
-    bernoulli__float, "torch::autograd::VariableType::bernoulli_", with_keyset=True))
+ops.bernoulli__float.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bernoulli__float, "torch::autograd::VariableType::bernoulli_", with_keyset=True)))
 
 
 _record_bernoulli_p = GraphRecording(ops.bernoulli_p, AutoDispatchBelowADInplaceOrView, None)
@@ -10464,8 +10464,8 @@ def bernoulli_p(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bernoulli_p.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bernoulli_p.register(DispatchKey.Autograd, KernelFunction(
-    bernoulli_p, "torch::autograd::VariableType::bernoulli", with_keyset=True))
+ops.bernoulli_p.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bernoulli_p, "torch::autograd::VariableType::bernoulli", with_keyset=True)))
 
 
 def _jvp_linalg_vector_norm(fw: dict[str, Any]) -> Any:
@@ -10494,8 +10494,8 @@ def linalg_vector_norm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_vector_norm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_vector_norm.register(DispatchKey.Autograd, KernelFunction(
-    linalg_vector_norm, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True))
+ops.linalg_vector_norm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_vector_norm, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True)))
 
 
 _record_linalg_vector_norm_out = GraphRecording(ops.linalg_vector_norm_out, AutoDispatchBelowAutograd, None)
@@ -10519,8 +10519,8 @@ def linalg_vector_norm_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_vector_norm_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_vector_norm_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_vector_norm_out, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True))
+ops.linalg_vector_norm_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_vector_norm_out, "torch::autograd::VariableType::linalg_vector_norm", with_keyset=True)))
 
 
 def _jvp_linalg_inv_ex(fw: dict[str, Any]) -> Any:
@@ -10549,8 +10549,8 @@ def linalg_inv_ex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_inv_ex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_inv_ex.register(DispatchKey.Autograd, KernelFunction(
-    linalg_inv_ex, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True))
+ops.linalg_inv_ex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_inv_ex, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True)))
 
 
 _record_linalg_inv_ex_inverse = GraphRecording(ops.linalg_inv_ex_inverse, AutoDispatchBelowAutograd, None)
@@ -10574,8 +10574,8 @@ def linalg_inv_ex_inverse(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_inv_ex_inverse.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_inv_ex_inverse.register(DispatchKey.Autograd, KernelFunction(
-    linalg_inv_ex_inverse, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True))
+ops.linalg_inv_ex_inverse.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_inv_ex_inverse, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True)))
 
 
 _record__linalg_solve_ex = GraphRecording(ops._linalg_solve_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveExBackward0)
@@ -10599,8 +10599,8 @@ def _linalg_solve_ex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_solve_ex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_solve_ex.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_solve_ex, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
+ops._linalg_solve_ex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_solve_ex, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True)))
 
 
 _record__linalg_solve_ex_result = GraphRecording(ops._linalg_solve_ex_result, AutoDispatchBelowAutograd, None)
@@ -10624,8 +10624,8 @@ def _linalg_solve_ex_result(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_solve_ex_result.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_solve_ex_result.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_solve_ex_result, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
+ops._linalg_solve_ex_result.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_solve_ex_result, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True)))
 
 
 _record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, nodes.LinalgQrBackward0)
@@ -10649,8 +10649,8 @@ def linalg_qr(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_qr.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_qr.register(DispatchKey.Autograd, KernelFunction(
-    linalg_qr, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
+ops.linalg_qr.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_qr, "torch::autograd::VariableType::linalg_qr", with_keyset=True)))
 
 
 _record_linalg_qr_out = GraphRecording(ops.linalg_qr_out, AutoDispatchBelowAutograd, None)
@@ -10674,8 +10674,8 @@ def linalg_qr_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_qr_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
+ops.linalg_qr_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True)))
 
 
 _record_geqrf = GraphRecording(ops.geqrf, AutoDispatchBelowADInplaceOrView, nodes.GeqrfBackward0)
@@ -10699,8 +10699,8 @@ def geqrf(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.geqrf.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.geqrf.register(DispatchKey.Autograd, KernelFunction(
-    geqrf, "torch::autograd::VariableType::geqrf", with_keyset=True))
+ops.geqrf.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    geqrf, "torch::autograd::VariableType::geqrf", with_keyset=True)))
 
 
 _record_linalg_householder_product = GraphRecording(ops.linalg_householder_product, AutoDispatchBelowADInplaceOrView, nodes.LinalgHouseholderProductBackward0)
@@ -10724,8 +10724,8 @@ def linalg_householder_product(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_householder_product.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_householder_product.register(DispatchKey.Autograd, KernelFunction(
-    linalg_householder_product, "torch::autograd::VariableType::linalg_householder_product", with_keyset=True))
+ops.linalg_householder_product.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_householder_product, "torch::autograd::VariableType::linalg_householder_product", with_keyset=True)))
 
 
 _record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, nodes.LinalgEighBackward0)
@@ -10749,8 +10749,8 @@ def _linalg_eigh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_eigh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_eigh.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_eigh, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
+ops._linalg_eigh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_eigh, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True)))
 
 
 _record__linalg_eigh_eigenvalues = GraphRecording(ops._linalg_eigh_eigenvalues, AutoDispatchBelowAutograd, None)
@@ -10774,8 +10774,8 @@ def _linalg_eigh_eigenvalues(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_eigh_eigenvalues.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_eigh_eigenvalues.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_eigh_eigenvalues, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
+ops._linalg_eigh_eigenvalues.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_eigh_eigenvalues, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True)))
 
 
 _record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, nodes.LinalgSvdBackward0)
@@ -10799,8 +10799,8 @@ def _linalg_svd(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_svd.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_svd.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_svd, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
+ops._linalg_svd.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_svd, "torch::autograd::VariableType::_linalg_svd", with_keyset=True)))
 
 
 _record__linalg_svd_U = GraphRecording(ops._linalg_svd_U, AutoDispatchBelowAutograd, None)
@@ -10824,8 +10824,8 @@ def _linalg_svd_U(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_svd_U.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_svd_U.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_svd_U, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
+ops._linalg_svd_U.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_svd_U, "torch::autograd::VariableType::_linalg_svd", with_keyset=True)))
 
 
 _record_linalg_cholesky_ex = GraphRecording(ops.linalg_cholesky_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgCholeskyExBackward0)
@@ -10849,8 +10849,8 @@ def linalg_cholesky_ex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_cholesky_ex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_cholesky_ex.register(DispatchKey.Autograd, KernelFunction(
-    linalg_cholesky_ex, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+ops.linalg_cholesky_ex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_cholesky_ex, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True)))
 
 
 _record_linalg_cholesky_ex_L = GraphRecording(ops.linalg_cholesky_ex_L, AutoDispatchBelowAutograd, None)
@@ -10874,8 +10874,8 @@ def linalg_cholesky_ex_L(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_cholesky_ex_L.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_cholesky_ex_L.register(DispatchKey.Autograd, KernelFunction(
-    linalg_cholesky_ex_L, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True))
+ops.linalg_cholesky_ex_L.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_cholesky_ex_L, "torch::autograd::VariableType::linalg_cholesky_ex", with_keyset=True)))
 
 
 _record_cholesky_out = GraphRecording(ops.cholesky_out, AutoDispatchBelowAutograd, None)
@@ -10899,8 +10899,8 @@ def cholesky_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky_out.register(DispatchKey.Autograd, KernelFunction(
-    cholesky_out, "torch::autograd::VariableType::cholesky", with_keyset=True))
+ops.cholesky_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky_out, "torch::autograd::VariableType::cholesky", with_keyset=True)))
 
 
 _record_cholesky = GraphRecording(ops.cholesky, AutoDispatchBelowADInplaceOrView, nodes.CholeskyBackward0)
@@ -10924,8 +10924,8 @@ def cholesky(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky.register(DispatchKey.Autograd, KernelFunction(
-    cholesky, "torch::autograd::VariableType::cholesky", with_keyset=True))
+ops.cholesky.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky, "torch::autograd::VariableType::cholesky", with_keyset=True)))
 
 
 _record_cholesky_inverse = GraphRecording(ops.cholesky_inverse, AutoDispatchBelowADInplaceOrView, nodes.CholeskyInverseBackward0)
@@ -10949,8 +10949,8 @@ def cholesky_inverse(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky_inverse.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky_inverse.register(DispatchKey.Autograd, KernelFunction(
-    cholesky_inverse, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+ops.cholesky_inverse.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky_inverse, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True)))
 
 
 _record_cholesky_inverse_out = GraphRecording(ops.cholesky_inverse_out, AutoDispatchBelowAutograd, None)
@@ -10974,8 +10974,8 @@ def cholesky_inverse_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky_inverse_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky_inverse_out.register(DispatchKey.Autograd, KernelFunction(
-    cholesky_inverse_out, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True))
+ops.cholesky_inverse_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky_inverse_out, "torch::autograd::VariableType::cholesky_inverse", with_keyset=True)))
 
 
 _record_cholesky_solve_out = GraphRecording(ops.cholesky_solve_out, AutoDispatchBelowAutograd, None)
@@ -10999,8 +10999,8 @@ def cholesky_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky_solve_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky_solve_out.register(DispatchKey.Autograd, KernelFunction(
-    cholesky_solve_out, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+ops.cholesky_solve_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky_solve_out, "torch::autograd::VariableType::cholesky_solve", with_keyset=True)))
 
 
 _record_cholesky_solve = GraphRecording(ops.cholesky_solve, AutoDispatchBelowADInplaceOrView, nodes.CholeskySolveBackward0)
@@ -11024,8 +11024,8 @@ def cholesky_solve(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cholesky_solve.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cholesky_solve.register(DispatchKey.Autograd, KernelFunction(
-    cholesky_solve, "torch::autograd::VariableType::cholesky_solve", with_keyset=True))
+ops.cholesky_solve.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cholesky_solve, "torch::autograd::VariableType::cholesky_solve", with_keyset=True)))
 
 
 _record__cholesky_solve_helper = GraphRecording(ops._cholesky_solve_helper, AutoDispatchBelowADInplaceOrView, None)
@@ -11049,8 +11049,8 @@ def _cholesky_solve_helper(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._cholesky_solve_helper.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._cholesky_solve_helper.register(DispatchKey.Autograd, KernelFunction(
-    _cholesky_solve_helper, "torch::autograd::VariableType::_cholesky_solve_helper", with_keyset=True))
+ops._cholesky_solve_helper.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _cholesky_solve_helper, "torch::autograd::VariableType::_cholesky_solve_helper", with_keyset=True)))
 
 
 _record_triangular_solve_X = GraphRecording(ops.triangular_solve_X, AutoDispatchBelowAutograd, None)
@@ -11074,8 +11074,8 @@ def triangular_solve_X(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.triangular_solve_X.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.triangular_solve_X.register(DispatchKey.Autograd, KernelFunction(
-    triangular_solve_X, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+ops.triangular_solve_X.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    triangular_solve_X, "torch::autograd::VariableType::triangular_solve", with_keyset=True)))
 
 
 _record_triangular_solve = GraphRecording(ops.triangular_solve, AutoDispatchBelowADInplaceOrView, nodes.TriangularSolveBackward0)
@@ -11099,8 +11099,8 @@ def triangular_solve(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.triangular_solve.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.triangular_solve.register(DispatchKey.Autograd, KernelFunction(
-    triangular_solve, "torch::autograd::VariableType::triangular_solve", with_keyset=True))
+ops.triangular_solve.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    triangular_solve, "torch::autograd::VariableType::triangular_solve", with_keyset=True)))
 
 
 _record_linalg_solve_triangular_out = GraphRecording(ops.linalg_solve_triangular_out, AutoDispatchBelowAutograd, None)
@@ -11124,8 +11124,8 @@ def linalg_solve_triangular_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_solve_triangular_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_solve_triangular_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_solve_triangular_out, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+ops.linalg_solve_triangular_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_solve_triangular_out, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True)))
 
 
 _record_linalg_solve_triangular = GraphRecording(ops.linalg_solve_triangular, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveTriangularBackward0)
@@ -11149,8 +11149,8 @@ def linalg_solve_triangular(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_solve_triangular.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_solve_triangular.register(DispatchKey.Autograd, KernelFunction(
-    linalg_solve_triangular, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True))
+ops.linalg_solve_triangular.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_solve_triangular, "torch::autograd::VariableType::linalg_solve_triangular", with_keyset=True)))
 
 
 _record_linalg_lu_factor_ex = GraphRecording(ops.linalg_lu_factor_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuFactorExBackward0)
@@ -11174,8 +11174,8 @@ def linalg_lu_factor_ex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu_factor_ex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu_factor_ex.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu_factor_ex, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+ops.linalg_lu_factor_ex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_factor_ex, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True)))
 
 
 _record_linalg_lu_factor_ex_out = GraphRecording(ops.linalg_lu_factor_ex_out, AutoDispatchBelowAutograd, None)
@@ -11199,8 +11199,8 @@ def linalg_lu_factor_ex_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu_factor_ex_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu_factor_ex_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu_factor_ex_out, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True))
+ops.linalg_lu_factor_ex_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_factor_ex_out, "torch::autograd::VariableType::linalg_lu_factor_ex", with_keyset=True)))
 
 
 _record_linalg_lu = GraphRecording(ops.linalg_lu, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuBackward0)
@@ -11224,8 +11224,8 @@ def linalg_lu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+ops.linalg_lu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu, "torch::autograd::VariableType::linalg_lu", with_keyset=True)))
 
 
 _record_linalg_lu_out = GraphRecording(ops.linalg_lu_out, AutoDispatchBelowAutograd, None)
@@ -11249,8 +11249,8 @@ def linalg_lu_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu_out, "torch::autograd::VariableType::linalg_lu", with_keyset=True))
+ops.linalg_lu_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_out, "torch::autograd::VariableType::linalg_lu", with_keyset=True)))
 
 
 _record_linalg_lu_solve = GraphRecording(ops.linalg_lu_solve, AutoDispatchBelowADInplaceOrView, nodes.LinalgLuSolveBackward0)
@@ -11274,8 +11274,8 @@ def linalg_lu_solve(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu_solve.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu_solve.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu_solve, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+ops.linalg_lu_solve.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_solve, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True)))
 
 
 _record_linalg_lu_solve_out = GraphRecording(ops.linalg_lu_solve_out, AutoDispatchBelowAutograd, None)
@@ -11299,8 +11299,8 @@ def linalg_lu_solve_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lu_solve_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lu_solve_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lu_solve_out, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True))
+ops.linalg_lu_solve_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lu_solve_out, "torch::autograd::VariableType::linalg_lu_solve", with_keyset=True)))
 
 
 _record_lu_unpack = GraphRecording(ops.lu_unpack, AutoDispatchBelowADInplaceOrView, nodes.LuUnpackBackward0)
@@ -11324,8 +11324,8 @@ def lu_unpack(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lu_unpack.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lu_unpack.register(DispatchKey.Autograd, KernelFunction(
-    lu_unpack, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+ops.lu_unpack.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lu_unpack, "torch::autograd::VariableType::lu_unpack", with_keyset=True)))
 
 
 _record_lu_unpack_out = GraphRecording(ops.lu_unpack_out, AutoDispatchBelowAutograd, None)
@@ -11349,8 +11349,8 @@ def lu_unpack_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lu_unpack_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lu_unpack_out.register(DispatchKey.Autograd, KernelFunction(
-    lu_unpack_out, "torch::autograd::VariableType::lu_unpack", with_keyset=True))
+ops.lu_unpack_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lu_unpack_out, "torch::autograd::VariableType::lu_unpack", with_keyset=True)))
 
 
 _record__linalg_det = GraphRecording(ops._linalg_det, AutoDispatchBelowADInplaceOrView, nodes.LinalgDetBackward0)
@@ -11374,8 +11374,8 @@ def _linalg_det(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_det.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_det.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_det, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+ops._linalg_det.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_det, "torch::autograd::VariableType::_linalg_det", with_keyset=True)))
 
 
 _record__linalg_det_result = GraphRecording(ops._linalg_det_result, AutoDispatchBelowAutograd, None)
@@ -11399,8 +11399,8 @@ def _linalg_det_result(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_det_result.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_det_result.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_det_result, "torch::autograd::VariableType::_linalg_det", with_keyset=True))
+ops._linalg_det_result.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_det_result, "torch::autograd::VariableType::_linalg_det", with_keyset=True)))
 
 
 _record__linalg_slogdet = GraphRecording(ops._linalg_slogdet, AutoDispatchBelowADInplaceOrView, nodes.LinalgSlogdetBackward0)
@@ -11424,8 +11424,8 @@ def _linalg_slogdet(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_slogdet.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_slogdet.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_slogdet, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+ops._linalg_slogdet.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_slogdet, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True)))
 
 
 _record__linalg_slogdet_sign = GraphRecording(ops._linalg_slogdet_sign, AutoDispatchBelowAutograd, None)
@@ -11449,8 +11449,8 @@ def _linalg_slogdet_sign(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_slogdet_sign.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_slogdet_sign.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_slogdet_sign, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True))
+ops._linalg_slogdet_sign.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_slogdet_sign, "torch::autograd::VariableType::_linalg_slogdet", with_keyset=True)))
 
 
 _record_linalg_matrix_exp = GraphRecording(ops.linalg_matrix_exp, AutoDispatchBelowADInplaceOrView, nodes.LinalgMatrixExpBackward0)
@@ -11474,8 +11474,8 @@ def linalg_matrix_exp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_matrix_exp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_matrix_exp.register(DispatchKey.Autograd, KernelFunction(
-    linalg_matrix_exp, "torch::autograd::VariableType::linalg_matrix_exp", with_keyset=True))
+ops.linalg_matrix_exp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_matrix_exp, "torch::autograd::VariableType::linalg_matrix_exp", with_keyset=True)))
 
 
 _record_linalg_pinv_atol_rtol_tensor = GraphRecording(ops.linalg_pinv_atol_rtol_tensor, AutoDispatchBelowADInplaceOrView, nodes.LinalgPinvBackward0)
@@ -11499,8 +11499,8 @@ def linalg_pinv_atol_rtol_tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_pinv_atol_rtol_tensor.register(DispatchKey.Autograd, KernelFunction(
-    linalg_pinv_atol_rtol_tensor, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+ops.linalg_pinv_atol_rtol_tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_pinv_atol_rtol_tensor, "torch::autograd::VariableType::linalg_pinv", with_keyset=True)))
 
 
 _record_linalg_pinv_atol_rtol_tensor_out = GraphRecording(ops.linalg_pinv_atol_rtol_tensor_out, AutoDispatchBelowAutograd, None)
@@ -11524,8 +11524,8 @@ def linalg_pinv_atol_rtol_tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_pinv_atol_rtol_tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_pinv_atol_rtol_tensor_out, "torch::autograd::VariableType::linalg_pinv", with_keyset=True))
+ops.linalg_pinv_atol_rtol_tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_pinv_atol_rtol_tensor_out, "torch::autograd::VariableType::linalg_pinv", with_keyset=True)))
 
 
 _record_linalg_lstsq = GraphRecording(ops.linalg_lstsq, AutoDispatchBelowADInplaceOrView, nodes.LinalgLstsqBackward0)
@@ -11549,8 +11549,8 @@ def linalg_lstsq(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lstsq.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lstsq.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lstsq, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+ops.linalg_lstsq.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lstsq, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True)))
 
 
 _record_linalg_lstsq_out = GraphRecording(ops.linalg_lstsq_out, AutoDispatchBelowAutograd, None)
@@ -11574,8 +11574,8 @@ def linalg_lstsq_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_lstsq_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_lstsq_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_lstsq_out, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True))
+ops.linalg_lstsq_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_lstsq_out, "torch::autograd::VariableType::linalg_lstsq", with_keyset=True)))
 
 
 _record_linalg_eig = GraphRecording(ops.linalg_eig, AutoDispatchBelowADInplaceOrView, nodes.LinalgEigBackward0)
@@ -11599,8 +11599,8 @@ def linalg_eig(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_eig.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_eig.register(DispatchKey.Autograd, KernelFunction(
-    linalg_eig, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+ops.linalg_eig.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_eig, "torch::autograd::VariableType::linalg_eig", with_keyset=True)))
 
 
 _record_linalg_eig_out = GraphRecording(ops.linalg_eig_out, AutoDispatchBelowAutograd, None)
@@ -11624,8 +11624,8 @@ def linalg_eig_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_eig_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_eig_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_eig_out, "torch::autograd::VariableType::linalg_eig", with_keyset=True))
+ops.linalg_eig_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_eig_out, "torch::autograd::VariableType::linalg_eig", with_keyset=True)))
 
 
 _record__linalg_eigvals = GraphRecording(ops._linalg_eigvals, AutoDispatchBelowADInplaceOrView, None)
@@ -11649,8 +11649,8 @@ def _linalg_eigvals(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._linalg_eigvals.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._linalg_eigvals.register(DispatchKey.Autograd, KernelFunction(
-    _linalg_eigvals, "torch::autograd::VariableType::_linalg_eigvals", with_keyset=True))
+ops._linalg_eigvals.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _linalg_eigvals, "torch::autograd::VariableType::_linalg_eigvals", with_keyset=True)))
 
 
 _record_linalg_eigvals_out = GraphRecording(ops.linalg_eigvals_out, AutoDispatchBelowAutograd, None)
@@ -11674,8 +11674,8 @@ def linalg_eigvals_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_eigvals_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_eigvals_out.register(DispatchKey.Autograd, KernelFunction(
-    linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True))
+ops.linalg_eigvals_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_eigvals_out, "torch::autograd::VariableType::linalg_eigvals", with_keyset=True)))
 
 
 def _jvp_amax(fw: dict[str, Any]) -> Any:
@@ -11704,8 +11704,8 @@ def amax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.amax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.amax.register(DispatchKey.Autograd, KernelFunction(
-    amax, "torch::autograd::VariableType::amax", with_keyset=True))
+ops.amax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    amax, "torch::autograd::VariableType::amax", with_keyset=True)))
 
 
 _record_amax_out = GraphRecording(ops.amax_out, AutoDispatchBelowAutograd, None)
@@ -11729,8 +11729,8 @@ def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.amax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.amax_out.register(DispatchKey.Autograd, KernelFunction(
-    amax_out, "torch::autograd::VariableType::amax", with_keyset=True))
+ops.amax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    amax_out, "torch::autograd::VariableType::amax", with_keyset=True)))
 
 
 def _jvp_amin(fw: dict[str, Any]) -> Any:
@@ -11759,8 +11759,8 @@ def amin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.amin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.amin.register(DispatchKey.Autograd, KernelFunction(
-    amin, "torch::autograd::VariableType::amin", with_keyset=True))
+ops.amin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    amin, "torch::autograd::VariableType::amin", with_keyset=True)))
 
 
 _record_amin_out = GraphRecording(ops.amin_out, AutoDispatchBelowAutograd, None)
@@ -11784,8 +11784,8 @@ def amin_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.amin_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.amin_out.register(DispatchKey.Autograd, KernelFunction(
-    amin_out, "torch::autograd::VariableType::amin", with_keyset=True))
+ops.amin_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    amin_out, "torch::autograd::VariableType::amin", with_keyset=True)))
 
 
 _record_aminmax = GraphRecording(ops.aminmax, AutoDispatchBelowADInplaceOrView, None)
@@ -11809,8 +11809,8 @@ def aminmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.aminmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.aminmax.register(DispatchKey.Autograd, KernelFunction(
-    aminmax, "torch::autograd::VariableType::aminmax", with_keyset=True))
+ops.aminmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    aminmax, "torch::autograd::VariableType::aminmax", with_keyset=True)))
 
 
 _record_aminmax_out = GraphRecording(ops.aminmax_out, AutoDispatchBelowAutograd, None)
@@ -11834,8 +11834,8 @@ def aminmax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.aminmax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.aminmax_out.register(DispatchKey.Autograd, KernelFunction(
-    aminmax_out, "torch::autograd::VariableType::aminmax", with_keyset=True))
+ops.aminmax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    aminmax_out, "torch::autograd::VariableType::aminmax", with_keyset=True)))
 
 
 _record_exponential_ = GraphRecording(ops.exponential_, AutoDispatchBelowAutograd, None)
@@ -11859,8 +11859,8 @@ def exponential_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exponential_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exponential_.register(DispatchKey.Autograd, KernelFunction(
-    exponential_, "torch::autograd::VariableType::exponential_", with_keyset=True))
+ops.exponential_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exponential_, "torch::autograd::VariableType::exponential_", with_keyset=True)))
 
 
 _record_multinomial_out = GraphRecording(ops.multinomial_out, AutoDispatchBelowAutograd, None)
@@ -11884,8 +11884,8 @@ def multinomial_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multinomial_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multinomial_out.register(DispatchKey.Autograd, KernelFunction(
-    multinomial_out, "torch::autograd::VariableType::multinomial", with_keyset=True))
+ops.multinomial_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multinomial_out, "torch::autograd::VariableType::multinomial", with_keyset=True)))
 
 
 _record_multinomial = GraphRecording(ops.multinomial, AutoDispatchBelowADInplaceOrView, None)
@@ -11909,8 +11909,8 @@ def multinomial(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multinomial.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multinomial.register(DispatchKey.Autograd, KernelFunction(
-    multinomial, "torch::autograd::VariableType::multinomial", with_keyset=True))
+ops.multinomial.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multinomial, "torch::autograd::VariableType::multinomial", with_keyset=True)))
 
 
 _record_log1p_out = GraphRecording(ops.log1p_out, AutoDispatchBelowAutograd, None)
@@ -11934,8 +11934,8 @@ def log1p_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log1p_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log1p_out.register(DispatchKey.Autograd, KernelFunction(
-    log1p_out, "torch::autograd::VariableType::log1p", with_keyset=True))
+ops.log1p_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log1p_out, "torch::autograd::VariableType::log1p", with_keyset=True)))
 
 
 def _jvp_log1p(fw: dict[str, Any]) -> Any:
@@ -11964,8 +11964,8 @@ def log1p(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log1p.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log1p.register(DispatchKey.Autograd, KernelFunction(
-    log1p, "torch::autograd::VariableType::log1p", with_keyset=True))
+ops.log1p.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log1p, "torch::autograd::VariableType::log1p", with_keyset=True)))
 
 
 def _jvp_log1p_(fw: dict[str, Any]) -> Any:
@@ -11994,8 +11994,8 @@ def log1p_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log1p_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log1p_.register(DispatchKey.Autograd, KernelFunction(
-    log1p_, "torch::autograd::VariableType::log1p_", with_keyset=True))
+ops.log1p_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log1p_, "torch::autograd::VariableType::log1p_", with_keyset=True)))
 
 
 _record_expm1_out = GraphRecording(ops.expm1_out, AutoDispatchBelowAutograd, None)
@@ -12019,8 +12019,8 @@ def expm1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.expm1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.expm1_out.register(DispatchKey.Autograd, KernelFunction(
-    expm1_out, "torch::autograd::VariableType::expm1", with_keyset=True))
+ops.expm1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    expm1_out, "torch::autograd::VariableType::expm1", with_keyset=True)))
 
 
 def _jvp_expm1(fw: dict[str, Any]) -> Any:
@@ -12049,8 +12049,8 @@ def expm1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.expm1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.expm1.register(DispatchKey.Autograd, KernelFunction(
-    expm1, "torch::autograd::VariableType::expm1", with_keyset=True))
+ops.expm1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    expm1, "torch::autograd::VariableType::expm1", with_keyset=True)))
 
 
 def _jvp_expm1_(fw: dict[str, Any]) -> Any:
@@ -12079,8 +12079,8 @@ def expm1_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.expm1_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.expm1_.register(DispatchKey.Autograd, KernelFunction(
-    expm1_, "torch::autograd::VariableType::expm1_", with_keyset=True))
+ops.expm1_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    expm1_, "torch::autograd::VariableType::expm1_", with_keyset=True)))
 
 
 _record_asin_out = GraphRecording(ops.asin_out, AutoDispatchBelowAutograd, None)
@@ -12104,8 +12104,8 @@ def asin_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asin_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asin_out.register(DispatchKey.Autograd, KernelFunction(
-    asin_out, "torch::autograd::VariableType::asin", with_keyset=True))
+ops.asin_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asin_out, "torch::autograd::VariableType::asin", with_keyset=True)))
 
 
 _record_asin = GraphRecording(ops.asin, AutoDispatchBelowADInplaceOrView, None)
@@ -12129,8 +12129,8 @@ def asin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asin.register(DispatchKey.Autograd, KernelFunction(
-    asin, "torch::autograd::VariableType::asin", with_keyset=True))
+ops.asin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asin, "torch::autograd::VariableType::asin", with_keyset=True)))
 
 
 _record_asin_ = GraphRecording(ops.asin_, AutoDispatchBelowAutograd, None)
@@ -12154,8 +12154,8 @@ def asin_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asin_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asin_.register(DispatchKey.Autograd, KernelFunction(
-    asin_, "torch::autograd::VariableType::asin_", with_keyset=True))
+ops.asin_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asin_, "torch::autograd::VariableType::asin_", with_keyset=True)))
 
 
 _record_acos_out = GraphRecording(ops.acos_out, AutoDispatchBelowAutograd, None)
@@ -12179,8 +12179,8 @@ def acos_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acos_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acos_out.register(DispatchKey.Autograd, KernelFunction(
-    acos_out, "torch::autograd::VariableType::acos", with_keyset=True))
+ops.acos_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acos_out, "torch::autograd::VariableType::acos", with_keyset=True)))
 
 
 _record_acos = GraphRecording(ops.acos, AutoDispatchBelowADInplaceOrView, None)
@@ -12204,8 +12204,8 @@ def acos(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acos.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acos.register(DispatchKey.Autograd, KernelFunction(
-    acos, "torch::autograd::VariableType::acos", with_keyset=True))
+ops.acos.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acos, "torch::autograd::VariableType::acos", with_keyset=True)))
 
 
 _record_acos_ = GraphRecording(ops.acos_, AutoDispatchBelowAutograd, None)
@@ -12229,8 +12229,8 @@ def acos_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acos_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acos_.register(DispatchKey.Autograd, KernelFunction(
-    acos_, "torch::autograd::VariableType::acos_", with_keyset=True))
+ops.acos_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acos_, "torch::autograd::VariableType::acos_", with_keyset=True)))
 
 
 _record_atan_out = GraphRecording(ops.atan_out, AutoDispatchBelowAutograd, None)
@@ -12254,8 +12254,8 @@ def atan_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan_out.register(DispatchKey.Autograd, KernelFunction(
-    atan_out, "torch::autograd::VariableType::atan", with_keyset=True))
+ops.atan_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan_out, "torch::autograd::VariableType::atan", with_keyset=True)))
 
 
 def _jvp_atan(fw: dict[str, Any]) -> Any:
@@ -12284,8 +12284,8 @@ def atan(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan.register(DispatchKey.Autograd, KernelFunction(
-    atan, "torch::autograd::VariableType::atan", with_keyset=True))
+ops.atan.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan, "torch::autograd::VariableType::atan", with_keyset=True)))
 
 
 def _jvp_atan_(fw: dict[str, Any]) -> Any:
@@ -12314,8 +12314,8 @@ def atan_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan_.register(DispatchKey.Autograd, KernelFunction(
-    atan_, "torch::autograd::VariableType::atan_", with_keyset=True))
+ops.atan_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan_, "torch::autograd::VariableType::atan_", with_keyset=True)))
 
 
 _record_sinh_out = GraphRecording(ops.sinh_out, AutoDispatchBelowAutograd, None)
@@ -12339,8 +12339,8 @@ def sinh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinh_out.register(DispatchKey.Autograd, KernelFunction(
-    sinh_out, "torch::autograd::VariableType::sinh", with_keyset=True))
+ops.sinh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinh_out, "torch::autograd::VariableType::sinh", with_keyset=True)))
 
 
 def _jvp_sinh(fw: dict[str, Any]) -> Any:
@@ -12369,8 +12369,8 @@ def sinh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinh.register(DispatchKey.Autograd, KernelFunction(
-    sinh, "torch::autograd::VariableType::sinh", with_keyset=True))
+ops.sinh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinh, "torch::autograd::VariableType::sinh", with_keyset=True)))
 
 
 def _jvp_sinh_(fw: dict[str, Any]) -> Any:
@@ -12399,8 +12399,8 @@ def sinh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinh_.register(DispatchKey.Autograd, KernelFunction(
-    sinh_, "torch::autograd::VariableType::sinh_", with_keyset=True))
+ops.sinh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinh_, "torch::autograd::VariableType::sinh_", with_keyset=True)))
 
 
 _record_cosh_out = GraphRecording(ops.cosh_out, AutoDispatchBelowAutograd, None)
@@ -12424,8 +12424,8 @@ def cosh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cosh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cosh_out.register(DispatchKey.Autograd, KernelFunction(
-    cosh_out, "torch::autograd::VariableType::cosh", with_keyset=True))
+ops.cosh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cosh_out, "torch::autograd::VariableType::cosh", with_keyset=True)))
 
 
 def _jvp_cosh(fw: dict[str, Any]) -> Any:
@@ -12454,8 +12454,8 @@ def cosh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cosh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cosh.register(DispatchKey.Autograd, KernelFunction(
-    cosh, "torch::autograd::VariableType::cosh", with_keyset=True))
+ops.cosh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cosh, "torch::autograd::VariableType::cosh", with_keyset=True)))
 
 
 def _jvp_cosh_(fw: dict[str, Any]) -> Any:
@@ -12484,8 +12484,8 @@ def cosh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cosh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cosh_.register(DispatchKey.Autograd, KernelFunction(
-    cosh_, "torch::autograd::VariableType::cosh_", with_keyset=True))
+ops.cosh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cosh_, "torch::autograd::VariableType::cosh_", with_keyset=True)))
 
 
 _record_asinh_out = GraphRecording(ops.asinh_out, AutoDispatchBelowAutograd, None)
@@ -12509,8 +12509,8 @@ def asinh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asinh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asinh_out.register(DispatchKey.Autograd, KernelFunction(
-    asinh_out, "torch::autograd::VariableType::asinh", with_keyset=True))
+ops.asinh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asinh_out, "torch::autograd::VariableType::asinh", with_keyset=True)))
 
 
 _record_asinh = GraphRecording(ops.asinh, AutoDispatchBelowADInplaceOrView, nodes.AsinhBackward0)
@@ -12534,8 +12534,8 @@ def asinh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asinh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asinh.register(DispatchKey.Autograd, KernelFunction(
-    asinh, "torch::autograd::VariableType::asinh", with_keyset=True))
+ops.asinh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asinh, "torch::autograd::VariableType::asinh", with_keyset=True)))
 
 
 _record_asinh_ = GraphRecording(ops.asinh_, AutoDispatchBelowAutograd, nodes.AsinhBackward0)
@@ -12559,8 +12559,8 @@ def asinh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.asinh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.asinh_.register(DispatchKey.Autograd, KernelFunction(
-    asinh_, "torch::autograd::VariableType::asinh_", with_keyset=True))
+ops.asinh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    asinh_, "torch::autograd::VariableType::asinh_", with_keyset=True)))
 
 
 _record_acosh_out = GraphRecording(ops.acosh_out, AutoDispatchBelowAutograd, None)
@@ -12584,8 +12584,8 @@ def acosh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acosh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acosh_out.register(DispatchKey.Autograd, KernelFunction(
-    acosh_out, "torch::autograd::VariableType::acosh", with_keyset=True))
+ops.acosh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acosh_out, "torch::autograd::VariableType::acosh", with_keyset=True)))
 
 
 _record_acosh = GraphRecording(ops.acosh, AutoDispatchBelowADInplaceOrView, None)
@@ -12609,8 +12609,8 @@ def acosh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acosh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acosh.register(DispatchKey.Autograd, KernelFunction(
-    acosh, "torch::autograd::VariableType::acosh", with_keyset=True))
+ops.acosh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acosh, "torch::autograd::VariableType::acosh", with_keyset=True)))
 
 
 _record_acosh_ = GraphRecording(ops.acosh_, AutoDispatchBelowAutograd, None)
@@ -12634,8 +12634,8 @@ def acosh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.acosh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.acosh_.register(DispatchKey.Autograd, KernelFunction(
-    acosh_, "torch::autograd::VariableType::acosh_", with_keyset=True))
+ops.acosh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    acosh_, "torch::autograd::VariableType::acosh_", with_keyset=True)))
 
 
 _record_atanh_out = GraphRecording(ops.atanh_out, AutoDispatchBelowAutograd, None)
@@ -12659,8 +12659,8 @@ def atanh_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atanh_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atanh_out.register(DispatchKey.Autograd, KernelFunction(
-    atanh_out, "torch::autograd::VariableType::atanh", with_keyset=True))
+ops.atanh_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atanh_out, "torch::autograd::VariableType::atanh", with_keyset=True)))
 
 
 _record_atanh = GraphRecording(ops.atanh, AutoDispatchBelowADInplaceOrView, nodes.AtanhBackward0)
@@ -12684,8 +12684,8 @@ def atanh(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atanh.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atanh.register(DispatchKey.Autograd, KernelFunction(
-    atanh, "torch::autograd::VariableType::atanh", with_keyset=True))
+ops.atanh.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atanh, "torch::autograd::VariableType::atanh", with_keyset=True)))
 
 
 _record_atanh_ = GraphRecording(ops.atanh_, AutoDispatchBelowAutograd, nodes.AtanhBackward0)
@@ -12709,8 +12709,8 @@ def atanh_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atanh_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atanh_.register(DispatchKey.Autograd, KernelFunction(
-    atanh_, "torch::autograd::VariableType::atanh_", with_keyset=True))
+ops.atanh_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atanh_, "torch::autograd::VariableType::atanh_", with_keyset=True)))
 
 
 _record_frac_out = GraphRecording(ops.frac_out, AutoDispatchBelowAutograd, None)
@@ -12734,8 +12734,8 @@ def frac_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.frac_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.frac_out.register(DispatchKey.Autograd, KernelFunction(
-    frac_out, "torch::autograd::VariableType::frac", with_keyset=True))
+ops.frac_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    frac_out, "torch::autograd::VariableType::frac", with_keyset=True)))
 
 
 _record_frac = GraphRecording(ops.frac, AutoDispatchBelowADInplaceOrView, None)
@@ -12759,8 +12759,8 @@ def frac(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.frac.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.frac.register(DispatchKey.Autograd, KernelFunction(
-    frac, "torch::autograd::VariableType::frac", with_keyset=True))
+ops.frac.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    frac, "torch::autograd::VariableType::frac", with_keyset=True)))
 
 
 _record_frac_ = GraphRecording(ops.frac_, AutoDispatchBelowAutograd, None)
@@ -12784,8 +12784,8 @@ def frac_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.frac_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.frac_.register(DispatchKey.Autograd, KernelFunction(
-    frac_, "torch::autograd::VariableType::frac_", with_keyset=True))
+ops.frac_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    frac_, "torch::autograd::VariableType::frac_", with_keyset=True)))
 
 
 def _jvp__softmax(fw: dict[str, Any]) -> Any:
@@ -12814,8 +12814,8 @@ def _softmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._softmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._softmax.register(DispatchKey.Autograd, KernelFunction(
-    _softmax, "torch::autograd::VariableType::_softmax", with_keyset=True))
+ops._softmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _softmax, "torch::autograd::VariableType::_softmax", with_keyset=True)))
 
 
 _record__softmax_out = GraphRecording(ops._softmax_out, AutoDispatchBelowAutograd, None)
@@ -12839,8 +12839,8 @@ def _softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._softmax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._softmax_out.register(DispatchKey.Autograd, KernelFunction(
-    _softmax_out, "torch::autograd::VariableType::_softmax", with_keyset=True))
+ops._softmax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _softmax_out, "torch::autograd::VariableType::_softmax", with_keyset=True)))
 
 
 _record_softmax_int_out = GraphRecording(ops.softmax_int_out, AutoDispatchBelowAutograd, None)
@@ -12864,8 +12864,8 @@ def softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.softmax_int_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.softmax_int_out.register(DispatchKey.Autograd, KernelFunction(
-    softmax_int_out, "torch::autograd::VariableType::softmax", with_keyset=True))
+ops.softmax_int_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    softmax_int_out, "torch::autograd::VariableType::softmax", with_keyset=True)))
 
 
 _record__safe_softmax = GraphRecording(ops._safe_softmax, AutoDispatchBelowADInplaceOrView, nodes.SafeSoftmaxBackward0)
@@ -12889,8 +12889,8 @@ def _safe_softmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._safe_softmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._safe_softmax.register(DispatchKey.Autograd, KernelFunction(
-    _safe_softmax, "torch::autograd::VariableType::_safe_softmax", with_keyset=True))
+ops._safe_softmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _safe_softmax, "torch::autograd::VariableType::_safe_softmax", with_keyset=True)))
 
 
 def _jvp__log_softmax(fw: dict[str, Any]) -> Any:
@@ -12919,8 +12919,8 @@ def _log_softmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._log_softmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._log_softmax.register(DispatchKey.Autograd, KernelFunction(
-    _log_softmax, "torch::autograd::VariableType::_log_softmax", with_keyset=True))
+ops._log_softmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _log_softmax, "torch::autograd::VariableType::_log_softmax", with_keyset=True)))
 
 
 _record__log_softmax_out = GraphRecording(ops._log_softmax_out, AutoDispatchBelowAutograd, None)
@@ -12944,8 +12944,8 @@ def _log_softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._log_softmax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._log_softmax_out.register(DispatchKey.Autograd, KernelFunction(
-    _log_softmax_out, "torch::autograd::VariableType::_log_softmax", with_keyset=True))
+ops._log_softmax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _log_softmax_out, "torch::autograd::VariableType::_log_softmax", with_keyset=True)))
 
 
 _record_log_softmax_int_out = GraphRecording(ops.log_softmax_int_out, AutoDispatchBelowAutograd, None)
@@ -12969,8 +12969,8 @@ def log_softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_softmax_int_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_softmax_int_out.register(DispatchKey.Autograd, KernelFunction(
-    log_softmax_int_out, "torch::autograd::VariableType::log_softmax", with_keyset=True))
+ops.log_softmax_int_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_softmax_int_out, "torch::autograd::VariableType::log_softmax", with_keyset=True)))
 
 
 _record__softmax_backward_data = GraphRecording(ops._softmax_backward_data, AutoDispatchBelowADInplaceOrView, nodes.SoftmaxBackwardDataBackward0)
@@ -12994,8 +12994,8 @@ def _softmax_backward_data(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._softmax_backward_data.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._softmax_backward_data.register(DispatchKey.Autograd, KernelFunction(
-    _softmax_backward_data, "torch::autograd::VariableType::_softmax_backward_data", with_keyset=True))
+ops._softmax_backward_data.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _softmax_backward_data, "torch::autograd::VariableType::_softmax_backward_data", with_keyset=True)))
 
 
 _record__softmax_backward_data_out = GraphRecording(ops._softmax_backward_data_out, AutoDispatchBelowAutograd, None)
@@ -13019,8 +13019,8 @@ def _softmax_backward_data_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._softmax_backward_data_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._softmax_backward_data_out.register(DispatchKey.Autograd, KernelFunction(
-    _softmax_backward_data_out, "torch::autograd::VariableType::_softmax_backward_data", with_keyset=True))
+ops._softmax_backward_data_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _softmax_backward_data_out, "torch::autograd::VariableType::_softmax_backward_data", with_keyset=True)))
 
 
 _record__log_softmax_backward_data = GraphRecording(ops._log_softmax_backward_data, AutoDispatchBelowADInplaceOrView, nodes.LogSoftmaxBackwardDataBackward0)
@@ -13044,8 +13044,8 @@ def _log_softmax_backward_data(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._log_softmax_backward_data.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._log_softmax_backward_data.register(DispatchKey.Autograd, KernelFunction(
-    _log_softmax_backward_data, "torch::autograd::VariableType::_log_softmax_backward_data", with_keyset=True))
+ops._log_softmax_backward_data.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _log_softmax_backward_data, "torch::autograd::VariableType::_log_softmax_backward_data", with_keyset=True)))
 
 
 _record__log_softmax_backward_data_out = GraphRecording(ops._log_softmax_backward_data_out, AutoDispatchBelowAutograd, None)
@@ -13069,8 +13069,8 @@ def _log_softmax_backward_data_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._log_softmax_backward_data_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._log_softmax_backward_data_out.register(DispatchKey.Autograd, KernelFunction(
-    _log_softmax_backward_data_out, "torch::autograd::VariableType::_log_softmax_backward_data", with_keyset=True))
+ops._log_softmax_backward_data_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _log_softmax_backward_data_out, "torch::autograd::VariableType::_log_softmax_backward_data", with_keyset=True)))
 
 
 def _jvp_nll_loss_forward(fw: dict[str, Any]) -> Any:
@@ -13099,8 +13099,8 @@ def nll_loss_forward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nll_loss_forward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nll_loss_forward.register(DispatchKey.Autograd, KernelFunction(
-    nll_loss_forward, "torch::autograd::VariableType::nll_loss_forward", with_keyset=True))
+ops.nll_loss_forward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nll_loss_forward, "torch::autograd::VariableType::nll_loss_forward", with_keyset=True)))
 
 
 _record_nll_loss_forward_output = GraphRecording(ops.nll_loss_forward_output, AutoDispatchBelowAutograd, None)
@@ -13124,8 +13124,8 @@ def nll_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nll_loss_forward_output.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nll_loss_forward_output.register(DispatchKey.Autograd, KernelFunction(
-    nll_loss_forward_output, "torch::autograd::VariableType::nll_loss_forward", with_keyset=True))
+ops.nll_loss_forward_output.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nll_loss_forward_output, "torch::autograd::VariableType::nll_loss_forward", with_keyset=True)))
 
 
 _record_nll_loss_backward = GraphRecording(ops.nll_loss_backward, AutoDispatchBelowADInplaceOrView, nodes.NllLossBackwardBackward0)
@@ -13149,8 +13149,8 @@ def nll_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nll_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nll_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    nll_loss_backward, "torch::autograd::VariableType::nll_loss_backward", with_keyset=True))
+ops.nll_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nll_loss_backward, "torch::autograd::VariableType::nll_loss_backward", with_keyset=True)))
 
 
 _record_nll_loss_backward_grad_input = GraphRecording(ops.nll_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13174,8 +13174,8 @@ def nll_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nll_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nll_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    nll_loss_backward_grad_input, "torch::autograd::VariableType::nll_loss_backward", with_keyset=True))
+ops.nll_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nll_loss_backward_grad_input, "torch::autograd::VariableType::nll_loss_backward", with_keyset=True)))
 
 
 def _jvp_mse_loss(fw: dict[str, Any]) -> Any:
@@ -13204,8 +13204,8 @@ def mse_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mse_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mse_loss.register(DispatchKey.Autograd, KernelFunction(
-    mse_loss, "torch::autograd::VariableType::mse_loss", with_keyset=True))
+ops.mse_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mse_loss, "torch::autograd::VariableType::mse_loss", with_keyset=True)))
 
 
 _record_mse_loss_out = GraphRecording(ops.mse_loss_out, AutoDispatchBelowAutograd, None)
@@ -13229,8 +13229,8 @@ def mse_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mse_loss_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mse_loss_out.register(DispatchKey.Autograd, KernelFunction(
-    mse_loss_out, "torch::autograd::VariableType::mse_loss", with_keyset=True))
+ops.mse_loss_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mse_loss_out, "torch::autograd::VariableType::mse_loss", with_keyset=True)))
 
 
 _record_mse_loss_backward = GraphRecording(ops.mse_loss_backward, AutoDispatchBelowADInplaceOrView, nodes.MseLossBackwardBackward0)
@@ -13254,8 +13254,8 @@ def mse_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mse_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mse_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    mse_loss_backward, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True))
+ops.mse_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mse_loss_backward, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True)))
 
 
 _record_mse_loss_backward_grad_input = GraphRecording(ops.mse_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13279,8 +13279,8 @@ def mse_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mse_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mse_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    mse_loss_backward_grad_input, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True))
+ops.mse_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mse_loss_backward_grad_input, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True)))
 
 
 def _jvp_binary_cross_entropy(fw: dict[str, Any]) -> Any:
@@ -13309,8 +13309,8 @@ def binary_cross_entropy(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.binary_cross_entropy.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.binary_cross_entropy.register(DispatchKey.Autograd, KernelFunction(
-    binary_cross_entropy, "torch::autograd::VariableType::binary_cross_entropy", with_keyset=True))
+ops.binary_cross_entropy.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    binary_cross_entropy, "torch::autograd::VariableType::binary_cross_entropy", with_keyset=True)))
 
 
 _record_binary_cross_entropy_backward = GraphRecording(ops.binary_cross_entropy_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13334,8 +13334,8 @@ def binary_cross_entropy_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.binary_cross_entropy_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.binary_cross_entropy_backward.register(DispatchKey.Autograd, KernelFunction(
-    binary_cross_entropy_backward, "torch::autograd::VariableType::binary_cross_entropy_backward", with_keyset=True))
+ops.binary_cross_entropy_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    binary_cross_entropy_backward, "torch::autograd::VariableType::binary_cross_entropy_backward", with_keyset=True)))
 
 
 _record_smooth_l1_loss_out = GraphRecording(ops.smooth_l1_loss_out, AutoDispatchBelowAutograd, None)
@@ -13359,8 +13359,8 @@ def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.smooth_l1_loss_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.smooth_l1_loss_out.register(DispatchKey.Autograd, KernelFunction(
-    smooth_l1_loss_out, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+ops.smooth_l1_loss_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss_out, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True)))
 
 
 def _jvp_smooth_l1_loss(fw: dict[str, Any]) -> Any:
@@ -13389,8 +13389,8 @@ def smooth_l1_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.smooth_l1_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.smooth_l1_loss.register(DispatchKey.Autograd, KernelFunction(
-    smooth_l1_loss, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+ops.smooth_l1_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True)))
 
 
 _record_smooth_l1_loss_backward_grad_input = GraphRecording(ops.smooth_l1_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13414,8 +13414,8 @@ def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.smooth_l1_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    smooth_l1_loss_backward_grad_input, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True)))
 
 
 _record_smooth_l1_loss_backward = GraphRecording(ops.smooth_l1_loss_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13439,8 +13439,8 @@ def smooth_l1_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.smooth_l1_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.smooth_l1_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    smooth_l1_loss_backward, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
+ops.smooth_l1_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    smooth_l1_loss_backward, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True)))
 
 
 _record_huber_loss_out = GraphRecording(ops.huber_loss_out, AutoDispatchBelowAutograd, None)
@@ -13464,8 +13464,8 @@ def huber_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.huber_loss_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.huber_loss_out.register(DispatchKey.Autograd, KernelFunction(
-    huber_loss_out, "torch::autograd::VariableType::huber_loss", with_keyset=True))
+ops.huber_loss_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    huber_loss_out, "torch::autograd::VariableType::huber_loss", with_keyset=True)))
 
 
 def _jvp_huber_loss(fw: dict[str, Any]) -> Any:
@@ -13494,8 +13494,8 @@ def huber_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.huber_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.huber_loss.register(DispatchKey.Autograd, KernelFunction(
-    huber_loss, "torch::autograd::VariableType::huber_loss", with_keyset=True))
+ops.huber_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    huber_loss, "torch::autograd::VariableType::huber_loss", with_keyset=True)))
 
 
 _record_huber_loss_backward_out = GraphRecording(ops.huber_loss_backward_out, AutoDispatchBelowAutograd, None)
@@ -13519,8 +13519,8 @@ def huber_loss_backward_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.huber_loss_backward_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.huber_loss_backward_out.register(DispatchKey.Autograd, KernelFunction(
-    huber_loss_backward_out, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
+ops.huber_loss_backward_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    huber_loss_backward_out, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True)))
 
 
 _record_huber_loss_backward = GraphRecording(ops.huber_loss_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13544,8 +13544,8 @@ def huber_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.huber_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.huber_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    huber_loss_backward, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True))
+ops.huber_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    huber_loss_backward, "torch::autograd::VariableType::huber_loss_backward", with_keyset=True)))
 
 
 _record_soft_margin_loss_out = GraphRecording(ops.soft_margin_loss_out, AutoDispatchBelowAutograd, None)
@@ -13569,8 +13569,8 @@ def soft_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.soft_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.soft_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
-    soft_margin_loss_out, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+ops.soft_margin_loss_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss_out, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True)))
 
 
 _record_soft_margin_loss = GraphRecording(ops.soft_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackward0)
@@ -13594,8 +13594,8 @@ def soft_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.soft_margin_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.soft_margin_loss.register(DispatchKey.Autograd, KernelFunction(
-    soft_margin_loss, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True))
+ops.soft_margin_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss, "torch::autograd::VariableType::soft_margin_loss", with_keyset=True)))
 
 
 _record_soft_margin_loss_backward_grad_input = GraphRecording(ops.soft_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13619,8 +13619,8 @@ def soft_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.soft_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.soft_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    soft_margin_loss_backward_grad_input, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+ops.soft_margin_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss_backward_grad_input, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True)))
 
 
 _record_soft_margin_loss_backward = GraphRecording(ops.soft_margin_loss_backward, AutoDispatchBelowADInplaceOrView, nodes.SoftMarginLossBackwardBackward0)
@@ -13644,8 +13644,8 @@ def soft_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.soft_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.soft_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    soft_margin_loss_backward, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True))
+ops.soft_margin_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    soft_margin_loss_backward, "torch::autograd::VariableType::soft_margin_loss_backward", with_keyset=True)))
 
 
 _record_multi_margin_loss_out = GraphRecording(ops.multi_margin_loss_out, AutoDispatchBelowAutograd, None)
@@ -13669,8 +13669,8 @@ def multi_margin_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multi_margin_loss_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multi_margin_loss_out.register(DispatchKey.Autograd, KernelFunction(
-    multi_margin_loss_out, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+ops.multi_margin_loss_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss_out, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True)))
 
 
 _record_multi_margin_loss = GraphRecording(ops.multi_margin_loss, AutoDispatchBelowADInplaceOrView, nodes.MultiMarginLossBackward0)
@@ -13694,8 +13694,8 @@ def multi_margin_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multi_margin_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multi_margin_loss.register(DispatchKey.Autograd, KernelFunction(
-    multi_margin_loss, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True))
+ops.multi_margin_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss, "torch::autograd::VariableType::multi_margin_loss", with_keyset=True)))
 
 
 _record_multi_margin_loss_backward_grad_input = GraphRecording(ops.multi_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13719,8 +13719,8 @@ def multi_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any
         return ops.multi_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multi_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    multi_margin_loss_backward_grad_input, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+ops.multi_margin_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss_backward_grad_input, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True)))
 
 
 _record_multi_margin_loss_backward = GraphRecording(ops.multi_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13744,8 +13744,8 @@ def multi_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multi_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multi_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True))
+ops.multi_margin_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multi_margin_loss_backward, "torch::autograd::VariableType::multi_margin_loss_backward", with_keyset=True)))
 
 
 _record__ctc_loss = GraphRecording(ops._ctc_loss, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward0)
@@ -13769,8 +13769,8 @@ def _ctc_loss(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._ctc_loss.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._ctc_loss.register(DispatchKey.Autograd, KernelFunction(
-    _ctc_loss, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+ops._ctc_loss.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _ctc_loss, "torch::autograd::VariableType::_ctc_loss", with_keyset=True)))
 
 
 _record__ctc_loss_Tensor = GraphRecording(ops._ctc_loss_Tensor, AutoDispatchBelowADInplaceOrView, nodes.CtcLossBackward1)
@@ -13794,8 +13794,8 @@ def _ctc_loss_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._ctc_loss_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._ctc_loss_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    _ctc_loss_Tensor, "torch::autograd::VariableType::_ctc_loss", with_keyset=True))
+ops._ctc_loss_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _ctc_loss_Tensor, "torch::autograd::VariableType::_ctc_loss", with_keyset=True)))
 
 
 _record__ctc_loss_backward = GraphRecording(ops._ctc_loss_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13819,8 +13819,8 @@ def _ctc_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._ctc_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._ctc_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    _ctc_loss_backward, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+ops._ctc_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _ctc_loss_backward, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True)))
 
 
 _record__ctc_loss_backward_Tensor = GraphRecording(ops._ctc_loss_backward_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -13844,8 +13844,8 @@ def _ctc_loss_backward_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._ctc_loss_backward_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._ctc_loss_backward_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    _ctc_loss_backward_Tensor, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True))
+ops._ctc_loss_backward_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _ctc_loss_backward_Tensor, "torch::autograd::VariableType::_ctc_loss_backward", with_keyset=True)))
 
 
 _record_multilabel_margin_loss_forward_output = GraphRecording(ops.multilabel_margin_loss_forward_output, AutoDispatchBelowAutograd, None)
@@ -13869,8 +13869,8 @@ def multilabel_margin_loss_forward_output(ks: DispatchKeySet, *args: Any) -> Any
         return ops.multilabel_margin_loss_forward_output.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multilabel_margin_loss_forward_output.register(DispatchKey.Autograd, KernelFunction(
-    multilabel_margin_loss_forward_output, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+ops.multilabel_margin_loss_forward_output.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_forward_output, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True)))
 
 
 _record_multilabel_margin_loss_forward = GraphRecording(ops.multilabel_margin_loss_forward, AutoDispatchBelowADInplaceOrView, nodes.MultilabelMarginLossBackward0)
@@ -13894,8 +13894,8 @@ def multilabel_margin_loss_forward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multilabel_margin_loss_forward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multilabel_margin_loss_forward.register(DispatchKey.Autograd, KernelFunction(
-    multilabel_margin_loss_forward, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True))
+ops.multilabel_margin_loss_forward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_forward, "torch::autograd::VariableType::multilabel_margin_loss_forward", with_keyset=True)))
 
 
 _record_multilabel_margin_loss_backward_grad_input = GraphRecording(ops.multilabel_margin_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -13919,8 +13919,8 @@ def multilabel_margin_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -
         return ops.multilabel_margin_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    multilabel_margin_loss_backward_grad_input, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
+ops.multilabel_margin_loss_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_backward_grad_input, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True)))
 
 
 _record_multilabel_margin_loss_backward = GraphRecording(ops.multilabel_margin_loss_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -13944,8 +13944,8 @@ def multilabel_margin_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.multilabel_margin_loss_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.multilabel_margin_loss_backward.register(DispatchKey.Autograd, KernelFunction(
-    multilabel_margin_loss_backward, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True))
+ops.multilabel_margin_loss_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    multilabel_margin_loss_backward, "torch::autograd::VariableType::multilabel_margin_loss_backward", with_keyset=True)))
 
 
 def _jvp_binary_cross_entropy_with_logits(fw: dict[str, Any]) -> Any:
@@ -13974,8 +13974,8 @@ def binary_cross_entropy_with_logits(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.binary_cross_entropy_with_logits.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.binary_cross_entropy_with_logits.register(DispatchKey.Autograd, KernelFunction(
-    binary_cross_entropy_with_logits, "torch::autograd::VariableType::binary_cross_entropy_with_logits", with_keyset=True))
+ops.binary_cross_entropy_with_logits.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    binary_cross_entropy_with_logits, "torch::autograd::VariableType::binary_cross_entropy_with_logits", with_keyset=True)))
 
 
 def _jvp_log_sigmoid_forward(fw: dict[str, Any]) -> Any:
@@ -14004,8 +14004,8 @@ def log_sigmoid_forward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_sigmoid_forward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_sigmoid_forward.register(DispatchKey.Autograd, KernelFunction(
-    log_sigmoid_forward, "torch::autograd::VariableType::log_sigmoid_forward", with_keyset=True))
+ops.log_sigmoid_forward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_sigmoid_forward, "torch::autograd::VariableType::log_sigmoid_forward", with_keyset=True)))
 
 
 _record__trilinear = GraphRecording(ops._trilinear, AutoDispatchBelowADInplaceOrView, nodes.TrilinearBackward0)
@@ -14029,8 +14029,8 @@ def _trilinear(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._trilinear.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._trilinear.register(DispatchKey.Autograd, KernelFunction(
-    _trilinear, "torch::autograd::VariableType::_trilinear", with_keyset=True))
+ops._trilinear.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _trilinear, "torch::autograd::VariableType::_trilinear", with_keyset=True)))
 
 
 _record_addcmul_out = GraphRecording(ops.addcmul_out, AutoDispatchBelowAutograd, None)
@@ -14054,8 +14054,8 @@ def addcmul_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcmul_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcmul_out.register(DispatchKey.Autograd, KernelFunction(
-    addcmul_out, "torch::autograd::VariableType::addcmul", with_keyset=True))
+ops.addcmul_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcmul_out, "torch::autograd::VariableType::addcmul", with_keyset=True)))
 
 
 def _jvp_addcmul(fw: dict[str, Any]) -> Any:
@@ -14084,8 +14084,8 @@ def addcmul(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcmul.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcmul.register(DispatchKey.Autograd, KernelFunction(
-    addcmul, "torch::autograd::VariableType::addcmul", with_keyset=True))
+ops.addcmul.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcmul, "torch::autograd::VariableType::addcmul", with_keyset=True)))
 
 
 def _jvp_addcmul_(fw: dict[str, Any]) -> Any:
@@ -14114,8 +14114,8 @@ def addcmul_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcmul_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcmul_.register(DispatchKey.Autograd, KernelFunction(
-    addcmul_, "torch::autograd::VariableType::addcmul_", with_keyset=True))
+ops.addcmul_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcmul_, "torch::autograd::VariableType::addcmul_", with_keyset=True)))
 
 
 _record_addcdiv_out = GraphRecording(ops.addcdiv_out, AutoDispatchBelowAutograd, None)
@@ -14139,8 +14139,8 @@ def addcdiv_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcdiv_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcdiv_out.register(DispatchKey.Autograd, KernelFunction(
-    addcdiv_out, "torch::autograd::VariableType::addcdiv", with_keyset=True))
+ops.addcdiv_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcdiv_out, "torch::autograd::VariableType::addcdiv", with_keyset=True)))
 
 
 def _jvp_addcdiv(fw: dict[str, Any]) -> Any:
@@ -14169,8 +14169,8 @@ def addcdiv(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcdiv.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcdiv.register(DispatchKey.Autograd, KernelFunction(
-    addcdiv, "torch::autograd::VariableType::addcdiv", with_keyset=True))
+ops.addcdiv.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcdiv, "torch::autograd::VariableType::addcdiv", with_keyset=True)))
 
 
 def _jvp_addcdiv_(fw: dict[str, Any]) -> Any:
@@ -14199,8 +14199,8 @@ def addcdiv_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.addcdiv_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.addcdiv_.register(DispatchKey.Autograd, KernelFunction(
-    addcdiv_, "torch::autograd::VariableType::addcdiv_", with_keyset=True))
+ops.addcdiv_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    addcdiv_, "torch::autograd::VariableType::addcdiv_", with_keyset=True)))
 
 
 _record_lerp_Scalar_out = GraphRecording(ops.lerp_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -14224,8 +14224,8 @@ def lerp_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    lerp_Scalar_out, "torch::autograd::VariableType::lerp", with_keyset=True))
+ops.lerp_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp_Scalar_out, "torch::autograd::VariableType::lerp", with_keyset=True)))
 
 
 def _jvp_lerp_Scalar(fw: dict[str, Any]) -> Any:
@@ -14254,8 +14254,8 @@ def lerp_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    lerp_Scalar, "torch::autograd::VariableType::lerp", with_keyset=True))
+ops.lerp_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp_Scalar, "torch::autograd::VariableType::lerp", with_keyset=True)))
 
 
 def _jvp_lerp__Scalar(fw: dict[str, Any]) -> Any:
@@ -14284,8 +14284,8 @@ def lerp__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    lerp__Scalar, "torch::autograd::VariableType::lerp_", with_keyset=True))
+ops.lerp__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp__Scalar, "torch::autograd::VariableType::lerp_", with_keyset=True)))
 
 
 _record_lerp_Tensor_out = GraphRecording(ops.lerp_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -14309,8 +14309,8 @@ def lerp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    lerp_Tensor_out, "torch::autograd::VariableType::lerp", with_keyset=True))
+ops.lerp_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp_Tensor_out, "torch::autograd::VariableType::lerp", with_keyset=True)))
 
 
 _record_lerp_Tensor = GraphRecording(ops.lerp_Tensor, AutoDispatchBelowADInplaceOrView, nodes.LerpBackward1)
@@ -14334,8 +14334,8 @@ def lerp_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    lerp_Tensor, "torch::autograd::VariableType::lerp", with_keyset=True))
+ops.lerp_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp_Tensor, "torch::autograd::VariableType::lerp", with_keyset=True)))
 
 
 _record_lerp__Tensor = GraphRecording(ops.lerp__Tensor, AutoDispatchBelowAutograd, nodes.LerpBackward1)
@@ -14359,8 +14359,8 @@ def lerp__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lerp__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lerp__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    lerp__Tensor, "torch::autograd::VariableType::lerp_", with_keyset=True))
+ops.lerp__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lerp__Tensor, "torch::autograd::VariableType::lerp_", with_keyset=True)))
 
 
 _record_bitwise_xor_Tensor_out = GraphRecording(ops.bitwise_xor_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -14384,8 +14384,8 @@ def bitwise_xor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor_Tensor_out, "torch::autograd::VariableType::bitwise_xor", with_keyset=True))
+ops.bitwise_xor_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Tensor_out, "torch::autograd::VariableType::bitwise_xor", with_keyset=True)))
 
 
 _record_bitwise_xor_Scalar_out = GraphRecording(ops.bitwise_xor_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -14409,8 +14409,8 @@ def bitwise_xor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor_Scalar_out, "torch::autograd::VariableType::bitwise_xor", with_keyset=True))
+ops.bitwise_xor_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Scalar_out, "torch::autograd::VariableType::bitwise_xor", with_keyset=True)))
 
 
 _record_bitwise_xor_Scalar = GraphRecording(ops.bitwise_xor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -14434,8 +14434,8 @@ def bitwise_xor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor_Scalar, "torch::autograd::VariableType::bitwise_xor", with_keyset=True))
+ops.bitwise_xor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Scalar, "torch::autograd::VariableType::bitwise_xor", with_keyset=True)))
 
 
 _record_bitwise_xor_Tensor = GraphRecording(ops.bitwise_xor_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -14459,8 +14459,8 @@ def bitwise_xor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor_Tensor, "torch::autograd::VariableType::bitwise_xor", with_keyset=True))
+ops.bitwise_xor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor_Tensor, "torch::autograd::VariableType::bitwise_xor", with_keyset=True)))
 
 
 _record_bitwise_xor__Scalar = GraphRecording(ops.bitwise_xor__Scalar, AutoDispatchBelowAutograd, None)
@@ -14484,8 +14484,8 @@ def bitwise_xor__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor__Scalar, "torch::autograd::VariableType::bitwise_xor_", with_keyset=True))
+ops.bitwise_xor__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor__Scalar, "torch::autograd::VariableType::bitwise_xor_", with_keyset=True)))
 
 
 _record_bitwise_xor__Tensor = GraphRecording(ops.bitwise_xor__Tensor, AutoDispatchBelowAutograd, None)
@@ -14509,8 +14509,8 @@ def bitwise_xor__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_xor__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_xor__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_xor__Tensor, "torch::autograd::VariableType::bitwise_xor_", with_keyset=True))
+ops.bitwise_xor__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_xor__Tensor, "torch::autograd::VariableType::bitwise_xor_", with_keyset=True)))
 
 
 _record_bitwise_left_shift_Tensor_out = GraphRecording(ops.bitwise_left_shift_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -14534,8 +14534,8 @@ def bitwise_left_shift_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_left_shift_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_left_shift_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_left_shift_Tensor_out, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True))
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift_Tensor_out, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True)))
 
 
 _record_bitwise_left_shift_Tensor = GraphRecording(ops.bitwise_left_shift_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -14559,8 +14559,8 @@ def bitwise_left_shift_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_left_shift_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_left_shift_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_left_shift_Tensor, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True))
+ops.bitwise_left_shift_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift_Tensor, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True)))
 
 
 _record_bitwise_left_shift__Tensor = GraphRecording(ops.bitwise_left_shift__Tensor, AutoDispatchBelowAutograd, None)
@@ -14584,8 +14584,8 @@ def bitwise_left_shift__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_left_shift__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_left_shift__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_left_shift__Tensor, "torch::autograd::VariableType::bitwise_left_shift_", with_keyset=True))
+ops.bitwise_left_shift__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift__Tensor, "torch::autograd::VariableType::bitwise_left_shift_", with_keyset=True)))
 
 
 _record_bitwise_left_shift_Tensor_Scalar = GraphRecording(ops.bitwise_left_shift_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -14609,8 +14609,8 @@ def bitwise_left_shift_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_left_shift_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_left_shift_Tensor_Scalar, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True))
+ops.bitwise_left_shift_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift_Tensor_Scalar, "torch::autograd::VariableType::bitwise_left_shift", with_keyset=True)))
 
 
 _record_bitwise_left_shift__Tensor_Scalar = GraphRecording(ops.bitwise_left_shift__Tensor_Scalar, AutoDispatchBelowAutograd, None)
@@ -14634,8 +14634,8 @@ def bitwise_left_shift__Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_left_shift__Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_left_shift__Tensor_Scalar, "torch::autograd::VariableType::bitwise_left_shift_", with_keyset=True))
+ops.bitwise_left_shift__Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_left_shift__Tensor_Scalar, "torch::autograd::VariableType::bitwise_left_shift_", with_keyset=True)))
 
 
 _record_bitwise_right_shift_Tensor_out = GraphRecording(ops.bitwise_right_shift_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -14659,8 +14659,8 @@ def bitwise_right_shift_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_right_shift_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_right_shift_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_right_shift_Tensor_out, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True))
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift_Tensor_out, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True)))
 
 
 _record_bitwise_right_shift_Tensor = GraphRecording(ops.bitwise_right_shift_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -14684,8 +14684,8 @@ def bitwise_right_shift_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_right_shift_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_right_shift_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_right_shift_Tensor, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True))
+ops.bitwise_right_shift_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift_Tensor, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True)))
 
 
 _record_bitwise_right_shift__Tensor = GraphRecording(ops.bitwise_right_shift__Tensor, AutoDispatchBelowAutograd, None)
@@ -14709,8 +14709,8 @@ def bitwise_right_shift__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_right_shift__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_right_shift__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_right_shift__Tensor, "torch::autograd::VariableType::bitwise_right_shift_", with_keyset=True))
+ops.bitwise_right_shift__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift__Tensor, "torch::autograd::VariableType::bitwise_right_shift_", with_keyset=True)))
 
 
 _record_bitwise_right_shift_Tensor_Scalar = GraphRecording(ops.bitwise_right_shift_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -14734,8 +14734,8 @@ def bitwise_right_shift_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_right_shift_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_right_shift_Tensor_Scalar, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True))
+ops.bitwise_right_shift_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift_Tensor_Scalar, "torch::autograd::VariableType::bitwise_right_shift", with_keyset=True)))
 
 
 _record_bitwise_right_shift__Tensor_Scalar = GraphRecording(ops.bitwise_right_shift__Tensor_Scalar, AutoDispatchBelowAutograd, None)
@@ -14759,8 +14759,8 @@ def bitwise_right_shift__Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bitwise_right_shift__Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bitwise_right_shift__Tensor_Scalar, "torch::autograd::VariableType::bitwise_right_shift_", with_keyset=True))
+ops.bitwise_right_shift__Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bitwise_right_shift__Tensor_Scalar, "torch::autograd::VariableType::bitwise_right_shift_", with_keyset=True)))
 
 
 _record_hypot_out = GraphRecording(ops.hypot_out, AutoDispatchBelowAutograd, None)
@@ -14784,8 +14784,8 @@ def hypot_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hypot_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hypot_out.register(DispatchKey.Autograd, KernelFunction(
-    hypot_out, "torch::autograd::VariableType::hypot", with_keyset=True))
+ops.hypot_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hypot_out, "torch::autograd::VariableType::hypot", with_keyset=True)))
 
 
 _record_hypot = GraphRecording(ops.hypot, AutoDispatchBelowADInplaceOrView, None)
@@ -14809,8 +14809,8 @@ def hypot(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hypot.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hypot.register(DispatchKey.Autograd, KernelFunction(
-    hypot, "torch::autograd::VariableType::hypot", with_keyset=True))
+ops.hypot.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hypot, "torch::autograd::VariableType::hypot", with_keyset=True)))
 
 
 _record_hypot_ = GraphRecording(ops.hypot_, AutoDispatchBelowAutograd, None)
@@ -14834,8 +14834,8 @@ def hypot_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hypot_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hypot_.register(DispatchKey.Autograd, KernelFunction(
-    hypot_, "torch::autograd::VariableType::hypot_", with_keyset=True))
+ops.hypot_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hypot_, "torch::autograd::VariableType::hypot_", with_keyset=True)))
 
 
 _record_isnan = GraphRecording(ops.isnan, AutoDispatchBelowADInplaceOrView, None)
@@ -14859,8 +14859,8 @@ def isnan(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isnan.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isnan.register(DispatchKey.Autograd, KernelFunction(
-    isnan, "torch::autograd::VariableType::isnan", with_keyset=True))
+ops.isnan.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isnan, "torch::autograd::VariableType::isnan", with_keyset=True)))
 
 
 _record_isinf = GraphRecording(ops.isinf, AutoDispatchBelowADInplaceOrView, None)
@@ -14884,8 +14884,8 @@ def isinf(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isinf.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isinf.register(DispatchKey.Autograd, KernelFunction(
-    isinf, "torch::autograd::VariableType::isinf", with_keyset=True))
+ops.isinf.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isinf, "torch::autograd::VariableType::isinf", with_keyset=True)))
 
 
 _record__amp_foreach_non_finite_check_and_unscale_ = GraphRecording(ops._amp_foreach_non_finite_check_and_unscale_, AutoDispatchBelowADInplaceOrView, None)
@@ -14909,8 +14909,8 @@ def _amp_foreach_non_finite_check_and_unscale_(ks: DispatchKeySet, *args: Any) -
         return ops._amp_foreach_non_finite_check_and_unscale_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.Autograd, KernelFunction(
-    _amp_foreach_non_finite_check_and_unscale_, "torch::autograd::VariableType::_amp_foreach_non_finite_check_and_unscale_", with_keyset=True))
+ops._amp_foreach_non_finite_check_and_unscale_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _amp_foreach_non_finite_check_and_unscale_, "torch::autograd::VariableType::_amp_foreach_non_finite_check_and_unscale_", with_keyset=True)))
 
 
 _record__amp_update_scale_ = GraphRecording(ops._amp_update_scale_, AutoDispatchBelowADInplaceOrView, None)
@@ -14934,8 +14934,8 @@ def _amp_update_scale_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._amp_update_scale_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._amp_update_scale_.register(DispatchKey.Autograd, KernelFunction(
-    _amp_update_scale_, "torch::autograd::VariableType::_amp_update_scale_", with_keyset=True))
+ops._amp_update_scale_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _amp_update_scale_, "torch::autograd::VariableType::_amp_update_scale_", with_keyset=True)))
 
 
 _record_isin_Tensor_Tensor = GraphRecording(ops.isin_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -14959,8 +14959,8 @@ def isin_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isin_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isin_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    isin_Tensor_Tensor, "torch::autograd::VariableType::isin", with_keyset=True))
+ops.isin_Tensor_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isin_Tensor_Tensor, "torch::autograd::VariableType::isin", with_keyset=True)))
 
 
 _record_isin_Tensor_Scalar = GraphRecording(ops.isin_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -14984,8 +14984,8 @@ def isin_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isin_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isin_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    isin_Tensor_Scalar, "torch::autograd::VariableType::isin", with_keyset=True))
+ops.isin_Tensor_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isin_Tensor_Scalar, "torch::autograd::VariableType::isin", with_keyset=True)))
 
 
 _record_isin_Scalar_Tensor = GraphRecording(ops.isin_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -15009,8 +15009,8 @@ def isin_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isin_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isin_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    isin_Scalar_Tensor, "torch::autograd::VariableType::isin", with_keyset=True))
+ops.isin_Scalar_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isin_Scalar_Tensor, "torch::autograd::VariableType::isin", with_keyset=True)))
 
 
 _record_conj_physical_out = GraphRecording(ops.conj_physical_out, AutoDispatchBelowAutograd, None)
@@ -15034,8 +15034,8 @@ def conj_physical_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.conj_physical_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.conj_physical_out.register(DispatchKey.Autograd, KernelFunction(
-    conj_physical_out, "torch::autograd::VariableType::conj_physical", with_keyset=True))
+ops.conj_physical_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    conj_physical_out, "torch::autograd::VariableType::conj_physical", with_keyset=True)))
 
 
 _record_conj_physical_ = GraphRecording(ops.conj_physical_, AutoDispatchBelowAutograd, None)
@@ -15059,8 +15059,8 @@ def conj_physical_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.conj_physical_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.conj_physical_.register(DispatchKey.Autograd, KernelFunction(
-    conj_physical_, "torch::autograd::VariableType::conj_physical_", with_keyset=True))
+ops.conj_physical_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    conj_physical_, "torch::autograd::VariableType::conj_physical_", with_keyset=True)))
 
 
 _record__conj_physical = GraphRecording(ops._conj_physical, AutoDispatchBelowADInplaceOrView, nodes.ConjPhysicalBackward0)
@@ -15084,8 +15084,8 @@ def _conj_physical(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._conj_physical.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._conj_physical.register(DispatchKey.Autograd, KernelFunction(
-    _conj_physical, "torch::autograd::VariableType::_conj_physical", with_keyset=True))
+ops._conj_physical.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _conj_physical, "torch::autograd::VariableType::_conj_physical", with_keyset=True)))
 
 
 _record__conj = GraphRecording(ops._conj, AutoDispatchBelowAutograd, nodes.ConjBackward0)
@@ -15109,8 +15109,8 @@ def _conj(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._conj.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._conj.register(DispatchKey.Autograd, KernelFunction(
-    _conj, "torch::autograd::VariableType::_conj", with_keyset=True))
+ops._conj.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _conj, "torch::autograd::VariableType::_conj", with_keyset=True)))
 
 
 _record__neg_view = GraphRecording(ops._neg_view, AutoDispatchBelowAutograd, nodes.NegViewBackward0)
@@ -15134,8 +15134,8 @@ def _neg_view(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._neg_view.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._neg_view.register(DispatchKey.Autograd, KernelFunction(
-    _neg_view, "torch::autograd::VariableType::_neg_view", with_keyset=True))
+ops._neg_view.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _neg_view, "torch::autograd::VariableType::_neg_view", with_keyset=True)))
 
 
 _record_view_as_real = GraphRecording(ops.view_as_real, AutoDispatchBelowAutograd, nodes.ViewAsRealBackward0)
@@ -15159,8 +15159,8 @@ def view_as_real(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.view_as_real.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.view_as_real.register(DispatchKey.Autograd, KernelFunction(
-    view_as_real, "torch::autograd::VariableType::view_as_real", with_keyset=True))
+ops.view_as_real.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    view_as_real, "torch::autograd::VariableType::view_as_real", with_keyset=True)))
 
 
 _record_view_as_complex = GraphRecording(ops.view_as_complex, AutoDispatchBelowAutograd, nodes.ViewAsComplexBackward0)
@@ -15184,8 +15184,8 @@ def view_as_complex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.view_as_complex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.view_as_complex.register(DispatchKey.Autograd, KernelFunction(
-    view_as_complex, "torch::autograd::VariableType::view_as_complex", with_keyset=True))
+ops.view_as_complex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    view_as_complex, "torch::autograd::VariableType::view_as_complex", with_keyset=True)))
 
 
 _record_complex = GraphRecording(ops.complex, AutoDispatchBelowADInplaceOrView, nodes.ComplexBackward0)
@@ -15209,8 +15209,8 @@ def complex(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.complex.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.complex.register(DispatchKey.Autograd, KernelFunction(
-    complex, "torch::autograd::VariableType::complex", with_keyset=True))
+ops.complex.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    complex, "torch::autograd::VariableType::complex", with_keyset=True)))
 
 
 _record_complex_out = GraphRecording(ops.complex_out, AutoDispatchBelowAutograd, None)
@@ -15234,8 +15234,8 @@ def complex_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.complex_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.complex_out.register(DispatchKey.Autograd, KernelFunction(
-    complex_out, "torch::autograd::VariableType::complex", with_keyset=True))
+ops.complex_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    complex_out, "torch::autograd::VariableType::complex", with_keyset=True)))
 
 
 _record_polar = GraphRecording(ops.polar, AutoDispatchBelowADInplaceOrView, nodes.PolarBackward0)
@@ -15259,8 +15259,8 @@ def polar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.polar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.polar.register(DispatchKey.Autograd, KernelFunction(
-    polar, "torch::autograd::VariableType::polar", with_keyset=True))
+ops.polar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    polar, "torch::autograd::VariableType::polar", with_keyset=True)))
 
 
 _record_polar_out = GraphRecording(ops.polar_out, AutoDispatchBelowAutograd, None)
@@ -15284,8 +15284,8 @@ def polar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.polar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.polar_out.register(DispatchKey.Autograd, KernelFunction(
-    polar_out, "torch::autograd::VariableType::polar", with_keyset=True))
+ops.polar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    polar_out, "torch::autograd::VariableType::polar", with_keyset=True)))
 
 
 _record_angle = GraphRecording(ops.angle, AutoDispatchBelowADInplaceOrView, nodes.AngleBackward0)
@@ -15309,8 +15309,8 @@ def angle(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.angle.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.angle.register(DispatchKey.Autograd, KernelFunction(
-    angle, "torch::autograd::VariableType::angle", with_keyset=True))
+ops.angle.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    angle, "torch::autograd::VariableType::angle", with_keyset=True)))
 
 
 _record_angle_out = GraphRecording(ops.angle_out, AutoDispatchBelowAutograd, None)
@@ -15334,8 +15334,8 @@ def angle_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.angle_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.angle_out.register(DispatchKey.Autograd, KernelFunction(
-    angle_out, "torch::autograd::VariableType::angle", with_keyset=True))
+ops.angle_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    angle_out, "torch::autograd::VariableType::angle", with_keyset=True)))
 
 
 def _jvp_sgn(fw: dict[str, Any]) -> Any:
@@ -15364,8 +15364,8 @@ def sgn(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sgn.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sgn.register(DispatchKey.Autograd, KernelFunction(
-    sgn, "torch::autograd::VariableType::sgn", with_keyset=True))
+ops.sgn.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sgn, "torch::autograd::VariableType::sgn", with_keyset=True)))
 
 
 def _jvp_sgn_(fw: dict[str, Any]) -> Any:
@@ -15394,8 +15394,8 @@ def sgn_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sgn_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sgn_.register(DispatchKey.Autograd, KernelFunction(
-    sgn_, "torch::autograd::VariableType::sgn_", with_keyset=True))
+ops.sgn_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sgn_, "torch::autograd::VariableType::sgn_", with_keyset=True)))
 
 
 _record_sgn_out = GraphRecording(ops.sgn_out, AutoDispatchBelowAutograd, None)
@@ -15419,8 +15419,8 @@ def sgn_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sgn_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sgn_out.register(DispatchKey.Autograd, KernelFunction(
-    sgn_out, "torch::autograd::VariableType::sgn", with_keyset=True))
+ops.sgn_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sgn_out, "torch::autograd::VariableType::sgn", with_keyset=True)))
 
 
 def _jvp_sign(fw: dict[str, Any]) -> Any:
@@ -15449,8 +15449,8 @@ def sign(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sign.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sign.register(DispatchKey.Autograd, KernelFunction(
-    sign, "torch::autograd::VariableType::sign", with_keyset=True))
+ops.sign.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sign, "torch::autograd::VariableType::sign", with_keyset=True)))
 
 
 def _jvp_sign_(fw: dict[str, Any]) -> Any:
@@ -15479,8 +15479,8 @@ def sign_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sign_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sign_.register(DispatchKey.Autograd, KernelFunction(
-    sign_, "torch::autograd::VariableType::sign_", with_keyset=True))
+ops.sign_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sign_, "torch::autograd::VariableType::sign_", with_keyset=True)))
 
 
 _record_sign_out = GraphRecording(ops.sign_out, AutoDispatchBelowAutograd, None)
@@ -15504,8 +15504,8 @@ def sign_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sign_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sign_out.register(DispatchKey.Autograd, KernelFunction(
-    sign_out, "torch::autograd::VariableType::sign", with_keyset=True))
+ops.sign_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sign_out, "torch::autograd::VariableType::sign", with_keyset=True)))
 
 
 _record_frexp_Tensor = GraphRecording(ops.frexp_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -15529,8 +15529,8 @@ def frexp_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.frexp_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.frexp_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    frexp_Tensor, "torch::autograd::VariableType::frexp", with_keyset=True))
+ops.frexp_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    frexp_Tensor, "torch::autograd::VariableType::frexp", with_keyset=True)))
 
 
 _record_frexp_Tensor_out = GraphRecording(ops.frexp_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -15554,8 +15554,8 @@ def frexp_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.frexp_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.frexp_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    frexp_Tensor_out, "torch::autograd::VariableType::frexp", with_keyset=True))
+ops.frexp_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    frexp_Tensor_out, "torch::autograd::VariableType::frexp", with_keyset=True)))
 
 
 _record_bincount = GraphRecording(ops.bincount, AutoDispatchBelowADInplaceOrView, None)
@@ -15579,8 +15579,8 @@ def bincount(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bincount.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bincount.register(DispatchKey.Autograd, KernelFunction(
-    bincount, "torch::autograd::VariableType::bincount", with_keyset=True))
+ops.bincount.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bincount, "torch::autograd::VariableType::bincount", with_keyset=True)))
 
 
 _record_bucketize_Tensor = GraphRecording(ops.bucketize_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -15604,8 +15604,8 @@ def bucketize_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bucketize_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bucketize_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    bucketize_Tensor, "torch::autograd::VariableType::bucketize", with_keyset=True))
+ops.bucketize_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bucketize_Tensor, "torch::autograd::VariableType::bucketize", with_keyset=True)))
 
 
 _record_bucketize_Tensor_out = GraphRecording(ops.bucketize_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -15629,8 +15629,8 @@ def bucketize_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bucketize_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bucketize_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    bucketize_Tensor_out, "torch::autograd::VariableType::bucketize", with_keyset=True))
+ops.bucketize_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bucketize_Tensor_out, "torch::autograd::VariableType::bucketize", with_keyset=True)))
 
 
 _record_bucketize_Scalar = GraphRecording(ops.bucketize_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -15654,8 +15654,8 @@ def bucketize_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bucketize_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bucketize_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    bucketize_Scalar, "torch::autograd::VariableType::bucketize", with_keyset=True))
+ops.bucketize_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bucketize_Scalar, "torch::autograd::VariableType::bucketize", with_keyset=True)))
 
 
 _record_searchsorted_Tensor = GraphRecording(ops.searchsorted_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -15679,8 +15679,8 @@ def searchsorted_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.searchsorted_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.searchsorted_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    searchsorted_Tensor, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+ops.searchsorted_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Tensor, "torch::autograd::VariableType::searchsorted", with_keyset=True)))
 
 
 _record_searchsorted_Tensor_out = GraphRecording(ops.searchsorted_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -15704,8 +15704,8 @@ def searchsorted_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.searchsorted_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.searchsorted_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    searchsorted_Tensor_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+ops.searchsorted_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Tensor_out, "torch::autograd::VariableType::searchsorted", with_keyset=True)))
 
 
 _record_searchsorted_Scalar = GraphRecording(ops.searchsorted_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -15729,8 +15729,8 @@ def searchsorted_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.searchsorted_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.searchsorted_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    searchsorted_Scalar, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+ops.searchsorted_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Scalar, "torch::autograd::VariableType::searchsorted", with_keyset=True)))
 
 
 _record_searchsorted_Scalar_out = GraphRecording(ops.searchsorted_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -15754,8 +15754,8 @@ def searchsorted_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.searchsorted_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.searchsorted_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    searchsorted_Scalar_out, "torch::autograd::VariableType::searchsorted", with_keyset=True))
+ops.searchsorted_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    searchsorted_Scalar_out, "torch::autograd::VariableType::searchsorted", with_keyset=True)))
 
 
 _record_histc = GraphRecording(ops.histc, AutoDispatchBelowADInplaceOrView, None)
@@ -15779,8 +15779,8 @@ def histc(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.histc.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.histc.register(DispatchKey.Autograd, KernelFunction(
-    histc, "torch::autograd::VariableType::histc", with_keyset=True))
+ops.histc.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    histc, "torch::autograd::VariableType::histc", with_keyset=True)))
 
 
 _record_histc_out = GraphRecording(ops.histc_out, AutoDispatchBelowAutograd, None)
@@ -15804,8 +15804,8 @@ def histc_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.histc_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.histc_out.register(DispatchKey.Autograd, KernelFunction(
-    histc_out, "torch::autograd::VariableType::histc", with_keyset=True))
+ops.histc_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    histc_out, "torch::autograd::VariableType::histc", with_keyset=True)))
 
 
 _record_histogram_bins_tensor = GraphRecording(ops.histogram_bins_tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -15829,8 +15829,8 @@ def histogram_bins_tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.histogram_bins_tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.histogram_bins_tensor.register(DispatchKey.Autograd, KernelFunction(
-    histogram_bins_tensor, "torch::autograd::VariableType::histogram", with_keyset=True))
+ops.histogram_bins_tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    histogram_bins_tensor, "torch::autograd::VariableType::histogram", with_keyset=True)))
 
 
 _record_histogram_bin_ct = GraphRecording(ops.histogram_bin_ct, AutoDispatchBelowADInplaceOrView, None)
@@ -15854,8 +15854,8 @@ def histogram_bin_ct(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.histogram_bin_ct.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.histogram_bin_ct.register(DispatchKey.Autograd, KernelFunction(
-    histogram_bin_ct, "torch::autograd::VariableType::histogram", with_keyset=True))
+ops.histogram_bin_ct.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    histogram_bin_ct, "torch::autograd::VariableType::histogram", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::new_empty_strided", VARIABLE_TYPE,
@@ -15866,8 +15866,8 @@ def new_empty_strided(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.new_empty_strided.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.new_empty_strided.register(DispatchKey.Autograd, KernelFunction(
-    new_empty_strided, "torch::autograd::VariableType::new_empty_strided", with_keyset=True))
+ops.new_empty_strided.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    new_empty_strided, "torch::autograd::VariableType::new_empty_strided", with_keyset=True)))
 
 
 _record_sigmoid_backward_grad_input = GraphRecording(ops.sigmoid_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -15891,8 +15891,8 @@ def sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sigmoid_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    sigmoid_backward_grad_input, "torch::autograd::VariableType::sigmoid_backward", with_keyset=True))
+ops.sigmoid_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sigmoid_backward_grad_input, "torch::autograd::VariableType::sigmoid_backward", with_keyset=True)))
 
 
 def _jvp_sigmoid_backward(fw: dict[str, Any]) -> Any:
@@ -15921,8 +15921,8 @@ def sigmoid_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sigmoid_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sigmoid_backward.register(DispatchKey.Autograd, KernelFunction(
-    sigmoid_backward, "torch::autograd::VariableType::sigmoid_backward", with_keyset=True))
+ops.sigmoid_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sigmoid_backward, "torch::autograd::VariableType::sigmoid_backward", with_keyset=True)))
 
 
 _record_tanh_backward_grad_input = GraphRecording(ops.tanh_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -15946,8 +15946,8 @@ def tanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tanh_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tanh_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    tanh_backward_grad_input, "torch::autograd::VariableType::tanh_backward", with_keyset=True))
+ops.tanh_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tanh_backward_grad_input, "torch::autograd::VariableType::tanh_backward", with_keyset=True)))
 
 
 def _jvp_tanh_backward(fw: dict[str, Any]) -> Any:
@@ -15976,8 +15976,8 @@ def tanh_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tanh_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tanh_backward.register(DispatchKey.Autograd, KernelFunction(
-    tanh_backward, "torch::autograd::VariableType::tanh_backward", with_keyset=True))
+ops.tanh_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tanh_backward, "torch::autograd::VariableType::tanh_backward", with_keyset=True)))
 
 
 _record_threshold_backward_grad_input = GraphRecording(ops.threshold_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -16001,8 +16001,8 @@ def threshold_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.threshold_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.threshold_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    threshold_backward_grad_input, "torch::autograd::VariableType::threshold_backward", with_keyset=True))
+ops.threshold_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    threshold_backward_grad_input, "torch::autograd::VariableType::threshold_backward", with_keyset=True)))
 
 
 _record_threshold_backward = GraphRecording(ops.threshold_backward, AutoDispatchBelowADInplaceOrView, nodes.ThresholdBackwardBackward1)
@@ -16026,8 +16026,8 @@ def threshold_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.threshold_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.threshold_backward.register(DispatchKey.Autograd, KernelFunction(
-    threshold_backward, "torch::autograd::VariableType::threshold_backward", with_keyset=True))
+ops.threshold_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    threshold_backward, "torch::autograd::VariableType::threshold_backward", with_keyset=True)))
 
 
 def _jvp_flip(fw: dict[str, Any]) -> Any:
@@ -16056,8 +16056,8 @@ def flip(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.flip.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.flip.register(DispatchKey.Autograd, KernelFunction(
-    flip, "torch::autograd::VariableType::flip", with_keyset=True))
+ops.flip.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    flip, "torch::autograd::VariableType::flip", with_keyset=True)))
 
 
 def _jvp_roll(fw: dict[str, Any]) -> Any:
@@ -16086,8 +16086,8 @@ def roll(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.roll.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.roll.register(DispatchKey.Autograd, KernelFunction(
-    roll, "torch::autograd::VariableType::roll", with_keyset=True))
+ops.roll.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    roll, "torch::autograd::VariableType::roll", with_keyset=True)))
 
 
 _record_rot90 = GraphRecording(ops.rot90, AutoDispatchBelowADInplaceOrView, None)
@@ -16111,8 +16111,8 @@ def rot90(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rot90.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rot90.register(DispatchKey.Autograd, KernelFunction(
-    rot90, "torch::autograd::VariableType::rot90", with_keyset=True))
+ops.rot90.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rot90, "torch::autograd::VariableType::rot90", with_keyset=True)))
 
 
 def _jvp_sort(fw: dict[str, Any]) -> Any:
@@ -16141,8 +16141,8 @@ def sort(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sort.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sort.register(DispatchKey.Autograd, KernelFunction(
-    sort, "torch::autograd::VariableType::sort", with_keyset=True))
+ops.sort.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sort, "torch::autograd::VariableType::sort", with_keyset=True)))
 
 
 def _jvp_sort_stable(fw: dict[str, Any]) -> Any:
@@ -16171,8 +16171,8 @@ def sort_stable(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sort_stable.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sort_stable.register(DispatchKey.Autograd, KernelFunction(
-    sort_stable, "torch::autograd::VariableType::sort", with_keyset=True))
+ops.sort_stable.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sort_stable, "torch::autograd::VariableType::sort", with_keyset=True)))
 
 
 _record_topk = GraphRecording(ops.topk, AutoDispatchBelowADInplaceOrView, None)
@@ -16196,8 +16196,8 @@ def topk(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.topk.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.topk.register(DispatchKey.Autograd, KernelFunction(
-    topk, "torch::autograd::VariableType::topk", with_keyset=True))
+ops.topk.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    topk, "torch::autograd::VariableType::topk", with_keyset=True)))
 
 
 def _jvp_kthvalue(fw: dict[str, Any]) -> Any:
@@ -16226,8 +16226,8 @@ def kthvalue(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.kthvalue.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.kthvalue.register(DispatchKey.Autograd, KernelFunction(
-    kthvalue, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+ops.kthvalue.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    kthvalue, "torch::autograd::VariableType::kthvalue", with_keyset=True)))
 
 
 _record_kthvalue_values = GraphRecording(ops.kthvalue_values, AutoDispatchBelowAutograd, None)
@@ -16251,8 +16251,8 @@ def kthvalue_values(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.kthvalue_values.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.kthvalue_values.register(DispatchKey.Autograd, KernelFunction(
-    kthvalue_values, "torch::autograd::VariableType::kthvalue", with_keyset=True))
+ops.kthvalue_values.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    kthvalue_values, "torch::autograd::VariableType::kthvalue", with_keyset=True)))
 
 
 def _jvp_mode(fw: dict[str, Any]) -> Any:
@@ -16281,8 +16281,8 @@ def mode(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mode.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mode.register(DispatchKey.Autograd, KernelFunction(
-    mode, "torch::autograd::VariableType::mode", with_keyset=True))
+ops.mode.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mode, "torch::autograd::VariableType::mode", with_keyset=True)))
 
 
 _record_mode_values = GraphRecording(ops.mode_values, AutoDispatchBelowAutograd, None)
@@ -16306,8 +16306,8 @@ def mode_values(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mode_values.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mode_values.register(DispatchKey.Autograd, KernelFunction(
-    mode_values, "torch::autograd::VariableType::mode", with_keyset=True))
+ops.mode_values.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mode_values, "torch::autograd::VariableType::mode", with_keyset=True)))
 
 
 def _jvp_tril(fw: dict[str, Any]) -> Any:
@@ -16336,8 +16336,8 @@ def tril(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tril.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tril.register(DispatchKey.Autograd, KernelFunction(
-    tril, "torch::autograd::VariableType::tril", with_keyset=True))
+ops.tril.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tril, "torch::autograd::VariableType::tril", with_keyset=True)))
 
 
 def _jvp_triu(fw: dict[str, Any]) -> Any:
@@ -16366,8 +16366,8 @@ def triu(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.triu.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.triu.register(DispatchKey.Autograd, KernelFunction(
-    triu, "torch::autograd::VariableType::triu", with_keyset=True))
+ops.triu.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    triu, "torch::autograd::VariableType::triu", with_keyset=True)))
 
 
 def _jvp_tril_(fw: dict[str, Any]) -> Any:
@@ -16396,8 +16396,8 @@ def tril_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tril_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tril_.register(DispatchKey.Autograd, KernelFunction(
-    tril_, "torch::autograd::VariableType::tril_", with_keyset=True))
+ops.tril_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tril_, "torch::autograd::VariableType::tril_", with_keyset=True)))
 
 
 def _jvp_triu_(fw: dict[str, Any]) -> Any:
@@ -16426,8 +16426,8 @@ def triu_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.triu_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.triu_.register(DispatchKey.Autograd, KernelFunction(
-    triu_, "torch::autograd::VariableType::triu_", with_keyset=True))
+ops.triu_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    triu_, "torch::autograd::VariableType::triu_", with_keyset=True)))
 
 
 def _jvp_diag_embed(fw: dict[str, Any]) -> Any:
@@ -16456,8 +16456,8 @@ def diag_embed(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.diag_embed.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.diag_embed.register(DispatchKey.Autograd, KernelFunction(
-    diag_embed, "torch::autograd::VariableType::diag_embed", with_keyset=True))
+ops.diag_embed.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    diag_embed, "torch::autograd::VariableType::diag_embed", with_keyset=True)))
 
 
 _record_block_diag = GraphRecording(ops.block_diag, AutoDispatchBelowADInplaceOrView, None)
@@ -16481,8 +16481,8 @@ def block_diag(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.block_diag.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.block_diag.register(DispatchKey.Autograd, KernelFunction(
-    block_diag, "torch::autograd::VariableType::block_diag", with_keyset=True))
+ops.block_diag.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    block_diag, "torch::autograd::VariableType::block_diag", with_keyset=True)))
 
 
 _record_movedim_intlist = GraphRecording(ops.movedim_intlist, AutoDispatchBelowAutograd, None)
@@ -16506,8 +16506,8 @@ def movedim_intlist(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.movedim_intlist.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.movedim_intlist.register(DispatchKey.Autograd, KernelFunction(
-    movedim_intlist, "torch::autograd::VariableType::movedim", with_keyset=True))
+ops.movedim_intlist.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    movedim_intlist, "torch::autograd::VariableType::movedim", with_keyset=True)))
 
 
 def _jvp_repeat(fw: dict[str, Any]) -> Any:
@@ -16536,8 +16536,8 @@ def repeat(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.repeat.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.repeat.register(DispatchKey.Autograd, KernelFunction(
-    repeat, "torch::autograd::VariableType::repeat", with_keyset=True))
+ops.repeat.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    repeat, "torch::autograd::VariableType::repeat", with_keyset=True)))
 
 
 _record_narrow_copy = GraphRecording(ops.narrow_copy, AutoDispatchBelowADInplaceOrView, None)
@@ -16561,8 +16561,8 @@ def narrow_copy(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.narrow_copy.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.narrow_copy.register(DispatchKey.Autograd, KernelFunction(
-    narrow_copy, "torch::autograd::VariableType::narrow_copy", with_keyset=True))
+ops.narrow_copy.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    narrow_copy, "torch::autograd::VariableType::narrow_copy", with_keyset=True)))
 
 
 def _jvp_constant_pad_nd(fw: dict[str, Any]) -> Any:
@@ -16591,8 +16591,8 @@ def constant_pad_nd(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.constant_pad_nd.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.constant_pad_nd.register(DispatchKey.Autograd, KernelFunction(
-    constant_pad_nd, "torch::autograd::VariableType::constant_pad_nd", with_keyset=True))
+ops.constant_pad_nd.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    constant_pad_nd, "torch::autograd::VariableType::constant_pad_nd", with_keyset=True)))
 
 
 _record_reflection_pad1d = GraphRecording(ops.reflection_pad1d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad1DBackward0)
@@ -16616,8 +16616,8 @@ def reflection_pad1d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad1d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad1d.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad1d, "torch::autograd::VariableType::reflection_pad1d", with_keyset=True))
+ops.reflection_pad1d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad1d, "torch::autograd::VariableType::reflection_pad1d", with_keyset=True)))
 
 
 _record_reflection_pad1d_backward = GraphRecording(ops.reflection_pad1d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad1DBackwardBackward0)
@@ -16641,8 +16641,8 @@ def reflection_pad1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad1d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad1d_backward.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad1d_backward, "torch::autograd::VariableType::reflection_pad1d_backward", with_keyset=True))
+ops.reflection_pad1d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad1d_backward, "torch::autograd::VariableType::reflection_pad1d_backward", with_keyset=True)))
 
 
 _record_reflection_pad2d = GraphRecording(ops.reflection_pad2d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad2DBackward0)
@@ -16666,8 +16666,8 @@ def reflection_pad2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad2d.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad2d, "torch::autograd::VariableType::reflection_pad2d", with_keyset=True))
+ops.reflection_pad2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad2d, "torch::autograd::VariableType::reflection_pad2d", with_keyset=True)))
 
 
 _record_reflection_pad2d_backward = GraphRecording(ops.reflection_pad2d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad2DBackwardBackward0)
@@ -16691,8 +16691,8 @@ def reflection_pad2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad2d_backward, "torch::autograd::VariableType::reflection_pad2d_backward", with_keyset=True))
+ops.reflection_pad2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad2d_backward, "torch::autograd::VariableType::reflection_pad2d_backward", with_keyset=True)))
 
 
 _record_replication_pad1d = GraphRecording(ops.replication_pad1d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad1DBackward0)
@@ -16716,8 +16716,8 @@ def replication_pad1d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad1d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad1d.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad1d, "torch::autograd::VariableType::replication_pad1d", with_keyset=True))
+ops.replication_pad1d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad1d, "torch::autograd::VariableType::replication_pad1d", with_keyset=True)))
 
 
 _record_replication_pad1d_backward = GraphRecording(ops.replication_pad1d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad1DBackwardBackward0)
@@ -16741,8 +16741,8 @@ def replication_pad1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad1d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad1d_backward.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad1d_backward, "torch::autograd::VariableType::replication_pad1d_backward", with_keyset=True))
+ops.replication_pad1d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad1d_backward, "torch::autograd::VariableType::replication_pad1d_backward", with_keyset=True)))
 
 
 _record_replication_pad2d = GraphRecording(ops.replication_pad2d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad2DBackward0)
@@ -16766,8 +16766,8 @@ def replication_pad2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad2d.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad2d, "torch::autograd::VariableType::replication_pad2d", with_keyset=True))
+ops.replication_pad2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad2d, "torch::autograd::VariableType::replication_pad2d", with_keyset=True)))
 
 
 _record_replication_pad2d_backward = GraphRecording(ops.replication_pad2d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad2DBackwardBackward0)
@@ -16791,8 +16791,8 @@ def replication_pad2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
+ops.replication_pad2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True)))
 
 
 _record_reflection_pad3d = GraphRecording(ops.reflection_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackward0)
@@ -16816,8 +16816,8 @@ def reflection_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad3d.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad3d, "torch::autograd::VariableType::reflection_pad3d", with_keyset=True))
+ops.reflection_pad3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad3d, "torch::autograd::VariableType::reflection_pad3d", with_keyset=True)))
 
 
 _record_reflection_pad3d_backward = GraphRecording(ops.reflection_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad3DBackwardBackward0)
@@ -16841,8 +16841,8 @@ def reflection_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.reflection_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.reflection_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    reflection_pad3d_backward, "torch::autograd::VariableType::reflection_pad3d_backward", with_keyset=True))
+ops.reflection_pad3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    reflection_pad3d_backward, "torch::autograd::VariableType::reflection_pad3d_backward", with_keyset=True)))
 
 
 _record_replication_pad3d = GraphRecording(ops.replication_pad3d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackward0)
@@ -16866,8 +16866,8 @@ def replication_pad3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad3d.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad3d, "torch::autograd::VariableType::replication_pad3d", with_keyset=True))
+ops.replication_pad3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad3d, "torch::autograd::VariableType::replication_pad3d", with_keyset=True)))
 
 
 _record_replication_pad3d_backward = GraphRecording(ops.replication_pad3d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad3DBackwardBackward0)
@@ -16891,8 +16891,8 @@ def replication_pad3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.replication_pad3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.replication_pad3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    replication_pad3d_backward, "torch::autograd::VariableType::replication_pad3d_backward", with_keyset=True))
+ops.replication_pad3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    replication_pad3d_backward, "torch::autograd::VariableType::replication_pad3d_backward", with_keyset=True)))
 
 
 def _jvp_gather(fw: dict[str, Any]) -> Any:
@@ -16921,8 +16921,8 @@ def gather(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.gather.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.gather.register(DispatchKey.Autograd, KernelFunction(
-    gather, "torch::autograd::VariableType::gather", with_keyset=True))
+ops.gather.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    gather, "torch::autograd::VariableType::gather", with_keyset=True)))
 
 
 _record_scatter_src = GraphRecording(ops.scatter_src, AutoDispatchBelowADInplaceOrView, None)
@@ -16946,8 +16946,8 @@ def scatter_src(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_src.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_src.register(DispatchKey.Autograd, KernelFunction(
-    scatter_src, "torch::autograd::VariableType::scatter", with_keyset=True))
+ops.scatter_src.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_src, "torch::autograd::VariableType::scatter", with_keyset=True)))
 
 
 _record_scatter__src = GraphRecording(ops.scatter__src, AutoDispatchBelowAutograd, None)
@@ -16971,8 +16971,8 @@ def scatter__src(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter__src.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter__src.register(DispatchKey.Autograd, KernelFunction(
-    scatter__src, "torch::autograd::VariableType::scatter_", with_keyset=True))
+ops.scatter__src.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter__src, "torch::autograd::VariableType::scatter_", with_keyset=True)))
 
 
 _record_scatter_value = GraphRecording(ops.scatter_value, AutoDispatchBelowADInplaceOrView, None)
@@ -16996,8 +16996,8 @@ def scatter_value(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_value.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_value.register(DispatchKey.Autograd, KernelFunction(
-    scatter_value, "torch::autograd::VariableType::scatter", with_keyset=True))
+ops.scatter_value.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_value, "torch::autograd::VariableType::scatter", with_keyset=True)))
 
 
 _record_scatter__value = GraphRecording(ops.scatter__value, AutoDispatchBelowAutograd, None)
@@ -17021,8 +17021,8 @@ def scatter__value(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter__value.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter__value.register(DispatchKey.Autograd, KernelFunction(
-    scatter__value, "torch::autograd::VariableType::scatter_", with_keyset=True))
+ops.scatter__value.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter__value, "torch::autograd::VariableType::scatter_", with_keyset=True)))
 
 
 _record_scatter_reduce = GraphRecording(ops.scatter_reduce, AutoDispatchBelowADInplaceOrView, None)
@@ -17046,8 +17046,8 @@ def scatter_reduce(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_reduce.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_reduce.register(DispatchKey.Autograd, KernelFunction(
-    scatter_reduce, "torch::autograd::VariableType::scatter", with_keyset=True))
+ops.scatter_reduce.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_reduce, "torch::autograd::VariableType::scatter", with_keyset=True)))
 
 
 _record_scatter__reduce = GraphRecording(ops.scatter__reduce, AutoDispatchBelowAutograd, None)
@@ -17071,8 +17071,8 @@ def scatter__reduce(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter__reduce.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter__reduce.register(DispatchKey.Autograd, KernelFunction(
-    scatter__reduce, "torch::autograd::VariableType::scatter_", with_keyset=True))
+ops.scatter__reduce.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter__reduce, "torch::autograd::VariableType::scatter_", with_keyset=True)))
 
 
 _record_scatter_value_reduce = GraphRecording(ops.scatter_value_reduce, AutoDispatchBelowADInplaceOrView, None)
@@ -17096,8 +17096,8 @@ def scatter_value_reduce(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_value_reduce.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_value_reduce.register(DispatchKey.Autograd, KernelFunction(
-    scatter_value_reduce, "torch::autograd::VariableType::scatter", with_keyset=True))
+ops.scatter_value_reduce.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_value_reduce, "torch::autograd::VariableType::scatter", with_keyset=True)))
 
 
 _record_scatter__value_reduce = GraphRecording(ops.scatter__value_reduce, AutoDispatchBelowAutograd, None)
@@ -17121,8 +17121,8 @@ def scatter__value_reduce(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter__value_reduce.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter__value_reduce.register(DispatchKey.Autograd, KernelFunction(
-    scatter__value_reduce, "torch::autograd::VariableType::scatter_", with_keyset=True))
+ops.scatter__value_reduce.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter__value_reduce, "torch::autograd::VariableType::scatter_", with_keyset=True)))
 
 
 _record_scatter_add = GraphRecording(ops.scatter_add, AutoDispatchBelowADInplaceOrView, None)
@@ -17146,8 +17146,8 @@ def scatter_add(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_add.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_add.register(DispatchKey.Autograd, KernelFunction(
-    scatter_add, "torch::autograd::VariableType::scatter_add", with_keyset=True))
+ops.scatter_add.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_add, "torch::autograd::VariableType::scatter_add", with_keyset=True)))
 
 
 _record_scatter_add_ = GraphRecording(ops.scatter_add_, AutoDispatchBelowAutograd, None)
@@ -17171,8 +17171,8 @@ def scatter_add_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.scatter_add_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.scatter_add_.register(DispatchKey.Autograd, KernelFunction(
-    scatter_add_, "torch::autograd::VariableType::scatter_add_", with_keyset=True))
+ops.scatter_add_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    scatter_add_, "torch::autograd::VariableType::scatter_add_", with_keyset=True)))
 
 
 def _jvp_index_select(fw: dict[str, Any]) -> Any:
@@ -17201,8 +17201,8 @@ def index_select(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_select.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_select.register(DispatchKey.Autograd, KernelFunction(
-    index_select, "torch::autograd::VariableType::index_select", with_keyset=True))
+ops.index_select.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_select, "torch::autograd::VariableType::index_select", with_keyset=True)))
 
 
 _record_index_add_ = GraphRecording(ops.index_add_, AutoDispatchBelowAutograd, None)
@@ -17226,8 +17226,8 @@ def index_add_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_add_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_add_.register(DispatchKey.Autograd, KernelFunction(
-    index_add_, "torch::autograd::VariableType::index_add_", with_keyset=True))
+ops.index_add_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_add_, "torch::autograd::VariableType::index_add_", with_keyset=True)))
 
 
 _record_index_add = GraphRecording(ops.index_add, AutoDispatchBelowADInplaceOrView, None)
@@ -17251,8 +17251,8 @@ def index_add(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_add.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_add.register(DispatchKey.Autograd, KernelFunction(
-    index_add, "torch::autograd::VariableType::index_add", with_keyset=True))
+ops.index_add.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_add, "torch::autograd::VariableType::index_add", with_keyset=True)))
 
 
 _record_index_reduce_ = GraphRecording(ops.index_reduce_, AutoDispatchBelowAutograd, None)
@@ -17276,8 +17276,8 @@ def index_reduce_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_reduce_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_reduce_.register(DispatchKey.Autograd, KernelFunction(
-    index_reduce_, "torch::autograd::VariableType::index_reduce_", with_keyset=True))
+ops.index_reduce_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_reduce_, "torch::autograd::VariableType::index_reduce_", with_keyset=True)))
 
 
 _record_index_reduce = GraphRecording(ops.index_reduce, AutoDispatchBelowADInplaceOrView, None)
@@ -17301,8 +17301,8 @@ def index_reduce(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_reduce.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_reduce.register(DispatchKey.Autograd, KernelFunction(
-    index_reduce, "torch::autograd::VariableType::index_reduce", with_keyset=True))
+ops.index_reduce.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_reduce, "torch::autograd::VariableType::index_reduce", with_keyset=True)))
 
 
 _record_index_copy_ = GraphRecording(ops.index_copy_, AutoDispatchBelowAutograd, None)
@@ -17326,8 +17326,8 @@ def index_copy_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_copy_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_copy_.register(DispatchKey.Autograd, KernelFunction(
-    index_copy_, "torch::autograd::VariableType::index_copy_", with_keyset=True))
+ops.index_copy_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_copy_, "torch::autograd::VariableType::index_copy_", with_keyset=True)))
 
 
 _record_index_copy = GraphRecording(ops.index_copy, AutoDispatchBelowADInplaceOrView, None)
@@ -17351,8 +17351,8 @@ def index_copy(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_copy.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_copy.register(DispatchKey.Autograd, KernelFunction(
-    index_copy, "torch::autograd::VariableType::index_copy", with_keyset=True))
+ops.index_copy.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_copy, "torch::autograd::VariableType::index_copy", with_keyset=True)))
 
 
 _record_index_fill__int_Scalar = GraphRecording(ops.index_fill__int_Scalar, AutoDispatchBelowAutograd, None)
@@ -17376,8 +17376,8 @@ def index_fill__int_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_fill__int_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_fill__int_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    index_fill__int_Scalar, "torch::autograd::VariableType::index_fill_", with_keyset=True))
+ops.index_fill__int_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_fill__int_Scalar, "torch::autograd::VariableType::index_fill_", with_keyset=True)))
 
 
 _record_index_fill_int_Scalar = GraphRecording(ops.index_fill_int_Scalar, AutoDispatchBelowADInplaceOrView, None)
@@ -17401,8 +17401,8 @@ def index_fill_int_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_fill_int_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_fill_int_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    index_fill_int_Scalar, "torch::autograd::VariableType::index_fill", with_keyset=True))
+ops.index_fill_int_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_fill_int_Scalar, "torch::autograd::VariableType::index_fill", with_keyset=True)))
 
 
 _record_index_fill__int_Tensor = GraphRecording(ops.index_fill__int_Tensor, AutoDispatchBelowAutograd, None)
@@ -17426,8 +17426,8 @@ def index_fill__int_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_fill__int_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_fill__int_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    index_fill__int_Tensor, "torch::autograd::VariableType::index_fill_", with_keyset=True))
+ops.index_fill__int_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_fill__int_Tensor, "torch::autograd::VariableType::index_fill_", with_keyset=True)))
 
 
 _record_index_fill_int_Tensor = GraphRecording(ops.index_fill_int_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -17451,8 +17451,8 @@ def index_fill_int_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.index_fill_int_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.index_fill_int_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    index_fill_int_Tensor, "torch::autograd::VariableType::index_fill", with_keyset=True))
+ops.index_fill_int_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    index_fill_int_Tensor, "torch::autograd::VariableType::index_fill", with_keyset=True)))
 
 
 def _jvp_masked_select(fw: dict[str, Any]) -> Any:
@@ -17481,8 +17481,8 @@ def masked_select(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_select.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_select.register(DispatchKey.Autograd, KernelFunction(
-    masked_select, "torch::autograd::VariableType::masked_select", with_keyset=True))
+ops.masked_select.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_select, "torch::autograd::VariableType::masked_select", with_keyset=True)))
 
 
 _record_masked_scatter_ = GraphRecording(ops.masked_scatter_, AutoDispatchBelowAutograd, None)
@@ -17506,8 +17506,8 @@ def masked_scatter_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_scatter_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_scatter_.register(DispatchKey.Autograd, KernelFunction(
-    masked_scatter_, "torch::autograd::VariableType::masked_scatter_", with_keyset=True))
+ops.masked_scatter_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_scatter_, "torch::autograd::VariableType::masked_scatter_", with_keyset=True)))
 
 
 _record_masked_scatter = GraphRecording(ops.masked_scatter, AutoDispatchBelowADInplaceOrView, None)
@@ -17531,8 +17531,8 @@ def masked_scatter(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.masked_scatter.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.masked_scatter.register(DispatchKey.Autograd, KernelFunction(
-    masked_scatter, "torch::autograd::VariableType::masked_scatter", with_keyset=True))
+ops.masked_scatter.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    masked_scatter, "torch::autograd::VariableType::masked_scatter", with_keyset=True)))
 
 
 _record_take = GraphRecording(ops.take, AutoDispatchBelowADInplaceOrView, None)
@@ -17556,8 +17556,8 @@ def take(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.take.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.take.register(DispatchKey.Autograd, KernelFunction(
-    take, "torch::autograd::VariableType::take", with_keyset=True))
+ops.take.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    take, "torch::autograd::VariableType::take", with_keyset=True)))
 
 
 def _jvp_cumprod(fw: dict[str, Any]) -> Any:
@@ -17586,8 +17586,8 @@ def cumprod(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cumprod.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cumprod.register(DispatchKey.Autograd, KernelFunction(
-    cumprod, "torch::autograd::VariableType::cumprod", with_keyset=True))
+ops.cumprod.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cumprod, "torch::autograd::VariableType::cumprod", with_keyset=True)))
 
 
 def _jvp_cumprod_(fw: dict[str, Any]) -> Any:
@@ -17616,8 +17616,8 @@ def cumprod_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cumprod_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cumprod_.register(DispatchKey.Autograd, KernelFunction(
-    cumprod_, "torch::autograd::VariableType::cumprod_", with_keyset=True))
+ops.cumprod_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cumprod_, "torch::autograd::VariableType::cumprod_", with_keyset=True)))
 
 
 _record_logcumsumexp = GraphRecording(ops.logcumsumexp, AutoDispatchBelowADInplaceOrView, None)
@@ -17641,8 +17641,8 @@ def logcumsumexp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logcumsumexp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logcumsumexp.register(DispatchKey.Autograd, KernelFunction(
-    logcumsumexp, "torch::autograd::VariableType::logcumsumexp", with_keyset=True))
+ops.logcumsumexp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logcumsumexp, "torch::autograd::VariableType::logcumsumexp", with_keyset=True)))
 
 
 _record_cummax = GraphRecording(ops.cummax, AutoDispatchBelowADInplaceOrView, None)
@@ -17666,8 +17666,8 @@ def cummax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cummax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cummax.register(DispatchKey.Autograd, KernelFunction(
-    cummax, "torch::autograd::VariableType::cummax", with_keyset=True))
+ops.cummax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cummax, "torch::autograd::VariableType::cummax", with_keyset=True)))
 
 
 _record_cummin = GraphRecording(ops.cummin, AutoDispatchBelowADInplaceOrView, None)
@@ -17691,8 +17691,8 @@ def cummin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cummin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cummin.register(DispatchKey.Autograd, KernelFunction(
-    cummin, "torch::autograd::VariableType::cummin", with_keyset=True))
+ops.cummin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cummin, "torch::autograd::VariableType::cummin", with_keyset=True)))
 
 
 def _jvp_logsumexp(fw: dict[str, Any]) -> Any:
@@ -17721,8 +17721,8 @@ def logsumexp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logsumexp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logsumexp.register(DispatchKey.Autograd, KernelFunction(
-    logsumexp, "torch::autograd::VariableType::logsumexp", with_keyset=True))
+ops.logsumexp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logsumexp, "torch::autograd::VariableType::logsumexp", with_keyset=True)))
 
 
 _record_allclose = GraphRecording(ops.allclose, AutoDispatchBelowADInplaceOrView, None)
@@ -17746,8 +17746,8 @@ def allclose(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.allclose.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.allclose.register(DispatchKey.Autograd, KernelFunction(
-    allclose, "torch::autograd::VariableType::allclose", with_keyset=True))
+ops.allclose.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    allclose, "torch::autograd::VariableType::allclose", with_keyset=True)))
 
 
 _record_equal = GraphRecording(ops.equal, AutoDispatchBelowADInplaceOrView, None)
@@ -17771,8 +17771,8 @@ def equal(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.equal.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.equal.register(DispatchKey.Autograd, KernelFunction(
-    equal, "torch::autograd::VariableType::equal", with_keyset=True))
+ops.equal.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    equal, "torch::autograd::VariableType::equal", with_keyset=True)))
 
 
 _record_linalg_cross = GraphRecording(ops.linalg_cross, AutoDispatchBelowADInplaceOrView, None)
@@ -17796,8 +17796,8 @@ def linalg_cross(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.linalg_cross.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.linalg_cross.register(DispatchKey.Autograd, KernelFunction(
-    linalg_cross, "torch::autograd::VariableType::linalg_cross", with_keyset=True))
+ops.linalg_cross.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    linalg_cross, "torch::autograd::VariableType::linalg_cross", with_keyset=True)))
 
 
 _record__unique2 = GraphRecording(ops._unique2, AutoDispatchBelowADInplaceOrView, None)
@@ -17821,8 +17821,8 @@ def _unique2(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._unique2.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._unique2.register(DispatchKey.Autograd, KernelFunction(
-    _unique2, "torch::autograd::VariableType::_unique2", with_keyset=True))
+ops._unique2.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _unique2, "torch::autograd::VariableType::_unique2", with_keyset=True)))
 
 
 _record_unique_dim = GraphRecording(ops.unique_dim, AutoDispatchBelowADInplaceOrView, None)
@@ -17846,8 +17846,8 @@ def unique_dim(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unique_dim.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unique_dim.register(DispatchKey.Autograd, KernelFunction(
-    unique_dim, "torch::autograd::VariableType::unique_dim", with_keyset=True))
+ops.unique_dim.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unique_dim, "torch::autograd::VariableType::unique_dim", with_keyset=True)))
 
 
 _record_unique_consecutive = GraphRecording(ops.unique_consecutive, AutoDispatchBelowADInplaceOrView, None)
@@ -17871,8 +17871,8 @@ def unique_consecutive(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unique_consecutive.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unique_consecutive.register(DispatchKey.Autograd, KernelFunction(
-    unique_consecutive, "torch::autograd::VariableType::unique_consecutive", with_keyset=True))
+ops.unique_consecutive.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unique_consecutive, "torch::autograd::VariableType::unique_consecutive", with_keyset=True)))
 
 
 _record_unique_dim_consecutive = GraphRecording(ops.unique_dim_consecutive, AutoDispatchBelowADInplaceOrView, None)
@@ -17896,8 +17896,8 @@ def unique_dim_consecutive(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unique_dim_consecutive.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unique_dim_consecutive.register(DispatchKey.Autograd, KernelFunction(
-    unique_dim_consecutive, "torch::autograd::VariableType::unique_dim_consecutive", with_keyset=True))
+ops.unique_dim_consecutive.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unique_dim_consecutive, "torch::autograd::VariableType::unique_dim_consecutive", with_keyset=True)))
 
 
 _record_repeat_interleave_Tensor = GraphRecording(ops.repeat_interleave_Tensor, AutoDispatchBelowADInplaceOrView, None)
@@ -17921,8 +17921,8 @@ def repeat_interleave_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.repeat_interleave_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.repeat_interleave_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    repeat_interleave_Tensor, "torch::autograd::VariableType::repeat_interleave", with_keyset=True))
+ops.repeat_interleave_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    repeat_interleave_Tensor, "torch::autograd::VariableType::repeat_interleave", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::tril_indices", VARIABLE_TYPE,
@@ -17933,8 +17933,8 @@ def tril_indices(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tril_indices.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tril_indices.register(DispatchKey.Autograd, KernelFunction(
-    tril_indices, "torch::autograd::VariableType::tril_indices", with_keyset=True))
+ops.tril_indices.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tril_indices, "torch::autograd::VariableType::tril_indices", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::triu_indices", VARIABLE_TYPE,
@@ -17945,8 +17945,8 @@ def triu_indices(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.triu_indices.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.triu_indices.register(DispatchKey.Autograd, KernelFunction(
-    triu_indices, "torch::autograd::VariableType::triu_indices", with_keyset=True))
+ops.triu_indices.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    triu_indices, "torch::autograd::VariableType::triu_indices", with_keyset=True)))
 
 
 _record_count_nonzero_dim_IntList = GraphRecording(ops.count_nonzero_dim_IntList, AutoDispatchBelowADInplaceOrView, None)
@@ -17970,8 +17970,8 @@ def count_nonzero_dim_IntList(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.count_nonzero_dim_IntList.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.count_nonzero_dim_IntList.register(DispatchKey.Autograd, KernelFunction(
-    count_nonzero_dim_IntList, "torch::autograd::VariableType::count_nonzero", with_keyset=True))
+ops.count_nonzero_dim_IntList.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    count_nonzero_dim_IntList, "torch::autograd::VariableType::count_nonzero", with_keyset=True)))
 
 
 _record_count_nonzero = GraphRecording(ops.count_nonzero, AutoDispatchBelowADInplaceOrView, None)
@@ -17995,8 +17995,8 @@ def count_nonzero(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.count_nonzero.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.count_nonzero.register(DispatchKey.Autograd, KernelFunction(
-    count_nonzero, "torch::autograd::VariableType::count_nonzero", with_keyset=True))
+ops.count_nonzero.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    count_nonzero, "torch::autograd::VariableType::count_nonzero", with_keyset=True)))
 
 
 def _jvp_convolution(fw: dict[str, Any]) -> Any:
@@ -18025,8 +18025,8 @@ def convolution(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.convolution.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.convolution.register(DispatchKey.Autograd, KernelFunction(
-    convolution, "torch::autograd::VariableType::convolution", with_keyset=True))
+ops.convolution.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    convolution, "torch::autograd::VariableType::convolution", with_keyset=True)))
 
 
 _record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackwardBackward0)
@@ -18050,8 +18050,8 @@ def convolution_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.convolution_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.convolution_backward.register(DispatchKey.Autograd, KernelFunction(
-    convolution_backward, "torch::autograd::VariableType::convolution_backward", with_keyset=True))
+ops.convolution_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    convolution_backward, "torch::autograd::VariableType::convolution_backward", with_keyset=True)))
 
 
 _record__convolution = GraphRecording(ops._convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward1)
@@ -18075,8 +18075,8 @@ def _convolution(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._convolution.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._convolution.register(DispatchKey.Autograd, KernelFunction(
-    _convolution, "torch::autograd::VariableType::_convolution", with_keyset=True))
+ops._convolution.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _convolution, "torch::autograd::VariableType::_convolution", with_keyset=True)))
 
 
 _record_slow_conv_transpose2d_out = GraphRecording(ops.slow_conv_transpose2d_out, AutoDispatchBelowAutograd, None)
@@ -18100,8 +18100,8 @@ def slow_conv_transpose2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slow_conv_transpose2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slow_conv_transpose2d_out.register(DispatchKey.Autograd, KernelFunction(
-    slow_conv_transpose2d_out, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+ops.slow_conv_transpose2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slow_conv_transpose2d_out, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True)))
 
 
 _record_slow_conv_transpose2d = GraphRecording(ops.slow_conv_transpose2d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvTranspose2DBackward0)
@@ -18125,8 +18125,8 @@ def slow_conv_transpose2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slow_conv_transpose2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slow_conv_transpose2d.register(DispatchKey.Autograd, KernelFunction(
-    slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True))
+ops.slow_conv_transpose2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slow_conv_transpose2d, "torch::autograd::VariableType::slow_conv_transpose2d", with_keyset=True)))
 
 
 _record_slow_conv_transpose3d = GraphRecording(ops.slow_conv_transpose3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvTranspose3DBackward0)
@@ -18150,8 +18150,8 @@ def slow_conv_transpose3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slow_conv_transpose3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slow_conv_transpose3d.register(DispatchKey.Autograd, KernelFunction(
-    slow_conv_transpose3d, "torch::autograd::VariableType::slow_conv_transpose3d", with_keyset=True))
+ops.slow_conv_transpose3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slow_conv_transpose3d, "torch::autograd::VariableType::slow_conv_transpose3d", with_keyset=True)))
 
 
 _record_slow_conv3d_forward = GraphRecording(ops.slow_conv3d_forward, AutoDispatchBelowADInplaceOrView, nodes.SlowConv3DBackward0)
@@ -18175,8 +18175,8 @@ def slow_conv3d_forward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slow_conv3d_forward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slow_conv3d_forward.register(DispatchKey.Autograd, KernelFunction(
-    slow_conv3d_forward, "torch::autograd::VariableType::slow_conv3d_forward", with_keyset=True))
+ops.slow_conv3d_forward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slow_conv3d_forward, "torch::autograd::VariableType::slow_conv3d_forward", with_keyset=True)))
 
 
 _record_slow_conv_dilated3d = GraphRecording(ops.slow_conv_dilated3d, AutoDispatchBelowADInplaceOrView, nodes.SlowConvDilated3DBackward0)
@@ -18200,8 +18200,8 @@ def slow_conv_dilated3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.slow_conv_dilated3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.slow_conv_dilated3d.register(DispatchKey.Autograd, KernelFunction(
-    slow_conv_dilated3d, "torch::autograd::VariableType::slow_conv_dilated3d", with_keyset=True))
+ops.slow_conv_dilated3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    slow_conv_dilated3d, "torch::autograd::VariableType::slow_conv_dilated3d", with_keyset=True)))
 
 
 _record_col2im_out = GraphRecording(ops.col2im_out, AutoDispatchBelowAutograd, None)
@@ -18225,8 +18225,8 @@ def col2im_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.col2im_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.col2im_out.register(DispatchKey.Autograd, KernelFunction(
-    col2im_out, "torch::autograd::VariableType::col2im", with_keyset=True))
+ops.col2im_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    col2im_out, "torch::autograd::VariableType::col2im", with_keyset=True)))
 
 
 _record_col2im = GraphRecording(ops.col2im, AutoDispatchBelowADInplaceOrView, nodes.Col2ImBackward0)
@@ -18250,8 +18250,8 @@ def col2im(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.col2im.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.col2im.register(DispatchKey.Autograd, KernelFunction(
-    col2im, "torch::autograd::VariableType::col2im", with_keyset=True))
+ops.col2im.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    col2im, "torch::autograd::VariableType::col2im", with_keyset=True)))
 
 
 _record_im2col_out = GraphRecording(ops.im2col_out, AutoDispatchBelowAutograd, None)
@@ -18275,8 +18275,8 @@ def im2col_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.im2col_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.im2col_out.register(DispatchKey.Autograd, KernelFunction(
-    im2col_out, "torch::autograd::VariableType::im2col", with_keyset=True))
+ops.im2col_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    im2col_out, "torch::autograd::VariableType::im2col", with_keyset=True)))
 
 
 _record_im2col = GraphRecording(ops.im2col, AutoDispatchBelowADInplaceOrView, nodes.Im2ColBackward0)
@@ -18300,8 +18300,8 @@ def im2col(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.im2col.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.im2col.register(DispatchKey.Autograd, KernelFunction(
-    im2col, "torch::autograd::VariableType::im2col", with_keyset=True))
+ops.im2col.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    im2col, "torch::autograd::VariableType::im2col", with_keyset=True)))
 
 
 def _jvp_max_pool2d_with_indices(fw: dict[str, Any]) -> Any:
@@ -18330,8 +18330,8 @@ def max_pool2d_with_indices(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_pool2d_with_indices.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_pool2d_with_indices.register(DispatchKey.Autograd, KernelFunction(
-    max_pool2d_with_indices, "torch::autograd::VariableType::max_pool2d_with_indices", with_keyset=True))
+ops.max_pool2d_with_indices.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_pool2d_with_indices, "torch::autograd::VariableType::max_pool2d_with_indices", with_keyset=True)))
 
 
 _record_max_pool2d_with_indices_backward = GraphRecording(ops.max_pool2d_with_indices_backward, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackwardBackward0)
@@ -18355,8 +18355,8 @@ def max_pool2d_with_indices_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_pool2d_with_indices_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_pool2d_with_indices_backward.register(DispatchKey.Autograd, KernelFunction(
-    max_pool2d_with_indices_backward, "torch::autograd::VariableType::max_pool2d_with_indices_backward", with_keyset=True))
+ops.max_pool2d_with_indices_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_pool2d_with_indices_backward, "torch::autograd::VariableType::max_pool2d_with_indices_backward", with_keyset=True)))
 
 
 def _jvp_avg_pool2d(fw: dict[str, Any]) -> Any:
@@ -18385,8 +18385,8 @@ def avg_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.avg_pool2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.avg_pool2d.register(DispatchKey.Autograd, KernelFunction(
-    avg_pool2d, "torch::autograd::VariableType::avg_pool2d", with_keyset=True))
+ops.avg_pool2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    avg_pool2d, "torch::autograd::VariableType::avg_pool2d", with_keyset=True)))
 
 
 _record_avg_pool2d_backward = GraphRecording(ops.avg_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AvgPool2DBackwardBackward0)
@@ -18410,8 +18410,8 @@ def avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.avg_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    avg_pool2d_backward, "torch::autograd::VariableType::avg_pool2d_backward", with_keyset=True))
+ops.avg_pool2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    avg_pool2d_backward, "torch::autograd::VariableType::avg_pool2d_backward", with_keyset=True)))
 
 
 _record__adaptive_avg_pool2d = GraphRecording(ops._adaptive_avg_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool2DBackward0)
@@ -18435,8 +18435,8 @@ def _adaptive_avg_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._adaptive_avg_pool2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._adaptive_avg_pool2d.register(DispatchKey.Autograd, KernelFunction(
-    _adaptive_avg_pool2d, "torch::autograd::VariableType::_adaptive_avg_pool2d", with_keyset=True))
+ops._adaptive_avg_pool2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _adaptive_avg_pool2d, "torch::autograd::VariableType::_adaptive_avg_pool2d", with_keyset=True)))
 
 
 _record__adaptive_avg_pool2d_backward = GraphRecording(ops._adaptive_avg_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool2DBackwardBackward0)
@@ -18460,8 +18460,8 @@ def _adaptive_avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._adaptive_avg_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
+ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True)))
 
 
 _record__adaptive_avg_pool3d = GraphRecording(ops._adaptive_avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackward0)
@@ -18485,8 +18485,8 @@ def _adaptive_avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._adaptive_avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._adaptive_avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
-    _adaptive_avg_pool3d, "torch::autograd::VariableType::_adaptive_avg_pool3d", with_keyset=True))
+ops._adaptive_avg_pool3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _adaptive_avg_pool3d, "torch::autograd::VariableType::_adaptive_avg_pool3d", with_keyset=True)))
 
 
 _record__adaptive_avg_pool3d_backward = GraphRecording(ops._adaptive_avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool3DBackwardBackward0)
@@ -18510,8 +18510,8 @@ def _adaptive_avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._adaptive_avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._adaptive_avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    _adaptive_avg_pool3d_backward, "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", with_keyset=True))
+ops._adaptive_avg_pool3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _adaptive_avg_pool3d_backward, "torch::autograd::VariableType::_adaptive_avg_pool3d_backward", with_keyset=True)))
 
 
 _record_adaptive_max_pool2d_out = GraphRecording(ops.adaptive_max_pool2d_out, AutoDispatchBelowAutograd, None)
@@ -18535,8 +18535,8 @@ def adaptive_max_pool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool2d_out.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool2d_out, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+ops.adaptive_max_pool2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d_out, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True)))
 
 
 _record_adaptive_max_pool2d = GraphRecording(ops.adaptive_max_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackward0)
@@ -18560,8 +18560,8 @@ def adaptive_max_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool2d.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool2d, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True))
+ops.adaptive_max_pool2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d, "torch::autograd::VariableType::adaptive_max_pool2d", with_keyset=True)))
 
 
 _record_adaptive_max_pool2d_backward_grad_input = GraphRecording(ops.adaptive_max_pool2d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -18585,8 +18585,8 @@ def adaptive_max_pool2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
         return ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool2d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+ops.adaptive_max_pool2d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True)))
 
 
 _record_adaptive_max_pool2d_backward = GraphRecording(ops.adaptive_max_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool2DBackwardBackward0)
@@ -18610,8 +18610,8 @@ def adaptive_max_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True))
+ops.adaptive_max_pool2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool2d_backward, "torch::autograd::VariableType::adaptive_max_pool2d_backward", with_keyset=True)))
 
 
 _record_max_pool3d_with_indices = GraphRecording(ops.max_pool3d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackward0)
@@ -18635,8 +18635,8 @@ def max_pool3d_with_indices(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_pool3d_with_indices.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_pool3d_with_indices.register(DispatchKey.Autograd, KernelFunction(
-    max_pool3d_with_indices, "torch::autograd::VariableType::max_pool3d_with_indices", with_keyset=True))
+ops.max_pool3d_with_indices.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_pool3d_with_indices, "torch::autograd::VariableType::max_pool3d_with_indices", with_keyset=True)))
 
 
 _record_max_pool3d_with_indices_backward = GraphRecording(ops.max_pool3d_with_indices_backward, AutoDispatchBelowADInplaceOrView, nodes.MaxPool3DWithIndicesBackwardBackward0)
@@ -18660,8 +18660,8 @@ def max_pool3d_with_indices_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_pool3d_with_indices_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_pool3d_with_indices_backward.register(DispatchKey.Autograd, KernelFunction(
-    max_pool3d_with_indices_backward, "torch::autograd::VariableType::max_pool3d_with_indices_backward", with_keyset=True))
+ops.max_pool3d_with_indices_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_pool3d_with_indices_backward, "torch::autograd::VariableType::max_pool3d_with_indices_backward", with_keyset=True)))
 
 
 _record_avg_pool3d = GraphRecording(ops.avg_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackward0)
@@ -18685,8 +18685,8 @@ def avg_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.avg_pool3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.avg_pool3d.register(DispatchKey.Autograd, KernelFunction(
-    avg_pool3d, "torch::autograd::VariableType::avg_pool3d", with_keyset=True))
+ops.avg_pool3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    avg_pool3d, "torch::autograd::VariableType::avg_pool3d", with_keyset=True)))
 
 
 _record_avg_pool3d_backward = GraphRecording(ops.avg_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AvgPool3DBackwardBackward0)
@@ -18710,8 +18710,8 @@ def avg_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.avg_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.avg_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    avg_pool3d_backward, "torch::autograd::VariableType::avg_pool3d_backward", with_keyset=True))
+ops.avg_pool3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    avg_pool3d_backward, "torch::autograd::VariableType::avg_pool3d_backward", with_keyset=True)))
 
 
 _record_adaptive_max_pool3d_out = GraphRecording(ops.adaptive_max_pool3d_out, AutoDispatchBelowAutograd, None)
@@ -18735,8 +18735,8 @@ def adaptive_max_pool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool3d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool3d_out.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool3d_out, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+ops.adaptive_max_pool3d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d_out, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True)))
 
 
 _record_adaptive_max_pool3d = GraphRecording(ops.adaptive_max_pool3d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackward0)
@@ -18760,8 +18760,8 @@ def adaptive_max_pool3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool3d.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool3d, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True))
+ops.adaptive_max_pool3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d, "torch::autograd::VariableType::adaptive_max_pool3d", with_keyset=True)))
 
 
 _record_adaptive_max_pool3d_backward_grad_input = GraphRecording(ops.adaptive_max_pool3d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -18785,8 +18785,8 @@ def adaptive_max_pool3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
         return ops.adaptive_max_pool3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool3d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+ops.adaptive_max_pool3d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d_backward_grad_input, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True)))
 
 
 _record_adaptive_max_pool3d_backward = GraphRecording(ops.adaptive_max_pool3d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveMaxPool3DBackwardBackward0)
@@ -18810,8 +18810,8 @@ def adaptive_max_pool3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.adaptive_max_pool3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.adaptive_max_pool3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    adaptive_max_pool3d_backward, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True))
+ops.adaptive_max_pool3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    adaptive_max_pool3d_backward, "torch::autograd::VariableType::adaptive_max_pool3d_backward", with_keyset=True)))
 
 
 _record_max_unpool3d_out = GraphRecording(ops.max_unpool3d_out, AutoDispatchBelowAutograd, None)
@@ -18835,8 +18835,8 @@ def max_unpool3d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_unpool3d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_unpool3d_out.register(DispatchKey.Autograd, KernelFunction(
-    max_unpool3d_out, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+ops.max_unpool3d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_unpool3d_out, "torch::autograd::VariableType::max_unpool3d", with_keyset=True)))
 
 
 _record_max_unpool3d = GraphRecording(ops.max_unpool3d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool3DBackward0)
@@ -18860,8 +18860,8 @@ def max_unpool3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_unpool3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_unpool3d.register(DispatchKey.Autograd, KernelFunction(
-    max_unpool3d, "torch::autograd::VariableType::max_unpool3d", with_keyset=True))
+ops.max_unpool3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_unpool3d, "torch::autograd::VariableType::max_unpool3d", with_keyset=True)))
 
 
 _record_max_unpool2d_out = GraphRecording(ops.max_unpool2d_out, AutoDispatchBelowAutograd, None)
@@ -18885,8 +18885,8 @@ def max_unpool2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_unpool2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_unpool2d_out.register(DispatchKey.Autograd, KernelFunction(
-    max_unpool2d_out, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
+ops.max_unpool2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_unpool2d_out, "torch::autograd::VariableType::max_unpool2d", with_keyset=True)))
 
 
 _record_max_unpool2d = GraphRecording(ops.max_unpool2d, AutoDispatchBelowADInplaceOrView, nodes.MaxUnpool2DBackward0)
@@ -18910,8 +18910,8 @@ def max_unpool2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.max_unpool2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.max_unpool2d.register(DispatchKey.Autograd, KernelFunction(
-    max_unpool2d, "torch::autograd::VariableType::max_unpool2d", with_keyset=True))
+ops.max_unpool2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    max_unpool2d, "torch::autograd::VariableType::max_unpool2d", with_keyset=True)))
 
 
 _record_upsample_linear1d_out = GraphRecording(ops.upsample_linear1d_out, AutoDispatchBelowAutograd, None)
@@ -18935,8 +18935,8 @@ def upsample_linear1d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_linear1d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_linear1d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_linear1d_out, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+ops.upsample_linear1d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d_out, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True)))
 
 
 _record_upsample_linear1d = GraphRecording(ops.upsample_linear1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackward0)
@@ -18960,8 +18960,8 @@ def upsample_linear1d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_linear1d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_linear1d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_linear1d, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True))
+ops.upsample_linear1d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d, "torch::autograd::VariableType::upsample_linear1d", with_keyset=True)))
 
 
 _record_upsample_linear1d_backward_grad_input = GraphRecording(ops.upsample_linear1d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -18985,8 +18985,8 @@ def upsample_linear1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any
         return ops.upsample_linear1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_linear1d_backward_grad_input, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+ops.upsample_linear1d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d_backward_grad_input, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True)))
 
 
 _record_upsample_linear1d_backward = GraphRecording(ops.upsample_linear1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleLinear1DBackwardBackward0)
@@ -19010,8 +19010,8 @@ def upsample_linear1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_linear1d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_linear1d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_linear1d_backward, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True))
+ops.upsample_linear1d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_linear1d_backward, "torch::autograd::VariableType::upsample_linear1d_backward", with_keyset=True)))
 
 
 _record_upsample_bilinear2d_out = GraphRecording(ops.upsample_bilinear2d_out, AutoDispatchBelowAutograd, None)
@@ -19035,8 +19035,8 @@ def upsample_bilinear2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bilinear2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bilinear2d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bilinear2d_out, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+ops.upsample_bilinear2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d_out, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True)))
 
 
 _record_upsample_bilinear2d = GraphRecording(ops.upsample_bilinear2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackward0)
@@ -19060,8 +19060,8 @@ def upsample_bilinear2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bilinear2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bilinear2d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bilinear2d, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True))
+ops.upsample_bilinear2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d, "torch::autograd::VariableType::upsample_bilinear2d", with_keyset=True)))
 
 
 _record_upsample_bilinear2d_backward_grad_input = GraphRecording(ops.upsample_bilinear2d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19085,8 +19085,8 @@ def upsample_bilinear2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> A
         return ops.upsample_bilinear2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bilinear2d_backward_grad_input, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+ops.upsample_bilinear2d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d_backward_grad_input, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True)))
 
 
 _record_upsample_bilinear2d_backward = GraphRecording(ops.upsample_bilinear2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DBackwardBackward0)
@@ -19110,8 +19110,8 @@ def upsample_bilinear2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bilinear2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True))
+ops.upsample_bilinear2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bilinear2d_backward, "torch::autograd::VariableType::upsample_bilinear2d_backward", with_keyset=True)))
 
 
 _record_upsample_bicubic2d_out = GraphRecording(ops.upsample_bicubic2d_out, AutoDispatchBelowAutograd, None)
@@ -19135,8 +19135,8 @@ def upsample_bicubic2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bicubic2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bicubic2d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bicubic2d_out, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+ops.upsample_bicubic2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d_out, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True)))
 
 
 _record_upsample_bicubic2d = GraphRecording(ops.upsample_bicubic2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackward0)
@@ -19160,8 +19160,8 @@ def upsample_bicubic2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bicubic2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bicubic2d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bicubic2d, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True))
+ops.upsample_bicubic2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d, "torch::autograd::VariableType::upsample_bicubic2d", with_keyset=True)))
 
 
 _record_upsample_bicubic2d_backward_grad_input = GraphRecording(ops.upsample_bicubic2d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19185,8 +19185,8 @@ def upsample_bicubic2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
         return ops.upsample_bicubic2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bicubic2d_backward_grad_input, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+ops.upsample_bicubic2d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d_backward_grad_input, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True)))
 
 
 _record_upsample_bicubic2d_backward = GraphRecording(ops.upsample_bicubic2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DBackwardBackward0)
@@ -19210,8 +19210,8 @@ def upsample_bicubic2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_bicubic2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_bicubic2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_bicubic2d_backward, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True))
+ops.upsample_bicubic2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_bicubic2d_backward, "torch::autograd::VariableType::upsample_bicubic2d_backward", with_keyset=True)))
 
 
 _record__upsample_bilinear2d_aa_out = GraphRecording(ops._upsample_bilinear2d_aa_out, AutoDispatchBelowAutograd, None)
@@ -19235,8 +19235,8 @@ def _upsample_bilinear2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bilinear2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bilinear2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bilinear2d_aa_out, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+ops._upsample_bilinear2d_aa_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa_out, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True)))
 
 
 _record__upsample_bilinear2d_aa = GraphRecording(ops._upsample_bilinear2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackward0)
@@ -19260,8 +19260,8 @@ def _upsample_bilinear2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bilinear2d_aa.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bilinear2d_aa.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bilinear2d_aa, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True))
+ops._upsample_bilinear2d_aa.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa, "torch::autograd::VariableType::_upsample_bilinear2d_aa", with_keyset=True)))
 
 
 _record__upsample_bilinear2d_aa_backward_grad_input = GraphRecording(ops._upsample_bilinear2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19285,8 +19285,8 @@ def _upsample_bilinear2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) 
         return ops._upsample_bilinear2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bilinear2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+ops._upsample_bilinear2d_aa_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True)))
 
 
 _record__upsample_bilinear2d_aa_backward = GraphRecording(ops._upsample_bilinear2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBilinear2DAaBackwardBackward0)
@@ -19310,8 +19310,8 @@ def _upsample_bilinear2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bilinear2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bilinear2d_aa_backward, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True))
+ops._upsample_bilinear2d_aa_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bilinear2d_aa_backward, "torch::autograd::VariableType::_upsample_bilinear2d_aa_backward", with_keyset=True)))
 
 
 _record__upsample_bicubic2d_aa_out = GraphRecording(ops._upsample_bicubic2d_aa_out, AutoDispatchBelowAutograd, None)
@@ -19335,8 +19335,8 @@ def _upsample_bicubic2d_aa_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bicubic2d_aa_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bicubic2d_aa_out.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bicubic2d_aa_out, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+ops._upsample_bicubic2d_aa_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa_out, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True)))
 
 
 _record__upsample_bicubic2d_aa = GraphRecording(ops._upsample_bicubic2d_aa, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackward0)
@@ -19360,8 +19360,8 @@ def _upsample_bicubic2d_aa(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bicubic2d_aa.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bicubic2d_aa.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bicubic2d_aa, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True))
+ops._upsample_bicubic2d_aa.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa, "torch::autograd::VariableType::_upsample_bicubic2d_aa", with_keyset=True)))
 
 
 _record__upsample_bicubic2d_aa_backward_grad_input = GraphRecording(ops._upsample_bicubic2d_aa_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19385,8 +19385,8 @@ def _upsample_bicubic2d_aa_backward_grad_input(ks: DispatchKeySet, *args: Any) -
         return ops._upsample_bicubic2d_aa_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bicubic2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+ops._upsample_bicubic2d_aa_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa_backward_grad_input, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True)))
 
 
 _record__upsample_bicubic2d_aa_backward = GraphRecording(ops._upsample_bicubic2d_aa_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleBicubic2DAaBackwardBackward0)
@@ -19410,8 +19410,8 @@ def _upsample_bicubic2d_aa_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_bicubic2d_aa_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_bicubic2d_aa_backward, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True))
+ops._upsample_bicubic2d_aa_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_bicubic2d_aa_backward, "torch::autograd::VariableType::_upsample_bicubic2d_aa_backward", with_keyset=True)))
 
 
 _record_upsample_trilinear3d_out = GraphRecording(ops.upsample_trilinear3d_out, AutoDispatchBelowAutograd, None)
@@ -19435,8 +19435,8 @@ def upsample_trilinear3d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_trilinear3d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_trilinear3d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_trilinear3d_out, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+ops.upsample_trilinear3d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d_out, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True)))
 
 
 _record_upsample_trilinear3d = GraphRecording(ops.upsample_trilinear3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackward0)
@@ -19460,8 +19460,8 @@ def upsample_trilinear3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_trilinear3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_trilinear3d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_trilinear3d, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True))
+ops.upsample_trilinear3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d, "torch::autograd::VariableType::upsample_trilinear3d", with_keyset=True)))
 
 
 _record_upsample_trilinear3d_backward_grad_input = GraphRecording(ops.upsample_trilinear3d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19485,8 +19485,8 @@ def upsample_trilinear3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> 
         return ops.upsample_trilinear3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_trilinear3d_backward_grad_input, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+ops.upsample_trilinear3d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d_backward_grad_input, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True)))
 
 
 _record_upsample_trilinear3d_backward = GraphRecording(ops.upsample_trilinear3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleTrilinear3DBackwardBackward0)
@@ -19510,8 +19510,8 @@ def upsample_trilinear3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_trilinear3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_trilinear3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_trilinear3d_backward, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True))
+ops.upsample_trilinear3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_trilinear3d_backward, "torch::autograd::VariableType::upsample_trilinear3d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest1d_out = GraphRecording(ops.upsample_nearest1d_out, AutoDispatchBelowAutograd, None)
@@ -19535,8 +19535,8 @@ def upsample_nearest1d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest1d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest1d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest1d_out, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+ops.upsample_nearest1d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d_out, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True)))
 
 
 _record_upsample_nearest1d = GraphRecording(ops.upsample_nearest1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackward0)
@@ -19560,8 +19560,8 @@ def upsample_nearest1d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest1d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest1d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest1d, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True))
+ops.upsample_nearest1d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d, "torch::autograd::VariableType::upsample_nearest1d", with_keyset=True)))
 
 
 _record_upsample_nearest1d_backward_grad_input = GraphRecording(ops.upsample_nearest1d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19585,8 +19585,8 @@ def upsample_nearest1d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
         return ops.upsample_nearest1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest1d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+ops.upsample_nearest1d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest1d_backward = GraphRecording(ops.upsample_nearest1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest1DBackwardBackward0)
@@ -19610,8 +19610,8 @@ def upsample_nearest1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest1d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest1d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest1d_backward, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True))
+ops.upsample_nearest1d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest1d_backward, "torch::autograd::VariableType::upsample_nearest1d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest2d_out = GraphRecording(ops.upsample_nearest2d_out, AutoDispatchBelowAutograd, None)
@@ -19635,8 +19635,8 @@ def upsample_nearest2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest2d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest2d_out, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+ops.upsample_nearest2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d_out, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True)))
 
 
 def _jvp_upsample_nearest2d(fw: dict[str, Any]) -> Any:
@@ -19665,8 +19665,8 @@ def upsample_nearest2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest2d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest2d, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True))
+ops.upsample_nearest2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d, "torch::autograd::VariableType::upsample_nearest2d", with_keyset=True)))
 
 
 _record_upsample_nearest2d_backward_grad_input = GraphRecording(ops.upsample_nearest2d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19690,8 +19690,8 @@ def upsample_nearest2d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
         return ops.upsample_nearest2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest2d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+ops.upsample_nearest2d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest2d_backward = GraphRecording(ops.upsample_nearest2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest2DBackwardBackward0)
@@ -19715,8 +19715,8 @@ def upsample_nearest2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True))
+ops.upsample_nearest2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest2d_backward, "torch::autograd::VariableType::upsample_nearest2d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest3d_out = GraphRecording(ops.upsample_nearest3d_out, AutoDispatchBelowAutograd, None)
@@ -19740,8 +19740,8 @@ def upsample_nearest3d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest3d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest3d_out.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest3d_out, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True))
+ops.upsample_nearest3d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d_out, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True)))
 
 
 _record_upsample_nearest3d = GraphRecording(ops.upsample_nearest3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest3DBackward0)
@@ -19765,8 +19765,8 @@ def upsample_nearest3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest3d.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest3d, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True))
+ops.upsample_nearest3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d, "torch::autograd::VariableType::upsample_nearest3d", with_keyset=True)))
 
 
 _record_upsample_nearest3d_backward_grad_input = GraphRecording(ops.upsample_nearest3d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19790,8 +19790,8 @@ def upsample_nearest3d_backward_grad_input(ks: DispatchKeySet, *args: Any) -> An
         return ops.upsample_nearest3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest3d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True))
+ops.upsample_nearest3d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d_backward_grad_input, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True)))
 
 
 _record_upsample_nearest3d_backward = GraphRecording(ops.upsample_nearest3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearest3DBackwardBackward0)
@@ -19815,8 +19815,8 @@ def upsample_nearest3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.upsample_nearest3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.upsample_nearest3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    upsample_nearest3d_backward, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True))
+ops.upsample_nearest3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    upsample_nearest3d_backward, "torch::autograd::VariableType::upsample_nearest3d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact1d_out = GraphRecording(ops._upsample_nearest_exact1d_out, AutoDispatchBelowAutograd, None)
@@ -19840,8 +19840,8 @@ def _upsample_nearest_exact1d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact1d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact1d_out.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact1d_out, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True))
+ops._upsample_nearest_exact1d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d_out, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact1d = GraphRecording(ops._upsample_nearest_exact1d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact1DBackward0)
@@ -19865,8 +19865,8 @@ def _upsample_nearest_exact1d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact1d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact1d.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact1d, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True))
+ops._upsample_nearest_exact1d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d, "torch::autograd::VariableType::_upsample_nearest_exact1d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact1d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact1d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19890,8 +19890,8 @@ def _upsample_nearest_exact1d_backward_grad_input(ks: DispatchKeySet, *args: Any
         return ops._upsample_nearest_exact1d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact1d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True))
+ops._upsample_nearest_exact1d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact1d_backward = GraphRecording(ops._upsample_nearest_exact1d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact1DBackwardBackward0)
@@ -19915,8 +19915,8 @@ def _upsample_nearest_exact1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact1d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact1d_backward.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact1d_backward, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True))
+ops._upsample_nearest_exact1d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact1d_backward, "torch::autograd::VariableType::_upsample_nearest_exact1d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact2d_out = GraphRecording(ops._upsample_nearest_exact2d_out, AutoDispatchBelowAutograd, None)
@@ -19940,8 +19940,8 @@ def _upsample_nearest_exact2d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact2d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact2d_out.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact2d_out, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True))
+ops._upsample_nearest_exact2d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d_out, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact2d = GraphRecording(ops._upsample_nearest_exact2d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact2DBackward0)
@@ -19965,8 +19965,8 @@ def _upsample_nearest_exact2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact2d.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact2d, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True))
+ops._upsample_nearest_exact2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d, "torch::autograd::VariableType::_upsample_nearest_exact2d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact2d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact2d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -19990,8 +19990,8 @@ def _upsample_nearest_exact2d_backward_grad_input(ks: DispatchKeySet, *args: Any
         return ops._upsample_nearest_exact2d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact2d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True))
+ops._upsample_nearest_exact2d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact2d_backward = GraphRecording(ops._upsample_nearest_exact2d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact2DBackwardBackward0)
@@ -20015,8 +20015,8 @@ def _upsample_nearest_exact2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact2d_backward, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True))
+ops._upsample_nearest_exact2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact2d_backward, "torch::autograd::VariableType::_upsample_nearest_exact2d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact3d_out = GraphRecording(ops._upsample_nearest_exact3d_out, AutoDispatchBelowAutograd, None)
@@ -20040,8 +20040,8 @@ def _upsample_nearest_exact3d_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact3d_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact3d_out.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact3d_out, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True))
+ops._upsample_nearest_exact3d_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d_out, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact3d = GraphRecording(ops._upsample_nearest_exact3d, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact3DBackward0)
@@ -20065,8 +20065,8 @@ def _upsample_nearest_exact3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact3d.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact3d, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True))
+ops._upsample_nearest_exact3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d, "torch::autograd::VariableType::_upsample_nearest_exact3d", with_keyset=True)))
 
 
 _record__upsample_nearest_exact3d_backward_grad_input = GraphRecording(ops._upsample_nearest_exact3d_backward_grad_input, AutoDispatchBelowAutograd, None)
@@ -20090,8 +20090,8 @@ def _upsample_nearest_exact3d_backward_grad_input(ks: DispatchKeySet, *args: Any
         return ops._upsample_nearest_exact3d_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact3d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True))
+ops._upsample_nearest_exact3d_backward_grad_input.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d_backward_grad_input, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True)))
 
 
 _record__upsample_nearest_exact3d_backward = GraphRecording(ops._upsample_nearest_exact3d_backward, AutoDispatchBelowADInplaceOrView, nodes.UpsampleNearestExact3DBackwardBackward0)
@@ -20115,8 +20115,8 @@ def _upsample_nearest_exact3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._upsample_nearest_exact3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._upsample_nearest_exact3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    _upsample_nearest_exact3d_backward, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True))
+ops._upsample_nearest_exact3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _upsample_nearest_exact3d_backward, "torch::autograd::VariableType::_upsample_nearest_exact3d_backward", with_keyset=True)))
 
 
 _record_channel_shuffle = GraphRecording(ops.channel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.ChannelShuffleBackward0)
@@ -20140,8 +20140,8 @@ def channel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.channel_shuffle.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.channel_shuffle.register(DispatchKey.Autograd, KernelFunction(
-    channel_shuffle, "torch::autograd::VariableType::channel_shuffle", with_keyset=True))
+ops.channel_shuffle.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    channel_shuffle, "torch::autograd::VariableType::channel_shuffle", with_keyset=True)))
 
 
 _record_affine_grid_generator = GraphRecording(ops.affine_grid_generator, AutoDispatchBelowADInplaceOrView, nodes.AffineGridGeneratorBackward0)
@@ -20165,8 +20165,8 @@ def affine_grid_generator(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.affine_grid_generator.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.affine_grid_generator.register(DispatchKey.Autograd, KernelFunction(
-    affine_grid_generator, "torch::autograd::VariableType::affine_grid_generator", with_keyset=True))
+ops.affine_grid_generator.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    affine_grid_generator, "torch::autograd::VariableType::affine_grid_generator", with_keyset=True)))
 
 
 _record_grid_sampler_2d = GraphRecording(ops.grid_sampler_2d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler2DBackward0)
@@ -20190,8 +20190,8 @@ def grid_sampler_2d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.grid_sampler_2d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.grid_sampler_2d.register(DispatchKey.Autograd, KernelFunction(
-    grid_sampler_2d, "torch::autograd::VariableType::grid_sampler_2d", with_keyset=True))
+ops.grid_sampler_2d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    grid_sampler_2d, "torch::autograd::VariableType::grid_sampler_2d", with_keyset=True)))
 
 
 _record_grid_sampler_2d_backward = GraphRecording(ops.grid_sampler_2d_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -20215,8 +20215,8 @@ def grid_sampler_2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.grid_sampler_2d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.grid_sampler_2d_backward.register(DispatchKey.Autograd, KernelFunction(
-    grid_sampler_2d_backward, "torch::autograd::VariableType::grid_sampler_2d_backward", with_keyset=True))
+ops.grid_sampler_2d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    grid_sampler_2d_backward, "torch::autograd::VariableType::grid_sampler_2d_backward", with_keyset=True)))
 
 
 _record_grid_sampler_3d = GraphRecording(ops.grid_sampler_3d, AutoDispatchBelowADInplaceOrView, nodes.GridSampler3DBackward0)
@@ -20240,8 +20240,8 @@ def grid_sampler_3d(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.grid_sampler_3d.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.grid_sampler_3d.register(DispatchKey.Autograd, KernelFunction(
-    grid_sampler_3d, "torch::autograd::VariableType::grid_sampler_3d", with_keyset=True))
+ops.grid_sampler_3d.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    grid_sampler_3d, "torch::autograd::VariableType::grid_sampler_3d", with_keyset=True)))
 
 
 _record_grid_sampler_3d_backward = GraphRecording(ops.grid_sampler_3d_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -20265,8 +20265,8 @@ def grid_sampler_3d_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.grid_sampler_3d_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.grid_sampler_3d_backward.register(DispatchKey.Autograd, KernelFunction(
-    grid_sampler_3d_backward, "torch::autograd::VariableType::grid_sampler_3d_backward", with_keyset=True))
+ops.grid_sampler_3d_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    grid_sampler_3d_backward, "torch::autograd::VariableType::grid_sampler_3d_backward", with_keyset=True)))
 
 
 _record_pixel_shuffle = GraphRecording(ops.pixel_shuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelShuffleBackward0)
@@ -20290,8 +20290,8 @@ def pixel_shuffle(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pixel_shuffle.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pixel_shuffle.register(DispatchKey.Autograd, KernelFunction(
-    pixel_shuffle, "torch::autograd::VariableType::pixel_shuffle", with_keyset=True))
+ops.pixel_shuffle.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pixel_shuffle, "torch::autograd::VariableType::pixel_shuffle", with_keyset=True)))
 
 
 _record_pixel_unshuffle = GraphRecording(ops.pixel_unshuffle, AutoDispatchBelowADInplaceOrView, nodes.PixelUnshuffleBackward0)
@@ -20315,8 +20315,8 @@ def pixel_unshuffle(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.pixel_unshuffle.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.pixel_unshuffle.register(DispatchKey.Autograd, KernelFunction(
-    pixel_unshuffle, "torch::autograd::VariableType::pixel_unshuffle", with_keyset=True))
+ops.pixel_unshuffle.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    pixel_unshuffle, "torch::autograd::VariableType::pixel_unshuffle", with_keyset=True)))
 
 
 def _jvp_ceil(fw: dict[str, Any]) -> Any:
@@ -20345,8 +20345,8 @@ def ceil(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ceil.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ceil.register(DispatchKey.Autograd, KernelFunction(
-    ceil, "torch::autograd::VariableType::ceil", with_keyset=True))
+ops.ceil.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ceil, "torch::autograd::VariableType::ceil", with_keyset=True)))
 
 
 def _jvp_ceil_(fw: dict[str, Any]) -> Any:
@@ -20375,8 +20375,8 @@ def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ceil_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ceil_.register(DispatchKey.Autograd, KernelFunction(
-    ceil_, "torch::autograd::VariableType::ceil_", with_keyset=True))
+ops.ceil_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ceil_, "torch::autograd::VariableType::ceil_", with_keyset=True)))
 
 
 _record_ceil_out = GraphRecording(ops.ceil_out, AutoDispatchBelowAutograd, None)
@@ -20400,8 +20400,8 @@ def ceil_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.ceil_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.ceil_out.register(DispatchKey.Autograd, KernelFunction(
-    ceil_out, "torch::autograd::VariableType::ceil", with_keyset=True))
+ops.ceil_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    ceil_out, "torch::autograd::VariableType::ceil", with_keyset=True)))
 
 
 def _jvp_erf(fw: dict[str, Any]) -> Any:
@@ -20430,8 +20430,8 @@ def erf(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erf.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erf.register(DispatchKey.Autograd, KernelFunction(
-    erf, "torch::autograd::VariableType::erf", with_keyset=True))
+ops.erf.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erf, "torch::autograd::VariableType::erf", with_keyset=True)))
 
 
 def _jvp_erf_(fw: dict[str, Any]) -> Any:
@@ -20460,8 +20460,8 @@ def erf_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erf_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erf_.register(DispatchKey.Autograd, KernelFunction(
-    erf_, "torch::autograd::VariableType::erf_", with_keyset=True))
+ops.erf_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erf_, "torch::autograd::VariableType::erf_", with_keyset=True)))
 
 
 _record_erf_out = GraphRecording(ops.erf_out, AutoDispatchBelowAutograd, None)
@@ -20485,8 +20485,8 @@ def erf_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erf_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erf_out.register(DispatchKey.Autograd, KernelFunction(
-    erf_out, "torch::autograd::VariableType::erf", with_keyset=True))
+ops.erf_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erf_out, "torch::autograd::VariableType::erf", with_keyset=True)))
 
 
 def _jvp_erfc(fw: dict[str, Any]) -> Any:
@@ -20515,8 +20515,8 @@ def erfc(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfc.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfc.register(DispatchKey.Autograd, KernelFunction(
-    erfc, "torch::autograd::VariableType::erfc", with_keyset=True))
+ops.erfc.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfc, "torch::autograd::VariableType::erfc", with_keyset=True)))
 
 
 def _jvp_erfc_(fw: dict[str, Any]) -> Any:
@@ -20545,8 +20545,8 @@ def erfc_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfc_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfc_.register(DispatchKey.Autograd, KernelFunction(
-    erfc_, "torch::autograd::VariableType::erfc_", with_keyset=True))
+ops.erfc_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfc_, "torch::autograd::VariableType::erfc_", with_keyset=True)))
 
 
 _record_erfc_out = GraphRecording(ops.erfc_out, AutoDispatchBelowAutograd, None)
@@ -20570,8 +20570,8 @@ def erfc_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfc_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfc_out.register(DispatchKey.Autograd, KernelFunction(
-    erfc_out, "torch::autograd::VariableType::erfc", with_keyset=True))
+ops.erfc_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfc_out, "torch::autograd::VariableType::erfc", with_keyset=True)))
 
 
 def _jvp_exp2(fw: dict[str, Any]) -> Any:
@@ -20600,8 +20600,8 @@ def exp2(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp2.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp2.register(DispatchKey.Autograd, KernelFunction(
-    exp2, "torch::autograd::VariableType::exp2", with_keyset=True))
+ops.exp2.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp2, "torch::autograd::VariableType::exp2", with_keyset=True)))
 
 
 def _jvp_exp2_(fw: dict[str, Any]) -> Any:
@@ -20630,8 +20630,8 @@ def exp2_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp2_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp2_.register(DispatchKey.Autograd, KernelFunction(
-    exp2_, "torch::autograd::VariableType::exp2_", with_keyset=True))
+ops.exp2_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp2_, "torch::autograd::VariableType::exp2_", with_keyset=True)))
 
 
 _record_exp2_out = GraphRecording(ops.exp2_out, AutoDispatchBelowAutograd, None)
@@ -20655,8 +20655,8 @@ def exp2_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.exp2_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.exp2_out.register(DispatchKey.Autograd, KernelFunction(
-    exp2_out, "torch::autograd::VariableType::exp2", with_keyset=True))
+ops.exp2_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    exp2_out, "torch::autograd::VariableType::exp2", with_keyset=True)))
 
 
 def _jvp_floor(fw: dict[str, Any]) -> Any:
@@ -20685,8 +20685,8 @@ def floor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor.register(DispatchKey.Autograd, KernelFunction(
-    floor, "torch::autograd::VariableType::floor", with_keyset=True))
+ops.floor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor, "torch::autograd::VariableType::floor", with_keyset=True)))
 
 
 def _jvp_floor_(fw: dict[str, Any]) -> Any:
@@ -20715,8 +20715,8 @@ def floor_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_.register(DispatchKey.Autograd, KernelFunction(
-    floor_, "torch::autograd::VariableType::floor_", with_keyset=True))
+ops.floor_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_, "torch::autograd::VariableType::floor_", with_keyset=True)))
 
 
 _record_floor_out = GraphRecording(ops.floor_out, AutoDispatchBelowAutograd, None)
@@ -20740,8 +20740,8 @@ def floor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.floor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.floor_out.register(DispatchKey.Autograd, KernelFunction(
-    floor_out, "torch::autograd::VariableType::floor", with_keyset=True))
+ops.floor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    floor_out, "torch::autograd::VariableType::floor", with_keyset=True)))
 
 
 def _jvp_log10(fw: dict[str, Any]) -> Any:
@@ -20770,8 +20770,8 @@ def log10(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log10.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log10.register(DispatchKey.Autograd, KernelFunction(
-    log10, "torch::autograd::VariableType::log10", with_keyset=True))
+ops.log10.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log10, "torch::autograd::VariableType::log10", with_keyset=True)))
 
 
 def _jvp_log10_(fw: dict[str, Any]) -> Any:
@@ -20800,8 +20800,8 @@ def log10_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log10_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log10_.register(DispatchKey.Autograd, KernelFunction(
-    log10_, "torch::autograd::VariableType::log10_", with_keyset=True))
+ops.log10_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log10_, "torch::autograd::VariableType::log10_", with_keyset=True)))
 
 
 _record_log10_out = GraphRecording(ops.log10_out, AutoDispatchBelowAutograd, None)
@@ -20825,8 +20825,8 @@ def log10_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log10_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log10_out.register(DispatchKey.Autograd, KernelFunction(
-    log10_out, "torch::autograd::VariableType::log10", with_keyset=True))
+ops.log10_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log10_out, "torch::autograd::VariableType::log10", with_keyset=True)))
 
 
 def _jvp_log2(fw: dict[str, Any]) -> Any:
@@ -20855,8 +20855,8 @@ def log2(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log2.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log2.register(DispatchKey.Autograd, KernelFunction(
-    log2, "torch::autograd::VariableType::log2", with_keyset=True))
+ops.log2.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log2, "torch::autograd::VariableType::log2", with_keyset=True)))
 
 
 def _jvp_log2_(fw: dict[str, Any]) -> Any:
@@ -20885,8 +20885,8 @@ def log2_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log2_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log2_.register(DispatchKey.Autograd, KernelFunction(
-    log2_, "torch::autograd::VariableType::log2_", with_keyset=True))
+ops.log2_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log2_, "torch::autograd::VariableType::log2_", with_keyset=True)))
 
 
 _record_log2_out = GraphRecording(ops.log2_out, AutoDispatchBelowAutograd, None)
@@ -20910,8 +20910,8 @@ def log2_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log2_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log2_out.register(DispatchKey.Autograd, KernelFunction(
-    log2_out, "torch::autograd::VariableType::log2", with_keyset=True))
+ops.log2_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log2_out, "torch::autograd::VariableType::log2", with_keyset=True)))
 
 
 def _jvp_round(fw: dict[str, Any]) -> Any:
@@ -20940,8 +20940,8 @@ def round(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round.register(DispatchKey.Autograd, KernelFunction(
-    round, "torch::autograd::VariableType::round", with_keyset=True))
+ops.round.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round, "torch::autograd::VariableType::round", with_keyset=True)))
 
 
 def _jvp_round_(fw: dict[str, Any]) -> Any:
@@ -20970,8 +20970,8 @@ def round_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round_.register(DispatchKey.Autograd, KernelFunction(
-    round_, "torch::autograd::VariableType::round_", with_keyset=True))
+ops.round_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round_, "torch::autograd::VariableType::round_", with_keyset=True)))
 
 
 _record_round_out = GraphRecording(ops.round_out, AutoDispatchBelowAutograd, None)
@@ -20995,8 +20995,8 @@ def round_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round_out.register(DispatchKey.Autograd, KernelFunction(
-    round_out, "torch::autograd::VariableType::round", with_keyset=True))
+ops.round_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round_out, "torch::autograd::VariableType::round", with_keyset=True)))
 
 
 _record_round_decimals = GraphRecording(ops.round_decimals, AutoDispatchBelowADInplaceOrView, nodes.RoundBackward1)
@@ -21020,8 +21020,8 @@ def round_decimals(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round_decimals.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round_decimals.register(DispatchKey.Autograd, KernelFunction(
-    round_decimals, "torch::autograd::VariableType::round", with_keyset=True))
+ops.round_decimals.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round_decimals, "torch::autograd::VariableType::round", with_keyset=True)))
 
 
 _record_round__decimals = GraphRecording(ops.round__decimals, AutoDispatchBelowAutograd, nodes.RoundBackward1)
@@ -21045,8 +21045,8 @@ def round__decimals(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round__decimals.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round__decimals.register(DispatchKey.Autograd, KernelFunction(
-    round__decimals, "torch::autograd::VariableType::round_", with_keyset=True))
+ops.round__decimals.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round__decimals, "torch::autograd::VariableType::round_", with_keyset=True)))
 
 
 _record_round_decimals_out = GraphRecording(ops.round_decimals_out, AutoDispatchBelowAutograd, None)
@@ -21070,8 +21070,8 @@ def round_decimals_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.round_decimals_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.round_decimals_out.register(DispatchKey.Autograd, KernelFunction(
-    round_decimals_out, "torch::autograd::VariableType::round", with_keyset=True))
+ops.round_decimals_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    round_decimals_out, "torch::autograd::VariableType::round", with_keyset=True)))
 
 
 def _jvp_rsqrt(fw: dict[str, Any]) -> Any:
@@ -21100,8 +21100,8 @@ def rsqrt(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rsqrt.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rsqrt.register(DispatchKey.Autograd, KernelFunction(
-    rsqrt, "torch::autograd::VariableType::rsqrt", with_keyset=True))
+ops.rsqrt.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rsqrt, "torch::autograd::VariableType::rsqrt", with_keyset=True)))
 
 
 def _jvp_rsqrt_(fw: dict[str, Any]) -> Any:
@@ -21130,8 +21130,8 @@ def rsqrt_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rsqrt_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rsqrt_.register(DispatchKey.Autograd, KernelFunction(
-    rsqrt_, "torch::autograd::VariableType::rsqrt_", with_keyset=True))
+ops.rsqrt_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rsqrt_, "torch::autograd::VariableType::rsqrt_", with_keyset=True)))
 
 
 _record_rsqrt_out = GraphRecording(ops.rsqrt_out, AutoDispatchBelowAutograd, None)
@@ -21155,8 +21155,8 @@ def rsqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rsqrt_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rsqrt_out.register(DispatchKey.Autograd, KernelFunction(
-    rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True))
+ops.rsqrt_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True)))
 
 
 def _jvp_sinc(fw: dict[str, Any]) -> Any:
@@ -21185,8 +21185,8 @@ def sinc(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinc.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinc.register(DispatchKey.Autograd, KernelFunction(
-    sinc, "torch::autograd::VariableType::sinc", with_keyset=True))
+ops.sinc.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinc, "torch::autograd::VariableType::sinc", with_keyset=True)))
 
 
 def _jvp_sinc_(fw: dict[str, Any]) -> Any:
@@ -21215,8 +21215,8 @@ def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinc_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinc_.register(DispatchKey.Autograd, KernelFunction(
-    sinc_, "torch::autograd::VariableType::sinc_", with_keyset=True))
+ops.sinc_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinc_, "torch::autograd::VariableType::sinc_", with_keyset=True)))
 
 
 _record_sinc_out = GraphRecording(ops.sinc_out, AutoDispatchBelowAutograd, None)
@@ -21240,8 +21240,8 @@ def sinc_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.sinc_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.sinc_out.register(DispatchKey.Autograd, KernelFunction(
-    sinc_out, "torch::autograd::VariableType::sinc", with_keyset=True))
+ops.sinc_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    sinc_out, "torch::autograd::VariableType::sinc", with_keyset=True)))
 
 
 def _jvp_tan(fw: dict[str, Any]) -> Any:
@@ -21270,8 +21270,8 @@ def tan(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tan.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tan.register(DispatchKey.Autograd, KernelFunction(
-    tan, "torch::autograd::VariableType::tan", with_keyset=True))
+ops.tan.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tan, "torch::autograd::VariableType::tan", with_keyset=True)))
 
 
 def _jvp_tan_(fw: dict[str, Any]) -> Any:
@@ -21300,8 +21300,8 @@ def tan_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tan_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tan_.register(DispatchKey.Autograd, KernelFunction(
-    tan_, "torch::autograd::VariableType::tan_", with_keyset=True))
+ops.tan_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tan_, "torch::autograd::VariableType::tan_", with_keyset=True)))
 
 
 _record_tan_out = GraphRecording(ops.tan_out, AutoDispatchBelowAutograd, None)
@@ -21325,8 +21325,8 @@ def tan_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.tan_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.tan_out.register(DispatchKey.Autograd, KernelFunction(
-    tan_out, "torch::autograd::VariableType::tan", with_keyset=True))
+ops.tan_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    tan_out, "torch::autograd::VariableType::tan", with_keyset=True)))
 
 
 def _jvp_trunc(fw: dict[str, Any]) -> Any:
@@ -21355,8 +21355,8 @@ def trunc(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.trunc.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.trunc.register(DispatchKey.Autograd, KernelFunction(
-    trunc, "torch::autograd::VariableType::trunc", with_keyset=True))
+ops.trunc.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    trunc, "torch::autograd::VariableType::trunc", with_keyset=True)))
 
 
 def _jvp_trunc_(fw: dict[str, Any]) -> Any:
@@ -21385,8 +21385,8 @@ def trunc_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.trunc_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.trunc_.register(DispatchKey.Autograd, KernelFunction(
-    trunc_, "torch::autograd::VariableType::trunc_", with_keyset=True))
+ops.trunc_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    trunc_, "torch::autograd::VariableType::trunc_", with_keyset=True)))
 
 
 _record_trunc_out = GraphRecording(ops.trunc_out, AutoDispatchBelowAutograd, None)
@@ -21410,8 +21410,8 @@ def trunc_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.trunc_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.trunc_out.register(DispatchKey.Autograd, KernelFunction(
-    trunc_out, "torch::autograd::VariableType::trunc", with_keyset=True))
+ops.trunc_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    trunc_out, "torch::autograd::VariableType::trunc", with_keyset=True)))
 
 
 _record_signbit = GraphRecording(ops.signbit, AutoDispatchBelowADInplaceOrView, None)
@@ -21435,8 +21435,8 @@ def signbit(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.signbit.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.signbit.register(DispatchKey.Autograd, KernelFunction(
-    signbit, "torch::autograd::VariableType::signbit", with_keyset=True))
+ops.signbit.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    signbit, "torch::autograd::VariableType::signbit", with_keyset=True)))
 
 
 _record_signbit_out = GraphRecording(ops.signbit_out, AutoDispatchBelowAutograd, None)
@@ -21460,8 +21460,8 @@ def signbit_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.signbit_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.signbit_out.register(DispatchKey.Autograd, KernelFunction(
-    signbit_out, "torch::autograd::VariableType::signbit", with_keyset=True))
+ops.signbit_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    signbit_out, "torch::autograd::VariableType::signbit", with_keyset=True)))
 
 
 _record_copysign_out = GraphRecording(ops.copysign_out, AutoDispatchBelowAutograd, None)
@@ -21485,8 +21485,8 @@ def copysign_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign_out.register(DispatchKey.Autograd, KernelFunction(
-    copysign_out, "torch::autograd::VariableType::copysign", with_keyset=True))
+ops.copysign_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign_out, "torch::autograd::VariableType::copysign", with_keyset=True)))
 
 
 _record_copysign_Tensor = GraphRecording(ops.copysign_Tensor, AutoDispatchBelowADInplaceOrView, nodes.CopysignBackward0)
@@ -21510,8 +21510,8 @@ def copysign_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    copysign_Tensor, "torch::autograd::VariableType::copysign", with_keyset=True))
+ops.copysign_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign_Tensor, "torch::autograd::VariableType::copysign", with_keyset=True)))
 
 
 _record_copysign__Tensor = GraphRecording(ops.copysign__Tensor, AutoDispatchBelowAutograd, nodes.CopysignBackward0)
@@ -21535,8 +21535,8 @@ def copysign__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    copysign__Tensor, "torch::autograd::VariableType::copysign_", with_keyset=True))
+ops.copysign__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign__Tensor, "torch::autograd::VariableType::copysign_", with_keyset=True)))
 
 
 _record_copysign_Scalar = GraphRecording(ops.copysign_Scalar, AutoDispatchBelowADInplaceOrView, nodes.CopysignBackward1)
@@ -21560,8 +21560,8 @@ def copysign_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    copysign_Scalar, "torch::autograd::VariableType::copysign", with_keyset=True))
+ops.copysign_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign_Scalar, "torch::autograd::VariableType::copysign", with_keyset=True)))
 
 
 _record_copysign__Scalar = GraphRecording(ops.copysign__Scalar, AutoDispatchBelowAutograd, nodes.CopysignBackward1)
@@ -21585,8 +21585,8 @@ def copysign__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    copysign__Scalar, "torch::autograd::VariableType::copysign_", with_keyset=True))
+ops.copysign__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign__Scalar, "torch::autograd::VariableType::copysign_", with_keyset=True)))
 
 
 _record_copysign_Scalar_out = GraphRecording(ops.copysign_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -21610,8 +21610,8 @@ def copysign_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.copysign_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.copysign_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    copysign_Scalar_out, "torch::autograd::VariableType::copysign", with_keyset=True))
+ops.copysign_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    copysign_Scalar_out, "torch::autograd::VariableType::copysign", with_keyset=True)))
 
 
 _record_logical_xor = GraphRecording(ops.logical_xor, AutoDispatchBelowADInplaceOrView, None)
@@ -21635,8 +21635,8 @@ def logical_xor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_xor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_xor.register(DispatchKey.Autograd, KernelFunction(
-    logical_xor, "torch::autograd::VariableType::logical_xor", with_keyset=True))
+ops.logical_xor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_xor, "torch::autograd::VariableType::logical_xor", with_keyset=True)))
 
 
 _record_logical_xor_ = GraphRecording(ops.logical_xor_, AutoDispatchBelowAutograd, None)
@@ -21660,8 +21660,8 @@ def logical_xor_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_xor_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_xor_.register(DispatchKey.Autograd, KernelFunction(
-    logical_xor_, "torch::autograd::VariableType::logical_xor_", with_keyset=True))
+ops.logical_xor_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_xor_, "torch::autograd::VariableType::logical_xor_", with_keyset=True)))
 
 
 _record_logical_xor_out = GraphRecording(ops.logical_xor_out, AutoDispatchBelowAutograd, None)
@@ -21685,8 +21685,8 @@ def logical_xor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logical_xor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logical_xor_out.register(DispatchKey.Autograd, KernelFunction(
-    logical_xor_out, "torch::autograd::VariableType::logical_xor", with_keyset=True))
+ops.logical_xor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logical_xor_out, "torch::autograd::VariableType::logical_xor", with_keyset=True)))
 
 
 _record_logaddexp_out = GraphRecording(ops.logaddexp_out, AutoDispatchBelowAutograd, None)
@@ -21710,8 +21710,8 @@ def logaddexp_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logaddexp_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logaddexp_out.register(DispatchKey.Autograd, KernelFunction(
-    logaddexp_out, "torch::autograd::VariableType::logaddexp", with_keyset=True))
+ops.logaddexp_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logaddexp_out, "torch::autograd::VariableType::logaddexp", with_keyset=True)))
 
 
 def _jvp_logaddexp(fw: dict[str, Any]) -> Any:
@@ -21740,8 +21740,8 @@ def logaddexp(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logaddexp.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logaddexp.register(DispatchKey.Autograd, KernelFunction(
-    logaddexp, "torch::autograd::VariableType::logaddexp", with_keyset=True))
+ops.logaddexp.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logaddexp, "torch::autograd::VariableType::logaddexp", with_keyset=True)))
 
 
 def _jvp_xlogy_Tensor(fw: dict[str, Any]) -> Any:
@@ -21770,8 +21770,8 @@ def xlogy_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_Tensor, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_Tensor, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 _record_xlogy_Scalar_Self = GraphRecording(ops.xlogy_Scalar_Self, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward1)
@@ -21795,8 +21795,8 @@ def xlogy_Scalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_Scalar_Self.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_Scalar_Self.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_Scalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_Scalar_Self.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_Scalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 _record_xlogy_Scalar_Other = GraphRecording(ops.xlogy_Scalar_Other, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward2)
@@ -21820,8 +21820,8 @@ def xlogy_Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_Scalar_Other.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_Scalar_Other.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_Scalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_Scalar_Other.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_Scalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 def _jvp_xlogy__Tensor(fw: dict[str, Any]) -> Any:
@@ -21850,8 +21850,8 @@ def xlogy__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    xlogy__Tensor, "torch::autograd::VariableType::xlogy_", with_keyset=True))
+ops.xlogy__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy__Tensor, "torch::autograd::VariableType::xlogy_", with_keyset=True)))
 
 
 _record_xlogy__Scalar_Other = GraphRecording(ops.xlogy__Scalar_Other, AutoDispatchBelowAutograd, nodes.XlogyBackward2)
@@ -21875,8 +21875,8 @@ def xlogy__Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy__Scalar_Other.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy__Scalar_Other.register(DispatchKey.Autograd, KernelFunction(
-    xlogy__Scalar_Other, "torch::autograd::VariableType::xlogy_", with_keyset=True))
+ops.xlogy__Scalar_Other.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy__Scalar_Other, "torch::autograd::VariableType::xlogy_", with_keyset=True)))
 
 
 _record_xlogy_OutTensor = GraphRecording(ops.xlogy_OutTensor, AutoDispatchBelowAutograd, None)
@@ -21900,8 +21900,8 @@ def xlogy_OutTensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_OutTensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_OutTensor.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_OutTensor, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_OutTensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutTensor, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 _record_xlogy_OutScalar_Self = GraphRecording(ops.xlogy_OutScalar_Self, AutoDispatchBelowAutograd, None)
@@ -21925,8 +21925,8 @@ def xlogy_OutScalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_OutScalar_Self.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_OutScalar_Self.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_OutScalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_OutScalar_Self.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutScalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 _record_xlogy_OutScalar_Other = GraphRecording(ops.xlogy_OutScalar_Other, AutoDispatchBelowAutograd, None)
@@ -21950,8 +21950,8 @@ def xlogy_OutScalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.xlogy_OutScalar_Other.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.xlogy_OutScalar_Other.register(DispatchKey.Autograd, KernelFunction(
-    xlogy_OutScalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True))
+ops.xlogy_OutScalar_Other.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    xlogy_OutScalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True)))
 
 
 _record_heaviside_out = GraphRecording(ops.heaviside_out, AutoDispatchBelowAutograd, None)
@@ -21975,8 +21975,8 @@ def heaviside_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.heaviside_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.heaviside_out.register(DispatchKey.Autograd, KernelFunction(
-    heaviside_out, "torch::autograd::VariableType::heaviside", with_keyset=True))
+ops.heaviside_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    heaviside_out, "torch::autograd::VariableType::heaviside", with_keyset=True)))
 
 
 _record_heaviside = GraphRecording(ops.heaviside, AutoDispatchBelowADInplaceOrView, None)
@@ -22000,8 +22000,8 @@ def heaviside(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.heaviside.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.heaviside.register(DispatchKey.Autograd, KernelFunction(
-    heaviside, "torch::autograd::VariableType::heaviside", with_keyset=True))
+ops.heaviside.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    heaviside, "torch::autograd::VariableType::heaviside", with_keyset=True)))
 
 
 _record_heaviside_ = GraphRecording(ops.heaviside_, AutoDispatchBelowAutograd, None)
@@ -22025,8 +22025,8 @@ def heaviside_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.heaviside_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.heaviside_.register(DispatchKey.Autograd, KernelFunction(
-    heaviside_, "torch::autograd::VariableType::heaviside_", with_keyset=True))
+ops.heaviside_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    heaviside_, "torch::autograd::VariableType::heaviside_", with_keyset=True)))
 
 
 _record_atan2_out = GraphRecording(ops.atan2_out, AutoDispatchBelowAutograd, None)
@@ -22050,8 +22050,8 @@ def atan2_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan2_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan2_out.register(DispatchKey.Autograd, KernelFunction(
-    atan2_out, "torch::autograd::VariableType::atan2", with_keyset=True))
+ops.atan2_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan2_out, "torch::autograd::VariableType::atan2", with_keyset=True)))
 
 
 def _jvp_atan2_(fw: dict[str, Any]) -> Any:
@@ -22080,8 +22080,8 @@ def atan2_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan2_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan2_.register(DispatchKey.Autograd, KernelFunction(
-    atan2_, "torch::autograd::VariableType::atan2_", with_keyset=True))
+ops.atan2_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan2_, "torch::autograd::VariableType::atan2_", with_keyset=True)))
 
 
 def _jvp_atan2(fw: dict[str, Any]) -> Any:
@@ -22110,8 +22110,8 @@ def atan2(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.atan2.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.atan2.register(DispatchKey.Autograd, KernelFunction(
-    atan2, "torch::autograd::VariableType::atan2", with_keyset=True))
+ops.atan2.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    atan2, "torch::autograd::VariableType::atan2", with_keyset=True)))
 
 
 _record_fmod_Scalar_out = GraphRecording(ops.fmod_Scalar_out, AutoDispatchBelowAutograd, None)
@@ -22135,8 +22135,8 @@ def fmod_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    fmod_Scalar_out, "torch::autograd::VariableType::fmod", with_keyset=True))
+ops.fmod_Scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod_Scalar_out, "torch::autograd::VariableType::fmod", with_keyset=True)))
 
 
 def _jvp_fmod_Scalar(fw: dict[str, Any]) -> Any:
@@ -22165,8 +22165,8 @@ def fmod_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod_Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod_Scalar.register(DispatchKey.Autograd, KernelFunction(
-    fmod_Scalar, "torch::autograd::VariableType::fmod", with_keyset=True))
+ops.fmod_Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod_Scalar, "torch::autograd::VariableType::fmod", with_keyset=True)))
 
 
 def _jvp_fmod__Scalar(fw: dict[str, Any]) -> Any:
@@ -22195,8 +22195,8 @@ def fmod__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod__Scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod__Scalar.register(DispatchKey.Autograd, KernelFunction(
-    fmod__Scalar, "torch::autograd::VariableType::fmod_", with_keyset=True))
+ops.fmod__Scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod__Scalar, "torch::autograd::VariableType::fmod_", with_keyset=True)))
 
 
 _record_fmod_Tensor_out = GraphRecording(ops.fmod_Tensor_out, AutoDispatchBelowAutograd, None)
@@ -22220,8 +22220,8 @@ def fmod_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
-    fmod_Tensor_out, "torch::autograd::VariableType::fmod", with_keyset=True))
+ops.fmod_Tensor_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod_Tensor_out, "torch::autograd::VariableType::fmod", with_keyset=True)))
 
 
 _record_fmod_Tensor = GraphRecording(ops.fmod_Tensor, AutoDispatchBelowADInplaceOrView, nodes.FmodBackward1)
@@ -22245,8 +22245,8 @@ def fmod_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod_Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod_Tensor.register(DispatchKey.Autograd, KernelFunction(
-    fmod_Tensor, "torch::autograd::VariableType::fmod", with_keyset=True))
+ops.fmod_Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod_Tensor, "torch::autograd::VariableType::fmod", with_keyset=True)))
 
 
 _record_fmod__Tensor = GraphRecording(ops.fmod__Tensor, AutoDispatchBelowAutograd, nodes.FmodBackward1)
@@ -22270,8 +22270,8 @@ def fmod__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmod__Tensor.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmod__Tensor.register(DispatchKey.Autograd, KernelFunction(
-    fmod__Tensor, "torch::autograd::VariableType::fmod_", with_keyset=True))
+ops.fmod__Tensor.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmod__Tensor, "torch::autograd::VariableType::fmod_", with_keyset=True)))
 
 
 _record_fmin = GraphRecording(ops.fmin, AutoDispatchBelowADInplaceOrView, nodes.FminBackward0)
@@ -22295,8 +22295,8 @@ def fmin(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmin.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmin.register(DispatchKey.Autograd, KernelFunction(
-    fmin, "torch::autograd::VariableType::fmin", with_keyset=True))
+ops.fmin.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmin, "torch::autograd::VariableType::fmin", with_keyset=True)))
 
 
 _record_fmin_out = GraphRecording(ops.fmin_out, AutoDispatchBelowAutograd, None)
@@ -22320,8 +22320,8 @@ def fmin_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmin_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmin_out.register(DispatchKey.Autograd, KernelFunction(
-    fmin_out, "torch::autograd::VariableType::fmin", with_keyset=True))
+ops.fmin_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmin_out, "torch::autograd::VariableType::fmin", with_keyset=True)))
 
 
 _record_fmax = GraphRecording(ops.fmax, AutoDispatchBelowADInplaceOrView, nodes.FmaxBackward0)
@@ -22345,8 +22345,8 @@ def fmax(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmax.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmax.register(DispatchKey.Autograd, KernelFunction(
-    fmax, "torch::autograd::VariableType::fmax", with_keyset=True))
+ops.fmax.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmax, "torch::autograd::VariableType::fmax", with_keyset=True)))
 
 
 _record_fmax_out = GraphRecording(ops.fmax_out, AutoDispatchBelowAutograd, None)
@@ -22370,8 +22370,8 @@ def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fmax_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fmax_out.register(DispatchKey.Autograd, KernelFunction(
-    fmax_out, "torch::autograd::VariableType::fmax", with_keyset=True))
+ops.fmax_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fmax_out, "torch::autograd::VariableType::fmax", with_keyset=True)))
 
 
 _record_rad2deg = GraphRecording(ops.rad2deg, AutoDispatchBelowADInplaceOrView, nodes.Rad2DegBackward0)
@@ -22395,8 +22395,8 @@ def rad2deg(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rad2deg.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rad2deg.register(DispatchKey.Autograd, KernelFunction(
-    rad2deg, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+ops.rad2deg.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rad2deg, "torch::autograd::VariableType::rad2deg", with_keyset=True)))
 
 
 _record_rad2deg_ = GraphRecording(ops.rad2deg_, AutoDispatchBelowAutograd, nodes.Rad2DegBackward0)
@@ -22420,8 +22420,8 @@ def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rad2deg_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rad2deg_.register(DispatchKey.Autograd, KernelFunction(
-    rad2deg_, "torch::autograd::VariableType::rad2deg_", with_keyset=True))
+ops.rad2deg_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rad2deg_, "torch::autograd::VariableType::rad2deg_", with_keyset=True)))
 
 
 _record_rad2deg_out = GraphRecording(ops.rad2deg_out, AutoDispatchBelowAutograd, None)
@@ -22445,8 +22445,8 @@ def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.rad2deg_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.rad2deg_out.register(DispatchKey.Autograd, KernelFunction(
-    rad2deg_out, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+ops.rad2deg_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    rad2deg_out, "torch::autograd::VariableType::rad2deg", with_keyset=True)))
 
 
 _record_deg2rad = GraphRecording(ops.deg2rad, AutoDispatchBelowADInplaceOrView, nodes.Deg2RadBackward0)
@@ -22470,8 +22470,8 @@ def deg2rad(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.deg2rad.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.deg2rad.register(DispatchKey.Autograd, KernelFunction(
-    deg2rad, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+ops.deg2rad.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    deg2rad, "torch::autograd::VariableType::deg2rad", with_keyset=True)))
 
 
 _record_deg2rad_ = GraphRecording(ops.deg2rad_, AutoDispatchBelowAutograd, nodes.Deg2RadBackward0)
@@ -22495,8 +22495,8 @@ def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.deg2rad_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.deg2rad_.register(DispatchKey.Autograd, KernelFunction(
-    deg2rad_, "torch::autograd::VariableType::deg2rad_", with_keyset=True))
+ops.deg2rad_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    deg2rad_, "torch::autograd::VariableType::deg2rad_", with_keyset=True)))
 
 
 _record_deg2rad_out = GraphRecording(ops.deg2rad_out, AutoDispatchBelowAutograd, None)
@@ -22520,8 +22520,8 @@ def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.deg2rad_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.deg2rad_out.register(DispatchKey.Autograd, KernelFunction(
-    deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+ops.deg2rad_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True)))
 
 
 def _jvp_nan_to_num(fw: dict[str, Any]) -> Any:
@@ -22550,8 +22550,8 @@ def nan_to_num(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nan_to_num.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nan_to_num.register(DispatchKey.Autograd, KernelFunction(
-    nan_to_num, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+ops.nan_to_num.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nan_to_num, "torch::autograd::VariableType::nan_to_num", with_keyset=True)))
 
 
 def _jvp_nan_to_num_(fw: dict[str, Any]) -> Any:
@@ -22580,8 +22580,8 @@ def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nan_to_num_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nan_to_num_.register(DispatchKey.Autograd, KernelFunction(
-    nan_to_num_, "torch::autograd::VariableType::nan_to_num_", with_keyset=True))
+ops.nan_to_num_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nan_to_num_, "torch::autograd::VariableType::nan_to_num_", with_keyset=True)))
 
 
 _record_nan_to_num_out = GraphRecording(ops.nan_to_num_out, AutoDispatchBelowAutograd, None)
@@ -22605,8 +22605,8 @@ def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.nan_to_num_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.nan_to_num_out.register(DispatchKey.Autograd, KernelFunction(
-    nan_to_num_out, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+ops.nan_to_num_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    nan_to_num_out, "torch::autograd::VariableType::nan_to_num", with_keyset=True)))
 
 
 _record_isposinf = GraphRecording(ops.isposinf, AutoDispatchBelowADInplaceOrView, None)
@@ -22630,8 +22630,8 @@ def isposinf(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isposinf.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isposinf.register(DispatchKey.Autograd, KernelFunction(
-    isposinf, "torch::autograd::VariableType::isposinf", with_keyset=True))
+ops.isposinf.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isposinf, "torch::autograd::VariableType::isposinf", with_keyset=True)))
 
 
 _record_isposinf_out = GraphRecording(ops.isposinf_out, AutoDispatchBelowAutograd, None)
@@ -22655,8 +22655,8 @@ def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isposinf_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isposinf_out.register(DispatchKey.Autograd, KernelFunction(
-    isposinf_out, "torch::autograd::VariableType::isposinf", with_keyset=True))
+ops.isposinf_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isposinf_out, "torch::autograd::VariableType::isposinf", with_keyset=True)))
 
 
 _record_isneginf = GraphRecording(ops.isneginf, AutoDispatchBelowADInplaceOrView, None)
@@ -22680,8 +22680,8 @@ def isneginf(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isneginf.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isneginf.register(DispatchKey.Autograd, KernelFunction(
-    isneginf, "torch::autograd::VariableType::isneginf", with_keyset=True))
+ops.isneginf.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isneginf, "torch::autograd::VariableType::isneginf", with_keyset=True)))
 
 
 _record_isneginf_out = GraphRecording(ops.isneginf_out, AutoDispatchBelowAutograd, None)
@@ -22705,8 +22705,8 @@ def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.isneginf_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
-    isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))
+ops.isneginf_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True)))
 
 
 _record__euclidean_dist = GraphRecording(ops._euclidean_dist, AutoDispatchBelowADInplaceOrView, nodes.EuclideanDistBackward0)
@@ -22730,8 +22730,8 @@ def _euclidean_dist(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._euclidean_dist.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._euclidean_dist.register(DispatchKey.Autograd, KernelFunction(
-    _euclidean_dist, "torch::autograd::VariableType::_euclidean_dist", with_keyset=True))
+ops._euclidean_dist.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _euclidean_dist, "torch::autograd::VariableType::_euclidean_dist", with_keyset=True)))
 
 
 _record__cdist_forward = GraphRecording(ops._cdist_forward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackward0)
@@ -22755,8 +22755,8 @@ def _cdist_forward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._cdist_forward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._cdist_forward.register(DispatchKey.Autograd, KernelFunction(
-    _cdist_forward, "torch::autograd::VariableType::_cdist_forward", with_keyset=True))
+ops._cdist_forward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _cdist_forward, "torch::autograd::VariableType::_cdist_forward", with_keyset=True)))
 
 
 _record__cdist_backward = GraphRecording(ops._cdist_backward, AutoDispatchBelowADInplaceOrView, nodes.CdistBackwardBackward0)
@@ -22780,8 +22780,8 @@ def _cdist_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._cdist_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._cdist_backward.register(DispatchKey.Autograd, KernelFunction(
-    _cdist_backward, "torch::autograd::VariableType::_cdist_backward", with_keyset=True))
+ops._cdist_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _cdist_backward, "torch::autograd::VariableType::_cdist_backward", with_keyset=True)))
 
 
 def _jvp_embedding(fw: dict[str, Any]) -> Any:
@@ -22810,8 +22810,8 @@ def embedding(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.embedding.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.embedding.register(DispatchKey.Autograd, KernelFunction(
-    embedding, "torch::autograd::VariableType::embedding", with_keyset=True))
+ops.embedding.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    embedding, "torch::autograd::VariableType::embedding", with_keyset=True)))
 
 
 _record_embedding_dense_backward = GraphRecording(ops.embedding_dense_backward, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingDenseBackwardBackward0)
@@ -22835,8 +22835,8 @@ def embedding_dense_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.embedding_dense_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.embedding_dense_backward.register(DispatchKey.Autograd, KernelFunction(
-    embedding_dense_backward, "torch::autograd::VariableType::embedding_dense_backward", with_keyset=True))
+ops.embedding_dense_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    embedding_dense_backward, "torch::autograd::VariableType::embedding_dense_backward", with_keyset=True)))
 
 
 _record_embedding_renorm_ = GraphRecording(ops.embedding_renorm_, AutoDispatchBelowAutograd, None)
@@ -22860,8 +22860,8 @@ def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.embedding_renorm_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.embedding_renorm_.register(DispatchKey.Autograd, KernelFunction(
-    embedding_renorm_, "torch::autograd::VariableType::embedding_renorm_", with_keyset=True))
+ops.embedding_renorm_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    embedding_renorm_, "torch::autograd::VariableType::embedding_renorm_", with_keyset=True)))
 
 
 _record__embedding_bag_forward_only = GraphRecording(ops._embedding_bag_forward_only, AutoDispatchBelowADInplaceOrView, None)
@@ -22885,8 +22885,8 @@ def _embedding_bag_forward_only(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._embedding_bag_forward_only.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._embedding_bag_forward_only.register(DispatchKey.Autograd, KernelFunction(
-    _embedding_bag_forward_only, "torch::autograd::VariableType::_embedding_bag_forward_only", with_keyset=True))
+ops._embedding_bag_forward_only.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _embedding_bag_forward_only, "torch::autograd::VariableType::_embedding_bag_forward_only", with_keyset=True)))
 
 
 _record__embedding_bag = GraphRecording(ops._embedding_bag, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBagBackward0)
@@ -22910,8 +22910,8 @@ def _embedding_bag(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._embedding_bag.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._embedding_bag.register(DispatchKey.Autograd, KernelFunction(
-    _embedding_bag, "torch::autograd::VariableType::_embedding_bag", with_keyset=True))
+ops._embedding_bag.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _embedding_bag, "torch::autograd::VariableType::_embedding_bag", with_keyset=True)))
 
 
 _record__embedding_bag_backward = GraphRecording(ops._embedding_bag_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -22935,8 +22935,8 @@ def _embedding_bag_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._embedding_bag_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._embedding_bag_backward.register(DispatchKey.Autograd, KernelFunction(
-    _embedding_bag_backward, "torch::autograd::VariableType::_embedding_bag_backward", with_keyset=True))
+ops._embedding_bag_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _embedding_bag_backward, "torch::autograd::VariableType::_embedding_bag_backward", with_keyset=True)))
 
 
 _record__embedding_bag_dense_backward = GraphRecording(ops._embedding_bag_dense_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -22960,8 +22960,8 @@ def _embedding_bag_dense_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._embedding_bag_dense_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._embedding_bag_dense_backward.register(DispatchKey.Autograd, KernelFunction(
-    _embedding_bag_dense_backward, "torch::autograd::VariableType::_embedding_bag_dense_backward", with_keyset=True))
+ops._embedding_bag_dense_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _embedding_bag_dense_backward, "torch::autograd::VariableType::_embedding_bag_dense_backward", with_keyset=True)))
 
 
 _record__embedding_bag_per_sample_weights_backward = GraphRecording(ops._embedding_bag_per_sample_weights_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -22985,8 +22985,8 @@ def _embedding_bag_per_sample_weights_backward(ks: DispatchKeySet, *args: Any) -
         return ops._embedding_bag_per_sample_weights_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._embedding_bag_per_sample_weights_backward.register(DispatchKey.Autograd, KernelFunction(
-    _embedding_bag_per_sample_weights_backward, "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", with_keyset=True))
+ops._embedding_bag_per_sample_weights_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _embedding_bag_per_sample_weights_backward, "torch::autograd::VariableType::_embedding_bag_per_sample_weights_backward", with_keyset=True)))
 
 
 def _jvp_native_layer_norm(fw: dict[str, Any]) -> Any:
@@ -23015,8 +23015,8 @@ def native_layer_norm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_layer_norm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_layer_norm.register(DispatchKey.Autograd, KernelFunction(
-    native_layer_norm, "torch::autograd::VariableType::native_layer_norm", with_keyset=True))
+ops.native_layer_norm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_layer_norm, "torch::autograd::VariableType::native_layer_norm", with_keyset=True)))
 
 
 _record_native_layer_norm_backward = GraphRecording(ops.native_layer_norm_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -23040,8 +23040,8 @@ def native_layer_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_layer_norm_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_layer_norm_backward.register(DispatchKey.Autograd, KernelFunction(
-    native_layer_norm_backward, "torch::autograd::VariableType::native_layer_norm_backward", with_keyset=True))
+ops.native_layer_norm_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_layer_norm_backward, "torch::autograd::VariableType::native_layer_norm_backward", with_keyset=True)))
 
 
 def _jvp_native_group_norm(fw: dict[str, Any]) -> Any:
@@ -23070,8 +23070,8 @@ def native_group_norm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_group_norm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_group_norm.register(DispatchKey.Autograd, KernelFunction(
-    native_group_norm, "torch::autograd::VariableType::native_group_norm", with_keyset=True))
+ops.native_group_norm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_group_norm, "torch::autograd::VariableType::native_group_norm", with_keyset=True)))
 
 
 _record_native_group_norm_backward = GraphRecording(ops.native_group_norm_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -23095,8 +23095,8 @@ def native_group_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_group_norm_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_group_norm_backward.register(DispatchKey.Autograd, KernelFunction(
-    native_group_norm_backward, "torch::autograd::VariableType::native_group_norm_backward", with_keyset=True))
+ops.native_group_norm_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_group_norm_backward, "torch::autograd::VariableType::native_group_norm_backward", with_keyset=True)))
 
 
 def _jvp_native_batch_norm(fw: dict[str, Any]) -> Any:
@@ -23125,8 +23125,8 @@ def native_batch_norm(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_batch_norm.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_batch_norm.register(DispatchKey.Autograd, KernelFunction(
-    native_batch_norm, "torch::autograd::VariableType::native_batch_norm", with_keyset=True))
+ops.native_batch_norm.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_batch_norm, "torch::autograd::VariableType::native_batch_norm", with_keyset=True)))
 
 
 _record_native_batch_norm_backward = GraphRecording(ops.native_batch_norm_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -23150,8 +23150,8 @@ def native_batch_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.native_batch_norm_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.native_batch_norm_backward.register(DispatchKey.Autograd, KernelFunction(
-    native_batch_norm_backward, "torch::autograd::VariableType::native_batch_norm_backward", with_keyset=True))
+ops.native_batch_norm_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    native_batch_norm_backward, "torch::autograd::VariableType::native_batch_norm_backward", with_keyset=True)))
 
 
 _record__pack_padded_sequence = GraphRecording(ops._pack_padded_sequence, AutoDispatchBelowADInplaceOrView, nodes.PackPaddedSequenceBackward0)
@@ -23175,8 +23175,8 @@ def _pack_padded_sequence(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._pack_padded_sequence.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._pack_padded_sequence.register(DispatchKey.Autograd, KernelFunction(
-    _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True))
+ops._pack_padded_sequence.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _pack_padded_sequence, "torch::autograd::VariableType::_pack_padded_sequence", with_keyset=True)))
 
 
 _record__weight_norm_interface = GraphRecording(ops._weight_norm_interface, AutoDispatchBelowADInplaceOrView, nodes.WeightNormInterfaceBackward0)
@@ -23200,8 +23200,8 @@ def _weight_norm_interface(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._weight_norm_interface.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._weight_norm_interface.register(DispatchKey.Autograd, KernelFunction(
-    _weight_norm_interface, "torch::autograd::VariableType::_weight_norm_interface", with_keyset=True))
+ops._weight_norm_interface.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _weight_norm_interface, "torch::autograd::VariableType::_weight_norm_interface", with_keyset=True)))
 
 
 _record__weight_norm_interface_backward = GraphRecording(ops._weight_norm_interface_backward, AutoDispatchBelowADInplaceOrView, None)
@@ -23225,8 +23225,8 @@ def _weight_norm_interface_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._weight_norm_interface_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._weight_norm_interface_backward.register(DispatchKey.Autograd, KernelFunction(
-    _weight_norm_interface_backward, "torch::autograd::VariableType::_weight_norm_interface_backward", with_keyset=True))
+ops._weight_norm_interface_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _weight_norm_interface_backward, "torch::autograd::VariableType::_weight_norm_interface_backward", with_keyset=True)))
 
 
 _record__fft_r2c = GraphRecording(ops._fft_r2c, AutoDispatchBelowADInplaceOrView, nodes.FftR2CBackward0)
@@ -23250,8 +23250,8 @@ def _fft_r2c(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_r2c.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_r2c.register(DispatchKey.Autograd, KernelFunction(
-    _fft_r2c, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+ops._fft_r2c.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_r2c, "torch::autograd::VariableType::_fft_r2c", with_keyset=True)))
 
 
 _record__fft_r2c_out = GraphRecording(ops._fft_r2c_out, AutoDispatchBelowAutograd, None)
@@ -23275,8 +23275,8 @@ def _fft_r2c_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_r2c_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_r2c_out.register(DispatchKey.Autograd, KernelFunction(
-    _fft_r2c_out, "torch::autograd::VariableType::_fft_r2c", with_keyset=True))
+ops._fft_r2c_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_r2c_out, "torch::autograd::VariableType::_fft_r2c", with_keyset=True)))
 
 
 _record__fft_c2r = GraphRecording(ops._fft_c2r, AutoDispatchBelowADInplaceOrView, nodes.FftC2RBackward0)
@@ -23300,8 +23300,8 @@ def _fft_c2r(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_c2r.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_c2r.register(DispatchKey.Autograd, KernelFunction(
-    _fft_c2r, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+ops._fft_c2r.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_c2r, "torch::autograd::VariableType::_fft_c2r", with_keyset=True)))
 
 
 _record__fft_c2r_out = GraphRecording(ops._fft_c2r_out, AutoDispatchBelowAutograd, None)
@@ -23325,8 +23325,8 @@ def _fft_c2r_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_c2r_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_c2r_out.register(DispatchKey.Autograd, KernelFunction(
-    _fft_c2r_out, "torch::autograd::VariableType::_fft_c2r", with_keyset=True))
+ops._fft_c2r_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_c2r_out, "torch::autograd::VariableType::_fft_c2r", with_keyset=True)))
 
 
 _record__fft_c2c = GraphRecording(ops._fft_c2c, AutoDispatchBelowADInplaceOrView, nodes.FftC2CBackward0)
@@ -23350,8 +23350,8 @@ def _fft_c2c(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_c2c.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_c2c.register(DispatchKey.Autograd, KernelFunction(
-    _fft_c2c, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+ops._fft_c2c.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_c2c, "torch::autograd::VariableType::_fft_c2c", with_keyset=True)))
 
 
 _record__fft_c2c_out = GraphRecording(ops._fft_c2c_out, AutoDispatchBelowAutograd, None)
@@ -23375,8 +23375,8 @@ def _fft_c2c_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._fft_c2c_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._fft_c2c_out.register(DispatchKey.Autograd, KernelFunction(
-    _fft_c2c_out, "torch::autograd::VariableType::_fft_c2c", with_keyset=True))
+ops._fft_c2c_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _fft_c2c_out, "torch::autograd::VariableType::_fft_c2c", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::fft_fftfreq", VARIABLE_TYPE,
@@ -23387,8 +23387,8 @@ def fft_fftfreq(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fft_fftfreq.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fft_fftfreq.register(DispatchKey.Autograd, KernelFunction(
-    fft_fftfreq, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+ops.fft_fftfreq.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fft_fftfreq, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True)))
 
 
 _record_fft_fftfreq_out = GraphRecording(ops.fft_fftfreq_out, AutoDispatchBelowAutograd, None)
@@ -23412,8 +23412,8 @@ def fft_fftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fft_fftfreq_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fft_fftfreq_out.register(DispatchKey.Autograd, KernelFunction(
-    fft_fftfreq_out, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True))
+ops.fft_fftfreq_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fft_fftfreq_out, "torch::autograd::VariableType::fft_fftfreq", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::fft_rfftfreq", VARIABLE_TYPE,
@@ -23424,8 +23424,8 @@ def fft_rfftfreq(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fft_rfftfreq.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fft_rfftfreq.register(DispatchKey.Autograd, KernelFunction(
-    fft_rfftfreq, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+ops.fft_rfftfreq.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fft_rfftfreq, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True)))
 
 
 _record_fft_rfftfreq_out = GraphRecording(ops.fft_rfftfreq_out, AutoDispatchBelowAutograd, None)
@@ -23449,8 +23449,8 @@ def fft_rfftfreq_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.fft_rfftfreq_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.fft_rfftfreq_out.register(DispatchKey.Autograd, KernelFunction(
-    fft_rfftfreq_out, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True))
+ops.fft_rfftfreq_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    fft_rfftfreq_out, "torch::autograd::VariableType::fft_rfftfreq", with_keyset=True)))
 
 
 _record_lgamma_out = GraphRecording(ops.lgamma_out, AutoDispatchBelowAutograd, None)
@@ -23474,8 +23474,8 @@ def lgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lgamma_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lgamma_out.register(DispatchKey.Autograd, KernelFunction(
-    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True))
+ops.lgamma_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lgamma_out, "torch::autograd::VariableType::lgamma", with_keyset=True)))
 
 
 def _jvp_lgamma(fw: dict[str, Any]) -> Any:
@@ -23504,8 +23504,8 @@ def lgamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lgamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lgamma.register(DispatchKey.Autograd, KernelFunction(
-    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True))
+ops.lgamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lgamma, "torch::autograd::VariableType::lgamma", with_keyset=True)))
 
 
 def _jvp_lgamma_(fw: dict[str, Any]) -> Any:
@@ -23534,8 +23534,8 @@ def lgamma_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.lgamma_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.lgamma_.register(DispatchKey.Autograd, KernelFunction(
-    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True))
+ops.lgamma_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    lgamma_, "torch::autograd::VariableType::lgamma_", with_keyset=True)))
 
 
 _record_digamma_out = GraphRecording(ops.digamma_out, AutoDispatchBelowAutograd, None)
@@ -23559,8 +23559,8 @@ def digamma_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.digamma_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.digamma_out.register(DispatchKey.Autograd, KernelFunction(
-    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True))
+ops.digamma_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    digamma_out, "torch::autograd::VariableType::digamma", with_keyset=True)))
 
 
 _record_digamma = GraphRecording(ops.digamma, AutoDispatchBelowADInplaceOrView, nodes.DigammaBackward0)
@@ -23584,8 +23584,8 @@ def digamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.digamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.digamma.register(DispatchKey.Autograd, KernelFunction(
-    digamma, "torch::autograd::VariableType::digamma", with_keyset=True))
+ops.digamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    digamma, "torch::autograd::VariableType::digamma", with_keyset=True)))
 
 
 _record_digamma_ = GraphRecording(ops.digamma_, AutoDispatchBelowAutograd, nodes.DigammaBackward0)
@@ -23609,8 +23609,8 @@ def digamma_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.digamma_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.digamma_.register(DispatchKey.Autograd, KernelFunction(
-    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True))
+ops.digamma_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    digamma_, "torch::autograd::VariableType::digamma_", with_keyset=True)))
 
 
 _record_erfinv_out = GraphRecording(ops.erfinv_out, AutoDispatchBelowAutograd, None)
@@ -23634,8 +23634,8 @@ def erfinv_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfinv_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfinv_out.register(DispatchKey.Autograd, KernelFunction(
-    erfinv_out, "torch::autograd::VariableType::erfinv", with_keyset=True))
+ops.erfinv_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfinv_out, "torch::autograd::VariableType::erfinv", with_keyset=True)))
 
 
 def _jvp_erfinv(fw: dict[str, Any]) -> Any:
@@ -23664,8 +23664,8 @@ def erfinv(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfinv.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfinv.register(DispatchKey.Autograd, KernelFunction(
-    erfinv, "torch::autograd::VariableType::erfinv", with_keyset=True))
+ops.erfinv.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfinv, "torch::autograd::VariableType::erfinv", with_keyset=True)))
 
 
 def _jvp_erfinv_(fw: dict[str, Any]) -> Any:
@@ -23694,8 +23694,8 @@ def erfinv_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.erfinv_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.erfinv_.register(DispatchKey.Autograd, KernelFunction(
-    erfinv_, "torch::autograd::VariableType::erfinv_", with_keyset=True))
+ops.erfinv_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    erfinv_, "torch::autograd::VariableType::erfinv_", with_keyset=True)))
 
 
 _record_i0_out = GraphRecording(ops.i0_out, AutoDispatchBelowAutograd, None)
@@ -23719,8 +23719,8 @@ def i0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.i0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.i0_out.register(DispatchKey.Autograd, KernelFunction(
-    i0_out, "torch::autograd::VariableType::i0", with_keyset=True))
+ops.i0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    i0_out, "torch::autograd::VariableType::i0", with_keyset=True)))
 
 
 _record_i0 = GraphRecording(ops.i0, AutoDispatchBelowADInplaceOrView, nodes.I0Backward0)
@@ -23744,8 +23744,8 @@ def i0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.i0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.i0.register(DispatchKey.Autograd, KernelFunction(
-    i0, "torch::autograd::VariableType::i0", with_keyset=True))
+ops.i0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    i0, "torch::autograd::VariableType::i0", with_keyset=True)))
 
 
 _record_i0_ = GraphRecording(ops.i0_, AutoDispatchBelowAutograd, nodes.I0Backward0)
@@ -23769,8 +23769,8 @@ def i0_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.i0_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.i0_.register(DispatchKey.Autograd, KernelFunction(
-    i0_, "torch::autograd::VariableType::i0_", with_keyset=True))
+ops.i0_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    i0_, "torch::autograd::VariableType::i0_", with_keyset=True)))
 
 
 _record_polygamma_out = GraphRecording(ops.polygamma_out, AutoDispatchBelowAutograd, None)
@@ -23794,8 +23794,8 @@ def polygamma_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.polygamma_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.polygamma_out.register(DispatchKey.Autograd, KernelFunction(
-    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True))
+ops.polygamma_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    polygamma_out, "torch::autograd::VariableType::polygamma", with_keyset=True)))
 
 
 _record_polygamma = GraphRecording(ops.polygamma, AutoDispatchBelowADInplaceOrView, nodes.PolygammaBackward0)
@@ -23819,8 +23819,8 @@ def polygamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.polygamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.polygamma.register(DispatchKey.Autograd, KernelFunction(
-    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True))
+ops.polygamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    polygamma, "torch::autograd::VariableType::polygamma", with_keyset=True)))
 
 
 _record_polygamma_ = GraphRecording(ops.polygamma_, AutoDispatchBelowAutograd, nodes.PolygammaBackward1)
@@ -23844,8 +23844,8 @@ def polygamma_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.polygamma_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.polygamma_.register(DispatchKey.Autograd, KernelFunction(
-    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True))
+ops.polygamma_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    polygamma_, "torch::autograd::VariableType::polygamma_", with_keyset=True)))
 
 
 def _jvp_logit(fw: dict[str, Any]) -> Any:
@@ -23874,8 +23874,8 @@ def logit(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logit.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logit.register(DispatchKey.Autograd, KernelFunction(
-    logit, "torch::autograd::VariableType::logit", with_keyset=True))
+ops.logit.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logit, "torch::autograd::VariableType::logit", with_keyset=True)))
 
 
 _record_logit_ = GraphRecording(ops.logit_, AutoDispatchBelowAutograd, nodes.LogitBackward1)
@@ -23899,8 +23899,8 @@ def logit_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logit_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logit_.register(DispatchKey.Autograd, KernelFunction(
-    logit_, "torch::autograd::VariableType::logit_", with_keyset=True))
+ops.logit_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logit_, "torch::autograd::VariableType::logit_", with_keyset=True)))
 
 
 _record_logit_out = GraphRecording(ops.logit_out, AutoDispatchBelowAutograd, None)
@@ -23924,8 +23924,8 @@ def logit_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.logit_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.logit_out.register(DispatchKey.Autograd, KernelFunction(
-    logit_out, "torch::autograd::VariableType::logit", with_keyset=True))
+ops.logit_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    logit_out, "torch::autograd::VariableType::logit", with_keyset=True)))
 
 
 _record_mvlgamma_out = GraphRecording(ops.mvlgamma_out, AutoDispatchBelowAutograd, None)
@@ -23949,8 +23949,8 @@ def mvlgamma_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mvlgamma_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mvlgamma_out.register(DispatchKey.Autograd, KernelFunction(
-    mvlgamma_out, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+ops.mvlgamma_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mvlgamma_out, "torch::autograd::VariableType::mvlgamma", with_keyset=True)))
 
 
 _record_mvlgamma = GraphRecording(ops.mvlgamma, AutoDispatchBelowADInplaceOrView, nodes.MvlgammaBackward0)
@@ -23974,8 +23974,8 @@ def mvlgamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mvlgamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mvlgamma.register(DispatchKey.Autograd, KernelFunction(
-    mvlgamma, "torch::autograd::VariableType::mvlgamma", with_keyset=True))
+ops.mvlgamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mvlgamma, "torch::autograd::VariableType::mvlgamma", with_keyset=True)))
 
 
 _record_mvlgamma_ = GraphRecording(ops.mvlgamma_, AutoDispatchBelowAutograd, nodes.MvlgammaBackward0)
@@ -23999,8 +23999,8 @@ def mvlgamma_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.mvlgamma_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.mvlgamma_.register(DispatchKey.Autograd, KernelFunction(
-    mvlgamma_, "torch::autograd::VariableType::mvlgamma_", with_keyset=True))
+ops.mvlgamma_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    mvlgamma_, "torch::autograd::VariableType::mvlgamma_", with_keyset=True)))
 
 
 _record_special_entr = GraphRecording(ops.special_entr, AutoDispatchBelowADInplaceOrView, nodes.SpecialEntrBackward0)
@@ -24024,8 +24024,8 @@ def special_entr(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_entr.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_entr.register(DispatchKey.Autograd, KernelFunction(
-    special_entr, "torch::autograd::VariableType::special_entr", with_keyset=True))
+ops.special_entr.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_entr, "torch::autograd::VariableType::special_entr", with_keyset=True)))
 
 
 _record_special_entr_out = GraphRecording(ops.special_entr_out, AutoDispatchBelowAutograd, None)
@@ -24049,8 +24049,8 @@ def special_entr_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_entr_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_entr_out.register(DispatchKey.Autograd, KernelFunction(
-    special_entr_out, "torch::autograd::VariableType::special_entr", with_keyset=True))
+ops.special_entr_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_entr_out, "torch::autograd::VariableType::special_entr", with_keyset=True)))
 
 
 _record_special_ndtri = GraphRecording(ops.special_ndtri, AutoDispatchBelowADInplaceOrView, nodes.SpecialNdtriBackward0)
@@ -24074,8 +24074,8 @@ def special_ndtri(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_ndtri.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_ndtri.register(DispatchKey.Autograd, KernelFunction(
-    special_ndtri, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+ops.special_ndtri.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_ndtri, "torch::autograd::VariableType::special_ndtri", with_keyset=True)))
 
 
 _record_special_ndtri_out = GraphRecording(ops.special_ndtri_out, AutoDispatchBelowAutograd, None)
@@ -24099,8 +24099,8 @@ def special_ndtri_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_ndtri_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_ndtri_out.register(DispatchKey.Autograd, KernelFunction(
-    special_ndtri_out, "torch::autograd::VariableType::special_ndtri", with_keyset=True))
+ops.special_ndtri_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_ndtri_out, "torch::autograd::VariableType::special_ndtri", with_keyset=True)))
 
 
 _record_special_i0e = GraphRecording(ops.special_i0e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI0EBackward0)
@@ -24124,8 +24124,8 @@ def special_i0e(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i0e.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i0e.register(DispatchKey.Autograd, KernelFunction(
-    special_i0e, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+ops.special_i0e.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i0e, "torch::autograd::VariableType::special_i0e", with_keyset=True)))
 
 
 _record_special_i0e_out = GraphRecording(ops.special_i0e_out, AutoDispatchBelowAutograd, None)
@@ -24149,8 +24149,8 @@ def special_i0e_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i0e_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i0e_out.register(DispatchKey.Autograd, KernelFunction(
-    special_i0e_out, "torch::autograd::VariableType::special_i0e", with_keyset=True))
+ops.special_i0e_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i0e_out, "torch::autograd::VariableType::special_i0e", with_keyset=True)))
 
 
 _record_special_i1 = GraphRecording(ops.special_i1, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1Backward0)
@@ -24174,8 +24174,8 @@ def special_i1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i1.register(DispatchKey.Autograd, KernelFunction(
-    special_i1, "torch::autograd::VariableType::special_i1", with_keyset=True))
+ops.special_i1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i1, "torch::autograd::VariableType::special_i1", with_keyset=True)))
 
 
 _record_special_i1_out = GraphRecording(ops.special_i1_out, AutoDispatchBelowAutograd, None)
@@ -24199,8 +24199,8 @@ def special_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_i1_out, "torch::autograd::VariableType::special_i1", with_keyset=True))
+ops.special_i1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i1_out, "torch::autograd::VariableType::special_i1", with_keyset=True)))
 
 
 _record_special_i1e = GraphRecording(ops.special_i1e, AutoDispatchBelowADInplaceOrView, nodes.SpecialI1EBackward0)
@@ -24224,8 +24224,8 @@ def special_i1e(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i1e.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i1e.register(DispatchKey.Autograd, KernelFunction(
-    special_i1e, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+ops.special_i1e.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i1e, "torch::autograd::VariableType::special_i1e", with_keyset=True)))
 
 
 _record_special_i1e_out = GraphRecording(ops.special_i1e_out, AutoDispatchBelowAutograd, None)
@@ -24249,8 +24249,8 @@ def special_i1e_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_i1e_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_i1e_out.register(DispatchKey.Autograd, KernelFunction(
-    special_i1e_out, "torch::autograd::VariableType::special_i1e", with_keyset=True))
+ops.special_i1e_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_i1e_out, "torch::autograd::VariableType::special_i1e", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
@@ -24261,8 +24261,8 @@ def bartlett_window(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bartlett_window.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bartlett_window.register(DispatchKey.Autograd, KernelFunction(
-    bartlett_window, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+ops.bartlett_window.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bartlett_window, "torch::autograd::VariableType::bartlett_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::bartlett_window", VARIABLE_TYPE,
@@ -24273,8 +24273,8 @@ def bartlett_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.bartlett_window_periodic.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.bartlett_window_periodic.register(DispatchKey.Autograd, KernelFunction(
-    bartlett_window_periodic, "torch::autograd::VariableType::bartlett_window", with_keyset=True))
+ops.bartlett_window_periodic.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    bartlett_window_periodic, "torch::autograd::VariableType::bartlett_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
@@ -24285,8 +24285,8 @@ def blackman_window(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.blackman_window.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.blackman_window.register(DispatchKey.Autograd, KernelFunction(
-    blackman_window, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+ops.blackman_window.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    blackman_window, "torch::autograd::VariableType::blackman_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::blackman_window", VARIABLE_TYPE,
@@ -24297,8 +24297,8 @@ def blackman_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.blackman_window_periodic.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.blackman_window_periodic.register(DispatchKey.Autograd, KernelFunction(
-    blackman_window_periodic, "torch::autograd::VariableType::blackman_window", with_keyset=True))
+ops.blackman_window_periodic.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    blackman_window_periodic, "torch::autograd::VariableType::blackman_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
@@ -24309,8 +24309,8 @@ def hann_window(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hann_window.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hann_window.register(DispatchKey.Autograd, KernelFunction(
-    hann_window, "torch::autograd::VariableType::hann_window", with_keyset=True))
+ops.hann_window.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hann_window, "torch::autograd::VariableType::hann_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hann_window", VARIABLE_TYPE,
@@ -24321,8 +24321,8 @@ def hann_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hann_window_periodic.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hann_window_periodic.register(DispatchKey.Autograd, KernelFunction(
-    hann_window_periodic, "torch::autograd::VariableType::hann_window", with_keyset=True))
+ops.hann_window_periodic.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hann_window_periodic, "torch::autograd::VariableType::hann_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
@@ -24333,8 +24333,8 @@ def hamming_window(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hamming_window.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hamming_window.register(DispatchKey.Autograd, KernelFunction(
-    hamming_window, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+ops.hamming_window.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hamming_window, "torch::autograd::VariableType::hamming_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
@@ -24345,8 +24345,8 @@ def hamming_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hamming_window_periodic.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hamming_window_periodic.register(DispatchKey.Autograd, KernelFunction(
-    hamming_window_periodic, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+ops.hamming_window_periodic.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hamming_window_periodic, "torch::autograd::VariableType::hamming_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
@@ -24357,8 +24357,8 @@ def hamming_window_periodic_alpha(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hamming_window_periodic_alpha.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hamming_window_periodic_alpha.register(DispatchKey.Autograd, KernelFunction(
-    hamming_window_periodic_alpha, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+ops.hamming_window_periodic_alpha.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hamming_window_periodic_alpha, "torch::autograd::VariableType::hamming_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::hamming_window", VARIABLE_TYPE,
@@ -24369,8 +24369,8 @@ def hamming_window_periodic_alpha_beta(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.hamming_window_periodic_alpha_beta.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.hamming_window_periodic_alpha_beta.register(DispatchKey.Autograd, KernelFunction(
-    hamming_window_periodic_alpha_beta, "torch::autograd::VariableType::hamming_window", with_keyset=True))
+ops.hamming_window_periodic_alpha_beta.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    hamming_window_periodic_alpha_beta, "torch::autograd::VariableType::hamming_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
@@ -24381,8 +24381,8 @@ def kaiser_window(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.kaiser_window.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.kaiser_window.register(DispatchKey.Autograd, KernelFunction(
-    kaiser_window, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+ops.kaiser_window.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    kaiser_window, "torch::autograd::VariableType::kaiser_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
@@ -24393,8 +24393,8 @@ def kaiser_window_periodic(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.kaiser_window_periodic.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.kaiser_window_periodic.register(DispatchKey.Autograd, KernelFunction(
-    kaiser_window_periodic, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+ops.kaiser_window_periodic.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    kaiser_window_periodic, "torch::autograd::VariableType::kaiser_window", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::kaiser_window", VARIABLE_TYPE,
@@ -24405,8 +24405,8 @@ def kaiser_window_beta(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.kaiser_window_beta.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.kaiser_window_beta.register(DispatchKey.Autograd, KernelFunction(
-    kaiser_window_beta, "torch::autograd::VariableType::kaiser_window", with_keyset=True))
+ops.kaiser_window_beta.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    kaiser_window_beta, "torch::autograd::VariableType::kaiser_window", with_keyset=True)))
 
 
 def _jvp_unfold(fw: dict[str, Any]) -> Any:
@@ -24435,8 +24435,8 @@ def unfold(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unfold.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unfold.register(DispatchKey.Autograd, KernelFunction(
-    unfold, "torch::autograd::VariableType::unfold", with_keyset=True))
+ops.unfold.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unfold, "torch::autograd::VariableType::unfold", with_keyset=True)))
 
 
 _record_unfold_backward = GraphRecording(ops.unfold_backward, AutoDispatchBelowADInplaceOrView, nodes.UnfoldBackwardBackward0)
@@ -24460,8 +24460,8 @@ def unfold_backward(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.unfold_backward.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.unfold_backward.register(DispatchKey.Autograd, KernelFunction(
-    unfold_backward, "torch::autograd::VariableType::unfold_backward", with_keyset=True))
+ops.unfold_backward.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    unfold_backward, "torch::autograd::VariableType::unfold_backward", with_keyset=True)))
 
 
 _record_special_xlog1py = GraphRecording(ops.special_xlog1py, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward0)
@@ -24485,8 +24485,8 @@ def special_xlog1py(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_xlog1py_self_scalar = GraphRecording(ops.special_xlog1py_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward1)
@@ -24510,8 +24510,8 @@ def special_xlog1py_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py_self_scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py_self_scalar.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py_self_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py_self_scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_self_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_xlog1py_other_scalar = GraphRecording(ops.special_xlog1py_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialXlog1PyBackward2)
@@ -24535,8 +24535,8 @@ def special_xlog1py_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py_other_scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py_other_scalar.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py_other_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py_other_scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_other_scalar, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_xlog1py_out = GraphRecording(ops.special_xlog1py_out, AutoDispatchBelowAutograd, None)
@@ -24560,8 +24560,8 @@ def special_xlog1py_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py_out.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_xlog1py_self_scalar_out = GraphRecording(ops.special_xlog1py_self_scalar_out, AutoDispatchBelowAutograd, None)
@@ -24585,8 +24585,8 @@ def special_xlog1py_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py_self_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py_self_scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_self_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_xlog1py_other_scalar_out = GraphRecording(ops.special_xlog1py_other_scalar_out, AutoDispatchBelowAutograd, None)
@@ -24610,8 +24610,8 @@ def special_xlog1py_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_xlog1py_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_xlog1py_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    special_xlog1py_other_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True))
+ops.special_xlog1py_other_scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_xlog1py_other_scalar_out, "torch::autograd::VariableType::special_xlog1py", with_keyset=True)))
 
 
 _record_special_zeta = GraphRecording(ops.special_zeta, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward0)
@@ -24635,8 +24635,8 @@ def special_zeta(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 _record_special_zeta_self_scalar = GraphRecording(ops.special_zeta_self_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward1)
@@ -24660,8 +24660,8 @@ def special_zeta_self_scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta_self_scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta_self_scalar.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta_self_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta_self_scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta_self_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 _record_special_zeta_other_scalar = GraphRecording(ops.special_zeta_other_scalar, AutoDispatchBelowADInplaceOrView, nodes.SpecialZetaBackward2)
@@ -24685,8 +24685,8 @@ def special_zeta_other_scalar(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta_other_scalar.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta_other_scalar.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta_other_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta_other_scalar.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta_other_scalar, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 _record_special_zeta_out = GraphRecording(ops.special_zeta_out, AutoDispatchBelowAutograd, None)
@@ -24710,8 +24710,8 @@ def special_zeta_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta_out.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta_out, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 _record_special_zeta_self_scalar_out = GraphRecording(ops.special_zeta_self_scalar_out, AutoDispatchBelowAutograd, None)
@@ -24735,8 +24735,8 @@ def special_zeta_self_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta_self_scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta_self_scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta_self_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta_self_scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta_self_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 _record_special_zeta_other_scalar_out = GraphRecording(ops.special_zeta_other_scalar_out, AutoDispatchBelowAutograd, None)
@@ -24760,8 +24760,8 @@ def special_zeta_other_scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_zeta_other_scalar_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_zeta_other_scalar_out.register(DispatchKey.Autograd, KernelFunction(
-    special_zeta_other_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True))
+ops.special_zeta_other_scalar_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_zeta_other_scalar_out, "torch::autograd::VariableType::special_zeta", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
@@ -24772,8 +24772,8 @@ def special_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_j0, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+ops.special_bessel_j0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j0, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_j0", VARIABLE_TYPE,
@@ -24784,8 +24784,8 @@ def special_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_j0_out, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True))
+ops.special_bessel_j0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j0_out, "torch::autograd::VariableType::special_bessel_j0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
@@ -24796,8 +24796,8 @@ def special_bessel_j1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_j1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_j1.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_j1, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+ops.special_bessel_j1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j1, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_j1", VARIABLE_TYPE,
@@ -24808,8 +24808,8 @@ def special_bessel_j1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_j1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_j1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True))
+ops.special_bessel_j1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_j1_out, "torch::autograd::VariableType::special_bessel_j1", with_keyset=True)))
 
 
 _record_cauchy_ = GraphRecording(ops.cauchy_, AutoDispatchBelowAutograd, nodes.CauchyBackward0)
@@ -24833,8 +24833,8 @@ def cauchy_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.cauchy_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.cauchy_.register(DispatchKey.Autograd, KernelFunction(
-    cauchy_, "torch::autograd::VariableType::cauchy_", with_keyset=True))
+ops.cauchy_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    cauchy_, "torch::autograd::VariableType::cauchy_", with_keyset=True)))
 
 
 _record_log_normal_ = GraphRecording(ops.log_normal_, AutoDispatchBelowAutograd, nodes.LogNormalBackward0)
@@ -24858,8 +24858,8 @@ def log_normal_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.log_normal_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.log_normal_.register(DispatchKey.Autograd, KernelFunction(
-    log_normal_, "torch::autograd::VariableType::log_normal_", with_keyset=True))
+ops.log_normal_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    log_normal_, "torch::autograd::VariableType::log_normal_", with_keyset=True)))
 
 
 _record_geometric_ = GraphRecording(ops.geometric_, AutoDispatchBelowAutograd, nodes.GeometricBackward0)
@@ -24883,8 +24883,8 @@ def geometric_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.geometric_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.geometric_.register(DispatchKey.Autograd, KernelFunction(
-    geometric_, "torch::autograd::VariableType::geometric_", with_keyset=True))
+ops.geometric_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    geometric_, "torch::autograd::VariableType::geometric_", with_keyset=True)))
 
 
 _record__standard_gamma_grad = GraphRecording(ops._standard_gamma_grad, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaGradBackward0)
@@ -24908,8 +24908,8 @@ def _standard_gamma_grad(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._standard_gamma_grad.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._standard_gamma_grad.register(DispatchKey.Autograd, KernelFunction(
-    _standard_gamma_grad, "torch::autograd::VariableType::_standard_gamma_grad", with_keyset=True))
+ops._standard_gamma_grad.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _standard_gamma_grad, "torch::autograd::VariableType::_standard_gamma_grad", with_keyset=True)))
 
 
 _record__standard_gamma = GraphRecording(ops._standard_gamma, AutoDispatchBelowADInplaceOrView, nodes.StandardGammaBackward0)
@@ -24933,8 +24933,8 @@ def _standard_gamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._standard_gamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._standard_gamma.register(DispatchKey.Autograd, KernelFunction(
-    _standard_gamma, "torch::autograd::VariableType::_standard_gamma", with_keyset=True))
+ops._standard_gamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _standard_gamma, "torch::autograd::VariableType::_standard_gamma", with_keyset=True)))
 
 
 _record__dirichlet_grad = GraphRecording(ops._dirichlet_grad, AutoDispatchBelowADInplaceOrView, nodes.DirichletGradBackward0)
@@ -24958,8 +24958,8 @@ def _dirichlet_grad(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._dirichlet_grad.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._dirichlet_grad.register(DispatchKey.Autograd, KernelFunction(
-    _dirichlet_grad, "torch::autograd::VariableType::_dirichlet_grad", with_keyset=True))
+ops._dirichlet_grad.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _dirichlet_grad, "torch::autograd::VariableType::_dirichlet_grad", with_keyset=True)))
 
 
 _record__sample_dirichlet = GraphRecording(ops._sample_dirichlet, AutoDispatchBelowADInplaceOrView, nodes.SampleDirichletBackward0)
@@ -24983,8 +24983,8 @@ def _sample_dirichlet(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._sample_dirichlet.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._sample_dirichlet.register(DispatchKey.Autograd, KernelFunction(
-    _sample_dirichlet, "torch::autograd::VariableType::_sample_dirichlet", with_keyset=True))
+ops._sample_dirichlet.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _sample_dirichlet, "torch::autograd::VariableType::_sample_dirichlet", with_keyset=True)))
 
 
 _record_poisson = GraphRecording(ops.poisson, AutoDispatchBelowADInplaceOrView, nodes.PoissonBackward0)
@@ -25008,8 +25008,8 @@ def poisson(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.poisson.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.poisson.register(DispatchKey.Autograd, KernelFunction(
-    poisson, "torch::autograd::VariableType::poisson", with_keyset=True))
+ops.poisson.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    poisson, "torch::autograd::VariableType::poisson", with_keyset=True)))
 
 
 _record_binomial = GraphRecording(ops.binomial, AutoDispatchBelowADInplaceOrView, nodes.BinomialBackward0)
@@ -25033,8 +25033,8 @@ def binomial(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.binomial.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.binomial.register(DispatchKey.Autograd, KernelFunction(
-    binomial, "torch::autograd::VariableType::binomial", with_keyset=True))
+ops.binomial.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    binomial, "torch::autograd::VariableType::binomial", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
@@ -25045,8 +25045,8 @@ def special_modified_bessel_i0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_i0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_i0.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_i0, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+ops.special_modified_bessel_i0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i0, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i0", VARIABLE_TYPE,
@@ -25057,8 +25057,8 @@ def special_modified_bessel_i0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_i0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_i0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_i0_out, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True))
+ops.special_modified_bessel_i0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i0_out, "torch::autograd::VariableType::special_modified_bessel_i0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
@@ -25069,8 +25069,8 @@ def special_modified_bessel_i1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_i1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_i1.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_i1, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+ops.special_modified_bessel_i1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i1, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_i1", VARIABLE_TYPE,
@@ -25081,8 +25081,8 @@ def special_modified_bessel_i1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_i1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_i1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_i1_out, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True))
+ops.special_modified_bessel_i1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_i1_out, "torch::autograd::VariableType::special_modified_bessel_i1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
@@ -25093,8 +25093,8 @@ def special_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_k0, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+ops.special_modified_bessel_k0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k0, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k0", VARIABLE_TYPE,
@@ -25105,8 +25105,8 @@ def special_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_k0_out, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True))
+ops.special_modified_bessel_k0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k0_out, "torch::autograd::VariableType::special_modified_bessel_k0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
@@ -25117,8 +25117,8 @@ def special_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_k1, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+ops.special_modified_bessel_k1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k1, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_modified_bessel_k1", VARIABLE_TYPE,
@@ -25129,8 +25129,8 @@ def special_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_modified_bessel_k1_out, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True))
+ops.special_modified_bessel_k1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_modified_bessel_k1_out, "torch::autograd::VariableType::special_modified_bessel_k1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
@@ -25141,8 +25141,8 @@ def special_scaled_modified_bessel_k0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_scaled_modified_bessel_k0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_scaled_modified_bessel_k0.register(DispatchKey.Autograd, KernelFunction(
-    special_scaled_modified_bessel_k0, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+ops.special_scaled_modified_bessel_k0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k0, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k0", VARIABLE_TYPE,
@@ -25153,8 +25153,8 @@ def special_scaled_modified_bessel_k0_out(ks: DispatchKeySet, *args: Any) -> Any
         return ops.special_scaled_modified_bessel_k0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_scaled_modified_bessel_k0_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True))
+ops.special_scaled_modified_bessel_k0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k0_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
@@ -25165,8 +25165,8 @@ def special_scaled_modified_bessel_k1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_scaled_modified_bessel_k1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_scaled_modified_bessel_k1.register(DispatchKey.Autograd, KernelFunction(
-    special_scaled_modified_bessel_k1, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+ops.special_scaled_modified_bessel_k1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k1, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_scaled_modified_bessel_k1", VARIABLE_TYPE,
@@ -25177,8 +25177,8 @@ def special_scaled_modified_bessel_k1_out(ks: DispatchKeySet, *args: Any) -> Any
         return ops.special_scaled_modified_bessel_k1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_scaled_modified_bessel_k1_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True))
+ops.special_scaled_modified_bessel_k1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_scaled_modified_bessel_k1_out, "torch::autograd::VariableType::special_scaled_modified_bessel_k1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
@@ -25189,8 +25189,8 @@ def special_spherical_bessel_j0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_spherical_bessel_j0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_spherical_bessel_j0.register(DispatchKey.Autograd, KernelFunction(
-    special_spherical_bessel_j0, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+ops.special_spherical_bessel_j0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_spherical_bessel_j0, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_spherical_bessel_j0", VARIABLE_TYPE,
@@ -25201,8 +25201,8 @@ def special_spherical_bessel_j0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_spherical_bessel_j0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_spherical_bessel_j0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_spherical_bessel_j0_out, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True))
+ops.special_spherical_bessel_j0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_spherical_bessel_j0_out, "torch::autograd::VariableType::special_spherical_bessel_j0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
@@ -25213,8 +25213,8 @@ def special_bessel_y0(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_y0.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_y0.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_y0, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+ops.special_bessel_y0.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y0, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_y0", VARIABLE_TYPE,
@@ -25225,8 +25225,8 @@ def special_bessel_y0_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_y0_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_y0_out.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_y0_out, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True))
+ops.special_bessel_y0_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y0_out, "torch::autograd::VariableType::special_bessel_y0", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
@@ -25237,8 +25237,8 @@ def special_bessel_y1(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_y1.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_y1.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_y1, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+ops.special_bessel_y1.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y1, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_bessel_y1", VARIABLE_TYPE,
@@ -25249,8 +25249,8 @@ def special_bessel_y1_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_bessel_y1_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_bessel_y1_out.register(DispatchKey.Autograd, KernelFunction(
-    special_bessel_y1_out, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True))
+ops.special_bessel_y1_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_bessel_y1_out, "torch::autograd::VariableType::special_bessel_y1", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
@@ -25261,8 +25261,8 @@ def special_airy_ai(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_airy_ai.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_airy_ai.register(DispatchKey.Autograd, KernelFunction(
-    special_airy_ai, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+ops.special_airy_ai.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_airy_ai, "torch::autograd::VariableType::special_airy_ai", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::special_airy_ai", VARIABLE_TYPE,
@@ -25273,8 +25273,8 @@ def special_airy_ai_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_airy_ai_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_airy_ai_out.register(DispatchKey.Autograd, KernelFunction(
-    special_airy_ai_out, "torch::autograd::VariableType::special_airy_ai", with_keyset=True))
+ops.special_airy_ai_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_airy_ai_out, "torch::autograd::VariableType::special_airy_ai", with_keyset=True)))
 
 
 _record_igamma_out = GraphRecording(ops.igamma_out, AutoDispatchBelowAutograd, None)
@@ -25298,8 +25298,8 @@ def igamma_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igamma_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igamma_out.register(DispatchKey.Autograd, KernelFunction(
-    igamma_out, "torch::autograd::VariableType::igamma", with_keyset=True))
+ops.igamma_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igamma_out, "torch::autograd::VariableType::igamma", with_keyset=True)))
 
 
 _record_igamma = GraphRecording(ops.igamma, AutoDispatchBelowADInplaceOrView, nodes.IgammaBackward0)
@@ -25323,8 +25323,8 @@ def igamma(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igamma.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igamma.register(DispatchKey.Autograd, KernelFunction(
-    igamma, "torch::autograd::VariableType::igamma", with_keyset=True))
+ops.igamma.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igamma, "torch::autograd::VariableType::igamma", with_keyset=True)))
 
 
 _record_igamma_ = GraphRecording(ops.igamma_, AutoDispatchBelowAutograd, nodes.IgammaBackward0)
@@ -25348,8 +25348,8 @@ def igamma_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igamma_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igamma_.register(DispatchKey.Autograd, KernelFunction(
-    igamma_, "torch::autograd::VariableType::igamma_", with_keyset=True))
+ops.igamma_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igamma_, "torch::autograd::VariableType::igamma_", with_keyset=True)))
 
 
 _record_igammac_out = GraphRecording(ops.igammac_out, AutoDispatchBelowAutograd, None)
@@ -25373,8 +25373,8 @@ def igammac_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igammac_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igammac_out.register(DispatchKey.Autograd, KernelFunction(
-    igammac_out, "torch::autograd::VariableType::igammac", with_keyset=True))
+ops.igammac_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igammac_out, "torch::autograd::VariableType::igammac", with_keyset=True)))
 
 
 _record_igammac = GraphRecording(ops.igammac, AutoDispatchBelowADInplaceOrView, nodes.IgammacBackward0)
@@ -25398,8 +25398,8 @@ def igammac(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igammac.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igammac.register(DispatchKey.Autograd, KernelFunction(
-    igammac, "torch::autograd::VariableType::igammac", with_keyset=True))
+ops.igammac.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igammac, "torch::autograd::VariableType::igammac", with_keyset=True)))
 
 
 _record_igammac_ = GraphRecording(ops.igammac_, AutoDispatchBelowAutograd, nodes.IgammacBackward0)
@@ -25423,8 +25423,8 @@ def igammac_(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.igammac_.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.igammac_.register(DispatchKey.Autograd, KernelFunction(
-    igammac_, "torch::autograd::VariableType::igammac_", with_keyset=True))
+ops.igammac_.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    igammac_, "torch::autograd::VariableType::igammac_", with_keyset=True)))
 
 
 _record_special_erfcx = GraphRecording(ops.special_erfcx, AutoDispatchBelowADInplaceOrView, nodes.SpecialErfcxBackward0)
@@ -25448,8 +25448,8 @@ def special_erfcx(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_erfcx.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_erfcx.register(DispatchKey.Autograd, KernelFunction(
-    special_erfcx, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+ops.special_erfcx.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_erfcx, "torch::autograd::VariableType::special_erfcx", with_keyset=True)))
 
 
 _record_special_erfcx_out = GraphRecording(ops.special_erfcx_out, AutoDispatchBelowAutograd, None)
@@ -25473,8 +25473,8 @@ def special_erfcx_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_erfcx_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_erfcx_out.register(DispatchKey.Autograd, KernelFunction(
-    special_erfcx_out, "torch::autograd::VariableType::special_erfcx", with_keyset=True))
+ops.special_erfcx_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_erfcx_out, "torch::autograd::VariableType::special_erfcx", with_keyset=True)))
 
 
 _record_special_log_ndtr = GraphRecording(ops.special_log_ndtr, AutoDispatchBelowADInplaceOrView, nodes.SpecialLogNdtrBackward0)
@@ -25498,8 +25498,8 @@ def special_log_ndtr(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_log_ndtr.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_log_ndtr.register(DispatchKey.Autograd, KernelFunction(
-    special_log_ndtr, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))
+ops.special_log_ndtr.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_log_ndtr, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True)))
 
 
 _record_special_log_ndtr_out = GraphRecording(ops.special_log_ndtr_out, AutoDispatchBelowAutograd, None)
@@ -25523,8 +25523,8 @@ def special_log_ndtr_out(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.special_log_ndtr_out.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.special_log_ndtr_out.register(DispatchKey.Autograd, KernelFunction(
-    special_log_ndtr_out, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True))
+ops.special_log_ndtr_out.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    special_log_ndtr_out, "torch::autograd::VariableType::special_log_ndtr", with_keyset=True)))
 
 
 # VariableTypeManual.cpp
@@ -25545,8 +25545,8 @@ def _new_zeros_with_same_feature_meta(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._new_zeros_with_same_feature_meta.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._new_zeros_with_same_feature_meta.register(DispatchKey.Autograd, KernelFunction(
-    _new_zeros_with_same_feature_meta, "torch::autograd::VariableType::_new_zeros_with_same_feature_meta", with_keyset=True))
+ops._new_zeros_with_same_feature_meta.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _new_zeros_with_same_feature_meta, "torch::autograd::VariableType::_new_zeros_with_same_feature_meta", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::_has_same_storage_numel", VARIABLE_TYPE,
@@ -25557,8 +25557,8 @@ def _has_same_storage_numel(ks: DispatchKeySet, *args: Any) -> Any:
         return ops._has_same_storage_numel.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops._has_same_storage_numel.register(DispatchKey.Autograd, KernelFunction(
-    _has_same_storage_numel, "torch::autograd::VariableType::_has_same_storage_numel", with_keyset=True))
+ops._has_same_storage_numel.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    _has_same_storage_numel, "torch::autograd::VariableType::_has_same_storage_numel", with_keyset=True)))
 
 
 @traced("autograd", "torch::autograd::VariableType::is_same_size", VARIABLE_TYPE,
@@ -25569,5 +25569,5 @@ def is_same_size(ks: DispatchKeySet, *args: Any) -> Any:
         return ops.is_same_size.redispatch(ks & after_autograd_keyset, *args)
 
 
-ops.is_same_size.register(DispatchKey.Autograd, KernelFunction(
-    is_same_size, "torch::autograd::VariableType::is_same_size", with_keyset=True))
+ops.is_same_size.register(DispatchKey.Autograd, DeferredKernel(lambda: KernelFunction(
+    is_same_size, "torch::autograd::VariableType::is_same_size", with_keyset=True)))
