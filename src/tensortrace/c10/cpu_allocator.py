@@ -19,7 +19,7 @@ from tensortrace.c10.allocator import (
     DeleterFnPtr,
     GetAllocator,
 )
-from tensortrace.c10.device import CPU, DeviceType
+from tensortrace.c10.device import CPU, DeviceType, kCPU
 from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.memory_stats import DeviceStats
 from tensortrace.trace import recorder, traced
@@ -190,4 +190,4 @@ REGISTER_ALLOCATOR(DeviceType.CPU, g_cpu_alloc)
     legacy="at::getCPUAllocator -> getTHDefaultAllocator",
 )
 def GetCPUAllocator() -> Allocator:
-    return GetAllocator(DeviceType.CPU)
+    return GetAllocator(kCPU)  # Note [Enum members read once]
