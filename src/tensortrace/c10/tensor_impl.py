@@ -233,12 +233,16 @@ class TensorImpl(intrusive_ptr_target):
         new_stride: tuple[int, ...],
         storage_offset: int | None = None,
     ) -> None:
-        self.sizes_ = tuple(new_size)
-        self.strides_ = tuple(new_stride)
+        sizes = self.sizes_ = tuple(new_size)
+        strides = self.strides_ = tuple(new_stride)
         if storage_offset is not None:
             self.storage_offset_ = storage_offset
-        self.refresh_numel()
-        self.refresh_contiguous()
+        # refresh_numel() and refresh_contiguous(), from the contiguous layout of these sizes
+        # (Note [Contiguous layouts by sizes]): strides equal to it are contiguous, and only
+        # others need compute_contiguous's walk (size-1 dims may have any stride)
+        row_major, numel = _CONTIGUOUS_LAYOUTS.get(sizes) or contiguous_layout(sizes)
+        self.numel_ = numel
+        self.is_contiguous_ = strides == row_major or compute_contiguous(sizes, strides, numel)
         if recorder.current is not None:  # _record_meta's own test, made before the call
             self._record_meta()
 
