@@ -109,3 +109,35 @@ def test_data_ptr_deleter_runs_once() -> None:
     data.clear()
     data.clear()
     assert calls == [ctx]
+
+
+def test_block_addresses_are_forgotten_when_freed() -> None:
+    """Note [The address of each live block]: a freed block leaves no note behind."""
+    gc.collect()
+    before = len(cpu_allocator._block_addresses)
+    data = cpu_allocator.g_cpu_alloc.allocate(100)
+    assert cpu_allocator._block_addresses[id(data.get_context())] == data.get()
+    assert data.get() == cpu_allocator.address_of(data.get_context())
+    data.clear()
+    assert len(cpu_allocator._block_addresses) == before
+    x = tensortrace.rand(3, 4)
+    del x
+    assert len(cpu_allocator._block_addresses) == before
+
+
+def test_cpu_stats_move_together() -> None:
+    """Note [One CPU block moves every stat alike]: every count and every byte total agrees."""
+    x = tensortrace.rand(7)
+    stats = tensortrace.memory_stats("cpu")
+    for metric in ("current", "peak", "allocated", "freed"):
+        counts = {stats[f"{s}.all.{metric}"] for s in ("allocation", "segment", "active")}
+        sizes = {
+            stats[f"{s}.all.{metric}"]
+            for s in ("allocated_bytes", "reserved_bytes", "active_bytes", "requested_bytes")
+        }
+        assert len(counts) == 1 and len(sizes) == 1
+    tensortrace.reset_peak_memory_stats("cpu")
+    stats = tensortrace.memory_stats("cpu")
+    assert stats["allocated_bytes.all.peak"] == stats["allocated_bytes.all.current"]
+    assert stats["segment.all.peak"] == stats["segment.all.current"]
+    del x

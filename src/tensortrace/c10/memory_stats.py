@@ -69,48 +69,44 @@ class DeviceStats(SlotsRepr):
         "num_ooms",
     )
 
+    # Note [One CPU block moves every stat alike]
+    # A plain CPU allocator reserves exactly what it is asked for, one segment per allocation,
+    # each active until freed: allocation, segment and active always hold the same counts, and
+    # allocated, reserved, active and requested bytes the same bytes (on_alloc, on_free and
+    # reset_peak are the only writers). So the three block counts are one Stat object, and the
+    # four byte counts another: each allocation and free moves two Stats, not seven, and every
+    # name still reads its value (as_dict, repr, ==). CUDA's DeviceStats (c10/cuda/) keeps its
+    # own Stats, which do move apart.
     def __init__(self) -> None:
-        self.allocation = Stat()
-        self.segment = Stat()
-        self.active = Stat()
-        self.allocated_bytes = Stat()
-        self.reserved_bytes = Stat()
-        self.active_bytes = Stat()
-        self.requested_bytes = Stat()
+        self.allocation = self.segment = self.active = Stat()
+        self.allocated_bytes = self.reserved_bytes = Stat()
+        self.active_bytes = self.requested_bytes = self.allocated_bytes
         self.num_alloc_retries = 0
         self.num_ooms = 0
 
     # on_alloc / on_free run on every allocation and free: Stat.increase / Stat.decrease are
-    # written out inline here (7 method calls each time would cost more than the bookkeeping),
-    # and so is the list of what one block moves (one allocation, segment and active block, and
-    # its bytes).
+    # written out inline here (a method call each would cost more than the bookkeeping).
     def on_alloc(self, nbytes: int) -> None:
-        for stat, amount in (
-            (self.allocation, 1),
-            (self.segment, 1),
-            (self.active, 1),
-            (self.allocated_bytes, nbytes),
-            (self.reserved_bytes, nbytes),
-            (self.active_bytes, nbytes),
-            (self.requested_bytes, nbytes),
-        ):
-            current = stat.current = stat.current + amount
-            if current > stat.peak:
-                stat.peak = current
-            stat.allocated += amount
+        # the allocation Stat is also segment and active, allocated_bytes also reserved, active
+        # and requested bytes: Note [One CPU block moves every stat alike]
+        blocks = self.allocation
+        current = blocks.current = blocks.current + 1
+        if current > blocks.peak:
+            blocks.peak = current
+        blocks.allocated += 1
+        sizes = self.allocated_bytes
+        current = sizes.current = sizes.current + nbytes
+        if current > sizes.peak:
+            sizes.peak = current
+        sizes.allocated += nbytes
 
     def on_free(self, nbytes: int) -> None:
-        for stat, amount in (  # the same moves as on_alloc
-            (self.allocation, 1),
-            (self.segment, 1),
-            (self.active, 1),
-            (self.allocated_bytes, nbytes),
-            (self.reserved_bytes, nbytes),
-            (self.active_bytes, nbytes),
-            (self.requested_bytes, nbytes),
-        ):
-            stat.current -= amount
-            stat.freed += amount
+        blocks = self.allocation  # Note [One CPU block moves every stat alike]
+        blocks.current -= 1
+        blocks.freed += 1
+        sizes = self.allocated_bytes
+        sizes.current -= nbytes
+        sizes.freed += nbytes
 
     def as_dict(self) -> dict[str, int]:
         """Flattened like torch.cuda.memory_stats(): `<stat>.all.<current|peak|...>`."""
@@ -132,13 +128,5 @@ class DeviceStats(SlotsRepr):
         return dict(sorted(out.items()))
 
     def reset_peak(self) -> None:
-        for name in (
-            "allocation",
-            "segment",
-            "active",
-            "allocated_bytes",
-            "reserved_bytes",
-            "active_bytes",
-            "requested_bytes",
-        ):
-            getattr(self, name).reset_peak()
+        self.allocation.reset_peak()  # Note [One CPU block moves every stat alike]
+        self.allocated_bytes.reset_peak()

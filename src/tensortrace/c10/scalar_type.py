@@ -44,6 +44,16 @@ class ScalarType(IntEnum):
 
 _SCALAR_TYPE_NAMES: dict[ScalarType, str] = {st: st.name for st in ScalarType}
 
+# the members the helpers below compare with, read once (Note [Enum members read once])
+kByte = ScalarType.Byte  # noqa: N816 - c10's name
+kChar = ScalarType.Char  # noqa: N816 - c10's name
+kShort = ScalarType.Short  # noqa: N816 - c10's name
+kHalf = ScalarType.Half  # noqa: N816 - c10's name
+kFloat = ScalarType.Float  # noqa: N816 - c10's name
+kBFloat16 = ScalarType.BFloat16  # noqa: N816 - c10's name
+kBool = ScalarType.Bool  # noqa: N816 - c10's name
+kUndefined = ScalarType.Undefined  # noqa: N816 - c10's name
+
 
 @dataclass(frozen=True, slots=True)
 class TypeMeta:
@@ -103,7 +113,7 @@ def isFloatingType(t: ScalarType) -> bool:
 
 
 def isIntegralType(t: ScalarType, includeBool: bool) -> bool:
-    return t in _INTEGRAL or (includeBool and t == ScalarType.Bool)
+    return t in _INTEGRAL or (includeBool and t == kBool)
 
 
 def isComplexType(t: ScalarType) -> bool:
@@ -139,7 +149,7 @@ def toRealValueType(t: ScalarType) -> ScalarType:
 
 
 def isSignedType(t: ScalarType) -> bool:
-    return t not in (ScalarType.Byte, ScalarType.Bool)
+    return t not in (kByte, kBool)
 
 
 def numpy_dtype(t: ScalarType) -> np.dtype:
@@ -185,11 +195,11 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
     """c10::promoteTypes: the lookup table of ScalarType.h, written as the rules it encodes."""
     if a == b:
         return a
-    if ScalarType.Undefined in (a, b):
-        return ScalarType.Undefined
-    if a == ScalarType.Bool:
+    if kUndefined in (a, b):
+        return kUndefined
+    if a == kBool:
         return b
-    if b == ScalarType.Bool:
+    if b == kBool:
         return a
     if a in _COMPLEX or b in _COMPLEX:
         # complex wins over every real type; its parts follow the real promotion table
@@ -201,11 +211,11 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
     if b_float and not a_float:
         return b
     if a_float and b_float:
-        if {a, b} == {ScalarType.Half, ScalarType.BFloat16}:
-            return ScalarType.Float  # neither 16-bit format holds the other
+        if {a, b} == {kHalf, kBFloat16}:
+            return kFloat  # neither 16-bit format holds the other
         return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
-    if {a, b} == {ScalarType.Byte, ScalarType.Char}:
-        return ScalarType.Short
+    if {a, b} == {kByte, kChar}:
+        return kShort
     return a if _INT_RANK[a] > _INT_RANK[b] else b
 
 
@@ -215,4 +225,4 @@ def canCast(from_: ScalarType, to: ScalarType) -> bool:
         return False
     if isFloatingType(from_) and isIntegralType(to, includeBool=True):
         return False
-    return not (from_ != ScalarType.Bool and to == ScalarType.Bool)
+    return not (from_ != kBool and to == kBool)

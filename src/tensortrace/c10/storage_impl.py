@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.c10.allocator import Allocator, DataPtr
-from tensortrace.c10.device import Device, DeviceType
+from tensortrace.c10.device import Device, kMeta
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target, object_ids
 from tensortrace.trace import recorder, schema, traced
 
@@ -77,7 +77,7 @@ class StorageImpl(intrusive_ptr_target):
             recorder.current.written.add(self)  # have changed]
         ctx = self.data_ptr_.get_context()
         if ctx is None:
-            if self.data_ptr_.device.type_ is DeviceType.Meta:  # Note [Meta kernels for free]
+            if self.data_ptr_.device.type_ is kMeta:  # Note [Meta kernels for free]
                 raise RuntimeError(
                     "tensortrace: a kernel asked for the data of a meta tensor, which has none"
                 )

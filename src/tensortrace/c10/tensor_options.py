@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tensortrace.c10.device import Device, DeviceType
+from tensortrace.c10.device import Device, kCPU, kCUDA, kMeta
 from tensortrace.c10.dispatch_key import DispatchKey
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType
@@ -31,19 +31,20 @@ class TensorOptions:
         return replace(self, dtype=dtype)
 
 
+# the backend key of each device type, with its members read once (Note [Enum members read once])
+_BACKEND_KEYS = {kCPU: DispatchKey.CPU, kCUDA: DispatchKey.CUDA, kMeta: DispatchKey.Meta}
+
+
 def computeDispatchKey(
     dtype: ScalarType | None, layout: str | None, device: Device | None
 ) -> DispatchKey:
     """The backend key for a factory's options (c10::computeDispatchKey)."""
-    device_type = device.type_ if device is not None else DeviceType.CPU
+    device_type = device.type_ if device is not None else kCPU
     if layout is not None and layout != Layout.strided:  # Note [TORCH_CHECK tests first]
         torchCheckFail("Unsupported layout: ", layout)
-    if device_type == DeviceType.CPU:
-        return DispatchKey.CPU
-    if device_type == DeviceType.CUDA:
-        return DispatchKey.CUDA
-    if device_type == DeviceType.Meta:
-        return DispatchKey.Meta
+    key = _BACKEND_KEYS.get(device_type)
+    if key is not None:
+        return key
     TORCH_CHECK(
         False,
         "Could not run this factory on device '",

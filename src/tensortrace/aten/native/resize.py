@@ -18,7 +18,7 @@ from tensortrace.aten.empty_tensor import (
 )
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor, null_deref
-from tensortrace.c10.device import DeviceType
+from tensortrace.c10.device import kMeta
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
@@ -134,7 +134,7 @@ def resize_impl_cpu_(
         needed = computeStorageNbytes(size, stride, itemsize, impl.storage_offset_)
     storage = impl.storage_.unsafeGetStorageImpl()
     if needed > storage.nbytes():
-        if storage.data_ptr_.device.type_ is DeviceType.Meta:
+        if storage.data_ptr_.device.type_ is kMeta:  # Note [Enum members read once]
             maybe_resize_storage_meta(storage, needed)
         else:
             resize_bytes_cpu(storage, needed)
