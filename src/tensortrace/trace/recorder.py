@@ -19,7 +19,13 @@ from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap, gc_deferral
-from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
+from tensortrace.trace.arguments import (
+    _NAME_ONLY,
+    _PLAIN_TYPES,
+    _SUMMARY_OF,
+    summarize,
+)
+from tensortrace.trace.arguments import DESCRIBE_BY_TYPE as DESCRIBE_BY_TYPE  # for the wrappers
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
@@ -33,6 +39,15 @@ from tensortrace.trace.parameter_lists import (
 _new_event = functools.partial(tuple.__new__, Event)
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
+
+# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame])
+new_event, now, PLAIN_TYPES = _new_event, _now, _PLAIN_TYPES
+
+
+def error_args(exc: BaseException) -> dict[str, Any]:
+    """The end arguments of a frame an exception left."""
+    return {"error": f"{type(exc).__name__}: {exc}"}
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,8 +63,8 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
-        # by the site's fields: a tuple hashes in C, the frozen dataclass's __hash__ in Python
-        self._site_index: dict[tuple[Any, ...], int] = {}
+        # by value: a FrameSite is a tuple of its fields, hashed and compared in C
+        self._site_index: dict[FrameSite, int] = {}
         # Note [Sites by identity]: a traced function's site is one object for the process, so
         # begin/end find its index by id() (one dict lookup, no dataclass hashing). Only the
         # object stored in `sites` is looked up by id: that list keeps it alive, so its id is
@@ -75,14 +90,12 @@ class Recorder:
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
-        # record_call has these lines written out: change both alike
-        index = self._site_ids.get(id(site))
-        if index is not None:
-            return index
-        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
-        index = self._site_index.get(key)
+        """The index of a site not found by identity (Note [Sites by identity]): its first
+        frame in this recording, or an equal site made anew. record_call has these lines
+        written out: change both alike."""
+        index = self._site_index.get(site)  # by value: an equal site made anew
         if index is None:
-            index = self._site_index[key] = len(self.sites)
+            index = self._site_index[site] = len(self.sites)
             self.sites.append(site)
             self._site_ids[id(site)] = index
         return index
@@ -208,10 +221,9 @@ def record_call(
     # every frame of a trace, and each call saved is a tenth of a frame's recording cost
     index = rec._site_ids.get(id(site))  # Note [Sites by identity]
     if index is None:  # Recorder._site written out too: each site's first frame per recording
-        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
-        index = rec._site_index.get(key)
+        index = rec._site_index.get(site)
         if index is None:
-            index = rec._site_index[key] = len(rec.sites)
+            index = rec._site_index[site] = len(rec.sites)
             rec.sites.append(site)
             rec._site_ids[id(site)] = index
     name, layer = site.name, site.layer
@@ -290,7 +302,13 @@ def call_traced(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Any:
-    """The slow path of a traced wrapper, taken only while a trace is active."""
+    """The general path of a traced wrapper, taken only while a trace is active: on another
+    thread, or for a parameter list with `*args` or `**kwargs`."""
+    return record_call(rec, site, {"args": describe_args(names, args, kwargs)}, fn, args, kwargs)
+
+
+def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The arguments of a traced call as its begin event records them, by parameter name."""
     # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
     # tensor's summary read straight from its type's method, an iterator's name from its type's
     # (Note [Summaries by type]). The method raises AttributeError for an object still being
@@ -318,7 +336,7 @@ def call_traced(
         described["*args"] = extra
     for k, v in kwargs.items():
         described[k] = v if type(v) in plain else summarize(v)
-    return record_call(rec, site, {"args": described}, fn, args, kwargs)
+    return described
 
 
 # Note [Wrappers with the wrapped function's signature]
